@@ -1,0 +1,297 @@
+#include "domains/domain_builder.h"
+
+#include <algorithm>
+
+#include "domains/sd_flags.h"
+#include "domains/topology_levels.h"
+
+namespace schedscope {
+namespace {
+
+constexpr unsigned kCapacityScale = 1024;  // SCHED_CAPACITY_SCALE
+
+// One per (topology level, CPU): the kernel's per-cpu sdd->sd slots. Slots of levels a CPU never
+// reached (its span covered the whole cpu_map earlier) stay unbuilt, like the kernel's zeroed ones.
+struct Slot {
+    bool built = false;
+    SchedDomain sd;
+};
+
+class Builder {
+public:
+    Builder(const Topology& t, const DomainBuildOptions& o)
+        : topo_(t), opt_(o), profile_(o.profile ? *o.profile : defaultProfile()) {}
+
+    Result<DomainTree> run() {
+        DomainTree tree;
+        tree.profile = &profile_;
+        tree.arch = opt_.arch;
+        tree.clsEnabled = opt_.cls;
+        tree.nodeEnabled = opt_.node;
+        levels_ = topologyLevels(topo_, opt_, tree.warnings);
+        for (const auto& l : levels_) tree.levels.push_back({l.name, l.overlap, l.numaLevel, l.numaDistance});
+        cpuMap_ = topo_.onlineCpus();
+        tree.cpus.resize(topo_.cpus.size());
+        for (size_t i = 0; i < tree.cpus.size(); ++i) tree.cpus[i].cpu = static_cast<int>(i);
+        if (levels_.empty()) return tree;
+
+        // Capacity asymmetry classes (asym_cap_list): distinct capacities present in cpu_map.
+        cpuMap_.forEach([&](int c) { capacities_.push_back(topo_.cpus[static_cast<size_t>(c)].capacity); });
+        std::sort(capacities_.begin(), capacities_.end());
+        capacities_.erase(std::unique(capacities_.begin(), capacities_.end()), capacities_.end());
+
+        slots_.assign(levels_.size(), std::vector<Slot>(topo_.cpus.size()));
+        if (!buildAllDomains(tree.warnings)) return tree;  // the kernel gives up: no domains at all
+        buildAllGroups();
+        computeNumaImbalance();
+        cpuMap_.forEach([&](int cpu) { tree.cpus[static_cast<size_t>(cpu)].domains = attachDomain(cpu); });
+        return tree;
+    }
+
+private:
+    Slot& slot(size_t level, int cpu) { return slots_[level][static_cast<size_t>(cpu)]; }
+    Slot* child(size_t level, int cpu) {
+        if (level == 0) return nullptr;
+        Slot& s = slot(level - 1, cpu);
+        return s.built ? &s : nullptr;
+    }
+
+    // mirrors topology_span_sane(): non-NUMA levels must be equal or disjoint across CPUs.
+    bool topologySpanSane(size_t level, int cpu) {
+        if (levels_[level].overlap) return true;
+        CpuSet mine = levels_[level].mask(cpu);
+        bool sane = true;
+        cpuMap_.forEach([&](int other) {
+            if (!sane || other == cpu) return;
+            CpuSet theirs = levels_[level].mask(other);
+            if (!(mine == theirs) && mine.intersects(theirs)) sane = false;
+        });
+        return sane;
+    }
+
+    // mirrors asym_cpu_capacity_classify()
+    uint32_t asymCapacityClassify(const CpuSet& span) {
+        if (capacities_.size() < 2) return 0;
+        int count = 0, miss = 0;
+        for (unsigned cap : capacities_) {
+            bool in = false;
+            span.forEach([&](int c) { in = in || topo_.cpus[static_cast<size_t>(c)].capacity == cap; });
+            if (in) ++count; else ++miss;
+        }
+        if (count < 2) return 0;
+        return miss ? SD_ASYM_CPUCAPACITY : (SD_ASYM_CPUCAPACITY | SD_ASYM_CPUCAPACITY_FULL);
+    }
+
+    // mirrors sd_init()
+    void sdInit(size_t level, int cpu, SchedDomain& sd) {
+        const TopologyLevel& tl = levels_[level];
+        CpuSet mask = tl.mask(cpu);
+        unsigned weight = static_cast<unsigned>(mask.count());
+        sd.level = tl.name;
+        sd.topologyLevel = static_cast<int>(level);
+        sd.numaLevel = tl.numaLevel;
+        sd.numaDistance = tl.numaDistance;
+        sd.minInterval = weight;
+        sd.maxInterval = 2 * weight;
+        sd.busyFactor = 16;
+        sd.imbalancePct = 117;
+        sd.cacheNiceTries = 0;
+        sd.flags = SD_BALANCE_NEWIDLE | SD_BALANCE_EXEC | SD_BALANCE_FORK | SD_WAKE_AFFINE | SD_PREFER_SIBLING |
+                   tl.sdFlags;
+        sd.span = cpuMap_ & mask;
+        sd.flags |= asymCapacityClassify(sd.span);
+        // Don't attempt to spread across CPUs of different capacities.
+        if ((sd.flags & SD_ASYM_CPUCAPACITY))
+            if (Slot* c = child(level, cpu)) c->sd.flags &= ~SD_PREFER_SIBLING;
+
+        if (sd.flags & SD_SHARE_CPUCAPACITY) {
+            sd.imbalancePct = 110;
+        } else if (sd.flags & SD_SHARE_LLC) {
+            sd.imbalancePct = 117;
+            sd.cacheNiceTries = 1;
+        } else if (sd.flags & SD_NUMA) {
+            sd.cacheNiceTries = 2;
+            sd.flags &= ~SD_PREFER_SIBLING;
+            sd.flags |= SD_SERIALIZE;
+            if (tl.numaDistance > topo_.nodeReclaimDistance)
+                sd.flags &= ~(SD_BALANCE_EXEC | SD_BALANCE_FORK | SD_WAKE_AFFINE);
+        } else {
+            sd.cacheNiceTries = 1;
+        }
+    }
+
+    // mirrors the first loop of build_sched_domains() with build_sched_domain()
+    bool buildAllDomains(std::vector<std::string>& warnings) {
+        bool ok = true;
+        cpuMap_.forEach([&](int cpu) {
+            if (!ok) return;
+            for (size_t level = 0; level < levels_.size(); ++level) {
+                if (!topologySpanSane(level, cpu)) {
+                    warnings.push_back("topology_span_sane failed: level " + levels_[level].name + " of cpu" +
+                                       std::to_string(cpu) +
+                                       " partially overlaps another CPU's; the kernel builds no sched domains");
+                    ok = false;
+                    return;
+                }
+                Slot& s = slot(level, cpu);
+                s.built = true;
+                sdInit(level, cpu, s.sd);
+                if (Slot* c = child(level, cpu); c && !c->sd.span.isSubsetOf(s.sd.span)) {
+                    warnings.push_back("BUG: arch topology borken: the " + c->sd.level + " domain of cpu" +
+                                       std::to_string(cpu) + " is not a subset of the " + s.sd.level + " domain");
+                    s.sd.span |= c->sd.span;
+                }
+                if (levels_[level].overlap) s.sd.flags |= SD_OVERLAP;
+                if (s.sd.span == cpuMap_) break;
+            }
+        });
+        return ok;
+    }
+
+    unsigned capacityOf(const CpuSet& span) const {
+        unsigned cap = 0;
+        span.forEach([&](int c) { cap += topo_.cpus[static_cast<size_t>(c)].capacity; });
+        return cap;
+    }
+
+    // mirrors build_sched_groups() / get_group(): each group is a child domain's span
+    std::vector<SchedGroup> buildSchedGroups(size_t level, int cpu) {
+        std::vector<SchedGroup> groups;
+        CpuSet covered;
+        for (int i : slot(level, cpu).sd.span.toVectorWrappedFrom(cpu)) {
+            if (covered.test(i)) continue;
+            SchedGroup g;
+            Slot& sib = slot(level, i);
+            Slot* c = sib.built ? child(level, i) : nullptr;
+            g.span = c ? c->sd.span : CpuSet::single(i);
+            g.balanceMask = g.span;
+            g.capacity = capacityOf(g.span);
+            covered |= g.span;
+            groups.push_back(std::move(g));
+        }
+        return groups;
+    }
+
+    // mirrors find_descended_sibling(): on NUMA diameters >= 3 the sibling's child can span out
+    // of the domain being built; go down until it does not, then skip levels that will degenerate.
+    size_t findDescendedSibling(const SchedDomain& sd, size_t level, int cpu) {
+        while (level > 0 && slot(level - 1, cpu).built && !slot(level - 1, cpu).sd.span.isSubsetOf(sd.span)) --level;
+        while (level > 0 && slot(level - 1, cpu).built && slot(level - 1, cpu).sd.span == slot(level, cpu).sd.span)
+            --level;
+        return level;
+    }
+
+    // mirrors build_overlap_sched_groups() with build_group_from_child_sched_domain() and
+    // build_balance_mask()
+    std::vector<SchedGroup> buildOverlapSchedGroups(size_t level, int cpu) {
+        const SchedDomain& sd = slot(level, cpu).sd;
+        std::vector<SchedGroup> groups;
+        CpuSet covered;
+        for (int i : sd.span.toVectorWrappedFrom(cpu)) {
+            if (covered.test(i)) continue;
+            Slot& sibling = slot(level, i);
+            // Asymmetric node setups: a sibling whose tree ended early has an empty span.
+            if (!sibling.built || !sibling.sd.span.test(i)) continue;
+            size_t sibLevel = findDescendedSibling(sd, level, i);
+            Slot* sibChild = child(sibLevel, i);
+            SchedGroup g;
+            g.span = sibChild ? sibChild->sd.span : slot(sibLevel, i).sd.span;
+            g.span.forEach([&](int k) {
+                Slot* kc = slot(sibLevel, k).built ? child(sibLevel, k) : nullptr;
+                if (kc && kc->sd.span == g.span) g.balanceMask.set(k);
+            });
+            g.capacity = kCapacityScale * static_cast<unsigned>(g.span.count());  // init_overlap_sched_group()
+            covered |= g.span;
+            groups.push_back(std::move(g));
+        }
+        return groups;
+    }
+
+    void buildAllGroups() {
+        cpuMap_.forEach([&](int cpu) {
+            for (size_t level = 0; level < levels_.size() && slot(level, cpu).built; ++level) {
+                Slot& s = slot(level, cpu);
+                s.sd.groups = (s.sd.flags & SD_OVERLAP) ? buildOverlapSchedGroups(level, cpu)
+                                                        : buildSchedGroups(level, cpu);
+            }
+        });
+    }
+
+    // mirrors the imb_numa_nr computation in build_sched_domains() (5.18+)
+    void computeNumaImbalance() {
+        cpuMap_.forEach([&](int cpu) {
+            unsigned imb = 0, imbSpan = 1;
+            for (size_t level = 0; level < levels_.size() && slot(level, cpu).built; ++level) {
+                SchedDomain& sd = slot(level, cpu).sd;
+                Slot* c = child(level, cpu);
+                unsigned weight = static_cast<unsigned>(sd.span.count());
+                if (!(sd.flags & SD_SHARE_LLC) && c && (c->sd.flags & SD_SHARE_LLC)) {
+                    unsigned nrLlcs = weight / static_cast<unsigned>(c->sd.span.count());
+                    imb = std::max(1u, nrLlcs == 1 ? weight >> 3 : nrLlcs);
+                    sd.imbNumaNr = imb;
+                    size_t top = level + 1;
+                    while (top < levels_.size() && slot(top, cpu).built && !(slot(top, cpu).sd.flags & SD_NUMA)) ++top;
+                    bool found = top < levels_.size() && slot(top, cpu).built;
+                    imbSpan = found ? static_cast<unsigned>(slot(top, cpu).sd.span.count()) : weight;
+                } else {
+                    unsigned factor = std::max(1u, weight / imbSpan);
+                    sd.imbNumaNr = imb * factor;
+                }
+            }
+        });
+    }
+
+    // mirrors sd_degenerate()
+    static bool sdDegenerate(const SchedDomain& sd) {
+        if (sd.span.count() == 1) return true;
+        if ((sd.flags & sdDegenerateGroupsMask()) && sd.groups.size() > 1) return false;
+        if (sd.flags & SD_WAKE_AFFINE) return false;
+        return true;
+    }
+
+    // mirrors sd_parent_degenerate()
+    static bool sdParentDegenerate(const SchedDomain& sd, const SchedDomain& parent) {
+        if (sdDegenerate(parent)) return true;
+        if (!(sd.span == parent.span)) return false;
+        uint32_t pflags = parent.flags;
+        if (parent.groups.size() <= 1) pflags &= ~sdDegenerateGroupsMask();
+        return (~sd.flags & pflags) == 0;
+    }
+
+    // mirrors cpu_attach_domain(): remove the domains that do not contribute to scheduling
+    std::vector<SchedDomain> attachDomain(int cpu) {
+        std::vector<SchedDomain> chain;
+        for (size_t level = 0; level < levels_.size() && slot(level, cpu).built; ++level)
+            chain.push_back(slot(level, cpu).sd);
+        size_t i = 0;
+        while (i + 1 < chain.size()) {
+            if (sdParentDegenerate(chain[i], chain[i + 1])) {
+                // SD_PREFER_SIBLING moves down from a degenerate parent: the spans match.
+                if (chain[i + 1].flags & SD_PREFER_SIBLING) chain[i].flags |= SD_PREFER_SIBLING;
+                chain.erase(chain.begin() + static_cast<long>(i) + 1);
+            } else {
+                ++i;
+            }
+        }
+        // Only the base domain is checked once more, as the kernel does.
+        if (!chain.empty() && sdDegenerate(chain.front())) chain.erase(chain.begin());
+        return chain;
+    }
+
+    const Topology& topo_;
+    DomainBuildOptions opt_;
+    const KernelProfile& profile_;
+    std::vector<TopologyLevel> levels_;
+    CpuSet cpuMap_;
+    std::vector<unsigned> capacities_;
+    std::vector<std::vector<Slot>> slots_;
+};
+
+}  // namespace
+
+Result<DomainTree> buildDomains(const Topology& topology, const DomainBuildOptions& options) {
+    if (auto st = topology.check(); !st) return Error{st.error()};
+    return Builder(topology, options).run();
+}
+
+}  // namespace schedscope

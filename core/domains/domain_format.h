@@ -1,0 +1,19 @@
+#pragma once
+// Renderings of a DomainTree: JSON (schedscope's schema), the kernel's sched_verbose boot log,
+// and a compact human table.
+#include <string>
+
+#include <nlohmann/json_fwd.hpp>
+
+#include "domains/domain_tree.h"
+
+namespace schedscope {
+
+// {"profile":..., "arch":..., "cpus":[{"cpu":0,"domains":[{"level","span","flags","groups",...}]}]}
+nlohmann::json domainTreeToJson(const DomainTree& tree);
+// "CPU0 attaching sched-domain(s):\n domain-0: span=0-1 level=SMT\n  groups: 0:{ span=0 }, ..."
+std::string domainTreeToKernelLog(const DomainTree& tree);
+// One line per CPU and level, for terminals.
+std::string domainTreeToText(const DomainTree& tree);
+
+}  // namespace schedscope

@@ -1,0 +1,56 @@
+#include "domains/profile.h"
+
+#include "domains/sd_flags.h"
+
+namespace schedscope {
+
+const std::vector<KernelProfile>& kernelProfiles() {
+    // Versions: NODE level 4.15 (commit "sched/topology: Introduce NUMA identity node sched
+    // domain"), CLS 5.16, DIE->PKG rename 6.7, SD_CLUSTER + cluster-first wakeup scan 6.8,
+    // SD_SHARE_PKG_RESOURCES->SD_SHARE_LLC 6.9, EEVDF 6.6.
+    static const std::vector<KernelProfile> profiles = {
+        {"linux-4.14", "before the NUMA identity NODE level and the cluster level", "DIE",
+         "SD_SHARE_PKG_RESOURCES", false, false, false, false, FairClass::Cfs},
+        {"linux-5.15", "NODE level, no cluster level", "DIE", "SD_SHARE_PKG_RESOURCES", true, false, false, false,
+         FairClass::Cfs},
+        {"linux-6.1", "CLS level (flags as MC), DIE, CFS", "DIE", "SD_SHARE_PKG_RESOURCES", true, true, false, false,
+         FairClass::Cfs},
+        {"linux-6.6", "as 6.1 with the EEVDF fair class", "DIE", "SD_SHARE_PKG_RESOURCES", true, true, false, false,
+         FairClass::Eevdf},
+        {"linux-6.12", "PKG, SD_CLUSTER, SD_SHARE_LLC, cluster-first wakeup scan, EEVDF", "PKG", "SD_SHARE_LLC", true,
+         true, true, true, FairClass::Eevdf},
+    };
+    return profiles;
+}
+
+const KernelProfile* findProfile(const std::string& name) {
+    for (const auto& p : kernelProfiles())
+        if (p.name == name) return &p;
+    if (name == "linux-6.6+" || name == "current" || name == "latest") return &defaultProfile();
+    return nullptr;
+}
+
+const KernelProfile& defaultProfile() { return kernelProfiles().back(); }
+
+std::string flagName(const KernelProfile& profile, uint32_t flag) {
+    if (flag == SD_SHARE_LLC) return profile.llcFlagName;
+    for (const auto& f : sdFlagTable())
+        if (f.flag == flag) return f.name;
+    return "SD_UNKNOWN";
+}
+
+std::vector<std::string> flagNames(const KernelProfile& profile, uint32_t flags) {
+    std::vector<std::string> out;
+    for (const auto& f : sdFlagTable())
+        if (flags & f.flag) out.push_back(flagName(profile, f.flag));
+    return out;
+}
+
+uint32_t flagFromName(const KernelProfile& profile, const std::string& name) {
+    if (name == "SD_SHARE_PKG_RESOURCES" || name == "SD_SHARE_LLC" || name == profile.llcFlagName) return SD_SHARE_LLC;
+    for (const auto& f : sdFlagTable())
+        if (name == f.name) return f.flag;
+    return 0;
+}
+
+}  // namespace schedscope

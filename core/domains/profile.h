@@ -1,0 +1,41 @@
+#pragma once
+// Kernel profiles: what changed across kernel versions in how domains are built and named,
+// kept in one table instead of scattered ifs.
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace schedscope {
+
+// Scheduler Kconfig options that shape the domain levels.
+struct KernelConfig {
+    bool schedSmt = true;
+    bool schedCluster = true;  // CONFIG_SCHED_CLUSTER (5.16+); off in Debian's arm64 6.1 kernel
+    bool schedMc = true;
+    bool numa = true;
+};
+
+enum class FairClass { Cfs, Eevdf };
+
+struct KernelProfile {
+    std::string name;           // "linux-6.1"
+    std::string description;
+    std::string pkgLevelName;   // "DIE" before 6.7, "PKG" since
+    std::string llcFlagName;    // "SD_SHARE_PKG_RESOURCES" before 6.9, "SD_SHARE_LLC" since
+    bool hasNodeLevel;          // NUMA identity NODE level, since 4.15
+    bool hasClusterLevel;       // CLS level, since 5.16
+    bool clusterFlag;           // SD_CLUSTER on the CLS level, since 6.8
+    bool clusterScanOnWakeup;   // select_idle_cpu scans the cluster first, since 6.8
+    FairClass fairClass;        // CFS before 6.6, EEVDF since
+};
+
+const std::vector<KernelProfile>& kernelProfiles();
+const KernelProfile* findProfile(const std::string& name);  // nullptr when unknown
+const KernelProfile& defaultProfile();                      // the newest
+// The flag's name as this profile's kernel prints it.
+std::string flagName(const KernelProfile& profile, uint32_t flag);
+std::vector<std::string> flagNames(const KernelProfile& profile, uint32_t flags);
+// Inverse of flagName under this profile; 0 when unknown.
+uint32_t flagFromName(const KernelProfile& profile, const std::string& name);
+
+}  // namespace schedscope

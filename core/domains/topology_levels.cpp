@@ -1,0 +1,147 @@
+#include "domains/topology_levels.h"
+
+#include <algorithm>
+#include <memory>
+#include <set>
+
+#include "domains/sd_flags.h"
+
+namespace schedscope {
+namespace {
+
+uint32_t smtFlags() { return SD_SHARE_CPUCAPACITY | SD_SHARE_LLC; }  // cpu_smt_flags()
+uint32_t coreFlags() { return SD_SHARE_LLC; }                          // cpu_core_flags()
+uint32_t clusterFlags(const KernelProfile& p) {                        // cpu_cluster_flags()
+    return p.clusterFlag ? (SD_CLUSTER | SD_SHARE_LLC) : SD_SHARE_LLC;
+}
+
+const CpuTopology& cpuAt(const Topology& t, int cpu) { return t.cpus.at(static_cast<size_t>(cpu)); }
+
+// mirrors x86's x86_has_numa_in_package (arch/x86/kernel/smpboot.c, set_cpu_sibling_map):
+// two CPUs of one package on different nodes. Then the DIE/PKG level is left out and the NUMA
+// levels build the spanning domains from the SLIT instead.
+bool x86HasNumaInPackage(const Topology& t) {
+    for (const auto& c : t.cpus) {
+        if (!c.online) continue;
+        bool mixed = false;
+        c.packageCpus.forEach([&](int o) {
+            if (static_cast<size_t>(o) < t.cpus.size() && t.cpus[static_cast<size_t>(o)].online &&
+                t.cpus[static_cast<size_t>(o)].node != c.node)
+                mixed = true;
+        });
+        if (mixed) return true;
+    }
+    return false;
+}
+
+// mirrors cpu_coregroup_mask() in drivers/base/arch_topology.c (arm64, riscv): the smallest of
+// the node, the package and the LLC, widened to the cluster when the cluster is larger.
+CpuSet genericCoregroupMask(const Topology& t, int cpu, bool schedCluster) {
+    const CpuTopology& c = cpuAt(t, cpu);
+    CpuSet coreMask = t.nodeCpus(c.node);
+    if (c.coreSiblings.isSubsetOf(coreMask)) coreMask = c.coreSiblings;  // not NUMA in package
+    // last_level_cache_is_valid(): the last cache leaf the firmware described
+    if (!c.caches.empty()) {
+        const CpuSet& llc = c.caches.back().shared;
+        if (llc.isSubsetOf(coreMask)) coreMask = llc;
+    }
+    // No shared cpu-side LLC but clusters: extend to the cluster; CLS then makes MC redundant.
+    if (schedCluster && coreMask.isSubsetOf(c.clusterCpus)) coreMask = c.clusterCpus;
+    return coreMask;
+}
+
+void addArchLevels(const Topology& t, const DomainBuildOptions& o, const KernelProfile& p,
+                   std::vector<TopologyLevel>& tl) {
+    const bool cluster = o.config.schedCluster && o.cls && p.hasClusterLevel;
+    if (o.config.schedSmt)
+        tl.push_back({"SMT", [&t](int cpu) { return cpuAt(t, cpu).threadSiblings; }, smtFlags()});
+
+    if (o.arch == Arch::X86_64) {
+        // arch/x86/kernel/smpboot.c: CLS = cpu_l2c_shared_mask (sysfs cluster_cpus),
+        // MC = cpu_llc_shared_mask, DIE/PKG = cpu_cpu_mask (the node).
+        if (cluster)
+            tl.push_back({"CLS", [&t](int cpu) { return cpuAt(t, cpu).clusterCpus; }, clusterFlags(p)});
+        if (o.config.schedMc) tl.push_back({"MC", [&t](int cpu) { return t.llcCpus(cpu); }, coreFlags()});
+        if (!x86HasNumaInPackage(t))
+            tl.push_back({p.pkgLevelName, [&t](int cpu) { return t.nodeCpus(cpuAt(t, cpu).node); }, 0});
+        return;
+    }
+    // default_topology[] in kernel/sched/topology.c with the generic arch_topology masks.
+    if (cluster) {
+        // cpu_clustergroup_mask(): never as wide as the coregroup; then it is just the core.
+        tl.push_back({"CLS",
+                      [&t](int cpu) {
+                          const CpuTopology& c = cpuAt(t, cpu);
+                          if (genericCoregroupMask(t, cpu, true).isSubsetOf(c.clusterCpus)) return c.threadSiblings;
+                          return c.clusterCpus;
+                      },
+                      clusterFlags(p)});
+    }
+    if (o.config.schedMc)
+        tl.push_back({"MC", [&t, cluster](int cpu) { return genericCoregroupMask(t, cpu, cluster); }, coreFlags()});
+    tl.push_back({p.pkgLevelName, [&t](int cpu) { return t.nodeCpus(cpuAt(t, cpu).node); }, 0});
+}
+
+// mirrors sched_init_numa(): one level per distinct distance between CPU-bearing nodes.
+void addNumaLevels(const Topology& t, const DomainBuildOptions& o, const KernelProfile& p,
+                   std::vector<TopologyLevel>& tl, std::vector<std::string>& warnings) {
+    if (!o.config.numa) return;
+    std::vector<int> cpuNodes;  // for_each_cpu_node_but(): nodes with CPUs
+    for (const auto& n : t.nodes)
+        if (!t.nodeCpus(n.id).empty()) cpuNodes.push_back(n.id);
+    if (cpuNodes.empty()) return;
+
+    std::set<int> distinct;
+    for (int i : cpuNodes) {
+        for (int j : cpuNodes) {
+            int d = t.nodeDistance(i, j);
+            if (d < 10 || d >= 256) {
+                warnings.push_back("Invalid distance value range " + std::to_string(d) + " between nodes " +
+                                   std::to_string(i) + " and " + std::to_string(j) + ": no NUMA levels built");
+                return;
+            }
+            if (t.nodeDistance(i, j) != t.nodeDistance(j, i))
+                warnings.push_back("Node-distance not symmetric between nodes " + std::to_string(i) + " and " +
+                                   std::to_string(j));
+            distinct.insert(d);
+        }
+    }
+    std::vector<int> distances(distinct.begin(), distinct.end());
+
+    // sched_domains_numa_masks[level][node]: CPUs of all nodes within that level's distance.
+    auto masks = std::make_shared<std::vector<std::vector<CpuSet>>>(distances.size());
+    for (size_t lvl = 0; lvl < distances.size(); ++lvl) {
+        auto& row = (*masks)[lvl];
+        row.resize(t.nodes.size());
+        for (int j : cpuNodes) {
+            CpuSet m;
+            for (int k : cpuNodes)
+                if (t.nodeDistance(j, k) <= distances[lvl]) m |= t.nodeCpus(k);
+            row[static_cast<size_t>(t.nodeIndex(j))] = m;
+        }
+    }
+    auto numaMask = [&t, masks](int lvl) {
+        return [&t, masks, lvl](int cpu) {
+            int idx = t.nodeIndex(cpuAt(t, cpu).node);
+            return (*masks)[static_cast<size_t>(lvl)][static_cast<size_t>(idx)];
+        };
+    };
+    // The NUMA identity level (4.15+): a domain per node, plain flags, no overlap. Without it
+    // (the what-if, or older kernels) the NUMA levels sit directly on the arch levels.
+    if (o.node && p.hasNodeLevel) tl.push_back({"NODE", numaMask(0), 0, false, 0, distances[0]});
+    for (size_t j = 1; j < distances.size(); ++j)
+        tl.push_back({"NUMA", numaMask(static_cast<int>(j)), SD_NUMA, true, static_cast<int>(j), distances[j]});
+}
+
+}  // namespace
+
+std::vector<TopologyLevel> topologyLevels(const Topology& topology, const DomainBuildOptions& options,
+                                          std::vector<std::string>& warnings) {
+    const KernelProfile& p = options.profile ? *options.profile : defaultProfile();
+    std::vector<TopologyLevel> tl;
+    addArchLevels(topology, options, p, tl);
+    addNumaLevels(topology, options, p, tl, warnings);
+    return tl;
+}
+
+}  // namespace schedscope

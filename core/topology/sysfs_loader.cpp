@@ -1,0 +1,223 @@
+#include "topology/sysfs_loader.h"
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <optional>
+#include <sstream>
+
+namespace schedscope {
+namespace fs = std::filesystem;
+namespace {
+
+std::optional<std::string> readSmallFile(const fs::path& p) {
+    std::ifstream in(p);
+    if (!in) return std::nullopt;
+    std::ostringstream s;
+    s << in.rdbuf();
+    std::string text = s.str();
+    if (text.size() > (1u << 20)) return std::nullopt;  // sysfs attributes are at most a page
+    while (!text.empty() && (text.back() == '\n' || text.back() == ' ')) text.pop_back();
+    return text;
+}
+
+std::optional<int> readInt(const fs::path& p) {
+    auto t = readSmallFile(p);
+    if (!t || t->empty()) return std::nullopt;
+    try {
+        size_t used = 0;
+        int v = std::stoi(*t, &used);
+        return used == t->size() ? std::optional<int>(v) : std::nullopt;
+    } catch (...) {
+        return std::nullopt;
+    }
+}
+
+// Reads "<name>_list" (cpulist) or, failing that, "<name>" (hex mask).
+Result<std::optional<CpuSet>> readMask(const fs::path& dir, const std::string& name) {
+    if (auto t = readSmallFile(dir / (name + "_list"))) {
+        auto s = CpuSet::parseList(*t);
+        if (!s) return Error{(dir / (name + "_list")).string() + ": " + s.error()};
+        return std::optional<CpuSet>(*s);
+    }
+    if (auto t = readSmallFile(dir / name)) {
+        auto s = CpuSet::parseMask(*t);
+        if (!s) return Error{(dir / name).string() + ": " + s.error()};
+        return std::optional<CpuSet>(*s);
+    }
+    return std::optional<CpuSet>{};
+}
+
+bool numberedEntry(const std::string& name, const std::string& prefix, int& id) {
+    if (name.rfind(prefix, 0) != 0 || name.size() == prefix.size()) return false;
+    std::string digits = name.substr(prefix.size());
+    if (!std::all_of(digits.begin(), digits.end(), ::isdigit) || digits.size() > 6) return false;
+    id = std::stoi(digits);
+    return true;
+}
+
+}  // namespace
+
+Result<Topology> loadSysfsTopology(const std::string& root, Arch arch) {
+    const fs::path cpuDir = fs::path(root) / "sys/devices/system/cpu";
+    const fs::path nodeDir = fs::path(root) / "sys/devices/system/node";
+    std::error_code ec;
+    if (!fs::is_directory(cpuDir, ec))
+        return Error{root + ": not a sysfs root (no sys/devices/system/cpu directory)"};
+
+    std::vector<int> ids;
+    for (const auto& e : fs::directory_iterator(cpuDir, ec)) {
+        int id;
+        if (e.is_directory() && numberedEntry(e.path().filename().string(), "cpu", id)) {
+            if (id >= kMaxCpus)
+                return Error{root + ": cpu" + std::to_string(id) + " exceeds the limit of " + std::to_string(kMaxCpus) +
+                             " CPUs"};
+            ids.push_back(id);
+        }
+    }
+    if (ids.empty()) return Error{root + ": no cpuN directories under sys/devices/system/cpu"};
+    std::sort(ids.begin(), ids.end());
+
+    CpuSet online;
+    if (auto t = readSmallFile(cpuDir / "online")) {
+        auto s = CpuSet::parseList(*t);
+        if (!s) return Error{(cpuDir / "online").string() + ": " + s.error()};
+        online = *s;
+    }
+
+    Topology topo;
+    topo.name = fs::path(root).filename().string();
+    if (topo.name.empty()) topo.name = root == "/" ? "this machine" : root;
+    topo.source = root == "/" ? "sysfs of this machine" : "sysfs snapshot " + root;
+    topo.arch = arch;
+    topo.cpus.resize(static_cast<size_t>(ids.back()) + 1);
+    for (size_t i = 0; i < topo.cpus.size(); ++i) {
+        topo.cpus[i].id = static_cast<int>(i);
+        topo.cpus[i].online = false;
+    }
+
+    for (int id : ids) {
+        CpuTopology& c = topo.cpus[static_cast<size_t>(id)];
+        const fs::path dir = cpuDir / ("cpu" + std::to_string(id));
+        const fs::path t = dir / "topology";
+        // An offline CPU has no topology directory; the online file is authoritative when present.
+        c.online = online.empty() ? fs::is_directory(t, ec) : online.test(id);
+        if (!c.online) continue;
+        if (!fs::is_directory(t, ec)) return Error{dir.string() + ": online CPU without a topology directory"};
+        struct MaskField { const char* name; CpuSet* out; };
+        std::optional<CpuSet> masks[5];
+        const char* names[5] = {"thread_siblings", "cluster_cpus", "core_siblings", "die_cpus", "package_cpus"};
+        for (int m = 0; m < 5; ++m) {
+            auto r = readMask(t, names[m]);
+            if (!r) return Error{r.error()};
+            masks[m] = *r;
+        }
+        c.threadSiblings = masks[0].value_or(CpuSet::single(id));
+        c.clusterCpus = masks[1].value_or(c.threadSiblings);  // kernels before 5.16 have no cluster files
+        c.packageCpus = masks[4] ? *masks[4] : masks[2].value_or(CpuSet{});
+        c.coreSiblings = masks[2] ? *masks[2] : c.packageCpus;
+        c.dieCpus = masks[3].value_or(c.packageCpus);
+        c.packageId = readInt(t / "physical_package_id").value_or(-1);
+        c.dieId = readInt(t / "die_id").value_or(-1);
+        c.clusterId = readInt(t / "cluster_id").value_or(-1);
+        c.coreId = readInt(t / "core_id").value_or(-1);
+        if (auto cap = readInt(dir / "cpu_capacity"); cap && *cap > 0) c.capacity = static_cast<unsigned>(*cap);
+
+        std::vector<std::pair<int, CacheInfo>> caches;
+        if (fs::is_directory(dir / "cache", ec)) {
+            for (const auto& e : fs::directory_iterator(dir / "cache", ec)) {
+                int idx;
+                if (!numberedEntry(e.path().filename().string(), "index", idx)) continue;
+                CacheInfo ci;
+                ci.level = readInt(e.path() / "level").value_or(0);
+                ci.type = readSmallFile(e.path() / "type").value_or("Unified");
+                auto shared = readMask(e.path(), "shared_cpu");
+                if (!shared) return Error{shared.error()};
+                ci.shared = shared->value_or(CpuSet::single(id));
+                caches.emplace_back(idx, std::move(ci));
+            }
+        }
+        std::sort(caches.begin(), caches.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+        for (auto& [idx, ci] : caches) c.caches.push_back(std::move(ci));
+    }
+    CpuSet onlineSet = topo.onlineCpus();
+    if (onlineSet.empty()) return Error{root + ": no online CPU"};
+    // The kernel's masks only ever hold online CPUs; older snapshots may list offline ones.
+    for (auto& c : topo.cpus) {
+        if (!c.online) continue;
+        for (CpuSet* s : {&c.threadSiblings, &c.clusterCpus, &c.coreSiblings, &c.dieCpus, &c.packageCpus}) {
+            *s &= onlineSet;
+            s->set(c.id);
+        }
+        if (c.packageCpus.count() == 1 && c.coreSiblings.count() > 1) c.packageCpus = c.coreSiblings;
+    }
+
+    // NUMA nodes
+    std::vector<int> nodeIds;
+    if (fs::is_directory(nodeDir, ec))
+        for (const auto& e : fs::directory_iterator(nodeDir, ec)) {
+            int id;
+            if (e.is_directory() && numberedEntry(e.path().filename().string(), "node", id)) nodeIds.push_back(id);
+        }
+    std::sort(nodeIds.begin(), nodeIds.end());
+    if (nodeIds.empty()) {
+        topo.nodes.push_back({0, onlineSet});
+        topo.distance = {{10}};
+    } else {
+        for (int id : nodeIds) {
+            const fs::path nd = nodeDir / ("node" + std::to_string(id));
+            auto cpus = readMask(nd, "cpu");
+            if (!cpus) return Error{cpus.error()};
+            auto listed = cpus->value_or(CpuSet{});
+            if (!cpus->has_value()) {
+                auto alt = readSmallFile(nd / "cpulist");
+                if (alt) {
+                    auto p = CpuSet::parseList(*alt);
+                    if (!p) return Error{(nd / "cpulist").string() + ": " + p.error()};
+                    listed = *p;
+                }
+            }
+            topo.nodes.push_back({id, listed & onlineSet});
+        }
+        for (size_t i = 0; i < nodeIds.size(); ++i) {
+            const fs::path f = nodeDir / ("node" + std::to_string(nodeIds[i])) / "distance";
+            std::vector<int> row;
+            if (auto t = readSmallFile(f)) {
+                std::istringstream in(*t);
+                int d;
+                while (in >> d) row.push_back(d);
+                if (!in.eof()) return Error{f.string() + ": not a list of numbers"};
+            }
+            if (row.empty()) {  // no SLIT: the kernel's defaults
+                for (size_t j = 0; j < nodeIds.size(); ++j) row.push_back(i == j ? 10 : 20);
+            }
+            // The row is indexed by node id over all possible nodes; keep the ones we have.
+            if (row.size() != nodeIds.size()) {
+                if (row.size() > static_cast<size_t>(nodeIds.back())) {
+                    std::vector<int> picked;
+                    for (int id : nodeIds) picked.push_back(row[static_cast<size_t>(id)]);
+                    row = picked;
+                } else {
+                    return Error{f.string() + ": " + std::to_string(row.size()) + " distances for " +
+                                 std::to_string(nodeIds.size()) + " nodes"};
+                }
+            }
+            topo.distance.push_back(row);
+        }
+    }
+    for (auto& c : topo.cpus) {
+        if (!c.online) continue;
+        c.node = -1;
+        for (const auto& n : topo.nodes)
+            if (n.cpus.test(c.id)) c.node = n.id;
+        if (c.node < 0) {
+            // A CPU no node lists: the kernel puts it on node 0 (or the first node).
+            c.node = topo.nodes.front().id;
+            topo.nodes.front().cpus.set(c.id);
+        }
+    }
+    if (auto st = topo.check(); !st) return Error{st.error()};
+    return topo;
+}
+
+}  // namespace schedscope

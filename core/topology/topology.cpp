@@ -1,0 +1,116 @@
+#include "topology/topology.h"
+
+#include <set>
+#include <sys/utsname.h>
+
+namespace schedscope {
+
+const char* archName(Arch a) { return a == Arch::X86_64 ? "x86_64" : "arm64"; }
+
+Result<Arch> parseArch(const std::string& n) {
+    if (n == "x86_64" || n == "x86" || n == "amd64") return Arch::X86_64;
+    if (n == "arm64" || n == "aarch64" || n == "riscv64" || n == "generic") return Arch::Arm64;
+    return Error{"unknown architecture '" + n + "' (expected x86_64 or arm64)"};
+}
+
+Arch hostArch() {
+    utsname u{};
+    if (uname(&u) == 0) {
+        auto a = parseArch(u.machine);
+        if (a) return *a;
+    }
+    return Arch::X86_64;
+}
+
+CpuSet Topology::onlineCpus() const {
+    CpuSet s;
+    for (const auto& c : cpus)
+        if (c.online) s.set(c.id);
+    return s;
+}
+
+int Topology::onlineCount() const { return onlineCpus().count(); }
+
+int Topology::packageCount() const {
+    std::set<int> ids;
+    for (const auto& c : cpus)
+        if (c.online) ids.insert(c.packageCpus.first());
+    return static_cast<int>(ids.size());
+}
+
+int Topology::nodeIndex(int nodeId) const {
+    for (size_t i = 0; i < nodes.size(); ++i)
+        if (nodes[i].id == nodeId) return static_cast<int>(i);
+    return -1;
+}
+
+CpuSet Topology::nodeCpus(int nodeId) const {
+    int i = nodeIndex(nodeId);
+    return i < 0 ? CpuSet{} : nodes[static_cast<size_t>(i)].cpus & onlineCpus();
+}
+
+int Topology::nodeDistance(int a, int b) const {
+    int ia = nodeIndex(a), ib = nodeIndex(b);
+    if (ia >= 0 && ib >= 0 && static_cast<size_t>(ia) < distance.size() &&
+        static_cast<size_t>(ib) < distance[static_cast<size_t>(ia)].size())
+        return distance[static_cast<size_t>(ia)][static_cast<size_t>(ib)];
+    return a == b ? 10 : 20;  // LOCAL_DISTANCE / REMOTE_DISTANCE
+}
+
+CpuSet Topology::llcCpus(int cpu) const {
+    const auto& c = cpus.at(static_cast<size_t>(cpu));
+    const CacheInfo* best = nullptr;
+    for (const auto& k : c.caches) {
+        if (k.type == "Instruction") continue;
+        if (!best || k.level > best->level) best = &k;
+    }
+    return best ? best->shared : CpuSet::single(cpu);
+}
+
+Status Topology::check() const {
+    const std::string where = name.empty() ? std::string("topology") : name;
+    if (onlineCount() == 0) return Error{where + ": no online CPU"};
+    for (const auto& c : cpus) {
+        if (!c.online) continue;
+        auto has = [&](const CpuSet& s, const char* what) -> Status {
+            if (!s.test(c.id))
+                return Error{where + ": cpu" + std::to_string(c.id) + " " + what + " (" + s.toList() +
+                             ") does not contain the CPU itself"};
+            return {};
+        };
+        for (auto [s, what] : {std::pair{&c.threadSiblings, "thread_siblings"}, {&c.clusterCpus, "cluster_cpus"},
+                               {&c.coreSiblings, "core_siblings"}, {&c.packageCpus, "package_cpus"}}) {
+            if (auto st = has(*s, what); !st) return st;
+        }
+        if (!c.threadSiblings.isSubsetOf(c.packageCpus))
+            return Error{where + ": cpu" + std::to_string(c.id) + " SMT siblings span beyond its package"};
+        if (nodeIndex(c.node) < 0)
+            return Error{where + ": cpu" + std::to_string(c.id) + " is on NUMA node " + std::to_string(c.node) +
+                         " which does not exist"};
+    }
+    CpuSet seen;
+    for (const auto& n : nodes) {
+        if (seen.intersects(n.cpus)) return Error{where + ": NUMA node " + std::to_string(n.id) + " overlaps another node"};
+        seen |= n.cpus;
+    }
+    if (distance.size() != nodes.size())
+        return Error{where + ": distance matrix has " + std::to_string(distance.size()) + " rows for " +
+                     std::to_string(nodes.size()) + " NUMA nodes"};
+    for (size_t i = 0; i < distance.size(); ++i) {
+        if (distance[i].size() != nodes.size())
+            return Error{where + ": distance matrix row " + std::to_string(i) + " has the wrong length"};
+        for (size_t j = 0; j < distance.size(); ++j) {
+            int d = distance[i][j];
+            if (d < 10 || d > 254)
+                return Error{where + ": NUMA distance " + std::to_string(d) + " between nodes " +
+                             std::to_string(nodes[i].id) + " and " + std::to_string(nodes[j].id) +
+                             " is outside the valid range 10..254"};
+            if (i != j && d <= distance[i][i])
+                return Error{where + ": NUMA distance between different nodes " + std::to_string(nodes[i].id) +
+                             " and " + std::to_string(nodes[j].id) + " is not larger than the local distance"};
+        }
+    }
+    return {};
+}
+
+}  // namespace schedscope

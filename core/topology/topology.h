@@ -1,0 +1,77 @@
+#pragma once
+// The CPU topology model: what the kernel knows about each logical CPU when it builds its
+// sched domains. Every loader (sysfs snapshot, hwloc XML / synthetic / this machine, presets)
+// produces one of these; the domain builder consumes it.
+#include <string>
+#include <vector>
+
+#include "util/cpuset.h"
+#include "util/result.h"
+
+namespace schedscope {
+
+// The architecture decides which masks the kernel uses for each level (x86's smpboot.c vs the
+// generic drivers/base/arch_topology.c used by arm64 and riscv).
+enum class Arch { X86_64, Arm64 };
+const char* archName(Arch a);
+Result<Arch> parseArch(const std::string& name);  // "x86_64"/"x86"/"amd64", "arm64"/"aarch64"
+Arch hostArch();
+
+struct CacheInfo {
+    int level = 0;
+    std::string type;  // "Data", "Instruction", "Unified" as sysfs spells it
+    CpuSet shared;     // shared_cpu_list
+};
+
+// One logical CPU, with the sibling masks exactly as sysfs topology/ exports them.
+struct CpuTopology {
+    int id = -1;
+    bool online = true;
+    int node = 0;  // NUMA node id
+    int packageId = -1;
+    int dieId = -1;
+    int clusterId = -1;
+    int coreId = -1;
+    CpuSet threadSiblings;  // thread_siblings_list: SMT siblings (includes itself)
+    CpuSet clusterCpus;     // cluster_cpus_list (x86: L2 sharers; arm64: firmware cluster)
+    CpuSet coreSiblings;    // core_siblings_list: the package as the kernel sees it
+    CpuSet dieCpus;         // die_cpus_list (x86 only; package elsewhere)
+    CpuSet packageCpus;     // package_cpus_list
+    std::vector<CacheInfo> caches;  // in sysfs cache/indexN order
+    unsigned capacity = 1024;       // cpu_capacity (arm64 asymmetric systems); 1024 otherwise
+    int kind = 0;                   // index into Topology::kindNames (hybrid CPUs)
+};
+
+struct NumaNode {
+    int id = 0;
+    CpuSet cpus;  // empty for memory-only nodes
+};
+
+class Topology {
+public:
+    std::string name;    // short name, e.g. "kunpeng920-24" or the file name
+    std::string source;  // where it came from, for humans ("sysfs snapshot /tmp/x")
+    Arch arch = Arch::X86_64;
+    std::vector<CpuTopology> cpus;  // indexed by logical id; offline ids have online=false
+    std::vector<NumaNode> nodes;    // sorted by id
+    std::vector<std::vector<int>> distance;  // [i][j] over `nodes` positions (SLIT values)
+    std::vector<std::string> kindNames;      // hybrid CPU kinds, empty if homogeneous
+    // Beyond this distance NUMA levels lose wake-affine/exec/fork balancing (RECLAIM_DISTANCE,
+    // 30 by default; AMD Zen raises it to 32 in arch/x86/kernel/cpu/amd.c).
+    int nodeReclaimDistance = 30;
+
+    CpuSet onlineCpus() const;
+    CpuSet nodeCpus(int nodeId) const;
+    int nodeIndex(int nodeId) const;  // position in `nodes`, -1 if absent
+    int nodeDistance(int nodeA, int nodeB) const;  // by node id; 10/20 defaults when unknown
+    // The last-level cache sharers of a CPU: the highest-level data or unified cache.
+    CpuSet llcCpus(int cpu) const;
+    int onlineCount() const;
+    int packageCount() const;
+
+    // hwloc_topology_check in spirit: masks contain their CPU, nest (SMT in cluster-or-package,
+    // package), nodes are disjoint, distance matrix square with local distance 10 on the diagonal.
+    Status check() const;
+};
+
+}  // namespace schedscope

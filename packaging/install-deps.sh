@@ -1,0 +1,42 @@
+#!/usr/bin/env bash
+# Installs every Debian 12 package schedscope needs to build, run and test.
+# Idempotent: packages already present are skipped, apt is only called when something is missing.
+set -euo pipefail
+
+packages=(
+  # toolchain
+  build-essential cmake ninja-build pkg-config git
+  # GUI: Qt 6 Widgets, SVG/PDF export, QCustomPlot (Qt 6 build)
+  qt6-base-dev qt6-base-dev-tools libqt6svg6-dev libqcustomplot-dev libqcustomplot2.1-qt6
+  # topology
+  libhwloc-dev hwloc nlohmann-json3-dev
+  # tracing
+  libtraceevent-dev libtracefs-dev libtracecmd-dev
+  # BPF (CO-RE program built at build time)
+  libbpf-dev bpftool clang llvm
+  # tests
+  libgtest-dev libgmock-dev xvfb xauth x11vnc xz-utils bzip2
+  # reference tools for tests and benchmarks
+  trace-cmd kernelshark libkshark-dev libjson-c-dev stress-ng hyperfine
+  # fonts so offscreen rendering has glyphs
+  fonts-dejavu-core
+)
+
+missing=()
+for p in "${packages[@]}"; do
+  if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
+    missing+=("$p")
+  fi
+done
+
+if [ ${#missing[@]} -eq 0 ]; then
+  echo "install-deps: all ${#packages[@]} packages present"
+  exit 0
+fi
+
+SUDO=""
+if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
+echo "install-deps: installing ${#missing[@]} packages: ${missing[*]}"
+export DEBIAN_FRONTEND=noninteractive
+$SUDO apt-get update -qq
+$SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}"

@@ -1,0 +1,88 @@
+// Ground truth: the real kernel's sched domains for QEMU-booted topologies (tests/data/oracle).
+// For every case the builder, fed the sysfs the guest saw, must produce the identical tree.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "domains/domain_builder.h"
+#include "domains/domain_format.h"
+#include "support/fixtures.h"
+#include "topology/sysfs_loader.h"
+
+namespace schedscope {
+namespace {
+
+std::vector<std::string> oracleCases() {
+    std::vector<std::string> names;
+    for (const auto& e : std::filesystem::directory_iterator(test::dataPath("oracle")))
+        if (e.is_directory()) names.push_back(e.path().filename().string());
+    std::sort(names.begin(), names.end());
+    return names;
+}
+
+// The oracle's and our domains of one CPU, as comparable text lines.
+std::string describe(const nlohmann::json& domains) {
+    std::ostringstream out;
+    for (const auto& d : domains) {
+        out << d["level"].get<std::string>() << " span=" << d["span"].get<std::string>() << " flags=";
+        for (const auto& f : d["flags"]) out << f.get<std::string>() << ",";
+        out << " groups=";
+        for (const auto& g : d["groups"]) {
+            out << "{" << g["span"].get<std::string>();
+            if (g.contains("mask")) out << " mask=" << g["mask"].get<std::string>();
+            out << "}";
+        }
+        out << "\n";
+    }
+    return out.str();
+}
+
+class OracleTest : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(OracleTest, BuilderMatchesTheRealKernel) {
+    const std::string name = GetParam();
+    auto oracle = nlohmann::json::parse(test::readFile(test::dataPath("oracle/" + name + "/kernel.json")));
+    std::string root = test::extractFixture("oracle/" + name + "/sysfs.tar.xz");
+
+    auto arch = parseArch(oracle["arch"].get<std::string>());
+    ASSERT_TRUE(arch.ok()) << arch.error();
+    auto topo = loadSysfsTopology(root, *arch);
+    ASSERT_TRUE(topo.ok()) << topo.error();
+
+    DomainBuildOptions opt;
+    opt.arch = *arch;
+    opt.profile = findProfile(oracle["profile"].get<std::string>());
+    ASSERT_NE(opt.profile, nullptr) << oracle["profile"];
+    const auto& cfg = oracle["config"];
+    opt.config.schedSmt = cfg.value("SCHED_SMT", true);
+    opt.config.schedMc = cfg.value("SCHED_MC", true);
+    opt.config.schedCluster = cfg.value("SCHED_CLUSTER", true);
+    opt.config.numa = cfg.value("NUMA", true);
+
+    auto tree = buildDomains(*topo, opt);
+    ASSERT_TRUE(tree.ok()) << tree.error();
+    EXPECT_TRUE(validateDomainTree(*tree).empty());
+    auto ours = domainTreeToJson(*tree);
+
+    int compared = 0;
+    for (const auto& [cpu, domains] : oracle["cpus"].items()) {
+        const int id = std::stoi(cpu);
+        ASSERT_LT(id, static_cast<int>(ours["cpus"].size()));
+        EXPECT_EQ(describe(ours["cpus"][static_cast<size_t>(id)]["domains"]), describe(domains)) << name << " cpu" << cpu;
+        ++compared;
+    }
+    EXPECT_EQ(compared, topo->onlineCount());
+}
+
+INSTANTIATE_TEST_SUITE_P(Kernel, OracleTest, ::testing::ValuesIn(oracleCases()),
+                         [](const auto& info) {
+                             std::string n = info.param;
+                             for (char& c : n)
+                                 if (!isalnum(static_cast<unsigned char>(c))) c = '_';
+                             return n;
+                         });
+
+}  // namespace
+}  // namespace schedscope

@@ -1,0 +1,42 @@
+#include "support/fixtures.h"
+
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <mutex>
+#include <sstream>
+
+namespace schedscope::test {
+namespace fs = std::filesystem;
+
+std::string dataPath(const std::string& relative) { return std::string(SCHEDSCOPE_TEST_DATA) + "/" + relative; }
+
+std::string extractFixture(const std::string& tarball) {
+    static std::mutex mutex;
+    std::lock_guard lock(mutex);
+    std::string key = tarball;
+    for (char& ch : key)
+        if (ch == '/' || ch == '.') ch = '_';
+    fs::path dir = fs::path(SCHEDSCOPE_TEST_SCRATCH) / key;
+    if (fs::exists(dir / ".done")) return dir.string();
+    fs::remove_all(dir);
+    fs::create_directories(dir);
+    std::string cmd = "tar xf '" + dataPath(tarball) + "' -C '" + dir.string() + "'";
+    if (std::system(cmd.c_str()) != 0) {
+        ADD_FAILURE() << "cannot extract " << tarball;
+        return dir.string();
+    }
+    std::ofstream(dir / ".done") << "ok";
+    return dir.string();
+}
+
+std::string readFile(const std::string& path) {
+    std::ifstream in(path);
+    std::ostringstream s;
+    s << in.rdbuf();
+    return s.str();
+}
+
+}  // namespace schedscope::test
