@@ -1,1 +1,88 @@
-int main() { return 0; }
+// schedscope-cli: the headless face of schedscope, for scripts and CI.
+#include <cstdio>
+#include <iostream>
+
+#include "commands.h"
+
+using namespace schedscope::cli;
+
+namespace schedscope::cli {
+
+int fail(const std::string& message) {
+    std::cerr << "schedscope-cli: " << message << "\n";
+    return 2;
+}
+
+int failRuntime(const std::string& message) {
+    std::cerr << "schedscope-cli: " << message << "\n";
+    return 1;
+}
+
+const std::vector<Command>& commands() {
+    static const std::vector<Command> all = [] {
+        std::vector<Command> v;
+        for (auto group : {topologyCommands(), traceCommands(), simulateCommands()})
+            v.insert(v.end(), group.begin(), group.end());
+        return v;
+    }();
+    return all;
+}
+
+}  // namespace schedscope::cli
+
+static void printUsage(std::FILE* to) {
+    std::fprintf(to, "usage: schedscope-cli COMMAND [OPTIONS]\n\ncommands:\n");
+    for (const auto& c : commands()) std::fprintf(to, "  %-16s %s\n", c.name.c_str(), c.summary.c_str());
+    std::fprintf(to, "\n'schedscope-cli COMMAND --help' describes a command's options.\n");
+}
+
+static void printCommandHelp(const Command& c) {
+    std::printf("usage: schedscope-cli %s %s\n\n%s\n\noptions:\n%s", c.name.c_str(), c.usage.c_str(),
+                c.summary.c_str(), formatOptionHelp(c.options).c_str());
+}
+
+int main(int argc, char** argv) {
+    std::vector<std::string> words(argv + 1, argv + argc);
+    if (words.empty()) {
+        printUsage(stderr);
+        return 2;
+    }
+    if (words[0] == "--help" || words[0] == "-h" || words[0] == "help") {
+        printUsage(stdout);
+        return 0;
+    }
+    if (words[0] == "--version") {
+        std::printf("schedscope-cli %s\n", SCHEDSCOPE_VERSION);
+        return 0;
+    }
+    // Two-word commands ("trace stats") take precedence over one-word ones.
+    const Command* cmd = nullptr;
+    size_t used = 0;
+    for (const auto& c : commands()) {
+        if (words.size() >= 2 && c.name == words[0] + " " + words[1]) { cmd = &c; used = 2; }
+    }
+    if (!cmd)
+        for (const auto& c : commands())
+            if (c.name == words[0]) { cmd = &c; used = 1; }
+    if (!cmd) {
+        std::fprintf(stderr, "schedscope-cli: unknown command '%s'\n", words[0].c_str());
+        printUsage(stderr);
+        return 2;
+    }
+    std::vector<std::string> rest(words.begin() + static_cast<long>(used), words.end());
+    for (const auto& w : rest) {
+        if (w == "--") break;
+        if (w == "--help" || w == "-h") {
+            printCommandHelp(*cmd);
+            return 0;
+        }
+    }
+    auto args = Args::parse(rest, cmd->options);
+    if (!args) return fail(cmd->name + ": " + args.error());
+    try {
+        return cmd->run(*args);
+    } catch (const std::exception& e) {
+        // Libraries report bad input as values; an exception here is a bug, not a user error.
+        return failRuntime(cmd->name + ": internal error: " + e.what());
+    }
+}

@@ -9,7 +9,10 @@ const char* archName(Arch a) { return a == Arch::X86_64 ? "x86_64" : "arm64"; }
 
 Result<Arch> parseArch(const std::string& n) {
     if (n == "x86_64" || n == "x86" || n == "amd64") return Arch::X86_64;
-    if (n == "arm64" || n == "aarch64" || n == "riscv64" || n == "generic") return Arch::Arm64;
+    // Other arches (riscv, ppc, ia64) are approximated by the generic arch_topology rules arm64 uses.
+    if (n == "arm64" || n == "aarch64" || n == "riscv64" || n == "generic" || n == "ppc" || n == "ppc64" ||
+        n == "ppc64le" || n == "ia64")
+        return Arch::Arm64;
     return Error{"unknown architecture '" + n + "' (expected x86_64 or arm64)"};
 }
 

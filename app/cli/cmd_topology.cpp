@@ -1,0 +1,116 @@
+// schedscope-cli topology | domains
+#include <cstdio>
+#include <iostream>
+#include <nlohmann/json.hpp>
+
+#include "commands.h"
+#include "domains/domain_builder.h"
+#include "domains/domain_format.h"
+#include "domains/kernel_domains_reader.h"
+#include "topology/topology_format.h"
+#include "topology_options.h"
+
+namespace schedscope::cli {
+namespace {
+
+int runTopology(const Args& args) {
+    if (args.has("list")) {
+        auto presets = listPresets();
+        if (args.has("json")) {
+            nlohmann::json j = nlohmann::json::array();
+            for (const auto& p : presets) j.push_back({{"name", p.name}, {"description", p.description}});
+            std::cout << j.dump(2) << "\n";
+        } else {
+            for (const auto& p : presets) std::printf("%-20s %s\n", p.name.c_str(), p.description.c_str());
+        }
+        return 0;
+    }
+    auto topo = topologyFrom(args);
+    if (!topo) return fail(topo.error());
+    if (args.has("json")) std::cout << topologyToJson(*topo).dump(2) << "\n";
+    else std::cout << topologyToText(*topo);
+    return 0;
+}
+
+Result<DomainBuildOptions> buildOptionsFrom(const Args& args, const Topology& topo) {
+    DomainBuildOptions opt;
+    opt.arch = topo.arch;
+    if (auto p = args.value("profile")) {
+        opt.profile = findProfile(*p);
+        if (!opt.profile) {
+            std::string known;
+            for (const auto& k : kernelProfiles()) known += (known.empty() ? "" : ", ") + k.name;
+            return Error{"--profile: unknown kernel profile '" + *p + "' (known: " + known + ")"};
+        }
+    }
+    opt.cls = !args.has("no-cls");
+    opt.node = !args.has("no-node");
+    return opt;
+}
+
+int runDomains(const Args& args) {
+    const std::string format = args.valueOr("format", args.has("json") ? "json" : "text");
+    if (format != "text" && format != "json" && format != "kernel")
+        return fail("domains: --format must be text, json or kernel, not '" + format + "'");
+
+    if (args.has("kernel") && !args.has("diff")) {
+        auto running = readKernelDomains("/");
+        if (!running) return failRuntime(running.error());
+        if (format == "json") std::cout << domainTreeToJson(*running).dump(2) << "\n";
+        else if (format == "kernel") std::cout << domainTreeToKernelLog(*running);
+        else std::cout << domainTreeToText(*running);
+        return 0;
+    }
+    auto topo = topologyFrom(args);
+    if (!topo) return fail(topo.error());
+    auto opt = buildOptionsFrom(args, *topo);
+    if (!opt) return fail(opt.error());
+    auto tree = buildDomains(*topo, *opt);
+    if (!tree) return fail(tree.error());
+
+    if (args.has("diff")) {
+        auto running = readKernelDomains("/");
+        if (!running) return failRuntime(running.error());
+        auto diff = diffDomainTrees(*tree, *running);
+        if (format == "json") {
+            std::cout << nlohmann::json{{"identical", diff.empty()}, {"differences", diff}}.dump(2) << "\n";
+        } else {
+            if (diff.empty()) std::cout << "identical: the builder matches the running kernel on every CPU\n";
+            for (const auto& d : diff) std::cout << d << "\n";
+        }
+        return diff.empty() ? 0 : 1;
+    }
+    if (format == "json") std::cout << domainTreeToJson(*tree).dump(2) << "\n";
+    else if (format == "kernel") std::cout << domainTreeToKernelLog(*tree);
+    else std::cout << domainTreeToText(*tree);
+    return 0;
+}
+
+}  // namespace
+
+std::vector<Command> topologyCommands() {
+    auto topoOpts = topologyOptions();
+    auto withJson = topoOpts;
+    withJson.push_back({"json", false, "print JSON"});
+    auto topologyOpts = withJson;
+    topologyOpts.push_back({"list", false, "list the built-in topologies"});
+
+    auto domainOpts = withJson;
+    domainOpts.push_back({"no-cls", false, "leave out the cluster (CLS) level, as kernels before 5.16"});
+    domainOpts.push_back({"no-node", false, "leave out the NUMA identity NODE level, as kernels before 4.15"});
+    domainOpts.push_back({"profile", true, "NAME kernel profile: linux-4.14, linux-5.15, linux-6.1, linux-6.6, linux-6.12 (default)"});
+    domainOpts.push_back({"format", true, "FMT text (default), json, or kernel (the sched_verbose boot log)"});
+    domainOpts.push_back({"kernel", false, "print the running kernel's own domains (debugfs)"});
+    domainOpts.push_back({"diff", false, "compare the built domains with the running kernel's (exit 1 if they differ)"});
+    return {
+        {"topology", "show a CPU topology: packages, NUMA nodes, LLCs, clusters, cores, CPUs",
+         "[--local | --sysfs-root DIR | --xml FILE | --synthetic STR | --preset NAME] [--json] [--list]", topologyOpts,
+         runTopology},
+        {"domains", "build the sched domains the kernel would build for a topology",
+         "[topology options] [--arch ARCH] [--no-cls] [--no-node] [--profile NAME] [--format text|json|kernel] "
+         "[--kernel] [--diff]",
+         domainOpts, runDomains},
+    };
+}
+
+}  // namespace schedscope::cli

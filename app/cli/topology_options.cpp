@@ -1,0 +1,40 @@
+#include "topology_options.h"
+
+namespace schedscope::cli {
+
+std::vector<OptionSpec> topologyOptions() {
+    return {
+        {"local", false, "use this machine's topology (default)"},
+        {"sysfs-root", true, "DIR a sysfs snapshot root holding sys/devices/system/{cpu,node}"},
+        {"xml", true, "FILE an hwloc XML export (hwloc 2.x format)"},
+        {"synthetic", true, "STR an hwloc synthetic description, e.g. \"pack:2 numa:2 l3:2 core:4 pu:2\""},
+        {"preset", true, "NAME a built-in topology (see 'topology --list')"},
+        {"arch", true, "ARCH the kernel rules to apply: x86_64 or arm64 (default: the input's, else this machine's)"},
+    };
+}
+
+Result<TopologySpec> topologySpecFrom(const Args& args) {
+    TopologySpec spec;
+    int given = 0;
+    if (args.has("local")) { spec.kind = TopologySpec::Kind::Local; ++given; }
+    if (auto v = args.value("sysfs-root")) { spec = {TopologySpec::Kind::SysfsRoot, *v}; ++given; }
+    if (auto v = args.value("xml")) { spec = {TopologySpec::Kind::HwlocXml, *v}; ++given; }
+    if (auto v = args.value("synthetic")) { spec = {TopologySpec::Kind::Synthetic, *v}; ++given; }
+    if (auto v = args.value("preset")) { spec = {TopologySpec::Kind::Preset, *v}; ++given; }
+    if (given > 1) return Error{"give only one of --local, --sysfs-root, --xml, --synthetic, --preset"};
+    if (auto a = args.value("arch")) {
+        auto arch = parseArch(*a);
+        if (!arch) return Error{"--arch: " + arch.error()};
+        spec.arch = *arch;
+        spec.archGiven = true;
+    }
+    return spec;
+}
+
+Result<Topology> topologyFrom(const Args& args) {
+    auto spec = topologySpecFrom(args);
+    if (!spec) return Error{spec.error()};
+    return loadTopology(*spec);
+}
+
+}  // namespace schedscope::cli

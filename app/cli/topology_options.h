@@ -1,0 +1,15 @@
+#pragma once
+// The topology-source options shared by every command that takes a topology.
+#include <vector>
+
+#include "args.h"
+#include "topology/topology_source.h"
+
+namespace schedscope::cli {
+
+std::vector<OptionSpec> topologyOptions();  // --local --sysfs-root --xml --synthetic --preset --arch
+// Reads those options (default: --local); errors name the option and input.
+Result<TopologySpec> topologySpecFrom(const Args& args);
+Result<Topology> topologyFrom(const Args& args);
+
+}  // namespace schedscope::cli

@@ -1,0 +1,142 @@
+#include "domains/kernel_domains_reader.h"
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <sstream>
+
+#include "domains/sd_flags.h"
+
+namespace schedscope {
+namespace fs = std::filesystem;
+namespace {
+
+std::string slurp(const fs::path& p) {
+    std::ifstream in(p);
+    std::ostringstream s;
+    s << in.rdbuf();
+    std::string t = s.str();
+    while (!t.empty() && (t.back() == '\n' || t.back() == ' ')) t.pop_back();
+    return t;
+}
+
+int numbered(const std::string& name, const std::string& prefix) {
+    if (name.rfind(prefix, 0) != 0 || name.size() == prefix.size()) return -1;
+    std::string d = name.substr(prefix.size());
+    if (d.size() > 6 || !std::all_of(d.begin(), d.end(), ::isdigit)) return -1;
+    return std::stoi(d);
+}
+
+// /proc/schedstat (version 15+): "cpuN ..." followed by "domainM [NAME] <hex mask> ..." lines.
+std::map<int, std::vector<CpuSet>> schedstatSpans(const fs::path& file) {
+    std::map<int, std::vector<CpuSet>> spans;
+    std::ifstream in(file);
+    std::string line;
+    int cpu = -1;
+    while (std::getline(in, line)) {
+        std::istringstream words(line);
+        std::string first;
+        words >> first;
+        if (first.rfind("cpu", 0) == 0) {
+            cpu = numbered(first, "cpu");
+        } else if (first.rfind("domain", 0) == 0 && cpu >= 0) {
+            std::string w;
+            while (words >> w) {
+                auto mask = CpuSet::parseMask(w);
+                if (mask && w.find_first_not_of("0123456789abcdef,") == std::string::npos && w.size() >= 8) {
+                    spans[cpu].push_back(*mask);
+                    break;
+                }
+            }
+        }
+    }
+    return spans;
+}
+
+}  // namespace
+
+Result<DomainTree> readKernelDomains(const std::string& root) {
+    const fs::path dir = fs::path(root) / "sys/kernel/debug/sched/domains";
+    std::error_code ec;
+    if (!fs::is_directory(dir, ec))
+        return Error{dir.string() +
+                     ": not readable (needs root, debugfs mounted and sched_verbose on: "
+                     "echo Y > /sys/kernel/debug/sched/verbose)"};
+    DomainTree tree;
+    tree.profile = &defaultProfile();
+    auto spans = schedstatSpans(fs::path(root) / "proc/schedstat");
+    int maxCpu = -1;
+    std::map<int, std::vector<SchedDomain>> perCpu;
+    for (const auto& e : fs::directory_iterator(dir, ec)) {
+        int cpu = numbered(e.path().filename().string(), "cpu");
+        if (cpu < 0 || cpu >= kMaxCpus) continue;
+        maxCpu = std::max(maxCpu, cpu);
+        std::vector<std::pair<int, SchedDomain>> doms;
+        for (const auto& d : fs::directory_iterator(e.path(), ec)) {
+            int level = numbered(d.path().filename().string(), "domain");
+            if (level < 0) continue;
+            SchedDomain sd;
+            sd.level = slurp(d.path() / "name");
+            std::istringstream flags(slurp(d.path() / "flags"));
+            std::string f;
+            while (flags >> f) sd.flags |= flagFromName(*tree.profile, f);
+            doms.emplace_back(level, sd);
+        }
+        std::sort(doms.begin(), doms.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+        auto& out = perCpu[cpu];
+        for (size_t i = 0; i < doms.size(); ++i) {
+            if (spans.count(cpu) && i < spans[cpu].size()) doms[i].second.span = spans[cpu][i];
+            out.push_back(doms[i].second);
+        }
+    }
+    if (maxCpu < 0) return Error{dir.string() + ": no cpuN directories"};
+    tree.cpus.resize(static_cast<size_t>(maxCpu) + 1);
+    for (int i = 0; i <= maxCpu; ++i) {
+        tree.cpus[static_cast<size_t>(i)].cpu = i;
+        if (perCpu.count(i)) tree.cpus[static_cast<size_t>(i)].domains = perCpu[i];
+    }
+    // Flag names tell the kernel generation: SD_SHARE_LLC is 6.9+.
+    tree.profile = &defaultProfile();
+    return tree;
+}
+
+std::vector<std::string> diffDomainTrees(const DomainTree& built, const DomainTree& kernel) {
+    std::vector<std::string> diff;
+    const KernelProfile& p = built.profile ? *built.profile : defaultProfile();
+    size_t n = std::max(built.cpus.size(), kernel.cpus.size());
+    for (size_t cpu = 0; cpu < n; ++cpu) {
+        const auto& a = built.domainsOf(static_cast<int>(cpu));
+        const auto& b = kernel.domainsOf(static_cast<int>(cpu));
+        std::string where = "cpu" + std::to_string(cpu);
+        if (a.size() != b.size()) {
+            auto names = [](const std::vector<SchedDomain>& d) {
+                std::string s;
+                for (const auto& x : d) s += (s.empty() ? "" : " ") + x.level;
+                return s.empty() ? std::string("(none)") : s;
+            };
+            diff.push_back(where + ": levels differ: built " + names(a) + ", kernel " + names(b));
+            continue;
+        }
+        for (size_t i = 0; i < a.size(); ++i) {
+            std::string at = where + " domain-" + std::to_string(i) + " ";
+            if (a[i].level != b[i].level) diff.push_back(at + "level: built " + a[i].level + ", kernel " + b[i].level);
+            if (!b[i].span.empty() && !(a[i].span == b[i].span))
+                diff.push_back(at + a[i].level + " span: built " + a[i].span.toList() + ", kernel " + b[i].span.toList());
+            if (a[i].flags != b[i].flags) {
+                std::string only;
+                for (const auto& f : flagNames(p, a[i].flags & ~b[i].flags)) only += " +" + f;
+                for (const auto& f : flagNames(p, b[i].flags & ~a[i].flags)) only += " -" + f;
+                diff.push_back(at + a[i].level + " flags differ (built vs kernel):" + only);
+            }
+            if (!a[i].groups.empty() && !b[i].groups.empty()) {
+                bool same = a[i].groups.size() == b[i].groups.size();
+                for (size_t g = 0; same && g < a[i].groups.size(); ++g) same = a[i].groups[g].span == b[i].groups[g].span;
+                if (!same) diff.push_back(at + a[i].level + " groups differ");
+            }
+        }
+    }
+    return diff;
+}
+
+}  // namespace schedscope

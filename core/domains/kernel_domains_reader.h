@@ -1,0 +1,20 @@
+#pragma once
+// Reads the running kernel's own sched domains so the builder can be compared with them:
+// names and flags from debugfs (/sys/kernel/debug/sched/domains/cpuN/domainM/{name,flags}, which
+// exists when sched_verbose is on) and spans from /proc/schedstat when it lists them.
+// The kernel does not export groups there; domains read this way have none.
+#include <string>
+#include <vector>
+
+#include "domains/domain_tree.h"
+
+namespace schedscope {
+
+// `root` is "/" for this machine, or a directory with the same layout (tests, snapshots).
+Result<DomainTree> readKernelDomains(const std::string& root);
+
+// One line per difference (level names, spans, flags) between a built tree and the kernel's;
+// groups are compared only when both sides have them.
+std::vector<std::string> diffDomainTrees(const DomainTree& built, const DomainTree& kernel);
+
+}  // namespace schedscope

@@ -1,0 +1,289 @@
+#include "topology/hwloc_loader.h"
+
+#include <hwloc.h>
+
+#include <algorithm>
+#include <cstring>
+#include <fstream>
+#include <map>
+#include <memory>
+#include <sstream>
+#include <unistd.h>
+
+#include "topology/sysfs_loader.h"
+
+namespace schedscope {
+namespace {
+
+struct HwlocDeleter {
+    void operator()(hwloc_topology* t) const { hwloc_topology_destroy(t); }
+};
+using HwlocTopology = std::unique_ptr<hwloc_topology, HwlocDeleter>;
+
+CpuSet fromBitmap(hwloc_const_bitmap_t b) {
+    CpuSet s;
+    if (!b) return s;
+    int i = hwloc_bitmap_first(b);
+    while (i >= 0 && i < kMaxCpus) {
+        s.set(i);
+        i = hwloc_bitmap_next(b, i);
+    }
+    return s;
+}
+
+hwloc_obj_t ancestorOfType(hwloc_obj_t o, hwloc_obj_type_t type) {
+    for (hwloc_obj_t p = o->parent; p; p = p->parent)
+        if (p->type == type) return p;
+    return nullptr;
+}
+
+const char* infoOf(hwloc_obj_t o, const char* name) {
+    for (; o; o = o->parent)
+        if (const char* v = hwloc_obj_get_info_by_name(o, name)) return v;
+    return nullptr;
+}
+
+// Turns a loaded hwloc topology into the masks the kernel would export in sysfs.
+Result<Topology> convert(hwloc_topology_t ht, const std::string& what, bool archGiven, Arch arch) {
+    hwloc_obj_t root = hwloc_get_root_obj(ht);
+    Topology t;
+    if (!archGiven) {
+        arch = hostArch();
+        if (const char* a = hwloc_obj_get_info_by_name(root, "Architecture")) {
+            if (auto parsed = parseArch(a)) arch = *parsed;
+        }
+    }
+    t.arch = arch;
+
+    CpuSet complete = fromBitmap(hwloc_topology_get_complete_cpuset(ht));
+    CpuSet online = fromBitmap(hwloc_topology_get_topology_cpuset(ht));
+    if (online.empty()) return Error{what + ": the topology has no CPU"};
+    if (complete.last() >= kMaxCpus || online.last() >= kMaxCpus)
+        return Error{what + ": more than " + std::to_string(kMaxCpus) + " CPUs"};
+    t.cpus.resize(static_cast<size_t>(std::max(complete.last(), online.last())) + 1);
+    for (size_t i = 0; i < t.cpus.size(); ++i) {
+        t.cpus[i].id = static_cast<int>(i);
+        t.cpus[i].online = false;
+    }
+
+    // NUMA nodes: a CPU belongs to the first node (by OS index) whose cpuset holds it; further
+    // nodes covering the same CPUs (HBM, CXL) are memory-only, as Linux shows them.
+    std::vector<hwloc_obj_t> numa;
+    for (hwloc_obj_t n = nullptr; (n = hwloc_get_next_obj_by_type(ht, HWLOC_OBJ_NUMANODE, n));) numa.push_back(n);
+    std::sort(numa.begin(), numa.end(), [](auto a, auto b) { return a->os_index < b->os_index; });
+    CpuSet assigned;
+    for (hwloc_obj_t n : numa) {
+        CpuSet cpus = fromBitmap(n->cpuset) & online;
+        NumaNode node{static_cast<int>(n->os_index), cpus.minus(assigned)};
+        assigned |= node.cpus;
+        t.nodes.push_back(node);
+    }
+    if (t.nodes.empty()) t.nodes.push_back({0, online});
+
+    unsigned nrDist = 1;
+    hwloc_distances_s* dist = nullptr;
+    if (hwloc_distances_get_by_type(ht, HWLOC_OBJ_NUMANODE, &nrDist, &dist, HWLOC_DISTANCES_KIND_MEANS_LATENCY, 0) != 0)
+        nrDist = 0;
+    t.distance.assign(t.nodes.size(), std::vector<int>(t.nodes.size(), 20));
+    for (size_t i = 0; i < t.nodes.size(); ++i) t.distance[i][i] = 10;
+    if (nrDist >= 1 && dist) {
+        std::map<unsigned, size_t> pos;
+        for (unsigned i = 0; i < dist->nbobjs; ++i) pos[dist->objs[i]->os_index] = i;
+        bool complete = true;
+        for (const auto& n : t.nodes) complete = complete && pos.count(static_cast<unsigned>(n.id));
+        if (complete) {
+            for (size_t i = 0; i < t.nodes.size(); ++i)
+                for (size_t j = 0; j < t.nodes.size(); ++j) {
+                    size_t a = pos[static_cast<unsigned>(t.nodes[i].id)], b = pos[static_cast<unsigned>(t.nodes[j].id)];
+                    uint64_t v = dist->values[a * dist->nbobjs + b];
+                    t.distance[i][j] = static_cast<int>(std::min<uint64_t>(v, 100000));
+                }
+        }
+        hwloc_distances_release(ht, dist);
+    }
+
+    // Kinds (hybrid CPUs) and capacities (arm64's cpu_capacity, exported by hwloc as LinuxCapacity).
+    std::map<int, unsigned> capacityOf;
+    std::map<int, int> kindOf;
+    int nrKinds = hwloc_cpukinds_get_nr(ht, 0);
+    for (int k = 0; nrKinds > 1 && k < nrKinds; ++k) {
+        hwloc_bitmap_t set = hwloc_bitmap_alloc();
+        int efficiency = 0;
+        unsigned nrInfos = 0;
+        hwloc_info_s* infos = nullptr;
+        if (hwloc_cpukinds_get_info(ht, static_cast<unsigned>(k), set, &efficiency, &nrInfos, &infos, 0) == 0) {
+            std::string name = "kind" + std::to_string(k);
+            unsigned cap = 0;
+            for (unsigned i = 0; i < nrInfos; ++i) {
+                if (!std::strcmp(infos[i].name, "CoreType") || !std::strcmp(infos[i].name, "ARMCoreModel") ||
+                    !std::strcmp(infos[i].name, "ARM-Model"))
+                    name = infos[i].value;
+                if (!std::strcmp(infos[i].name, "LinuxCapacity")) cap = static_cast<unsigned>(std::atoi(infos[i].value));
+            }
+            t.kindNames.push_back(name);
+            fromBitmap(set).forEach([&](int c) {
+                kindOf[c] = k;
+                if (cap) capacityOf[c] = cap;
+            });
+        }
+        hwloc_bitmap_free(set);
+    }
+
+    const char* vendorInfo = infoOf(hwloc_get_obj_by_type(ht, HWLOC_OBJ_PU, 0), "CPUVendor");
+    const std::string vendor = vendorInfo ? vendorInfo : "";
+    const char* family = infoOf(hwloc_get_obj_by_type(ht, HWLOC_OBJ_PU, 0), "CPUFamilyNumber");
+    // mirrors init_amd_zn() in arch/x86/kernel/cpu/amd.c: Zen raises node_reclaim_distance to 32
+    if ((vendor == "AuthenticAMD" || vendor == "HygonGenuine") && family && std::atoi(family) >= 0x17)
+        t.nodeReclaimDistance = 32;
+
+    for (hwloc_obj_t pu = nullptr; (pu = hwloc_get_next_obj_by_type(ht, HWLOC_OBJ_PU, pu));) {
+        int id = static_cast<int>(pu->os_index);
+        if (id < 0 || id >= static_cast<int>(t.cpus.size()) || !online.test(id)) continue;
+        CpuTopology& c = t.cpus[static_cast<size_t>(id)];
+        c.online = true;
+        hwloc_obj_t core = ancestorOfType(pu, HWLOC_OBJ_CORE);
+        hwloc_obj_t pkg = ancestorOfType(pu, HWLOC_OBJ_PACKAGE);
+        hwloc_obj_t die = ancestorOfType(pu, HWLOC_OBJ_DIE);
+        c.threadSiblings = (core ? fromBitmap(core->cpuset) : CpuSet::single(id)) & online;
+        c.packageCpus = (pkg ? fromBitmap(pkg->cpuset) : online) & online;
+        c.coreSiblings = c.packageCpus;
+        c.dieCpus = (die ? fromBitmap(die->cpuset) : c.packageCpus) & online;
+        c.packageId = pkg ? static_cast<int>(pkg->os_index) : 0;
+        c.dieId = die ? static_cast<int>(die->os_index) : 0;
+        c.coreId = core ? static_cast<int>(core->os_index) : id;
+        hwloc_obj_t cluster = nullptr;
+        for (hwloc_obj_t p = pu->parent; p && !cluster; p = p->parent)
+            if (p->type == HWLOC_OBJ_GROUP && p->subtype && !std::strcmp(p->subtype, "Cluster")) cluster = p;
+        // Caches, innermost first, as sysfs cache/indexN lists them.
+        hwloc_obj_t l2 = nullptr;
+        std::vector<CacheInfo> caches;
+        for (hwloc_obj_t p = pu->parent; p; p = p->parent) {
+            if (!hwloc_obj_type_is_cache(p->type) || p->type == HWLOC_OBJ_MEMCACHE) continue;
+            CacheInfo ci;
+            ci.level = static_cast<int>(p->attr->cache.depth);
+            ci.type = p->attr->cache.type == HWLOC_OBJ_CACHE_DATA          ? "Data"
+                      : p->attr->cache.type == HWLOC_OBJ_CACHE_INSTRUCTION ? "Instruction"
+                                                                           : "Unified";
+            ci.shared = fromBitmap(p->cpuset) & online;
+            if (ci.level == 2 && ci.type != "Instruction") l2 = p;
+            caches.push_back(ci);
+        }
+        c.caches = caches;
+        // The kernel's cluster: firmware clusters where hwloc saw them (sysfs cluster_cpus);
+        // on x86 the L2 sharers (cpu_l2c_shared_mask); otherwise just the core.
+        if (cluster) c.clusterCpus = fromBitmap(cluster->cpuset) & online;
+        else if (arch == Arch::X86_64 && l2) c.clusterCpus = fromBitmap(l2->cpuset) & online;
+        else c.clusterCpus = c.threadSiblings;
+        c.clusterId = c.clusterCpus.first();
+        if (capacityOf.count(id)) c.capacity = capacityOf[id];
+        if (kindOf.count(id)) c.kind = kindOf[id];
+        for (const auto& n : t.nodes)
+            if (n.cpus.test(id)) c.node = n.id;
+    }
+    // Capacities are relative to the biggest CPU (arch_scale_cpu_capacity tops out at 1024).
+    unsigned maxCap = 0;
+    for (const auto& c : t.cpus) maxCap = std::max(maxCap, c.online ? c.capacity : 0u);
+    if (maxCap && maxCap != 1024)
+        for (auto& c : t.cpus) c.capacity = static_cast<unsigned>(uint64_t{c.capacity} * 1024 / maxCap);
+    if (auto st = t.check(); !st) return Error{st.error()};
+    return t;
+}
+
+Result<HwlocTopology> makeTopology() {
+    hwloc_topology_t ht = nullptr;
+    if (hwloc_topology_init(&ht) != 0) return Error{"hwloc: cannot initialise a topology"};
+    HwlocTopology owner(ht);
+    hwloc_topology_set_flags(ht, HWLOC_TOPOLOGY_FLAG_INCLUDE_DISALLOWED);
+    hwloc_topology_set_type_filter(ht, HWLOC_OBJ_GROUP, HWLOC_TYPE_FILTER_KEEP_ALL);
+    hwloc_topology_set_io_types_filter(ht, HWLOC_TYPE_FILTER_KEEP_NONE);
+    return owner;
+}
+
+// Product of the arities in a synthetic description ("pack:2 numa:2 core:4 pu:2" -> 32), capped.
+long long syntheticPuCount(const std::string& desc) {
+    std::istringstream in(desc);
+    std::string tok;
+    long long product = 1;
+    while (in >> tok) {
+        size_t colon = tok.find(':');
+        std::string num = colon == std::string::npos ? tok : tok.substr(colon + 1);
+        long long n = 0;
+        size_t i = 0;
+        while (i < num.size() && std::isdigit(static_cast<unsigned char>(num[i])) && n < 1'000'000'000)
+            n = n * 10 + (num[i++] - '0');
+        if (i == 0) continue;  // attributes such as "(memory=1GB)"
+        product = std::min<long long>(product * std::max<long long>(n, 1), 1'000'000'000'000LL);
+    }
+    return product;
+}
+
+}  // namespace
+
+static Result<Topology> loadXmlImpl(const std::string& path, Arch arch, bool archGiven) {
+    std::ifstream in(path);
+    if (!in) return Error{path + ": cannot open (" + std::string(std::strerror(errno)) + ")"};
+    std::string head(512, '\0');
+    in.read(head.data(), static_cast<std::streamsize>(head.size()));
+    head.resize(static_cast<size_t>(in.gcount()));
+    if (head.find("<topology") == std::string::npos)
+        return Error{path + ": not an hwloc XML topology (no <topology> element at the start)"};
+    if (head.find("<topology version=\"3.") != std::string::npos)
+        return Error{path + ": hwloc 3.x XML format, which hwloc " HWLOC_VERSION
+                            " cannot read; re-export it with 'lstopo --export-xml-flags v2 out.xml'"};
+    auto ht = makeTopology();
+    if (!ht) return Error{ht.error()};
+    // hwloc prints XML parse errors itself when HWLOC_XML_VERBOSE is set; keep stderr clean.
+    if (hwloc_topology_set_xml(ht->get(), path.c_str()) != 0)
+        return Error{path + ": hwloc cannot read this XML (" + std::string(std::strerror(errno)) + ")"};
+    if (hwloc_topology_load(ht->get()) != 0)
+        return Error{path + ": malformed hwloc XML (hwloc failed to load it)"};
+    auto t = convert(ht->get(), path, archGiven, arch);
+    if (!t) return t;
+    std::string base = path.substr(path.find_last_of('/') + 1);
+    t->name = base.size() > 4 && base.ends_with(".xml") ? base.substr(0, base.size() - 4) : base;
+    t->source = "hwloc XML " + path;
+    return t;
+}
+
+Result<Topology> loadHwlocXml(const std::string& path, Arch arch) { return loadXmlImpl(path, arch, true); }
+
+Result<Topology> loadHwlocXmlDetectArch(const std::string& path) { return loadXmlImpl(path, hostArch(), false); }
+
+Result<Topology> loadHwlocSynthetic(const std::string& description, Arch arch) {
+    const std::string what = "synthetic topology '" + description + "'";
+    long long pus = syntheticPuCount(description);
+    if (pus > kMaxCpus)
+        return Error{what + ": asks for " + std::to_string(pus) + " CPUs, more than the limit of " +
+                     std::to_string(kMaxCpus)};
+    auto ht = makeTopology();
+    if (!ht) return Error{ht.error()};
+    if (hwloc_topology_set_synthetic(ht->get(), description.c_str()) != 0)
+        return Error{what + ": hwloc rejects this description"};
+    if (hwloc_topology_load(ht->get()) != 0) return Error{what + ": hwloc failed to build it"};
+    auto t = convert(ht->get(), what, true, arch);
+    if (!t) return t;
+    t->name = "synthetic";
+    t->source = "hwloc synthetic \"" + description + "\"";
+    return t;
+}
+
+Result<Topology> loadLocalTopology() {
+    auto sysfs = loadSysfsTopology("/", hostArch());
+    char host[256] = {};
+    gethostname(host, sizeof host - 1);
+    if (sysfs) {
+        sysfs->name = host[0] ? host : "this machine";
+        sysfs->source = "sysfs of this machine";
+        return sysfs;
+    }
+    auto ht = makeTopology();
+    if (!ht) return Error{ht.error()};
+    if (hwloc_topology_load(ht->get()) != 0) return Error{"this machine: hwloc cannot read the topology"};
+    auto t = convert(ht->get(), "this machine", true, hostArch());
+    if (!t) return t;
+    t->name = host[0] ? host : "this machine";
+    t->source = "hwloc view of this machine (sysfs unreadable: " + sysfs.error() + ")";
+    return t;
+}
+
+}  // namespace schedscope

@@ -1,0 +1,145 @@
+#include "topology/topology_format.h"
+
+#include <map>
+#include <nlohmann/json.hpp>
+#include <set>
+#include <sstream>
+
+namespace schedscope {
+
+nlohmann::json topologyToJson(const Topology& t) {
+    using nlohmann::json;
+    json cpus = json::array();
+    for (const auto& c : t.cpus) {
+        if (!c.online) {
+            cpus.push_back({{"cpu", c.id}, {"online", false}});
+            continue;
+        }
+        json caches = json::array();
+        for (const auto& k : c.caches) caches.push_back({{"level", k.level}, {"type", k.type}, {"shared", k.shared.toList()}});
+        json jc = {{"cpu", c.id},
+                   {"online", true},
+                   {"node", c.node},
+                   {"package", c.packageId},
+                   {"die", c.dieId},
+                   {"cluster", c.clusterId},
+                   {"core", c.coreId},
+                   {"thread_siblings", c.threadSiblings.toList()},
+                   {"cluster_cpus", c.clusterCpus.toList()},
+                   {"llc_cpus", t.llcCpus(c.id).toList()},
+                   {"die_cpus", c.dieCpus.toList()},
+                   {"package_cpus", c.packageCpus.toList()},
+                   {"capacity", c.capacity},
+                   {"caches", caches}};
+        if (!t.kindNames.empty()) jc["kind"] = t.kindNames[static_cast<size_t>(c.kind)];
+        cpus.push_back(jc);
+    }
+    json nodes = json::array();
+    for (size_t i = 0; i < t.nodes.size(); ++i)
+        nodes.push_back({{"node", t.nodes[i].id}, {"cpus", t.nodes[i].cpus.toList()}, {"distance", t.distance[i]}});
+    return {{"name", t.name},
+            {"source", t.source},
+            {"arch", archName(t.arch)},
+            {"online_cpus", t.onlineCpus().toList()},
+            {"packages", t.packageCount()},
+            {"nodes", nodes},
+            {"cpus", cpus}};
+}
+
+std::string topologyToText(const Topology& t) {
+    std::ostringstream out;
+    CpuSet online = t.onlineCpus();
+    out << t.name << " (" << t.source << ", " << archName(t.arch) << "): " << online.count() << " CPUs, "
+        << t.packageCount() << " package(s), " << t.nodes.size() << " NUMA node(s)\n";
+    // Group CPUs the way lstopo nests them: package > node > LLC > cluster > core > CPU.
+    std::map<int, std::map<int, std::map<int, std::map<int, std::set<CpuSet>>>>> tree;
+    for (const auto& c : t.cpus) {
+        if (!c.online) continue;
+        tree[c.packageCpus.first()][c.node][t.llcCpus(c.id).first()][c.clusterCpus.first()].insert(c.threadSiblings);
+    }
+    for (const auto& [pkg, nodes] : tree) {
+        out << "  Package (cpus " << t.cpus[static_cast<size_t>(pkg)].packageCpus.toList() << ")\n";
+        for (const auto& [node, llcs] : nodes) {
+            out << "    NUMANode " << node << " (cpus " << t.nodeCpus(node).toList() << ")\n";
+            for (const auto& [llc, clusters] : llcs) {
+                out << "      LLC (cpus " << t.llcCpus(llc).toList() << ")\n";
+                for (const auto& [cl, cores] : clusters) {
+                    const CpuSet& clSet = t.cpus[static_cast<size_t>(cl)].clusterCpus;
+                    bool showCluster = clSet.count() > t.cpus[static_cast<size_t>(cl)].threadSiblings.count();
+                    std::string indent = showCluster ? "          " : "        ";
+                    if (showCluster) out << "        Cluster (cpus " << clSet.toList() << ")\n";
+                    for (const auto& core : cores) out << indent << "Core: CPU " << core.toList() << "\n";
+                }
+            }
+        }
+    }
+    if (t.nodes.size() > 1) {
+        out << "  NUMA distances:\n";
+        for (size_t i = 0; i < t.nodes.size(); ++i) {
+            out << "    node" << t.nodes[i].id << ":";
+            for (int d : t.distance[i]) out << " " << d;
+            out << "\n";
+        }
+    }
+    return out.str();
+}
+
+}  // namespace schedscope
+
+namespace schedscope {
+
+Result<Topology> topologyFromJson(const nlohmann::json& j, const std::string& what) {
+    try {
+        Topology t;
+        t.name = j.value("name", "");
+        t.source = j.value("source", "");
+        auto arch = parseArch(j.value("arch", "x86_64"));
+        if (!arch) return Error{what + ": " + arch.error()};
+        t.arch = *arch;
+        const auto& cpus = j.at("cpus");
+        if (!cpus.is_array() || cpus.empty()) return Error{what + ": no cpus"};
+        if (cpus.size() > static_cast<size_t>(kMaxCpus)) return Error{what + ": more than " + std::to_string(kMaxCpus) + " CPUs"};
+        auto mask = [&](const nlohmann::json& c, const char* key) -> CpuSet {
+            auto s = CpuSet::parseList(c.at(key).get<std::string>());
+            if (!s) throw std::runtime_error(std::string(key) + ": " + s.error());
+            return *s;
+        };
+        t.cpus.resize(cpus.size());
+        for (size_t i = 0; i < cpus.size(); ++i) {
+            const auto& c = cpus[i];
+            CpuTopology& out = t.cpus[i];
+            out.id = c.at("cpu").get<int>();
+            if (out.id != static_cast<int>(i)) return Error{what + ": cpus must be listed in order of their id"};
+            out.online = c.value("online", true);
+            if (!out.online) continue;
+            out.node = c.at("node").get<int>();
+            out.packageId = c.value("package", -1);
+            out.dieId = c.value("die", -1);
+            out.clusterId = c.value("cluster", -1);
+            out.coreId = c.value("core", -1);
+            out.threadSiblings = mask(c, "thread_siblings");
+            out.clusterCpus = mask(c, "cluster_cpus");
+            out.dieCpus = mask(c, "die_cpus");
+            out.packageCpus = mask(c, "package_cpus");
+            out.coreSiblings = out.packageCpus;
+            out.capacity = c.value("capacity", 1024u);
+            for (const auto& k : c.value("caches", nlohmann::json::array())) {
+                auto s = CpuSet::parseList(k.at("shared").get<std::string>());
+                if (!s) return Error{what + ": cache: " + s.error()};
+                out.caches.push_back({k.at("level").get<int>(), k.at("type").get<std::string>(), *s});
+            }
+        }
+        for (const auto& n : j.at("nodes")) {
+            auto s = CpuSet::parseList(n.at("cpus").get<std::string>());
+            if (!s) return Error{what + ": node cpus: " + s.error()};
+            t.nodes.push_back({n.at("node").get<int>(), *s});
+            t.distance.push_back(n.at("distance").get<std::vector<int>>());
+        }
+        if (auto st = t.check(); !st) return Error{what + ": " + st.error()};
+        return t;
+    } catch (const std::exception& e) {
+        return Error{what + ": malformed topology JSON (" + std::string(e.what()) + ")"};
+    }
+}
+
+}  // namespace schedscope

@@ -1,0 +1,82 @@
+#include "topology/topology_source.h"
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+
+#include "topology/hwloc_loader.h"
+#include "topology/sysfs_loader.h"
+
+namespace schedscope {
+namespace fs = std::filesystem;
+
+std::string TopologySpec::describe() const {
+    switch (kind) {
+        case Kind::Local: return "--local";
+        case Kind::SysfsRoot: return "--sysfs-root " + value;
+        case Kind::HwlocXml: return "--xml " + value;
+        case Kind::Synthetic: return "--synthetic \"" + value + "\"";
+        case Kind::Preset: return "--preset " + value;
+    }
+    return {};
+}
+
+std::string resourcesDir() {
+    if (const char* env = std::getenv("SCHEDSCOPE_DATA_DIR"); env && *env) return env;
+    std::error_code ec;
+    // Installed layout: <prefix>/bin/schedscope-cli -> <prefix>/share/schedscope
+    fs::path exe = fs::read_symlink("/proc/self/exe", ec);
+    if (!ec) {
+        fs::path share = exe.parent_path().parent_path() / "share/schedscope";
+        if (fs::is_directory(share / "topologies", ec)) return share.string();
+    }
+    if (fs::is_directory(fs::path(SCHEDSCOPE_DATA_DIR) / "topologies", ec)) return SCHEDSCOPE_DATA_DIR;
+    return SCHEDSCOPE_SOURCE_RESOURCES;  // running from a build tree
+}
+
+std::vector<PresetInfo> listPresets() {
+    std::vector<PresetInfo> out;
+    const fs::path dir = fs::path(resourcesDir()) / "topologies";
+    std::ifstream in(dir / "presets.json");
+    if (!in) return out;
+    auto j = nlohmann::json::parse(in, nullptr, false);
+    if (!j.is_array()) return out;
+    for (const auto& p : j)
+        out.push_back({p.value("name", ""), p.value("description", ""), (dir / p.value("file", "")).string()});
+    return out;
+}
+
+Result<Topology> loadTopology(const TopologySpec& spec) {
+    switch (spec.kind) {
+        case TopologySpec::Kind::Local: {
+            auto t = loadLocalTopology();
+            if (t && spec.archGiven) t->arch = spec.arch;
+            return t;
+        }
+        case TopologySpec::Kind::SysfsRoot:
+            return loadSysfsTopology(spec.value, spec.arch);
+        case TopologySpec::Kind::HwlocXml:
+            return spec.archGiven ? loadHwlocXml(spec.value, spec.arch) : loadHwlocXmlDetectArch(spec.value);
+        case TopologySpec::Kind::Synthetic:
+            return loadHwlocSynthetic(spec.value, spec.arch);
+        case TopologySpec::Kind::Preset: {
+            auto presets = listPresets();
+            for (const auto& p : presets) {
+                if (p.name != spec.value) continue;
+                auto t = spec.archGiven ? loadHwlocXml(p.file, spec.arch) : loadHwlocXmlDetectArch(p.file);
+                if (!t) return Error{"preset '" + p.name + "': " + t.error()};
+                t->name = p.name;
+                t->source = "preset " + p.name + " (" + p.description + ")";
+                return t;
+            }
+            std::string known;
+            for (const auto& p : presets) known += (known.empty() ? "" : ", ") + p.name;
+            if (known.empty()) return Error{"unknown preset '" + spec.value + "': no presets found in " + resourcesDir()};
+            return Error{"unknown preset '" + spec.value + "' (known: " + known + ")"};
+        }
+    }
+    return Error{"unknown topology source"};
+}
+
+}  // namespace schedscope

@@ -1,0 +1,35 @@
+#pragma once
+// One entry point for every way a user names a topology (CLI flags, GUI dialogs, lesson files).
+#include <string>
+#include <vector>
+
+#include "topology/topology.h"
+
+namespace schedscope {
+
+struct TopologySpec {
+    enum class Kind { Local, SysfsRoot, HwlocXml, Synthetic, Preset };
+    Kind kind = Kind::Local;
+    std::string value;  // directory, file, synthetic string or preset name
+    // The architecture whose kernel rules apply; defaults to the machine's for Local/SysfsRoot,
+    // the preset's own for presets, and this machine's otherwise.
+    bool archGiven = false;
+    Arch arch = hostArch();
+
+    std::string describe() const;  // "--preset kunpeng920-24"
+};
+
+// Loads any topology; errors are one line naming the input and the problem.
+Result<Topology> loadTopology(const TopologySpec& spec);
+
+struct PresetInfo {
+    std::string name;         // "kunpeng920-24"
+    std::string description;  // one line
+    std::string file;         // absolute path of its hwloc XML
+};
+// Presets shipped in resources/topologies (installed or in the source tree).
+std::vector<PresetInfo> listPresets();
+// The directory holding schedscope's data (topologies, lessons, sample traces).
+std::string resourcesDir();
+
+}  // namespace schedscope
