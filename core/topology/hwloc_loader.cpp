@@ -78,7 +78,22 @@ Result<Topology> convert(hwloc_topology_t ht, const std::string& what, bool arch
         assigned |= node.cpus;
         t.nodes.push_back(node);
     }
-    if (t.nodes.empty()) t.nodes.push_back({0, online});
+    // CPUs no node covers (an offline or hidden node): the kernel still gives each CPU a node, so
+    // put them on a CPU-only node per package, numbered with the lowest free ids.
+    if (!online.minus(assigned).empty()) {
+        std::map<int, CpuSet> orphansByPackage;
+        online.minus(assigned).forEach([&](int cpu) {
+            hwloc_obj_t pu = hwloc_get_pu_obj_by_os_index(ht, static_cast<unsigned>(cpu));
+            hwloc_obj_t pkg = pu ? ancestorOfType(pu, HWLOC_OBJ_PACKAGE) : nullptr;
+            orphansByPackage[pkg ? static_cast<int>(pkg->os_index) : 0].set(cpu);
+        });
+        for (auto& [pkg, cpus] : orphansByPackage) {
+            int id = 0;
+            while (std::any_of(t.nodes.begin(), t.nodes.end(), [&](const NumaNode& n) { return n.id == id; })) ++id;
+            t.nodes.push_back({id, cpus});
+        }
+        std::sort(t.nodes.begin(), t.nodes.end(), [](const NumaNode& a, const NumaNode& b) { return a.id < b.id; });
+    }
 
     unsigned nrDist = 1;
     hwloc_distances_s* dist = nullptr;

@@ -33,19 +33,24 @@ std::optional<int> readInt(const fs::path& p) {
     }
 }
 
-// Reads "<name>_list" (cpulist) or, failing that, "<name>" (hex mask).
-Result<std::optional<CpuSet>> readMask(const fs::path& dir, const std::string& name) {
-    if (auto t = readSmallFile(dir / (name + "_list"))) {
+// Reads a mask from the cpulist file or, on older kernels, the hex-mask file.
+Result<std::optional<CpuSet>> readMaskFiles(const fs::path& dir, const std::string& listFile, const std::string& maskFile) {
+    if (auto t = readSmallFile(dir / listFile)) {
         auto s = CpuSet::parseList(*t);
-        if (!s) return Error{(dir / (name + "_list")).string() + ": " + s.error()};
+        if (!s) return Error{(dir / listFile).string() + ": " + s.error()};
         return std::optional<CpuSet>(*s);
     }
-    if (auto t = readSmallFile(dir / name)) {
+    if (auto t = readSmallFile(dir / maskFile)) {
         auto s = CpuSet::parseMask(*t);
-        if (!s) return Error{(dir / name).string() + ": " + s.error()};
+        if (!s) return Error{(dir / maskFile).string() + ": " + s.error()};
         return std::optional<CpuSet>(*s);
     }
     return std::optional<CpuSet>{};
+}
+
+// topology/<name>_list or topology/<name>
+Result<std::optional<CpuSet>> readMask(const fs::path& dir, const std::string& name) {
+    return readMaskFiles(dir, name + "_list", name);
 }
 
 bool numberedEntry(const std::string& name, const std::string& prefix, int& id) {
@@ -57,6 +62,18 @@ bool numberedEntry(const std::string& name, const std::string& prefix, int& id) 
 }
 
 }  // namespace
+
+std::optional<Arch> detectSnapshotArch(const std::string& root) {
+    std::ifstream in(fs::path(root) / "proc/cpuinfo");
+    std::string line;
+    for (int n = 0; n < 200 && std::getline(in, line); ++n) {
+        if (line.rfind("vendor_id", 0) == 0) return Arch::X86_64;
+        if (line.rfind("CPU implementer", 0) == 0 || line.find("asimd") != std::string::npos) return Arch::Arm64;
+        if (line.rfind("cpu\t", 0) == 0 && line.find("POWER") != std::string::npos) return Arch::Arm64;  // generic rules
+        if (line.rfind("arch", 0) == 0 && line.find("IA-64") != std::string::npos) return Arch::Arm64;
+    }
+    return std::nullopt;
+}
 
 Result<Topology> loadSysfsTopology(const std::string& root, Arch arch) {
     const fs::path cpuDir = fs::path(root) / "sys/devices/system/cpu";
@@ -131,7 +148,7 @@ Result<Topology> loadSysfsTopology(const std::string& root, Arch arch) {
                 CacheInfo ci;
                 ci.level = readInt(e.path() / "level").value_or(0);
                 ci.type = readSmallFile(e.path() / "type").value_or("Unified");
-                auto shared = readMask(e.path(), "shared_cpu");
+                auto shared = readMaskFiles(e.path(), "shared_cpu_list", "shared_cpu_map");
                 if (!shared) return Error{shared.error()};
                 ci.shared = shared->value_or(CpuSet::single(id));
                 caches.emplace_back(idx, std::move(ci));
@@ -139,6 +156,11 @@ Result<Topology> loadSysfsTopology(const std::string& root, Arch arch) {
         }
         std::sort(caches.begin(), caches.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
         for (auto& [idx, ci] : caches) c.caches.push_back(std::move(ci));
+        // Kernels before 5.16 export no cluster_cpus. A current x86 kernel derives the cluster
+        // from the L2 sharers (cpu_l2c_shared_mask), so do the same; elsewhere it is the core.
+        if (!masks[1] && arch == Arch::X86_64)
+            for (const auto& k : c.caches)
+                if (k.level == 2 && k.type != "Instruction") c.clusterCpus = k.shared;
     }
     CpuSet onlineSet = topo.onlineCpus();
     if (onlineSet.empty()) return Error{root + ": no online CPU"};
@@ -166,17 +188,9 @@ Result<Topology> loadSysfsTopology(const std::string& root, Arch arch) {
     } else {
         for (int id : nodeIds) {
             const fs::path nd = nodeDir / ("node" + std::to_string(id));
-            auto cpus = readMask(nd, "cpu");
+            auto cpus = readMaskFiles(nd, "cpulist", "cpumap");
             if (!cpus) return Error{cpus.error()};
-            auto listed = cpus->value_or(CpuSet{});
-            if (!cpus->has_value()) {
-                auto alt = readSmallFile(nd / "cpulist");
-                if (alt) {
-                    auto p = CpuSet::parseList(*alt);
-                    if (!p) return Error{(nd / "cpulist").string() + ": " + p.error()};
-                    listed = *p;
-                }
-            }
+            CpuSet listed = cpus->value_or(CpuSet{});
             topo.nodes.push_back({id, listed & onlineSet});
         }
         for (size_t i = 0; i < nodeIds.size(); ++i) {

@@ -55,7 +55,7 @@ Result<Topology> loadTopology(const TopologySpec& spec) {
             return t;
         }
         case TopologySpec::Kind::SysfsRoot:
-            return loadSysfsTopology(spec.value, spec.arch);
+            return loadSysfsTopology(spec.value, spec.archGiven ? spec.arch : detectSnapshotArch(spec.value).value_or(hostArch()));
         case TopologySpec::Kind::HwlocXml:
             return spec.archGiven ? loadHwlocXml(spec.value, spec.arch) : loadHwlocXmlDetectArch(spec.value);
         case TopologySpec::Kind::Synthetic:

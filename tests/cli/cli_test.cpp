@@ -1,0 +1,123 @@
+// schedscope-cli end to end: outputs, exit codes and one-line errors.
+#include <gtest/gtest.h>
+
+#include <array>
+#include <cstdio>
+#include <nlohmann/json.hpp>
+#include <sys/wait.h>
+
+#include "support/fixtures.h"
+
+namespace {
+
+struct CliRun {
+    int status = -1;
+    std::string out;
+    std::string err;
+};
+
+CliRun cli(const std::string& args) {
+    std::string errFile = std::string(SCHEDSCOPE_TEST_SCRATCH) + "/cli-stderr-" + std::to_string(::getpid());
+    std::string cmd = std::string(SCHEDSCOPE_CLI) + " " + args + " 2>" + errFile;
+    CliRun r;
+    FILE* p = popen(cmd.c_str(), "r");
+    std::array<char, 65536> buf{};
+    size_t n;
+    while ((n = fread(buf.data(), 1, buf.size(), p)) > 0) r.out.append(buf.data(), n);
+    int st = pclose(p);
+    r.status = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+    r.err = schedscope::test::readFile(errFile);
+    return r;
+}
+
+int lines(const std::string& s) { return static_cast<int>(std::count(s.begin(), s.end(), '\n')); }
+
+TEST(Cli, DomainsKernelFormatForKunpeng) {
+    CliRun r = cli("domains --preset kunpeng920-24 --format kernel");
+    ASSERT_EQ(r.status, 0) << r.err;
+    EXPECT_NE(r.out.find("CPU0 attaching sched-domain(s):\n domain-0: span=0-3 level=CLS\n  groups: 0:{ span=0 }, 1:{ span=1 }, 2:{ span=2 }, 3:{ span=3 }\n  domain-1: span=0-23 level=MC\n"),
+              std::string::npos)
+        << r.out.substr(0, 400);
+    EXPECT_NE(r.out.find("CPU95 attaching sched-domain(s):"), std::string::npos);
+}
+
+TEST(Cli, DomainsJsonSchema) {
+    CliRun r = cli("domains --preset kunpeng920-24 --json --profile linux-6.1");
+    ASSERT_EQ(r.status, 0) << r.err;
+    auto j = nlohmann::json::parse(r.out);
+    EXPECT_EQ(j["profile"], "linux-6.1");
+    ASSERT_EQ(j["cpus"].size(), 96u);
+    const auto& d0 = j["cpus"][0]["domains"][0];
+    EXPECT_EQ(j["cpus"][0]["cpu"], 0);
+    EXPECT_EQ(d0["level"], "CLS");
+    EXPECT_EQ(d0["span"], "0-3");
+    EXPECT_EQ(d0["groups"].size(), 4u);
+    EXPECT_NE(std::find(d0["flags"].begin(), d0["flags"].end(), "SD_SHARE_PKG_RESOURCES"), d0["flags"].end());
+}
+
+TEST(Cli, NoClsAndNoNodeToggles) {
+    CliRun on = cli("domains --preset epyc7601-2s --json");
+    CliRun off = cli("domains --preset epyc7601-2s --json --no-node");
+    ASSERT_EQ(on.status, 0);
+    ASSERT_EQ(off.status, 0);
+    auto levels = [](const std::string& out) {
+        std::vector<std::string> v;
+        auto j = nlohmann::json::parse(out);
+        for (const auto& d : j["cpus"][0]["domains"]) v.push_back(d["level"]);
+        return v;
+    };
+    EXPECT_EQ(levels(on.out), (std::vector<std::string>{"SMT", "MC", "NODE", "NUMA", "NUMA"}));
+    EXPECT_EQ(levels(off.out), (std::vector<std::string>{"SMT", "MC", "NUMA", "NUMA"}));
+}
+
+TEST(Cli, TopologyListAndJson) {
+    CliRun list = cli("topology --list");
+    ASSERT_EQ(list.status, 0);
+    EXPECT_NE(list.out.find("kunpeng920-24"), std::string::npos);
+    EXPECT_NE(list.out.find("epyc7601-2s"), std::string::npos);
+    CliRun t = cli("topology --synthetic 'pack:2 numa:2 l3:2 core:4 pu:2' --json");
+    ASSERT_EQ(t.status, 0) << t.err;
+    auto j = nlohmann::json::parse(t.out);
+    EXPECT_EQ(j["online_cpus"], "0-63");
+    EXPECT_EQ(j["nodes"].size(), 4u);
+}
+
+TEST(Cli, BadInputsGiveOneLineErrorsAndExitTwo) {
+    struct Case {
+        std::string args, mustMention;
+    };
+    std::string scratch = SCHEDSCOPE_TEST_SCRATCH;
+    ASSERT_EQ(0, std::system(("mkdir -p " + scratch + " && printf '<topology version=\"2.0\"><object' > " + scratch + "/broken.xml").c_str()));
+    for (const Case& c : std::vector<Case>{
+             {"domains --preset nope", "unknown preset 'nope'"},
+             {"domains --xml /nonexistent/file.xml", "/nonexistent/file.xml"},
+             {"domains --xml " + scratch + "/broken.xml", "broken.xml"},
+             {"topology --synthetic 'pack:100 core:1000 pu:1'", "100000 CPUs"},
+             {"domains --sysfs-root /nonexistent", "/nonexistent"},
+             {"domains --preset kunpeng920-24 --profile linux-9.9", "unknown kernel profile"},
+             {"domains --preset kunpeng920-24 --format yaml", "--format"},
+             {"domains --bogus", "unknown option '--bogus'"},
+             {"domains --preset", "needs a value"},
+             {"frobnicate", "unknown command"},
+         }) {
+        CliRun r = cli(c.args);
+        EXPECT_EQ(r.status, 2) << c.args;
+        EXPECT_NE(r.err.find(c.mustMention), std::string::npos) << c.args << " -> " << r.err;
+        EXPECT_GE(lines(r.err), 1) << c.args;
+        EXPECT_TRUE(r.out.empty()) << c.args;
+        if (c.args != "frobnicate") {
+            EXPECT_EQ(lines(r.err), 1) << c.args << " -> " << r.err;
+        }
+    }
+}
+
+TEST(Cli, VersionAndHelp) {
+    CliRun v = cli("--version");
+    EXPECT_EQ(v.status, 0);
+    EXPECT_EQ(v.out.rfind("schedscope-cli ", 0), 0u);
+    CliRun h = cli("domains --help");
+    EXPECT_EQ(h.status, 0);
+    EXPECT_NE(h.out.find("--no-cls"), std::string::npos);
+}
+
+}  // namespace

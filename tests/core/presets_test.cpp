@@ -1,0 +1,128 @@
+// The built-in topologies load, and the CLS / NODE what-if toggles change exactly the levels
+// they should.
+#include <gtest/gtest.h>
+
+#include "domains/domain_builder.h"
+#include "domains/sd_flags.h"
+#include "topology/topology_source.h"
+
+namespace schedscope {
+namespace {
+
+Topology preset(const std::string& name) {
+    auto t = loadTopology({TopologySpec::Kind::Preset, name});
+    EXPECT_TRUE(t.ok()) << t.error();
+    return t.ok() ? *t : Topology{};
+}
+
+std::vector<std::string> levelsOf(const DomainTree& tree, int cpu) {
+    std::vector<std::string> names;
+    for (const auto& d : tree.domainsOf(cpu)) names.push_back(d.level);
+    return names;
+}
+
+DomainTree build(const Topology& t, bool cls, bool node, const char* profile = "linux-6.12") {
+    DomainBuildOptions opt;
+    opt.arch = t.arch;
+    opt.cls = cls;
+    opt.node = node;
+    opt.profile = findProfile(profile);
+    auto tree = buildDomains(t, opt);
+    EXPECT_TRUE(tree.ok());
+    EXPECT_TRUE(validateDomainTree(*tree).empty());
+    return *tree;
+}
+
+TEST(Presets, AllListedPresetsLoadAndValidate) {
+    auto presets = listPresets();
+    ASSERT_GE(presets.size(), 6u);
+    for (const auto& p : presets) {
+        auto t = loadTopology({TopologySpec::Kind::Preset, p.name});
+        ASSERT_TRUE(t.ok()) << p.name << ": " << t.error();
+        EXPECT_TRUE(t->check().ok()) << p.name;
+        build(*t, true, true);
+    }
+}
+
+TEST(Presets, Kunpeng920ClusterLevel) {
+    Topology t = preset("kunpeng920-24");
+    EXPECT_EQ(t.arch, Arch::Arm64);
+    EXPECT_EQ(t.onlineCount(), 96);
+    DomainTree on = build(t, true, true);
+    EXPECT_EQ(levelsOf(on, 0), (std::vector<std::string>{"CLS", "MC", "NUMA", "NUMA", "NUMA"}));
+    EXPECT_EQ(on.domainsOf(0)[0].span.toList(), "0-3");
+    EXPECT_EQ(on.domainsOf(0)[1].span.toList(), "0-23");
+    EXPECT_EQ(on.domainsOf(0)[1].groups.size(), 6u) << "MC groups are the 6 clusters";
+    EXPECT_TRUE(on.domainsOf(0)[0].flags & SD_CLUSTER);
+    EXPECT_EQ(on.lowestCommonLevel(0, 3), "CLS");
+    EXPECT_EQ(on.lowestCommonLevel(0, 4), "MC");
+    EXPECT_EQ(on.lowestCommonLevel(0, 24), "NUMA");
+
+    // CLS off: MC sits directly on the cores, its groups are single CPUs.
+    DomainTree off = build(t, false, true);
+    EXPECT_EQ(levelsOf(off, 0), (std::vector<std::string>{"MC", "NUMA", "NUMA", "NUMA"}));
+    EXPECT_EQ(off.domainsOf(0)[0].groups.size(), 24u);
+    EXPECT_EQ(off.lowestCommonLevel(0, 3), "MC");
+    // NUMA levels do not depend on CLS.
+    for (size_t i = 1; i < off.domainsOf(0).size(); ++i)
+        EXPECT_EQ(off.domainsOf(0)[i].span, on.domainsOf(0)[i + 1].span);
+}
+
+TEST(Presets, Kunpeng920AsymmetricDistancesGiveNodesDifferentNumaLevels) {
+    Topology t = preset("kunpeng920-24");
+    DomainTree tree = build(t, true, true);
+    // Node 0 (10 12 20 22) has three NUMA levels, node 3 (22 24 12 10) too but with other spans.
+    EXPECT_EQ(tree.domainsOf(0)[2].span.toList(), "0-47");
+    EXPECT_EQ(tree.domainsOf(95)[2].span.toList(), "48-95");
+    EXPECT_EQ(tree.domainsOf(95)[3].span.toList(), "0-23,48-95");
+}
+
+TEST(Presets, NaplesNodeLevel) {
+    Topology t = preset("epyc7601-2s");
+    EXPECT_EQ(t.arch, Arch::X86_64);
+    EXPECT_EQ(t.onlineCount(), 128);
+    EXPECT_EQ(t.nodes.size(), 8u);
+    DomainTree on = build(t, true, true);
+    EXPECT_EQ(levelsOf(on, 0), (std::vector<std::string>{"SMT", "MC", "NODE", "NUMA", "NUMA"}));
+    EXPECT_EQ(on.domainsOf(0)[0].span.toList(), "0,64") << "Linux numbers SMT siblings thread-major";
+    EXPECT_EQ(on.domainsOf(0)[2].span.toList(), "0-7,64-71");
+    EXPECT_EQ(on.domainsOf(0)[2].groups.size(), 2u) << "NODE groups are the node's two LLCs";
+    EXPECT_EQ(on.lowestCommonLevel(0, 4), "NODE");
+    // Zen raises node_reclaim_distance to 32, so the 32-distance level keeps wake-affine.
+    EXPECT_TRUE(on.domainsOf(0)[4].flags & SD_WAKE_AFFINE);
+
+    // NODE off (before 4.15): the NUMA levels sit directly above MC.
+    DomainTree off = build(t, true, false);
+    EXPECT_EQ(levelsOf(off, 0), (std::vector<std::string>{"SMT", "MC", "NUMA", "NUMA"}));
+    EXPECT_EQ(off.domainsOf(0)[2].span.toList(), "0-31,64-95");
+    EXPECT_EQ(off.domainsOf(0)[2].groups.size(), 8u) << "without NODE the socket level's groups are LLCs";
+    EXPECT_EQ(off.lowestCommonLevel(0, 4), "NUMA");
+}
+
+TEST(Presets, HybridLaptopHasClustersOnlyOnECores) {
+    Topology t = preset("laptop-i7-1370p");
+    DomainTree on = build(t, true, true);
+    EXPECT_EQ(levelsOf(on, 0), (std::vector<std::string>{"SMT", "MC"}));
+    EXPECT_EQ(levelsOf(on, 12), (std::vector<std::string>{"CLS", "MC"}));
+    EXPECT_EQ(on.domainsOf(12)[0].span.toList(), "12-15");
+    DomainTree off = build(t, false, true);
+    EXPECT_EQ(levelsOf(off, 12), (std::vector<std::string>{"MC"}));
+}
+
+TEST(Presets, ProfilesRenameLevelsAndFlags) {
+    Topology t = preset("epyc7763-2s");
+    DomainTree newer = build(t, true, true, "linux-6.12");
+    DomainTree older = build(t, true, true, "linux-6.1");
+    EXPECT_EQ(levelsOf(newer, 0), (std::vector<std::string>{"SMT", "MC", "PKG", "NUMA"}));
+    EXPECT_EQ(levelsOf(older, 0), (std::vector<std::string>{"SMT", "MC", "DIE", "NUMA"}));
+    EXPECT_EQ(flagName(*findProfile("linux-6.1"), SD_SHARE_LLC), "SD_SHARE_PKG_RESOURCES");
+    EXPECT_EQ(flagName(*findProfile("linux-6.12"), SD_SHARE_LLC), "SD_SHARE_LLC");
+    // Before 5.16 there is no CLS level even with cls on.
+    Topology k = preset("kunpeng920-24");
+    EXPECT_EQ(levelsOf(build(k, true, true, "linux-5.15"), 0)[0], "MC");
+    EXPECT_EQ(levelsOf(build(preset("epyc7601-2s"), true, true, "linux-4.14"), 0),
+              (std::vector<std::string>{"SMT", "MC", "NUMA", "NUMA"}));
+}
+
+}  // namespace
+}  // namespace schedscope

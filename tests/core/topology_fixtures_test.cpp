@@ -1,0 +1,144 @@
+// Every real-machine topology fixture loads (or fails with a clear message), builds sched
+// domains and passes the domain validator.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+
+#include "domains/domain_builder.h"
+#include "support/fixtures.h"
+#include "topology/hwloc_loader.h"
+#include "topology/sysfs_loader.h"
+#include "topology/topology_source.h"
+
+namespace schedscope {
+namespace {
+namespace fs = std::filesystem;
+
+std::vector<std::string> filesIn(const std::string& dir, const std::string& suffix) {
+    std::vector<std::string> out;
+    for (const auto& e : fs::directory_iterator(test::dataPath(dir)))
+        if (e.path().string().ends_with(suffix)) out.push_back(e.path().filename().string());
+    std::sort(out.begin(), out.end());
+    return out;
+}
+
+std::string testName(const ::testing::TestParamInfo<std::string>& info) {
+    std::string n = info.param;
+    for (char& c : n)
+        if (!isalnum(static_cast<unsigned char>(c))) c = '_';
+    return n;
+}
+
+void expectValidDomains(const Topology& topo, const std::string& what) {
+    ASSERT_TRUE(topo.check().ok()) << what << ": " << topo.check().error();
+    for (bool cls : {true, false})
+        for (bool node : {true, false}) {
+            DomainBuildOptions opt;
+            opt.arch = topo.arch;
+            opt.cls = cls;
+            opt.node = node;
+            auto tree = buildDomains(topo, opt);
+            ASSERT_TRUE(tree.ok()) << what << ": " << tree.error();
+            auto errors = validateDomainTree(*tree);
+            EXPECT_TRUE(errors.empty()) << what << " cls=" << cls << " node=" << node << ": " << errors.front();
+            // Every online CPU of a multi-CPU machine gets at least one domain unless the kernel
+            // would refuse the topology (then it says why).
+            if (topo.onlineCount() > 1 && tree->warnings.empty())
+                topo.onlineCpus().forEach([&](int c) { EXPECT_FALSE(tree->domainsOf(c).empty()) << what << " cpu" << c; });
+        }
+}
+
+class XmlFixture : public ::testing::TestWithParam<std::string> {};
+TEST_P(XmlFixture, LoadsAndBuildsValidDomains) {
+    auto topo = loadHwlocXmlDetectArch(test::dataPath("topologies/xml/" + GetParam()));
+    ASSERT_TRUE(topo.ok()) << topo.error();
+    EXPECT_GT(topo->onlineCount(), 0);
+    expectValidDomains(*topo, GetParam());
+}
+INSTANTIATE_TEST_SUITE_P(Hwloc, XmlFixture, ::testing::ValuesIn(filesIn("topologies/xml", ".xml")), testName);
+
+class SysfsFixture : public ::testing::TestWithParam<std::string> {};
+TEST_P(SysfsFixture, LoadsAndBuildsValidDomains) {
+    std::string dir = test::extractFixture("topologies/sysfs/" + GetParam());
+    // The snapshot's top directory holds sys/ (or fsroot/sys/ for x86+linux dumps).
+    std::string root;
+    for (const auto& e : fs::recursive_directory_iterator(dir))
+        if (e.is_directory() && e.path().filename() == "sys" && root.empty()) root = e.path().parent_path().string();
+    ASSERT_FALSE(root.empty());
+    auto arch = detectSnapshotArch(root);
+    auto topo = loadSysfsTopology(root, arch.value_or(Arch::X86_64));
+    ASSERT_TRUE(topo.ok()) << topo.error();
+    expectValidDomains(*topo, GetParam());
+}
+INSTANTIATE_TEST_SUITE_P(Hwloc, SysfsFixture, ::testing::ValuesIn(filesIn("topologies/sysfs", ".tar.bz2")), testName);
+
+TEST(TopologyFixtures, SysfsSnapshotMatchesHwlocExportOfTheSameMachine) {
+    // The sysfs dump and the XML hwloc made from it must give the same domains (x86 machine).
+    std::string dir = test::extractFixture("topologies/sysfs/96em64t-4no4pa3ca2co.tar.bz2");
+    auto fromSysfs = loadSysfsTopology(dir + "/96em64t-4n4d3ca2co", Arch::X86_64);
+    ASSERT_TRUE(fromSysfs.ok()) << fromSysfs.error();
+    auto fromXml = loadHwlocXml(test::dataPath("topologies/xml/96em64t-4no4pa3ca2co.xml"), Arch::X86_64);
+    ASSERT_TRUE(fromXml.ok()) << fromXml.error();
+    EXPECT_EQ(fromSysfs->onlineCpus(), fromXml->onlineCpus());
+    auto a = buildDomains(*fromSysfs, {});
+    auto b = buildDomains(*fromXml, {});
+    ASSERT_TRUE(a.ok() && b.ok());
+    for (int cpu : fromSysfs->onlineCpus().toVector()) {
+        ASSERT_EQ(a->domainsOf(cpu).size(), b->domainsOf(cpu).size()) << "cpu" << cpu;
+        for (size_t i = 0; i < a->domainsOf(cpu).size(); ++i)
+            EXPECT_EQ(a->domainsOf(cpu)[i].span, b->domainsOf(cpu)[i].span) << "cpu" << cpu << " level " << i;
+    }
+}
+
+TEST(TopologyErrors, Hwloc3XmlGetsAnExportHint) {
+    auto t = loadHwlocXmlDetectArch(test::dataPath("topologies/xml-v3/nvidia-dgx-gb10.xml"));
+    ASSERT_FALSE(t.ok());
+    EXPECT_NE(t.error().find("hwloc 3.x XML"), std::string::npos) << t.error();
+    EXPECT_NE(t.error().find("--export-xml-flags v2"), std::string::npos) << t.error();
+    EXPECT_NE(t.error().find("nvidia-dgx-gb10.xml"), std::string::npos) << t.error();
+}
+
+TEST(TopologyErrors, MalformedAndMissingInputsNameTheFile) {
+    std::string dir = std::string(SCHEDSCOPE_TEST_SCRATCH) + "/bad-inputs";
+    fs::create_directories(dir);
+    std::string truncated = dir + "/truncated.xml";
+    std::string full = test::readFile(test::dataPath("topologies/xml/16amd64-4distances.xml"));
+    std::ofstream(truncated) << full.substr(0, full.size() / 2);
+    auto t = loadHwlocXml(truncated, Arch::X86_64);
+    ASSERT_FALSE(t.ok());
+    EXPECT_NE(t.error().find("truncated.xml"), std::string::npos) << t.error();
+
+    std::string notXml = dir + "/not.xml";
+    std::ofstream(notXml) << "hello\n";
+    EXPECT_FALSE(loadHwlocXml(notXml, Arch::X86_64).ok());
+    auto missing = loadHwlocXml(dir + "/does-not-exist.xml", Arch::X86_64);
+    ASSERT_FALSE(missing.ok());
+    EXPECT_NE(missing.error().find("does-not-exist.xml"), std::string::npos);
+
+    auto noSysfs = loadSysfsTopology(dir, Arch::X86_64);
+    ASSERT_FALSE(noSysfs.ok());
+    EXPECT_NE(noSysfs.error().find(dir), std::string::npos);
+
+    auto huge = loadHwlocSynthetic("pack:1000 core:1000 pu:100", Arch::X86_64);
+    ASSERT_FALSE(huge.ok());
+    EXPECT_NE(huge.error().find("100000000 CPUs"), std::string::npos) << huge.error();
+    EXPECT_FALSE(loadHwlocSynthetic("pack:2 bogus:3", Arch::X86_64).ok());
+
+    auto preset = loadTopology({TopologySpec::Kind::Preset, "no-such-machine"});
+    ASSERT_FALSE(preset.ok());
+    EXPECT_NE(preset.error().find("no-such-machine"), std::string::npos);
+    EXPECT_NE(preset.error().find("kunpeng920-24"), std::string::npos) << "lists the known presets";
+}
+
+TEST(TopologyLimits, FourThousandCpusBuildQuickly) {
+    auto t = loadHwlocSynthetic("pack:8 numa:2 l3:4 core:32 pu:2", Arch::X86_64);
+    ASSERT_TRUE(t.ok()) << t.error();
+    EXPECT_EQ(t->onlineCount(), 4096);
+    auto tree = buildDomains(*t, {});
+    ASSERT_TRUE(tree.ok());
+    EXPECT_TRUE(validateDomainTree(*tree).empty());
+}
+
+}  // namespace
+}  // namespace schedscope
