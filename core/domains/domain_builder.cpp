@@ -1,6 +1,7 @@
 #include "domains/domain_builder.h"
 
 #include <algorithm>
+#include <map>
 
 #include "domains/sd_flags.h"
 #include "domains/topology_levels.h"
@@ -41,6 +42,10 @@ public:
         capacities_.erase(std::unique(capacities_.begin(), capacities_.end()), capacities_.end());
 
         slots_.assign(levels_.size(), std::vector<Slot>(topo_.cpus.size()));
+        masks_.assign(levels_.size(), std::vector<CpuSet>(topo_.cpus.size()));
+        for (size_t level = 0; level < levels_.size(); ++level)
+            cpuMap_.forEach([&](int cpu) { masks_[level][static_cast<size_t>(cpu)] = levels_[level].mask(cpu); });
+        computeSpanSanity();
         if (!buildAllDomains(tree.warnings)) return tree;  // the kernel gives up: no domains at all
         buildAllGroups();
         computeNumaImbalance();
@@ -57,16 +62,32 @@ private:
     }
 
     // mirrors topology_span_sane(): non-NUMA levels must be equal or disjoint across CPUs.
-    bool topologySpanSane(size_t level, int cpu) {
-        if (levels_[level].overlap) return true;
-        CpuSet mine = levels_[level].mask(cpu);
-        bool sane = true;
-        cpuMap_.forEach([&](int other) {
-            if (!sane || other == cpu) return;
-            CpuSet theirs = levels_[level].mask(other);
-            if (!(mine == theirs) && mine.intersects(theirs)) sane = false;
-        });
-        return sane;
+    // Computed once per level as the set of CPUs whose mask partially overlaps another CPU's
+    // (the kernel re-checks all CPUs per CPU, which is quadratic).
+    void computeSpanSanity() {
+        insane_.assign(levels_.size(), CpuSet{});
+        for (size_t level = 0; level < levels_.size(); ++level) {
+            if (levels_[level].overlap) continue;
+            std::map<CpuSet, int> distinct;  // mask -> id
+            std::vector<const CpuSet*> byId;
+            cpuMap_.forEach([&](int cpu) {
+                auto [it, added] = distinct.emplace(masks_[level][static_cast<size_t>(cpu)], static_cast<int>(byId.size()));
+                if (added) byId.push_back(&it->first);
+            });
+            std::vector<int> owner(topo_.cpus.size() + 1, -1);
+            std::vector<bool> conflicting(byId.size(), false);
+            for (size_t id = 0; id < byId.size(); ++id) {
+                byId[id]->forEach([&](int c) {
+                    if (static_cast<size_t>(c) >= owner.size()) owner.resize(static_cast<size_t>(c) + 1, -1);
+                    int& o = owner[static_cast<size_t>(c)];
+                    if (o >= 0 && o != static_cast<int>(id)) conflicting[id] = conflicting[static_cast<size_t>(o)] = true;
+                    o = static_cast<int>(id);
+                });
+            }
+            cpuMap_.forEach([&](int cpu) {
+                if (conflicting[static_cast<size_t>(distinct[masks_[level][static_cast<size_t>(cpu)]])]) insane_[level].set(cpu);
+            });
+        }
     }
 
     // mirrors asym_cpu_capacity_classify()
@@ -85,7 +106,7 @@ private:
     // mirrors sd_init()
     void sdInit(size_t level, int cpu, SchedDomain& sd) {
         const TopologyLevel& tl = levels_[level];
-        CpuSet mask = tl.mask(cpu);
+        const CpuSet& mask = masks_[level][static_cast<size_t>(cpu)];
         unsigned weight = static_cast<unsigned>(mask.count());
         sd.level = tl.name;
         sd.topologyLevel = static_cast<int>(level);
@@ -126,7 +147,7 @@ private:
         cpuMap_.forEach([&](int cpu) {
             if (!ok) return;
             for (size_t level = 0; level < levels_.size(); ++level) {
-                if (!topologySpanSane(level, cpu)) {
+                if (insane_[level].test(cpu)) {
                     warnings.push_back("topology_span_sane failed: level " + levels_[level].name + " of cpu" +
                                        std::to_string(cpu) +
                                        " partially overlaps another CPU's; the kernel builds no sched domains");
@@ -196,10 +217,18 @@ private:
             Slot* sibChild = child(sibLevel, i);
             SchedGroup g;
             g.span = sibChild ? sibChild->sd.span : slot(sibLevel, i).sd.span;
-            g.span.forEach([&](int k) {
-                Slot* kc = slot(sibLevel, k).built ? child(sibLevel, k) : nullptr;
-                if (kc && kc->sd.span == g.span) g.balanceMask.set(k);
-            });
+            // The mask depends only on (level, group span): CPUs sharing a group share it.
+            auto key = std::make_pair(sibLevel, g.span);
+            auto cached = balanceMasks_.find(key);
+            if (cached == balanceMasks_.end()) {
+                CpuSet mask;
+                g.span.forEach([&](int k) {
+                    Slot* kc = slot(sibLevel, k).built ? child(sibLevel, k) : nullptr;
+                    if (kc && kc->sd.span == g.span) mask.set(k);
+                });
+                cached = balanceMasks_.emplace(key, mask).first;
+            }
+            g.balanceMask = cached->second;
             g.capacity = kCapacityScale * static_cast<unsigned>(g.span.count());  // init_overlap_sched_group()
             covered |= g.span;
             groups.push_back(std::move(g));
@@ -285,6 +314,9 @@ private:
     CpuSet cpuMap_;
     std::vector<unsigned> capacities_;
     std::vector<std::vector<Slot>> slots_;
+    std::vector<std::vector<CpuSet>> masks_;  // tl->mask(cpu), computed once
+    std::map<std::pair<size_t, CpuSet>, CpuSet> balanceMasks_;  // build_balance_mask() results
+    std::vector<CpuSet> insane_;              // per level: CPUs failing topology_span_sane()
 };
 
 }  // namespace

@@ -42,6 +42,8 @@ int Topology::packageCount() const {
 }
 
 int Topology::nodeIndex(int nodeId) const {
+    if (nodeId >= 0 && static_cast<size_t>(nodeId) < nodes.size() && nodes[static_cast<size_t>(nodeId)].id == nodeId)
+        return nodeId;  // the common dense numbering
     for (size_t i = 0; i < nodes.size(); ++i)
         if (nodes[i].id == nodeId) return static_cast<int>(i);
     return -1;
@@ -49,7 +51,7 @@ int Topology::nodeIndex(int nodeId) const {
 
 CpuSet Topology::nodeCpus(int nodeId) const {
     int i = nodeIndex(nodeId);
-    return i < 0 ? CpuSet{} : nodes[static_cast<size_t>(i)].cpus & onlineCpus();
+    return i < 0 ? CpuSet{} : nodes[static_cast<size_t>(i)].cpus;  // loaders keep only online CPUs here
 }
 
 int Topology::nodeDistance(int a, int b) const {

@@ -44,7 +44,7 @@ struct CpuTopology {
 
 struct NumaNode {
     int id = 0;
-    CpuSet cpus;  // empty for memory-only nodes
+    CpuSet cpus;  // online CPUs only; empty for memory-only nodes
 };
 
 class Topology {

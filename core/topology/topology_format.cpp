@@ -135,6 +135,8 @@ Result<Topology> topologyFromJson(const nlohmann::json& j, const std::string& wh
             t.nodes.push_back({n.at("node").get<int>(), *s});
             t.distance.push_back(n.at("distance").get<std::vector<int>>());
         }
+        CpuSet online = t.onlineCpus();
+        for (auto& n : t.nodes) n.cpus &= online;
         if (auto st = t.check(); !st) return Error{what + ": " + st.error()};
         return t;
     } catch (const std::exception& e) {
