@@ -6,29 +6,6 @@
 
 using namespace schedscope::cli;
 
-namespace schedscope::cli {
-
-int fail(const std::string& message) {
-    std::cerr << "schedscope-cli: " << message << "\n";
-    return 2;
-}
-
-int failRuntime(const std::string& message) {
-    std::cerr << "schedscope-cli: " << message << "\n";
-    return 1;
-}
-
-const std::vector<Command>& commands() {
-    static const std::vector<Command> all = [] {
-        std::vector<Command> v;
-        for (auto group : {topologyCommands(), traceCommands(), simulateCommands()})
-            v.insert(v.end(), group.begin(), group.end());
-        return v;
-    }();
-    return all;
-}
-
-}  // namespace schedscope::cli
 
 static void printUsage(std::FILE* to) {
     std::fprintf(to, "usage: schedscope-cli COMMAND [OPTIONS]\n\ncommands:\n");
