@@ -74,6 +74,7 @@ int tracecmd_output_write_headers(struct tracecmd_output *handle, struct tracecm
 int tracecmd_write_cmdlines(struct tracecmd_output *handle);
 int tracecmd_append_cpu_data(struct tracecmd_output *handle, int cpus, char *const *cpu_data_files);
 void tracecmd_output_close(struct tracecmd_output *handle);
+void tracecmd_set_quiet(struct tracecmd_output *handle, bool set_quiet);
 struct tracecmd_recorder *tracecmd_create_buffer_recorder(const char *file, int cpu, unsigned flags,
                                                           struct tracefs_instance *instance);
 int tracecmd_start_recording(struct tracecmd_recorder *recorder, unsigned long sleep);
