@@ -43,7 +43,9 @@ std::vector<Migration> inferMigrations(const EventStore& store) {
                         m.cause = (s.wokeWaker || s.wakerCpu == e.cpu) ? MigrationCause::Affinity
                                                                        : MigrationCause::LoadBalanceActive;
                     } else {
-                        m.cause = (e.pid == p.current && e.state != TaskState::Runnable)
+                        // newidle: the balance ran inside the blocking task's __schedule(),
+                        // so that switch comes next and runs the pulled task.
+                        m.cause = (e.pid == p.current && e.state != TaskState::Runnable && e.pid2 == m.pid)
                                       ? MigrationCause::LoadBalanceNewidle
                                       : MigrationCause::LoadBalancePeriodic;
                     }

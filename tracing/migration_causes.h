@@ -17,8 +17,8 @@
 //               load_balance_newidle  current task is idle (pid 0) [the brief's rule: this also
 //                                     catches nohz idle balance, which we cannot tell apart
 //                                     without irq events], or the current task's next
-//                                     sched_switch blocks it (prev_state not R): the balance ran
-//                                     in __schedule() -> sched_balance_newidle();
+//                                     sched_switch blocks it (prev_state not R) and runs P: the
+//                                     balance ran in __schedule() -> sched_balance_newidle();
 //               load_balance_periodic otherwise (SCHED_SOFTIRQ over a running task or ksoftirqd).
 //  5. affinity  anything else: P moved by another CPU in task context, e.g. sched_setaffinity()
 //               of a queued task (move_queued_task() on the caller's CPU).

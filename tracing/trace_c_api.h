@@ -33,6 +33,8 @@ struct tracecmd_event_list;
 
 /* trace-cmd.h (public) */
 struct tracecmd_input *tracecmd_open(const char *file, int flags);
+struct tracecmd_input *tracecmd_open_head(const char *file, int flags);
+int tracecmd_init_data(struct tracecmd_input *handle);
 void tracecmd_close(struct tracecmd_input *handle);
 struct tep_record *tracecmd_read_cpu_first(struct tracecmd_input *handle, int cpu);
 struct tep_record *tracecmd_read_data(struct tracecmd_input *handle, int cpu);

@@ -49,8 +49,14 @@ Result<EventStore> readTraceDat(const std::string& path, const LoadOptions& opti
 
     tracecmd_set_loglevel(TEP_LOG_CRITICAL);
     // No plugins: we decode fields by offset and never print, and loading them costs ~10 ms.
-    Closer handle{tracecmd_open(path.c_str(), SCHEDSCOPE_TRACECMD_FL_LOAD_NO_PLUGINS)};
-    if (!handle.h) return Error{path + ": libtracecmd cannot open it (truncated or corrupt trace.dat)"};
+    // tracecmd_open() = open_head + init_data, but when init_data fails (a v6 file cut inside its
+    // CPU data) its cleanup, tracecmd_close(), crashes in libtracecmd 1.3.1. So we call the two
+    // halves and, on that failure only, leak the half-initialised handle instead of crashing.
+    tracecmd_input* head = tracecmd_open_head(path.c_str(), SCHEDSCOPE_TRACECMD_FL_LOAD_NO_PLUGINS);
+    if (!head) return Error{path + ": libtracecmd cannot read its headers (truncated or corrupt trace.dat)"};
+    if (tracecmd_init_data(head) < 0)
+        return Error{path + ": libtracecmd cannot read its CPU data (truncated or corrupt trace.dat)"};
+    Closer handle{head};
     tep_handle* tep = tracecmd_get_tep(handle.h);
     if (!tep) return Error{path + ": no event formats in the file"};
     SchedDecoder decoder(tep);
