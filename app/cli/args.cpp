@@ -1,5 +1,6 @@
 #include "args.h"
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <sstream>
@@ -14,13 +15,17 @@ Result<Args> Args::parse(const std::vector<std::string>& argv, const std::vector
             a.trailing_.assign(argv.begin() + static_cast<long>(i) + 1, argv.end());
             break;
         }
-        if (w.size() < 3 || w.rfind("--", 0) != 0) {
+        const bool shortOption = w.size() == 2 && w[0] == '-' && w[1] != '-' &&
+                                 std::any_of(specs.begin(), specs.end(),
+                                             [&](const OptionSpec& s) { return s.name == w.substr(1); });
+        if (!shortOption && (w.size() < 3 || w.rfind("--", 0) != 0)) {
             if (w.size() > 1 && w[0] == '-' && !(w[1] >= '0' && w[1] <= '9'))
                 return Error{"unknown option '" + w + "' (options are spelled --name)"};
             a.positional_.push_back(w);
             continue;
         }
-        std::string name = w.substr(2), value;
+        // A one-letter spec (record's -o) is also spelled with one dash.
+        std::string name = w.substr(shortOption ? 1 : 2), value;
         bool inlineValue = false;
         if (auto eq = name.find('='); eq != std::string::npos) {
             value = name.substr(eq + 1);

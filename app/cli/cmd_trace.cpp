@@ -1,5 +1,34 @@
+// schedscope-cli trace stats | bench load | record | live
 #include "commands.h"
+#include "topology_options.h"
+#include "trace_cmds.h"
 
 namespace schedscope::cli {
-std::vector<Command> traceCommands() { return {}; }
+
+std::vector<Command> traceCommands() {
+    auto statsOpts = topologyOptions();
+    statsOpts.push_back({"json", false, "print JSON"});
+    statsOpts.push_back({"bin", true, "SECONDS width of the time bins of migrations per level (default 1)"});
+    std::vector<OptionSpec> recordOpts = {
+        {"output", true, "FILE the trace.dat to write (also -o)"},
+        {"o", true, "FILE same as --output"},
+        {"duration", true, "S seconds to record (default: until the command exits, or 10 without one)"},
+        {"file-version", true, "N trace.dat version 6 or 7 (default 7, compressed)"},
+    };
+    std::vector<OptionSpec> liveOpts = {
+        {"duration", true, "S seconds to run (default 10)"},
+        {"json", false, "print JSON lines"},
+    };
+    return {
+        {"trace stats", "summarise a sched trace: events, CPUs, tasks, lost events, migrations per level and cause",
+         "FILE [topology options] [--json] [--bin S]  (FILE: trace.dat or ftrace/trace-cmd report text)", statsOpts,
+         runTraceStats},
+        {"bench load", "time loading a trace: events/s, peak RSS, bytes per event", "FILE", {}, runBenchLoad},
+        {"record", "record sched events into a trace.dat (+ topology sidecar) via a private tracefs instance",
+         "-o FILE.dat [--duration S] [--file-version 6|7] [-- COMMAND...]", recordOpts, runRecord},
+        {"live", "watch sched events live: events/s, lost events, migrations per level", "[--duration S] [--json]",
+         liveOpts, runLive},
+    };
+}
+
 }  // namespace schedscope::cli

@@ -1,0 +1,136 @@
+// schedscope-cli trace stats FILE | bench load FILE
+#include <sys/resource.h>
+
+#include <chrono>
+#include <cstdio>
+#include <iostream>
+#include <nlohmann/json.hpp>
+
+#include "commands.h"
+#include "domains/domain_builder.h"
+#include "migration_classifier.h"
+#include "topology_options.h"
+#include "trace_cmds.h"
+#include "trace_reader.h"
+#include "trace_topology.h"
+
+namespace schedscope::cli {
+namespace {
+
+using namespace schedscope::tracing;
+
+bool topologyOptionGiven(const Args& args) {
+    for (const char* o : {"local", "sysfs-root", "xml", "synthetic", "preset"})
+        if (args.has(o)) return true;
+    return false;
+}
+
+nlohmann::json statsJson(const EventStore& store, const MigrationReport& mig, const std::string& file,
+                         const std::string& topologyName) {
+    nlohmann::json j;
+    j["file"] = file;
+    j["topology"] = topologyName;
+    nlohmann::json kinds = nlohmann::json::object();
+    for (int k = 0; k < kEventKindCount; ++k)
+        if (auto n = store.count(static_cast<EventKind>(k))) kinds[std::string(eventKindName(static_cast<EventKind>(k)))] = n;
+    j["events_by_kind"] = kinds;
+    nlohmann::json other = nlohmann::json::object();
+    for (const auto& [name, n] : store.otherEvents()) other[name] = n;
+    j["other_events"] = other;  // counted and skipped
+    nlohmann::json cpus = nlohmann::json::object();
+    for (int c = 0; c < store.cpuCount(); ++c) cpus[std::to_string(c)] = store.cpuSize(c);
+    j["events_by_cpu"] = cpus;
+    j["events"] = store.size();
+    j["tasks"] = store.taskCount();
+    j["duration_s"] = store.size() ? static_cast<double>(store.lastTs() - store.firstTs()) / 1e9 : 0.0;
+    j["lost_events"] = store.anomaly(Anomaly::LostEvents);
+    nlohmann::json levels = nlohmann::json::object();
+    for (size_t l = 0; l < mig.levels.size(); ++l)
+        if (mig.byLevel[l] || l + 1 < mig.levels.size()) levels[mig.levels[l]] = mig.byLevel[l];
+    j["migrations_by_level"] = levels;
+    nlohmann::json causes = nlohmann::json::object();
+    for (size_t c = 0; c < mig.byCause.size(); ++c) causes[std::string(kMigrationCauseNames[c])] = mig.byCause[c];
+    j["migrations_by_cause"] = causes;
+    j["migrations"] = mig.migrations.size();
+    j["bin_s"] = static_cast<double>(mig.binNs) / 1e9;
+    j["migrations_by_level_over_time"] = mig.byLevelOverTime;
+    j["anomalies"] = store.anomalyTable();
+    return j;
+}
+
+void printText(const nlohmann::json& j) {
+    std::printf("%s: %llu events, %.3f s, %llu tasks, %llu lost events (topology: %s)\n",
+                j["file"].get<std::string>().c_str(), j["events"].get<unsigned long long>(),
+                j["duration_s"].get<double>(), j["tasks"].get<unsigned long long>(),
+                j["lost_events"].get<unsigned long long>(), j["topology"].get<std::string>().c_str());
+    std::printf("events by kind:\n");
+    for (const auto& [k, v] : j["events_by_kind"].items()) std::printf("  %-22s %llu\n", k.c_str(), v.get<unsigned long long>());
+    std::printf("other events (skipped):\n");
+    for (const auto& [k, v] : j["other_events"].items()) std::printf("  %-22s %llu\n", k.c_str(), v.get<unsigned long long>());
+    std::printf("events by CPU:\n");
+    for (const auto& [k, v] : j["events_by_cpu"].items()) std::printf("  cpu%-19s %llu\n", k.c_str(), v.get<unsigned long long>());
+    std::printf("migrations by level (%llu):\n", j["migrations"].get<unsigned long long>());
+    for (const auto& [k, v] : j["migrations_by_level"].items()) std::printf("  %-22s %llu\n", k.c_str(), v.get<unsigned long long>());
+    std::printf("migrations by cause:\n");
+    for (const auto& [k, v] : j["migrations_by_cause"].items()) std::printf("  %-22s %llu\n", k.c_str(), v.get<unsigned long long>());
+    std::printf("anomalies:\n");
+    for (const auto& [k, v] : j["anomalies"].items()) std::printf("  %-22s %llu\n", k.c_str(), v.get<unsigned long long>());
+}
+
+long peakRssKb() {
+    rusage ru{};
+    getrusage(RUSAGE_SELF, &ru);
+    return ru.ru_maxrss;
+}
+
+}  // namespace
+
+int runTraceStats(const Args& args) {
+    if (args.positional().size() != 1) return fail("trace stats: give exactly one trace FILE");
+    const std::string file = args.positional()[0];
+    auto binS = args.number("bin", 1.0);
+    if (!binS) return fail("trace stats: " + binS.error());
+    if (*binS <= 0) return fail("trace stats: --bin must be positive");
+
+    std::optional<TopologySpec> choice;
+    if (topologyOptionGiven(args)) {
+        auto spec = topologySpecFrom(args);
+        if (!spec) return fail("trace stats: " + spec.error());
+        choice = *spec;
+    }
+    auto store = readTraceFile(file);
+    if (!store) return fail(store.error());
+    auto topo = topologyForTrace(file, *store, choice);
+    if (!topo) return fail(topo.error());
+    DomainBuildOptions opt;
+    opt.arch = topo->arch;
+    auto tree = buildDomains(*topo, opt);
+    if (!tree) return fail(file + ": " + tree.error());
+    MigrationClassifier classifier(*tree);
+    auto report = classifier.classify(*store, static_cast<uint64_t>(*binS * 1e9));
+    const std::string topoName = choice ? choice->describe() : sidecarPath(file);
+    auto j = statsJson(*store, report, file, topoName);
+    if (args.has("json")) std::cout << j.dump(2) << "\n";
+    else printText(j);
+    return 0;
+}
+
+int runBenchLoad(const Args& args) {
+    if (args.positional().size() != 1) return fail("bench load: give exactly one trace FILE");
+    const std::string file = args.positional()[0];
+    const long rssBefore = peakRssKb();
+    const auto t0 = std::chrono::steady_clock::now();
+    auto store = readTraceFile(file);
+    const auto t1 = std::chrono::steady_clock::now();
+    if (!store) return fail(store.error());
+    const double secs = std::chrono::duration<double>(t1 - t0).count();
+    const long rss = peakRssKb();
+    const double n = static_cast<double>(store->size());
+    std::printf("file %s\nevents %zu\nload_s %.3f\nevents_per_s %.0f\npeak_rss_kb %ld\n"
+                "resident_bytes_per_event %.2f\npeak_rss_growth_bytes_per_event %.2f\n",
+                file.c_str(), store->size(), secs, n / secs, rss, static_cast<double>(store->residentBytes()) / n,
+                static_cast<double>(rss - rssBefore) * 1024.0 / n);
+    return 0;
+}
+
+}  // namespace schedscope::cli

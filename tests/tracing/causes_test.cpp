@@ -1,0 +1,149 @@
+// Each cause rule of migration_causes.h on a hand-written event sequence.
+#include <gtest/gtest.h>
+
+#include "migration_causes.h"
+
+using namespace schedscope::tracing;
+
+namespace {
+
+class Seq {
+public:
+    Seq& sw(int cpu, int prev, int next, TaskState st = TaskState::Sleeping) {
+        SchedEvent e = base(cpu, EventKind::Switch, prev);
+        e.pid2 = next;
+        e.state = st;
+        store.append(e);
+        return *this;
+    }
+    Seq& ev(int cpu, EventKind k, int pid, int dst = -1) {
+        SchedEvent e = base(cpu, k, pid);
+        e.dstCpu = dst;
+        store.append(e);
+        return *this;
+    }
+    Seq& fork(int cpu, int parent, int child) {
+        SchedEvent e = base(cpu, EventKind::ProcessFork, parent);
+        e.pid2 = child;
+        store.append(e);
+        return *this;
+    }
+    Seq& migrate(int cpu, int pid, int src, int dst) {
+        SchedEvent e = base(cpu, EventKind::MigrateTask, pid);
+        e.srcCpu = src;
+        e.dstCpu = dst;
+        store.append(e);
+        return *this;
+    }
+    Seq& comm(int pid, const char* c) {
+        store.noteComm(pid, 0, c);
+        return *this;
+    }
+    MigrationCause only() {
+        store.finish();
+        auto m = inferMigrations(store);
+        EXPECT_EQ(m.size(), 1u);
+        return m.empty() ? MigrationCause::Count : m[0].cause;
+    }
+    EventStore store;
+
+private:
+    SchedEvent base(int cpu, EventKind k, int pid) {
+        SchedEvent e;
+        e.ts = ts += 1000;
+        e.cpu = cpu;
+        e.kind = k;
+        e.pid = pid;
+        return e;
+    }
+    uint64_t ts = 0;
+};
+
+constexpr int U = 100, P = 200, T = 300, STOP1 = 11;
+
+}  // namespace
+
+TEST(MigrationCauses, WakeupPlacementInsideWakingToWakeup) {
+    Seq s;
+    s.sw(0, 0, U).ev(0, EventKind::Waking, P, 1).migrate(0, P, 0, 1).ev(0, EventKind::Wakeup, P, 1);
+    EXPECT_EQ(s.only(), MigrationCause::Wakeup);
+}
+
+TEST(MigrationCauses, ForkPlacementBeforeWakeupNew) {
+    Seq s;
+    s.sw(0, 0, U).fork(0, U, P).migrate(0, P, 0, 1).ev(0, EventKind::WakeupNew, P, 1);
+    EXPECT_EQ(s.only(), MigrationCause::Fork);
+}
+
+TEST(MigrationCauses, NumaAfterMoveNuma) {
+    Seq s;
+    s.comm(STOP1, "migration/1").sw(1, P, STOP1, TaskState::Runnable).ev(1, EventKind::MoveNuma, P).migrate(1, P, 1, 0);
+    EXPECT_EQ(s.only(), MigrationCause::Numa);
+}
+
+TEST(MigrationCauses, NewidleWhenTheIdleTaskIsCurrent) {
+    Seq s;
+    s.sw(0, U, 0).migrate(0, P, 1, 0);
+    EXPECT_EQ(s.only(), MigrationCause::LoadBalanceNewidle);
+}
+
+TEST(MigrationCauses, NewidleWhenTheCurrentTaskBlocksNext) {
+    Seq s;
+    s.sw(0, 0, U).migrate(0, P, 1, 0).sw(0, U, P, TaskState::Sleeping);
+    EXPECT_EQ(s.only(), MigrationCause::LoadBalanceNewidle);
+}
+
+TEST(MigrationCauses, PeriodicWhenPulledOverARunningTask) {
+    Seq s;
+    s.sw(0, 0, U).migrate(0, P, 1, 0).sw(0, U, P, TaskState::Runnable);
+    EXPECT_EQ(s.only(), MigrationCause::LoadBalancePeriodic);
+}
+
+TEST(MigrationCauses, PeriodicFromKsoftirqd) {
+    Seq s;
+    s.comm(15, "ksoftirqd/0").sw(0, 0, 15).migrate(0, P, 1, 0);
+    EXPECT_EQ(s.only(), MigrationCause::LoadBalancePeriodic);
+}
+
+TEST(MigrationCauses, ActiveWhenTheStopperIsKickedFromAnotherCpu) {
+    Seq s;
+    s.comm(STOP1, "migration/1")
+        .sw(0, 0, U)
+        .sw(1, 0, P, TaskState::Runnable)
+        .ev(0, EventKind::Waking, STOP1, 1)  // softirq on CPU 0 kicks CPU 1's stopper
+        .sw(1, P, STOP1, TaskState::Runnable)
+        .migrate(1, P, 1, 0)
+        .sw(1, STOP1, 0, TaskState::Sleeping);
+    EXPECT_EQ(s.only(), MigrationCause::LoadBalanceActive);
+}
+
+TEST(MigrationCauses, AffinityWhenTheStopperCompletesItsCaller) {
+    Seq s;
+    s.comm(STOP1, "migration/1")
+        .sw(0, 0, T)
+        .sw(1, 0, P, TaskState::Runnable)
+        .ev(0, EventKind::Waking, STOP1, 1)  // T calls sched_setaffinity(P) from CPU 0
+        .sw(0, T, 0, TaskState::DiskSleep)   // and waits for completion
+        .sw(1, P, STOP1, TaskState::Runnable)
+        .migrate(1, P, 1, 0)
+        .ev(1, EventKind::Waking, T, 0)  // complete(): the stopper wakes T
+        .sw(1, STOP1, 0, TaskState::Sleeping);
+    EXPECT_EQ(s.only(), MigrationCause::Affinity);
+}
+
+TEST(MigrationCauses, AffinityWhenTheCallerRunsOnTheStoppersCpu) {
+    Seq s;
+    s.comm(STOP1, "migration/1")
+        .sw(1, 0, T)
+        .ev(1, EventKind::Waking, STOP1, 1)  // T on CPU 1 moves a task queued there
+        .sw(1, T, STOP1, TaskState::Runnable)
+        .migrate(1, P, 1, 0)
+        .sw(1, STOP1, T, TaskState::Sleeping);
+    EXPECT_EQ(s.only(), MigrationCause::Affinity);
+}
+
+TEST(MigrationCauses, AffinityOtherwise) {
+    Seq s;
+    s.sw(0, 0, T).migrate(0, P, 0, 1);  // taskset from a user task on the source CPU
+    EXPECT_EQ(s.only(), MigrationCause::Affinity);
+}

@@ -1,0 +1,151 @@
+#include <gtest/gtest.h>
+
+#include "event_store.h"
+#include "sched_tracker.h"
+
+using namespace schedscope::tracing;
+
+namespace {
+SchedEvent ev(uint64_t ts, int cpu, EventKind k, int pid, int pid2 = -1) {
+    SchedEvent e;
+    e.ts = ts;
+    e.cpu = cpu;
+    e.kind = k;
+    e.pid = pid;
+    e.pid2 = pid2;
+    return e;
+}
+}  // namespace
+
+TEST(EventStore, RoundTripsEveryColumnPerKind) {
+    EventStore s;
+    SchedEvent sw = ev(100, 1, EventKind::Switch, 10, 20);
+    sw.prio = 120;
+    sw.state = TaskState::DiskSleep;
+    SchedEvent mig = ev(200, 0, EventKind::MigrateTask, 10);
+    mig.srcCpu = 1;
+    mig.dstCpu = 3;
+    SchedEvent wk = ev(150, 0, EventKind::Waking, 30);
+    wk.dstCpu = 2;
+    wk.prio = 98;
+    SchedEvent swap = ev(300, 2, EventKind::SwapNuma, 5, 6);
+    swap.srcCpu = 2;
+    swap.dstCpu = 7;
+    for (const auto& e : {sw, mig, wk, swap}) s.append(e);
+    s.finish();
+    ASSERT_EQ(s.size(), 4u);
+    std::vector<SchedEvent> seen;
+    s.forEach([&](const SchedEvent& e) { seen.push_back(e); return true; });
+    ASSERT_EQ(seen.size(), 4u);
+    EXPECT_EQ(seen[0].ts, 100u);
+    EXPECT_EQ(seen[0].pid2, 20);
+    EXPECT_EQ(seen[0].state, TaskState::DiskSleep);
+    EXPECT_EQ(seen[0].prio, 120);
+    EXPECT_EQ(seen[1].kind, EventKind::Waking);
+    EXPECT_EQ(seen[1].dstCpu, 2);
+    EXPECT_EQ(seen[1].prio, 98);
+    EXPECT_EQ(seen[2].srcCpu, 1);
+    EXPECT_EQ(seen[2].dstCpu, 3);
+    EXPECT_EQ(seen[3].pid2, 6);
+    EXPECT_EQ(seen[3].srcCpu, 2);
+    EXPECT_EQ(seen[3].dstCpu, 7);
+}
+
+TEST(EventStore, ResortsOutOfOrderEventsAndCountsThem) {
+    EventStore s;
+    for (uint64_t t : {10u, 30u, 20u, 40u}) s.append(ev(t, 0, EventKind::Wakeup, 1));
+    s.finish();
+    EXPECT_EQ(s.anomaly(Anomaly::OutOfOrder), 1u);
+    std::vector<uint64_t> ts;
+    s.forEach([&](const SchedEvent& e) { ts.push_back(e.ts); return true; });
+    EXPECT_EQ(ts, (std::vector<uint64_t>{10, 20, 30, 40}));
+}
+
+TEST(EventStore, KeepsTimestampsAcrossLongGapsAndBlocks) {
+    EventStore s;
+    std::vector<uint64_t> want;
+    uint64_t t = 5;
+    for (int i = 0; i < 3000; ++i) {
+        t += (i % 1000 == 999) ? 10'000'000'000ull : 1234;  // 10 s gaps overflow the u32 delta
+        want.push_back(t);
+        s.append(ev(t, 0, EventKind::Wakeup, i));
+    }
+    s.finish();
+    for (size_t i = 0; i < want.size(); ++i) ASSERT_EQ(s.tsAt(0, i), want[i]) << i;
+}
+
+TEST(EventStore, MergesCpusInTimeOrder) {
+    EventStore s;
+    s.append(ev(5, 1, EventKind::Wakeup, 1));
+    s.append(ev(7, 1, EventKind::Wakeup, 2));
+    s.append(ev(1, 0, EventKind::Wakeup, 3));
+    s.append(ev(6, 0, EventKind::Wakeup, 4));
+    s.append(ev(7, 0, EventKind::Wakeup, 5));
+    s.finish();
+    std::vector<int> pids;
+    s.forEach([&](const SchedEvent& e) { pids.push_back(e.pid); return true; });
+    EXPECT_EQ(pids, (std::vector<int>{3, 1, 4, 5, 2}));
+}
+
+TEST(EventStore, PidReuseCountedInTimeOrder) {
+    EventStore s;
+    // Appended per CPU out of global order: the exit (t=50) precedes the second fork (t=60).
+    s.append(ev(10, 0, EventKind::ProcessFork, 1, 99));
+    s.append(ev(60, 0, EventKind::ProcessFork, 1, 99));
+    s.append(ev(50, 1, EventKind::ProcessExit, 99));
+    s.finish();
+    EXPECT_EQ(s.anomaly(Anomaly::PidReuse), 1u);
+}
+
+TEST(EventStore, CommHistoryPerTask) {
+    EventStore s;
+    s.noteComm(7, 100, "bash");
+    s.noteComm(7, 100, "bash");
+    s.noteComm(7, 300, "stress-ng");
+    EXPECT_EQ(s.commAt(7, 50), "bash");
+    EXPECT_EQ(s.commAt(7, 200), "bash");
+    EXPECT_EQ(s.commAt(7, 300), "stress-ng");
+    EXPECT_EQ(s.commAt(8, 300), "");
+}
+
+TEST(EventStore, ResidentSizeAtMost16BytesPerEvent) {
+    EventStore s;
+    for (int i = 0; i < 200000; ++i) {
+        SchedEvent e = ev(1000ull * static_cast<uint64_t>(i), i % 4, EventKind::Switch, i % 300, (i + 1) % 300);
+        s.append(e);
+        if (i % 1000 == 0) s.noteComm(i % 300, e.ts, "task" + std::to_string(i % 300));
+    }
+    s.finish();
+    EXPECT_LE(static_cast<double>(s.residentBytes()) / static_cast<double>(s.size()), 16.0);
+}
+
+TEST(SchedTracker, RunSlicesAndTaskStatesWithWaker) {
+    EventStore s;
+    SchedEvent a = ev(100, 0, EventKind::Switch, 0, 10);  // idle -> 10
+    a.state = TaskState::Runnable;
+    SchedEvent w = ev(150, 0, EventKind::Waking, 20);  // 10 wakes 20 on cpu 1
+    w.dstCpu = 1;
+    SchedEvent b = ev(200, 1, EventKind::Switch, 0, 20);
+    b.state = TaskState::Runnable;
+    SchedEvent c = ev(300, 0, EventKind::Switch, 10, 0);  // 10 sleeps
+    c.state = TaskState::Sleeping;
+    for (const auto& e : {a, w, b, c}) s.append(e);
+    s.finish();
+    auto slices = computeRunSlices(s);
+    ASSERT_EQ(slices.size(), 2u);
+    ASSERT_GE(slices[0].size(), 2u);
+    EXPECT_EQ(slices[0][1].pid, 10);
+    EXPECT_EQ(slices[0][1].start, 100u);
+    EXPECT_EQ(slices[0][1].end, 300u);
+    EXPECT_EQ(slices[0][1].endState, TaskState::Sleeping);
+    auto ivs = computeTaskIntervals(s);
+    std::vector<TaskInterval> of20;
+    for (const auto& iv : ivs)
+        if (iv.pid == 20) of20.push_back(iv);
+    ASSERT_EQ(of20.size(), 2u);
+    EXPECT_EQ(of20[0].phase, TaskPhase::Runnable);
+    EXPECT_EQ(of20[0].waker, 10);
+    EXPECT_EQ(of20[0].start, 150u);
+    EXPECT_EQ(of20[0].end, 200u);
+    EXPECT_EQ(of20[1].phase, TaskPhase::Running);
+}

@@ -1,0 +1,229 @@
+// Readers against independent counts: `trace-cmd report` run on the file (when trace-cmd is
+// installed) and the committed report text, counted with a regex, not with our parser.
+#include <gtest/gtest.h>
+
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <array>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <regex>
+#include <sstream>
+
+#include "support/fixtures.h"
+#include "topology/hwloc_loader.h"
+#include "trace_reader.h"
+#include "trace_topology.h"
+
+using namespace schedscope;
+using namespace schedscope::tracing;
+namespace fs = std::filesystem;
+
+namespace {
+
+std::map<std::string, uint64_t> countByRegex(const std::string& text) {
+    static const std::regex line(R"(\[\d+\]\s+(?:\S+\s+)?\d+\.\d+:\s+([a-z_0-9]+):)");
+    std::map<std::string, uint64_t> counts;
+    std::istringstream in(text);
+    std::string l;
+    std::smatch m;
+    while (std::getline(in, l))
+        if (std::regex_search(l, m, line)) ++counts[m[1]];
+    return counts;
+}
+
+std::map<std::string, uint64_t> countsOf(const EventStore& s) {
+    std::map<std::string, uint64_t> c;
+    for (int k = 0; k < kEventKindCount; ++k)
+        if (auto n = s.count(static_cast<EventKind>(k))) c[std::string(eventKindName(static_cast<EventKind>(k)))] = n;
+    for (const auto& [name, n] : s.otherEvents()) c[name] += n;
+    return c;
+}
+
+bool haveTraceCmd() { return std::system("trace-cmd -h >/dev/null 2>&1") != 127 && access("/usr/bin/trace-cmd", X_OK) == 0; }
+
+std::string run(const std::string& cmd) {
+    std::string out;
+    FILE* p = popen(cmd.c_str(), "r");
+    if (!p) return out;
+    std::array<char, 65536> buf;
+    size_t n;
+    while ((n = fread(buf.data(), 1, buf.size(), p)) > 0) out.append(buf.data(), n);
+    pclose(p);
+    return out;
+}
+
+std::string scratch(const std::string& name) {
+    fs::create_directories(SCHEDSCOPE_TEST_SCRATCH "/traces");
+    return SCHEDSCOPE_TEST_SCRATCH "/traces/" + name;
+}
+
+void writeBytes(const std::string& path, const std::string& bytes) {
+    std::ofstream(path, std::ios::binary | std::ios::trunc) << bytes;
+}
+
+}  // namespace
+
+class TraceDatFile : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(TraceDatFile, CountsPerEventEqualTraceCmdReport) {
+    if (!haveTraceCmd()) GTEST_SKIP() << "trace-cmd is not installed; the committed report text is checked instead";
+    const std::string path = test::dataPath("traces/" + GetParam());
+    auto store = readTraceDat(path);
+    ASSERT_TRUE(store) << store.error();
+    auto expected = countByRegex(run("trace-cmd report '" + path + "' 2>/dev/null"));
+    ASSERT_FALSE(expected.empty());
+    EXPECT_EQ(countsOf(*store), expected);
+    EXPECT_EQ(store->anomaly(Anomaly::Malformed), 0u);
+}
+INSTANTIATE_TEST_SUITE_P(Fixtures, TraceDatFile, ::testing::Values("mixed-v7.dat", "record-v6.dat"));
+
+TEST(TraceDat, CountsEqualCommittedReportText) {
+    auto store = readTraceDat(test::dataPath("traces/mixed-v7.dat"));
+    ASSERT_TRUE(store) << store.error();
+    EXPECT_EQ(countsOf(*store), countByRegex(test::readFile(test::dataPath("traces/mixed-v7.report.txt"))));
+}
+
+TEST(TraceDat, ReportTextGivesTheSameStoreAsTheBinary) {
+    auto bin = readTraceFile(test::dataPath("traces/mixed-v7.dat"));
+    auto text = readTraceFile(test::dataPath("traces/mixed-v7.report.txt"));
+    ASSERT_TRUE(bin) << bin.error();
+    ASSERT_TRUE(text) << text.error();
+    EXPECT_EQ(countsOf(*bin), countsOf(*text));
+    EXPECT_EQ(bin->taskCount(), text->taskCount());
+    EXPECT_EQ(text->anomaly(Anomaly::GarbageLine), 0u);
+    // The report prints microseconds: compare the event sequences at that precision.
+    std::vector<std::tuple<uint64_t, int, int, int, int>> a, b;
+    bin->forEach([&](const SchedEvent& e) { a.emplace_back((e.ts + 500) / 1000, e.cpu, int(e.kind), e.pid, e.pid2); return true; });
+    text->forEach([&](const SchedEvent& e) { b.emplace_back(e.ts / 1000, e.cpu, int(e.kind), e.pid, e.pid2); return true; });
+    // Same-microsecond events on two CPUs may print in either order: compare as multisets.
+    std::sort(a.begin(), a.end());
+    std::sort(b.begin(), b.end());
+    EXPECT_EQ(a, b);
+}
+
+TEST(TraceDat, ProgressReachesOneAndCancelStops) {
+    double last = 0;
+    LoadOptions opt;
+    opt.progress = [&](double f) { last = f; };
+    ASSERT_TRUE(readTraceDat(test::dataPath("traces/mixed-v7.dat"), opt));
+    EXPECT_DOUBLE_EQ(last, 1.0);
+}
+
+TEST(TraceDat, BadInputsGiveOneLineErrorsNamingTheFile) {
+    const std::string missing = scratch("missing.dat");
+    unlink(missing.c_str());
+    const std::string empty = scratch("empty.dat");
+    writeBytes(empty, "");
+    const std::string magic = scratch("magic.dat");
+    writeBytes(magic, std::string("\x17\x08\x44notatrace", 13) + std::string(4096, 'x'));
+    for (const auto& p : {missing, empty, magic}) {
+        auto r = readTraceDat(p);
+        ASSERT_FALSE(r) << p;
+        EXPECT_NE(r.error().find(p), std::string::npos) << r.error();
+        EXPECT_EQ(r.error().find('\n'), std::string::npos) << r.error();
+    }
+}
+
+TEST(TraceDat, TruncatedFilesNeverCrash) {
+    for (const char* name : {"mixed-v7.dat", "record-v6.dat"}) {
+        const std::string whole = test::readFile(test::dataPath(std::string("traces/") + name));
+        for (size_t cut : {size_t{5}, size_t{12}, size_t{100}, size_t{1000}, size_t{5000}, whole.size() / 3,
+                           whole.size() / 2, whole.size() - 1000}) {
+            const std::string p = scratch(std::string("cut-") + std::to_string(cut) + "-" + name);
+            writeBytes(p, whole.substr(0, cut));
+            auto r = readTraceFile(p);
+            // Either an error naming the file, or fewer events than the whole file: never a crash.
+            if (!r) {
+                EXPECT_NE(r.error().find(p), std::string::npos) << r.error();
+            }
+        }
+    }
+}
+
+TEST(FtraceText, TracefsTraceCountsEqualRegexCounts) {
+    const std::string path = test::dataPath("traces/tracefs-trace.txt");
+    auto store = readFtraceText(path);
+    ASSERT_TRUE(store) << store.error();
+    EXPECT_EQ(countsOf(*store), countByRegex(test::readFile(path)));
+    EXPECT_EQ(store->anomaly(Anomaly::GarbageLine), 0u);
+}
+
+TEST(FtraceText, CrlfAndGarbageLinesAreCountedNotFatal) {
+    const std::string text = test::readFile(test::dataPath("traces/tracefs-trace.txt"));
+    auto clean = parseFtraceText(text, "clean");
+    ASSERT_TRUE(clean);
+    std::string dirty;
+    std::istringstream in(text);
+    std::string l;
+    int garbage = 0, n = 0;
+    while (std::getline(in, l)) {
+        dirty += l + "\r\n";
+        if (++n % 50 == 0) {
+            dirty += "this is not an event \x01\x02 ]]] [[[\r\n";
+            ++garbage;
+        }
+    }
+    dirty += "bash-1 [000] 12.5: sched_switch: prev_comm=x\r\n";  // a known event without its fields
+    auto r = parseFtraceText(dirty, "dirty");
+    ASSERT_TRUE(r) << r.error();
+    EXPECT_EQ(countsOf(*r), countsOf(*clean));
+    EXPECT_EQ(r->anomaly(Anomaly::GarbageLine), static_cast<uint64_t>(garbage));
+    EXPECT_EQ(r->anomaly(Anomaly::Malformed), 1u);
+}
+
+TEST(FtraceText, LostEventLinesAreCounted) {
+    auto r = parseFtraceText("CPU:1 [LOST 42 EVENTS]\n  bash-5 [001] d..2. 1.000001: sched_waking: comm=a pid=3 prio=120 target_cpu=000\n", "t");
+    ASSERT_TRUE(r) << r.error();
+    EXPECT_EQ(r->anomaly(Anomaly::LostEvents), 42u);
+    EXPECT_EQ(r->size(), 1u);
+}
+
+TEST(FtraceText, NoEventsIsAnError) {
+    auto r = parseFtraceText("hello\nworld\n", "junk.txt");
+    ASSERT_FALSE(r);
+    EXPECT_NE(r.error().find("junk.txt"), std::string::npos);
+    auto s = parseFtraceText("  bash-5 [001] 1.000001: irq_handler_entry: irq=1 name=x\n", "irqs.txt");
+    ASSERT_FALSE(s);
+    EXPECT_NE(s.error().find("no sched events"), std::string::npos);
+}
+
+TEST(TraceTopology, SidecarIsUsedAndCpuMismatchNamesBoth) {
+    const std::string path = test::dataPath("traces/record-v6.dat");
+    auto store = readTraceDat(path);
+    ASSERT_TRUE(store) << store.error();
+    auto topo = topologyForTrace(path, *store, std::nullopt);
+    ASSERT_TRUE(topo) << topo.error();
+    EXPECT_GE(static_cast<int>(topo->cpus.size()), store->cpuCount());
+
+    auto noSidecar = topologyForTrace(test::dataPath("traces/mixed-v7.dat"), *store, std::nullopt);
+    ASSERT_FALSE(noSidecar);
+    EXPECT_NE(noSidecar.error().find("--preset"), std::string::npos);
+
+    TopologySpec one{TopologySpec::Kind::Synthetic, "pack:1 core:1 pu:1"};
+    auto small = topologyForTrace(path, *store, one);
+    ASSERT_FALSE(small);
+    EXPECT_NE(small.error().find(path), std::string::npos) << small.error();
+    EXPECT_NE(small.error().find("pack:1 core:1 pu:1"), std::string::npos) << small.error();
+}
+
+TEST(TraceStatsCli, JsonHasTheDocumentedKeysAndCounts) {
+    const std::string path = test::dataPath("traces/record-v6.dat");
+    const std::string out = run(std::string(SCHEDSCOPE_CLI) + " trace stats '" + path + "' --json");
+    auto j = nlohmann::json::parse(out, nullptr, false);
+    ASSERT_FALSE(j.is_discarded()) << out;
+    for (const char* key : {"events_by_kind", "events_by_cpu", "tasks", "duration_s", "lost_events",
+                            "migrations_by_level", "migrations_by_cause", "anomalies"})
+        EXPECT_TRUE(j.contains(key)) << key;
+    auto store = readTraceDat(path);
+    ASSERT_TRUE(store);
+    EXPECT_EQ(j["events_by_kind"]["sched_switch"].get<uint64_t>(), store->count(EventKind::Switch));
+    uint64_t byLevel = 0;
+    for (const auto& [k, v] : j["migrations_by_level"].items()) byLevel += v.get<uint64_t>();
+    EXPECT_EQ(byLevel, store->count(EventKind::MigrateTask));
+}

@@ -1,0 +1,245 @@
+#include "event_store.h"
+
+#include <algorithm>
+#include <numeric>
+#include <queue>
+
+namespace schedscope::tracing {
+namespace {
+
+bool usesPackedCpus(EventKind k) {
+    return k == EventKind::MigrateTask || k == EventKind::MoveNuma || k == EventKind::StickNuma;
+}
+bool usesPid2(EventKind k) {
+    return k == EventKind::Switch || k == EventKind::ProcessFork || k == EventKind::ProcessExec ||
+           k == EventKind::SwapNuma;
+}
+bool usesDstCpu(EventKind k) {
+    return k == EventKind::Waking || k == EventKind::Wakeup || k == EventKind::WakeupNew || k == EventKind::CpuIdle;
+}
+int32_t pack(int32_t src, int32_t dst) {
+    return static_cast<int32_t>((static_cast<uint32_t>(src) & 0xffffu) << 16 | (static_cast<uint32_t>(dst) & 0xffffu));
+}
+int32_t unpackHi(int32_t v) {
+    uint32_t x = static_cast<uint32_t>(v) >> 16;
+    return x == 0xffffu ? -1 : static_cast<int32_t>(x);
+}
+int32_t unpackLo(int32_t v) {
+    uint32_t x = static_cast<uint32_t>(v) & 0xffffu;
+    return x == 0xffffu ? -1 : static_cast<int32_t>(x);
+}
+bool testBit(const std::vector<uint8_t>& bits, int32_t i) {
+    auto u = static_cast<size_t>(i);
+    return u / 8 < bits.size() && (bits[u / 8] >> (u % 8) & 1);
+}
+// Returns true when the bit was newly set.
+bool setBit(std::vector<uint8_t>& bits, int32_t i) {
+    auto u = static_cast<size_t>(i);
+    if (u / 8 >= bits.size()) bits.resize(std::max(u / 8 + 1, bits.size() * 2), 0);
+    bool was = bits[u / 8] >> (u % 8) & 1;
+    bits[u / 8] |= static_cast<uint8_t>(1u << (u % 8));
+    return !was;
+}
+
+}  // namespace
+
+void EventStore::push(Partition& p, const SchedEvent& e) {
+    const auto i = static_cast<uint32_t>(p.pid.size());
+    if (i % kBlock == 0) p.blockBase.push_back(e.ts);
+    const uint64_t base = p.blockBase.back();
+    if (e.ts >= base && e.ts - base < kOverflow) {
+        p.tsDelta.push_back(static_cast<uint32_t>(e.ts - base));
+    } else {
+        p.tsDelta.push_back(kOverflow);
+        p.tsOverflow[i] = e.ts;
+    }
+    p.kindState.push_back(static_cast<uint8_t>(static_cast<uint8_t>(e.kind) | static_cast<uint8_t>(e.state) << 4));
+    p.prio.push_back(static_cast<uint8_t>(std::clamp(e.prio, 0, 255)));
+    p.pid.push_back(e.pid);
+    int32_t arg = -1;
+    if (usesPid2(e.kind)) arg = e.pid2;
+    else if (usesPackedCpus(e.kind)) arg = pack(e.srcCpu, e.dstCpu);
+    else if (usesDstCpu(e.kind)) arg = e.dstCpu;
+    p.arg.push_back(arg);
+    if (e.kind == EventKind::SwapNuma) p.swapCpus[i] = {e.srcCpu, e.dstCpu};
+}
+
+void EventStore::append(const SchedEvent& e) {
+    if (e.cpu < 0 || e.cpu >= kMaxCpus) {
+        addAnomaly(Anomaly::CpuOutOfRange);
+        return;
+    }
+    if (static_cast<size_t>(e.cpu) >= parts_.size()) parts_.resize(static_cast<size_t>(e.cpu) + 1);
+    Partition& p = parts_[static_cast<size_t>(e.cpu)];
+    if (!p.pid.empty() && e.ts < p.lastTs) {
+        addAnomaly(Anomaly::OutOfOrder);
+        p.unsorted = true;
+    }
+    p.lastTs = std::max(p.lastTs, e.ts);
+    push(p, e);
+    ++total_;
+    ++byKind_[static_cast<size_t>(e.kind)];
+    firstTs_ = std::min(firstTs_, e.ts);
+    lastTs_ = std::max(lastTs_, e.ts);
+
+    if (e.kind == EventKind::CpuIdle) return;
+    // Pid reuse is judged in time order at finish(); sources append per CPU.
+    if (e.kind == EventKind::ProcessFork && e.pid2 >= 0) lifeEvents_.push_back({e.ts, e.pid2, true});
+    if (e.kind == EventKind::ProcessExit && e.pid >= 0) lifeEvents_.push_back({e.ts, e.pid, false});
+    notePid(e.pid);
+    if (usesPid2(e.kind)) notePid(e.pid2);
+}
+
+void EventStore::notePid(int32_t pid) {
+    if (pid >= 0 && pid < (1 << 26) && setBit(pidSeen_, pid)) ++taskCount_;
+}
+
+void EventStore::countOther(std::string_view name, uint64_t n) {
+    auto it = other_.find(name);
+    if (it == other_.end()) other_.emplace(std::string(name), n);
+    else it->second += n;
+}
+
+void EventStore::addAnomaly(Anomaly a, uint64_t n) { anomalies_[static_cast<size_t>(a)] += n; }
+
+void EventStore::noteComm(int32_t pid, uint64_t ts, std::string_view comm) {
+    auto& hist = commHistory_[pid];
+    if (!hist.empty() && comms_[hist.back().id] == comm) return;
+    auto it = commIds_.find(std::string(comm));
+    uint32_t id;
+    if (it == commIds_.end()) {
+        id = static_cast<uint32_t>(comms_.size());
+        comms_.emplace_back(comm);
+        commIds_.emplace(comms_.back(), id);
+    } else {
+        id = it->second;
+    }
+    // Sources deliver per-CPU batches, so a later-seen name can be older: keep history sorted.
+    CommChange c{ts, id};
+    auto pos = std::upper_bound(hist.begin(), hist.end(), ts, [](uint64_t t, const CommChange& x) { return t < x.ts; });
+    hist.insert(pos, c);
+}
+
+std::string_view EventStore::commAt(int32_t pid, uint64_t ts) const {
+    auto it = commHistory_.find(pid);
+    if (it == commHistory_.end() || it->second.empty()) return {};
+    const auto& h = it->second;
+    auto pos = std::upper_bound(h.begin(), h.end(), ts, [](uint64_t t, const CommChange& x) { return t < x.ts; });
+    // Before the first sighting the first known name is the best guess.
+    return comms_[pos == h.begin() ? h.front().id : std::prev(pos)->id];
+}
+
+uint64_t EventStore::tsOf(const Partition& p, size_t i) {
+    uint32_t d = p.tsDelta[i];
+    if (d != kOverflow) return p.blockBase[i / kBlock] + d;
+    return p.tsOverflow.at(static_cast<uint32_t>(i));
+}
+
+uint64_t EventStore::tsAt(int cpu, size_t index) const { return tsOf(parts_[static_cast<size_t>(cpu)], index); }
+
+SchedEvent EventStore::decode(const Partition& p, int cpu, size_t i) {
+    SchedEvent e;
+    e.ts = tsOf(p, i);
+    e.cpu = cpu;
+    e.kind = static_cast<EventKind>(p.kindState[i] & 0x0f);
+    e.state = static_cast<TaskState>(p.kindState[i] >> 4);
+    e.prio = p.prio[i];
+    e.pid = p.pid[i];
+    const int32_t arg = p.arg[i];
+    if (usesPid2(e.kind)) e.pid2 = arg;
+    else if (usesPackedCpus(e.kind)) { e.srcCpu = unpackHi(arg); e.dstCpu = unpackLo(arg); }
+    else if (usesDstCpu(e.kind)) e.dstCpu = arg;
+    if (e.kind == EventKind::SwapNuma) {
+        auto it = p.swapCpus.find(static_cast<uint32_t>(i));
+        if (it != p.swapCpus.end()) { e.srcCpu = it->second.first; e.dstCpu = it->second.second; }
+    }
+    return e;
+}
+
+SchedEvent EventStore::at(int cpu, size_t index) const { return decode(parts_[static_cast<size_t>(cpu)], cpu, index); }
+
+void EventStore::sortPartition(Partition& p) {
+    const size_t n = p.pid.size();
+    std::vector<uint64_t> ts(n);
+    for (size_t i = 0; i < n; ++i) ts[i] = tsOf(p, i);
+    std::vector<uint32_t> order(n);
+    std::iota(order.begin(), order.end(), 0u);
+    std::stable_sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) { return ts[a] < ts[b]; });
+    Partition q;
+    for (uint32_t i : order) {
+        SchedEvent e = decode(p, 0, i);
+        push(q, e);
+    }
+    q.lastTs = p.lastTs;
+    p = std::move(q);
+}
+
+void EventStore::finish() {
+    // A fork that creates a pid we saw exit: the kernel recycled it, so "one pid" is two tasks.
+    std::stable_sort(lifeEvents_.begin(), lifeEvents_.end(),
+                     [](const LifeEvent& a, const LifeEvent& b) { return a.ts < b.ts; });
+    for (const LifeEvent& l : lifeEvents_) {
+        const auto u = static_cast<size_t>(l.pid);
+        if (!l.fork) setBit(pidExited_, l.pid);
+        else if (testBit(pidExited_, l.pid)) {
+            addAnomaly(Anomaly::PidReuse);
+            pidExited_[u / 8] &= static_cast<uint8_t>(~(1u << (u % 8)));
+        }
+    }
+    lifeEvents_.clear();
+    std::fill(pidExited_.begin(), pidExited_.end(), 0);
+    for (auto& p : parts_) {
+        if (p.unsorted) sortPartition(p);
+        p.unsorted = false;
+        // Growth by doubling leaves up to half the columns unused; give it back.
+        p.blockBase.shrink_to_fit();
+        p.tsDelta.shrink_to_fit();
+        p.kindState.shrink_to_fit();
+        p.prio.shrink_to_fit();
+        p.pid.shrink_to_fit();
+        p.arg.shrink_to_fit();
+    }
+}
+
+void EventStore::forEach(const std::function<bool(const SchedEvent&)>& fn) const {
+    using Head = std::pair<uint64_t, uint32_t>;  // (ts, cpu)
+    std::priority_queue<Head, std::vector<Head>, std::greater<>> heap;
+    std::vector<size_t> next(parts_.size(), 0);
+    for (uint32_t c = 0; c < parts_.size(); ++c)
+        if (!parts_[c].pid.empty()) heap.push({tsOf(parts_[c], 0), c});
+    while (!heap.empty()) {
+        const uint32_t c = heap.top().second;
+        heap.pop();
+        const Partition& p = parts_[c];
+        size_t& i = next[c];
+        // Drain this CPU while it stays the earliest: most of the time a run of events.
+        while (i < p.pid.size()) {
+            const uint64_t t = tsOf(p, i);
+            if (!heap.empty() && (t > heap.top().first || (t == heap.top().first && c > heap.top().second))) break;
+            if (!fn(decode(p, static_cast<int>(c), i))) return;
+            ++i;
+        }
+        if (i < p.pid.size()) heap.push({tsOf(p, i), c});
+    }
+}
+
+std::map<std::string, uint64_t> EventStore::anomalyTable() const {
+    std::map<std::string, uint64_t> t;
+    for (size_t i = 0; i < kAnomalyNames.size(); ++i) t[std::string(kAnomalyNames[i])] = anomalies_[i];
+    return t;
+}
+
+size_t EventStore::residentBytes() const {
+    size_t b = 0;
+    for (const auto& p : parts_) {
+        b += p.blockBase.capacity() * 8 + p.tsDelta.capacity() * 4 + p.kindState.capacity() + p.prio.capacity() +
+             p.pid.capacity() * 4 + p.arg.capacity() * 4;
+        b += (p.tsOverflow.size() + p.swapCpus.size()) * 32;
+    }
+    for (const auto& [pid, h] : commHistory_) b += 48 + h.capacity() * sizeof(CommChange);
+    for (const auto& s : comms_) b += 64 + s.capacity();
+    b += pidSeen_.capacity() + pidExited_.capacity();
+    return b;
+}
+
+}  // namespace schedscope::tracing

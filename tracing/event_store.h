@@ -1,0 +1,138 @@
+#pragma once
+// EventStore: the columnar store of sched events, fed through a small append API by every
+// source (trace.dat, ftrace text, live tracefs, later BPF).
+//
+// Resident encoding (14 bytes per event plus ~0.01 for block bases): events are partitioned by
+// CPU, each partition in time order, so the per-CPU index is the partition itself and the cpu
+// column costs nothing. Columns of a partition:
+//   tsDelta  u32  ns since the partition's block base (one u64 base per 1024 events); an event
+//                 that does not fit (gap > 4.29 s, or earlier than the base) keeps its full
+//                 timestamp in a small overflow map
+//   kindState u8  EventKind in the low nibble, TaskState (switch prev_state) in the high nibble
+//   prio     u8   SchedEvent::prio (kernel prio 0..139)
+//   pid      i32  SchedEvent::pid
+//   arg      i32  switch/fork/exec/swap_numa: pid2; migrate/move_numa/stick_numa: srcCpu<<16 |
+//                 dstCpu; waking/wakeup/wakeup_new: dstCpu (target_cpu); cpu_idle: cpu_id
+// Side tables: swap_numa CPUs (rare), per-task comm history (interned), anomaly counters.
+// Global time order is a k-way merge over partitions (forEach).
+#include <array>
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+#include "event_schema.h"
+
+namespace schedscope::tracing {
+
+// Anomalies in otherwise good input, counted (never thrown) and shown to the user.
+enum class Anomaly : uint8_t {
+    LostEvents,      // events the ring buffer dropped (sum of the reported counts)
+    LostUnknown,     // places where events were lost but the count is unknown
+    OutOfOrder,      // an event older than the previous one on the same CPU (store re-sorts)
+    Malformed,       // a known event whose fields could not be read
+    UnknownEvent,    // a record whose event id has no format in the file
+    PidReuse,        // a fork created a pid that had exited earlier in the trace
+    GarbageLine,     // a text line that is not an event, header or comment
+    CpuOutOfRange,   // a CPU id above the supported maximum (event dropped)
+    Count
+};
+constexpr std::array<std::string_view, static_cast<size_t>(Anomaly::Count)> kAnomalyNames = {
+    "lost_events", "lost_unknown", "out_of_order", "malformed", "unknown_event", "pid_reuse",
+    "garbage_line", "cpu_out_of_range"};
+
+struct EventRef {
+    uint32_t cpu = 0;
+    uint32_t index = 0;  // within that CPU's partition
+};
+
+class EventStore {
+public:
+    static constexpr int kMaxCpus = 4096;
+
+    // ---- append API (any source) ----
+    void append(const SchedEvent& e);
+    // An event the store does not keep (other sched_*, sched_stat_*, irq, ...), counted by name.
+    void countOther(std::string_view name, uint64_t n = 1);
+    void addAnomaly(Anomaly a, uint64_t n = 1);
+    // The task `pid` was called `comm` at time `ts` (from switch/wakeup/fork fields); only
+    // changes are stored.
+    void noteComm(int32_t pid, uint64_t ts, std::string_view comm);
+    // Sorts partitions that received out-of-order events and counts pid reuse; call when the
+    // source is done (a live source may call it again after appending more).
+    void finish();
+
+    // ---- reading ----
+    size_t size() const { return total_; }
+    int cpuCount() const { return static_cast<int>(parts_.size()); }  // highest CPU id seen + 1
+    size_t cpuSize(int cpu) const { return parts_[static_cast<size_t>(cpu)].pid.size(); }
+    SchedEvent at(int cpu, size_t index) const;
+    uint64_t tsAt(int cpu, size_t index) const;
+    EventKind kindAt(int cpu, size_t index) const {
+        return static_cast<EventKind>(parts_[static_cast<size_t>(cpu)].kindState[index] & 0x0f);
+    }
+    // Every event in global time order (ties: lower CPU first). `fn` returns false to stop.
+    void forEach(const std::function<bool(const SchedEvent&)>& fn) const;
+
+    uint64_t firstTs() const { return firstTs_; }
+    uint64_t lastTs() const { return lastTs_; }
+    uint64_t count(EventKind k) const { return byKind_[static_cast<size_t>(k)]; }
+    uint64_t anomaly(Anomaly a) const { return anomalies_[static_cast<size_t>(a)]; }
+    const std::map<std::string, uint64_t, std::less<>>& otherEvents() const { return other_; }
+    std::map<std::string, uint64_t> anomalyTable() const;  // every anomaly by name, zeros too
+    size_t taskCount() const { return taskCount_; }          // distinct pids referenced
+    // The comm of `pid` at time `ts` ("" if never named).
+    std::string_view commAt(int32_t pid, uint64_t ts) const;
+    // Resident bytes of columns and side tables (capacity, not size), for `bench load`.
+    size_t residentBytes() const;
+
+private:
+    static constexpr uint32_t kBlock = 1024;
+    static constexpr uint32_t kOverflow = 0xffffffffu;
+    struct Partition {
+        std::vector<uint64_t> blockBase;
+        std::vector<uint32_t> tsDelta;
+        std::vector<uint8_t> kindState;
+        std::vector<uint8_t> prio;
+        std::vector<int32_t> pid;
+        std::vector<int32_t> arg;
+        std::unordered_map<uint32_t, uint64_t> tsOverflow;
+        std::unordered_map<uint32_t, std::pair<int32_t, int32_t>> swapCpus;
+        uint64_t lastTs = 0;
+        bool unsorted = false;
+    };
+    struct CommChange {
+        uint64_t ts;
+        uint32_t id;
+    };
+
+    void notePid(int32_t pid);
+    void sortPartition(Partition& p);
+    static void push(Partition& p, const SchedEvent& e);
+    static SchedEvent decode(const Partition& p, int cpu, size_t i);
+    static uint64_t tsOf(const Partition& p, size_t i);
+
+    std::vector<Partition> parts_;
+    size_t total_ = 0;
+    uint64_t firstTs_ = UINT64_MAX, lastTs_ = 0;
+    std::array<uint64_t, kEventKindCount> byKind_{};
+    std::array<uint64_t, static_cast<size_t>(Anomaly::Count)> anomalies_{};
+    std::map<std::string, uint64_t, std::less<>> other_;
+    std::vector<uint8_t> pidSeen_;   // bit per pid: referenced by an event
+    std::vector<uint8_t> pidExited_; // bit per pid: sched_process_exit seen (scratch of finish())
+    struct LifeEvent {
+        uint64_t ts;
+        int32_t pid;
+        bool fork;  // else exit
+    };
+    std::vector<LifeEvent> lifeEvents_;  // forks and exits until finish()
+    size_t taskCount_ = 0;
+    std::vector<std::string> comms_;  // interned names
+    std::unordered_map<std::string, uint32_t> commIds_;
+    std::unordered_map<int32_t, std::vector<CommChange>> commHistory_;
+};
+
+}  // namespace schedscope::tracing

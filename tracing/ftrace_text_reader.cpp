@@ -1,0 +1,283 @@
+// ftrace text: the tracefs `trace` file (kernel print formats, key=value) and `trace-cmd report`
+// output (libtraceevent's sched plugins print sched_switch/sched_wakeup as
+// "comm:pid [prio] S ==> comm:pid [prio]" and "comm:pid [prio] CPU:001").
+// Line shape: "<comm>-<pid> [(<tgid>)] [<cpu>] [<irq flags>] <secs>.<frac>: <event>: <payload>".
+#include <cerrno>
+#include <charconv>
+#include <cstring>
+#include <fstream>
+#include <sstream>
+
+#include "trace_reader.h"
+
+namespace schedscope::tracing {
+namespace {
+
+std::string_view trim(std::string_view s) {
+    while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
+    while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r')) s.remove_suffix(1);
+    return s;
+}
+
+template <typename T>
+bool toInt(std::string_view s, T& out) {
+    s = trim(s);
+    if (!s.empty() && s.front() == '+') s.remove_prefix(1);
+    auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), out);
+    return ec == std::errc{} && p == s.data() + s.size();
+}
+
+bool parseTimestamp(std::string_view s, uint64_t& ns) {
+    const auto dot = s.find('.');
+    uint64_t secs = 0, frac = 0;
+    if (dot == std::string_view::npos) return false;
+    if (!toInt(s.substr(0, dot), secs)) return false;
+    std::string_view f = s.substr(dot + 1);
+    if (f.empty() || f.size() > 9 || !toInt(f, frac)) return false;
+    for (size_t i = f.size(); i < 9; ++i) frac *= 10;
+    ns = secs * 1000000000ull + frac;
+    return true;
+}
+
+// Value of `key=` in a key=value payload; comm values may hold spaces, so a value runs to the
+// next " word=" rather than to the next space.
+bool kv(std::string_view payload, std::string_view key, std::string_view& out) {
+    size_t pos = 0;
+    while (true) {
+        pos = payload.find(key, pos);
+        if (pos == std::string_view::npos) return false;
+        if ((pos == 0 || payload[pos - 1] == ' ') && pos + key.size() < payload.size() + 1 &&
+            payload.substr(pos + key.size(), 1) == "=")
+            break;
+        pos += key.size();
+    }
+    std::string_view rest = payload.substr(pos + key.size() + 1);
+    size_t end = 0;
+    while (true) {
+        size_t sp = rest.find(' ', end);
+        if (sp == std::string_view::npos) { end = rest.size(); break; }
+        size_t nextEq = rest.find('=', sp);
+        size_t nextSp = rest.find(' ', sp + 1);
+        if (nextEq != std::string_view::npos && (nextSp == std::string_view::npos || nextEq < nextSp)) { end = sp; break; }
+        if (rest.substr(sp, 4) == " ==>") { end = sp; break; }
+        end = sp + 1;
+    }
+    out = trim(rest.substr(0, end));
+    return true;
+}
+template <typename T>
+bool kvInt(std::string_view payload, std::string_view key, T& out) {
+    std::string_view v;
+    return kv(payload, key, v) && toInt(v, out);
+}
+
+// "comm:pid [prio]" as libtraceevent's sched plugins print a task.
+bool pluginTask(std::string_view s, std::string_view& comm, int32_t& pid, int32_t& prio) {
+    s = trim(s);
+    const auto br = s.rfind(" [");
+    if (br == std::string_view::npos || s.back() != ']') return false;
+    if (!toInt(s.substr(br + 2, s.size() - br - 3), prio)) return false;
+    std::string_view task = s.substr(0, br);
+    const auto colon = task.rfind(':');
+    if (colon == std::string_view::npos) return false;
+    comm = task.substr(0, colon);
+    return toInt(task.substr(colon + 1), pid);
+}
+
+TaskState stateFromText(std::string_view s) {
+    s = trim(s);
+    if (s.empty()) return TaskState::Unknown;
+    return taskStateFromChar(s.front());
+}
+
+// Decodes an event payload; returns false when the fields are not there.
+bool parsePayload(EventKind kind, std::string_view p, SchedEvent& e, EventStore& store) {
+    std::string_view comm, comm2;
+    switch (kind) {
+        case EventKind::Switch: {
+            const auto arrow = p.find(" ==> ");
+            if (arrow == std::string_view::npos) return false;
+            std::string_view st;
+            if (kvInt(p, "prev_pid", e.pid)) {  // kernel format
+                if (!kvInt(p, "next_pid", e.pid2) || !kv(p, "prev_state", st)) return false;
+                kvInt(p, "prev_prio", e.prio);
+                kv(p, "prev_comm", comm);
+                kv(p, "next_comm", comm2);
+                e.state = stateFromText(st);
+            } else {  // plugin: "prev:pid [prio] S ==> next:pid [prio]"
+                std::string_view left = trim(p.substr(0, arrow));
+                const auto sp = left.rfind(' ');
+                if (sp == std::string_view::npos) return false;
+                e.state = stateFromText(left.substr(sp + 1));
+                int32_t nextPrio = 0;
+                if (!pluginTask(left.substr(0, sp), comm, e.pid, e.prio) ||
+                    !pluginTask(p.substr(arrow + 5), comm2, e.pid2, nextPrio))
+                    return false;
+            }
+            store.noteComm(e.pid, e.ts, comm);
+            store.noteComm(e.pid2, e.ts, comm2);
+            return true;
+        }
+        case EventKind::Waking:
+        case EventKind::Wakeup:
+        case EventKind::WakeupNew: {
+            if (kvInt(p, "pid", e.pid)) {
+                kvInt(p, "prio", e.prio);
+                if (!kvInt(p, "target_cpu", e.dstCpu)) return false;
+                kv(p, "comm", comm);
+            } else {  // plugin: "comm:pid [prio] CPU:001" (or "success=1 CPU:001" on old kernels)
+                const auto cpuPos = p.rfind(" CPU:");
+                if (cpuPos == std::string_view::npos || !toInt(p.substr(cpuPos + 5), e.dstCpu)) return false;
+                std::string_view task = p.substr(0, cpuPos);
+                if (auto s = task.find(" success="); s != std::string_view::npos) task = task.substr(0, s);
+                if (!pluginTask(task, comm, e.pid, e.prio)) return false;
+            }
+            store.noteComm(e.pid, e.ts, comm);
+            return true;
+        }
+        case EventKind::MigrateTask:
+            kvInt(p, "prio", e.prio);
+            return kvInt(p, "pid", e.pid) && kvInt(p, "orig_cpu", e.srcCpu) && kvInt(p, "dest_cpu", e.dstCpu);
+        case EventKind::ProcessFork:
+            if (!kvInt(p, "pid", e.pid) || !kvInt(p, "child_pid", e.pid2)) return false;
+            if (kv(p, "child_comm", comm)) store.noteComm(e.pid2, e.ts, comm);
+            return true;
+        case EventKind::ProcessExec:
+            return kvInt(p, "pid", e.pid) && kvInt(p, "old_pid", e.pid2);
+        case EventKind::ProcessExit:
+            kvInt(p, "prio", e.prio);
+            return kvInt(p, "pid", e.pid);
+        case EventKind::MoveNuma:
+            return kvInt(p, "pid", e.pid) && kvInt(p, "src_cpu", e.srcCpu) && kvInt(p, "dst_cpu", e.dstCpu);
+        case EventKind::SwapNuma:
+        case EventKind::StickNuma:
+            kvInt(p, "dst_pid", e.pid2);
+            return kvInt(p, "src_pid", e.pid) && kvInt(p, "src_cpu", e.srcCpu) && kvInt(p, "dst_cpu", e.dstCpu);
+        case EventKind::CpuIdle: {
+            int64_t state = 0;
+            if (!kvInt(p, "state", state) || !kvInt(p, "cpu_id", e.dstCpu)) return false;
+            e.pid = static_cast<int32_t>(static_cast<uint32_t>(state));
+            return true;
+        }
+        case EventKind::Count:
+            break;
+    }
+    return false;
+}
+
+bool isHeader(std::string_view l) {
+    return l.empty() || l.front() == '#' || l.starts_with("cpus=") || l.starts_with("version") ||
+           (l.starts_with("CPU ") && l.ends_with(" is empty"));
+}
+
+// "CPU:1 [LOST 42 EVENTS]" (tracefs and trace-cmd report).
+bool lostLine(std::string_view l, EventStore& store) {
+    const auto pos = l.find("[LOST ");
+    if (pos == std::string_view::npos) return false;
+    uint64_t n = 0;
+    std::string_view rest = l.substr(pos + 6);
+    const auto sp = rest.find(' ');
+    if (sp != std::string_view::npos && toInt(rest.substr(0, sp), n)) store.addAnomaly(Anomaly::LostEvents, n);
+    else store.addAnomaly(Anomaly::LostUnknown);
+    return true;
+}
+
+bool parseLine(std::string_view line, EventStore& store) {
+    // CPU column: the first " [digits]" token.
+    size_t open = 0, close = 0;
+    int32_t cpu = -1;
+    for (size_t pos = line.find('['); pos != std::string_view::npos; pos = line.find('[', pos + 1)) {
+        close = line.find(']', pos);
+        if (close == std::string_view::npos) return false;
+        if (toInt(line.substr(pos + 1, close - pos - 1), cpu)) { open = pos; break; }
+    }
+    if (cpu < 0) return false;
+    std::string_view task = trim(line.substr(0, open));
+    if (task.ends_with(')')) {  // "(tgid)" column of the record-tgid option
+        const auto paren = task.rfind('(');
+        if (paren == std::string_view::npos) return false;
+        task = trim(task.substr(0, paren));
+    }
+    const auto dash = task.rfind('-');
+    int32_t curPid = -1;
+    if (dash == std::string_view::npos || !toInt(task.substr(dash + 1), curPid)) return false;
+
+    std::string_view rest = trim(line.substr(close + 1));
+    // Optional irq-flags column ("d..2."), then "<ts>:".
+    auto sp = rest.find(' ');
+    std::string_view tok = rest.substr(0, sp);
+    if (!tok.ends_with(':')) {
+        if (sp == std::string_view::npos) return false;
+        rest = trim(rest.substr(sp + 1));
+        sp = rest.find(' ');
+        tok = rest.substr(0, sp);
+    }
+    uint64_t ts = 0;
+    if (!tok.ends_with(':') || !parseTimestamp(tok.substr(0, tok.size() - 1), ts)) return false;
+    if (sp == std::string_view::npos) return false;
+    rest = trim(rest.substr(sp + 1));
+    const auto colon = rest.find(": ");
+    std::string_view name = colon == std::string_view::npos ? rest : rest.substr(0, colon);
+    if (name.ends_with(':')) name.remove_suffix(1);
+    if (name.empty() || name.find(' ') != std::string_view::npos) return false;
+    std::string_view payload = colon == std::string_view::npos ? std::string_view{} : trim(rest.substr(colon + 2));
+
+    auto kind = eventKindFromName(name);
+    if (!kind) {
+        store.countOther(name);
+        return true;
+    }
+    SchedEvent e;
+    e.ts = ts;
+    e.cpu = cpu;
+    e.kind = *kind;
+    if (!parsePayload(*kind, payload, e, store)) {
+        store.addAnomaly(Anomaly::Malformed);
+        return true;
+    }
+    store.noteComm(curPid, ts, task.substr(0, dash));
+    store.append(e);
+    return true;
+}
+
+}  // namespace
+
+Result<EventStore> parseFtraceText(std::string_view text, const std::string& what) {
+    EventStore store;
+    size_t lines = 0, garbage = 0;
+    while (!text.empty()) {
+        const auto nl = text.find('\n');
+        std::string_view line = text.substr(0, nl);
+        text = nl == std::string_view::npos ? std::string_view{} : text.substr(nl + 1);
+        line = trim(line);
+        ++lines;
+        if (isHeader(line) || lostLine(line, store)) continue;
+        if (!parseLine(line, store)) {
+            ++garbage;
+            store.addAnomaly(Anomaly::GarbageLine);
+        }
+    }
+    store.finish();
+    if (store.size() == 0) {
+        if (garbage == lines) return Error{what + ": not an ftrace text trace (no line parses as an event)"};
+        return Error{what + ": no sched events in the trace"};
+    }
+    return store;
+}
+
+Result<EventStore> readFtraceText(const std::string& path, const LoadOptions& options) {
+    auto format = detectTraceFormat(path);
+    if (!format) return Error{format.error()};
+    std::ifstream in(path, std::ios::binary);
+    if (!in) return Error{path + ": cannot open: " + std::strerror(errno)};
+    std::ostringstream ss;
+    ss << in.rdbuf();
+    const std::string text = ss.str();
+    if (text.find('\0') != std::string::npos) return Error{path + ": binary data, not a text trace or trace.dat"};
+    if (options.cancel && options.cancel->load()) return Error{path + ": loading cancelled"};
+    auto r = parseFtraceText(text, path);
+    if (options.progress) options.progress(1.0);
+    return r;
+}
+
+}  // namespace schedscope::tracing

@@ -1,0 +1,112 @@
+#include "migration_causes.h"
+
+#include <unordered_map>
+#include <unordered_set>
+
+#include "sched_tracker.h"
+
+namespace schedscope::tracing {
+namespace {
+
+bool isStopper(std::string_view comm) { return comm.starts_with("migration/"); }
+bool isSoftirqd(std::string_view comm) { return comm.starts_with("ksoftirqd/"); }
+
+}  // namespace
+
+std::vector<Migration> inferMigrations(const EventStore& store) {
+    std::vector<Migration> out;
+    CpuTracker tracker(store.cpuCount());
+    std::unordered_set<int32_t> numaPending, waking, forked;
+    struct StopperInfo {
+        int32_t waker = -1;
+        int32_t wakerCpu = -1;
+        bool wokeWaker = false;
+    };
+    std::unordered_map<int32_t, StopperInfo> stoppers;  // by stopper pid
+    // Per CPU: migrations decided at that CPU's next sched_switch.
+    struct Pending {
+        size_t index;
+        int32_t current;
+        bool stopper;
+    };
+    std::vector<std::vector<Pending>> pending(static_cast<size_t>(std::max(store.cpuCount(), 1)));
+
+    store.forEach([&](const SchedEvent& e) {
+        const int32_t cur = tracker.observe(e);
+        switch (e.kind) {
+            case EventKind::Switch: {
+                auto& list = pending[static_cast<size_t>(e.cpu)];
+                for (const Pending& p : list) {
+                    Migration& m = out[p.index];
+                    if (p.stopper) {
+                        const StopperInfo& s = stoppers[p.current];
+                        m.cause = (s.wokeWaker || s.wakerCpu == e.cpu) ? MigrationCause::Affinity
+                                                                       : MigrationCause::LoadBalanceActive;
+                    } else {
+                        // newidle: the balance ran inside the blocking task's __schedule(),
+                        // so that switch comes next and runs the pulled task.
+                        m.cause = (e.pid == p.current && e.state != TaskState::Runnable && e.pid2 == m.pid)
+                                      ? MigrationCause::LoadBalanceNewidle
+                                      : MigrationCause::LoadBalancePeriodic;
+                    }
+                }
+                list.clear();
+                if (isStopper(store.commAt(e.pid, e.ts))) stoppers.erase(e.pid);
+                break;
+            }
+            case EventKind::Waking: {
+                waking.insert(e.pid);
+                if (isStopper(store.commAt(e.pid, e.ts)))
+                    stoppers[e.pid] = StopperInfo{cur, e.cpu, false};
+                auto it = stoppers.find(cur);  // the running stopper wakes someone
+                if (it != stoppers.end() && it->second.waker == e.pid) it->second.wokeWaker = true;
+                break;
+            }
+            case EventKind::Wakeup:
+                waking.erase(e.pid);
+                if (isStopper(store.commAt(e.pid, e.ts)) && !stoppers.count(e.pid))
+                    stoppers[e.pid] = StopperInfo{cur, e.cpu, false};  // traces without sched_waking
+                break;
+            case EventKind::WakeupNew:
+                forked.erase(e.pid);
+                break;
+            case EventKind::ProcessFork:
+                forked.insert(e.pid2);
+                break;
+            case EventKind::MoveNuma:
+            case EventKind::StickNuma:
+                numaPending.insert(e.pid);
+                break;
+            case EventKind::SwapNuma:
+                numaPending.insert(e.pid);
+                numaPending.insert(e.pid2);
+                break;
+            case EventKind::MigrateTask: {
+                Migration m{e.ts, e.pid, e.srcCpu, e.dstCpu, e.cpu, -1, MigrationCause::Affinity};
+                const std::string_view curComm = cur >= 0 ? store.commAt(cur, e.ts) : std::string_view{};
+                if (numaPending.erase(e.pid)) m.cause = MigrationCause::Numa;
+                else if (waking.count(e.pid)) m.cause = MigrationCause::Wakeup;
+                else if (forked.count(e.pid)) m.cause = MigrationCause::Fork;
+                else if (cur > 0 && isStopper(curComm)) {
+                    m.cause = MigrationCause::LoadBalanceActive;  // refined at the stopper's switch
+                    pending[static_cast<size_t>(e.cpu)].push_back({out.size(), cur, true});
+                } else if (e.cpu == e.dstCpu) {
+                    if (cur == 0) m.cause = MigrationCause::LoadBalanceNewidle;
+                    else if (isSoftirqd(curComm) || cur < 0) m.cause = MigrationCause::LoadBalancePeriodic;
+                    else {
+                        m.cause = MigrationCause::LoadBalancePeriodic;  // refined at the next switch
+                        pending[static_cast<size_t>(e.cpu)].push_back({out.size(), cur, false});
+                        }
+                }
+                out.push_back(m);
+                break;
+            }
+            default:
+                break;
+        }
+        return true;
+    });
+    return out;
+}
+
+}  // namespace schedscope::tracing

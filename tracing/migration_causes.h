@@ -1,0 +1,54 @@
+#pragma once
+// Why did a task migrate? Inferred from the events around each sched_migrate_task, streaming
+// in time order with the current task of every CPU (CpuTracker). Rules, first match wins:
+//
+//  1. numa      a sched_move_numa for P, or a sched_swap_numa naming P, is pending (seen and
+//               not yet followed by a migration of P): task_numa_migrate()/migrate_swap().
+//  2. wakeup    P is inside its wakeup: sched_waking(P) seen, sched_wakeup(P) not yet
+//               (try_to_wake_up() -> select_task_rq() -> set_task_cpu()).
+//     fork      P was forked and its sched_wakeup_new is not seen yet (wake_up_new_task()).
+//  3. stopper   the current task of the event's CPU is "migration/N" (a cpu stopper moved P).
+//               affinity            if the stopper was woken by a task running on the stopper's
+//                                   own CPU, or the stopper wakes its waker before it switches
+//                                   out (stop_one_cpu() + completion in affine_move_task());
+//               load_balance_active otherwise (active_load_balance_cpu_stop(), kicked from the
+//                                   balancing CPU's softirq with stop_one_cpu_nowait()).
+//  4. pull      the event's CPU is the destination (load balancing pulls to the balancing CPU):
+//               load_balance_newidle  current task is idle (pid 0) [the brief's rule: this also
+//                                     catches nohz idle balance, which we cannot tell apart
+//                                     without irq events], or the current task's next
+//                                     sched_switch blocks it (prev_state not R) and runs P: the
+//                                     balance ran in __schedule() -> sched_balance_newidle();
+//               load_balance_periodic otherwise (SCHED_SOFTIRQ over a running task or ksoftirqd).
+//  5. affinity  anything else: P moved by another CPU in task context, e.g. sched_setaffinity()
+//               of a queued task (move_queued_task() on the caller's CPU).
+#include <array>
+#include <cstdint>
+#include <string_view>
+#include <vector>
+
+#include "event_store.h"
+
+namespace schedscope::tracing {
+
+enum class MigrationCause : uint8_t {
+    Wakeup, Fork, LoadBalancePeriodic, LoadBalanceNewidle, LoadBalanceActive, Numa, Affinity, Count
+};
+constexpr std::array<std::string_view, static_cast<size_t>(MigrationCause::Count)> kMigrationCauseNames = {
+    "wakeup", "fork", "load_balance_periodic", "load_balance_newidle", "load_balance_active", "numa", "affinity"};
+constexpr std::string_view migrationCauseName(MigrationCause c) { return kMigrationCauseNames[static_cast<size_t>(c)]; }
+
+struct Migration {
+    uint64_t ts = 0;
+    int32_t pid = -1;
+    int32_t src = -1;
+    int32_t dst = -1;
+    int32_t eventCpu = -1;  // CPU that executed the tracepoint
+    int32_t level = -1;     // filled by MigrationClassifier: index into its level names
+    MigrationCause cause = MigrationCause::Affinity;
+};
+
+// Every sched_migrate_task of the store, in time order, with its cause.
+std::vector<Migration> inferMigrations(const EventStore& store);
+
+}  // namespace schedscope::tracing

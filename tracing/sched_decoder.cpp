@@ -1,0 +1,180 @@
+#include "sched_decoder.h"
+
+#include <cstring>
+#include <string_view>
+
+#include <event-parse.h>
+
+namespace schedscope::tracing {
+namespace {
+
+constexpr const char* kFieldNames[] = {
+    "prev_comm", "prev_pid", "prev_prio", "prev_state", "next_comm", "next_pid", "next_prio",
+    "comm", "pid", "prio", "target_cpu", "orig_cpu", "dest_cpu",
+    "parent_comm", "parent_pid", "child_comm", "child_pid", "old_pid",
+    "src_pid", "dst_pid", "src_cpu", "dst_cpu",
+    "state", "cpu_id"};
+
+// prev_state as the kernel prints it (TASK_REPORT bits since 4.14): 0 is R, then S D T t X Z P I
+// by bit; higher bits (TASK_REPORT_MAX, "R+") mean preempted.
+TaskState stateFromBits(int64_t v) {
+    constexpr char chars[] = {'S', 'D', 'T', 't', 'X', 'Z', 'P', 'I'};
+    const auto bits = static_cast<uint64_t>(v) & 0xff;
+    if (bits == 0) return TaskState::Runnable;
+    for (int b = 0; b < 8; ++b)
+        if (bits >> b & 1) return taskStateFromChar(chars[b]);
+    return TaskState::Unknown;
+}
+
+std::string_view charField(const tep_format_field* f, const void* data, int size) {
+    if (!f || f->offset + f->size > size) return {};
+    const char* p = static_cast<const char*>(data) + f->offset;
+    return {p, strnlen(p, static_cast<size_t>(f->size))};
+}
+
+}  // namespace
+
+SchedDecoder::SchedDecoder(tep_handle* tep) : tep_(tep) {
+    for (int k = 0; k < kEventKindCount; ++k) {
+        const auto kind = static_cast<EventKind>(k);
+        const std::string name(eventKindName(kind));
+        tep_event* ev = tep_find_event_by_name(tep, kind == EventKind::CpuIdle ? "power" : "sched", name.c_str());
+        if (!ev) continue;
+        Slot s{kind, {}};
+        for (int f = 0; f < FieldCount; ++f) s.f[static_cast<size_t>(f)] = tep_find_field(ev, kFieldNames[f]);
+        if (ev->id < 0 || ev->id > 32767) continue;
+        if (static_cast<size_t>(ev->id) >= slotOfId_.size()) slotOfId_.resize(static_cast<size_t>(ev->id) + 1, -1);
+        slotOfId_[static_cast<size_t>(ev->id)] = static_cast<int16_t>(slots_.size());
+        slots_.push_back(s);
+        ++known_;
+    }
+}
+
+bool SchedDecoder::read(const Slot& s, F f, const void* data, int64_t& out) const {
+    tep_format_field* field = s.f[f];
+    unsigned long long v = 0;
+    if (!field || tep_read_number_field(field, data, &v) != 0) return false;
+    // Sign-extend signed fields narrower than 64 bits (pids, cpus, prio: int; state: long).
+    if ((field->flags & TEP_FIELD_IS_SIGNED) && field->size < 8) {
+        const unsigned shift = 64u - 8u * static_cast<unsigned>(field->size);
+        out = static_cast<int64_t>(v << shift) >> shift;
+    } else {
+        out = static_cast<int64_t>(v);
+    }
+    return true;
+}
+
+void SchedDecoder::decode(tep_record* rec, EventStore& store) {
+    if (rec->missed_events > 0) store.addAnomaly(Anomaly::LostEvents, static_cast<uint64_t>(rec->missed_events));
+    else if (rec->missed_events < 0) store.addAnomaly(Anomaly::LostUnknown);
+
+    const int id = tep_data_type(tep_, rec);
+    const int16_t slot = id >= 0 && static_cast<size_t>(id) < slotOfId_.size() ? slotOfId_[static_cast<size_t>(id)] : -1;
+    if (slot < 0) {
+        if (id < 0 || id > (1 << 20)) {
+            store.addAnomaly(Anomaly::UnknownEvent);
+            return;
+        }
+        if (static_cast<size_t>(id) >= otherById_.size()) otherById_.resize(static_cast<size_t>(id) + 1, 0);
+        ++otherById_[static_cast<size_t>(id)];
+        return;
+    }
+    const Slot& s = slots_[static_cast<size_t>(slot)];
+    const void* d = rec->data;
+    SchedEvent e;
+    e.ts = rec->ts;
+    e.cpu = rec->cpu;
+    e.kind = s.kind;
+    int64_t a = -1, b = -1, c = -1, x = 0;
+    bool ok = true;
+    switch (s.kind) {
+        case EventKind::Switch:
+            ok = read(s, PrevPid, d, a) && read(s, NextPid, d, b) && read(s, PrevState, d, x);
+            read(s, PrevPrio, d, c);
+            e.pid = static_cast<int32_t>(a);
+            e.pid2 = static_cast<int32_t>(b);
+            e.prio = static_cast<int32_t>(c);
+            e.state = stateFromBits(x);
+            if (ok) {
+                store.noteComm(e.pid, e.ts, charField(s.f[PrevComm], d, rec->size));
+                store.noteComm(e.pid2, e.ts, charField(s.f[NextComm], d, rec->size));
+            }
+            break;
+        case EventKind::Waking:
+        case EventKind::Wakeup:
+        case EventKind::WakeupNew:
+            ok = read(s, Pid, d, a) && read(s, TargetCpu, d, b);
+            read(s, Prio, d, c);
+            e.pid = static_cast<int32_t>(a);
+            e.dstCpu = static_cast<int32_t>(b);
+            e.prio = static_cast<int32_t>(c);
+            if (ok) store.noteComm(e.pid, e.ts, charField(s.f[Comm], d, rec->size));
+            break;
+        case EventKind::MigrateTask:
+            ok = read(s, Pid, d, a) && read(s, OrigCpu, d, b) && read(s, DestCpu, d, x);
+            read(s, Prio, d, c);
+            e.pid = static_cast<int32_t>(a);
+            e.srcCpu = static_cast<int32_t>(b);
+            e.dstCpu = static_cast<int32_t>(x);
+            e.prio = static_cast<int32_t>(c);
+            break;
+        case EventKind::ProcessFork:
+            ok = read(s, ParentPid, d, a) && read(s, ChildPid, d, b);
+            e.pid = static_cast<int32_t>(a);
+            e.pid2 = static_cast<int32_t>(b);
+            if (ok) store.noteComm(e.pid2, e.ts, charField(s.f[ChildComm], d, rec->size));
+            break;
+        case EventKind::ProcessExec:
+            ok = read(s, Pid, d, a) && read(s, OldPid, d, b);
+            e.pid = static_cast<int32_t>(a);
+            e.pid2 = static_cast<int32_t>(b);
+            break;
+        case EventKind::ProcessExit:
+            ok = read(s, Pid, d, a);
+            read(s, Prio, d, c);
+            e.pid = static_cast<int32_t>(a);
+            e.prio = static_cast<int32_t>(c);
+            break;
+        case EventKind::MoveNuma:
+            ok = read(s, Pid, d, a) && read(s, SrcCpu, d, b) && read(s, DstCpu, d, x);
+            e.pid = static_cast<int32_t>(a);
+            e.srcCpu = static_cast<int32_t>(b);
+            e.dstCpu = static_cast<int32_t>(x);
+            break;
+        case EventKind::SwapNuma:
+        case EventKind::StickNuma:
+            ok = read(s, SrcPid, d, a) && read(s, SrcCpu, d, b);
+            read(s, DstPid, d, c);
+            read(s, DstCpu, d, x);
+            e.pid = static_cast<int32_t>(a);
+            e.pid2 = static_cast<int32_t>(c);
+            e.srcCpu = static_cast<int32_t>(b);
+            e.dstCpu = static_cast<int32_t>(x);
+            break;
+        case EventKind::CpuIdle:
+            ok = read(s, State, d, a) && read(s, CpuId, d, b);
+            e.pid = static_cast<int32_t>(a);  // 4294967295 (PWR_EVENT_EXIT) wraps to -1
+            e.dstCpu = static_cast<int32_t>(b);
+            break;
+        case EventKind::Count:
+            ok = false;
+            break;
+    }
+    if (!ok) {
+        store.addAnomaly(Anomaly::Malformed);
+        return;
+    }
+    store.append(e);
+}
+
+void SchedDecoder::flushCounts(EventStore& store) {
+    for (size_t id = 0; id < otherById_.size(); ++id) {
+        if (!otherById_[id]) continue;
+        tep_event* ev = tep_find_event(tep_, static_cast<int>(id));
+        if (ev && ev->name) store.countOther(ev->name, otherById_[id]);
+        else store.addAnomaly(Anomaly::UnknownEvent, otherById_[id]);
+        otherById_[id] = 0;
+    }
+}
+
+}  // namespace schedscope::tracing

@@ -1,0 +1,51 @@
+#pragma once
+// Decodes raw ring-buffer records of the sched events into an EventStore. Each event's fields
+// are resolved once from the source's own formats (tep_format_field), then read by offset per
+// record. Shared by the trace.dat reader and the live tracefs source.
+#include <array>
+#include <cstdint>
+#include <vector>
+
+#include "event_store.h"
+
+struct tep_handle;
+struct tep_record;
+struct tep_format_field;
+
+namespace schedscope::tracing {
+
+class SchedDecoder {
+public:
+    explicit SchedDecoder(tep_handle* tep);
+    // True when the formats have at least one of the event kinds the store keeps.
+    bool hasSchedEvents() const { return known_ > 0; }
+    // Decodes one record (cpu from the record) into `store`; other events are counted by id.
+    void decode(tep_record* rec, EventStore& store);
+    // Moves the per-id counts of skipped events into the store by name (unknown ids become
+    // anomalies). Call once at the end; decode may continue afterwards.
+    void flushCounts(EventStore& store);
+
+private:
+    enum F : uint8_t {
+        PrevComm, PrevPid, PrevPrio, PrevState, NextComm, NextPid, NextPrio,  // sched_switch
+        Comm, Pid, Prio, TargetCpu, OrigCpu, DestCpu,                         // wakeups, migrate
+        ParentComm, ParentPid, ChildComm, ChildPid, OldPid,                    // fork, exec
+        SrcPid, DstPid, SrcCpu, DstCpu,                                        // numa
+        State, CpuId,                                                          // cpu_idle
+        FieldCount
+    };
+    struct Slot {
+        EventKind kind;
+        std::array<tep_format_field*, FieldCount> f{};
+    };
+
+    bool read(const Slot& s, F f, const void* data, int64_t& out) const;
+
+    tep_handle* tep_;
+    std::vector<int16_t> slotOfId_;   // event id -> index into slots_, -1 other
+    std::vector<Slot> slots_;
+    std::vector<uint64_t> otherById_;
+    int known_ = 0;
+};
+
+}  // namespace schedscope::tracing

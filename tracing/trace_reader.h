@@ -1,0 +1,31 @@
+#pragma once
+// Readers that fill an EventStore from a file: trace.dat (v6, v7, compressed) through
+// libtracecmd, and ftrace text (/sys/kernel/tracing/trace or `trace-cmd report` output).
+// Bad input is a one-line Error naming the file; anomalies in good input go to the store's
+// stats.
+#include <atomic>
+#include <functional>
+#include <string>
+
+#include "event_store.h"
+#include "util/result.h"
+
+namespace schedscope::tracing {
+
+struct LoadOptions {
+    std::function<void(double)> progress;      // fraction 0..1, called now and then
+    const std::atomic<bool>* cancel = nullptr;  // set to stop; the load returns an Error
+};
+
+Result<EventStore> readTraceDat(const std::string& path, const LoadOptions& options = {});
+Result<EventStore> readFtraceText(const std::string& path, const LoadOptions& options = {});
+// Parses text already in memory (`what` names it in errors and in nothing else).
+Result<EventStore> parseFtraceText(std::string_view text, const std::string& what);
+
+enum class TraceFormat { TraceDat, Text };
+// Detects the format by content: the trace.dat magic, else text. Errors: missing/empty file.
+Result<TraceFormat> detectTraceFormat(const std::string& path);
+// Either reader, chosen by content.
+Result<EventStore> readTraceFile(const std::string& path, const LoadOptions& options = {});
+
+}  // namespace schedscope::tracing

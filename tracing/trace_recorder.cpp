@@ -1,0 +1,80 @@
+#include "trace_recorder.h"
+
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <thread>
+#include <vector>
+
+#include "trace_c_api.h"
+#include "tracefs_instance.h"
+
+namespace schedscope::tracing {
+
+Result<RecordSummary> recordTrace(const RecordOptions& options) {
+    if (options.fileVersion != 6 && options.fileVersion != 7)
+        return Error{"--file-version must be 6 or 7, not " + std::to_string(options.fileVersion)};
+    auto inst = PrivateInstance::create();
+    if (!inst) return Error{inst.error()};
+    PrivateInstance& pi = **inst;
+    const int cpus = pi.cpuCount();
+
+    std::vector<std::string> cpuFiles;
+    std::vector<tracecmd_recorder*> recorders;
+    auto cleanup = [&] {
+        for (auto* r : recorders) tracecmd_free_recorder(r);
+        recorders.clear();
+        for (const auto& f : cpuFiles) unlink(f.c_str());
+    };
+    for (int c = 0; c < cpus; ++c) {
+        cpuFiles.push_back(options.output + ".cpu" + std::to_string(c));
+        tracecmd_recorder* r = tracecmd_create_buffer_recorder(cpuFiles.back().c_str(), c, 0, pi.get());
+        if (!r) {
+            cleanup();
+            return Error{options.output + ": cannot create the recorder of CPU " + std::to_string(c)};
+        }
+        recorders.push_back(r);
+    }
+    // One thread per CPU moves pages from trace_pipe_raw into its file until stopped.
+    std::vector<std::thread> threads;
+    for (auto* r : recorders) threads.emplace_back([r] { tracecmd_start_recording(r, 100000 /* us idle sleep */); });
+    pi.traceOn();
+    if (options.whileRecording) options.whileRecording();
+    pi.traceOff();
+    for (auto* r : recorders) tracecmd_stop_recording(r);
+    for (auto& t : threads) t.join();
+    RecordSummary summary;
+    summary.cpus = cpus;
+    summary.overruns = pi.overruns();
+
+    tracecmd_output* out = tracecmd_output_create(options.output.c_str());
+    if (!out) {
+        cleanup();
+        return Error{options.output + ": cannot create the output file"};
+    }
+    tracecmd_set_quiet(out, true);  // else it prints per-CPU offsets to stdout
+    bool ok = tracecmd_output_set_version(out, options.fileVersion) == 0;
+    if (ok && options.fileVersion >= 7) ok = tracecmd_output_set_compression(out, "any") == 0;
+    // Sched events carry no kernel addresses, and /proc/kallsyms is megabytes: leave it out.
+    if (ok) ok = tracecmd_output_set_kallsyms(out, "/dev/null") == 0;
+    std::vector<std::string> globs = captureEvents();
+    std::vector<tracecmd_event_list> list(globs.size());
+    for (size_t i = 0; i < globs.size(); ++i) list[i] = {i + 1 < globs.size() ? &list[i + 1] : nullptr, globs[i].c_str()};
+    if (ok) ok = tracecmd_output_write_headers(out, list.data()) == 0;
+    if (ok) ok = tracecmd_write_cmdlines(out) == 0;
+    std::vector<char*> files;
+    for (auto& f : cpuFiles) files.push_back(f.data());
+    if (ok) ok = tracecmd_append_cpu_data(out, cpus, files.data()) == 0;
+    tracecmd_output_close(out);
+    cleanup();
+    if (!ok) {
+        unlink(options.output.c_str());
+        return Error{options.output + ": libtracecmd failed to write the trace.dat"};
+    }
+    struct stat st {};
+    if (stat(options.output.c_str(), &st) == 0) summary.bytes = static_cast<uint64_t>(st.st_size);
+    return summary;
+}
+
+}  // namespace schedscope::tracing

@@ -1,0 +1,30 @@
+#pragma once
+// Records the sched events of a private tracefs instance into a trace.dat with libtracecmd's
+// own recorder and output writer (as trace-cmd record does): per-CPU raw buffers are spliced
+// into temporary files, then tracecmd_output_* writes headers, formats, cmdlines and the CPU data.
+#include <atomic>
+#include <cstdint>
+#include <functional>
+#include <string>
+
+#include "util/result.h"
+
+namespace schedscope::tracing {
+
+struct RecordOptions {
+    std::string output;             // the trace.dat to write
+    int fileVersion = 7;            // 6, or 7 (compressed with the best available algorithm)
+    // Called once tracing is on; returns when recording should stop (a command exits, a
+    // duration elapses, `stop` is set).
+    std::function<void()> whileRecording;
+};
+
+struct RecordSummary {
+    int cpus = 0;
+    uint64_t overruns = 0;  // events the ring buffers dropped
+    uint64_t bytes = 0;     // size of the written file
+};
+
+Result<RecordSummary> recordTrace(const RecordOptions& options);
+
+}  // namespace schedscope::tracing

@@ -1,0 +1,67 @@
+#include "trace_topology.h"
+
+#include <sys/stat.h>
+
+#include <fstream>
+#include <nlohmann/json.hpp>
+
+#include "topology/topology_format.h"
+
+namespace schedscope::tracing {
+
+std::string sidecarPath(const std::string& tracePath) { return tracePath + ".topology.json"; }
+
+Status writeTopologySidecar(const std::string& tracePath, const Topology& topology) {
+    const std::string path = sidecarPath(tracePath);
+    std::ofstream out(path, std::ios::trunc);
+    if (!out) return Error{path + ": cannot write the topology sidecar"};
+    out << topologyToJson(topology).dump(2) << "\n";
+    if (!out) return Error{path + ": write failed"};
+    return {};
+}
+
+Result<std::optional<Topology>> readTopologySidecar(const std::string& tracePath) {
+    const std::string path = sidecarPath(tracePath);
+    struct stat st {};
+    if (stat(path.c_str(), &st) != 0) return std::optional<Topology>{};
+    std::ifstream in(path);
+    if (!in) return Error{path + ": cannot read the topology sidecar"};
+    nlohmann::json j = nlohmann::json::parse(in, nullptr, /*allow_exceptions=*/false);
+    if (j.is_discarded()) return Error{path + ": not valid JSON"};
+    auto topo = topologyFromJson(j, path);
+    if (!topo) return Error{topo.error()};
+    return std::optional<Topology>{std::move(*topo)};
+}
+
+Status checkTraceFitsTopology(const std::string& tracePath, const EventStore& store, const Topology& topology,
+                              const std::string& topologyName) {
+    const int topoCpus = static_cast<int>(topology.cpus.size());
+    if (store.cpuCount() > topoCpus)
+        return Error{tracePath + ": the trace has CPU " + std::to_string(store.cpuCount() - 1) + " but topology " +
+                     topologyName + " has only " + std::to_string(topoCpus) + " CPUs"};
+    return {};
+}
+
+Result<Topology> topologyForTrace(const std::string& tracePath, const EventStore& store,
+                                  const std::optional<TopologySpec>& userChoice) {
+    Topology topo;
+    std::string name;
+    if (userChoice) {
+        auto t = loadTopology(*userChoice);
+        if (!t) return Error{t.error()};
+        topo = std::move(*t);
+        name = userChoice->describe();
+    } else {
+        auto side = readTopologySidecar(tracePath);
+        if (!side) return Error{side.error()};
+        if (!*side)
+            return Error{tracePath + ": no topology sidecar (" + sidecarPath(tracePath) +
+                         "); name one with --local, --preset, --xml, --synthetic or --sysfs-root"};
+        topo = std::move(**side);
+        name = sidecarPath(tracePath);
+    }
+    if (auto fits = checkTraceFitsTopology(tracePath, store, topo, name); !fits) return Error{fits.error()};
+    return topo;
+}
+
+}  // namespace schedscope::tracing

@@ -1,0 +1,26 @@
+#pragma once
+// The topology a trace was recorded on: the sidecar "<trace>.topology.json" written by
+// `schedscope-cli record`, else one the user names; checked against the CPUs the trace uses.
+#include <optional>
+#include <string>
+
+#include "event_store.h"
+#include "topology/topology.h"
+#include "topology/topology_source.h"
+#include "util/result.h"
+
+namespace schedscope::tracing {
+
+std::string sidecarPath(const std::string& tracePath);  // "<trace>.topology.json"
+Status writeTopologySidecar(const std::string& tracePath, const Topology& topology);
+// The sidecar's topology, or std::nullopt when there is none; an Error when it is unreadable.
+Result<std::optional<Topology>> readTopologySidecar(const std::string& tracePath);
+
+// The user's choice wins; else the sidecar; else an error asking for topology options.
+// A trace CPU id >= the topology's CPU count is an error naming both.
+Result<Topology> topologyForTrace(const std::string& tracePath, const EventStore& store,
+                                  const std::optional<TopologySpec>& userChoice);
+Status checkTraceFitsTopology(const std::string& tracePath, const EventStore& store, const Topology& topology,
+                              const std::string& topologyName);
+
+}  // namespace schedscope::tracing

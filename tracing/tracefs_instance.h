@@ -1,0 +1,48 @@
+#pragma once
+// A private tracefs instance ("schedscope-<pid>") with only the sched events enabled, so the
+// top-level buffer and other tools' instances are left alone. Stale instances of dead
+// schedscope processes are removed first. Destroyed on destruction.
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "util/result.h"
+
+struct tracefs_instance;
+
+namespace schedscope::tracing {
+
+constexpr const char* kTracingDir = "/sys/kernel/tracing";
+
+// The events enabled in every capture, as "system:event".
+const std::vector<std::string>& captureEvents();
+
+class PrivateInstance {
+public:
+    // Errors are one line: no root, no tracefs, cannot create the instance.
+    static Result<std::unique_ptr<PrivateInstance>> create();
+    ~PrivateInstance();
+    PrivateInstance(const PrivateInstance&) = delete;
+    PrivateInstance& operator=(const PrivateInstance&) = delete;
+
+    tracefs_instance* get() const { return inst_; }
+    const std::string& name() const { return name_; }
+    int cpuCount() const { return cpus_; }
+    // Sum over CPUs of "overrun" in per_cpu/cpuN/stats: events the ring buffer overwrote.
+    uint64_t overruns() const;
+    void traceOn();
+    void traceOff();
+
+private:
+    PrivateInstance() = default;
+    tracefs_instance* inst_ = nullptr;
+    std::string name_;
+    int cpus_ = 0;
+};
+
+// Removes instances named schedscope-<pid> whose process is gone; returns how many.
+int removeStaleInstances();
+// "" when tracefs is usable, else the reason (one line).
+std::string tracefsUnavailableReason();
+
+}  // namespace schedscope::tracing

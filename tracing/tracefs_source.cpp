@@ -1,0 +1,59 @@
+#include "tracefs_source.h"
+
+#include <event-parse.h>
+
+#include "sched_decoder.h"
+#include "trace_c_api.h"
+#include "tracefs_instance.h"
+
+namespace schedscope::tracing {
+
+struct TracefsSource::Impl {
+    std::unique_ptr<PrivateInstance> instance;
+    tep_handle* tep = nullptr;
+    std::unique_ptr<SchedDecoder> decoder;
+    EventStore* target = nullptr;
+    uint64_t read = 0;
+    ~Impl() {
+        decoder.reset();
+        if (tep) tep_free(tep);
+    }
+};
+
+TracefsSource::TracefsSource(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
+TracefsSource::~TracefsSource() = default;
+
+Result<std::unique_ptr<TracefsSource>> TracefsSource::start() {
+    auto inst = PrivateInstance::create();
+    if (!inst) return Error{inst.error()};
+    auto impl = std::make_unique<Impl>();
+    impl->instance = std::move(*inst);
+    const char* systems[] = {"sched", "power", nullptr};
+    impl->tep = tracefs_local_events_system(kTracingDir, systems);
+    if (!impl->tep) return Error{std::string(kTracingDir) + ": cannot read the sched event formats"};
+    impl->decoder = std::make_unique<SchedDecoder>(impl->tep);
+    if (!impl->decoder->hasSchedEvents()) return Error{std::string(kTracingDir) + ": no sched event formats"};
+    impl->instance->traceOn();
+    return std::unique_ptr<TracefsSource>(new TracefsSource(std::move(impl)));
+}
+
+Result<uint64_t> TracefsSource::poll(EventStore& store) {
+    impl_->target = &store;
+    const uint64_t before = impl_->read;
+    auto cb = [](tep_event*, tep_record* rec, int cpu, void* ctx) -> int {
+        auto* impl = static_cast<Impl*>(ctx);
+        rec->cpu = cpu;
+        impl->decoder->decode(rec, *impl->target);
+        ++impl->read;
+        return 0;
+    };
+    if (tracefs_iterate_raw_events(impl_->tep, impl_->instance->get(), nullptr, 0, cb, impl_.get()) < 0)
+        return Error{impl_->instance->name() + ": reading the raw buffers failed"};
+    return impl_->read - before;
+}
+
+uint64_t TracefsSource::overruns() const { return impl_->instance->overruns(); }
+
+void TracefsSource::flushCounts(EventStore& store) { impl_->decoder->flushCounts(store); }
+
+}  // namespace schedscope::tracing

@@ -1,0 +1,31 @@
+#pragma once
+// TracefsSource: live sched events from a private tracefs instance. poll() drains the per-CPU
+// raw buffers (tracefs_iterate_raw_events, consuming) and decodes them with the same
+// SchedDecoder as trace.dat files into an EventStore.
+#include <memory>
+
+#include "event_store.h"
+#include "util/result.h"
+
+namespace schedscope::tracing {
+
+class TracefsSource {
+public:
+    // Creates the instance and starts tracing. Errors: no root, no tracefs (one line).
+    static Result<std::unique_ptr<TracefsSource>> start();
+    ~TracefsSource();
+
+    // Appends everything buffered since the last call; returns the number of records read.
+    Result<uint64_t> poll(EventStore& store);
+    // Events the ring buffers overwrote so far (per_cpu/cpuN/stats "overrun").
+    uint64_t overruns() const;
+    // Moves counts of skipped events into the store (call before reading its stats).
+    void flushCounts(EventStore& store);
+
+private:
+    struct Impl;
+    explicit TracefsSource(std::unique_ptr<Impl> impl);
+    std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace schedscope::tracing
