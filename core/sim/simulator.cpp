@@ -608,7 +608,7 @@ Result<std::unique_ptr<SimState>> makeSimState(const Topology& topo, const Domai
     s->topo = &topo;
     s->tree = &tree;
     s->opt = opt;
-    s->feat = featuresFor(tree.profile ? *tree.profile : defaultProfile());
+    s->feat = opt.features ? *opt.features : featuresFor(tree.profile ? *tree.profile : defaultProfile());
     s->contention = contentionParamsFor(topo);
     s->rng.seed(opt.seed);
     s->online = topo.onlineCpus();
