@@ -1,5 +1,165 @@
+// schedscope-cli simulate | bench sim
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <iostream>
+
 #include "commands.h"
+#include "sim_run.h"
+#include "topology/hwloc_loader.h"
+#include "topology_options.h"
+#include "workload/workload_spec.h"
 
 namespace schedscope::cli {
-std::vector<Command> simulateCommands() { return {}; }
+namespace {
+
+void printSummary(sim::SimState& s, const workload::Workload& wl, const sim::RunConfig& cfg) {
+    std::printf("%s on %s (%d CPUs), profile %s, CLS %s, NODE %s, seed %llu, %.3f s simulated\n", wl.spec.c_str(),
+                cfg.topology.c_str(), s.online.count(), cfg.profile.c_str(), cfg.cls ? "on" : "off",
+                cfg.node ? "on" : "off", static_cast<unsigned long long>(s.opt.seed), static_cast<double>(s.now) / 1e9);
+    for (const auto& [name, v] : sim::summaryMetrics(s, wl))
+        std::printf("  %-26s %12.4f%s\n", name.c_str(), v, name == "throughput" ? (" " + wl.unit).c_str() : "");
+    std::printf("  migrations by level:");
+    for (const auto& [lvl, n] : s.metrics.migrationsByLevel) std::printf(" %s=%lld", lvl.c_str(), n);
+    std::printf("\n  migrations by cause:");
+    for (size_t c = 0; c < static_cast<size_t>(sim::MigrationCause::Count); ++c)
+        if (s.metrics.migrationsByCause[c])
+            std::printf(" %s=%lld", sim::causeName(static_cast<sim::MigrationCause>(c)), s.metrics.migrationsByCause[c]);
+    std::printf("\n");
+}
+
+int runCompare(const Args& args, const SimSetup& setup) {
+    const std::string what = *args.value("compare");
+    if (what != "cls" && what != "node") return fail("--compare must be cls or node, not '" + what + "'");
+    auto seeds = args.integer("seeds", 5, 1, 1000);
+    if (!seeds) return fail(seeds.error());
+    // metric -> [setting][seed]
+    std::vector<std::string> names;
+    std::vector<std::vector<std::vector<double>>> vals;
+    for (int setting = 0; setting < 2; ++setting) {
+        const bool on = setting == 1;
+        for (long long k = 0; k < *seeds; ++k) {
+            const bool cls = what == "cls" ? on : setup.build.cls;
+            const bool node = what == "node" ? on : setup.build.node;
+            auto run = runSimulation(setup, cls, node, setup.options.seed + static_cast<uint64_t>(k));
+            if (!run) return fail(run.error());
+            auto m = sim::summaryMetrics(*run->state, setup.workload);
+            if (names.empty()) {
+                for (const auto& [n, v] : m) names.push_back(n);
+                vals.assign(names.size(), std::vector<std::vector<double>>(2));
+            }
+            for (size_t i = 0; i < m.size(); ++i) vals[i][static_cast<size_t>(setting)].push_back(m[i].second);
+        }
+    }
+    auto stats = [](const std::vector<double>& v) {
+        double mean = 0;
+        for (double x : v) mean += x;
+        mean /= static_cast<double>(v.size());
+        double var = 0;
+        for (double x : v) var += (x - mean) * (x - mean);
+        return std::pair<double, double>{mean, v.size() > 1 ? std::sqrt(var / static_cast<double>(v.size() - 1)) : 0.0};
+    };
+    nlohmann::json out = nlohmann::json::object();
+    if (!args.has("json"))
+        std::printf("%s: %s off vs on, %lld seeds from %llu\n%-26s %14s %10s %14s %10s %9s\n", setup.workload.spec.c_str(),
+                    what.c_str(), *seeds, static_cast<unsigned long long>(setup.options.seed), "metric", "off mean",
+                    "off sd", "on mean", "on sd", "on/off");
+    for (size_t i = 0; i < names.size(); ++i) {
+        auto [m0, s0] = stats(vals[i][0]);
+        auto [m1, s1] = stats(vals[i][1]);
+        const double rel = m0 != 0 ? (m1 - m0) / std::fabs(m0) * 100.0 : 0.0;
+        out[names[i]] = {{"off", {{"mean", m0}, {"sd", s0}}}, {"on", {{"mean", m1}, {"sd", s1}}}, {"relative_pct", rel}};
+        if (!args.has("json"))
+            std::printf("%-26s %14.4f %10.4f %14.4f %10.4f %+8.2f%%\n", names[i].c_str(), m0, s0, m1, s1, rel);
+    }
+    if (args.has("json"))
+        std::cout << nlohmann::json{{"compare", what}, {"seeds", *seeds}, {"workload", setup.workload.spec}, {"metrics", out}}.dump(2)
+                  << "\n";
+    return 0;
+}
+
+int runSimulate(const Args& args) {
+    auto setup = simSetupFrom(args);
+    if (!setup) return fail(setup.error());
+    if (args.has("compare")) return runCompare(args, *setup);
+    auto run = runSimulation(*setup, setup->build.cls, setup->build.node, setup->options.seed);
+    if (!run) return fail(run.error());
+    const auto cfg = runConfig(*setup, setup->build.cls, setup->build.node);
+    if (args.has("json")) std::cout << sim::simResultToJson(*run->state, setup->workload, cfg).dump(2) << "\n";
+    else printSummary(*run->state, setup->workload, cfg);
+    return 0;
+}
+
+// A 128-CPU EPYC-like machine, 256 tasks alternating short bursts and sleeps (wakeup heavy),
+// 10 simulated seconds: prints events per second of wall time.
+int runBenchSim(const Args& args) {
+    auto dur = args.number("duration", 10.0);
+    if (!dur) return fail(dur.error());
+    auto topo = loadHwlocSynthetic("pack:2 numa:4 l3:2 core:4 pu:2", Arch::X86_64);
+    if (!topo) return failRuntime(topo.error());
+    DomainBuildOptions b;
+    b.arch = Arch::X86_64;
+    auto tree = buildDomains(*topo, b);
+    if (!tree) return failRuntime(tree.error());
+    workload::Workload wl;
+    wl.name = wl.spec = "bench: 256 tasks, 1 ms bursts, 1 ms sleeps";
+    for (int i = 0; i < 256; ++i) {
+        workload::TaskSpec t;
+        t.name = "t" + std::to_string(i);
+        t.memFraction = i % 4 == 0 ? 0.5 : 0.0;
+        t.bandwidthGBs = i % 4 == 0 ? 4.0 : 0.0;
+        workload::Op run;
+        run.kind = workload::OpKind::Run;
+        run.amountNs = 1e6;
+        run.jitter = 0.5;
+        workload::Op sleep = run;
+        sleep.kind = workload::OpKind::Sleep;
+        workload::Op loop;
+        loop.kind = workload::OpKind::Loop;
+        loop.to = 0;
+        t.script = {run, sleep, loop};
+        wl.tasks.push_back(std::move(t));
+    }
+    sim::SimOptions o;
+    o.durationS = *dur;
+    o.samplePeriodS = *dur / 100;
+    const auto t0 = std::chrono::steady_clock::now();
+    auto st = sim::simulate(*topo, *tree, wl, o);
+    const auto t1 = std::chrono::steady_clock::now();
+    if (!st) return failRuntime(st.error());
+    const double wall = std::chrono::duration<double>(t1 - t0).count();
+    const double ev = static_cast<double>((*st)->metrics.events);
+    std::printf("bench sim: %d CPUs, %zu tasks, %.1f s simulated\n", (*st)->online.count(), wl.tasks.size(), *dur);
+    std::printf("  events      %.0f\n  wall        %.3f s\n  events/s    %.2f M\n  sim speed   %.1fx real time\n", ev, wall,
+                ev / wall / 1e6, *dur / wall);
+    return 0;
+}
+
+}  // namespace
+
+std::vector<Command> simulateCommands() {
+    auto opts = topologyOptions();
+    opts.push_back({"workload", true, "SPEC stream:threads=N | pbzip2:threads=N | mcf:copies=N | kernbench:jobs=N | "
+                                      "sysbench-cpu:threads=N | pgbench:clients=N | hackbench:groups=N, each with "
+                                      "cpus=LIST, duration=S or work=S; or a workload .json file"});
+    opts.push_back({"cls", true, "on|off build the cluster (CLS) level (default on)"});
+    opts.push_back({"node", true, "on|off build the NUMA identity NODE level (default on)"});
+    opts.push_back({"profile", true, "NAME kernel profile: linux-4.14, linux-5.15, linux-6.1, linux-6.6, linux-6.12 (default)"});
+    opts.push_back({"seed", true, "N random seed (default 1)"});
+    opts.push_back({"duration", true, "S simulated seconds (default 1; a workload's duration= wins)"});
+    opts.push_back({"hz", true, "N tick rate (default 250)"});
+    opts.push_back({"compare", true, "cls|node run both settings over several seeds and compare"});
+    opts.push_back({"seeds", true, "N seeds for --compare (default 5)"});
+    opts.push_back({"json", false, "print JSON"});
+    std::vector<OptionSpec> benchOpts = {{"duration", true, "S simulated seconds (default 10)"}};
+    return {
+        {"simulate", "simulate a workload on a topology under the kernel's placement and balancing",
+         "[topology options] --workload SPEC [--cls on|off] [--node on|off] [--profile NAME] [--seed N] "
+         "[--duration S] [--compare cls|node [--seeds N]] [--json]",
+         opts, runSimulate},
+        {"bench sim", "simulator speed: events per second on 128 CPUs with 256 tasks", "[--duration S]", benchOpts,
+         runBenchSim},
+    };
+}
+
 }  // namespace schedscope::cli

@@ -1,0 +1,91 @@
+#include "sim_run.h"
+
+#include <filesystem>
+
+#include "topology_options.h"
+#include "workload/workload_json.h"
+#include "workload/workload_spec.h"
+
+namespace schedscope::cli {
+namespace {
+
+Result<bool> onOff(const Args& args, const std::string& name, bool fallback) {
+    auto v = args.value(name);
+    if (!v) return fallback;
+    if (*v == "on") return true;
+    if (*v == "off") return false;
+    return Error{"--" + name + " must be on or off, not '" + *v + "'"};
+}
+
+}  // namespace
+
+Result<SimSetup> simSetupFrom(const Args& args) {
+    SimSetup s;
+    auto topo = topologyFrom(args);
+    if (!topo) return Error{topo.error()};
+    s.topology = std::move(*topo);
+    const int cpuCount = static_cast<int>(s.topology.cpus.size());
+    auto spec = args.value("workload");
+    if (!spec) return Error{"simulate: --workload SPEC is required (e.g. stream:threads=4,cpus=0-23, or a .json file)"};
+    std::error_code ec;
+    const bool isFile = spec->size() > 5 && (spec->ends_with(".json") || std::filesystem::is_regular_file(*spec, ec));
+    auto wl = isFile ? workload::loadWorkloadFile(*spec, cpuCount) : workload::parseWorkloadSpec(*spec, cpuCount);
+    if (!wl) return Error{wl.error()};
+    s.workload = std::move(*wl);
+    s.build.arch = s.topology.arch;
+    if (auto p = args.value("profile")) {
+        s.build.profile = findProfile(*p);
+        if (!s.build.profile) {
+            std::string known;
+            for (const auto& k : kernelProfiles()) known += (known.empty() ? "" : ", ") + k.name;
+            return Error{"--profile: unknown kernel profile '" + *p + "' (known: " + known + ")"};
+        }
+    }
+    s.profileName = (s.build.profile ? *s.build.profile : defaultProfile()).name;
+    auto cls = onOff(args, "cls", true);
+    if (!cls) return Error{cls.error()};
+    auto node = onOff(args, "node", true);
+    if (!node) return Error{node.error()};
+    s.build.cls = *cls;
+    s.build.node = *node;
+    auto seed = args.integer("seed", 1, 0, (1LL << 62));
+    if (!seed) return Error{seed.error()};
+    s.options.seed = static_cast<uint64_t>(*seed);
+    auto dur = args.number("duration", 1.0);
+    if (!dur) return Error{dur.error()};
+    if (!(*dur > 0) || *dur > 100000) return Error{"--duration must be in (0, 100000] seconds"};
+    s.options.durationS = *dur;
+    auto hz = args.integer("hz", 250, 10, 10000);
+    if (!hz) return Error{hz.error()};
+    s.options.hz = static_cast<int>(*hz);
+    s.options.samplePeriodS = std::max(0.001, (s.workload.durationS > 0 ? s.workload.durationS : *dur) / 100.0);
+    return s;
+}
+
+Result<SimRun> runSimulation(const SimSetup& setup, bool cls, bool node, uint64_t seed) {
+    DomainBuildOptions b = setup.build;
+    b.cls = cls;
+    b.node = node;
+    auto tree = buildDomains(setup.topology, b);
+    if (!tree) return Error{tree.error()};
+    SimRun run;
+    run.tree = std::move(*tree);
+    sim::SimOptions o = setup.options;
+    o.seed = seed;
+    auto st = sim::simulate(setup.topology, run.tree, setup.workload, o);
+    if (!st) return Error{st.error()};
+    run.state = std::move(*st);
+    return run;
+}
+
+sim::RunConfig runConfig(const SimSetup& setup, bool cls, bool node) {
+    sim::RunConfig c;
+    c.topology = setup.topology.name;
+    c.profile = setup.profileName;
+    c.cls = cls;
+    c.node = node;
+    c.workloadSpec = setup.workload.spec;
+    return c;
+}
+
+}  // namespace schedscope::cli

@@ -1,0 +1,32 @@
+#pragma once
+// Shared by simulate and bench sim: topology + options -> domains -> simulation run.
+#include <memory>
+#include <string>
+
+#include "args.h"
+#include "domains/domain_builder.h"
+#include "sim/sim_json.h"
+#include "sim/simulator.h"
+#include "workload/workload.h"
+
+namespace schedscope::cli {
+
+struct SimSetup {
+    Topology topology;
+    workload::Workload workload;
+    DomainBuildOptions build;
+    sim::SimOptions options;
+    std::string profileName;
+};
+
+// Reads --workload, --profile, --seed, --duration, --hz, --cls, --node; errors are one line.
+Result<SimSetup> simSetupFrom(const Args& args);
+
+struct SimRun {
+    DomainTree tree;
+    std::unique_ptr<sim::SimState> state;
+};
+Result<SimRun> runSimulation(const SimSetup& setup, bool cls, bool node, uint64_t seed);
+sim::RunConfig runConfig(const SimSetup& setup, bool cls, bool node);
+
+}  // namespace schedscope::cli

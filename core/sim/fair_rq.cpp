@@ -1,0 +1,152 @@
+#include "sim/fair_rq.h"
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+
+namespace schedscope::sim {
+
+double niceToWeight(int nice) {
+    static constexpr std::array<int, 40> kWeights = {
+        88761, 71755, 56483, 46273, 36291, 29154, 23254, 18705, 14949, 11916,
+        9548,  7620,  6100,  4904,  3906,  3121,  2501,  1991,  1586,  1277,
+        1024,  820,   655,   526,   423,   335,   272,   215,   172,   137,
+        110,   87,    70,    56,    45,    36,    29,    23,    18,    15};
+    nice = std::clamp(nice, -20, 19);
+    return kWeights[static_cast<size_t>(nice + 20)];
+}
+
+namespace {
+double calcDeltaFair(double delta, double weight) { return delta * 1024.0 / weight; }
+bool eevdf(const SimState& s) { return s.feat.fairClass == FairClass::Eevdf; }
+Task& taskAt(SimState& s, int id) { return s.tasks[static_cast<size_t>(id)]; }
+const Task& taskAt(const SimState& s, int id) { return s.tasks[static_cast<size_t>(id)]; }
+
+// sched_slice(): the task's share of the scheduling period (CFS)
+double schedSlice(const SimState& s, const Cpu& rq, const Task& t) {
+    const int nr = rq.nrRunning();
+    const double period = nr > 8 ? nr * s.minGranNs : s.latencyNs;
+    return rq.loadWeight > 0 ? period * t.weight / rq.loadWeight : period;
+}
+}  // namespace
+
+double avgVruntime(const SimState& s, const Cpu& rq) {
+    double sum = 0, w = 0;
+    for (int id : rq.queued) {
+        const Task& t = taskAt(s, id);
+        sum += t.vruntime * t.weight;
+        w += t.weight;
+    }
+    if (rq.curr >= 0) {
+        const Task& c = taskAt(s, rq.curr);
+        sum += c.vruntime * c.weight;
+        w += c.weight;
+    }
+    return w > 0 ? sum / w : rq.minVruntime;
+}
+
+void updateMinVruntime(SimState& s, Cpu& rq) {
+    double v = rq.minVruntime;
+    bool have = false;
+    double cand = 0;
+    if (rq.curr >= 0) { cand = taskAt(s, rq.curr).vruntime; have = true; }
+    for (int id : rq.queued) {
+        const double vr = taskAt(s, id).vruntime;
+        if (!have || vr < cand) { cand = vr; have = true; }
+    }
+    if (have) v = std::max(v, cand);
+    rq.minVruntime = v;
+}
+
+void updateCurr(SimState& s, Cpu& rq, Task& t, double deltaNs) {
+    if (deltaNs <= 0) return;
+    t.sumExec += deltaNs;
+    t.vruntime += calcDeltaFair(deltaNs, t.weight);
+    if (!eevdf(s)) updateMinVruntime(s, rq);
+}
+
+void placeEntity(SimState& s, Cpu& rq, Task& t, Place how) {
+    if (eevdf(s)) {
+        // place_entity() (6.6): keep the lag the task had when it left, relative to this queue's
+        // weighted average; a new task starts at the average with half a slice (PLACE_DEADLINE_INITIAL).
+        const double avg = avgVruntime(s, rq);
+        const double vslice = calcDeltaFair(s.baseSliceNs, t.weight);
+        const double lag = how == Place::Fork ? 0.0 : t.vlag;
+        t.vruntime = avg - lag;
+        t.deadline = t.vruntime + (how == Place::Fork ? vslice / 2 : vslice);
+        return;
+    }
+    double vr = rq.minVruntime;
+    if (how == Place::Fork) {
+        vr += calcDeltaFair(schedSlice(s, rq, t), t.weight);  // START_DEBIT
+        t.vruntime = std::max(t.vruntime, vr);
+    } else if (how == Place::Wakeup) {
+        vr -= s.latencyNs / 2;  // GENTLE_FAIR_SLEEPERS
+        t.vruntime = std::max(t.vruntime, vr);
+    }
+    // Migrated: the engine already renormalised vruntime to this queue's min_vruntime
+}
+
+void dequeueEntity(SimState& s, Cpu& rq, Task& t) {
+    if (eevdf(s)) {
+        // update_entity_lag(): lag = avg - vruntime, clamped to max(2 slices, a tick) of vtime
+        const double limit = calcDeltaFair(std::max(2 * s.baseSliceNs, static_cast<double>(s.jiffyNs())), t.weight);
+        t.vlag = std::clamp(avgVruntime(s, rq) - t.vruntime, -limit, limit);
+    }
+}
+
+int pickNextEntity(SimState& s, Cpu& rq) {
+    if (rq.queued.empty()) return -1;
+    if (!eevdf(s)) {
+        int best = rq.queued.front();
+        for (int id : rq.queued)
+            if (taskAt(s, id).vruntime < taskAt(s, best).vruntime) best = id;
+        return best;
+    }
+    // pick_eevdf(): the eligible entity (vruntime <= weighted average) with the earliest deadline
+    const double avg = avgVruntime(s, rq);
+    int best = -1, fallback = rq.queued.front();
+    for (int id : rq.queued) {
+        const Task& t = taskAt(s, id);
+        if (t.vruntime < taskAt(s, fallback).vruntime) fallback = id;
+        if (t.vruntime <= avg + 1e-6 && (best < 0 || t.deadline < taskAt(s, best).deadline)) best = id;
+    }
+    return best >= 0 ? best : fallback;
+}
+
+bool checkPreemptTick(SimState& s, Cpu& rq) {
+    if (rq.curr < 0 || rq.queued.empty()) return false;
+    Task& c = taskAt(s, rq.curr);
+    if (eevdf(s)) {
+        // update_deadline(): a task that used up its slice gets a new deadline and yields
+        if (c.vruntime < c.deadline) return false;
+        c.deadline = c.vruntime + calcDeltaFair(s.baseSliceNs, c.weight);
+        return true;
+    }
+    const double ideal = schedSlice(s, rq, c);
+    const double ran = c.sumExec - c.prevSumExec;
+    if (ran > ideal) return true;
+    if (ran < s.minGranNs) return false;
+    double left = taskAt(s, rq.queued.front()).vruntime;
+    for (int id : rq.queued) left = std::min(left, taskAt(s, id).vruntime);
+    return c.vruntime - left > ideal;
+}
+
+bool checkPreemptWakeup(SimState& s, Cpu& rq, const Task& wakee) {
+    if (rq.curr < 0) return true;
+    const Task& c = taskAt(s, rq.curr);
+    if (eevdf(s)) {
+        // pick_eevdf() over curr and the wakee: preempt when the wakee is eligible with an
+        // earlier deadline (RUN_TO_PARITY is not modelled)
+        const double avg = avgVruntime(s, rq);
+        const bool currEligible = c.vruntime <= avg + 1e-6;
+        const bool wakeeEligible = wakee.vruntime <= avg + 1e-6;
+        if (!wakeeEligible) return false;
+        return !currEligible || wakee.deadline < c.deadline;
+    }
+    // wakeup_preempt_entity(): vdiff beyond the wakeup granularity in the wakee's vtime
+    const double vdiff = c.vruntime - wakee.vruntime;
+    return vdiff > calcDeltaFair(s.wakeupGranNs, wakee.weight);
+}
+
+}  // namespace schedscope::sim

@@ -1,0 +1,33 @@
+#pragma once
+// The fair class's ordering of a runqueue, as a simulator needs it: CFS (vruntime, linux <= 6.5)
+// or EEVDF (eligibility and virtual deadline, 6.6+). The engine calls these around enqueue,
+// dequeue, pick and tick; each mirrors the kernel function it is named after.
+#include "sim/sim_state.h"
+
+namespace schedscope::sim {
+
+// sched_prio_to_weight[] in kernel/sched/core.c
+double niceToWeight(int nice);
+
+enum class Place { Wakeup, Fork, Migrated };
+
+// mirrors update_curr() in kernel/sched/fair.c: charge `deltaNs` of execution to the task.
+void updateCurr(SimState& s, Cpu& rq, Task& t, double deltaNs);
+// mirrors place_entity() (CFS: min_vruntime with GENTLE_FAIR_SLEEPERS / START_DEBIT;
+// EEVDF: avg_vruntime minus the saved lag, deadline one slice later).
+void placeEntity(SimState& s, Cpu& rq, Task& t, Place how);
+// The task leaves `rq` (sleep or migration): EEVDF saves its lag (update_entity_lag()).
+void dequeueEntity(SimState& s, Cpu& rq, Task& t);
+// mirrors pick_next_entity(): CFS leftmost vruntime; EEVDF pick_eevdf(). Considers rq.queued
+// only (the engine puts the previous task back first, as put_prev_entity() does). -1 if empty.
+int pickNextEntity(SimState& s, Cpu& rq);
+// mirrors check_preempt_tick() (CFS) / update_deadline() (EEVDF): should curr yield now?
+bool checkPreemptTick(SimState& s, Cpu& rq);
+// mirrors check_preempt_wakeup() (CFS wakeup granularity) / check_preempt_wakeup_fair() (EEVDF).
+bool checkPreemptWakeup(SimState& s, Cpu& rq, const Task& wakee);
+// update_min_vruntime()
+void updateMinVruntime(SimState& s, Cpu& rq);
+// avg_vruntime() over the queued tasks and curr
+double avgVruntime(const SimState& s, const Cpu& rq);
+
+}  // namespace schedscope::sim

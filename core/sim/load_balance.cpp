@@ -1,0 +1,484 @@
+#include "sim/load_balance.h"
+
+#include <algorithm>
+
+#include "domains/sd_flags.h"
+#include "sim/select_task_rq.h"
+
+namespace schedscope::sim {
+namespace {
+
+const SchedDomain& dom(const SimState& s, int cpu, int i) {
+    return s.tree->domainsOf(cpu)[static_cast<size_t>(i)];
+}
+int nrDomains(const SimState& s, int cpu) { return static_cast<int>(s.tree->domainsOf(cpu).size()); }
+Cpu& rqOf(SimState& s, int cpu) { return s.cpus[static_cast<size_t>(cpu)]; }
+
+bool& groupImbalanceFlag(SimState& s, const SchedDomain& sd, const SchedGroup& g) {
+    return s.groupImbalance[{sd.topologyLevel, g.span.first()}];
+}
+
+// get_sd_balance_interval(), in ns rounded to jiffies
+int64_t balanceIntervalNs(const SimState& s, const SchedDomain&, const DomainState& ds, bool busy) {
+    double ms = ds.balanceIntervalMs;
+    if (busy) ms *= 16;  // busy_factor
+    const int64_t j = s.jiffyNs();
+    int64_t jiffies = std::max<int64_t>(1, static_cast<int64_t>(ms * 1e6 / static_cast<double>(j) + 0.5));
+    const int64_t maxJ = std::max<int64_t>(1, static_cast<int64_t>(s.opt.hz) * s.online.count() / 10);
+    return std::min(jiffies, maxJ) * j;
+}
+
+int64_t jiffiesNow(const SimState& s) { return s.now - s.now % s.jiffyNs(); }
+
+// update_sd_pick_busiest()
+bool pickBusiest(const SgStats& sgs, const SgStats& busiest, bool haveBusiest) {
+    if (sgs.sumNrRunning == 0) return false;
+    if (!haveBusiest) return true;
+    if (sgs.type > busiest.type) return true;
+    if (sgs.type < busiest.type) return false;
+    switch (sgs.type) {
+    case GroupType::Overloaded:
+    case GroupType::FullyBusy:  // avg_load is 0 unless overloaded: the first one stays
+        return sgs.avgLoad > busiest.avgLoad;
+    case GroupType::Imbalanced:
+    case GroupType::AsymPacking:
+    case GroupType::MisfitTask:
+        return false;
+    case GroupType::HasSpare:
+        if (sgs.idleCpus > busiest.idleCpus) return false;
+        if (sgs.idleCpus == busiest.idleCpus && sgs.sumNrRunning <= busiest.sumNrRunning) return false;
+        return true;
+    }
+    return false;
+}
+
+// detach_tasks() + attach_tasks()
+int detachTasks(SimState& s, SchedOps& ops, LbEnv& env, MigrationCause cause) {
+    if (env.imbalance <= 0) return 0;
+    Cpu& src = rqOf(s, env.srcCpu);
+    // cfs_tasks from its tail: the least recently run first; the running task is on the list too
+    std::vector<int> cand = src.queued;
+    std::stable_sort(cand.begin(), cand.end(), [&](int a, int b) {
+        return s.tasks[static_cast<size_t>(a)].lastRan < s.tasks[static_cast<size_t>(b)].lastRan;
+    });
+    if (src.curr >= 0) cand.push_back(src.curr);
+    const DomainState& ds = rqOf(s, env.dstCpu).dom[static_cast<size_t>(env.sd)];
+    const int loopMax = std::min(32, src.nrRunning());
+    int loops = 0, moved = 0;
+    for (int id : cand) {
+        if (env.idle != BalanceIdle::NotIdle && src.nrRunning() <= 1) break;
+        if (++loops > loopMax) break;
+        Task& p = s.tasks[static_cast<size_t>(id)];
+        if (!canMigrateTask(s, env, p)) continue;
+        switch (env.type) {
+        case MigrationType::Load: {
+            const double load = std::max(1.0, s.taskLoad(id));
+            const unsigned shift = std::min(ds.nrBalanceFailed, 30u);
+            if (load / static_cast<double>(1u << shift) > env.imbalance) continue;  // shr_bound()
+            env.imbalance -= load;
+            break;
+        }
+        case MigrationType::Util: {
+            const double util = s.taskUtil(id);
+            if (util > env.imbalance) continue;
+            env.imbalance -= util;
+            break;
+        }
+        case MigrationType::Task:
+        case MigrationType::Misfit:
+            env.imbalance -= 1;
+            break;
+        }
+        ops.migrateTask(id, env.dstCpu, cause);
+        ++moved;
+        if (env.idle == BalanceIdle::NewlyIdle) break;  // CONFIG_PREEMPTION: one task at a time
+        if (env.imbalance <= 0) break;
+    }
+    return moved;
+}
+
+// need_active_balance()
+bool needActiveBalance(const SimState& s, const LbEnv& env) {
+    const SchedDomain& sd = dom(s, env.dstCpu, env.sd);
+    const DomainState& ds = s.cpus[static_cast<size_t>(env.dstCpu)].dom[static_cast<size_t>(env.sd)];
+    const bool failedEnough = ds.nrBalanceFailed > sd.cacheNiceTries + 2;
+    if (s.feat.legacyActiveBalance) return failedEnough;
+    // imbalanced_active_balance(): spreading tasks when there is spare capacity
+    if (env.type == MigrationType::Task && failedEnough) return true;
+    return env.type == MigrationType::Misfit;
+}
+
+}  // namespace
+
+SgStats updateSgLbStats(SimState& s, const LbEnv& env, int g) {
+    const SchedDomain& sd = dom(s, env.dstCpu, env.sd);
+    const SchedGroup& grp = sd.groups[static_cast<size_t>(g)];
+    SgStats st;
+    (grp.span & env.cpus).forEach([&](int i) {
+        st.groupLoad += s.cpuLoad(i);
+        st.groupUtil += s.cpuUtil(i);
+        st.groupRunnable += s.cpuRunnable(i);
+        const int nr = s.cpus[static_cast<size_t>(i)].nrRunning();
+        st.sumNrRunning += nr;
+        if (nr == 0) st.idleCpus++;
+    });
+    st.groupWeight = grp.span.count();
+    st.groupCapacity = grp.capacity > 0 ? grp.capacity : 1024.0 * st.groupWeight;
+    st.type = groupClassify(sd.imbalancePct, st, groupImbalanceFlag(s, sd, grp));
+    if (st.type == GroupType::Overloaded) st.avgLoad = st.groupLoad * 1024.0 / st.groupCapacity;
+    return st;
+}
+
+SdLbStats updateSdLbStats(SimState& s, LbEnv& env) {
+    const SchedDomain& sd = dom(s, env.dstCpu, env.sd);
+    SdLbStats sds;
+    sds.preferSibling = env.sd > 0 && (dom(s, env.dstCpu, env.sd - 1).flags & SD_PREFER_SIBLING);
+    double sumUtil = 0;
+    for (size_t g = 0; g < sd.groups.size(); ++g) {
+        SgStats sgs = updateSgLbStats(s, env, static_cast<int>(g));
+        sumUtil += sgs.groupUtil;
+        if (sd.groups[g].span.test(env.dstCpu)) {
+            sds.local = static_cast<int>(g);
+            sds.localStat = sgs;
+        } else if (pickBusiest(sgs, sds.busiestStat, sds.busiest >= 0)) {
+            sds.busiest = static_cast<int>(g);
+            sds.busiestStat = sgs;
+        }
+        sds.totalLoad += sgs.groupLoad;
+        sds.totalCapacity += sgs.groupCapacity;
+    }
+    // update_idle_cpu_scan() (SIS_UTIL): fewer CPUs to scan as the LLC fills up
+    const CpuInfo& ci = s.info[static_cast<size_t>(env.dstCpu)];
+    if (s.feat.sisUtil && env.idle != BalanceIdle::NewlyIdle && sd.span.count() == ci.llcSize) {
+        const double llcWeight = ci.llcSize;
+        const double x = sumUtil / llcWeight;
+        const double pct = sd.imbalancePct / 100.0;
+        const double tmp = std::min(1024.0, x * x * pct * pct / 1024.0);
+        s.llcShared[ci.llc].nrIdleScan = static_cast<int>((1024.0 - tmp) * llcWeight / 1024.0);
+    }
+    return sds;
+}
+
+void calculateImbalance(SimState& s, LbEnv& env, SdLbStats& sds) {
+    const SchedDomain& sd = dom(s, env.dstCpu, env.sd);
+    SgStats& local = sds.localStat;
+    SgStats& busiest = sds.busiestStat;
+    if (busiest.type == GroupType::Imbalanced) {
+        env.type = MigrationType::Task;
+        env.imbalance = 1;
+        return;
+    }
+    if (local.type == GroupType::HasSpare) {
+        if (busiest.type > GroupType::FullyBusy && !(sd.flags & SD_SHARE_LLC)) {
+            // busiest overloaded: fill the local group's spare capacity
+            env.type = MigrationType::Util;
+            env.imbalance = std::max(local.groupCapacity, local.groupUtil) - local.groupUtil;
+            if (env.idle != BalanceIdle::NotIdle && env.imbalance <= 0) {
+                env.type = MigrationType::Task;
+                env.imbalance = 1;
+            }
+            return;
+        }
+        long imb = 0;
+        if (busiest.groupWeight == 1 || sds.preferSibling) {
+            imb = std::max(0, busiest.sumNrRunning - local.sumNrRunning);  // evenly spread tasks
+        } else {
+            imb = std::max(0, local.idleCpus - busiest.idleCpus);  // even the idle CPUs
+        }
+        env.type = MigrationType::Task;
+        if (sd.flags & SD_NUMA) {
+            if (s.feat.numaImbalance == 1)
+                imb = adjustNumaImbalance(s, imb, busiest.sumNrRunning, 0, busiest.groupWeight);
+            else
+                imb = adjustNumaImbalance(s, imb, local.sumNrRunning + 1, static_cast<int>(sd.imbNumaNr), 0);
+        }
+        env.imbalance = static_cast<double>(imb >> 1);
+        return;
+    }
+    if (local.type < GroupType::Overloaded) {
+        local.avgLoad = local.groupLoad * 1024.0 / local.groupCapacity;
+        if (local.avgLoad >= busiest.avgLoad) { env.imbalance = 0; return; }
+        sds.avgLoad = sds.totalLoad * 1024.0 / sds.totalCapacity;
+        if (local.avgLoad >= sds.avgLoad) { env.imbalance = 0; return; }
+    }
+    env.type = MigrationType::Load;
+    env.imbalance = std::min((busiest.avgLoad - sds.avgLoad) * busiest.groupCapacity,
+                             (sds.avgLoad - local.avgLoad) * local.groupCapacity) / 1024.0;
+}
+
+int findBusiestGroup(SimState& s, LbEnv& env, SdLbStats& sds) {
+    const SchedDomain& sd = dom(s, env.dstCpu, env.sd);
+    sds = updateSdLbStats(s, env);
+    if (sds.busiest < 0) return -1;
+    SgStats& busiest = sds.busiestStat;
+    SgStats& local = sds.localStat;
+    bool force = busiest.type == GroupType::MisfitTask || busiest.type == GroupType::AsymPacking ||
+                 busiest.type == GroupType::Imbalanced;
+    if (!force) {
+        if (local.type > busiest.type) return -1;
+        if (local.type == GroupType::Overloaded) {
+            if (local.avgLoad >= busiest.avgLoad) return -1;
+            sds.avgLoad = sds.totalLoad * 1024.0 / sds.totalCapacity;
+            if (local.avgLoad >= sds.avgLoad) return -1;
+            if (100.0 * busiest.avgLoad <= sd.imbalancePct * local.avgLoad) return -1;
+        }
+        if (sds.preferSibling && local.type == GroupType::HasSpare && busiest.sumNrRunning > local.sumNrRunning + 1)
+            force = true;
+    }
+    if (!force && busiest.type != GroupType::Overloaded) {
+        if (env.idle == BalanceIdle::NotIdle) return -1;  // a busy CPU does not pull from a non-overloaded group
+        if (busiest.groupWeight > 1 && local.idleCpus <= busiest.idleCpus + 1) return -1;
+        if (busiest.sumNrRunning == 1) return -1;  // nothing waiting to run
+    }
+    calculateImbalance(s, env, sds);
+    return env.imbalance > 0 ? sds.busiest : -1;
+}
+
+int findBusiestQueue(SimState& s, const LbEnv& env, int group) {
+    const SchedDomain& sd = dom(s, env.dstCpu, env.sd);
+    int busiest = -1, busiestNr = 0;
+    double busiestLoad = 0, busiestUtil = -1;
+    (sd.groups[static_cast<size_t>(group)].span & env.cpus).forEach([&](int i) {
+        const int nr = s.cpus[static_cast<size_t>(i)].nrRunning();
+        if (nr == 0) return;
+        switch (env.type) {
+        case MigrationType::Load: {
+            const double load = s.cpuLoad(i);
+            if (nr == 1 && load > env.imbalance) return;  // check_cpu_capacity(): no pressure modelled
+            if (busiest < 0 || load > busiestLoad) { busiestLoad = load; busiest = i; }
+            break;
+        }
+        case MigrationType::Util: {
+            if (nr <= 1) return;
+            const double util = s.cpuUtil(i);
+            if (util > busiestUtil) { busiestUtil = util; busiest = i; }
+            break;
+        }
+        case MigrationType::Task:
+        case MigrationType::Misfit:
+            if (busiestNr < nr) { busiestNr = nr; busiest = i; }
+            break;
+        }
+    });
+    return busiest;
+}
+
+bool canMigrateTask(SimState& s, LbEnv& env, const Task& p) {
+    if (!p.allowed.test(env.dstCpu)) {
+        env.somePinned = true;
+        if (env.idle == BalanceIdle::NewlyIdle || env.dstPinned) return false;
+        const SchedGroup& local = dom(s, env.dstCpu, env.sd).groups.front();
+        (local.span & env.cpus).forEach([&](int c) {
+            if (!env.dstPinned && p.allowed.test(c)) { env.dstPinned = true; env.newDstCpu = c; }
+        });
+        return false;
+    }
+    env.allPinned = false;
+    if (p.state == TaskState::Running) return false;
+    // task_hot(): ran within sysctl_sched_migration_cost
+    const bool hot = static_cast<double>(s.now - p.lastRan) < s.opt.migrationCostNs;
+    const SchedDomain& sd = dom(s, env.dstCpu, env.sd);
+    const DomainState& ds = s.cpus[static_cast<size_t>(env.dstCpu)].dom[static_cast<size_t>(env.sd)];
+    return !hot || ds.nrBalanceFailed > sd.cacheNiceTries;
+}
+
+bool shouldWeBalance(SimState& s, const LbEnv& env) {
+    if (!env.cpus.test(env.dstCpu)) return false;
+    if (env.idle == BalanceIdle::NewlyIdle) return s.cpus[static_cast<size_t>(env.dstCpu)].nrRunning() == 0;
+    const SchedGroup& g = dom(s, env.dstCpu, env.sd).groups.front();
+    const CpuSet mask = (g.balanceMask.empty() ? g.span : g.balanceMask) & env.cpus;
+    int firstIdle = -1;
+    mask.forEach([&](int c) {
+        if (firstIdle < 0 && s.idle(c)) firstIdle = c;
+    });
+    if (firstIdle >= 0) return firstIdle == env.dstCpu;
+    return mask.first() == env.dstCpu;
+}
+
+int loadBalance(SimState& s, SchedOps& ops, int cpu, int sdIndex, BalanceIdle idle, MigrationCause cause) {
+    const SchedDomain& sd = dom(s, cpu, sdIndex);
+    DomainState& ds = rqOf(s, cpu).dom[static_cast<size_t>(sdIndex)];
+    LbEnv env;
+    env.sd = sdIndex;
+    env.dstCpu = cpu;
+    env.idle = idle;
+    env.cpus = sd.span & s.online;
+    int moved = 0;
+    bool activeStarted = false;
+    bool onePinned = false;
+    for (;;) {  // redo:
+        if (!shouldWeBalance(s, env)) break;
+        SdLbStats sds;
+        const int group = findBusiestGroup(s, env, sds);
+        if (group < 0) break;
+        const int busiest = findBusiestQueue(s, env, group);
+        if (busiest < 0) break;
+        env.srcCpu = busiest;
+        env.allPinned = true;
+        Cpu& src = rqOf(s, busiest);
+        if (src.nrRunning() > 1) {
+            moved = detachTasks(s, ops, env, cause);
+            if (env.somePinned && env.imbalance > 0 && sdIndex + 1 < nrDomains(s, cpu)) {
+                const SchedDomain& parent = dom(s, cpu, sdIndex + 1);
+                groupImbalanceFlag(s, parent, parent.groups.front()) = true;
+            }
+            if (env.allPinned) {
+                env.cpus.reset(busiest);
+                if (!env.cpus.isSubsetOf(sd.groups.front().span)) continue;  // goto redo
+                onePinned = true;
+                break;
+            }
+        }
+        if (moved == 0) {
+            if (idle != BalanceIdle::NewlyIdle) ds.nrBalanceFailed++;
+            if (needActiveBalance(s, env)) {
+                if (src.curr >= 0 && !s.tasks[static_cast<size_t>(src.curr)].allowed.test(cpu)) {
+                    onePinned = true;
+                    break;
+                }
+                if (!src.activeBalance) {
+                    src.activeBalance = true;
+                    src.pushCpu = cpu;
+                    ops.requestActiveBalance(busiest, cpu);
+                    activeStarted = true;
+                }
+            }
+        } else {
+            ds.nrBalanceFailed = 0;
+        }
+        if (!activeStarted || needActiveBalance(s, env)) ds.balanceIntervalMs = sd.minInterval;
+        return moved;
+    }
+    if (!onePinned) {  // out_balanced: clear the child's imbalance note once balanced
+        ds.nrBalanceFailed = 0;
+        if (sdIndex + 1 < nrDomains(s, cpu)) {
+            const SchedDomain& parent = dom(s, cpu, sdIndex + 1);
+            groupImbalanceFlag(s, parent, parent.groups.front()) = false;
+        }
+    }
+    if (idle == BalanceIdle::NewlyIdle) return 0;
+    if ((env.allPinned && ds.balanceIntervalMs < 512) || ds.balanceIntervalMs < sd.maxInterval)
+        ds.balanceIntervalMs *= 2;
+    return 0;
+}
+
+void rebalanceDomains(SimState& s, SchedOps& ops, int cpu, BalanceIdle idle, MigrationCause cause) {
+    Cpu& rq = rqOf(s, cpu);
+    const int64_t jnow = jiffiesNow(s);
+    bool busy = idle != BalanceIdle::Idle;
+    int64_t next = jnow + 60LL * 1000000000LL;
+    for (int i = 0; i < nrDomains(s, cpu); ++i) {
+        const SchedDomain& sd = dom(s, cpu, i);
+        DomainState& ds = rq.dom[static_cast<size_t>(i)];
+        int64_t interval = balanceIntervalNs(s, sd, ds, busy);
+        if (jnow >= ds.lastBalance + interval) {
+            // should_we_balance() failing stops the walk upwards (continue_balancing = 0)
+            LbEnv probe;
+            probe.sd = i;
+            probe.dstCpu = cpu;
+            probe.idle = idle;
+            probe.cpus = sd.span & s.online;
+            if (!shouldWeBalance(s, probe)) {
+                ds.lastBalance = jnow;
+                next = std::min(next, ds.lastBalance + interval);
+                break;
+            }
+            if (loadBalance(s, ops, cpu, i, idle, cause) > 0) {
+                idle = s.idle(cpu) ? BalanceIdle::Idle : BalanceIdle::NotIdle;
+                busy = idle != BalanceIdle::Idle;
+            }
+            ds.lastBalance = jnow;
+            interval = balanceIntervalNs(s, sd, ds, busy);
+        }
+        next = std::min(next, ds.lastBalance + interval);
+    }
+    rq.nextBalance = next;
+}
+
+bool newidleBalance(SimState& s, SchedOps& ops, int cpu) {
+    Cpu& rq = rqOf(s, cpu);
+    rq.idleStamp = s.now;
+    int64_t next = jiffiesNow(s) + 1000000000LL;
+    auto updateNext = [&](int i) {
+        const DomainState& ds = rq.dom[static_cast<size_t>(i)];
+        next = std::min(next, ds.lastBalance + balanceIntervalNs(s, dom(s, cpu, i), ds, false));
+    };
+    bool pulled = false;
+    if (rq.avgIdleNs < s.opt.migrationCostNs || s.nrOverloadedCpus == 0) {
+        if (nrDomains(s, cpu) > 0) updateNext(0);
+    } else {
+        double currCost = 0;
+        for (int i = 0; i < nrDomains(s, cpu); ++i) {
+            const SchedDomain& sd = dom(s, cpu, i);
+            updateNext(i);
+            // the cost of a balance pass: modelled as 0.25 us per CPU in the span
+            const double cost = 250.0 * sd.span.count();
+            if (rq.avgIdleNs < currCost + cost) break;
+            if (sd.flags & SD_BALANCE_NEWIDLE)
+                pulled = loadBalance(s, ops, cpu, i, BalanceIdle::NewlyIdle, MigrationCause::LbNewidle) > 0;
+            currCost += cost;
+            if (pulled || rq.nrRunning() > 0) break;
+        }
+    }
+    if (pulled || rq.nrRunning() > 0) rq.idleStamp = 0;
+    rq.nextBalance = std::min(rq.nextBalance > s.now ? rq.nextBalance : next, next);
+    return pulled || rq.nrRunning() > 0;
+}
+
+void nohzBalancerKick(SimState& s, SchedOps& ops, int cpu) {
+    if (!s.opt.nohz) return;
+    if (s.now < s.nohzNextBalance) return;
+    Cpu& rq = rqOf(s, cpu);
+    bool kick = rq.nrRunning() >= 2;
+    if (!kick) {
+        // more than one busy CPU in this LLC: another LLC (or idle SMT siblings) may take some
+        const CpuInfo& ci = s.info[static_cast<size_t>(cpu)];
+        if (ci.sdLlc >= 0) {
+            int busy = 0;
+            dom(s, cpu, ci.sdLlc).span.forEach([&](int c) { busy += s.idle(c) ? 0 : 1; });
+            kick = busy > 1;
+        }
+    }
+    if (!kick) return;
+    // find_new_ilb(): the first idle CPU; it balances on behalf of every idle CPU
+    int ilb = -1;
+    s.online.forEach([&](int c) {
+        if (ilb < 0 && s.idle(c)) ilb = c;
+    });
+    if (ilb < 0) return;
+    int64_t next = s.now + 60LL * 1000000000LL;
+    const int n = static_cast<int>(s.cpus.size());
+    for (int c : s.online.toVectorWrappedFrom((ilb + 1) % n)) {
+        if (!s.idle(c)) continue;
+        if (!s.idle(ilb)) break;  // the ilb got work: stop balancing for the others
+        Cpu& r = rqOf(s, c);
+        if (jiffiesNow(s) >= r.nextBalance) rebalanceDomains(s, ops, c, BalanceIdle::Idle, MigrationCause::LbNohz);
+        if (s.idle(c)) next = std::min(next, r.nextBalance);
+    }
+    s.nohzNextBalance = std::max(next, s.now + s.jiffyNs());
+}
+
+int activeLoadBalanceCpuStop(SimState& s, SchedOps& ops, int srcCpu, int dstCpu) {
+    Cpu& src = rqOf(s, srcCpu);
+    src.activeBalance = false;
+    if (src.nrRunning() < 1) return 0;
+    int sdIndex = -1;
+    for (int i = 0; i < nrDomains(s, dstCpu); ++i)
+        if (dom(s, dstCpu, i).span.test(srcCpu)) { sdIndex = i; break; }
+    if (sdIndex < 0) return 0;
+    // detach_one_task() with LBF_ACTIVE_LB: the stopper preempted curr, so it may move too
+    std::vector<int> cand = src.queued;
+    std::stable_sort(cand.begin(), cand.end(), [&](int a, int b) {
+        return s.tasks[static_cast<size_t>(a)].lastRan < s.tasks[static_cast<size_t>(b)].lastRan;
+    });
+    if (src.curr >= 0) cand.push_back(src.curr);
+    for (int id : cand) {
+        if (!s.tasks[static_cast<size_t>(id)].allowed.test(dstCpu)) continue;
+        ops.migrateTask(id, dstCpu, MigrationCause::LbActive);
+        rqOf(s, dstCpu).dom[static_cast<size_t>(sdIndex)].nrBalanceFailed = 0;
+        return 1;
+    }
+    return 0;
+}
+
+}  // namespace schedscope::sim

@@ -1,0 +1,68 @@
+#pragma once
+// The load balancer, mirroring kernel/sched/fair.c: load_balance() per domain at its interval,
+// with update_sd_lb_stats()/group_classify(), find_busiest_group(), calculate_imbalance(),
+// find_busiest_queue(), detach_tasks() with can_migrate_task(), active balance; and the
+// drivers rebalance_domains() (periodic), newidle_balance() and nohz_idle_balance().
+#include "sim/group_stats.h"
+#include "sim/sim_state.h"
+
+namespace schedscope::sim {
+
+enum class MigrationType { Load, Util, Task, Misfit };
+
+// What the balancer needs from the engine to move tasks.
+class SchedOps {
+public:
+    virtual ~SchedOps() = default;
+    // detach_task() + attach_task(): move a task; a running one is first preempted (as the
+    // stopper does in active balance).
+    virtual void migrateTask(int task, int dstCpu, MigrationCause cause) = 0;
+    // stop_one_cpu_nowait(active_load_balance_cpu_stop) on srcCpu, pushing to dstCpu.
+    virtual void requestActiveBalance(int srcCpu, int dstCpu) = 0;
+};
+
+struct LbEnv {
+    int sd = 0;  // index into domainsOf(dstCpu)
+    int dstCpu = 0;
+    int srcCpu = -1;
+    BalanceIdle idle = BalanceIdle::Idle;
+    double imbalance = 0;
+    MigrationType type = MigrationType::Load;
+    bool allPinned = false, somePinned = false, dstPinned = false;
+    int newDstCpu = -1;
+    CpuSet cpus;  // env->cpus: candidates still considered
+};
+
+struct SdLbStats {
+    int busiest = -1, local = -1;  // group indices
+    SgStats busiestStat, localStat;
+    double totalLoad = 0, totalCapacity = 0, avgLoad = 0;
+    bool preferSibling = false;
+};
+
+// update_sg_lb_stats() for group `g` of env.sd
+SgStats updateSgLbStats(SimState& s, const LbEnv& env, int g);
+// update_sd_lb_stats(), with update_sd_pick_busiest() and SIS_UTIL's update_idle_cpu_scan()
+SdLbStats updateSdLbStats(SimState& s, LbEnv& env);
+// calculate_imbalance(): sets env.imbalance and env.type
+void calculateImbalance(SimState& s, LbEnv& env, SdLbStats& sds);
+// find_busiest_group(): the busiest group index, or -1 when balanced
+int findBusiestGroup(SimState& s, LbEnv& env, SdLbStats& sds);
+// find_busiest_queue(): the busiest CPU of that group, or -1
+int findBusiestQueue(SimState& s, const LbEnv& env, int group);
+// can_migrate_task(): affinity, running, cache hotness (migration_cost) vs nr_balance_failed
+bool canMigrateTask(SimState& s, LbEnv& env, const Task& p);
+// should_we_balance(): the first idle CPU of the local group, else its first CPU
+bool shouldWeBalance(SimState& s, const LbEnv& env);
+// load_balance(): returns the number of tasks moved; `cause` labels the migrations
+int loadBalance(SimState& s, SchedOps& ops, int cpu, int sdIndex, BalanceIdle idle, MigrationCause cause);
+// rebalance_domains(): every domain of `cpu` whose interval elapsed
+void rebalanceDomains(SimState& s, SchedOps& ops, int cpu, BalanceIdle idle, MigrationCause cause);
+// newidle_balance(): returns true when a task was pulled
+bool newidleBalance(SimState& s, SchedOps& ops, int cpu);
+// nohz_balancer_kick() + nohz_idle_balance(), run from a busy CPU's tick
+void nohzBalancerKick(SimState& s, SchedOps& ops, int cpu);
+// active_load_balance_cpu_stop(): move one task from src (its running task preempted) to dst
+int activeLoadBalanceCpuStop(SimState& s, SchedOps& ops, int srcCpu, int dstCpu);
+
+}  // namespace schedscope::sim

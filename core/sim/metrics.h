@@ -1,0 +1,40 @@
+#pragma once
+// What a run measures, accumulated while it runs.
+#include <array>
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace schedscope::sim {
+
+// A log-scale histogram (2% buckets from 1 ns): percentiles within 2%, constant memory.
+class LatencyHistogram {
+public:
+    void add(int64_t ns);
+    double percentileNs(double p) const;  // 0 when empty
+    long long count() const { return total_; }
+
+private:
+    std::vector<long long> buckets_;
+    long long total_ = 0;
+};
+
+struct PlacementSample {
+    double timeS = 0;
+    std::vector<int> running;  // per CPU: running task id or -1
+};
+
+struct Metrics {
+    std::map<std::string, long long> migrationsByLevel;  // "CLS", "MC", "NUMA"...
+    std::array<long long, 8> migrationsByCause{};        // indexed by MigrationCause
+    LatencyHistogram waitLatency;
+    int64_t idleWhileOverloadedNs = 0;
+    int64_t lastImbalanceCheck = 0;
+    bool imbalanced = false;
+    std::vector<PlacementSample> timeline;
+    long long events = 0;  // simulated events processed (for the benchmark)
+    long long activeBalances = 0;
+};
+
+}  // namespace schedscope::sim

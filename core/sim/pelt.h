@@ -1,0 +1,30 @@
+#pragma once
+// A PELT-like running average (kernel/sched/pelt.c): a geometric series with a 32 ms half-life,
+// here in continuous time. `input` is what the signal tends to while the state lasts (1024 while
+// running for util_avg, the weight while runnable for load_avg).
+#include <cmath>
+#include <cstdint>
+
+namespace schedscope::sim {
+
+struct Pelt {
+    double value = 0;
+    double input = 0;
+    int64_t stamp = 0;
+
+    // Decays towards `input` up to `now`; the kernel's ~1 ms period granularity is ignored.
+    void update(int64_t now) {
+        if (now <= stamp) return;
+        // y^32 = 1/2 with a 1.024 ms period: tau = 32 * 1.024 ms / ln 2
+        constexpr double kTauNs = 32.0 * 1.024e6 / 0.6931471805599453;
+        const double decay = std::exp(-static_cast<double>(now - stamp) / kTauNs);
+        value = input + (value - input) * decay;
+        stamp = now;
+    }
+    void set(int64_t now, double newInput) {
+        update(now);
+        input = newInput;
+    }
+};
+
+}  // namespace schedscope::sim

@@ -1,0 +1,357 @@
+#include "sim/select_task_rq.h"
+
+#include <algorithm>
+#include <limits>
+
+#include "domains/sd_flags.h"
+
+namespace schedscope::sim {
+namespace {
+
+const SchedDomain& dom(const SimState& s, int cpu, int i) {
+    return s.tree->domainsOf(cpu)[static_cast<size_t>(i)];
+}
+int nrDomains(const SimState& s, int cpu) { return static_cast<int>(s.tree->domainsOf(cpu).size()); }
+bool allowed(const Task& p, int cpu) { return p.allowed.test(cpu); }
+bool shareCache(const SimState& s, int a, int b) {
+    return s.info[static_cast<size_t>(a)].llc == s.info[static_cast<size_t>(b)].llc;
+}
+bool shareResources(const SimState& s, int a, int b) {
+    return s.info[static_cast<size_t>(a)].shareId == s.info[static_cast<size_t>(b)].shareId;
+}
+bool smtActive(const SimState& s) { return !s.info.empty() && s.info.front().siblings.size() > 1; }
+// static_branch sched_cluster_active: some domain carries SD_CLUSTER
+bool clusterActive(const SimState& s, int cpu) {
+    for (const auto& d : s.tree->domainsOf(cpu))
+        if (d.flags & SD_CLUSTER) return true;
+    return false;
+}
+
+}  // namespace
+
+void recordWakee(SimState& s, Task& waker, const Task& wakee) {
+    // a second of jiffies halves the flips
+    if (s.now > waker.wakeeFlipDecayTs + 1000000000LL) {
+        waker.wakeeFlips >>= 1;
+        waker.wakeeFlipDecayTs = s.now;
+    }
+    if (waker.lastWakee != wakee.id) {
+        waker.lastWakee = wakee.id;
+        waker.wakeeFlips++;
+    }
+}
+
+bool wakeWide(const SimState& s, const Task& waker, const Task& wakee, int thisCpu) {
+    unsigned master = waker.wakeeFlips, slave = wakee.wakeeFlips;
+    const unsigned factor = static_cast<unsigned>(s.info[static_cast<size_t>(thisCpu)].llcSize);
+    if (master < slave) std::swap(master, slave);
+    if (slave < factor || master < slave * factor) return false;
+    return true;
+}
+
+int wakeAffine(SimState& s, int sdIndex, const Task& p, int thisCpu, int prevCpu, bool sync, const Task* waker) {
+    constexpr int kNone = -1;
+    int target = kNone;
+    // wake_affine_idle()
+    if (s.idle(thisCpu) && shareCache(s, thisCpu, prevCpu)) target = s.idle(prevCpu) ? prevCpu : thisCpu;
+    else if (sync && s.cpus[static_cast<size_t>(thisCpu)].nrRunning() == 1) target = thisCpu;
+    else if (s.idle(prevCpu)) target = prevCpu;
+    if (target == kNone) {
+        // wake_affine_weight(): compare the loads as if p ran here or there
+        const SchedDomain& sd = dom(s, thisCpu, sdIndex);
+        double thisLoad = s.cpuLoad(thisCpu);
+        if (sync && waker) {
+            const double cur = s.taskLoad(waker->id);
+            if (cur > thisLoad) return thisCpu;
+            thisLoad -= cur;
+        }
+        const double taskLoad = s.taskLoad(p.id);
+        double thisEff = (thisLoad + taskLoad) * 1024.0;
+        double prevEff = (s.cpuLoad(prevCpu) - (p.cpu == prevCpu ? taskLoad : 0.0));
+        prevEff *= 100.0 + (sd.imbalancePct - 100.0) / 2.0;
+        prevEff *= 1024.0;
+        thisEff *= 100.0;  // WA_BIAS folded into the percentages above
+        if (thisEff < prevEff) target = thisCpu;
+    }
+    return target == kNone ? prevCpu : target;
+}
+
+int selectIdleCore(SimState& s, const Task& p, int core, std::vector<char>& scan, int& idleCpu) {
+    bool idle = true;
+    for (int cpu : s.info[static_cast<size_t>(core)].siblings) {
+        if (!s.idle(cpu)) {
+            idle = false;
+            if (idleCpu == -1) continue;
+            break;
+        }
+        if (idleCpu == -1 && allowed(p, cpu)) idleCpu = cpu;
+    }
+    if (idle && allowed(p, core)) return core;
+    for (int cpu : s.info[static_cast<size_t>(core)].siblings) scan[static_cast<size_t>(cpu)] = 0;
+    return -1;
+}
+
+int selectIdleSmt(SimState& s, const Task& p, int target) {
+    for (int cpu : s.info[static_cast<size_t>(target)].siblings) {
+        if (cpu == target) continue;
+        if (allowed(p, cpu) && s.idle(cpu)) return cpu;
+    }
+    return -1;
+}
+
+int selectIdleCpu(SimState& s, const Task& p, bool hasIdleCore, int target) {
+    const CpuInfo& ti = s.info[static_cast<size_t>(target)];
+    if (ti.sdLlc < 0) return -1;
+    const SchedDomain& sd = dom(s, target, ti.sdLlc);
+    std::vector<char> scan(s.cpus.size(), 0);
+    (sd.span & p.allowed).forEach([&](int c) { scan[static_cast<size_t>(c)] = 1; });
+    int nr = std::numeric_limits<int>::max();
+    if (s.feat.sisUtil) {
+        nr = s.llcShared[ti.llc].nrIdleScan + 1;  // because !--nr is the stop condition
+        if (nr == 1) return -1;
+    }
+    int idleCpu = -1;
+    auto visit = [&](int cpu) -> int {  // >= 0 found, -2 stop, -1 go on
+        if (!scan[static_cast<size_t>(cpu)]) return -1;
+        if (hasIdleCore) {
+            int i = selectIdleCore(s, p, cpu, scan, idleCpu);
+            return i >= 0 ? i : -1;
+        }
+        if (--nr <= 0) return -2;
+        if (s.idle(cpu) && allowed(p, cpu)) { idleCpu = cpu; return cpu; }
+        return -1;
+    };
+    const int n = static_cast<int>(s.cpus.size());
+    // 6.8+: the target's cluster first (the LLC domain's first group when it is a cluster)
+    if (s.feat.clusterScan && clusterActive(s, target) && !sd.groups.empty() && ti.sdLlc > 0 &&
+        (dom(s, target, ti.sdLlc - 1).flags & SD_CLUSTER)) {
+        const CpuSet& cl = sd.groups.front().span;
+        for (int cpu : cl.toVectorWrappedFrom((target + 1) % n)) {
+            int r = visit(cpu);
+            if (r >= 0) return r;
+            if (r == -2) return -1;
+        }
+        cl.forEach([&](int c) { scan[static_cast<size_t>(c)] = 0; });
+    }
+    for (int cpu : sd.span.toVectorWrappedFrom((target + 1) % n)) {
+        int r = visit(cpu);
+        if (r >= 0) return r;
+        if (r == -2) return -1;
+    }
+    if (hasIdleCore) s.llcShared[ti.llc].hasIdleCores = false;  // set_idle_cores(target, false)
+    return idleCpu;
+}
+
+int selectIdleSibling(SimState& s, Task& p, int prev, int target) {
+    if (s.idle(target) && allowed(p, target)) return target;
+    const bool cluster = s.feat.clusterScan && clusterActive(s, target);
+    int prevAff = -1, recentAff = -1;
+    if (prev != target && shareCache(s, prev, target) && s.idle(prev) && allowed(p, prev)) {
+        if (!cluster || shareResources(s, prev, target)) return prev;
+        prevAff = prev;
+    }
+    const int recent = p.recentUsedCpu;
+    p.recentUsedCpu = prev;
+    if (recent >= 0 && recent != prev && recent != target && shareCache(s, recent, target) && s.idle(recent) &&
+        allowed(p, recent)) {
+        if (!cluster || shareResources(s, recent, target)) return recent;
+        recentAff = recent;
+    }
+    const CpuInfo& ti = s.info[static_cast<size_t>(target)];
+    if (ti.sdLlc < 0) return target;
+    bool hasIdleCore = false;
+    if (smtActive(s)) {
+        hasIdleCore = s.llcShared[ti.llc].hasIdleCores;
+        if (!hasIdleCore && shareCache(s, prev, target)) {
+            int i = selectIdleSmt(s, p, prev);
+            if (i >= 0) return i;
+        }
+    }
+    int i = selectIdleCpu(s, p, hasIdleCore, target);
+    if (i >= 0) return i;
+    if (prevAff >= 0) return prevAff;
+    if (recentAff >= 0) return recentAff;
+    return target;
+}
+
+SgStats sgWakeupStats(SimState& s, int cpu, int sdIndex, int groupIndex, const Task& p) {
+    const SchedDomain& sd = dom(s, cpu, sdIndex);
+    const SchedGroup& g = sd.groups[static_cast<size_t>(groupIndex)];
+    SgStats st;
+    g.span.forEach([&](int i) {
+        const bool mine = p.cpu == i && (p.state == TaskState::Runnable || p.state == TaskState::Running);
+        st.groupLoad += std::max(0.0, s.cpuLoad(i) - (mine ? s.taskLoad(p.id) : 0.0));
+        st.groupUtil += std::max(0.0, s.cpuUtil(i) - (mine ? s.taskUtil(p.id) : 0.0));
+        st.groupRunnable += s.cpuRunnable(i);
+        const int nr = s.cpus[static_cast<size_t>(i)].nrRunning() - (mine ? 1 : 0);
+        st.sumNrRunning += nr;
+        if (nr == 0) st.idleCpus++;
+    });
+    st.groupWeight = g.span.count();
+    st.groupCapacity = g.capacity > 0 ? g.capacity : 1024.0 * st.groupWeight;
+    st.type = groupClassify(sd.imbalancePct, st, false);
+    if (st.type == GroupType::FullyBusy || st.type == GroupType::Overloaded)
+        st.avgLoad = st.groupLoad * 1024.0 / st.groupCapacity;
+    return st;
+}
+
+long adjustNumaImbalance(const SimState& s, long imbalance, int dstRunning, int imbNumaNr, int groupWeight) {
+    constexpr long kNumaImbalanceMin = 2;
+    if (s.feat.numaImbalance == 0) return imbalance;
+    const bool allow = s.feat.numaImbalance == 1 ? dstRunning < (groupWeight >> 2) : dstRunning <= imbNumaNr;
+    if (!allow) return imbalance;
+    if (imbalance <= kNumaImbalanceMin) return 0;
+    return imbalance;
+}
+
+int findIdlestGroup(SimState& s, int cpu, int sdIndex, const Task& p) {
+    const SchedDomain& sd = dom(s, cpu, sdIndex);
+    int idlest = -1, local = -1;
+    SgStats idlestSgs, localSgs;
+    idlestSgs.type = GroupType::Overloaded;
+    idlestSgs.avgLoad = std::numeric_limits<double>::max();
+    for (size_t gi = 0; gi < sd.groups.size(); ++gi) {
+        const SchedGroup& g = sd.groups[gi];
+        if (!g.span.intersects(p.allowed)) continue;
+        const bool isLocal = g.span.test(cpu);
+        SgStats sgs = sgWakeupStats(s, cpu, sdIndex, static_cast<int>(gi), p);
+        if (isLocal) {
+            local = static_cast<int>(gi);
+            localSgs = sgs;
+            continue;
+        }
+        // update_pick_idlest()
+        bool pick = true;
+        if (sgs.type > idlestSgs.type) pick = false;
+        else if (sgs.type == idlestSgs.type) {
+            switch (sgs.type) {
+            case GroupType::Overloaded:
+            case GroupType::FullyBusy:
+                if (idlestSgs.avgLoad <= sgs.avgLoad) pick = false;
+                break;
+            case GroupType::Imbalanced:
+            case GroupType::AsymPacking:
+            case GroupType::MisfitTask:
+                pick = false;
+                break;
+            case GroupType::HasSpare:
+                if (idlestSgs.idleCpus > sgs.idleCpus) pick = false;
+                else if (idlestSgs.idleCpus == sgs.idleCpus && idlestSgs.groupUtil <= sgs.groupUtil) pick = false;
+                break;
+            }
+        }
+        if (idlest < 0 || pick) {
+            if (idlest < 0 || pick) { idlest = static_cast<int>(gi); idlestSgs = sgs; }
+        }
+    }
+    if (idlest < 0) return -1;
+    if (local < 0) return idlest;
+    if (localSgs.type < idlestSgs.type) return -1;
+    if (localSgs.type > idlestSgs.type) return idlest;
+    switch (localSgs.type) {
+    case GroupType::Overloaded:
+    case GroupType::FullyBusy: {
+        const double imbalance = 1024.0 * (sd.imbalancePct - 100) / 100.0;
+        if ((sd.flags & SD_NUMA) && idlestSgs.avgLoad + imbalance >= localSgs.avgLoad) return -1;
+        if (idlestSgs.avgLoad >= localSgs.avgLoad + imbalance) return -1;
+        if (100.0 * localSgs.avgLoad <= sd.imbalancePct * idlestSgs.avgLoad) return -1;
+        break;
+    }
+    case GroupType::Imbalanced:
+    case GroupType::AsymPacking:
+    case GroupType::MisfitTask:
+        break;
+    case GroupType::HasSpare:
+        if (sd.flags & SD_NUMA) {
+            int imbNumaNr = static_cast<int>(sd.imbNumaNr);
+            if (p.nrAllowed != s.online.count())
+                imbNumaNr = std::min((sd.groups[static_cast<size_t>(idlest)].span & p.allowed).count(), imbNumaNr);
+            const long imb = std::abs(localSgs.idleCpus - idlestSgs.idleCpus);
+            if (!adjustNumaImbalance(s, imb, localSgs.sumNrRunning + 1, imbNumaNr,
+                                     sd.groups[static_cast<size_t>(local)].span.count()))
+                return -1;
+        }
+        if (localSgs.idleCpus >= idlestSgs.idleCpus) return -1;
+        break;
+    }
+    return idlest;
+}
+
+int findIdlestGroupCpu(SimState& s, const CpuSet& group, const Task& p, int thisCpu) {
+    if (group.count() == 1) return group.first();
+    int shallowest = -1, leastLoaded = thisCpu;
+    int64_t latestIdle = 0;
+    double minLoad = std::numeric_limits<double>::max();
+    (group & p.allowed).forEach([&](int i) {
+        if (s.idle(i)) {
+            const int64_t stamp = s.cpus[static_cast<size_t>(i)].idleStamp;
+            if (shallowest < 0 || stamp > latestIdle) { shallowest = i; latestIdle = stamp; }
+        } else if (shallowest < 0) {
+            const double load = s.cpuLoad(i);
+            if (load < minLoad) { minLoad = load; leastLoaded = i; }
+        }
+    });
+    return shallowest >= 0 ? shallowest : leastLoaded;
+}
+
+int findIdlestCpu(SimState& s, const Task& p, int cpu, int prevCpu, int sdIndex, uint32_t sdFlag) {
+    if (!dom(s, cpu, sdIndex).span.intersects(p.allowed)) return prevCpu;
+    int newCpu = cpu;
+    int sdi = sdIndex;
+    while (sdi >= 0) {
+        const SchedDomain& sd = dom(s, cpu, sdi);
+        if (!(sd.flags & sdFlag)) { --sdi; continue; }
+        const int g = findIdlestGroup(s, cpu, sdi, p);
+        if (g < 0) { --sdi; continue; }
+        newCpu = findIdlestGroupCpu(s, sd.groups[static_cast<size_t>(g)].span, p, cpu);
+        if (newCpu == cpu) { --sdi; continue; }
+        // now balance at a lower domain level of new_cpu
+        const int weight = sd.span.count();
+        cpu = newCpu;
+        sdi = -1;
+        for (int i = 0; i < nrDomains(s, cpu); ++i) {
+            const SchedDomain& t = dom(s, cpu, i);
+            if (weight <= t.span.count()) break;
+            if (t.flags & sdFlag) sdi = i;
+        }
+    }
+    return newCpu;
+}
+
+int selectTaskRqFair(SimState& s, Task& p, int prevCpu, int thisCpu, int wakeFlags, Task* waker) {
+    const uint32_t sdFlag = (wakeFlags & WF_FORK) ? SD_BALANCE_FORK
+                            : (wakeFlags & WF_EXEC) ? SD_BALANCE_EXEC
+                                                    : SD_BALANCE_WAKE;
+    const bool sync = (wakeFlags & WF_SYNC) != 0;
+    int newCpu = prevCpu;
+    bool wantAffine = false;
+    if ((wakeFlags & WF_TTWU) && waker) {
+        recordWakee(s, *waker, p);
+        wantAffine = !wakeWide(s, *waker, p, thisCpu) && allowed(p, thisCpu);
+    }
+    int sd = -1;
+    for (int i = 0; i < nrDomains(s, thisCpu); ++i) {
+        const SchedDomain& d = dom(s, thisCpu, i);
+        if (wantAffine && (d.flags & SD_WAKE_AFFINE) && d.span.test(prevCpu)) {
+            if (thisCpu != prevCpu) newCpu = wakeAffine(s, i, p, thisCpu, prevCpu, sync, waker);
+            sd = -1;
+            break;
+        }
+        if (d.flags & sdFlag) sd = i;
+        else if (!wantAffine) break;
+    }
+    if (sd >= 0) newCpu = findIdlestCpu(s, p, thisCpu, prevCpu, sd, sdFlag);
+    else if (wakeFlags & WF_TTWU) newCpu = selectIdleSibling(s, p, prevCpu, newCpu);
+    if (!allowed(p, newCpu)) {
+        // select_fallback_rq(): the first allowed online CPU (the kernel prefers the same node)
+        int fb = -1;
+        const int node = s.info[static_cast<size_t>(prevCpu >= 0 ? prevCpu : 0)].node;
+        p.allowed.forEach([&](int c) {
+            if (fb < 0 && s.info[static_cast<size_t>(c)].node == node) fb = c;
+        });
+        newCpu = fb >= 0 ? fb : p.allowed.first();
+    }
+    return newCpu;
+}
+
+}  // namespace schedscope::sim

@@ -1,0 +1,109 @@
+#include "sim/sim_json.h"
+
+#include <algorithm>
+
+namespace schedscope::sim {
+namespace {
+
+double elapsedS(const SimState& s) { return std::max(1e-9, static_cast<double>(s.now) / 1e9); }
+
+double taskRate(const Task& t, const workload::Workload& wl, double elapsed) {
+    if (wl.bandwidthUnit) return t.bandwidthWork / 1e9 / elapsed;
+    return t.workDone / 1e9 / elapsed * wl.unitPerWorkSecond;
+}
+
+double completion(const SimState& s) {
+    int64_t last = 0;
+    for (const auto& t : s.tasks) {
+        if (t.state == TaskState::NotStarted) continue;
+        if (t.exitedAt < 0) return -1;
+        last = std::max(last, t.exitedAt);
+    }
+    return static_cast<double>(last) / 1e9;
+}
+
+}  // namespace
+
+std::vector<std::pair<std::string, double>> summaryMetrics(SimState& s, const workload::Workload& wl) {
+    const double el = elapsedS(s);
+    double total = 0;
+    for (const auto& t : s.tasks) total += taskRate(t, wl, el);
+    long long migrations = 0;
+    for (auto c : s.metrics.migrationsByCause) migrations += c;
+    std::vector<std::pair<std::string, double>> out = {
+        {"throughput", total},
+        {"completion_s", completion(s)},
+        {"migrations", static_cast<double>(migrations)},
+        {"wait_p50_us", s.metrics.waitLatency.percentileNs(50) / 1e3},
+        {"wait_p95_us", s.metrics.waitLatency.percentileNs(95) / 1e3},
+        {"wait_p99_us", s.metrics.waitLatency.percentileNs(99) / 1e3},
+        {"idle_while_overloaded_s", static_cast<double>(s.metrics.idleWhileOverloadedNs) / 1e9},
+    };
+    return out;
+}
+
+nlohmann::json simResultToJson(SimState& s, const workload::Workload& wl, const RunConfig& cfg) {
+    using nlohmann::json;
+    const double el = elapsedS(s);
+    json config = {{"topology", cfg.topology},
+                   {"cpus", s.online.count()},
+                   {"profile", cfg.profile},
+                   {"fair_class", s.feat.fairClass == FairClass::Eevdf ? "eevdf" : "cfs"},
+                   {"cls", cfg.cls},
+                   {"node", cfg.node},
+                   {"seed", s.opt.seed},
+                   {"duration_s", s.opt.durationS},
+                   {"hz", s.opt.hz},
+                   {"workload", cfg.workloadSpec},
+                   {"tasks", s.tasks.size()},
+                   {"contention",
+                    {{"cluster_gbs", s.contention.clusterGBs},
+                     {"llc_gbs", s.contention.llcGBs},
+                     {"node_gbs", s.contention.nodeGBs},
+                     {"smt_slowdown", s.contention.smtSlowdown},
+                     {"origin", s.contention.origin}}}};
+    double total = 0;
+    json perTask = json::array();
+    json tasks = json::array();
+    for (const auto& t : s.tasks) {
+        const double rate = taskRate(t, wl, el);
+        total += rate;
+        perTask.push_back(rate);
+        json byCpu = json::object();
+        for (size_t c = 0; c < t.cpuTime.size(); ++c)
+            if (t.cpuTime[c] > 0) byCpu[std::to_string(c)] = static_cast<double>(t.cpuTime[c]) / 1e9;
+        tasks.push_back({{"id", t.id},
+                         {"name", t.spec->name},
+                         {"throughput", rate},
+                         {"work_s", t.workDone / 1e9},
+                         {"migrations", t.migrations},
+                         {"completion_s", t.exitedAt >= 0 ? json(static_cast<double>(t.exitedAt) / 1e9) : json(nullptr)},
+                         {"cpu_time_by_cpu", byCpu}});
+    }
+    json byCause = json::object();
+    for (size_t c = 0; c < static_cast<size_t>(MigrationCause::Count); ++c)
+        byCause[causeName(static_cast<MigrationCause>(c))] = s.metrics.migrationsByCause[c];
+    json util = json::array();
+    for (const auto& c : s.cpus) util.push_back(static_cast<double>(c.busyTotal) / 1e9 / el);
+    const double comp = completion(s);
+    json metrics = {
+        {"elapsed_s", el},
+        {"throughput", {{"total", total}, {"unit", wl.unit}, {"per_task", perTask}}},
+        {"completion_s", comp >= 0 ? json(comp) : json(nullptr)},
+        {"migrations_by_level", s.metrics.migrationsByLevel},
+        {"migrations_by_cause", byCause},
+        {"active_balances", s.metrics.activeBalances},
+        {"wait_latency_us",
+         {{"p50", s.metrics.waitLatency.percentileNs(50) / 1e3},
+          {"p95", s.metrics.waitLatency.percentileNs(95) / 1e3},
+          {"p99", s.metrics.waitLatency.percentileNs(99) / 1e3},
+          {"samples", s.metrics.waitLatency.count()}}},
+        {"idle_while_overloaded_s", static_cast<double>(s.metrics.idleWhileOverloadedNs) / 1e9},
+        {"cpu_utilisation", util},
+        {"events", s.metrics.events}};
+    json timeline = json::array();
+    for (const auto& p : s.metrics.timeline) timeline.push_back({{"t_s", p.timeS}, {"running", p.running}});
+    return {{"config", config}, {"metrics", metrics}, {"tasks", tasks}, {"placement_timeline", timeline}};
+}
+
+}  // namespace schedscope::sim

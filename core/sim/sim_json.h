@@ -1,0 +1,21 @@
+#pragma once
+// The report of a run as JSON: config, metrics (throughput, completion, migrations by level
+// and cause, wait latency percentiles, imbalance time, utilisation), tasks, placement timeline.
+#include <nlohmann/json.hpp>
+
+#include "sim/sim_state.h"
+
+namespace schedscope::sim {
+
+struct RunConfig {
+    std::string topology;
+    std::string profile;
+    bool cls = true, node = true;
+    std::string workloadSpec;
+};
+
+nlohmann::json simResultToJson(SimState& s, const workload::Workload& wl, const RunConfig& config);
+// The scalar metrics a comparison reports, by name (e.g. "throughput", "wait_p99_us").
+std::vector<std::pair<std::string, double>> summaryMetrics(SimState& s, const workload::Workload& wl);
+
+}  // namespace schedscope::sim

@@ -1,0 +1,33 @@
+#pragma once
+// What a simulation run is configured with, and the kernel behaviours a profile selects.
+#include <cstdint>
+#include <optional>
+#include <string>
+
+#include "domains/profile.h"
+
+namespace schedscope::sim {
+
+// Kernel behaviours that differ across the profiles, in one place.
+struct SimFeatures {
+    FairClass fairClass = FairClass::Eevdf;
+    bool sisUtil = true;            // SIS_UTIL scan limit in select_idle_cpu (5.20/6.0+)
+    bool clusterScan = false;       // cluster-first wakeup scan (6.8+)
+    int numaImbalance = 2;          // adjust_numa_imbalance: 0 none (<5.5), 1 25% of span (5.x), 2 imb_numa_nr (5.18+)
+    bool legacyActiveBalance = false;  // before 5.10: active balance after nr_balance_failed > cache_nice_tries+2 for any imbalance, not only migrate_task
+};
+
+struct SimOptions {
+    uint64_t seed = 1;
+    double durationS = 1.0;       // simulated seconds (a workload's own duration= wins)
+    int hz = 250;                 // CONFIG_HZ: tick and jiffies
+    double samplePeriodS = 0.01;  // placement timeline sampling
+    double migrationCostNs = 500000;  // sysctl_sched_migration_cost (0.5 ms)
+    bool nohz = true;             // idle CPUs stop their tick (NO_HZ_IDLE) and rely on the ilb
+    // What-if: kernel behaviours other than the profile's (e.g. a 4.15 balancer with the NODE level).
+    std::optional<SimFeatures> features;
+};
+
+SimFeatures featuresFor(const KernelProfile& profile);
+
+}  // namespace schedscope::sim

@@ -1,0 +1,136 @@
+#pragma once
+// The simulator's state, shared by the engine and the policy units (select_task_rq.h,
+// load_balance.h, fair_rq.h). Plain structs: policies read them as the kernel reads rq and
+// task_struct fields.
+#include <cstdint>
+#include <map>
+#include <random>
+#include <vector>
+
+#include "domains/domain_tree.h"
+#include "sim/contention.h"
+#include "sim/metrics.h"
+#include "sim/pelt.h"
+#include "sim/sim_options.h"
+#include "workload/workload.h"
+
+namespace schedscope::sim {
+
+enum class TaskState { NotStarted, Runnable, Running, Sleeping, Blocked, Exited };
+
+// Why a task changed CPU; the metrics count migrations per cause.
+enum class MigrationCause { Wakeup, Fork, Exec, LbPeriodic, LbNohz, LbNewidle, LbActive, Affinity, Count };
+const char* causeName(MigrationCause c);
+
+enum class BalanceIdle { NotIdle, Idle, NewlyIdle };  // enum cpu_idle_type
+
+struct Task {
+    int id = 0;
+    const workload::TaskSpec* spec = nullptr;
+    TaskState state = TaskState::NotStarted;
+    double weight = 1024;
+    CpuSet allowed;
+    int nrAllowed = 0;
+    int cpu = -1;  // task_cpu(): where it runs or last ran
+    int recentUsedCpu = -1;
+    int homeNode = -1;  // where its memory lives: the node it first ran on
+    // script interpreter
+    size_t pc = 0;
+    std::vector<long long> loopLeft;  // per op index, for Loop ops
+    double remaining = 0;             // work left in the current Run op (uncontended ns)
+    bool inBurst = false;
+    int pendingWakes = 0;  // Wait's counting semaphore
+    // fair class (CFS vruntime or EEVDF deadline)
+    double vruntime = 0, deadline = 0, vlag = 0;
+    double sumExec = 0, prevSumExec = 0;
+    int64_t lastRan = 0;  // se.exec_start when not running: cache hotness
+    // wake_wide() bookkeeping (record_wakee)
+    int lastWakee = -1;
+    unsigned wakeeFlips = 0;
+    int64_t wakeeFlipDecayTs = 0;
+    // PELT
+    Pelt util, runnable, load;
+    // speed while running
+    double speed = 1.0;
+    int64_t lastUpdate = 0;
+    // metrics
+    int64_t enqueuedAt = -1;  // became runnable and not yet picked
+    double workDone = 0;
+    double bandwidthWork = 0;  // work x GB/s, for the bandwidth unit
+    int64_t startedAt = -1, exitedAt = -1;
+    std::vector<int64_t> cpuTime;  // per CPU
+    long long migrations = 0;
+};
+
+struct DomainState {  // the per-CPU copy of a sched_domain's mutable fields
+    int64_t lastBalance = 0;
+    double balanceIntervalMs = 1;
+    unsigned nrBalanceFailed = 0;
+    double maxNewidleLbCostNs = 0;
+};
+
+struct Cpu {
+    int id = 0;
+    int curr = -1;              // running task or -1 (idle)
+    std::vector<int> queued;    // runnable, not running
+    double loadWeight = 0;      // sum of weights of runnable tasks (curr included)
+    double minVruntime = 0;     // CFS
+    int64_t idleStamp = 0;      // rq->idle_stamp
+    double avgIdleNs = 1e6;     // rq->avg_idle (starts at 2 x migration cost)
+    int64_t nextBalance = 0;
+    bool tickRunning = false;
+    uint32_t gen = 0;           // invalidates this CPU's pending burst-end event
+    bool activeBalance = false;
+    int pushCpu = -1;
+    std::vector<DomainState> dom;
+    Pelt util, runnable, load;
+    int64_t busySince = -1;
+    int64_t busyTotal = 0;
+    int nrRunning() const { return static_cast<int>(queued.size()) + (curr >= 0 ? 1 : 0); }
+};
+
+struct LlcShared {  // sd_llc_shared
+    int nrIdleScan = 0;
+    bool hasIdleCores = false;
+};
+
+// Topology-derived lookups, computed once.
+struct CpuInfo {
+    int llc = 0, cluster = 0, node = 0, core = 0;  // ids: first CPU of the span / node index
+    int llcSize = 1;
+    int sdLlc = -1;       // index of the highest domain with SD_SHARE_LLC
+    int shareId = 0;      // sd_share_id: cluster when SD_CLUSTER exists, else LLC (6.8+)
+    std::vector<int> siblings;  // SMT siblings, itself included
+};
+
+struct SimState {
+    const Topology* topo = nullptr;
+    const DomainTree* tree = nullptr;
+    SimOptions opt;
+    SimFeatures feat;
+    ContentionParams contention;
+    int64_t now = 0;
+    std::mt19937_64 rng;
+    std::vector<Task> tasks;
+    std::vector<Cpu> cpus;
+    std::vector<CpuInfo> info;
+    std::map<int, LlcShared> llcShared;
+    std::map<std::pair<int, int>, bool> groupImbalance;  // (level, group first cpu) -> sgc->imbalance
+    CpuSet online;
+    CpuSet workloadCpus;  // union of affinities: where idle time counts as imbalance
+    int nrOverloadedCpus = 0;  // rd->overload in spirit
+    int64_t nohzNextBalance = 0;
+    // scheduler tunables scaled as sched_update_scaling() does (factor 1 + ilog2(min(ncpu, 8)))
+    double latencyNs = 6e6, minGranNs = 0.75e6, wakeupGranNs = 1e6, baseSliceNs = 0.75e6;
+    Metrics metrics;
+
+    bool idle(int cpu) const { return cpus[static_cast<size_t>(cpu)].nrRunning() == 0; }  // available_idle_cpu()
+    double cpuLoad(int cpu);   // cpu_load(): the runqueue's load_avg
+    double cpuUtil(int cpu);   // cpu_util_cfs()
+    double cpuRunnable(int cpu);
+    double taskLoad(int task);
+    double taskUtil(int task);
+    int64_t jiffyNs() const { return 1000000000LL / opt.hz; }
+};
+
+}  // namespace schedscope::sim

@@ -1,0 +1,688 @@
+#include "sim/simulator.h"
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <queue>
+
+#include "domains/sd_flags.h"
+#include "sim/fair_rq.h"
+#include "sim/load_balance.h"
+#include "sim/select_task_rq.h"
+
+namespace schedscope::sim {
+namespace {
+
+using workload::OpKind;
+
+enum class Ev : uint8_t { BurstEnd, SleepEnd, Tick, Sample, ActiveBalance, End };
+
+struct Event {
+    int64_t t;
+    uint64_t seq;
+    Ev type;
+    int a;
+    uint32_t gen;
+    bool operator>(const Event& o) const { return t != o.t ? t > o.t : seq > o.seq; }
+};
+
+struct Barrier {
+    int arrived = 0;
+    std::vector<int> waiters;
+};
+
+class Engine final : public SchedOps {
+public:
+    explicit Engine(SimState& s) : s_(s) {
+        const size_t n = s.cpus.size();
+        mark_.assign(n, 0);
+        inSchedule_.assign(n, 0);
+        needResched_.assign(n, 0);
+        nrCache_.assign(n, 0);
+        clusterDemand_.assign(n, 0);
+        llcDemand_.assign(n, 0);
+        nodeDemand_.assign(s.topo->nodes.size() + 1, 0);
+        levelCache_.assign(n <= 2048 ? n * n : 0, -1);
+        workloadIdle_ = 0;
+        s.workloadCpus.forEach([&](int) { ++workloadIdle_; });
+    }
+
+    void run(int64_t endNs) {
+        push(0, Ev::Sample, 0, 0);
+        push(endNs, Ev::End, 0, 0);
+        // the shell execs the tasks that start at the beginning, one after another
+        for (auto& t : s_.tasks)
+            if (t.spec->startAtBegin) startTask(t.id, t.allowed.first(), WF_EXEC, MigrationCause::Exec);
+        while (!q_.empty()) {
+            Event e = q_.top();
+            q_.pop();
+            s_.now = e.t;
+            if (e.type == Ev::End) break;
+            if (e.type == Ev::BurstEnd && e.gen != s_.cpus[static_cast<size_t>(e.a)].gen) continue;
+            ++s_.metrics.events;
+            handle(e);
+            if (exited_ == static_cast<int>(s_.tasks.size())) break;
+        }
+        finish();
+    }
+
+    // SchedOps
+    void migrateTask(int id, int dst, MigrationCause cause) override {
+        Task& t = task(id);
+        const int src = t.cpu;
+        if (src == dst) return;
+        Cpu& srq = rq(src);
+        const bool wasRunning = t.state == TaskState::Running;
+        if (wasRunning) {
+            account(src);
+            t.lastRan = s_.now;
+            setCurr(src, -1);
+        } else {
+            srq.queued.erase(std::find(srq.queued.begin(), srq.queued.end(), id));
+        }
+        dequeueEntity(s_, srq, t);
+        srq.loadWeight -= t.weight;
+        updateCpuPelt(src);
+        moveTask(t, src, dst, cause);
+        syncCpu(src);
+        activate(t, dst, Place::Migrated, !wasRunning);
+        if (wasRunning && !inSchedule_[static_cast<size_t>(src)]) schedule(src);
+    }
+
+    void requestActiveBalance(int srcCpu, int dstCpu) override {
+        (void)dstCpu;
+        ++s_.metrics.activeBalances;
+        push(s_.now + 5000, Ev::ActiveBalance, srcCpu, 0);  // the stopper runs a few us later
+    }
+
+private:
+    SimState& s_;
+    std::priority_queue<Event, std::vector<Event>, std::greater<Event>> q_;
+    uint64_t seq_ = 0;
+    std::vector<char> mark_, inSchedule_, needResched_;
+    std::vector<int> nrCache_;
+    std::vector<double> clusterDemand_, llcDemand_, nodeDemand_;
+    std::vector<int16_t> levelCache_;
+    std::vector<std::string> levelNames_;
+    std::map<int, Barrier> barriers_;
+    int exited_ = 0;
+    int workloadIdle_ = 0, overloaded_ = 0;
+    int scriptCpu_ = -1;
+
+    Task& task(int id) { return s_.tasks[static_cast<size_t>(id)]; }
+    Cpu& rq(int cpu) { return s_.cpus[static_cast<size_t>(cpu)]; }
+    const CpuInfo& info(int cpu) const { return s_.info[static_cast<size_t>(cpu)]; }
+
+    void push(int64_t t, Ev type, int a, uint32_t gen) { q_.push({t, seq_++, type, a, gen}); }
+
+    double uniform() { return static_cast<double>(s_.rng() >> 11) * 0x1.0p-53; }
+    double jittered(double amount, double jitter) {
+        if (jitter <= 0) return amount;
+        return std::max(1.0, amount * (1.0 + jitter * (2.0 * uniform() - 1.0)));
+    }
+
+    // ---- metrics helpers
+    int levelIndex(int a, int b) {
+        const size_t n = s_.cpus.size();
+        int16_t* slot = levelCache_.empty() ? nullptr : &levelCache_[static_cast<size_t>(a) * n + static_cast<size_t>(b)];
+        if (slot && *slot >= 0) return *slot;
+        std::string name = s_.tree->lowestCommonLevel(a, b);
+        if (name.empty()) name = "none";
+        auto it = std::find(levelNames_.begin(), levelNames_.end(), name);
+        int idx = static_cast<int>(it - levelNames_.begin());
+        if (it == levelNames_.end()) levelNames_.push_back(name);
+        if (slot) *slot = static_cast<int16_t>(idx);
+        return idx;
+    }
+    void countMigration(int a, int b, MigrationCause cause) {
+        s_.metrics.migrationsByLevel[levelNameOf(a, b)]++;
+        s_.metrics.migrationsByCause[static_cast<size_t>(cause)]++;
+    }
+    const std::string& levelNameOf(int a, int b) { return levelNames_[static_cast<size_t>(levelIndex(a, b))]; }
+
+    // time with an idle CPU (that the workload may use) while another CPU has >= 2 runnable
+    void syncCpu(int cpu) {
+        const int nr = rq(cpu).nrRunning();
+        int& old = nrCache_[static_cast<size_t>(cpu)];
+        if (nr == old) return;
+        Metrics& m = s_.metrics;
+        if (m.imbalanced) m.idleWhileOverloadedNs += s_.now - m.lastImbalanceCheck;
+        m.lastImbalanceCheck = s_.now;
+        const bool wl = s_.workloadCpus.test(cpu);
+        if (wl && old == 0) --workloadIdle_;
+        if (wl && nr == 0) ++workloadIdle_;
+        if (old >= 2) --overloaded_;
+        if (nr >= 2) ++overloaded_;
+        old = nr;
+        s_.nrOverloadedCpus = overloaded_;
+        m.imbalanced = workloadIdle_ > 0 && overloaded_ > 0;
+    }
+
+    // ---- PELT
+    void updateTaskPelt(Task& t) {
+        const bool running = t.state == TaskState::Running;
+        const bool runnable = running || t.state == TaskState::Runnable;
+        t.util.set(s_.now, running ? 1024.0 : 0.0);
+        t.runnable.set(s_.now, runnable ? 1024.0 : 0.0);
+        t.load.set(s_.now, runnable ? t.weight : 0.0);
+    }
+    void updateCpuPelt(int cpu) {
+        Cpu& r = rq(cpu);
+        r.util.set(s_.now, r.curr >= 0 ? 1024.0 : 0.0);
+        r.runnable.set(s_.now, 1024.0 * r.nrRunning());
+        r.load.set(s_.now, r.loadWeight);
+    }
+    // detach_entity_load_avg() / attach_entity_load_avg()
+    void moveTask(Task& t, int src, int dst, MigrationCause cause) {
+        Cpu& a = rq(src);
+        Cpu& b = rq(dst);
+        for (Pelt* p : {&a.util, &a.runnable, &a.load, &b.util, &b.runnable, &b.load}) p->update(s_.now);
+        for (Pelt* p : {&t.util, &t.runnable, &t.load}) p->update(s_.now);
+        a.util.value = std::max(0.0, a.util.value - t.util.value);
+        a.runnable.value = std::max(0.0, a.runnable.value - t.runnable.value);
+        a.load.value = std::max(0.0, a.load.value - t.load.value);
+        b.util.value = std::min(1024.0, b.util.value + t.util.value);
+        b.runnable.value += t.runnable.value;
+        b.load.value += t.load.value;
+        if (s_.feat.fairClass == FairClass::Cfs) t.vruntime = t.vruntime - a.minVruntime + b.minVruntime;
+        t.cpu = dst;
+        t.migrations++;
+        countMigration(src, dst, cause);
+    }
+
+    // ---- contention
+    double taskSpeed(int cpu) {
+        Task& t = task(rq(cpu).curr);
+        const auto& c = s_.contention;
+        double cpuPart = 1.0 - t.spec->memFraction;
+        for (int sib : info(cpu).siblings)
+            if (sib != cpu && rq(sib).curr >= 0) { cpuPart *= c.smtSlowdown; break; }
+        double memPart = 0;
+        if (t.spec->memFraction > 0) {
+            const CpuInfo& ci = info(cpu);
+            double st[3] = {resourceStretch(clusterDemand_[static_cast<size_t>(ci.cluster)], c.clusterGBs),
+                            resourceStretch(llcDemand_[static_cast<size_t>(ci.llc)], c.llcGBs),
+                            resourceStretch(nodeDemand_[static_cast<size_t>(t.homeNode)], c.nodeGBs)};
+            std::sort(st, st + 3, std::greater<double>());
+            const double stretch = st[0] + c.secondaryWeight * ((st[1] - 1.0) + (st[2] - 1.0));
+            const auto& topo = *s_.topo;
+            const double remote =
+                topo.nodeDistance(topo.nodes[static_cast<size_t>(t.homeNode)].id,
+                                  topo.nodes[static_cast<size_t>(ci.node)].id) / 10.0;
+            memPart = t.spec->memFraction * stretch * std::max(1.0, remote);
+        }
+        return 1.0 / (cpuPart + memPart);
+    }
+
+    void collectAffected(int cpu, int taskId, std::vector<int>& out) {
+        auto add = [&](int c) {
+            if (!mark_[static_cast<size_t>(c)]) { mark_[static_cast<size_t>(c)] = 1; out.push_back(c); }
+        };
+        for (int sib : info(cpu).siblings) add(sib);
+        if (taskId < 0) return;
+        const Task& t = task(taskId);
+        if (t.spec->bandwidthGBs <= 0 || t.spec->memFraction <= 0) return;
+        const auto& topo = *s_.topo;
+        topo.nodes[static_cast<size_t>(info(cpu).node)].cpus.forEach(add);
+        if (t.homeNode >= 0 && t.homeNode != info(cpu).node) topo.nodes[static_cast<size_t>(t.homeNode)].cpus.forEach(add);
+    }
+
+    void addDemand(int cpu, const Task& t, double sign) {
+        const double bw = t.spec->memFraction > 0 ? t.spec->bandwidthGBs * sign : 0.0;
+        if (bw == 0) return;
+        const CpuInfo& ci = info(cpu);
+        clusterDemand_[static_cast<size_t>(ci.cluster)] += bw;
+        llcDemand_[static_cast<size_t>(ci.llc)] += bw;
+        nodeDemand_[static_cast<size_t>(t.homeNode)] += bw;
+    }
+
+    // Switches what runs on `cpu`, re-timing every running task whose speed depends on it.
+    void setCurr(int cpu, int next) {
+        Cpu& r = rq(cpu);
+        const int prev = r.curr;
+        if (prev == next) return;
+        std::vector<int> affected;
+        collectAffected(cpu, prev, affected);
+        collectAffected(cpu, next, affected);
+        for (int c : affected) {
+            mark_[static_cast<size_t>(c)] = 0;
+            if (c != cpu && rq(c).curr >= 0) account(c);
+        }
+        if (prev >= 0) addDemand(cpu, task(prev), -1);
+        if (next >= 0) {
+            Task& t = task(next);
+            if (t.homeNode < 0) t.homeNode = info(cpu).node;
+            addDemand(cpu, t, +1);
+            t.lastUpdate = s_.now;
+        }
+        r.curr = next;
+        if (prev < 0 && next >= 0) r.busySince = s_.now;
+        if (prev >= 0 && next < 0 && r.busySince >= 0) { r.busyTotal += s_.now - r.busySince; r.busySince = -1; }
+        for (int c : affected)
+            if (rq(c).curr >= 0) retime(c);
+        if (next < 0) ++r.gen;
+    }
+
+    void retime(int cpu) {
+        Task& t = task(rq(cpu).curr);
+        t.speed = taskSpeed(cpu);
+        Cpu& r = rq(cpu);
+        ++r.gen;
+        if (t.inBurst) {
+            const double ns = std::ceil(std::max(0.0, t.remaining) / t.speed);
+            push(s_.now + static_cast<int64_t>(ns), Ev::BurstEnd, cpu, r.gen);
+        }
+    }
+
+    // progress of the running task since its last update
+    void account(int cpu) {
+        Cpu& r = rq(cpu);
+        if (r.curr < 0) return;
+        Task& t = task(r.curr);
+        const int64_t dt = s_.now - t.lastUpdate;
+        if (dt <= 0) return;
+        const double work = static_cast<double>(dt) * t.speed;
+        if (t.inBurst) t.remaining -= work;
+        t.workDone += work;
+        t.bandwidthWork += work * t.spec->bandwidthGBs;
+        t.cpuTime[static_cast<size_t>(cpu)] += dt;
+        updateCurr(s_, r, t, static_cast<double>(dt));
+        t.lastUpdate = s_.now;
+    }
+
+    // ---- enqueue / schedule
+    void activate(Task& t, int cpu, Place how, bool keepWaitStart) {
+        Cpu& r = rq(cpu);
+        t.cpu = cpu;
+        if (!keepWaitStart || t.enqueuedAt < 0) t.enqueuedAt = s_.now;
+        t.state = TaskState::Runnable;
+        if (r.curr < 0 && r.queued.empty() && r.idleStamp > 0) {
+            // ttwu_do_activate(): rq->avg_idle, capped at twice the migration cost
+            const double delta = static_cast<double>(s_.now - r.idleStamp);
+            r.avgIdleNs += (delta - r.avgIdleNs) / 8.0;
+            r.avgIdleNs = std::min(r.avgIdleNs, 2 * s_.opt.migrationCostNs);
+            r.idleStamp = 0;
+        }
+        placeEntity(s_, r, t, how);
+        r.queued.push_back(t.id);
+        r.loadWeight += t.weight;
+        updateTaskPelt(t);
+        updateCpuPelt(cpu);
+        syncCpu(cpu);
+        if (inSchedule_[static_cast<size_t>(cpu)]) return;
+        if (r.curr < 0) {
+            schedule(cpu);
+        } else if (checkPreemptWakeup(s_, r, t)) {
+            if (scriptCpu_ == cpu) needResched_[static_cast<size_t>(cpu)] = 1;
+            else preempt(cpu);
+        }
+    }
+
+    void preempt(int cpu) {
+        Cpu& r = rq(cpu);
+        if (r.curr >= 0) {
+            account(cpu);
+            Task& t = task(r.curr);
+            t.state = TaskState::Runnable;
+            t.enqueuedAt = s_.now;
+            t.lastRan = s_.now;
+            updateTaskPelt(t);
+            const int prev = r.curr;
+            setCurr(cpu, -1);
+            r.queued.push_back(prev);
+        }
+        schedule(cpu);
+    }
+
+    void startTick(int cpu) {
+        Cpu& r = rq(cpu);
+        if (r.tickRunning) return;
+        r.tickRunning = true;
+        const int64_t j = s_.jiffyNs();
+        push((s_.now / j + 1) * j, Ev::Tick, cpu, 0);
+    }
+
+    // __schedule(): pick the next task (the previous one, if still runnable, is already queued)
+    void schedule(int cpu) {
+        Cpu& r = rq(cpu);
+        if (r.curr >= 0) return;
+        inSchedule_[static_cast<size_t>(cpu)] = 1;
+        bool triedNewidle = false;
+        for (;;) {
+            const int next = pickNextEntity(s_, r);
+            if (next >= 0) {
+                r.queued.erase(std::find(r.queued.begin(), r.queued.end(), next));
+                Task& t = task(next);
+                t.state = TaskState::Running;
+                t.prevSumExec = t.sumExec;
+                if (t.enqueuedAt >= 0) s_.metrics.waitLatency.add(s_.now - t.enqueuedAt);
+                t.enqueuedAt = -1;
+                if (t.startedAt < 0) t.startedAt = s_.now;
+                setCurr(cpu, next);
+                updateTaskPelt(t);
+                updateCpuPelt(cpu);
+                startTick(cpu);
+                inSchedule_[static_cast<size_t>(cpu)] = 0;
+                if (!t.inBurst) runScript(cpu);
+                return;
+            }
+            if (triedNewidle) break;
+            triedNewidle = true;
+            newidleBalance(s_, *this, cpu);
+        }
+        inSchedule_[static_cast<size_t>(cpu)] = 0;
+        updateCpuPelt(cpu);
+        // going idle: update_idle_core() and NO_HZ
+        const CpuInfo& ci = info(cpu);
+        if (ci.siblings.size() > 1) {
+            bool all = true;
+            for (int sib : ci.siblings) all = all && s_.idle(sib);
+            if (all) s_.llcShared[ci.llc].hasIdleCores = true;
+        }
+        if (s_.opt.nohz) s_.nohzNextBalance = std::min(s_.nohzNextBalance, std::max(r.nextBalance, s_.now));
+    }
+
+    // The running task leaves the CPU: sleep, wait, barrier or exit.
+    void block(int cpu, TaskState state) {
+        Cpu& r = rq(cpu);
+        Task& t = task(r.curr);
+        account(cpu);
+        dequeueEntity(s_, r, t);
+        t.state = state;
+        t.lastRan = s_.now;
+        t.inBurst = false;
+        r.loadWeight -= t.weight;
+        updateTaskPelt(t);
+        setCurr(cpu, -1);
+        updateCpuPelt(cpu);
+        syncCpu(cpu);
+        if (state == TaskState::Exited) {
+            t.exitedAt = s_.now;
+            ++exited_;
+        }
+    }
+
+    void startTask(int id, int fromCpu, int flags, MigrationCause cause) {
+        Task& t = task(id);
+        if (t.state != TaskState::NotStarted) return;
+        t.cpu = fromCpu;
+        const int cpu = selectTaskRqFair(s_, t, fromCpu, fromCpu, flags, nullptr);
+        t.vruntime = rq(cpu).minVruntime;
+        if (cpu != fromCpu) {
+            t.migrations++;
+            countMigration(fromCpu, cpu, cause);
+        }
+        t.cpu = cpu;
+        t.util.value = 512;  // init_entity_runnable_average(): half a CPU to begin with
+        t.util.stamp = t.runnable.stamp = t.load.stamp = s_.now;
+        t.runnable.value = 1024;
+        t.load.value = t.weight;
+        activate(t, cpu, Place::Fork, false);
+    }
+
+    void wakeTask(int id, Task* waker, int wakerCpu, bool sync) {
+        Task& t = task(id);
+        if (t.state != TaskState::Blocked) {
+            if (t.state != TaskState::Exited && t.state != TaskState::NotStarted) t.pendingWakes++;
+            return;
+        }
+        ttwu(t, waker, wakerCpu, sync);
+    }
+
+    // try_to_wake_up()
+    void ttwu(Task& t, Task* waker, int wakerCpu, bool sync) {
+        const int prev = t.cpu;
+        const int thisCpu = wakerCpu >= 0 ? wakerCpu : prev;
+        const int cpu = selectTaskRqFair(s_, t, prev, thisCpu, WF_TTWU | (sync ? WF_SYNC : 0), waker);
+        if (cpu != prev) moveTask(t, prev, cpu, MigrationCause::Wakeup);
+        activate(t, cpu, Place::Wakeup, false);
+    }
+
+    // Executes the running task's script until it starts a burst, blocks or exits.
+    void runScript(int cpu) {
+        const int prevScript = scriptCpu_;
+        scriptCpu_ = cpu;
+        const int id = rq(cpu).curr;
+        Task& t = task(id);
+        const auto& script = t.spec->script;
+        bool stillHere = true;
+        for (int guard = 0; guard < 100000 && stillHere; ++guard) {
+            if (t.pc >= script.size()) {
+                block(cpu, TaskState::Exited);
+                stillHere = false;
+                break;
+            }
+            const auto& op = script[t.pc];
+            if (op.kind == OpKind::Run) {
+                t.pc++;
+                t.remaining = jittered(op.amountNs, op.jitter);
+                t.inBurst = true;
+                retime(cpu);
+                break;
+            }
+            if (op.kind == OpKind::Sleep) {
+                t.pc++;
+                const double ns = jittered(op.amountNs, op.jitter);
+                block(cpu, TaskState::Sleeping);
+                push(s_.now + static_cast<int64_t>(ns), Ev::SleepEnd, id, 0);
+                stillHere = false;
+            } else if (op.kind == OpKind::Wait) {
+                t.pc++;
+                if (t.pendingWakes > 0) { t.pendingWakes--; continue; }
+                block(cpu, TaskState::Blocked);
+                stillHere = false;
+            } else if (op.kind == OpKind::Wake) {
+                t.pc++;
+                for (int target : op.targets) wakeTask(target, &t, cpu, op.sync);
+            } else if (op.kind == OpKind::Fork) {
+                t.pc++;
+                for (int target : op.targets) startTask(target, cpu, WF_FORK, MigrationCause::Fork);
+            } else if (op.kind == OpKind::Barrier) {
+                t.pc++;
+                Barrier& b = barriers_[op.id];
+                if (++b.arrived >= op.parties) {
+                    std::vector<int> waiters;
+                    waiters.swap(b.waiters);
+                    b.arrived = 0;
+                    for (int w : waiters) ttwu(task(w), &t, cpu, false);
+                } else {
+                    b.waiters.push_back(id);
+                    block(cpu, TaskState::Blocked);
+                    stillHere = false;
+                }
+            } else if (op.kind == OpKind::SetAffinity) {
+                t.pc++;
+                t.allowed = op.cpus & s_.online;
+                if (t.allowed.empty()) t.allowed = s_.online;
+                t.nrAllowed = t.allowed.count();
+                if (!t.allowed.test(cpu)) {
+                    int dst = -1;
+                    t.allowed.forEach([&](int c) { if (dst < 0 && s_.idle(c)) dst = c; });
+                    if (dst < 0) dst = t.allowed.first();
+                    migrateTask(id, dst, MigrationCause::Affinity);
+                    stillHere = false;
+                }
+            } else if (op.kind == OpKind::Loop) {
+                const size_t here = t.pc;
+                long long& left = t.loopLeft[here];
+                if (op.count < 0) {
+                    t.pc = static_cast<size_t>(op.to);
+                } else {
+                    if (left == -2) left = op.count;
+                    if (left > 0) { --left; t.pc = static_cast<size_t>(op.to); }
+                    else { left = -2; t.pc++; }
+                }
+            } else {  // Exit
+                t.pc = script.size();
+            }
+        }
+        scriptCpu_ = prevScript;
+        if (needResched_[static_cast<size_t>(cpu)]) {
+            needResched_[static_cast<size_t>(cpu)] = 0;
+            if (rq(cpu).curr >= 0) preempt(cpu);
+        }
+        if (rq(cpu).curr < 0) schedule(cpu);
+    }
+
+    void handle(const Event& e) {
+        switch (e.type) {
+        case Ev::BurstEnd: {
+            account(e.a);
+            Task& t = task(rq(e.a).curr);
+            t.inBurst = false;
+            t.remaining = 0;
+            runScript(e.a);
+            break;
+        }
+        case Ev::SleepEnd: {
+            Task& t = task(e.a);
+            if (t.state == TaskState::Sleeping) ttwu(t, nullptr, -1, false);
+            break;
+        }
+        case Ev::Tick: tick(e.a); break;
+        case Ev::Sample: sample(); break;
+        case Ev::ActiveBalance: activeLoadBalanceCpuStop(s_, *this, e.a, rq(e.a).pushCpu); break;
+        case Ev::End: break;
+        }
+    }
+
+    // scheduler_tick(): account, preemption check, trigger_load_balance(), nohz kick
+    void tick(int cpu) {
+        Cpu& r = rq(cpu);
+        if (r.curr < 0 && s_.opt.nohz) {
+            r.tickRunning = false;  // NO_HZ_IDLE: the tick stops on an idle CPU
+            return;
+        }
+        account(cpu);
+        if (r.curr >= 0) {
+            updateTaskPelt(task(r.curr));
+            updateCpuPelt(cpu);
+            if (checkPreemptTick(s_, r)) preempt(cpu);
+        }
+        const int64_t j = s_.jiffyNs();
+        if (s_.now - s_.now % j >= r.nextBalance)
+            rebalanceDomains(s_, *this, cpu, s_.idle(cpu) ? BalanceIdle::Idle : BalanceIdle::NotIdle,
+                             MigrationCause::LbPeriodic);
+        if (!s_.idle(cpu)) nohzBalancerKick(s_, *this, cpu);
+        push(s_.now + j, Ev::Tick, cpu, 0);
+    }
+
+    void sample() {
+        PlacementSample ps;
+        ps.timeS = static_cast<double>(s_.now) / 1e9;
+        ps.running.reserve(s_.cpus.size());
+        for (const auto& c : s_.cpus) ps.running.push_back(c.curr);
+        s_.metrics.timeline.push_back(std::move(ps));
+        push(s_.now + static_cast<int64_t>(s_.opt.samplePeriodS * 1e9), Ev::Sample, 0, 0);
+    }
+
+    void finish() {
+        for (size_t c = 0; c < s_.cpus.size(); ++c) {
+            account(static_cast<int>(c));
+            Cpu& r = s_.cpus[c];
+            if (r.busySince >= 0) { r.busyTotal += s_.now - r.busySince; r.busySince = s_.now; }
+        }
+        Metrics& m = s_.metrics;
+        if (m.imbalanced) m.idleWhileOverloadedNs += s_.now - m.lastImbalanceCheck;
+        m.lastImbalanceCheck = s_.now;
+    }
+};
+
+// The scheduler tunables scale with the CPU count (sched_update_scaling(), SCHED_TUNABLESCALING_LOG).
+void scaleTunables(SimState& s) {
+    const int n = std::min(8, std::max(1, s.online.count()));
+    int log2 = 0;
+    while ((1 << (log2 + 1)) <= n) ++log2;
+    const double factor = 1 + log2;
+    s.latencyNs = 6e6 * factor;
+    s.minGranNs = 0.75e6 * factor;
+    s.wakeupGranNs = 1e6 * factor;
+    s.baseSliceNs = 0.75e6 * factor;
+}
+
+}  // namespace
+
+Result<std::unique_ptr<SimState>> makeSimState(const Topology& topo, const DomainTree& tree,
+                                               const workload::Workload& wl, const SimOptions& opt) {
+    auto s = std::make_unique<SimState>();
+    s->topo = &topo;
+    s->tree = &tree;
+    s->opt = opt;
+    s->feat = opt.features ? *opt.features : featuresFor(tree.profile ? *tree.profile : defaultProfile());
+    s->contention = contentionParamsFor(topo);
+    s->rng.seed(opt.seed);
+    s->online = topo.onlineCpus();
+    if (s->online.empty()) return Error{"simulate: the topology has no online CPU"};
+    if (opt.hz < 10 || opt.hz > 10000) return Error{"simulate: HZ must be in 10..10000, not " + std::to_string(opt.hz)};
+    const int n = static_cast<int>(topo.cpus.size());
+    if (tree.cpuCount() != n) return Error{"simulate: the domain tree does not match the topology"};
+    scaleTunables(*s);
+    s->cpus.resize(static_cast<size_t>(n));
+    s->info.resize(static_cast<size_t>(n));
+    for (int c = 0; c < n; ++c) {
+        Cpu& r = s->cpus[static_cast<size_t>(c)];
+        r.id = c;
+        r.avgIdleNs = 2 * opt.migrationCostNs;
+        const auto& doms = tree.domainsOf(c);
+        r.dom.resize(doms.size());
+        for (size_t i = 0; i < doms.size(); ++i) r.dom[i].balanceIntervalMs = std::max(1u, doms[i].minInterval);
+        CpuInfo& ci = s->info[static_cast<size_t>(c)];
+        const CpuTopology& ct = topo.cpus[static_cast<size_t>(c)];
+        const CpuSet llc = topo.llcCpus(c).empty() ? CpuSet::single(c) : topo.llcCpus(c);
+        ci.llc = llc.first();
+        ci.cluster = ct.clusterCpus.empty() ? c : ct.clusterCpus.first();
+        ci.node = std::max(0, topo.nodeIndex(ct.node));
+        ci.core = ct.threadSiblings.empty() ? c : ct.threadSiblings.first();
+        ci.siblings = (ct.threadSiblings.empty() ? CpuSet::single(c) : ct.threadSiblings & s->online).toVector();
+        int clusterDomain = -1;
+        for (size_t i = 0; i < doms.size(); ++i) {
+            if (doms[i].flags & SD_SHARE_LLC) {  // sd_llc: the highest domain sharing the LLC
+                ci.sdLlc = static_cast<int>(i);
+                ci.llcSize = doms[i].span.count();
+                ci.llc = doms[i].span.first();
+            }
+            if ((doms[i].flags & SD_CLUSTER) && clusterDomain < 0) clusterDomain = doms[i].span.first();
+        }
+        // sd_share_id: the cluster when an SD_CLUSTER domain exists, else the LLC (6.8+)
+        ci.shareId = clusterDomain >= 0 ? clusterDomain : ci.llc;
+        // ci.cluster stays the hardware cluster: contention is physical even with CLS off
+    }
+    for (const auto& ci : s->info) s->llcShared[ci.llc].nrIdleScan = ci.llcSize;
+
+    s->tasks.resize(wl.tasks.size());
+    for (size_t i = 0; i < wl.tasks.size(); ++i) {
+        const auto& spec = wl.tasks[i];
+        Task& t = s->tasks[i];
+        t.id = static_cast<int>(i);
+        t.spec = &spec;
+        t.weight = niceToWeight(spec.nice);
+        t.allowed = spec.affinity.empty() ? s->online : (spec.affinity & s->online);
+        if (t.allowed.empty())
+            return Error{"workload task '" + spec.name + "': its CPUs " + spec.affinity.toList() + " are not online"};
+        t.nrAllowed = t.allowed.count();
+        t.cpuTime.assign(static_cast<size_t>(n), 0);
+        t.loopLeft.assign(spec.script.size(), -2);
+        for (const auto& op : spec.script)
+            for (int target : op.targets)
+                if (target < 0 || static_cast<size_t>(target) >= wl.tasks.size())
+                    return Error{"workload task '" + spec.name + "': refers to task " + std::to_string(target) +
+                                 ", which does not exist"};
+        s->workloadCpus |= t.allowed;
+    }
+    return s;
+}
+
+Result<std::unique_ptr<SimState>> simulate(const Topology& topo, const DomainTree& tree, const workload::Workload& wl,
+                                           const SimOptions& opt) {
+    auto st = makeSimState(topo, tree, wl, opt);
+    if (!st) return Error{st.error()};
+    std::unique_ptr<SimState> s = std::move(*st);
+    const double dur = wl.durationS > 0 ? wl.durationS : opt.durationS;
+    if (!(dur > 0) || dur > 1e5) return Error{"simulate: duration must be in (0, 100000] seconds"};
+    s->opt.durationS = dur;
+    Engine engine(*s);
+    engine.run(static_cast<int64_t>(dur * 1e9));
+    return s;
+}
+
+}  // namespace schedscope::sim

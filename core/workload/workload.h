@@ -1,0 +1,60 @@
+#pragma once
+// A workload for the simulator: tasks, each running a small behaviour script (run bursts,
+// sleeps, wakeups of other tasks, forks, barriers, affinity changes, exit). Generators
+// (workload_spec.h) and the JSON file format (workload_json.h) both produce one of these.
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "util/cpuset.h"
+
+namespace schedscope::workload {
+
+enum class OpKind {
+    Run,          // run `amountNs` of uncontended work (stretched by contention), +-jitter
+    Sleep,        // block for `amountNs` (+-jitter), then wake on a timer
+    Wait,         // block until another task's Wake (a counting semaphore: early wakes are kept)
+    Wake,         // wake every task in `targets` (1:1 or 1:N), `sync` as WF_SYNC
+    Fork,         // start every task in `targets` (they must have startAtBegin = false)
+    Barrier,      // wait until `parties` tasks reached barrier `id`; the last one wakes the rest
+    SetAffinity,  // change this task's allowed CPUs to `cpus`
+    Loop,         // jump back to op `to`, `count` times (-1: for ever)
+    Exit,         // end the task (also implied after the last op)
+};
+
+struct Op {
+    OpKind kind = OpKind::Run;
+    double amountNs = 0;       // Run, Sleep
+    double jitter = 0;         // Run, Sleep: uniform relative jitter, 0.1 = +-10%
+    std::vector<int> targets;  // Wake, Fork: task indices
+    bool sync = false;         // Wake
+    int id = 0;                // Barrier
+    int parties = 0;           // Barrier
+    CpuSet cpus;               // SetAffinity
+    int to = 0;                // Loop
+    long long count = -1;      // Loop
+};
+
+struct TaskSpec {
+    std::string name;
+    int nice = 0;                  // -20..19, the weight comes from sched_prio_to_weight
+    CpuSet affinity;               // empty: every CPU of the topology
+    bool startAtBegin = true;      // false: started by another task's Fork
+    double memFraction = 0;        // share of uncontended time spent on memory traffic, 0..1
+    double bandwidthGBs = 0;       // memory bandwidth the task draws when running alone
+    std::vector<Op> script;
+};
+
+struct Workload {
+    std::string name;  // "stream", "custom"...
+    std::string spec;  // the text it came from
+    std::vector<TaskSpec> tasks;
+    // How a task's work rate turns into the benchmark's own unit: throughput in `unit` is
+    // work-seconds per second times `unitPerWorkSecond` (stream: GB/s, others: work/s).
+    std::string unit = "work/s";
+    double unitPerWorkSecond = 1.0;
+    bool bandwidthUnit = false;  // true: each task's rate is scaled by its bandwidthGBs instead
+    double durationS = 0;        // 0: run until every task exited or the simulation duration
+};
+
+}  // namespace schedscope::workload

@@ -1,0 +1,312 @@
+#include "workload/workload_spec.h"
+
+#include <algorithm>
+#include <charconv>
+#include <cmath>
+#include <map>
+
+namespace schedscope::workload {
+namespace {
+
+constexpr double kMs = 1e6;
+
+struct Params {
+    std::map<std::string, std::string> kv;
+    CpuSet cpus;
+    double durationS = 0;
+    double workS = 0;  // 0: run for the duration
+};
+
+const GeneratorInfo* findGenerator(const std::string& name) {
+    for (const auto& g : generators())
+        if (g.name == name) return &g;
+    return nullptr;
+}
+
+Result<long long> countParam(const Params& p, const std::string& wl, const std::string& key, long long fallback) {
+    auto it = p.kv.find(key);
+    if (it == p.kv.end()) return fallback;
+    long long v = 0;
+    const std::string& s = it->second;
+    auto [ptr, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
+    if (ec != std::errc() || ptr != s.data() + s.size())
+        return Error{"workload " + wl + ": " + key + "='" + s + "' is not a whole number"};
+    if (v <= 0) return Error{"workload " + wl + ": " + key + " must be positive, not " + s};
+    if (v > 100000) return Error{"workload " + wl + ": " + key + "=" + s + " is too large (at most 100000)"};
+    return v;
+}
+
+Result<double> secondsParam(const std::map<std::string, std::string>& kv, const std::string& wl, const std::string& key) {
+    auto it = kv.find(key);
+    if (it == kv.end()) return 0.0;
+    char* end = nullptr;
+    double v = std::strtod(it->second.c_str(), &end);
+    if (it->second.empty() || *end != '\0' || !std::isfinite(v))
+        return Error{"workload " + wl + ": " + key + "='" + it->second + "' is not a number of seconds"};
+    if (v <= 0 || v > 1e5) return Error{"workload " + wl + ": " + key + " must be in (0, 100000] seconds, not " + it->second};
+    return v;
+}
+
+// Steady-state loop: for a fixed amount of work the loop runs a bounded number of times.
+long long iterations(const Params& p, double burstNs) {
+    if (p.workS <= 0) return -1;
+    return std::max(1LL, static_cast<long long>(std::llround(p.workS * 1e9 / burstNs)));
+}
+
+Op run(double ns, double jitter = 0.0) { Op o; o.kind = OpKind::Run; o.amountNs = ns; o.jitter = jitter; return o; }
+Op sleepOp(double ns, double jitter = 0.0) { Op o; o.kind = OpKind::Sleep; o.amountNs = ns; o.jitter = jitter; return o; }
+Op waitOp() { Op o; o.kind = OpKind::Wait; return o; }
+Op wake(std::vector<int> t, bool sync) { Op o; o.kind = OpKind::Wake; o.targets = std::move(t); o.sync = sync; return o; }
+Op forkOp(std::vector<int> t) { Op o; o.kind = OpKind::Fork; o.targets = std::move(t); return o; }
+Op barrier(int id, int parties) { Op o; o.kind = OpKind::Barrier; o.id = id; o.parties = parties; return o; }
+Op loop(int to, long long count) { Op o; o.kind = OpKind::Loop; o.to = to; o.count = count; return o; }
+
+TaskSpec task(const std::string& name, const Params& p, double mem, double bw) {
+    TaskSpec t;
+    t.name = name;
+    t.affinity = p.cpus;
+    t.memFraction = mem;
+    t.bandwidthGBs = bw;
+    return t;
+}
+
+// An OpenMP-style team: thread 0 forks the others, then all loop over bursts separated by a
+// barrier (stream's four kernels; the threads spin briefly and sleep in the barrier).
+Workload team(const std::string& name, int n, const Params& p, double burstNs, double mem, double bw) {
+    Workload w;
+    std::vector<int> others;
+    for (int i = 1; i < n; ++i) others.push_back(i);
+    const long long iters = iterations(p, burstNs);
+    for (int i = 0; i < n; ++i) {
+        TaskSpec t = task(name + "/" + std::to_string(i), p, mem, bw);
+        t.startAtBegin = i == 0;
+        if (i == 0 && !others.empty()) t.script.push_back(forkOp(others));
+        const int top = static_cast<int>(t.script.size());
+        t.script.push_back(run(burstNs, 0.02));
+        if (n > 1) t.script.push_back(barrier(0, n));
+        t.script.push_back(loop(top, iters < 0 ? -1 : iters - 1));
+        w.tasks.push_back(std::move(t));
+    }
+    return w;
+}
+
+Workload makeStream(int n, const Params& p) {
+    // STREAM: memory bound (90% of the uncontended time waits on memory, 11 GB/s alone); see
+    // contention.h for where these numbers come from.
+    Workload w = team("stream", n, p, 20 * kMs, 0.9, 11.0);
+    w.unit = "GB/s";
+    w.bandwidthUnit = true;
+    return w;
+}
+
+Workload makeSysbench(int n, const Params& p) {
+    Workload w = team("sysbench", n, p, 10 * kMs, 0.0, 0.0);
+    for (auto& t : w.tasks) t.script.erase(std::remove_if(t.script.begin(), t.script.end(),
+                                                          [](const Op& o) { return o.kind == OpKind::Barrier; }),
+                                           t.script.end());
+    for (auto& t : w.tasks)  // re-point the loop after removing the barrier
+        for (auto& o : t.script)
+            if (o.kind == OpKind::Loop) o.to = static_cast<int>(t.script.size()) - 2;
+    w.unit = "events/s";
+    w.unitPerWorkSecond = 1000.0;  // one sysbench event ~ 1 ms of uncontended work
+    return w;
+}
+
+Workload makeMcf(int n, const Params& p) {
+    // SPEC mcf_r copies: independent processes, cache and memory hungry (60%, 5 GB/s alone).
+    Workload w;
+    const long long iters = iterations(p, 50 * kMs);
+    for (int i = 0; i < n; ++i) {
+        TaskSpec t = task("mcf/" + std::to_string(i), p, 0.6, 5.0);
+        t.script = {run(50 * kMs, 0.05), loop(0, iters < 0 ? -1 : iters - 1)};
+        w.tasks.push_back(std::move(t));
+    }
+    w.unit = "copies-work/s";
+    return w;
+}
+
+Workload makePbzip2(int n, const Params& p) {
+    // A reader that hands blocks to n compressor threads (1:N wakeups); compressors are mostly
+    // CPU bound with some memory traffic (30%, 3 GB/s alone).
+    Workload w;
+    std::vector<int> workers;
+    for (int i = 1; i <= n; ++i) workers.push_back(i);
+    const long long iters = iterations(p, 8 * kMs);
+    TaskSpec reader = task("pbzip2/reader", p, 0.2, 2.0);
+    reader.script.push_back(forkOp(workers));
+    reader.script.push_back(run(0.3 * kMs, 0.1));
+    reader.script.push_back(wake(workers, false));
+    for (int i = 0; i < n; ++i) reader.script.push_back(waitOp());
+    reader.script.push_back(loop(1, iters < 0 ? -1 : iters - 1));
+    w.tasks.push_back(std::move(reader));
+    for (int i = 1; i <= n; ++i) {
+        TaskSpec t = task("pbzip2/" + std::to_string(i), p, 0.3, 3.0);
+        t.startAtBegin = false;
+        t.script = {waitOp(), run(8 * kMs, 0.1), wake({0}, false), loop(0, -1)};
+        w.tasks.push_back(std::move(t));
+    }
+    return w;
+}
+
+Workload makeKernbench(int jobs, const Params& p) {
+    // make -jN: each job slot forks short compiler processes one after another; each compile
+    // is CPU bound (10% memory, 1 GB/s) and exits. Fork placement and exits dominate.
+    Workload w;
+    const double jobNs = 40 * kMs;
+    const double horizon = p.workS > 0 ? p.workS : (p.durationS > 0 ? p.durationS : 1.0);
+    const int perSlot = std::max(1, static_cast<int>(std::ceil(horizon * 1e9 / jobNs)) + (p.workS > 0 ? 0 : 2));
+    std::vector<int> slotIds;
+    for (int s = 0; s < jobs; ++s) slotIds.push_back(s);
+    for (int s = 0; s < jobs; ++s) {
+        TaskSpec slot = task("make/" + std::to_string(s), p, 0.1, 0.5);
+        w.tasks.push_back(std::move(slot));
+    }
+    for (int s = 0; s < jobs; ++s) {
+        for (int k = 0; k < perSlot; ++k) {
+            const int id = static_cast<int>(w.tasks.size());
+            TaskSpec cc = task("cc1/" + std::to_string(s) + "." + std::to_string(k), p, 0.1, 1.0);
+            cc.startAtBegin = false;
+            cc.script = {run(jobNs, 0.5), wake({s}, false)};
+            w.tasks.push_back(std::move(cc));
+            w.tasks[static_cast<size_t>(s)].script.push_back(run(0.2 * kMs, 0.2));
+            w.tasks[static_cast<size_t>(s)].script.push_back(forkOp({id}));
+            w.tasks[static_cast<size_t>(s)].script.push_back(waitOp());
+        }
+    }
+    w.unit = "jobs/s";
+    w.unitPerWorkSecond = 1e9 / jobNs;
+    return w;
+}
+
+Workload makePgbench(int clients, const Params& p) {
+    // One pgbench driver thread talks to `clients` backends: it wakes them all (1:N), each
+    // backend runs a short read-only transaction and wakes the driver back (sync wakeups).
+    Workload w;
+    std::vector<int> backends;
+    for (int i = 1; i <= clients; ++i) backends.push_back(i);
+    const long long iters = iterations(p, 0.3 * kMs);
+    TaskSpec driver = task("pgbench", p, 0.1, 1.0);
+    driver.script.push_back(run(0.02 * kMs * clients, 0.1));
+    driver.script.push_back(wake(backends, true));
+    for (int i = 0; i < clients; ++i) driver.script.push_back(waitOp());
+    driver.script.push_back(loop(0, iters < 0 ? -1 : iters - 1));
+    w.tasks.push_back(std::move(driver));
+    for (int i = 1; i <= clients; ++i) {
+        TaskSpec t = task("postgres/" + std::to_string(i), p, 0.3, 2.0);
+        t.script = {waitOp(), run(0.3 * kMs, 0.3), wake({0}, true), loop(0, -1)};
+        w.tasks.push_back(std::move(t));
+    }
+    w.unit = "tps";
+    w.unitPerWorkSecond = 1e9 / (0.3 * kMs);
+    return w;
+}
+
+Workload makeHackbench(int groups, const Params& p) {
+    // hackbench: per group 20 senders each writing to all 20 receivers of its group (1:N).
+    Workload w;
+    const int fan = 20;
+    const long long loops = p.workS > 0 ? iterations(p, 0.01 * kMs * fan) : -1;
+    for (int g = 0; g < groups; ++g) {
+        const int base = static_cast<int>(w.tasks.size());
+        std::vector<int> receivers;
+        for (int r = 0; r < fan; ++r) receivers.push_back(base + fan + r);
+        for (int s = 0; s < fan; ++s) {
+            TaskSpec t = task("hb" + std::to_string(g) + "/send" + std::to_string(s), p, 0.05, 0.5);
+            t.script = {run(0.01 * kMs * fan, 0.2), wake(receivers, true), sleepOp(0.05 * kMs, 0.5),
+                        loop(0, loops < 0 ? -1 : loops - 1)};
+            w.tasks.push_back(std::move(t));
+        }
+        for (int r = 0; r < fan; ++r) {
+            TaskSpec t = task("hb" + std::to_string(g) + "/recv" + std::to_string(r), p, 0.05, 0.5);
+            t.script = {waitOp(), run(0.01 * kMs, 0.2), loop(0, -1)};
+            w.tasks.push_back(std::move(t));
+        }
+    }
+    w.unit = "msgs/s";
+    w.unitPerWorkSecond = 1e9 / (0.01 * kMs);
+    return w;
+}
+
+}  // namespace
+
+const std::vector<GeneratorInfo>& generators() {
+    static const std::vector<GeneratorInfo> g = {
+        {"stream", "threads", "STREAM: memory-bound OpenMP team, barrier per kernel (GB/s)"},
+        {"pbzip2", "threads", "a reader waking N compressor threads (1:N)"},
+        {"mcf", "copies", "SPEC mcf_r rate copies: independent, memory hungry"},
+        {"kernbench", "jobs", "make -jN: short CPU-bound compiler processes forked and exiting"},
+        {"sysbench-cpu", "threads", "sysbench cpu: pure CPU-bound threads"},
+        {"pgbench", "clients", "one driver waking N backends (1:N), sync wakeups back"},
+        {"hackbench", "groups", "20 senders x 20 receivers per group, 1:N wakeups"},
+    };
+    return g;
+}
+
+Result<Workload> parseWorkloadSpec(const std::string& spec, int cpuCount) {
+    const auto colon = spec.find(':');
+    const std::string name = spec.substr(0, colon);
+    const GeneratorInfo* gen = findGenerator(name);
+    if (!gen) {
+        std::string known;
+        for (const auto& g : generators()) known += (known.empty() ? "" : ", ") + g.name;
+        return Error{"unknown workload '" + name + "' (known: " + known + ", or a .json file)"};
+    }
+    Params p;
+    std::string lastKey;
+    if (colon != std::string::npos) {
+        std::string rest = spec.substr(colon + 1);
+        std::replace(rest.begin(), rest.end(), ':', ',');
+        size_t pos = 0;
+        while (pos <= rest.size()) {
+            size_t next = rest.find(',', pos);
+            if (next == std::string::npos) next = rest.size();
+            std::string tok = rest.substr(pos, next - pos);
+            pos = next + 1;
+            if (tok.empty()) continue;
+            const auto eq = tok.find('=');
+            if (eq == std::string::npos) {
+                // "cpus=0-3,8-11": a bare list item continues the cpus value
+                if (lastKey == "cpus") { p.kv["cpus"] += "," + tok; continue; }
+                return Error{"workload " + name + ": expected key=value, got '" + tok + "'"};
+            }
+            lastKey = tok.substr(0, eq);
+            if (lastKey != gen->count && lastKey != "cpus" && lastKey != "duration" && lastKey != "work")
+                return Error{"workload " + name + ": unknown parameter '" + lastKey + "' (takes " + gen->count +
+                             ", cpus, duration, work)"};
+            p.kv[lastKey] = tok.substr(eq + 1);
+        }
+    }
+    if (auto it = p.kv.find("cpus"); it != p.kv.end()) {
+        auto set = CpuSet::parseList(it->second);
+        if (!set) return Error{"workload " + name + ": cpus=" + it->second + ": " + set.error()};
+        if (set->empty()) return Error{"workload " + name + ": cpus= is empty"};
+        if (set->last() >= cpuCount)
+            return Error{"workload " + name + ": cpus=" + it->second + " goes beyond the topology's CPUs 0-" +
+                         std::to_string(cpuCount - 1)};
+        p.cpus = *set;
+    }
+    auto dur = secondsParam(p.kv, name, "duration");
+    if (!dur) return Error{dur.error()};
+    auto work = secondsParam(p.kv, name, "work");
+    if (!work) return Error{work.error()};
+    p.durationS = *dur;
+    p.workS = *work;
+    auto n = countParam(p, name, gen->count, name == "hackbench" ? 1 : 4);
+    if (!n) return Error{n.error()};
+    const int count = static_cast<int>(*n);
+
+    Workload w;
+    if (name == "stream") w = makeStream(count, p);
+    else if (name == "pbzip2") w = makePbzip2(count, p);
+    else if (name == "mcf") w = makeMcf(count, p);
+    else if (name == "kernbench") w = makeKernbench(count, p);
+    else if (name == "sysbench-cpu") w = makeSysbench(count, p);
+    else if (name == "pgbench") w = makePgbench(count, p);
+    else w = makeHackbench(count, p);
+    w.name = name;
+    w.spec = spec;
+    w.durationS = p.durationS;
+    return w;
+}
+
+}  // namespace schedscope::workload

@@ -1,0 +1,24 @@
+#pragma once
+// Workload generators named after the seed experiments, parsed from specs such as
+// "stream:threads=4,cpus=0-23" or "pgbench:clients=48,duration=2". Every generator takes
+// cpus=LIST (affinity, as numactl -N / taskset -c), duration=S (seconds to run) or work=S
+// (uncontended CPU-seconds of work per task, then exit). Errors are one line.
+#include <string>
+#include <vector>
+
+#include "util/result.h"
+#include "workload/workload.h"
+
+namespace schedscope::workload {
+
+struct GeneratorInfo {
+    std::string name;     // "stream"
+    std::string count;    // its count parameter: "threads"
+    std::string summary;  // one line
+};
+const std::vector<GeneratorInfo>& generators();
+
+// `cpuCount` is the topology's number of CPU ids; cpus= outside it is an error.
+Result<Workload> parseWorkloadSpec(const std::string& spec, int cpuCount);
+
+}  // namespace schedscope::workload

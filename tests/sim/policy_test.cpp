@@ -1,0 +1,231 @@
+// Unit tests of the placement and balancing policies on tiny hand-built situations, with the
+// expectations worked out from the kernel functions they mirror.
+#include <gtest/gtest.h>
+
+#include "sim/load_balance.h"
+#include "sim/select_task_rq.h"
+#include "sim/simulator.h"
+#include "sim_topologies.h"
+
+namespace schedscope::test {
+namespace {
+
+using namespace schedscope::sim;
+
+workload::Workload dummyTasks(int n, CpuSet affinity = {}) {
+    workload::Workload w;
+    for (int i = 0; i < n; ++i) {
+        workload::TaskSpec t;
+        t.name = "t" + std::to_string(i);
+        t.affinity = affinity;
+        w.tasks.push_back(t);
+    }
+    return w;
+}
+
+struct Fixture {
+    Topology topo;
+    DomainTree tree;
+    workload::Workload wl;
+    std::unique_ptr<SimState> s;
+    Fixture(Topology t, const std::string& profile, bool cls, int tasks) : topo(std::move(t)) {
+        tree = buildTree(topo, profile, cls, true);
+        wl = dummyTasks(tasks);
+        auto st = makeSimState(topo, tree, wl, SimOptions{});
+        EXPECT_TRUE(st.ok());
+        s = std::move(*st);
+        s->now = 1000000000;  // 1 s in: nothing is cache hot by accident
+    }
+    // Puts task `id` on `cpu`: running if the CPU is idle, else queued.
+    void place(int id, int cpu) {
+        Task& t = s->tasks[static_cast<size_t>(id)];
+        Cpu& r = s->cpus[static_cast<size_t>(cpu)];
+        t.cpu = cpu;
+        if (r.curr < 0) { r.curr = id; t.state = TaskState::Running; }
+        else { r.queued.push_back(id); t.state = TaskState::Runnable; }
+        r.loadWeight += t.weight;
+        const double nr = r.nrRunning();
+        r.runnable = {1024.0 * nr, 1024.0 * nr, s->now};
+        r.util = {1024.0, 1024.0, s->now};
+        r.load = {r.loadWeight, r.loadWeight, s->now};
+        t.load = {t.weight, t.weight, s->now};
+        t.util = {1024.0 / nr, 1024.0 / nr, s->now};
+    }
+};
+
+class NullOps : public SchedOps {
+public:
+    std::vector<std::pair<int, int>> moved;
+    int active = 0;
+    void migrateTask(int task, int dst, MigrationCause) override { moved.push_back({task, dst}); }
+    void requestActiveBalance(int, int) override { ++active; }
+};
+
+TEST(SelectIdleSibling, SameClusterIdleCpuBeforeOtherClusterWithClusterScan) {
+    // target 3 (cluster 0-3) busy; idle: CPU 1 (same cluster) and CPU 4 (next cluster).
+    // select_idle_cpu scans from target+1 = 4: the plain scan meets 4 first, the cluster-first
+    // scan (6.8+, SD_CLUSTER) wraps inside 0-3 and meets 1.
+    for (const auto& [profile, expected] : {std::pair<std::string, int>{"linux-6.12", 1}, {"linux-6.1", 4}}) {
+        Fixture f(kunpeng920_24(), profile, true, 30);
+        int id = 0;
+        for (int c = 0; c < 24; ++c)
+            if (c != 1 && c != 4) f.place(id++, c);
+        Task& p = f.s->tasks[29];
+        p.cpu = 3;
+        EXPECT_EQ(selectIdleSibling(*f.s, p, 3, 3), expected) << profile;
+    }
+}
+
+TEST(SelectIdleSibling, IdlePrevInSameLlcIsTaken) {
+    Fixture f(kunpeng920_24(), "linux-6.1", true, 4);
+    f.place(0, 0);
+    Task& p = f.s->tasks[3];
+    EXPECT_EQ(selectIdleSibling(*f.s, p, 7, 0), 7);
+}
+
+TEST(WakeWide, FlipsAtTheLlcSizeFactor) {
+    Fixture f(kunpeng920_24(), "linux-6.1", true, 2);  // LLC = a 24-CPU node: factor 24
+    Task& waker = f.s->tasks[0];
+    Task& wakee = f.s->tasks[1];
+    wakee.wakeeFlips = 23;
+    waker.wakeeFlips = 10000;
+    EXPECT_FALSE(wakeWide(*f.s, waker, wakee, 0)) << "slave below the factor";
+    wakee.wakeeFlips = 24;
+    waker.wakeeFlips = 24 * 24 - 1;
+    EXPECT_FALSE(wakeWide(*f.s, waker, wakee, 0)) << "master below slave * factor";
+    waker.wakeeFlips = 24 * 24;
+    EXPECT_TRUE(wakeWide(*f.s, waker, wakee, 0));
+}
+
+TEST(RecordWakee, CountsSwitchesOfWakee) {
+    Fixture f(kunpeng920_24(), "linux-6.1", true, 3);
+    Task& w = f.s->tasks[0];
+    recordWakee(*f.s, w, f.s->tasks[1]);
+    recordWakee(*f.s, w, f.s->tasks[1]);
+    recordWakee(*f.s, w, f.s->tasks[2]);
+    EXPECT_EQ(w.wakeeFlips, 2u);
+}
+
+TEST(FindIdlestGroup, ForkSpreadsOverClustersOnlyWithCls) {
+    // the parent runs on CPU 0; the child is forked. With CLS the MC level's groups are clusters
+    // and the idlest cluster wins; without, MC's groups are single CPUs and CPU 1 wins.
+    for (const auto& [cls, inOtherCluster] : {std::pair<bool, bool>{true, true}, {false, false}}) {
+        Fixture f(kunpeng920_24(), "linux-6.1", cls, 2);
+        f.place(0, 0);
+        Task& child = f.s->tasks[1];
+        child.cpu = 0;
+        child.allowed = CpuSet::range(0, 23);
+        child.nrAllowed = 24;
+        const int cpu = selectTaskRqFair(*f.s, child, 0, 0, WF_FORK, nullptr);
+        EXPECT_EQ(cpu >= 4, inOtherCluster) << "cls=" << cls << " cpu=" << cpu;
+        EXPECT_LT(cpu, 24);
+    }
+}
+
+TEST(SelectTaskRq, AffinityIsRespected) {
+    Fixture f(kunpeng920_24(), "linux-6.12", true, 3);
+    f.place(0, 0);
+    Task& p = f.s->tasks[1];
+    p.cpu = 0;
+    p.allowed = CpuSet::single(17);
+    p.nrAllowed = 1;
+    EXPECT_EQ(selectTaskRqFair(*f.s, p, 0, 0, WF_FORK, nullptr), 17);
+    EXPECT_EQ(selectTaskRqFair(*f.s, p, 0, 0, WF_TTWU, &f.s->tasks[0]), 17);
+}
+
+TEST(LoadBalance, BusiestGroupIsTheOverloadedCluster) {
+    // cluster 0 (CPUs 0-3) has 2 tasks per CPU (overloaded), cluster 1 one per CPU (fully busy),
+    // CPU 8 is idle and balances at MC, whose groups are the clusters.
+    Fixture f(kunpeng920_24(), "linux-6.1", true, 12);
+    int id = 0;
+    for (int c = 0; c < 4; ++c) { f.place(id++, c); f.place(id++, c); }
+    for (int c = 4; c < 8; ++c) f.place(id++, c);
+    const auto& doms = f.tree.domainsOf(8);
+    int mc = -1;
+    for (size_t i = 0; i < doms.size(); ++i)
+        if (doms[i].level == "MC") mc = static_cast<int>(i);
+    ASSERT_GE(mc, 0);
+    LbEnv env;
+    env.sd = mc;
+    env.dstCpu = 8;
+    env.idle = BalanceIdle::Idle;
+    env.cpus = doms[static_cast<size_t>(mc)].span;
+    SdLbStats sds;
+    const int g = findBusiestGroup(*f.s, env, sds);
+    ASSERT_GE(g, 0);
+    EXPECT_EQ(doms[static_cast<size_t>(mc)].groups[static_cast<size_t>(g)].span.toList(), "0-3");
+    EXPECT_EQ(sds.busiestStat.type, GroupType::Overloaded);
+    EXPECT_EQ(sds.localStat.type, GroupType::HasSpare);
+    EXPECT_EQ(env.type, MigrationType::Task);  // prefer_sibling from CLS: spread the tasks
+    EXPECT_EQ(env.imbalance, 4);               // (8 - 0) >> 1
+    EXPECT_EQ(findBusiestQueue(*f.s, env, g), 0);
+}
+
+TEST(LoadBalance, OneTaskPerCpuInAClusterNeedsActiveBalanceAfterFailures) {
+    // the seed's stream case: 4 tasks on the 4 CPUs of cluster 0, CPU 8 idle. Nothing queued to
+    // detach, so load_balance fails; after cache_nice_tries + 2 failures it asks for an active
+    // balance (imbalanced_active_balance()).
+    Fixture f(kunpeng920_24(), "linux-6.1", true, 4);
+    for (int c = 0; c < 4; ++c) f.place(c, c);
+    int mc = -1;
+    const auto& doms = f.tree.domainsOf(8);
+    for (size_t i = 0; i < doms.size(); ++i)
+        if (doms[i].level == "MC") mc = static_cast<int>(i);
+    NullOps ops;
+    for (int i = 0; i < 4; ++i) EXPECT_EQ(loadBalance(*f.s, ops, 8, mc, BalanceIdle::Idle, MigrationCause::LbPeriodic), 0);
+    EXPECT_EQ(ops.active, 1);
+    EXPECT_TRUE(ops.moved.empty());
+}
+
+TEST(CanMigrateTask, RefusesCacheHotTaskUntilBalancingFailedEnough) {
+    Fixture f(kunpeng920_24(), "linux-6.1", true, 2);
+    f.place(0, 0);
+    f.place(1, 0);  // queued
+    LbEnv env;
+    env.sd = 1;  // MC of CPU 8 with CLS: CLS, MC, ...
+    env.dstCpu = 8;
+    env.idle = BalanceIdle::Idle;
+    Task& p = f.s->tasks[1];
+    p.lastRan = f.s->now - 100000;  // ran 0.1 ms ago: hot (migration_cost 0.5 ms)
+    EXPECT_FALSE(canMigrateTask(*f.s, env, p));
+    p.lastRan = f.s->now - 1000000;
+    EXPECT_TRUE(canMigrateTask(*f.s, env, p));
+    p.lastRan = f.s->now - 100000;
+    f.s->cpus[8].dom[1].nrBalanceFailed = f.tree.domainsOf(8)[1].cacheNiceTries + 1;
+    EXPECT_TRUE(canMigrateTask(*f.s, env, p)) << "nr_balance_failed > cache_nice_tries overrides hotness";
+    EXPECT_FALSE(canMigrateTask(*f.s, env, f.s->tasks[0])) << "a running task is never detached";
+}
+
+TEST(CanMigrateTask, AffinityPinsTheTask) {
+    Fixture f(kunpeng920_24(), "linux-6.1", true, 2);
+    f.place(0, 0);
+    f.place(1, 0);
+    Task& p = f.s->tasks[1];
+    p.allowed = CpuSet::range(0, 3);
+    LbEnv env;
+    env.sd = 1;
+    env.dstCpu = 8;
+    env.allPinned = true;
+    EXPECT_FALSE(canMigrateTask(*f.s, env, p));
+    EXPECT_TRUE(env.somePinned);
+    EXPECT_TRUE(env.allPinned);
+}
+
+TEST(GroupClassify, KernelOrder) {
+    SgStats s;
+    s.groupWeight = 4;
+    s.groupCapacity = 4096;
+    s.sumNrRunning = 2;
+    EXPECT_EQ(groupClassify(117, s, false), GroupType::HasSpare);
+    s.sumNrRunning = 4;
+    s.groupUtil = 4096;
+    EXPECT_EQ(groupClassify(117, s, false), GroupType::FullyBusy);
+    s.sumNrRunning = 6;
+    s.groupRunnable = 6144;
+    EXPECT_EQ(groupClassify(117, s, false), GroupType::Overloaded);
+    s.sumNrRunning = 4;
+    EXPECT_EQ(groupClassify(117, s, true), GroupType::Imbalanced);
+}
+
+}  // namespace
+}  // namespace schedscope::test

@@ -1,0 +1,91 @@
+#include "sim_topologies.h"
+
+#include <gtest/gtest.h>
+
+#include "topology/topology_source.h"
+
+namespace schedscope::test {
+
+Topology makeTopology(const std::string& name, const Shape& s) {
+    Topology t;
+    t.name = name;
+    t.source = "built by tests/sim/sim_topologies.cpp";
+    t.arch = s.arch;
+    t.nodeReclaimDistance = s.reclaimDistance;
+    const int perCluster = s.coresPerCluster * s.threads;
+    const int perLlc = perCluster * s.clustersPerLlc;
+    const int perNode = perLlc * s.llcsPerNode;
+    const int perPkg = perNode * s.nodesPerPackage;
+    const int n = perPkg * s.packages;
+    auto block = [](int cpu, int size) { return CpuSet::range(cpu - cpu % size, cpu - cpu % size + size - 1); };
+    for (int c = 0; c < n; ++c) {
+        CpuTopology ct;
+        ct.id = c;
+        ct.node = c / perNode;
+        ct.packageId = c / perPkg;
+        ct.dieId = ct.packageId;
+        ct.clusterId = (c % perPkg) / perCluster;
+        ct.coreId = (c % perPkg) / s.threads;
+        ct.threadSiblings = block(c, s.threads);
+        // x86 exports the L2 sharers as cluster_cpus; arm64 the firmware cluster
+        ct.clusterCpus = s.arch == Arch::X86_64 ? ct.threadSiblings : block(c, perCluster);
+        ct.coreSiblings = block(c, perPkg);
+        ct.dieCpus = ct.coreSiblings;
+        ct.packageCpus = ct.coreSiblings;
+        ct.caches = {{1, "Data", ct.threadSiblings}, {2, "Unified", ct.threadSiblings}, {3, "Unified", block(c, perLlc)}};
+        t.cpus.push_back(ct);
+    }
+    const int nodes = s.packages * s.nodesPerPackage;
+    for (int i = 0; i < nodes; ++i) t.nodes.push_back({i, CpuSet::range(i * perNode, i * perNode + perNode - 1)});
+    t.distance = s.distance;
+    if (t.distance.empty()) {
+        t.distance.assign(static_cast<size_t>(nodes), std::vector<int>(static_cast<size_t>(nodes), 20));
+        for (int i = 0; i < nodes; ++i) t.distance[static_cast<size_t>(i)][static_cast<size_t>(i)] = 10;
+    }
+    return t;
+}
+
+Topology kunpeng920_24() {
+    auto preset = loadTopology({TopologySpec::Kind::Preset, "kunpeng920-24"});
+    if (preset) return *preset;
+    Shape s;
+    s.arch = Arch::Arm64;
+    s.packages = 2;
+    s.nodesPerPackage = 2;
+    s.clustersPerLlc = 6;
+    s.coresPerCluster = 4;
+    s.distance = {{10, 12, 20, 22}, {12, 10, 22, 24}, {20, 22, 10, 12}, {22, 24, 12, 10}};
+    return makeTopology("kunpeng920-24", s);
+}
+
+Topology epyc7601_2s() {
+    auto preset = loadTopology({TopologySpec::Kind::Preset, "epyc7601-2s"});
+    if (preset) return *preset;
+    Shape s;
+    s.arch = Arch::X86_64;
+    s.packages = 2;
+    s.nodesPerPackage = 4;
+    s.llcsPerNode = 2;
+    s.coresPerCluster = 4;
+    s.threads = 2;
+    s.reclaimDistance = 32;
+    s.distance.assign(8, std::vector<int>(8, 32));
+    for (int i = 0; i < 8; ++i)
+        for (int j = 0; j < 8; ++j)
+            if (i / 4 == j / 4) s.distance[static_cast<size_t>(i)][static_cast<size_t>(j)] = i == j ? 10 : 16;
+    return makeTopology("epyc7601-2s", s);
+}
+
+DomainTree buildTree(const Topology& t, const std::string& profile, bool cls, bool node) {
+    DomainBuildOptions o;
+    o.arch = t.arch;
+    o.profile = findProfile(profile);
+    EXPECT_NE(o.profile, nullptr) << profile;
+    o.cls = cls;
+    o.node = node;
+    auto tree = buildDomains(t, o);
+    EXPECT_TRUE(tree.ok()) << (tree.ok() ? "" : tree.error());
+    return tree.ok() ? std::move(*tree) : DomainTree{};
+}
+
+}  // namespace schedscope::test

@@ -1,0 +1,27 @@
+#pragma once
+// Topologies for the simulator tests. Each first tries the lead's preset in
+// resources/topologies/ and falls back to an equivalent built here, so switching to the presets
+// needs no change in the tests (delete the fallback once the presets have landed).
+#include "domains/domain_builder.h"
+#include "topology/topology.h"
+
+namespace schedscope::test {
+
+struct Shape {
+    Arch arch = Arch::Arm64;
+    int packages = 1, nodesPerPackage = 1, llcsPerNode = 1, clustersPerLlc = 1, coresPerCluster = 1, threads = 1;
+    std::vector<std::vector<int>> distance;  // empty: 10 local / 20 remote
+    int reclaimDistance = 30;
+};
+// Builds the masks sysfs would export for a regular machine of that shape (CPU ids sequential,
+// SMT siblings adjacent).
+Topology makeTopology(const std::string& name, const Shape& shape);
+
+// Kunpeng 920, 24 cores per node: 2 sockets x 2 nodes x 6 clusters of 4 cores, L3 per node.
+Topology kunpeng920_24();
+// AMD EPYC 7601 2S "Naples": 2 sockets x 4 nodes x 2 CCX (L3) of 4 cores x SMT2 = 128 CPUs.
+Topology epyc7601_2s();
+
+DomainTree buildTree(const Topology& t, const std::string& profile, bool cls, bool node);
+
+}  // namespace schedscope::test

@@ -1,0 +1,93 @@
+#include <gtest/gtest.h>
+
+#include "sim/sim_json.h"
+#include "sim/simulator.h"
+#include "sim_topologies.h"
+#include "workload/workload_json.h"
+#include "workload/workload_spec.h"
+
+namespace schedscope::test {
+namespace {
+
+TEST(WorkloadSpec, GeneratorsParse) {
+    for (const auto& g : workload::generators()) {
+        auto w = workload::parseWorkloadSpec(g.name + ":" + g.count + "=3,cpus=0-3,8-9,duration=0.5", 24);
+        ASSERT_TRUE(w.ok()) << g.name << ": " << w.error();
+        EXPECT_FALSE(w->tasks.empty());
+        EXPECT_EQ(w->tasks.front().affinity.toList(), "0-3,8-9");
+        EXPECT_DOUBLE_EQ(w->durationS, 0.5);
+    }
+}
+
+TEST(WorkloadSpec, BadInputIsOneLineError) {
+    const std::vector<std::pair<std::string, std::string>> cases = {
+        {"nosuch:threads=1", "unknown workload 'nosuch'"},
+        {"stream:threads=-2", "must be positive"},
+        {"stream:threads=two", "not a whole number"},
+        {"stream:threads=4,cpus=0-99", "beyond the topology"},
+        {"stream:copies=4", "unknown parameter 'copies'"},
+        {"mcf:copies=2,duration=-1", "duration must be"},
+    };
+    for (const auto& [spec, msg] : cases) {
+        auto w = workload::parseWorkloadSpec(spec, 24);
+        ASSERT_FALSE(w.ok()) << spec;
+        EXPECT_NE(w.error().find(msg), std::string::npos) << spec << ": " << w.error();
+        EXPECT_EQ(w.error().find('\n'), std::string::npos);
+    }
+}
+
+TEST(WorkloadJson, ExampleFileParsesAndRuns) {
+    auto w = workload::loadWorkloadFile(std::string(SCHEDSCOPE_SOURCE_DIR) + "/resources/workloads/example.json", 96);
+    ASSERT_TRUE(w.ok()) << w.error();
+    const Topology topo = kunpeng920_24();
+    DomainTree tree = buildTree(topo, "linux-6.12", true, true);
+    sim::SimOptions o;
+    o.durationS = 0.2;
+    auto st = sim::simulate(topo, tree, *w, o);
+    ASSERT_TRUE(st.ok()) << st.error();
+    EXPECT_GT((*st)->metrics.events, 100);
+}
+
+TEST(WorkloadJson, Errors) {
+    EXPECT_FALSE(workload::parseWorkloadJson("{", "x.json", 4).ok());
+    auto bad = workload::parseWorkloadJson(R"({"tasks":[{"name":"a","script":[{"wake":"b"}]}]})", "x.json", 4);
+    ASSERT_FALSE(bad.ok());
+    EXPECT_NE(bad.error().find("unknown task"), std::string::npos) << bad.error();
+    auto cpus = workload::parseWorkloadJson(R"({"tasks":[{"cpus":"0-9","script":[{"run_ms":1}]}]})", "x.json", 4);
+    ASSERT_FALSE(cpus.ok());
+    EXPECT_NE(cpus.error().find("beyond"), std::string::npos) << cpus.error();
+}
+
+nlohmann::json runJson(const std::string& spec, uint64_t seed, double duration = 0.2) {
+    const Topology topo = kunpeng920_24();
+    DomainTree tree = buildTree(topo, "linux-6.12", true, true);
+    auto w = workload::parseWorkloadSpec(spec, 96);
+    EXPECT_TRUE(w.ok());
+    sim::SimOptions o;
+    o.seed = seed;
+    o.durationS = duration;
+    auto st = sim::simulate(topo, tree, *w, o);
+    EXPECT_TRUE(st.ok());
+    return sim::simResultToJson(**st, *w, {topo.name, "linux-6.12", true, true, spec});
+}
+
+TEST(Determinism, SameSeedSameJson) {
+    for (const std::string spec : {"pgbench:clients=16,cpus=0-23", "hackbench:groups=1", "stream:threads=6"}) {
+        const std::string a = runJson(spec, 7, 0.03).dump();
+        EXPECT_EQ(a, runJson(spec, 7, 0.03).dump()) << spec;
+        EXPECT_NE(a, runJson(spec, 8, 0.03).dump()) << spec << ": the seed should matter for jittered bursts";
+    }
+}
+
+TEST(Metrics, JsonHasTheDocumentedKeys) {
+    auto j = runJson("pgbench:clients=8", 1);
+    for (const char* k : {"config", "metrics", "tasks", "placement_timeline"}) EXPECT_TRUE(j.contains(k)) << k;
+    for (const char* k : {"throughput", "completion_s", "migrations_by_level", "migrations_by_cause", "wait_latency_us",
+                          "idle_while_overloaded_s", "cpu_utilisation"})
+        EXPECT_TRUE(j["metrics"].contains(k)) << k;
+    EXPECT_TRUE(j["tasks"][0].contains("cpu_time_by_cpu"));
+    EXPECT_GT(j["metrics"]["wait_latency_us"]["samples"].get<long long>(), 0);
+}
+
+}  // namespace
+}  // namespace schedscope::test
