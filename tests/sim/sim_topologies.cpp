@@ -6,6 +6,12 @@
 
 namespace schedscope::test {
 
+Topology preset(const std::string& name) {
+    auto t = loadTopology({TopologySpec::Kind::Preset, name});
+    EXPECT_TRUE(t.ok()) << (t.ok() ? "" : t.error());
+    return t.ok() ? std::move(*t) : Topology{};
+}
+
 Topology makeTopology(const std::string& name, const Shape& s) {
     Topology t;
     t.name = name;
@@ -45,36 +51,9 @@ Topology makeTopology(const std::string& name, const Shape& s) {
     return t;
 }
 
-Topology kunpeng920_24() {
-    auto preset = loadTopology({TopologySpec::Kind::Preset, "kunpeng920-24"});
-    if (preset) return *preset;
-    Shape s;
-    s.arch = Arch::Arm64;
-    s.packages = 2;
-    s.nodesPerPackage = 2;
-    s.clustersPerLlc = 6;
-    s.coresPerCluster = 4;
-    s.distance = {{10, 12, 20, 22}, {12, 10, 22, 24}, {20, 22, 10, 12}, {22, 24, 12, 10}};
-    return makeTopology("kunpeng920-24", s);
-}
+Topology kunpeng920_24() { return preset("kunpeng920-24"); }
 
-Topology epyc7601_2s() {
-    auto preset = loadTopology({TopologySpec::Kind::Preset, "epyc7601-2s"});
-    if (preset) return *preset;
-    Shape s;
-    s.arch = Arch::X86_64;
-    s.packages = 2;
-    s.nodesPerPackage = 4;
-    s.llcsPerNode = 2;
-    s.coresPerCluster = 4;
-    s.threads = 2;
-    s.reclaimDistance = 32;
-    s.distance.assign(8, std::vector<int>(8, 32));
-    for (int i = 0; i < 8; ++i)
-        for (int j = 0; j < 8; ++j)
-            if (i / 4 == j / 4) s.distance[static_cast<size_t>(i)][static_cast<size_t>(j)] = i == j ? 10 : 16;
-    return makeTopology("epyc7601-2s", s);
-}
+Topology epyc7601_2s() { return preset("epyc7601-2s"); }
 
 DomainTree buildTree(const Topology& t, const std::string& profile, bool cls, bool node) {
     DomainBuildOptions o;

@@ -1,7 +1,6 @@
 #pragma once
-// Topologies for the simulator tests. Each first tries the lead's preset in
-// resources/topologies/ and falls back to an equivalent built here, so switching to the presets
-// needs no change in the tests (delete the fallback once the presets have landed).
+// Topologies for the simulator tests: the real-machine presets of resources/topologies/ for the
+// seed scenarios, and small regular shapes built here for policy unit tests.
 #include "domains/domain_builder.h"
 #include "topology/topology.h"
 
@@ -19,6 +18,8 @@ Topology makeTopology(const std::string& name, const Shape& shape);
 
 // Kunpeng 920, 24 cores per node: 2 sockets x 2 nodes x 6 clusters of 4 cores, L3 per node.
 Topology kunpeng920_24();
+// A built-in preset by name (fails the test when it does not load).
+Topology preset(const std::string& name);
 // AMD EPYC 7601 2S "Naples": 2 sockets x 4 nodes x 2 CCX (L3) of 4 cores x SMT2 = 128 CPUs.
 Topology epyc7601_2s();
 
