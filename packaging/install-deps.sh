@@ -18,6 +18,8 @@ packages=(
   libgtest-dev libgmock-dev xvfb xauth x11vnc xz-utils bzip2
   # reference tools for tests and benchmarks
   trace-cmd kernelshark libkshark-dev libjson-c-dev stress-ng hyperfine
+  # packaging: man pages from --help, metadata validation, .deb building
+  help2man appstream desktop-file-utils dpkg-dev file
   # fonts so offscreen rendering has glyphs
   fonts-dejavu-core
 )

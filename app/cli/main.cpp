@@ -3,9 +3,9 @@
 #include <iostream>
 
 #include "commands.h"
+#include "completion.h"
 
 using namespace schedscope::cli;
-
 
 static void printUsage(std::FILE* to) {
     std::fprintf(to, "usage: schedscope-cli COMMAND [OPTIONS]\n\ncommands:\n");
@@ -18,6 +18,20 @@ static void printCommandHelp(const Command& c) {
                 c.summary.c_str(), formatOptionHelp(c.options).c_str());
 }
 
+// Every command with its options: the source of the man page (help2man) so it cannot drift.
+static void printHelpAll() {
+    std::printf("Usage: schedscope-cli COMMAND [OPTIONS]\n\n"
+                "The headless face of schedscope: sched-domain trees, traces, live capture and\n"
+                "simulation, for scripts and CI. Exit codes: 0 success, 1 runtime failure (e.g. no\n"
+                "permission), 2 bad input or usage; errors are one line on stderr.\n\n");
+    for (const auto& c : commands()) {
+        std::printf("schedscope-cli %s %s\n  %s\n\n%s\n", c.name.c_str(), c.usage.c_str(), c.summary.c_str(),
+                    formatOptionHelp(c.options).c_str());
+    }
+    std::printf("Other:\n  --help        list the commands\n  --help-all    this text\n"
+                "  --version     print the version\n  completion bash   print a bash completion script\n");
+}
+
 int main(int argc, char** argv) {
     std::vector<std::string> words(argv + 1, argv + argc);
     if (words.empty()) {
@@ -27,6 +41,18 @@ int main(int argc, char** argv) {
     if (words[0] == "--help" || words[0] == "-h" || words[0] == "help") {
         printUsage(stdout);
         return 0;
+    }
+    if (words[0] == "--help-all") {
+        printHelpAll();
+        return 0;
+    }
+    if (words[0] == "completion") {
+        if (words.size() == 2 && words[1] == "bash") {
+            std::fputs(bashCompletionScript(commands()).c_str(), stdout);
+            return 0;
+        }
+        std::fprintf(stderr, "schedscope-cli: completion: usage: schedscope-cli completion bash\n");
+        return 2;
     }
     if (words[0] == "--version") {
         std::printf("schedscope-cli %s\n", SCHEDSCOPE_VERSION);
