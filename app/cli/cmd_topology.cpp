@@ -80,6 +80,14 @@ int runDomains(const Args& args) {
         }
         return diff.empty() ? 0 : 1;
     }
+    if (auto only = args.value("cpu")) {
+        auto keep = CpuSet::parseList(*only);
+        if (!keep) return fail("domains: --cpu: " + keep.error());
+        for (auto& c : tree->cpus)
+            if (!keep->test(c.cpu)) c.cpu = -1;
+        std::erase_if(tree->cpus, [](const CpuDomains& c) { return c.cpu < 0; });
+        if (tree->cpus.empty()) return fail("domains: --cpu " + *only + " names no CPU of this topology");
+    }
     if (format == "json") std::cout << domainTreeToJson(*tree).dump(2) << "\n";
     else if (format == "kernel") std::cout << domainTreeToKernelLog(*tree);
     else std::cout << domainTreeToText(*tree);
@@ -100,6 +108,7 @@ std::vector<Command> topologyCommands() {
     domainOpts.push_back({"no-node", false, "leave out the NUMA identity NODE level, as kernels before 4.15"});
     domainOpts.push_back({"profile", true, "NAME kernel profile: linux-4.14, linux-5.15, linux-6.1, linux-6.6, linux-6.12 (default)"});
     domainOpts.push_back({"format", true, "FMT text (default), json, or kernel (the sched_verbose boot log)"});
+    domainOpts.push_back({"cpu", true, "LIST print only these CPUs' domains (a cpulist, e.g. 0,24)"});
     domainOpts.push_back({"kernel", false, "print the running kernel's own domains (debugfs)"});
     domainOpts.push_back({"diff", false, "compare the built domains with the running kernel's (exit 1 if they differ)"});
     return {

@@ -17,11 +17,38 @@ int failRuntime(const std::string& message) {
 const std::vector<Command>& commands() {
     static const std::vector<Command> all = [] {
         std::vector<Command> v;
-        for (auto group : {topologyCommands(), traceCommands(), simulateCommands()})
+        for (auto group : {topologyCommands(), traceCommands(), simulateCommands(), lessonCommands()})
             v.insert(v.end(), group.begin(), group.end());
         return v;
     }();
     return all;
+}
+
+const Command* findCommand(const std::vector<std::string>& words, size_t& used) {
+    used = 0;
+    if (words.empty()) return nullptr;
+    for (const auto& c : commands())
+        if (words.size() >= 2 && c.name == words[0] + " " + words[1]) {
+            used = 2;
+            return &c;
+        }
+    for (const auto& c : commands())
+        if (c.name == words[0]) {
+            used = 1;
+            return &c;
+        }
+    return nullptr;
+}
+
+int runCommand(const Command& cmd, const std::vector<std::string>& rest) {
+    auto args = Args::parse(rest, cmd.options);
+    if (!args) return fail(cmd.name + ": " + args.error());
+    try {
+        return cmd.run(*args);
+    } catch (const std::exception& e) {
+        // Libraries report bad input as values; an exception here is a bug, not a user error.
+        return failRuntime(cmd.name + ": internal error: " + e.what());
+    }
 }
 
 }  // namespace schedscope::cli

@@ -17,6 +17,12 @@ struct Command {
 };
 
 const std::vector<Command>& commands();
+// The command named by the first one or two words ("trace stats" wins over "trace");
+// nullptr when none. `used` receives the number of words the name took.
+const Command* findCommand(const std::vector<std::string>& words, size_t& used);
+// Parses `rest` against the command's options and runs it; errors print one line, exit 2.
+// The lesson runner drives commands through this too.
+int runCommand(const Command& cmd, const std::vector<std::string>& rest);
 
 // Prints "schedscope-cli: <message>" to stderr and returns 2 (bad input).
 int fail(const std::string& message);
@@ -27,5 +33,6 @@ int failRuntime(const std::string& message);
 std::vector<Command> topologyCommands();  // topology, domains
 std::vector<Command> traceCommands();     // trace stats, record, live, bench load
 std::vector<Command> simulateCommands();  // simulate, replay, bench sim
+std::vector<Command> lessonCommands();    // lesson
 
 }  // namespace schedscope::cli

@@ -58,15 +58,8 @@ int main(int argc, char** argv) {
         std::printf("schedscope-cli %s\n", SCHEDSCOPE_VERSION);
         return 0;
     }
-    // Two-word commands ("trace stats") take precedence over one-word ones.
-    const Command* cmd = nullptr;
     size_t used = 0;
-    for (const auto& c : commands()) {
-        if (words.size() >= 2 && c.name == words[0] + " " + words[1]) { cmd = &c; used = 2; }
-    }
-    if (!cmd)
-        for (const auto& c : commands())
-            if (c.name == words[0]) { cmd = &c; used = 1; }
+    const Command* cmd = findCommand(words, used);
     if (!cmd) {
         std::fprintf(stderr, "schedscope-cli: unknown command '%s'\n", words[0].c_str());
         printUsage(stderr);
@@ -80,12 +73,5 @@ int main(int argc, char** argv) {
             return 0;
         }
     }
-    auto args = Args::parse(rest, cmd->options);
-    if (!args) return fail(cmd->name + ": " + args.error());
-    try {
-        return cmd->run(*args);
-    } catch (const std::exception& e) {
-        // Libraries report bad input as values; an exception here is a bug, not a user error.
-        return failRuntime(cmd->name + ": internal error: " + e.what());
-    }
+    return runCommand(*cmd, rest);
 }

@@ -1,0 +1,65 @@
+#include "lessons/lesson.h"
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "topology/topology_source.h"
+
+namespace schedscope {
+namespace fs = std::filesystem;
+
+std::vector<std::string> listLessons() {
+    std::ifstream in(fs::path(resourcesDir()) / "lessons/index.json");
+    auto j = nlohmann::json::parse(in, nullptr, false);
+    std::vector<std::string> ids;
+    if (j.is_array())
+        for (const auto& id : j)
+            if (id.is_string()) ids.push_back(id.get<std::string>());
+    return ids;
+}
+
+std::string expandDataPath(const std::string& word) {
+    const std::string prefix = "@data/";
+    return word.rfind(prefix, 0) == 0 ? resourcesDir() + "/" + word.substr(prefix.size()) : word;
+}
+
+Result<Lesson> loadLesson(const std::string& name) {
+    std::string id;
+    for (const auto& candidate : listLessons()) {
+        auto dash = candidate.find('-');
+        if (candidate == name || (dash != std::string::npos && candidate.substr(dash + 1) == name)) id = candidate;
+    }
+    if (id.empty()) {
+        std::string known;
+        for (const auto& c : listLessons()) known += (known.empty() ? "" : ", ") + c;
+        return Error{"unknown lesson '" + name + "' (known: " + (known.empty() ? "none found in " + resourcesDir() : known) + ")"};
+    }
+    Lesson l;
+    l.id = id;
+    l.dir = (fs::path(resourcesDir()) / "lessons" / id).string();
+    const std::string jsonPath = l.dir + "/lesson.json";
+    std::ifstream in(jsonPath);
+    if (!in) return Error{jsonPath + ": cannot open"};
+    auto j = nlohmann::json::parse(in, nullptr, false);
+    if (!j.is_object()) return Error{jsonPath + ": not a JSON object"};
+    try {
+        l.title = j.at("title").get<std::string>();
+        l.summary = j.value("summary", "");
+        l.scenario = j.value("scenario", nlohmann::json::object());
+        for (const auto& s : j.value("steps", nlohmann::json::array()))
+            l.steps.push_back({s.at("title").get<std::string>(), s.at("run").get<std::vector<std::string>>()});
+        for (const auto& f : j.value("figures", nlohmann::json::array()))
+            l.figures.push_back({f.at("file").get<std::string>(), f.value("view", "topology"), f.value("size", "900x600"),
+                                 f.value("args", std::vector<std::string>{})});
+    } catch (const std::exception& e) {
+        return Error{jsonPath + ": malformed lesson (" + e.what() + ")"};
+    }
+    std::ifstream md(l.dir + "/lesson.md");
+    std::ostringstream text;
+    text << md.rdbuf();
+    l.text = text.str();
+    return l;
+}
+
+}  // namespace schedscope
