@@ -1,0 +1,186 @@
+// The main window: loading off the GUI thread, failed loads keeping what is open, the domain
+// toolbar rebuilding, and the views following one selection.
+#include <gtest/gtest.h>
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QFile>
+#include <QTemporaryDir>
+#include <QTreeView>
+
+#include "banner.h"
+#include "domain_controls.h"
+#include "domain_tree_model.h"
+#include "domain_tree_view.h"
+#include "gui_test_util.h"
+#include "qt_convert.h"
+#include "topology_view.h"
+
+namespace schedscope::gui {
+namespace {
+
+class MainWindowTest : public ::testing::Test {
+protected:
+    void SetUp() override {
+        window.resize(1200, 800);
+        window.show();
+    }
+    void openSynthetic() {
+        QSignalSpy shown(&window, &MainWindow::sessionShown);
+        window.open(test::syntheticSpec());
+        ASSERT_TRUE(shown.wait(60'000)) << "the synthetic topology did not load";
+        ASSERT_TRUE(window.session());
+    }
+    MainWindow window;
+};
+
+TEST_F(MainWindowTest, LoadsOnAWorkerAndShowsTheSession) {
+    QSignalSpy shown(&window, &MainWindow::sessionShown);
+    window.open(test::syntheticSpec());
+    // open() only queues the work: nothing has changed yet on return.
+    EXPECT_FALSE(window.session());
+    EXPECT_TRUE(window.loader()->busy());
+    ASSERT_TRUE(shown.wait(60'000));
+    ASSERT_TRUE(window.session());
+    EXPECT_EQ(window.session()->topology->onlineCount(), 64);
+    EXPECT_EQ(window.domainModel()->rowCount(), 64);
+    EXPECT_EQ(window.topologyView()->session(), window.session());
+    EXPECT_TRUE(window.banner()->isHidden());
+}
+
+TEST_F(MainWindowTest, BrokenXmlKeepsWhatIsOpenAndShowsTheError) {
+    openSynthetic();
+    const SessionPtr before = window.session();
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("broken.xml"));
+    QFile f(path);
+    ASSERT_TRUE(f.open(QIODevice::WriteOnly));
+    f.write("<?xml version=\"1.0\"?>\n<topology version=\"2.0\">\n  <object type=\"Machine\" os_index=\"0\"\n");
+    f.close();
+
+    QSignalSpy failed(&window, &MainWindow::loadFailed);
+    window.openPath(path);
+    ASSERT_TRUE(failed.wait(60'000));
+    EXPECT_EQ(window.session(), before);
+    EXPECT_EQ(window.domainModel()->rowCount(), 64);
+    EXPECT_EQ(window.topologyView()->session(), before);
+    EXPECT_FALSE(window.banner()->isHidden());
+    EXPECT_TRUE(window.banner()->isError());
+    EXPECT_TRUE(window.banner()->text().contains(QStringLiteral("broken.xml"))) << window.banner()->text().toStdString();
+    EXPECT_FALSE(window.banner()->text().contains(QLatin1Char('\n')));
+
+    // The next good load clears the error.
+    QSignalSpy shown(&window, &MainWindow::sessionShown);
+    window.open(test::syntheticSpec("pack:1 l3:1 core:2 pu:2"));
+    ASSERT_TRUE(shown.wait(60'000));
+    EXPECT_EQ(window.session()->topology->onlineCount(), 4);
+    EXPECT_TRUE(window.banner()->isHidden());
+}
+
+TEST_F(MainWindowTest, UnknownPresetKeepsWhatIsOpen) {
+    openSynthetic();
+    const SessionPtr before = window.session();
+    TopologySpec spec;
+    spec.kind = TopologySpec::Kind::Preset;
+    spec.value = "no-such-machine";
+    QSignalSpy failed(&window, &MainWindow::loadFailed);
+    window.open(spec);
+    ASSERT_TRUE(failed.wait(60'000));
+    EXPECT_EQ(window.session(), before);
+    EXPECT_TRUE(window.banner()->text().contains(QStringLiteral("no-such-machine")));
+}
+
+TEST_F(MainWindowTest, TraceFilesAreNotSupportedYet) {
+    openSynthetic();
+    const SessionPtr before = window.session();
+    window.openPath(QStringLiteral("/tmp/recording.dat"));
+    EXPECT_EQ(window.session(), before);
+    EXPECT_FALSE(window.banner()->isHidden());
+    EXPECT_TRUE(window.banner()->text().contains(QStringLiteral("not supported yet")));
+}
+
+TEST_F(MainWindowTest, OnlyTheNewestRequestIsDelivered) {
+    QSignalSpy shown(&window, &MainWindow::sessionShown);
+    window.open(test::syntheticSpec());
+    window.open(test::syntheticSpec("pack:1 l3:1 core:2 pu:2"));
+    ASSERT_TRUE(test::waitIdle(window));
+    EXPECT_EQ(shown.count(), 1);
+    EXPECT_EQ(window.session()->topology->onlineCount(), 4);
+}
+
+TEST_F(MainWindowTest, ToolbarTogglesRebuildTheDomains) {
+    openSynthetic();
+    auto hasLevel = [&](const std::string& name) {
+        for (const auto& d : window.session()->tree->domainsOf(0))
+            if (d.level == name) return true;
+        return false;
+    };
+    EXPECT_TRUE(hasLevel("NODE"));
+    QCheckBox* node = nullptr;
+    for (auto* box : window.domainControls()->findChildren<QCheckBox*>())
+        if (box->text() == QStringLiteral("NODE")) node = box;
+    ASSERT_NE(node, nullptr);
+    const auto topologyBefore = window.session()->topology;
+    QSignalSpy shown(&window, &MainWindow::sessionShown);
+    node->setChecked(false);
+    ASSERT_TRUE(shown.wait(60'000));
+    EXPECT_FALSE(hasLevel("NODE"));
+    EXPECT_FALSE(window.session()->choices.node);
+    EXPECT_EQ(window.session()->topology, topologyBefore);  // rebuilt, not reloaded
+    EXPECT_EQ(window.domainModel()->rowCount(window.domainModel()->cpuIndex(0)), 3);
+
+    // The profile picker: linux-6.1 names the package level DIE and the LLC flag differently.
+    QComboBox* profile = nullptr;
+    for (auto* combo : window.domainControls()->findChildren<QComboBox*>())
+        if (combo->findData(QStringLiteral("linux-6.1")) >= 0) profile = combo;
+    ASSERT_NE(profile, nullptr);
+    profile->setCurrentIndex(profile->findData(QStringLiteral("linux-6.1")));
+    ASSERT_TRUE(shown.wait(60'000));
+    EXPECT_EQ(window.session()->tree->profile->name, "linux-6.1");
+    const QModelIndex mc = window.domainModel()->index(1, DomainTreeModel::FlagsColumn, window.domainModel()->cpuIndex(0));
+    EXPECT_TRUE(mc.data().toString().contains(QStringLiteral("SHARE_PKG_RESOURCES"))) << mc.data().toString().toStdString();
+}
+
+TEST_F(MainWindowTest, SelectionFollowsBetweenViews) {
+    openSynthetic();
+    const auto& doms = window.session()->tree->domainsOf(37);
+    ASSERT_GE(doms.size(), 2u);
+    const int mcLevel = doms[1].topologyLevel;
+    window.topologyView()->setSelection(37, mcLevel);
+    const QModelIndex current = window.domainTreeView()->currentIndex();
+    EXPECT_EQ(current.data(DomainTreeModel::CpuRole).toInt(), 37);
+    EXPECT_EQ(current.data(DomainTreeModel::TopologyLevelRole).toInt(), mcLevel);
+    ASSERT_NE(window.topologyView()->selectedDomain(), nullptr);
+    EXPECT_EQ(window.topologyView()->selectedDomain()->span.toList(), "32-39");
+
+    // Picking a row in the tree moves the topology view.
+    const QModelIndex numa = window.domainModel()->domainIndex(5, doms.back().topologyLevel);
+    window.domainTreeView()->setCurrentIndex(numa);
+    EXPECT_EQ(window.topologyView()->selectedCpu(), 5);
+    EXPECT_EQ(window.topologyView()->selectedLevel(), doms.back().topologyLevel);
+}
+
+TEST_F(MainWindowTest, KernelDiffExplainsWhyItIsUnavailableForOtherMachines) {
+    openSynthetic();
+    window.diffAgainstKernel();
+    EXPECT_FALSE(window.banner()->isHidden());
+    EXPECT_TRUE(window.banner()->text().contains(QStringLiteral("not this machine"))) << window.banner()->text().toStdString();
+    EXPECT_TRUE(window.session());
+}
+
+TEST_F(MainWindowTest, HeatColoursTheCpus) {
+    openSynthetic();
+    window.topologyView()->setSelection(0, window.session()->tree->domainsOf(0).front().topologyLevel);
+    window.setHeat(MainWindow::Heat::MigrationLevel);
+    const auto& heat = window.topologyView()->heat();
+    ASSERT_EQ(heat.size(), 64u);
+    EXPECT_EQ(heat[0], 0.0);   // itself
+    EXPECT_EQ(heat[1], 1.0);   // SMT sibling: the first level
+    EXPECT_EQ(heat[2], 2.0);   // same LLC: MC
+    EXPECT_EQ(heat[63], 4.0);  // other package: the NUMA level
+    window.setHeat(MainWindow::Heat::None);
+    EXPECT_TRUE(window.topologyView()->heat().empty());
+}
+
+}  // namespace
+}  // namespace schedscope::gui
