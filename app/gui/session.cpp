@@ -15,10 +15,13 @@ DomainBuildOptions DomainChoices::toOptions(const Topology& topology) const {
 
 QString Session::title() const {
     if (!topology) return {};
-    return qs(topology->name) + QStringLiteral(" \u2014 %1 CPUs, %2 packages, %3 NUMA nodes")
-                                    .arg(topology->onlineCount())
-                                    .arg(topology->packageCount())
-                                    .arg(topology->nodes.size());
+    auto count = [](qsizetype n, const QString& one, const QString& many) -> QString {
+        return QString::number(n) + QLatin1Char(' ') + (n == 1 ? one : many);
+    };
+    return qs(topology->name) + QStringLiteral(" \u2014 ") +
+           count(topology->onlineCount(), QStringLiteral("CPU"), QStringLiteral("CPUs")) + QStringLiteral(", ") +
+           count(topology->packageCount(), QStringLiteral("package"), QStringLiteral("packages")) + QStringLiteral(", ") +
+           count(qsizetype(topology->nodes.size()), QStringLiteral("NUMA node"), QStringLiteral("NUMA nodes"));
 }
 
 }  // namespace schedscope::gui

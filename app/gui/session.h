@@ -8,6 +8,7 @@
 
 #include "domains/domain_builder.h"
 #include "topology/topology_source.h"
+#include "topology_layout.h"
 
 namespace schedscope::gui {
 
@@ -26,6 +27,9 @@ struct Session {
     DomainChoices choices;
     std::shared_ptr<const Topology> topology;
     std::shared_ptr<const DomainTree> tree;
+    // The topology view's boxes, grouped on the worker: for a thousand CPUs that takes longer
+    // than the GUI thread may block. Shared by rebuilds, like the topology.
+    std::shared_ptr<const TopologyLayout> layout;
     std::vector<std::string> problems;  // validateDomainTree() output and builder warnings
     double loadMs = 0, buildMs = 0;
 

@@ -52,8 +52,9 @@ LoadOutcome loadSession(const TopologySpec& spec, const DomainChoices& choices,
     Session s;
     s.spec = spec;
     s.choices = choices;
-    s.loadMs = msSince(t0);
     s.topology = std::make_shared<const Topology>(std::move(topo).value());
+    s.layout = std::make_shared<const TopologyLayout>(TopologyLayout::build(*s.topology));
+    s.loadMs = msSince(t0);
     return buildInto(std::move(s), stage);
 }
 
@@ -65,6 +66,7 @@ LoadOutcome rebuildSession(const SessionPtr& from, const DomainChoices& choices,
     s.choices = choices;
     s.loadMs = from->loadMs;
     s.topology = from->topology;
+    s.layout = from->layout;
     return buildInto(std::move(s), stage);
 }
 

@@ -71,7 +71,10 @@ void TopologyView::setSession(SessionPtr session) {
     const bool sameTopology = session_ && session && session_->topology == session->topology;
     session_ = std::move(session);
     if (!sameTopology) {
-        layout_ = session_ && session_->topology ? TopologyLayout::build(*session_->topology) : TopologyLayout{};
+        // The boxes were grouped on the worker (Session::layout); only their placement is ours.
+        layout_ = session_ && session_->layout ? *session_->layout
+                  : session_ && session_->topology ? TopologyLayout::build(*session_->topology)
+                                                   : TopologyLayout{};
         laidOutFor_ = {};
         hoverBox_ = -1;
         if (!session_ || !session_->topology || session_->topology->cpus.empty() ||
