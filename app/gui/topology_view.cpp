@@ -201,6 +201,7 @@ void TopologyView::paintBoxes(QPainter& p, const TopologyLayout& layout) const {
         const TopoBox& b = layout.boxes()[i];
         const QRectF r = b.rect;
         if (r.width() < 1 || r.height() < 1) continue;
+        if (p.hasClipping() && !p.clipBoundingRect().intersects(r.adjusted(-3, -3, 3, 3))) continue;
         QColor fill = fillFor(b.kind);
         QColor text = QColor(0x20, 0x20, 0x20);
         if (b.kind == TopoBox::Cpu) {
@@ -403,16 +404,19 @@ void TopologyView::mouseMoveEvent(QMouseEvent* e) {
     ensureLayout();
     const int box = layout_.boxAt(e->position());
     if (box != hoverBox_) {
+        // Repaint just the two boxes: a full frame of a thousand CPUs is too slow per mouse move.
+        auto dirty = [this](int b) {
+            if (b > 0) update(layout_.boxes()[size_t(b)].rect.toAlignedRect().adjusted(-3, -3, 3, 3));
+        };
+        dirty(hoverBox_);
         hoverBox_ = box;
-        update();
+        dirty(hoverBox_);
     }
 }
 
 void TopologyView::leaveEvent(QEvent*) {
-    if (hoverBox_ != -1) {
-        hoverBox_ = -1;
-        update();
-    }
+    if (hoverBox_ > 0) update(layout_.boxes()[size_t(hoverBox_)].rect.toAlignedRect().adjusted(-3, -3, 3, 3));
+    hoverBox_ = -1;
 }
 
 void TopologyView::contextMenuEvent(QContextMenuEvent* e) {

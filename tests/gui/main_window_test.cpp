@@ -6,6 +6,11 @@
 #include <QComboBox>
 #include <QElapsedTimer>
 #include <QTimer>
+#include <QHelpEvent>
+#include <QMimeData>
+#include <QToolTip>
+#include <QUrl>
+#include <hwloc.h>
 #include <QFile>
 #include <QTemporaryDir>
 #include <QTreeView>
@@ -18,6 +23,7 @@
 #include "domain_tree_view.h"
 #include "gui_test_util.h"
 #include "qt_convert.h"
+#include "recent_files.h"
 #include "topology_view.h"
 
 namespace schedscope::gui {
@@ -186,6 +192,69 @@ TEST_F(MainWindowTest, SelectionFollowsBetweenViews) {
     window.domainTreeView()->setCurrentIndex(numa);
     EXPECT_EQ(window.topologyView()->selectedCpu(), 5);
     EXPECT_EQ(window.topologyView()->selectedLevel(), doms.back().topologyLevel);
+}
+
+// An hwloc XML export written with hwloc itself, as `lstopo --of xml` would.
+QString writeHwlocXml(const QString& path, const char* synthetic) {
+    hwloc_topology_t topo;
+    hwloc_topology_init(&topo);
+    hwloc_topology_set_synthetic(topo, synthetic);
+    hwloc_topology_load(topo);
+    const int rc = hwloc_topology_export_xml(topo, path.toLocal8Bit().constData(), 0);
+    hwloc_topology_destroy(topo);
+    return rc == 0 ? path : QString();
+}
+
+void drop(QWidget& target, const QString& path) {
+    QMimeData mime;
+    mime.setUrls({QUrl::fromLocalFile(path)});
+    QDragEnterEvent enter(QPoint(10, 10), Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
+    QCoreApplication::sendEvent(&target, &enter);
+    ASSERT_TRUE(enter.isAccepted());
+    QDropEvent dropEvent(QPointF(10, 10), Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
+    QCoreApplication::sendEvent(&target, &dropEvent);
+}
+
+TEST_F(MainWindowTest, DroppedHwlocXmlOpensAndIsRemembered) {
+    RecentFiles::clear();
+    QTemporaryDir dir;
+    const QString xml = writeHwlocXml(dir.filePath(QStringLiteral("dropped.xml")), "pack:1 l3:2 core:2 pu:2");
+    ASSERT_FALSE(xml.isEmpty());
+    QSignalSpy shown(&window, &MainWindow::sessionShown);
+    drop(window, xml);
+    ASSERT_TRUE(shown.wait(60'000));
+    EXPECT_EQ(window.session()->topology->onlineCount(), 8);
+    EXPECT_EQ(window.session()->spec.kind, TopologySpec::Kind::HwlocXml);
+    ASSERT_FALSE(RecentFiles::list().isEmpty());
+    EXPECT_EQ(RecentFiles::list().front(), QFileInfo(xml).absoluteFilePath());
+
+    // A dropped trace goes to the (not yet available) trace path and keeps the topology.
+    drop(window, dir.filePath(QStringLiteral("sched.dat")));
+    EXPECT_TRUE(window.banner()->text().contains(QStringLiteral("not supported yet")));
+    EXPECT_EQ(window.session()->topology->onlineCount(), 8);
+}
+
+TEST_F(MainWindowTest, CpuTooltipGivesMasksFlagsAndBalanceParameters) {
+    openSynthetic();
+    TopologyView* view = window.topologyView();
+    ASSERT_TRUE(view->isVisible());
+    // Scan the widget for CPU 9's box, as a user's mouse would.
+    QHelpEvent probe(QEvent::ToolTip, QPoint(0, 0), view->mapToGlobal(QPoint(0, 0)));
+    QCoreApplication::sendEvent(view, &probe);  // lays the widget out
+    QString text;
+    for (int y = 0; y < view->height() && text.isEmpty(); y += 4) {
+        for (int x = 0; x < view->width() && text.isEmpty(); x += 4) {
+            QHelpEvent e(QEvent::ToolTip, QPoint(x, y), view->mapToGlobal(QPoint(x, y)));
+            QCoreApplication::sendEvent(view, &e);
+            if (QToolTip::text().startsWith(QStringLiteral("CPU 9:"))) text = QToolTip::text();
+        }
+    }
+    ASSERT_FALSE(text.isEmpty()) << "no tooltip for CPU 9";
+    EXPECT_TRUE(text.contains(QStringLiteral("SMT siblings 8-9"))) << text.toStdString();
+    EXPECT_TRUE(text.contains(QStringLiteral("MC: span 8-15"))) << text.toStdString();
+    EXPECT_TRUE(text.contains(QStringLiteral("imbalance_pct 117"))) << text.toStdString();
+    EXPECT_TRUE(text.contains(QStringLiteral("SD_SHARE_LLC"))) << text.toStdString();
+    EXPECT_TRUE(text.contains(QStringLiteral("NUMA (distance 20)"))) << text.toStdString();
 }
 
 TEST_F(MainWindowTest, KernelDiffExplainsWhyItIsUnavailableForOtherMachines) {
