@@ -77,8 +77,6 @@ SessionLoader::SessionLoader(QObject* parent) : QObject(parent) {
 
 SessionLoader::~SessionLoader() { pool_.waitForDone(); }
 
-void SessionLoader::waitForIdle() { pool_.waitForDone(); }
-
 void SessionLoader::load(const TopologySpec& spec, const DomainChoices& choices) {
     const quint64 gen = ++generation_;
     auto future = QtConcurrent::run(&pool_, [spec, choices, gen](QPromise<LoadOutcome>& promise) {

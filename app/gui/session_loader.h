@@ -28,8 +28,6 @@ public:
     // Rebuilds the domains of an already loaded topology with other choices (no reload).
     void rebuild(const SessionPtr& from, const DomainChoices& choices);
     bool busy() const { return pending_ > 0; }
-    // Blocks until idle; for tests and the screenshot mode only, never from a live GUI action.
-    void waitForIdle();
 
 signals:
     void started(const QString& what);

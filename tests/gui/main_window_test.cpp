@@ -4,6 +4,7 @@
 
 #include <QCheckBox>
 #include <QComboBox>
+#include <QDialog>
 #include <QElapsedTimer>
 #include <QTimer>
 #include <QHelpEvent>
@@ -263,6 +264,28 @@ TEST_F(MainWindowTest, KernelDiffExplainsWhyItIsUnavailableForOtherMachines) {
     EXPECT_FALSE(window.banner()->isHidden());
     EXPECT_TRUE(window.banner()->text().contains(QStringLiteral("not this machine"))) << window.banner()->text().toStdString();
     EXPECT_TRUE(window.session());
+}
+
+TEST_F(MainWindowTest, KernelDiffOnThisMachineShowsTheDifferencesOrWhyNot) {
+    QSignalSpy shown(&window, &MainWindow::sessionShown);
+    window.open(TopologySpec{});  // this machine
+    ASSERT_TRUE(shown.wait(60'000));
+    window.diffAgainstKernel();
+    // Reading debugfs runs on a worker: either a dialog with the differences appears, or the
+    // banner says in one line why the kernel's domains cannot be read (not root, no debugfs...).
+    QDialog* dialog = nullptr;
+    for (int i = 0; i < 600 && !dialog && window.banner()->isHidden(); ++i) {
+        QTest::qWait(50);
+        dialog = window.findChild<QDialog*>();
+    }
+    if (dialog) {
+        EXPECT_TRUE(dialog->isVisible());
+    } else {
+        ASSERT_FALSE(window.banner()->isHidden());
+        EXPECT_TRUE(window.banner()->text().startsWith(QStringLiteral("Diff against the running kernel is unavailable: ")))
+            << window.banner()->text().toStdString();
+        EXPECT_FALSE(window.banner()->text().contains(QLatin1Char('\n')));
+    }
 }
 
 TEST_F(MainWindowTest, HeatColoursTheCpus) {
