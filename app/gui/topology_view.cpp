@@ -304,14 +304,7 @@ void TopologyView::paintLegend(QPainter& p, const QRectF& r) const {
         p.drawText(QRectF(x + sw + 4, r.top(), need, r.height()), Qt::AlignLeft | Qt::AlignVCenter, text);
         x += need;
     };
-    item(fillFor(TopoBox::Package), fillFor(TopoBox::Package).darker(135), tr("package"));
-    item(fillFor(TopoBox::Node), fillFor(TopoBox::Node).darker(135), tr("NUMA node"));
-    item(fillFor(TopoBox::Cache), fillFor(TopoBox::Cache).darker(135), tr("LLC"));
-    item(fillFor(TopoBox::Cluster), fillFor(TopoBox::Cluster).darker(135), tr("cluster"));
-    item(fillFor(TopoBox::Core), fillFor(TopoBox::Core).darker(135), tr("core"));
-    item(kSelectedFill, kSelectedFill.darker(150), tr("selected CPU"));
-    if (heat_.empty()) item(kSpanFill, kSpanEdge, tr("domain span"), Qt::DashLine);
-    item(QBrush(Qt::NoBrush), groupColour(0), tr("groups G0 (local), G1\u2026"));
+    // With heat on, its scale comes first: it is what the colours of the CPUs mean now.
     if (!heat_.empty()) {
         const QString lo = QString::number(heatMin_, 'g', 3), hi = QString::number(heatMax_, 'g', 3);
         const qreal rampW = 80;
@@ -329,7 +322,21 @@ void TopologyView::paintLegend(QPainter& p, const QRectF& r) const {
             p.drawRect(QRectF(tx, r.center().y() - sw / 2, rampW, sw));
             p.setPen(palette().color(QPalette::Text));
             p.drawText(QRectF(tx + rampW + 4, r.top(), fm.horizontalAdvance(hi) + 4, r.height()), Qt::AlignVCenter, hi);
+            x = tx + rampW + 4 + fm.horizontalAdvance(hi) + 20;
         }
+        item(kSelectedFill, kSelectedFill.darker(150), tr("selected CPU"));
+        item(Qt::NoBrush, kSpanEdge, tr("domain span"), Qt::DashLine);
+        item(QBrush(Qt::NoBrush), groupColour(0), tr("groups G0 (local), G1\u2026"));
+    }
+    item(fillFor(TopoBox::Package), fillFor(TopoBox::Package).darker(135), tr("package"));
+    item(fillFor(TopoBox::Node), fillFor(TopoBox::Node).darker(135), tr("NUMA node"));
+    item(fillFor(TopoBox::Cache), fillFor(TopoBox::Cache).darker(135), tr("LLC"));
+    item(fillFor(TopoBox::Cluster), fillFor(TopoBox::Cluster).darker(135), tr("cluster"));
+    item(fillFor(TopoBox::Core), fillFor(TopoBox::Core).darker(135), tr("core"));
+    if (heat_.empty()) {
+        item(kSelectedFill, kSelectedFill.darker(150), tr("selected CPU"));
+        item(kSpanFill, kSpanEdge, tr("domain span"), Qt::DashLine);
+        item(QBrush(Qt::NoBrush), groupColour(0), tr("groups G0 (local), G1\u2026"));
     }
 }
 

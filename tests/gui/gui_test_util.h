@@ -36,6 +36,13 @@ inline int distinctColours(const QImage& image) {
     return int(seen.size());
 }
 
+// With SCHEDSCOPE_TEST_SHOTS=DIR set, tests save the pictures they check there for a human
+// to look at.
+inline void keepShot(const QImage& image, const QString& name) {
+    const QString dir = qEnvironmentVariable("SCHEDSCOPE_TEST_SHOTS");
+    if (!dir.isEmpty()) image.save(dir + QLatin1Char('/') + name + QStringLiteral(".png"));
+}
+
 // Waits until the window's loader has delivered (success or failure) for the latest request.
 inline bool waitIdle(MainWindow& w, int ms = 60'000) {
     if (!w.loader()->busy()) return true;

@@ -298,6 +298,7 @@ TEST_F(MainWindowTest, HeatColoursTheCpus) {
     EXPECT_EQ(heat[1], 1.0);   // SMT sibling: the first level
     EXPECT_EQ(heat[2], 2.0);   // same LLC: MC
     EXPECT_EQ(heat[63], 4.0);  // other package: the NUMA level
+    test::keepShot(window.renderView(QStringLiteral("topology"), QSize(900, 600)), QStringLiteral("heat-migration-level"));
     window.setHeat(MainWindow::Heat::None);
     EXPECT_TRUE(window.topologyView()->heat().empty());
 }

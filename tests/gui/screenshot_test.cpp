@@ -29,6 +29,7 @@ TEST_P(ViewScreenshot, IsNotBlankAndHasTheRequestedSize) {
     window.open(test::syntheticSpec());
     ASSERT_TRUE(shown.wait(60'000));
     const QImage image = window.renderView(view, size);
+    test::keepShot(image, view);
     EXPECT_EQ(image.size(), size);
     EXPECT_GE(test::distinctColours(image), kManyColours);
 
@@ -68,6 +69,7 @@ TEST(TopologyViewPicture, HeatChangesTheColours) {
     for (size_t i = 0; i < heat.size(); ++i) heat[i] = double(i);
     view.setHeat(heat, QStringLiteral("cpu id"));
     const QImage hot = render();
+    test::keepShot(hot, QStringLiteral("topology-heat"));
     EXPECT_TRUE(plain != hot);
     EXPECT_GT(test::distinctColours(hot), test::distinctColours(plain));
 }
