@@ -197,6 +197,16 @@ void TopologyView::paintBoxes(QPainter& p, const TopologyLayout& layout) const {
     const SchedDomain* d = selectedDomain();
     const QFontMetricsF fm(font());
     QFont cpuFont = font();
+    // One label style for every CPU in the frame: "CPU 7" beside "12" reads as a glitch.
+    bool longLabels = true;
+    for (const TopoBox& b : layout.boxes()) {
+        if (b.kind != TopoBox::Cpu) continue;
+        cpuFont.setPixelSize(std::max(6, int(std::min<qreal>(fm.height(), b.rect.height() * 0.7) * 0.8)));
+        if (QFontMetricsF(cpuFont).horizontalAdvance(tr("CPU %1").arg(b.cpu)) + 4 > b.rect.width()) {
+            longLabels = false;
+            break;
+        }
+    }
     for (size_t i = 1; i < layout.boxes().size(); ++i) {
         const TopoBox& b = layout.boxes()[i];
         const QRectF r = b.rect;
@@ -226,8 +236,7 @@ void TopologyView::paintBoxes(QPainter& p, const TopologyLayout& layout) const {
             cpuFont.setPixelSize(std::max(6, int(px * 0.8)));
             p.setFont(cpuFont);
             const QFontMetricsF cfm(cpuFont);
-            const QString longText = tr("CPU %1").arg(b.cpu);
-            const QString& label = cfm.horizontalAdvance(longText) + 4 <= r.width() ? longText : b.label;
+            const QString label = longLabels ? tr("CPU %1").arg(b.cpu) : b.label;
             if (cfm.horizontalAdvance(label) + 2 <= r.width()) {
                 p.setPen(text);
                 p.drawText(r, Qt::AlignCenter, label);
@@ -277,7 +286,8 @@ void TopologyView::paintSelection(QPainter& p, const TopologyLayout& layout) con
         if (tagAnchor.isNull()) continue;
         const QString tag = QStringLiteral("G%1").arg(gi);
         const QSizeF ts(tfm.horizontalAdvance(tag) + 6, tfm.height());
-        if (ts.width() > tagAnchor.width() || ts.height() > tagAnchor.height()) continue;
+        // Only where the tag leaves room for the box's own centred label.
+        if (ts.width() > tagAnchor.width() || 2 * ts.height() + QFontMetricsF(font()).height() > tagAnchor.height()) continue;
         const QRectF tr(tagAnchor.right() - ts.width(), tagAnchor.top(), ts.width(), ts.height());
         p.setPen(Qt::NoPen);
         p.setBrush(c);
