@@ -1,0 +1,90 @@
+#include "domain_controls.h"
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QLabel>
+#include <QSignalBlocker>
+#include <set>
+
+#include "qt_convert.h"
+
+namespace schedscope::gui {
+
+DomainControls::DomainControls(QWidget* parent) : QToolBar(tr("Domains"), parent) {
+    setObjectName(QStringLiteral("domainControls"));
+    cls_ = new QCheckBox(tr("CLS"), this);
+    cls_->setToolTip(tr("Build the cluster level (CONFIG_SCHED_CLUSTER, kernels 5.16+)"));
+    node_ = new QCheckBox(tr("NODE"), this);
+    node_->setToolTip(tr("Build the NUMA identity NODE level (kernels 4.15+)"));
+    profile_ = new QComboBox(this);
+    profile_->setToolTip(tr("Kernel version whose rules and names are used"));
+    for (const auto& p : kernelProfiles()) profile_->addItem(qs(p.name), qs(p.name));
+    profile_->setCurrentIndex(profile_->findData(qs(defaultProfile().name)));
+    level_ = new QComboBox(this);
+    level_->setToolTip(tr("Domain level highlighted in the topology view"));
+    level_->setMinimumContentsLength(14);
+    level_->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+
+    addWidget(cls_);
+    addWidget(node_);
+    addSeparator();
+    addWidget(new QLabel(tr(" Profile "), this));
+    addWidget(profile_);
+    addSeparator();
+    addWidget(new QLabel(tr(" Level "), this));
+    addWidget(level_);
+
+    setChoices(DomainChoices{});
+    auto changed = [this] { emit choicesChanged(choices()); };
+    connect(cls_, &QCheckBox::toggled, this, changed);
+    connect(node_, &QCheckBox::toggled, this, changed);
+    connect(profile_, &QComboBox::currentIndexChanged, this, changed);
+    connect(level_, &QComboBox::currentIndexChanged, this, [this](int i) {
+        if (i >= 0) emit levelPicked(level_->itemData(i).toInt());
+    });
+}
+
+DomainChoices DomainControls::choices() const {
+    DomainChoices c;
+    c.cls = cls_->isChecked();
+    c.node = node_->isChecked();
+    const QString p = profile_->currentData().toString();
+    c.profile = p == qs(defaultProfile().name) ? std::string{} : ss(p);
+    return c;
+}
+
+void DomainControls::setChoices(const DomainChoices& c) {
+    const QSignalBlocker b1(cls_), b2(node_), b3(profile_);
+    cls_->setChecked(c.cls);
+    node_->setChecked(c.node);
+    const int i = profile_->findData(qs(c.profile.empty() ? defaultProfile().name : c.profile));
+    if (i >= 0) profile_->setCurrentIndex(i);
+}
+
+void DomainControls::setSession(const SessionPtr& session) {
+    const QSignalBlocker block(level_);
+    const int keep = level_->currentData().isValid() ? level_->currentData().toInt() : -1;
+    level_->clear();
+    if (!session || !session->tree) return;
+    std::set<int> present;  // levels some CPU still has after pruning
+    for (const auto& c : session->tree->cpus)
+        for (const auto& d : c.domains) present.insert(d.topologyLevel);
+    const auto& levels = session->tree->levels;
+    for (int l : present) {
+        if (l < 0 || l >= int(levels.size())) continue;
+        const auto& info = levels[size_t(l)];
+        QString name = qs(info.name);
+        if (info.numaLevel >= 0 && info.numaDistance > 0) name += tr(" (distance %1)").arg(info.numaDistance);
+        level_->addItem(name, l);
+    }
+    const int i = level_->findData(keep);
+    level_->setCurrentIndex(i >= 0 ? i : 0);
+}
+
+void DomainControls::setLevel(int topologyLevel) {
+    const QSignalBlocker block(level_);
+    const int i = level_->findData(topologyLevel);
+    if (i >= 0) level_->setCurrentIndex(i);
+}
+
+}  // namespace schedscope::gui

@@ -1,0 +1,36 @@
+#pragma once
+// DomainControls: the toolbar that rebuilds the domains (CLS and NODE toggles, kernel profile)
+// and picks the domain level the topology view highlights.
+#include <QToolBar>
+
+#include "session.h"
+
+class QCheckBox;
+class QComboBox;
+
+namespace schedscope::gui {
+
+class DomainControls : public QToolBar {
+    Q_OBJECT
+public:
+    explicit DomainControls(QWidget* parent = nullptr);
+
+    DomainChoices choices() const;
+    void setChoices(const DomainChoices& c);     // no signal
+    void setSession(const SessionPtr& session);  // refills the level list
+
+public slots:
+    void setLevel(int topologyLevel);  // no signal
+
+signals:
+    void choicesChanged(const schedscope::gui::DomainChoices& choices);
+    void levelPicked(int topologyLevel);
+
+private:
+    QCheckBox* cls_;
+    QCheckBox* node_;
+    QComboBox* profile_;
+    QComboBox* level_;
+};
+
+}  // namespace schedscope::gui

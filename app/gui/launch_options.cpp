@@ -1,0 +1,134 @@
+#include "launch_options.h"
+
+#include <QCommandLineParser>
+#include <QRegularExpression>
+
+#include "qt_convert.h"
+
+namespace schedscope::gui {
+
+QStringList screenshotViews() {
+    return {QStringLiteral("window"), QStringLiteral("topology"), QStringLiteral("domains")};
+}
+
+bool displayAvailable() {
+    return !qEnvironmentVariableIsEmpty("DISPLAY") || !qEnvironmentVariableIsEmpty("WAYLAND_DISPLAY") ||
+           !qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM");
+}
+
+LaunchOptions parseLaunchOptions(const QStringList& arguments) {
+    LaunchOptions o;
+    QCommandLineParser parser;
+    parser.setApplicationDescription(QObject::tr("Explore the Linux scheduler's sched-domain hierarchy."));
+    const QCommandLineOption helpOpt({QStringLiteral("h"), QStringLiteral("help")}, QObject::tr("Show this help."));
+    const QCommandLineOption versionOpt(QStringLiteral("version"), QObject::tr("Show the version."));
+    const QCommandLineOption localOpt(QStringLiteral("local"), QObject::tr("Open this machine (the default)."));
+    const QCommandLineOption presetOpt(QStringLiteral("preset"), QObject::tr("Open a built-in topology."), QStringLiteral("NAME"));
+    const QCommandLineOption xmlOpt(QStringLiteral("xml"), QObject::tr("Open an hwloc XML export."), QStringLiteral("FILE"));
+    const QCommandLineOption sysfsOpt(QStringLiteral("sysfs-root"),
+                                      QObject::tr("Open a sysfs snapshot root holding sys/devices/system/{cpu,node}."),
+                                      QStringLiteral("DIR"));
+    const QCommandLineOption synthOpt(QStringLiteral("synthetic"),
+                                      QObject::tr("Open an hwloc synthetic topology, e.g. \"pack:2 numa:2 l3:2 core:4 pu:2\"."),
+                                      QStringLiteral("STR"));
+    const QCommandLineOption archOpt(QStringLiteral("arch"), QObject::tr("Kernel rules to apply: x86_64 or arm64."),
+                                     QStringLiteral("ARCH"));
+    const QCommandLineOption noClsOpt(QStringLiteral("no-cls"), QObject::tr("Leave out the CLS level (kernels before 5.16)."));
+    const QCommandLineOption noNodeOpt(QStringLiteral("no-node"), QObject::tr("Leave out the NODE level (kernels before 4.15)."));
+    const QCommandLineOption profileOpt(QStringLiteral("profile"), QObject::tr("Kernel profile, e.g. linux-6.1."),
+                                        QStringLiteral("NAME"));
+    const QCommandLineOption shotOpt(QStringLiteral("screenshot"),
+                                     QObject::tr("Render offscreen to an image (PNG, SVG or PDF) and exit."),
+                                     QStringLiteral("OUT"));
+    const QCommandLineOption viewOpt(QStringLiteral("view"), QObject::tr("With --screenshot: window, topology or domains."),
+                                     QStringLiteral("NAME"));
+    const QCommandLineOption sizeOpt(QStringLiteral("size"), QObject::tr("With --screenshot: image size, e.g. 1200x800."),
+                                     QStringLiteral("WxH"));
+    parser.addOptions({helpOpt, versionOpt, localOpt, presetOpt, xmlOpt, sysfsOpt, synthOpt, archOpt, noClsOpt, noNodeOpt,
+                       profileOpt, shotOpt, viewOpt, sizeOpt});
+    parser.addPositionalArgument(QStringLiteral("FILE"), QObject::tr("A trace file to open (not supported yet)."),
+                                 QStringLiteral("[FILE]"));
+
+    if (!parser.parse(arguments)) {
+        o.error = parser.errorText();
+        return o;
+    }
+    o.helpText = parser.helpText();
+    o.help = parser.isSet(helpOpt);
+    o.version = parser.isSet(versionOpt);
+
+    int sources = 0;
+    if (parser.isSet(localOpt)) { o.spec.kind = TopologySpec::Kind::Local; ++sources; }
+    const std::pair<const QCommandLineOption*, TopologySpec::Kind> kinds[] = {
+        {&presetOpt, TopologySpec::Kind::Preset},
+        {&xmlOpt, TopologySpec::Kind::HwlocXml},
+        {&sysfsOpt, TopologySpec::Kind::SysfsRoot},
+        {&synthOpt, TopologySpec::Kind::Synthetic},
+    };
+    for (const auto& [opt, kind] : kinds) {
+        if (!parser.isSet(*opt)) continue;
+        o.spec.kind = kind;
+        o.spec.value = ss(parser.value(*opt));
+        ++sources;
+    }
+    if (sources > 1) {
+        o.error = QObject::tr("give only one of --local, --preset, --xml, --sysfs-root, --synthetic");
+        return o;
+    }
+    if (parser.isSet(archOpt)) {
+        auto arch = parseArch(ss(parser.value(archOpt)));
+        if (!arch) {
+            o.error = QObject::tr("--arch: %1").arg(qs(arch.error()));
+            return o;
+        }
+        o.spec.arch = *arch;
+        o.spec.archGiven = true;
+    }
+    o.choices.cls = !parser.isSet(noClsOpt);
+    o.choices.node = !parser.isSet(noNodeOpt);
+    if (parser.isSet(profileOpt)) {
+        const std::string name = ss(parser.value(profileOpt));
+        if (!findProfile(name)) {
+            QStringList known;
+            for (const auto& p : kernelProfiles()) known << qs(p.name);
+            o.error = QObject::tr("--profile: unknown kernel profile '%1' (known: %2)")
+                          .arg(qs(name), known.join(QStringLiteral(", ")));
+            return o;
+        }
+        o.choices.profile = name;
+    }
+
+    const QStringList positional = parser.positionalArguments();
+    if (positional.size() > 1) {
+        o.error = QObject::tr("give at most one trace FILE, not %1").arg(positional.size());
+        return o;
+    }
+    if (!positional.isEmpty()) o.traceFile = positional.front();
+
+    o.screenshot = parser.value(shotOpt);
+    if (parser.isSet(viewOpt)) {
+        o.view = parser.value(viewOpt).toLower();
+        if (!screenshotViews().contains(o.view)) {
+            o.error = QObject::tr("--view: unknown view '%1' (known: %2)")
+                          .arg(parser.value(viewOpt), screenshotViews().join(QStringLiteral(", ")));
+            return o;
+        }
+    }
+    if (parser.isSet(sizeOpt)) {
+        static const QRegularExpression re(QStringLiteral("^(\\d{2,5})[xX](\\d{2,5})$"));
+        const auto m = re.match(parser.value(sizeOpt));
+        const int w = m.hasMatch() ? m.captured(1).toInt() : 0, h = m.hasMatch() ? m.captured(2).toInt() : 0;
+        if (w < 100 || h < 100 || w > 16384 || h > 16384) {
+            o.error = QObject::tr("--size: expected WxH between 100x100 and 16384x16384, not '%1'").arg(parser.value(sizeOpt));
+            return o;
+        }
+        o.size = QSize(w, h);
+    }
+    if (o.screenshot.isEmpty() && (parser.isSet(viewOpt) || parser.isSet(sizeOpt))) {
+        o.error = QObject::tr("--view and --size only apply with --screenshot OUT.png");
+        return o;
+    }
+    return o;
+}
+
+}  // namespace schedscope::gui

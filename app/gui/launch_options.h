@@ -1,0 +1,34 @@
+#pragma once
+// The command line of `schedscope`, parsed before QApplication exists (the display check and
+// the offscreen switch for --screenshot have to happen first).
+#include <QSize>
+#include <QString>
+#include <QStringList>
+
+#include "session.h"
+
+namespace schedscope::gui {
+
+struct LaunchOptions {
+    TopologySpec spec;       // default: this machine
+    DomainChoices choices;
+    QString traceFile;       // positional FILE: reserved for traces
+    QString screenshot;      // --screenshot OUT.png
+    QString view = QStringLiteral("window");  // --view window|topology|domains
+    QSize size{1400, 860};   // --size WxH
+    bool help = false;
+    bool version = false;
+    QString helpText;
+    QString error;           // one line; set when the command line is wrong
+};
+
+// `arguments` includes the program name first, as QCoreApplication::arguments() does.
+LaunchOptions parseLaunchOptions(const QStringList& arguments);
+
+// The views --view accepts.
+QStringList screenshotViews();
+
+// True when Qt can open a window: DISPLAY or WAYLAND_DISPLAY set, or QT_QPA_PLATFORM chosen.
+bool displayAvailable();
+
+}  // namespace schedscope::gui

@@ -1,0 +1,461 @@
+#include "main_window.h"
+
+#include <QActionGroup>
+#include <QApplication>
+#include <QCloseEvent>
+#include <QDialog>
+#include <QDialogButtonBox>
+#include <QDockWidget>
+#include <QDragEnterEvent>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QFutureWatcher>
+#include <QInputDialog>
+#include <QLabel>
+#include <QMenuBar>
+#include <QMimeData>
+#include <QPainter>
+#include <QPlainTextEdit>
+#include <QProgressBar>
+#include <QSettings>
+#include <QStatusBar>
+#include <QVBoxLayout>
+#include <QtConcurrent/QtConcurrentRun>
+#include <cmath>
+
+#include "banner.h"
+#include "domain_controls.h"
+#include "domain_tree_model.h"
+#include "domain_tree_view.h"
+#include "domains/kernel_domains_reader.h"
+#include "qt_convert.h"
+#include "recent_files.h"
+#include "session_loader.h"
+#include "topology_view.h"
+#include "view_export.h"
+
+namespace schedscope::gui {
+
+MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
+    setObjectName(QStringLiteral("mainWindow"));
+    setWindowTitle(QStringLiteral("schedscope"));
+    setAcceptDrops(true);
+    setDockNestingEnabled(true);
+
+    loader_ = new SessionLoader(this);
+    model_ = new DomainTreeModel(this);
+    topologyView_ = new TopologyView;
+    treeView_ = new DomainTreeView(model_);
+    controls_ = new DomainControls(this);
+    addToolBar(Qt::TopToolBarArea, controls_);
+
+    // The banner sits under the menu bar across the whole window, above toolbar and docks.
+    auto* top = new QWidget(this);
+    auto* topLayout = new QVBoxLayout(top);
+    topLayout->setContentsMargins(0, 0, 0, 0);
+    topLayout->setSpacing(0);
+    auto* bar = new QMenuBar(top);
+    banner_ = new Banner(top);
+    topLayout->addWidget(bar);
+    topLayout->addWidget(banner_);
+    setMenuWidget(top);
+
+    topologyDock_ = new QDockWidget(tr("Topology"), this);
+    topologyDock_->setObjectName(QStringLiteral("topologyDock"));
+    topologyDock_->setWidget(topologyView_);
+    addDockWidget(Qt::LeftDockWidgetArea, topologyDock_);
+    treeDock_ = new QDockWidget(tr("Sched domains"), this);
+    treeDock_->setObjectName(QStringLiteral("domainsDock"));
+    treeDock_->setWidget(treeView_);
+    addDockWidget(Qt::RightDockWidgetArea, treeDock_);
+    resizeDocks({topologyDock_, treeDock_}, {6, 5}, Qt::Horizontal);
+
+    progress_ = new QProgressBar(this);
+    progress_->setMaximumWidth(180);
+    progress_->setTextVisible(true);
+    progress_->hide();
+    statusLabel_ = new QLabel(this);
+    statusBar()->addWidget(statusLabel_, 1);
+    statusBar()->addPermanentWidget(progress_);
+
+    buildMenus(bar);
+
+    connect(loader_, &SessionLoader::started, this, [this](const QString& what) {
+        progress_->setRange(0, 3);
+        progress_->setValue(0);
+        progress_->setFormat(tr("loading %p%"));
+        progress_->show();
+        statusLabel_->setText(tr("Opening %1\u2026").arg(what));
+    });
+    connect(loader_, &SessionLoader::progress, this, [this](int v, int max, const QString& stage) {
+        progress_->setRange(0, std::max(1, max));
+        progress_->setValue(v);
+        if (!stage.isEmpty()) progress_->setFormat(stage);
+    });
+    connect(loader_, &SessionLoader::idle, progress_, &QWidget::hide);
+    connect(loader_, &SessionLoader::loaded, this, &MainWindow::showSession);
+    connect(loader_, &SessionLoader::failed, this, &MainWindow::showLoadError);
+
+    connect(topologyView_, &TopologyView::selectionChanged, this, &MainWindow::onSelection);
+    connect(treeView_, &DomainTreeView::selectionPicked, this, [this](int cpu, int level) {
+        topologyView_->setSelection(cpu, level >= 0 ? level : topologyView_->selectedLevel());
+    });
+    connect(controls_, &DomainControls::levelPicked, this,
+            [this](int level) { topologyView_->setSelection(topologyView_->selectedCpu(), level); });
+    connect(controls_, &DomainControls::choicesChanged, this, [this](const DomainChoices& c) {
+        if (session_) loader_->rebuild(session_, c);
+    });
+    connect(topologyView_, &TopologyView::exportRequested, this, [this] { exportWithDialog(QStringLiteral("topology")); });
+    connect(treeView_, &DomainTreeView::exportRequested, this, [this] { exportWithDialog(QStringLiteral("domains")); });
+    connect(treeView_, &DomainTreeView::diffRequested, this, &MainWindow::diffAgainstKernel);
+
+    const QSettings settings;
+    if (!restoreGeometry(settings.value(QStringLiteral("window/geometry")).toByteArray())) resize(1400, 860);
+    restoreState(settings.value(QStringLiteral("window/state")).toByteArray());
+}
+
+MainWindow::~MainWindow() = default;
+
+void MainWindow::buildMenus(QMenuBar* bar) {
+    QMenu* file = bar->addMenu(tr("&File"));
+    file->addAction(tr("Open &this machine"), this, [this] { open(TopologySpec{}); });
+    file->addAction(tr("Open hwloc &XML\u2026"), QKeySequence::Open, this, &MainWindow::openXmlDialog);
+    file->addAction(tr("Open sysfs &snapshot\u2026"), this, &MainWindow::openSysfsDialog);
+    file->addAction(tr("Open s&ynthetic\u2026"), this, &MainWindow::openSyntheticDialog);
+    QMenu* presets = file->addMenu(tr("&Presets"));
+    const auto presetList = listPresets();
+    for (const auto& p : presetList) {
+        QAction* a = presets->addAction(qs(p.name), this, [this, name = p.name] {
+            TopologySpec s;
+            s.kind = TopologySpec::Kind::Preset;
+            s.value = name;
+            open(s);
+        });
+        a->setToolTip(qs(p.description));
+    }
+    if (presetList.empty()) presets->addAction(tr("(no presets found in %1)").arg(qs(resourcesDir())))->setEnabled(false);
+    presets->setToolTipsVisible(true);
+    recentMenu_ = file->addMenu(tr("&Recent"));
+    rebuildRecentMenu();
+    file->addSeparator();
+    QMenu* exportMenu = file->addMenu(tr("&Export"));
+    exportMenu->addAction(tr("Topology view\u2026"), this, [this] { exportWithDialog(QStringLiteral("topology")); });
+    exportMenu->addAction(tr("Domain tree view\u2026"), this, [this] { exportWithDialog(QStringLiteral("domains")); });
+    exportMenu->addAction(tr("Whole window\u2026"), this, [this] { exportWithDialog(QStringLiteral("window")); });
+    file->addSeparator();
+    file->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
+
+    viewMenu_ = bar->addMenu(tr("&View"));
+    viewMenu_->addAction(topologyDock_->toggleViewAction());
+    viewMenu_->addAction(treeDock_->toggleViewAction());
+    viewMenu_->addAction(controls_->toggleViewAction());
+    viewMenu_->addSeparator();
+    QMenu* heat = viewMenu_->addMenu(tr("&Heat"));
+    auto* group = new QActionGroup(this);
+    const std::pair<Heat, QString> modes[] = {
+        {Heat::None, tr("None")},
+        {Heat::MigrationLevel, tr("Migration level from the selected CPU")},
+        {Heat::Capacity, tr("CPU capacity")},
+        {Heat::Node, tr("NUMA distance from the selected CPU")},
+    };
+    for (const auto& [mode, text] : modes) {
+        QAction* a = heat->addAction(text, this, [this, m = mode] { setHeat(m); });
+        a->setCheckable(true);
+        a->setChecked(mode == Heat::None);
+        group->addAction(a);
+    }
+
+    QMenu* tools = bar->addMenu(tr("&Tools"));
+    tools->addAction(tr("&Diff against the running kernel"), this, &MainWindow::diffAgainstKernel);
+    tools->addAction(tr("Expand all domains"), treeView_, &QTreeView::expandAll);
+
+    QMenu* help = bar->addMenu(tr("&Help"));
+    help->addAction(tr("&About schedscope"), this, [this] {
+        banner_->showNotice(tr("schedscope: see the Linux scheduler's sched-domain hierarchy. Hover a CPU for its "
+                               "domains; click a CPU or a box to pick a domain."));
+        bannerIsLoadError_ = false;
+    });
+}
+
+void MainWindow::rebuildRecentMenu() {
+    recentMenu_->clear();
+    const QStringList files = RecentFiles::list();
+    for (const QString& f : files) recentMenu_->addAction(f, this, [this, f] { openPath(f); });
+    if (files.isEmpty()) recentMenu_->addAction(tr("(none)"))->setEnabled(false);
+    else {
+        recentMenu_->addSeparator();
+        recentMenu_->addAction(tr("Clear"), this, [this] { RecentFiles::clear(); rebuildRecentMenu(); });
+    }
+}
+
+void MainWindow::start(const LaunchOptions& options) {
+    controls_->setChoices(options.choices);
+    open(options.spec);
+    if (!options.traceFile.isEmpty()) openTraceFile(options.traceFile);
+}
+
+void MainWindow::open(const TopologySpec& spec) { loader_->load(spec, controls_->choices()); }
+
+void MainWindow::openPath(const QString& path) {
+    const QFileInfo fi(path);
+    TopologySpec spec;
+    if (fi.isDir()) {
+        spec.kind = TopologySpec::Kind::SysfsRoot;
+    } else if (fi.suffix().compare(QLatin1String("xml"), Qt::CaseInsensitive) == 0) {
+        spec.kind = TopologySpec::Kind::HwlocXml;
+    } else {
+        openTraceFile(path);
+        return;
+    }
+    spec.value = ss(path);
+    open(spec);
+}
+
+void MainWindow::openTraceFile(const QString& path) {
+    // The trace reader (tracing/) is being built; this is where a TraceSession will load.
+    banner_->showError(tr("%1: trace files are not supported yet; open a topology (hwloc .xml, sysfs snapshot, "
+                          "preset) instead").arg(path));
+    bannerIsLoadError_ = false;
+    statusLabel_->setText(tr("Cannot open %1").arg(path));
+}
+
+void MainWindow::showSession(const SessionPtr& session) {
+    const bool newTopology = !session_ || session_->topology != session->topology;
+    session_ = session;
+    model_->setSession(session);
+    controls_->setSession(session);
+    topologyView_->setSession(session);
+    setWindowTitle(tr("schedscope \u2014 %1").arg(qs(session->topology->name)));
+    statusLabel_->setText(tr("%1   (loaded in %2 ms, domains built in %3 ms)")
+                              .arg(qs(session->topology->source))
+                              .arg(session->loadMs, 0, 'f', 0)
+                              .arg(session->buildMs, 0, 'f', 1));
+    if (bannerIsLoadError_) banner_->hide();
+    if (!session->problems.empty()) {
+        banner_->showNotice(tr("%n consistency problem(s) in the built domains; first: %1", nullptr,
+                               int(session->problems.size())).arg(qs(session->problems.front())));
+        bannerIsLoadError_ = true;  // cleared by the next successful load
+    }
+    if (newTopology) {
+        const auto& sp = session->spec;
+        if (sp.kind == TopologySpec::Kind::HwlocXml || sp.kind == TopologySpec::Kind::SysfsRoot) {
+            RecentFiles::add(QFileInfo(qs(sp.value)).absoluteFilePath());
+            rebuildRecentMenu();
+        }
+    }
+    updateHeat();
+    emit sessionShown(session);
+}
+
+void MainWindow::showLoadError(const QString& error) {
+    banner_->showError(error);
+    bannerIsLoadError_ = true;
+    statusLabel_->setText(session_ ? tr("Kept %1 open").arg(qs(session_->topology->name)) : tr("Nothing open"));
+    emit loadFailed(error);
+}
+
+void MainWindow::onSelection(int cpu, int topologyLevel) {
+    controls_->setLevel(topologyLevel);
+    treeView_->showSelection(cpu, topologyLevel);
+    if (heat_ == Heat::MigrationLevel || heat_ == Heat::Node) updateHeat();
+}
+
+void MainWindow::setHeat(Heat heat) {
+    heat_ = heat;
+    updateHeat();
+}
+
+void MainWindow::updateHeat() {
+    if (!session_ || heat_ == Heat::None) {
+        topologyView_->setHeat({}, {});
+        return;
+    }
+    const Topology& t = *session_->topology;
+    const DomainTree& tree = *session_->tree;
+    const int sel = topologyView_->selectedCpu();
+    std::vector<double> v(t.cpus.size(), NAN);
+    QString what;
+    for (const auto& c : t.cpus) {
+        if (!c.online) continue;
+        switch (heat_) {
+            case Heat::MigrationLevel:
+                // How far up the hierarchy a migration from the selected CPU has to go.
+                what = tr("domain levels from CPU %1").arg(sel);
+                v[size_t(c.id)] = c.id == sel ? 0.0 : double(tree.lowestCommonDomain(sel, c.id) + 1);
+                break;
+            case Heat::Capacity:
+                what = tr("capacity");
+                v[size_t(c.id)] = c.capacity;
+                break;
+            case Heat::Node:
+                what = tr("NUMA distance from CPU %1").arg(sel);
+                if (sel >= 0) v[size_t(c.id)] = t.nodeDistance(t.cpus[size_t(sel)].node, c.node);
+                break;
+            case Heat::None: break;
+        }
+    }
+    topologyView_->setHeat(std::move(v), what);
+}
+
+void MainWindow::openXmlDialog() {
+    const QString f = QFileDialog::getOpenFileName(this, tr("Open hwloc XML"), QString(),
+                                                   tr("hwloc XML (*.xml);;All files (*)"));
+    if (!f.isEmpty()) openPath(f);
+}
+
+void MainWindow::openSysfsDialog() {
+    const QString d = QFileDialog::getExistingDirectory(this, tr("Open sysfs snapshot root (holding sys/)"));
+    if (d.isEmpty()) return;
+    TopologySpec s;
+    s.kind = TopologySpec::Kind::SysfsRoot;
+    s.value = ss(d);
+    open(s);
+}
+
+void MainWindow::openSyntheticDialog() {
+    bool ok = false;
+    const QString text = QInputDialog::getText(this, tr("Open synthetic topology"),
+                                               tr("hwloc synthetic description:"), QLineEdit::Normal,
+                                               QStringLiteral("pack:2 numa:2 l3:2 core:4 pu:2"), &ok);
+    if (!ok || text.trimmed().isEmpty()) return;
+    TopologySpec s;
+    s.kind = TopologySpec::Kind::Synthetic;
+    s.value = ss(text.trimmed());
+    open(s);
+}
+
+QImage MainWindow::renderView(const QString& view, const QSize& size) {
+    if (view == QLatin1String("topology")) {
+        QImage img(size, QImage::Format_ARGB32_Premultiplied);
+        img.fill(Qt::white);
+        QPainter p(&img);
+        topologyView_->paintTo(p, QRectF(QPointF(0, 0), QSizeF(size)));
+        return img;
+    }
+    if (view == QLatin1String("domains")) {
+        // A standalone view of the same model, so the dock's size and scroll state are untouched.
+        DomainTreeView tree(model_);
+        tree.setAttribute(Qt::WA_DontShowOnScreen);
+        tree.resize(size);
+        tree.show();
+        tree.showSelection(topologyView_->selectedCpu(), topologyView_->selectedLevel());
+        tree.expandRecursively(model_->cpuIndex(topologyView_->selectedCpu()));
+        tree.scrollTo(model_->cpuIndex(topologyView_->selectedCpu()), QAbstractItemView::PositionAtTop);
+        return tree.grab().toImage();
+    }
+    return grab().toImage();
+}
+
+QString MainWindow::exportView(const QString& view, const QString& path, const QSize& size) {
+    const QString title = session_ ? qs(session_->topology->name) : QStringLiteral("schedscope");
+    if (view == QLatin1String("topology"))
+        return exportPicture([this](QPainter& p, const QRectF& r) { topologyView_->paintTo(p, r); }, size, path, title);
+    if (QFileInfo(path).suffix().compare(QLatin1String("png"), Qt::CaseInsensitive) == 0) {
+        const QImage img = renderView(view, size);
+        return img.save(path, "PNG") ? QString() : tr("%1: cannot write the PNG file").arg(path);
+    }
+    if (view == QLatin1String("domains")) {
+        DomainTreeView tree(model_);
+        tree.setAttribute(Qt::WA_DontShowOnScreen);
+        tree.resize(size);
+        tree.show();
+        tree.showSelection(topologyView_->selectedCpu(), topologyView_->selectedLevel());
+        tree.expandRecursively(model_->cpuIndex(topologyView_->selectedCpu()));
+        return exportWidget(&tree, path, title);
+    }
+    return exportWidget(this, path, title);
+}
+
+void MainWindow::exportWithDialog(const QString& view) {
+    QString selected;
+    const QString suggested = (session_ ? qs(session_->topology->name) : QStringLiteral("schedscope")) +
+                              QLatin1Char('-') + view + QStringLiteral(".png");
+    QString path = QFileDialog::getSaveFileName(this, tr("Export %1 view").arg(view), suggested, exportFileFilter(), &selected);
+    if (path.isEmpty()) return;
+    if (!isExportSuffix(path)) path += selected.contains(QLatin1String("svg")) ? QStringLiteral(".svg")
+                                       : selected.contains(QLatin1String("pdf")) ? QStringLiteral(".pdf")
+                                                                                  : QStringLiteral(".png");
+    const QSize size = view == QLatin1String("topology") ? topologyView_->size()
+                       : view == QLatin1String("domains")  ? treeView_->size()
+                                                            : this->size();
+    const QString error = exportView(view, path, size);
+    if (error.isEmpty()) statusLabel_->setText(tr("Exported %1").arg(path));
+    else {
+        banner_->showError(error);
+        bannerIsLoadError_ = false;
+    }
+}
+
+void MainWindow::diffAgainstKernel() {
+    if (!session_) {
+        banner_->showError(tr("Diff against the running kernel: nothing is open"));
+        bannerIsLoadError_ = false;
+        return;
+    }
+    const auto& spec = session_->spec;
+    const bool local = spec.kind == TopologySpec::Kind::Local ||
+                       (spec.kind == TopologySpec::Kind::SysfsRoot && QFileInfo(qs(spec.value)).canonicalFilePath() == QLatin1String("/"));
+    if (!local) {
+        banner_->showError(tr("Diff against the running kernel is unavailable: the open topology is %1, not this machine "
+                              "(File \u25b8 Open this machine)").arg(qs(spec.describe())));
+        bannerIsLoadError_ = false;
+        return;
+    }
+    struct DiffResult {
+        QString error;
+        QStringList differences;
+    };
+    auto* watcher = new QFutureWatcher<DiffResult>(this);
+    connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher] {
+        watcher->deleteLater();
+        const DiffResult r = watcher->result();
+        if (!r.error.isEmpty()) {
+            banner_->showError(tr("Diff against the running kernel is unavailable: %1").arg(r.error));
+            bannerIsLoadError_ = false;
+            return;
+        }
+        auto* dlg = new QDialog(this);
+        dlg->setAttribute(Qt::WA_DeleteOnClose);
+        dlg->setWindowTitle(tr("Built domains vs the running kernel"));
+        auto* text = new QPlainTextEdit(dlg);
+        text->setReadOnly(true);
+        text->setPlainText(r.differences.isEmpty()
+                               ? tr("Identical: the builder matches the running kernel on every CPU.")
+                               : r.differences.join(QLatin1Char('\n')));
+        auto* buttons = new QDialogButtonBox(QDialogButtonBox::Close, dlg);
+        connect(buttons, &QDialogButtonBox::rejected, dlg, &QDialog::reject);
+        auto* layout = new QVBoxLayout(dlg);
+        layout->addWidget(new QLabel(tr("%n difference(s)", nullptr, int(r.differences.size())), dlg));
+        layout->addWidget(text);
+        layout->addWidget(buttons);
+        dlg->resize(720, 420);
+        dlg->show();
+    });
+    // debugfs reads can stall; keep them off the GUI thread like every other load.
+    watcher->setFuture(QtConcurrent::run([tree = session_->tree]() -> DiffResult {
+        auto kernel = readKernelDomains("/");
+        if (!kernel) return {qs(kernel.error()), {}};
+        return {{}, qsList(diffDomainTrees(*tree, *kernel))};
+    }));
+}
+
+void MainWindow::dragEnterEvent(QDragEnterEvent* e) {
+    if (e->mimeData()->hasUrls() && !e->mimeData()->urls().isEmpty() && e->mimeData()->urls().front().isLocalFile())
+        e->acceptProposedAction();
+}
+
+void MainWindow::dropEvent(QDropEvent* e) {
+    const auto urls = e->mimeData()->urls();
+    if (urls.isEmpty() || !urls.front().isLocalFile()) return;
+    openPath(urls.front().toLocalFile());
+    e->acceptProposedAction();
+}
+
+void MainWindow::closeEvent(QCloseEvent* e) {
+    QSettings settings;
+    settings.setValue(QStringLiteral("window/geometry"), saveGeometry());
+    settings.setValue(QStringLiteral("window/state"), saveState());
+    QMainWindow::closeEvent(e);
+}
+
+}  // namespace schedscope::gui

@@ -1,0 +1,96 @@
+#pragma once
+// MainWindow: menus, the domain toolbar, the message banner and the view docks. It owns the
+// current Session and swaps it only when a load or rebuild succeeds, so a failed load leaves
+// what was open untouched.
+#include <QMainWindow>
+
+#include "launch_options.h"
+#include "session.h"
+
+class QDockWidget;
+class QLabel;
+class QMenu;
+class QProgressBar;
+
+namespace schedscope::gui {
+
+class Banner;
+class DomainControls;
+class DomainTreeModel;
+class DomainTreeView;
+class SessionLoader;
+class TopologyView;
+
+class MainWindow : public QMainWindow {
+    Q_OBJECT
+public:
+    enum class Heat { None, MigrationLevel, Capacity, Node };
+
+    explicit MainWindow(QWidget* parent = nullptr);
+    ~MainWindow() override;
+
+    // Applies the command line: domain choices, the topology to open, a trace file.
+    void start(const LaunchOptions& options);
+    // Starts loading `spec` on the worker; the views change when (and only if) it succeeds.
+    void open(const TopologySpec& spec);
+    // An hwloc .xml file, a sysfs snapshot directory, or else a trace file.
+    void openPath(const QString& path);
+    // Trace files: the reader is not there yet; says so in the banner and keeps what is open.
+    void openTraceFile(const QString& path);
+    void setHeat(Heat heat);
+
+    SessionPtr session() const { return session_; }
+    SessionLoader* loader() const { return loader_; }
+    Banner* banner() const { return banner_; }
+    TopologyView* topologyView() const { return topologyView_; }
+    DomainTreeView* domainTreeView() const { return treeView_; }
+    DomainTreeModel* domainModel() const { return model_; }
+    DomainControls* domainControls() const { return controls_; }
+
+    // Renders "window", "topology" or "domains" at `size` (the window renders at its own size).
+    QImage renderView(const QString& view, const QSize& size);
+    // Writes a view to PNG/SVG/PDF by suffix; returns an empty string or a one-line error.
+    QString exportView(const QString& view, const QString& path, const QSize& size);
+
+public slots:
+    void diffAgainstKernel();
+
+signals:
+    void sessionShown(schedscope::gui::SessionPtr session);
+    void loadFailed(const QString& error);
+
+protected:
+    void dragEnterEvent(QDragEnterEvent* e) override;
+    void dropEvent(QDropEvent* e) override;
+    void closeEvent(QCloseEvent* e) override;
+
+private:
+    void buildMenus(QMenuBar* bar);
+    void rebuildRecentMenu();
+    void showSession(const SessionPtr& session);
+    void showLoadError(const QString& error);
+    void onSelection(int cpu, int topologyLevel);
+    void updateHeat();
+    void exportWithDialog(const QString& view);
+    void openXmlDialog();
+    void openSysfsDialog();
+    void openSyntheticDialog();
+
+    SessionLoader* loader_;
+    SessionPtr session_;
+    DomainTreeModel* model_;
+    TopologyView* topologyView_;
+    DomainTreeView* treeView_;
+    DomainControls* controls_;
+    Banner* banner_;
+    bool bannerIsLoadError_ = false;
+    QDockWidget* topologyDock_;
+    QDockWidget* treeDock_;
+    QProgressBar* progress_;
+    QLabel* statusLabel_;
+    QMenu* recentMenu_ = nullptr;
+    QMenu* viewMenu_ = nullptr;
+    Heat heat_ = Heat::None;
+};
+
+}  // namespace schedscope::gui

@@ -1,0 +1,27 @@
+#include "session.h"
+
+#include "qt_convert.h"
+
+namespace schedscope::gui {
+
+DomainBuildOptions DomainChoices::toOptions(const Topology& topology) const {
+    DomainBuildOptions opt;
+    opt.arch = topology.arch;
+    opt.cls = cls;
+    opt.node = node;
+    opt.profile = profile.empty() ? nullptr : findProfile(profile);
+    return opt;
+}
+
+QString Session::title() const {
+    if (!topology) return {};
+    auto count = [](qsizetype n, const QString& one, const QString& many) -> QString {
+        return QString::number(n) + QLatin1Char(' ') + (n == 1 ? one : many);
+    };
+    return qs(topology->name) + QStringLiteral(" \u2014 ") +
+           count(topology->onlineCount(), QStringLiteral("CPU"), QStringLiteral("CPUs")) + QStringLiteral(", ") +
+           count(topology->packageCount(), QStringLiteral("package"), QStringLiteral("packages")) + QStringLiteral(", ") +
+           count(qsizetype(topology->nodes.size()), QStringLiteral("NUMA node"), QStringLiteral("NUMA nodes"));
+}
+
+}  // namespace schedscope::gui

@@ -1,0 +1,43 @@
+#pragma once
+// What the window shows: one topology, the options its domains were built with, and the tree.
+// Immutable once made and shared between threads by pointer, so a worker can build the next
+// one while the views keep painting this one.
+#include <QMetaType>
+#include <QString>
+#include <memory>
+
+#include "domains/domain_builder.h"
+#include "topology/topology_source.h"
+#include "topology_layout.h"
+
+namespace schedscope::gui {
+
+// The user's domain-building choices (toolbar toggles); the arch comes from the topology.
+struct DomainChoices {
+    bool cls = true;
+    bool node = true;
+    std::string profile;  // empty: the newest profile
+
+    DomainBuildOptions toOptions(const Topology& topology) const;
+    friend bool operator==(const DomainChoices&, const DomainChoices&) = default;
+};
+
+struct Session {
+    TopologySpec spec;
+    DomainChoices choices;
+    std::shared_ptr<const Topology> topology;
+    std::shared_ptr<const DomainTree> tree;
+    // The topology view's boxes, grouped on the worker: for a thousand CPUs that takes longer
+    // than the GUI thread may block. Shared by rebuilds, like the topology.
+    std::shared_ptr<const TopologyLayout> layout;
+    std::vector<std::string> problems;  // validateDomainTree() output and builder warnings
+    double loadMs = 0, buildMs = 0;
+
+    QString title() const;  // "kunpeng920-24 — 96 CPUs"
+};
+
+using SessionPtr = std::shared_ptr<const Session>;
+
+}  // namespace schedscope::gui
+
+Q_DECLARE_METATYPE(schedscope::gui::SessionPtr)

@@ -1,0 +1,74 @@
+#include <gtest/gtest.h>
+
+#include "launch_options.h"
+
+namespace schedscope::gui {
+namespace {
+
+LaunchOptions parse(QStringList args) {
+    args.prepend(QStringLiteral("schedscope"));
+    return parseLaunchOptions(args);
+}
+
+TEST(LaunchOptions, DefaultsToThisMachine) {
+    auto o = parse({});
+    EXPECT_TRUE(o.error.isEmpty());
+    EXPECT_EQ(o.spec.kind, TopologySpec::Kind::Local);
+    EXPECT_TRUE(o.choices.cls);
+    EXPECT_TRUE(o.choices.node);
+    EXPECT_TRUE(o.screenshot.isEmpty());
+}
+
+TEST(LaunchOptions, TopologySourcesAndDomainChoices) {
+    auto o = parse({QStringLiteral("--preset"), QStringLiteral("kunpeng920-24"), QStringLiteral("--no-cls"),
+                    QStringLiteral("--no-node"), QStringLiteral("--profile"), QStringLiteral("linux-6.1"),
+                    QStringLiteral("--arch"), QStringLiteral("arm64")});
+    ASSERT_TRUE(o.error.isEmpty()) << o.error.toStdString();
+    EXPECT_EQ(o.spec.kind, TopologySpec::Kind::Preset);
+    EXPECT_EQ(o.spec.value, "kunpeng920-24");
+    EXPECT_TRUE(o.spec.archGiven);
+    EXPECT_EQ(o.spec.arch, Arch::Arm64);
+    EXPECT_FALSE(o.choices.cls);
+    EXPECT_FALSE(o.choices.node);
+    EXPECT_EQ(o.choices.profile, "linux-6.1");
+
+    o = parse({QStringLiteral("--synthetic"), QStringLiteral("pack:2 core:2 pu:1")});
+    EXPECT_EQ(o.spec.kind, TopologySpec::Kind::Synthetic);
+    EXPECT_EQ(o.spec.value, "pack:2 core:2 pu:1");
+    o = parse({QStringLiteral("--sysfs-root"), QStringLiteral("/tmp/snap")});
+    EXPECT_EQ(o.spec.kind, TopologySpec::Kind::SysfsRoot);
+    o = parse({QStringLiteral("--xml"), QStringLiteral("m.xml"), QStringLiteral("trace.dat")});
+    EXPECT_EQ(o.spec.kind, TopologySpec::Kind::HwlocXml);
+    EXPECT_EQ(o.traceFile, QStringLiteral("trace.dat"));
+}
+
+TEST(LaunchOptions, Screenshot) {
+    auto o = parse({QStringLiteral("--screenshot"), QStringLiteral("out.png"), QStringLiteral("--view"),
+                    QStringLiteral("Topology"), QStringLiteral("--size"), QStringLiteral("640x480")});
+    ASSERT_TRUE(o.error.isEmpty()) << o.error.toStdString();
+    EXPECT_EQ(o.screenshot, QStringLiteral("out.png"));
+    EXPECT_EQ(o.view, QStringLiteral("topology"));
+    EXPECT_EQ(o.size, QSize(640, 480));
+}
+
+TEST(LaunchOptions, ErrorsAreOneLineAndNameTheOption) {
+    const QStringList bad[] = {
+        {QStringLiteral("--preset"), QStringLiteral("a"), QStringLiteral("--xml"), QStringLiteral("b")},
+        {QStringLiteral("--arch"), QStringLiteral("sparc")},
+        {QStringLiteral("--profile"), QStringLiteral("linux-0.1")},
+        {QStringLiteral("--screenshot"), QStringLiteral("o.png"), QStringLiteral("--size"), QStringLiteral("big")},
+        {QStringLiteral("--screenshot"), QStringLiteral("o.png"), QStringLiteral("--view"), QStringLiteral("timeline")},
+        {QStringLiteral("--size"), QStringLiteral("800x600")},
+        {QStringLiteral("--bogus")},
+        {QStringLiteral("a.dat"), QStringLiteral("b.dat")},
+    };
+    for (const auto& args : bad) {
+        auto o = parse(args);
+        EXPECT_FALSE(o.error.isEmpty()) << args.join(QLatin1Char(' ')).toStdString();
+        EXPECT_FALSE(o.error.contains(QLatin1Char('\n'))) << o.error.toStdString();
+    }
+    EXPECT_TRUE(parse({QStringLiteral("--profile"), QStringLiteral("linux-0.1")}).error.contains(QStringLiteral("linux-6.1")));
+}
+
+}  // namespace
+}  // namespace schedscope::gui

@@ -1,0 +1,314 @@
+// The main window: loading off the GUI thread, failed loads keeping what is open, the domain
+// toolbar rebuilding, and the views following one selection.
+#include <gtest/gtest.h>
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QDialog>
+#include <QTimer>
+#include <QHelpEvent>
+#include <QMimeData>
+#include <QToolTip>
+#include <QUrl>
+#include <hwloc.h>
+#include <time.h>
+#include <QFile>
+#include <QTemporaryDir>
+#include <QTreeView>
+
+#include <QTest>
+
+#include "banner.h"
+#include "domain_controls.h"
+#include "domain_tree_model.h"
+#include "domain_tree_view.h"
+#include "gui_test_util.h"
+#include "qt_convert.h"
+#include "recent_files.h"
+#include "topology_view.h"
+
+namespace schedscope::gui {
+namespace {
+
+class MainWindowTest : public ::testing::Test {
+protected:
+    void SetUp() override {
+        window.resize(1200, 800);
+        window.show();
+    }
+    void openSynthetic() {
+        QSignalSpy shown(&window, &MainWindow::sessionShown);
+        window.open(test::syntheticSpec());
+        ASSERT_TRUE(shown.wait(60'000)) << "the synthetic topology did not load";
+        ASSERT_TRUE(window.session());
+    }
+    MainWindow window;
+};
+
+TEST_F(MainWindowTest, LoadsOnAWorkerAndShowsTheSession) {
+    QSignalSpy shown(&window, &MainWindow::sessionShown);
+    window.open(test::syntheticSpec());
+    // open() only queues the work: nothing has changed yet on return.
+    EXPECT_FALSE(window.session());
+    EXPECT_TRUE(window.loader()->busy());
+    ASSERT_TRUE(shown.wait(60'000));
+    ASSERT_TRUE(window.session());
+    EXPECT_EQ(window.session()->topology->onlineCount(), 64);
+    EXPECT_EQ(window.domainModel()->rowCount(), 64);
+    EXPECT_EQ(window.topologyView()->session(), window.session());
+    EXPECT_TRUE(window.banner()->isHidden());
+}
+
+// CPU time this thread has used, in ms: unlike wall time it does not count the time a busy
+// shared machine keeps the thread off the CPU, only the work the GUI thread itself did.
+double threadCpuMs() {
+    timespec ts{};
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+    return double(ts.tv_sec) * 1e3 + double(ts.tv_nsec) / 1e6;
+}
+
+TEST_F(MainWindowTest, GuiThreadStaysResponsiveWhileLoadingALargeMachine) {
+    // 512 CPUs: loading and building take about a second in a debug build, all of it on the
+    // worker; the GUI thread only swaps the session in and paints. Between two ticks of a 5 ms
+    // timer the GUI thread must never have worked for 100 ms or more.
+    double last = threadCpuMs(), worstBusy = 0;
+    QTimer ticker;
+    ticker.setInterval(5);
+    QObject::connect(&ticker, &QTimer::timeout, [&] {
+        const double now = threadCpuMs();
+        worstBusy = std::max(worstBusy, now - last);
+        last = now;
+    });
+    QSignalSpy shown(&window, &MainWindow::sessionShown);
+    ticker.start();
+    window.open(test::syntheticSpec("pack:2 numa:4 l3:4 core:8 pu:2"));
+    ASSERT_TRUE(shown.wait(120'000));
+    QTest::qWait(200);  // includes the first paint of the new session
+    ticker.stop();
+    EXPECT_EQ(window.session()->topology->onlineCount(), 512);
+    RecordProperty("worst_gui_busy_ms", int(worstBusy));
+    EXPECT_LT(worstBusy, 100.0) << "the GUI thread worked " << worstBusy << " ms without returning to the event loop";
+}
+
+TEST_F(MainWindowTest, BrokenXmlKeepsWhatIsOpenAndShowsTheError) {
+    openSynthetic();
+    const SessionPtr before = window.session();
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("broken.xml"));
+    QFile f(path);
+    ASSERT_TRUE(f.open(QIODevice::WriteOnly));
+    f.write("<?xml version=\"1.0\"?>\n<topology version=\"2.0\">\n  <object type=\"Machine\" os_index=\"0\"\n");
+    f.close();
+
+    QSignalSpy failed(&window, &MainWindow::loadFailed);
+    window.openPath(path);
+    ASSERT_TRUE(failed.wait(60'000));
+    EXPECT_EQ(window.session(), before);
+    EXPECT_EQ(window.domainModel()->rowCount(), 64);
+    EXPECT_EQ(window.topologyView()->session(), before);
+    EXPECT_FALSE(window.banner()->isHidden());
+    EXPECT_TRUE(window.banner()->isError());
+    EXPECT_TRUE(window.banner()->text().contains(QStringLiteral("broken.xml"))) << window.banner()->text().toStdString();
+    EXPECT_FALSE(window.banner()->text().contains(QLatin1Char('\n')));
+
+    // The next good load clears the error.
+    QSignalSpy shown(&window, &MainWindow::sessionShown);
+    window.open(test::syntheticSpec("pack:1 l3:1 core:2 pu:2"));
+    ASSERT_TRUE(shown.wait(60'000));
+    EXPECT_EQ(window.session()->topology->onlineCount(), 4);
+    EXPECT_TRUE(window.banner()->isHidden());
+}
+
+TEST_F(MainWindowTest, UnknownPresetKeepsWhatIsOpen) {
+    openSynthetic();
+    const SessionPtr before = window.session();
+    TopologySpec spec;
+    spec.kind = TopologySpec::Kind::Preset;
+    spec.value = "no-such-machine";
+    QSignalSpy failed(&window, &MainWindow::loadFailed);
+    window.open(spec);
+    ASSERT_TRUE(failed.wait(60'000));
+    EXPECT_EQ(window.session(), before);
+    EXPECT_TRUE(window.banner()->text().contains(QStringLiteral("no-such-machine")));
+}
+
+TEST_F(MainWindowTest, TraceFilesAreNotSupportedYet) {
+    openSynthetic();
+    const SessionPtr before = window.session();
+    window.openPath(QStringLiteral("/tmp/recording.dat"));
+    EXPECT_EQ(window.session(), before);
+    EXPECT_FALSE(window.banner()->isHidden());
+    EXPECT_TRUE(window.banner()->text().contains(QStringLiteral("not supported yet")));
+}
+
+TEST_F(MainWindowTest, OnlyTheNewestRequestIsDelivered) {
+    QSignalSpy shown(&window, &MainWindow::sessionShown);
+    window.open(test::syntheticSpec());
+    window.open(test::syntheticSpec("pack:1 l3:1 core:2 pu:2"));
+    ASSERT_TRUE(test::waitIdle(window));
+    EXPECT_EQ(shown.count(), 1);
+    EXPECT_EQ(window.session()->topology->onlineCount(), 4);
+}
+
+TEST_F(MainWindowTest, ToolbarTogglesRebuildTheDomains) {
+    openSynthetic();
+    auto hasLevel = [&](const std::string& name) {
+        for (const auto& d : window.session()->tree->domainsOf(0))
+            if (d.level == name) return true;
+        return false;
+    };
+    EXPECT_TRUE(hasLevel("NODE"));
+    QCheckBox* node = nullptr;
+    for (auto* box : window.domainControls()->findChildren<QCheckBox*>())
+        if (box->text() == QStringLiteral("NODE")) node = box;
+    ASSERT_NE(node, nullptr);
+    const auto topologyBefore = window.session()->topology;
+    QSignalSpy shown(&window, &MainWindow::sessionShown);
+    node->setChecked(false);
+    ASSERT_TRUE(shown.wait(60'000));
+    EXPECT_FALSE(hasLevel("NODE"));
+    EXPECT_FALSE(window.session()->choices.node);
+    EXPECT_EQ(window.session()->topology, topologyBefore);  // rebuilt, not reloaded
+    EXPECT_EQ(window.domainModel()->rowCount(window.domainModel()->cpuIndex(0)), 3);
+
+    // The profile picker: linux-6.1 names the package level DIE and the LLC flag differently.
+    QComboBox* profile = nullptr;
+    for (auto* combo : window.domainControls()->findChildren<QComboBox*>())
+        if (combo->findData(QStringLiteral("linux-6.1")) >= 0) profile = combo;
+    ASSERT_NE(profile, nullptr);
+    profile->setCurrentIndex(profile->findData(QStringLiteral("linux-6.1")));
+    ASSERT_TRUE(shown.wait(60'000));
+    EXPECT_EQ(window.session()->tree->profile->name, "linux-6.1");
+    const QModelIndex mc = window.domainModel()->index(1, DomainTreeModel::FlagsColumn, window.domainModel()->cpuIndex(0));
+    EXPECT_TRUE(mc.data().toString().contains(QStringLiteral("SHARE_PKG_RESOURCES"))) << mc.data().toString().toStdString();
+}
+
+TEST_F(MainWindowTest, SelectionFollowsBetweenViews) {
+    openSynthetic();
+    const auto& doms = window.session()->tree->domainsOf(37);
+    ASSERT_GE(doms.size(), 2u);
+    const int mcLevel = doms[1].topologyLevel;
+    window.topologyView()->setSelection(37, mcLevel);
+    const QModelIndex current = window.domainTreeView()->currentIndex();
+    EXPECT_EQ(current.data(DomainTreeModel::CpuRole).toInt(), 37);
+    EXPECT_EQ(current.data(DomainTreeModel::TopologyLevelRole).toInt(), mcLevel);
+    ASSERT_NE(window.topologyView()->selectedDomain(), nullptr);
+    EXPECT_EQ(window.topologyView()->selectedDomain()->span.toList(), "32-39");
+
+    // Picking a row in the tree moves the topology view.
+    const QModelIndex numa = window.domainModel()->domainIndex(5, doms.back().topologyLevel);
+    window.domainTreeView()->setCurrentIndex(numa);
+    EXPECT_EQ(window.topologyView()->selectedCpu(), 5);
+    EXPECT_EQ(window.topologyView()->selectedLevel(), doms.back().topologyLevel);
+}
+
+// An hwloc XML export written with hwloc itself, as `lstopo --of xml` would.
+QString writeHwlocXml(const QString& path, const char* synthetic) {
+    hwloc_topology_t topo;
+    hwloc_topology_init(&topo);
+    hwloc_topology_set_synthetic(topo, synthetic);
+    hwloc_topology_load(topo);
+    const int rc = hwloc_topology_export_xml(topo, path.toLocal8Bit().constData(), 0);
+    hwloc_topology_destroy(topo);
+    return rc == 0 ? path : QString();
+}
+
+void drop(QWidget& target, const QString& path) {
+    QMimeData mime;
+    mime.setUrls({QUrl::fromLocalFile(path)});
+    QDragEnterEvent enter(QPoint(10, 10), Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
+    QCoreApplication::sendEvent(&target, &enter);
+    ASSERT_TRUE(enter.isAccepted());
+    QDropEvent dropEvent(QPointF(10, 10), Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
+    QCoreApplication::sendEvent(&target, &dropEvent);
+}
+
+TEST_F(MainWindowTest, DroppedHwlocXmlOpensAndIsRemembered) {
+    RecentFiles::clear();
+    QTemporaryDir dir;
+    const QString xml = writeHwlocXml(dir.filePath(QStringLiteral("dropped.xml")), "pack:1 l3:2 core:2 pu:2");
+    ASSERT_FALSE(xml.isEmpty());
+    QSignalSpy shown(&window, &MainWindow::sessionShown);
+    drop(window, xml);
+    ASSERT_TRUE(shown.wait(60'000));
+    EXPECT_EQ(window.session()->topology->onlineCount(), 8);
+    EXPECT_EQ(window.session()->spec.kind, TopologySpec::Kind::HwlocXml);
+    ASSERT_FALSE(RecentFiles::list().isEmpty());
+    EXPECT_EQ(RecentFiles::list().front(), QFileInfo(xml).absoluteFilePath());
+
+    // A dropped trace goes to the (not yet available) trace path and keeps the topology.
+    drop(window, dir.filePath(QStringLiteral("sched.dat")));
+    EXPECT_TRUE(window.banner()->text().contains(QStringLiteral("not supported yet")));
+    EXPECT_EQ(window.session()->topology->onlineCount(), 8);
+}
+
+TEST_F(MainWindowTest, CpuTooltipGivesMasksFlagsAndBalanceParameters) {
+    openSynthetic();
+    TopologyView* view = window.topologyView();
+    ASSERT_TRUE(view->isVisible());
+    // Scan the widget for CPU 9's box, as a user's mouse would.
+    QHelpEvent probe(QEvent::ToolTip, QPoint(0, 0), view->mapToGlobal(QPoint(0, 0)));
+    QCoreApplication::sendEvent(view, &probe);  // lays the widget out
+    QString text;
+    for (int y = 0; y < view->height() && text.isEmpty(); y += 4) {
+        for (int x = 0; x < view->width() && text.isEmpty(); x += 4) {
+            QHelpEvent e(QEvent::ToolTip, QPoint(x, y), view->mapToGlobal(QPoint(x, y)));
+            QCoreApplication::sendEvent(view, &e);
+            if (QToolTip::text().startsWith(QStringLiteral("CPU 9:"))) text = QToolTip::text();
+        }
+    }
+    ASSERT_FALSE(text.isEmpty()) << "no tooltip for CPU 9";
+    EXPECT_TRUE(text.contains(QStringLiteral("SMT siblings 8-9"))) << text.toStdString();
+    EXPECT_TRUE(text.contains(QStringLiteral("MC: span 8-15"))) << text.toStdString();
+    EXPECT_TRUE(text.contains(QStringLiteral("imbalance_pct 117"))) << text.toStdString();
+    EXPECT_TRUE(text.contains(QStringLiteral("SD_SHARE_LLC"))) << text.toStdString();
+    EXPECT_TRUE(text.contains(QStringLiteral("NUMA (distance 20)"))) << text.toStdString();
+}
+
+TEST_F(MainWindowTest, KernelDiffExplainsWhyItIsUnavailableForOtherMachines) {
+    openSynthetic();
+    window.diffAgainstKernel();
+    EXPECT_FALSE(window.banner()->isHidden());
+    EXPECT_TRUE(window.banner()->text().contains(QStringLiteral("not this machine"))) << window.banner()->text().toStdString();
+    EXPECT_TRUE(window.session());
+}
+
+TEST_F(MainWindowTest, KernelDiffOnThisMachineShowsTheDifferencesOrWhyNot) {
+    QSignalSpy shown(&window, &MainWindow::sessionShown);
+    window.open(TopologySpec{});  // this machine
+    ASSERT_TRUE(shown.wait(60'000));
+    window.diffAgainstKernel();
+    // Reading debugfs runs on a worker: either a dialog with the differences appears, or the
+    // banner says in one line why the kernel's domains cannot be read (not root, no debugfs...).
+    QDialog* dialog = nullptr;
+    for (int i = 0; i < 600 && !dialog && window.banner()->isHidden(); ++i) {
+        QTest::qWait(50);
+        dialog = window.findChild<QDialog*>();
+    }
+    if (dialog) {
+        EXPECT_TRUE(dialog->isVisible());
+    } else {
+        ASSERT_FALSE(window.banner()->isHidden());
+        EXPECT_TRUE(window.banner()->text().startsWith(QStringLiteral("Diff against the running kernel is unavailable: ")))
+            << window.banner()->text().toStdString();
+        EXPECT_FALSE(window.banner()->text().contains(QLatin1Char('\n')));
+    }
+}
+
+TEST_F(MainWindowTest, HeatColoursTheCpus) {
+    openSynthetic();
+    window.topologyView()->setSelection(0, window.session()->tree->domainsOf(0).front().topologyLevel);
+    window.setHeat(MainWindow::Heat::MigrationLevel);
+    const auto& heat = window.topologyView()->heat();
+    ASSERT_EQ(heat.size(), 64u);
+    EXPECT_EQ(heat[0], 0.0);   // itself
+    EXPECT_EQ(heat[1], 1.0);   // SMT sibling: the first level
+    EXPECT_EQ(heat[2], 2.0);   // same LLC: MC
+    EXPECT_EQ(heat[63], 4.0);  // other package: the NUMA level
+    test::keepShot(window.renderView(QStringLiteral("topology"), QSize(900, 600)), QStringLiteral("heat-migration-level"));
+    window.setHeat(MainWindow::Heat::None);
+    EXPECT_TRUE(window.topologyView()->heat().empty());
+}
+
+}  // namespace
+}  // namespace schedscope::gui

@@ -1,0 +1,154 @@
+// Every view renders a non-blank picture of the requested size, in-process and through the
+// real binary's --screenshot; the binary reports a missing display in one line.
+#include <gtest/gtest.h>
+
+#include <QFile>
+#include <QPainter>
+#include <QProcess>
+#include <QProcessEnvironment>
+#include <QTemporaryDir>
+
+#include "banner.h"
+#include "gui_test_util.h"
+#include "topology_view.h"
+
+namespace schedscope::gui {
+namespace {
+
+constexpr int kManyColours = 40;
+
+class ViewScreenshot : public ::testing::TestWithParam<const char*> {};
+
+TEST_P(ViewScreenshot, IsNotBlankAndHasTheRequestedSize) {
+    const QString view = QString::fromLatin1(GetParam());
+    const QSize size(900, 620);
+    MainWindow window;
+    window.resize(size);
+    window.show();
+    QSignalSpy shown(&window, &MainWindow::sessionShown);
+    window.open(test::syntheticSpec());
+    ASSERT_TRUE(shown.wait(60'000));
+    const QImage image = window.renderView(view, size);
+    test::keepShot(image, view);
+    EXPECT_EQ(image.size(), size);
+    EXPECT_GE(test::distinctColours(image), kManyColours);
+
+    QTemporaryDir dir;
+    for (const char* suffix : {"png", "svg", "pdf"}) {
+        const QString path = dir.filePath(view + QLatin1Char('.') + QLatin1String(suffix));
+        const QString error = window.exportView(view, path, size);
+        ASSERT_TRUE(error.isEmpty()) << error.toStdString();
+        QFile f(path);
+        ASSERT_TRUE(f.open(QIODevice::ReadOnly)) << path.toStdString();
+        const QByteArray head = f.read(4096);
+        const QByteArray magic = QLatin1String(suffix) == QLatin1String("png")   ? QByteArray("\x89PNG")
+                                 : QLatin1String(suffix) == QLatin1String("svg") ? QByteArray("<svg")
+                                                                                 : QByteArray("%PDF");
+        EXPECT_TRUE(head.contains(magic)) << suffix;
+        EXPECT_GT(f.size(), 1000);
+    }
+    EXPECT_FALSE(window.exportView(view, dir.filePath(QStringLiteral("x.bmpx")), size).isEmpty());
+}
+
+INSTANTIATE_TEST_SUITE_P(Views, ViewScreenshot, ::testing::Values("window", "topology", "domains"));
+
+TEST(TopologyViewPicture, HeatChangesTheColours) {
+    auto session = test::loadNow(test::syntheticSpec());
+    ASSERT_TRUE(session);
+    TopologyView view;
+    view.setSession(session);
+    const QSize size(700, 480);
+    auto render = [&] {
+        QImage img(size, QImage::Format_RGB32);
+        QPainter p(&img);
+        view.paintTo(p, QRectF(QPointF(0, 0), QSizeF(size)));
+        return img;
+    };
+    const QImage plain = render();
+    std::vector<double> heat(64);
+    for (size_t i = 0; i < heat.size(); ++i) heat[i] = double(i);
+    view.setHeat(heat, QStringLiteral("cpu id"));
+    const QImage hot = render();
+    test::keepShot(hot, QStringLiteral("topology-heat"));
+    EXPECT_TRUE(plain != hot);
+    EXPECT_GT(test::distinctColours(hot), test::distinctColours(plain));
+}
+
+// The real binary, as users and scripts run it.
+struct ProcessRun {
+    int exitCode = -1;
+    QString stdErr;
+};
+
+ProcessRun runSchedscope(const QStringList& args, const QProcessEnvironment& env) {
+    QProcess p;
+    p.setProcessEnvironment(env);
+    p.start(QStringLiteral(SCHEDSCOPE_GUI_BINARY), args);
+    if (!p.waitForFinished(120'000)) {
+        p.kill();
+        return {};
+    }
+    return {p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1, QString::fromLocal8Bit(p.readAllStandardError())};
+}
+
+QProcessEnvironment headlessEnv() {
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    env.remove(QStringLiteral("DISPLAY"));
+    env.remove(QStringLiteral("WAYLAND_DISPLAY"));
+    env.remove(QStringLiteral("QT_QPA_PLATFORM"));
+    return env;
+}
+
+TEST(BinaryScreenshot, RendersEachViewWithoutADisplay) {
+    QTemporaryDir dir;
+    for (const char* view : {"window", "topology", "domains"}) {
+        const QString out = dir.filePath(QLatin1String(view) + QStringLiteral(".png"));
+        const ProcessRun r = runSchedscope({QStringLiteral("--screenshot"), out, QStringLiteral("--view"), QLatin1String(view),
+                                     QStringLiteral("--size"), QStringLiteral("800x520"), QStringLiteral("--synthetic"),
+                                     QString::fromStdString(test::kSynthetic), QStringLiteral("--arch"), QStringLiteral("x86_64")},
+                                    headlessEnv());
+        ASSERT_EQ(r.exitCode, 0) << view << ": " << r.stdErr.toStdString();
+        const QImage img(out);
+        EXPECT_EQ(img.size(), QSize(800, 520)) << view;
+        EXPECT_GE(test::distinctColours(img), kManyColours) << view;
+    }
+}
+
+TEST(BinaryScreenshot, FailedLoadExitsNonZeroWithTheErrorAndStillWritesTheImage) {
+    QTemporaryDir dir;
+    const QString out = dir.filePath(QStringLiteral("err.png"));
+    const ProcessRun r = runSchedscope({QStringLiteral("--screenshot"), out, QStringLiteral("--xml"),
+                                 dir.filePath(QStringLiteral("missing.xml"))},
+                                headlessEnv());
+    EXPECT_EQ(r.exitCode, 1);
+    EXPECT_TRUE(r.stdErr.contains(QStringLiteral("missing.xml"))) << r.stdErr.toStdString();
+    EXPECT_TRUE(QFile::exists(out));
+}
+
+TEST(BinaryScreenshot, TraceFileArgumentIsReportedAsUnsupported) {
+    QTemporaryDir dir;
+    const QString out = dir.filePath(QStringLiteral("trace.png"));
+    const ProcessRun r = runSchedscope({QStringLiteral("--screenshot"), out, QStringLiteral("--synthetic"),
+                                 QStringLiteral("pack:1 core:2 pu:1"), dir.filePath(QStringLiteral("trace.dat"))},
+                                headlessEnv());
+    EXPECT_EQ(r.exitCode, 1);
+    EXPECT_TRUE(r.stdErr.contains(QStringLiteral("not supported yet"))) << r.stdErr.toStdString();
+}
+
+TEST(BinaryWithoutDisplay, SaysSoInOneLineAndExitsNonZero) {
+    const ProcessRun r = runSchedscope({QStringLiteral("--synthetic"), QStringLiteral("pack:1 core:2 pu:1")}, headlessEnv());
+    EXPECT_NE(r.exitCode, 0);
+    EXPECT_NE(r.exitCode, -1) << "crashed or aborted instead of exiting";
+    EXPECT_TRUE(r.stdErr.contains(QStringLiteral("no display"))) << r.stdErr.toStdString();
+    EXPECT_EQ(r.stdErr.trimmed().count(QLatin1Char('\n')), 0) << r.stdErr.toStdString();
+}
+
+TEST(BinaryCommandLine, RejectsBadOptionsInOneLine) {
+    const ProcessRun r = runSchedscope({QStringLiteral("--preset"), QStringLiteral("a"), QStringLiteral("--xml"), QStringLiteral("b")},
+                                headlessEnv());
+    EXPECT_EQ(r.exitCode, 2);
+    EXPECT_TRUE(r.stdErr.contains(QStringLiteral("only one of")));
+}
+
+}  // namespace
+}  // namespace schedscope::gui

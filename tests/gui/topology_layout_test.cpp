@@ -1,0 +1,87 @@
+// The nested-box layout of the topology view: boxes per level, nesting, hit-testing.
+#include <gtest/gtest.h>
+
+#include <map>
+
+#include "gui_test_util.h"
+#include "support/fixtures.h"
+#include "topology/sysfs_loader.h"
+#include "topology_layout.h"
+
+namespace schedscope::gui {
+namespace {
+
+std::map<TopoBox::Kind, int> countKinds(const TopologyLayout& l) {
+    std::map<TopoBox::Kind, int> n;
+    for (const auto& b : l.boxes()) ++n[b.kind];
+    return n;
+}
+
+void expectNested(const TopologyLayout& l) {
+    for (size_t i = 1; i < l.boxes().size(); ++i) {
+        const TopoBox& b = l.boxes()[i];
+        const TopoBox& parent = l.boxes()[size_t(b.parent)];
+        EXPECT_TRUE(parent.rect.contains(b.rect)) << b.label.toStdString() << " escapes " << parent.label.toStdString();
+        EXPECT_TRUE(b.cpus.isSubsetOf(parent.cpus));
+        EXPECT_GT(b.rect.width(), 0);
+        EXPECT_GT(b.rect.height(), 0);
+        for (size_t j = 0; j < parent.children.size(); ++j) {
+            const int sib = parent.children[j];
+            if (size_t(sib) == i) continue;
+            EXPECT_FALSE(b.rect.intersects(l.boxes()[size_t(sib)].rect)) << "siblings overlap";
+        }
+    }
+}
+
+TEST(TopologyLayout, SyntheticMachineHasOneBoxPerObject) {
+    auto t = loadHwlocSynthetic(test::kSynthetic, Arch::X86_64);
+    ASSERT_TRUE(t) << t.error();
+    auto l = TopologyLayout::build(*t);
+    auto n = countKinds(l);
+    EXPECT_EQ(n[TopoBox::Package], 2);
+    EXPECT_EQ(n[TopoBox::Node], 4);
+    EXPECT_EQ(n[TopoBox::Cache], 8);
+    EXPECT_EQ(n[TopoBox::Core], 32);
+    EXPECT_EQ(n[TopoBox::Cluster], 0);  // a cluster that is one core is drawn as the core
+    EXPECT_EQ(n[TopoBox::Cpu], 64);
+    l.layout(QRectF(0, 0, 1000, 700), 14, 7);
+    expectNested(l);
+    for (int cpu : {0, 17, 63}) {
+        const int box = l.boxOfCpu(cpu);
+        ASSERT_GE(box, 0);
+        EXPECT_EQ(l.boxAt(l.boxes()[size_t(box)].rect.center()), box);
+    }
+    EXPECT_EQ(l.boxes()[size_t(l.boxWithCpus(CpuSet::range(0, 7)))].kind, TopoBox::Cache);
+    EXPECT_EQ(l.boxAt(QPointF(-5, -5)), -1);
+}
+
+TEST(TopologyLayout, SingleNodeLevelsMergeIntoThePackageLabel) {
+    auto t = loadHwlocSynthetic("pack:1 l3:1 core:4 pu:1", Arch::X86_64);
+    ASSERT_TRUE(t) << t.error();
+    auto l = TopologyLayout::build(*t);
+    auto n = countKinds(l);
+    EXPECT_EQ(n[TopoBox::Package], 1);
+    EXPECT_EQ(n[TopoBox::Node], 0);
+    EXPECT_EQ(n[TopoBox::Cache], 0);
+    EXPECT_EQ(n[TopoBox::Cpu], 4);
+    const TopoBox& pkg = l.boxes()[1];
+    EXPECT_TRUE(pkg.label.contains(QStringLiteral("NUMA node 0"))) << pkg.label.toStdString();
+    EXPECT_TRUE(pkg.label.contains(QStringLiteral("L3"))) << pkg.label.toStdString();
+}
+
+TEST(TopologyLayout, ArmClustersFromASysfsSnapshot) {
+    const std::string root = schedscope::test::extractFixture("oracle/arm64-kunpeng-1s2n-4cl-dt/sysfs.tar.xz");
+    auto t = loadSysfsTopology(root, Arch::Arm64);
+    ASSERT_TRUE(t) << t.error();
+    auto l = TopologyLayout::build(*t);
+    auto n = countKinds(l);
+    EXPECT_GE(n[TopoBox::Cluster], 2);
+    EXPECT_EQ(n[TopoBox::Cpu], t->onlineCount());
+    for (const QSizeF size : {QSizeF(1200, 800), QSizeF(300, 200), QSizeF(120, 900)}) {
+        l.layout(QRectF(QPointF(0, 0), size), 14, 7);
+        expectNested(l);
+    }
+}
+
+}  // namespace
+}  // namespace schedscope::gui
