@@ -111,6 +111,44 @@ TEST(Cli, BadInputsGiveOneLineErrorsAndExitTwo) {
     }
 }
 
+TEST(Cli, LessonsListShowAndRun) {
+    CliRun list = cli("lesson --list");
+    ASSERT_EQ(list.status, 0) << list.err;
+    for (const char* id : {"01-what-is-a-sched-domain", "02-cluster-scheduling", "03-cluster-first-wakeup",
+                           "04-node-level-on-naples", "05-wake-wide", "06-reading-a-trace"})
+        EXPECT_NE(list.out.find(id), std::string::npos) << id;
+    // Every lesson parses, and every step names a real command with valid options.
+    auto ids = nlohmann::json::parse(schedscope::test::readFile(std::string(SCHEDSCOPE_RESOURCES) + "/lessons/index.json"));
+    for (const auto& id : ids) {
+        CliRun j = cli("lesson " + id.get<std::string>() + " --json");
+        ASSERT_EQ(j.status, 0) << id << ": " << j.err;
+        auto lesson = nlohmann::json::parse(j.out);
+        EXPECT_FALSE(lesson["title"].get<std::string>().empty());
+        EXPECT_GE(lesson["steps"].size(), 1u) << id;
+        for (const auto& step : lesson["steps"]) {
+            std::string words;
+            for (const auto& w : step["run"]) words += " '" + w.get<std::string>() + "'";
+            CliRun help = cli(words + " --help");
+            EXPECT_EQ(help.status, 0) << id << ": step names no command:" << words;
+        }
+    }
+    // Lesson 1 runs headless end to end and shows the kernel's own view of CPU 0.
+    CliRun run = cli("lesson what-is-a-sched-domain");
+    ASSERT_EQ(run.status, 0) << run.err;
+    EXPECT_NE(run.out.find("# What a sched domain is"), std::string::npos);
+    EXPECT_NE(run.out.find("CPU0 attaching sched-domain(s):"), std::string::npos);
+    EXPECT_NE(run.out.find("NODE span=0-7,64-71"), std::string::npos);
+    CliRun bad = cli("lesson no-such-lesson");
+    EXPECT_EQ(bad.status, 2);
+    EXPECT_NE(bad.err.find("unknown lesson 'no-such-lesson'"), std::string::npos);
+}
+
+TEST(Cli, ReadingATraceLessonUsesTheBundledSample) {
+    CliRun run = cli("lesson reading-a-trace");
+    ASSERT_EQ(run.status, 0) << run.err;
+    EXPECT_NE(run.out.find("sched_switch"), std::string::npos) << run.out.substr(0, 2000);
+}
+
 TEST(Cli, VersionAndHelp) {
     CliRun v = cli("--version");
     EXPECT_EQ(v.status, 0);
