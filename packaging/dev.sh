@@ -24,6 +24,10 @@ case "$mode" in
     exec "$bin/cli/schedscope-cli" domains --local "$@"
     ;;
   test)
+    # Live-capture tests need tracefs; mount it when we may (they skip with a reason otherwise).
+    if [ "$(id -u)" -eq 0 ] && [ -d /sys/kernel/tracing ] && [ ! -e /sys/kernel/tracing/trace ]; then
+      mount -t tracefs nodev /sys/kernel/tracing 2>/dev/null || echo "dev.sh: cannot mount tracefs; live tests will skip" >&2
+    fi
     export XDG_RUNTIME_DIR=${XDG_RUNTIME_DIR:-/tmp/runtime-$(id -un)}
     mkdir -p "$XDG_RUNTIME_DIR" && chmod 700 "$XDG_RUNTIME_DIR"
     ctest --preset "$preset" -j "$(nproc)"
