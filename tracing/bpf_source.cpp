@@ -122,7 +122,7 @@ Result<std::unique_ptr<BpfSource>> BpfSource::start(const BpfOptions& options) {
         const bool stream = options.mode == BpfMode::Stream;
         skel->rodata->do_stream = stream;
         skel->rodata->do_aggregate = !stream;
-        skel->rodata->ignore_tgid[0] = stream ? static_cast<__u32>(getpid()) : 0;
+        skel->rodata->ignore_tgid[0] = stream && options.ignoreSelf ? static_cast<__u32>(getpid()) : 0;
         skel->rodata->ignore_tgid[1] = stream ? static_cast<__u32>(std::max(options.ignoreTgid, 0)) : 0;
         skel->rodata->wakeup_bytes = std::min<uint64_t>(options.wakeupBytes, options.ringBytes / 2);
         bpf_map__set_max_entries(skel->maps.events, stream ? options.ringBytes : 4096);

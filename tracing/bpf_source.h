@@ -26,8 +26,9 @@ struct BpfOptions {
     // Ring buffer size (power of two, >= 4096); stream mode only.
     uint32_t ringBytes = 16u << 20;
     // Stream mode: thread groups whose events are dropped in the kernel (the consumer's
-    // wakeups would otherwise feed the trace). This process is always one of them; at most
-    // one more.
+    // wakeups would otherwise feed the trace): this process unless ignoreSelf is false (tests
+    // trace their own threads), and ignoreTgid when non-zero.
+    bool ignoreSelf = true;
     int32_t ignoreTgid = 0;
     // Stream mode: ring fill (bytes) at which the kernel wakes a consumer blocked in poll().
     uint32_t wakeupBytes = 1u << 20;

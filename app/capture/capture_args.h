@@ -14,7 +14,7 @@ struct CaptureArgs {
     double durationS = 0;       // --duration S (0: until the client goes), <= 86400
     int intervalMs = 100;       // --interval-ms N, 10..10000: drain / snapshot period
     uint32_t ringMiB = 16;      // --ring-mb N, power of two 1..256 (stream mode)
-    int32_t ignorePid = 0;      // --ignore-pid PID (default: the parent, i.e. the client)
+    int32_t ignorePid = 0;      // --ignore-pid PID: also drop this process's events (the client's)
     bool help = false;
     bool version = false;
 };

@@ -139,7 +139,7 @@ int main(int argc, char** argv) {
     BpfOptions opt;
     opt.mode = args->aggregate ? BpfMode::Aggregate : BpfMode::Stream;
     opt.ringBytes = args->ringMiB << 20;
-    opt.ignoreTgid = args->ignorePid ? args->ignorePid : static_cast<int32_t>(getppid());
+    opt.ignoreTgid = args->ignorePid;
     opt.wakeupBytes = opt.ringBytes / 4;
     auto source = BpfSource::start(opt);
     if (!source) return fatal(source.error());

@@ -145,7 +145,8 @@ int runLive(const Args& args) {
         if (path.empty()) return failRuntime("live: schedscope-capture not found next to schedscope-cli");
         std::vector<std::string> argv;
         if (!canLoadBpf() && !hasFileCaps(path) && geteuid() != 0) argv.push_back("pkexec");
-        argv.insert(argv.end(), {path, "--mode", aggregate ? "aggregate" : "stream", "--interval-ms", "100"});
+        argv.insert(argv.end(), {path, "--mode", aggregate ? "aggregate" : "stream", "--interval-ms", "100",
+                                 "--ignore-pid", std::to_string(getpid())});
         auto c = CaptureClient::spawn(argv);
         if (!c) return failRuntime("live: " + c.error());
         helper = std::move(*c);
