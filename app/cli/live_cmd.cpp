@@ -7,10 +7,14 @@
 // sources fall back to tracefs; without CAP_BPF+CAP_PERFMON they use the schedscope-capture
 // helper when it is installed with file capabilities (or always with --via-helper, through
 // pkexec when we are not root), else tracefs. Each fallback prints one line on stderr.
+// --attach PATH reads a helper started elsewhere (a FIFO it writes to, e.g. under sudo).
+#include <fcntl.h>
 #include <sys/xattr.h>
 #include <unistd.h>
 
+#include <cerrno>
 #include <chrono>
+#include <cstring>
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
@@ -107,9 +111,11 @@ int runLive(const Args& args) {
     if (source != "tracefs" && source != "bpf" && source != "bpf-aggregate")
         return fail("live: --source must be tracefs, bpf or bpf-aggregate, not '" + source + "'");
     bool viaHelper = args.has("via-helper");
+    const auto attach = args.value("attach");
+    if (attach && viaHelper) return fail("live: --attach and --via-helper exclude each other");
     if (viaHelper && source == "tracefs") return fail("live: --via-helper needs --source bpf or bpf-aggregate");
 
-    if (source != "tracefs" && !viaHelper) {
+    if (source != "tracefs" && !viaHelper && !attach) {
         const std::string why = BpfSource::unavailableReason();
         if (!why.empty()) {
             const std::string helper = findHelper();
@@ -123,7 +129,7 @@ int runLive(const Args& args) {
             }
         }
     }
-    if (source == "tracefs")
+    if (source == "tracefs" && !attach)
         if (auto why = tracefsUnavailableReason(); !why.empty()) return failRuntime("live: " + why);
 
     auto topo = loadLocalTopology();
@@ -133,14 +139,29 @@ int runLive(const Args& args) {
     auto tree = buildDomains(*topo, opt);
     if (!tree) return failRuntime("live: " + tree.error());
     MigrationClassifier classifier(*tree);
-    const bool aggregate = source == "bpf-aggregate";
+    bool aggregate = source == "bpf-aggregate";
 
     installStopSignals();
     std::unique_ptr<TracefsSource> tracefs;
     std::unique_ptr<BpfSource> bpf;
     std::unique_ptr<CaptureClient> helper;
     std::string sourceLabel = source;
-    if (viaHelper) {
+    if (attach) {
+        // A helper started elsewhere (e.g. sudo schedscope-capture > FIFO): its hello says
+        // which mode it runs in.
+        const int fd = open(attach->c_str(), O_RDONLY | O_CLOEXEC);
+        if (fd < 0) return failRuntime("live: " + *attach + ": " + std::strerror(errno));
+        helper = std::make_unique<CaptureClient>(fd);
+        EventStore scratch;
+        for (int i = 0; i < 50 && !helper->hello(); ++i) {
+            auto r = helper->pump(scratch, 100);
+            if (!r) return failRuntime("live: " + *attach + ": " + r.error());
+            if (!*r) break;
+        }
+        if (!helper->hello()) return failRuntime("live: " + *attach + ": no hello from a capture helper within 5 s");
+        aggregate = helper->hello()->mode == 1;
+        sourceLabel = std::string(aggregate ? "bpf-aggregate" : "bpf") + " (attached)";
+    } else if (viaHelper) {
         const std::string path = findHelper();
         if (path.empty()) return failRuntime("live: schedscope-capture not found next to schedscope-cli");
         std::vector<std::string> argv;
