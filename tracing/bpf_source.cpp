@@ -116,6 +116,7 @@ Result<std::unique_ptr<BpfSource>> BpfSource::start(const BpfOptions& options) {
 
     std::string firstError;
     for (bool rawTp : {false, true}) {
+        if (!rawTp && options.rawTpOnly) continue;
         g_lastLibbpfMessage.clear();
         sched_bpf* skel = sched_bpf__open();
         if (!skel) return Error{withLibbpf("opening the BPF program", errno)};

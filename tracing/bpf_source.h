@@ -32,6 +32,8 @@ struct BpfOptions {
     int32_t ignoreTgid = 0;
     // Stream mode: ring fill (bytes) at which the kernel wakes a consumer blocked in poll().
     uint32_t wakeupBytes = 1u << 20;
+    // Skip tp_btf and attach the raw_tp flavour (what happens when tp_btf fails; for tests).
+    bool rawTpOnly = false;
 };
 
 class BpfSource {

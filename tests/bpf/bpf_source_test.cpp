@@ -104,3 +104,31 @@ TEST(BpfSource, AggregateCountsAffinityMovesInTheKernel) {
     EXPECT_GT(waits, 0u);
     EXPECT_GT(histQuantileNs(snap.waitTotal(), 0.5), 0u);
 }
+
+TEST(BpfSource, RawTracepointFallbackStreamsAndAggregates) {
+    SKIP_WITHOUT_BPF();
+    for (BpfMode mode : {BpfMode::Stream, BpfMode::Aggregate}) {
+        BpfOptions opt;
+        opt.mode = mode;
+        opt.rawTpOnly = true;
+        opt.ignoreSelf = false;
+        auto source = BpfSource::start(opt);
+        ASSERT_TRUE(source) << source.error();
+        EXPECT_STREQ((*source)->attachKind(), "raw_tp");
+        EventStore store;
+        const pid_t tid = bpftest::runPinnedMoves(2, [] {});
+        ASSERT_TRUE((*source)->poll(store, 0));
+        store.finish();
+        auto snap = (*source)->snapshot();
+        EXPECT_GT(snap.eventsByKind[static_cast<size_t>(EventKind::Switch)], 0u);
+        if (mode == BpfMode::Stream) {
+            EXPECT_GT(store.count(EventKind::Switch), 0u);
+            int moved = 0;
+            for (const auto& mig : inferMigrations(store)) moved += mig.pid == tid;
+            EXPECT_GE(moved, 1);
+        } else {
+            EXPECT_EQ(store.size(), 0u);
+            EXPECT_FALSE(snap.migrations.empty());
+        }
+    }
+}
