@@ -66,8 +66,8 @@ measure() {  # NAME  CMD...   (the command must stop on SIGINT and print the fin
     walls+=("$w")
     local ev lost
     if [ "$name" = trace-cmd ]; then
-      ev=$("$cli" trace stats "$tmp/tc.dat" --json 2>/dev/null | python3 -c 'import json,sys; d=json.load(sys.stdin); print(d.get("events",0))' || echo 0)
-      lost=$("$cli" trace stats "$tmp/tc.dat" --json 2>/dev/null | python3 -c 'import json,sys; d=json.load(sys.stdin); print(d.get("lost_events",0))' || echo "?")
+      ev=$("$cli" trace stats "$tmp/tc.dat" --local --json 2>/dev/null | python3 -c 'import json,sys; d=json.load(sys.stdin); print(d.get("events",0))' || echo 0)
+      lost=$("$cli" trace stats "$tmp/tc.dat" --local --json 2>/dev/null | python3 -c 'import json,sys; d=json.load(sys.stdin); print(d.get("lost_events",0))' || echo "?")
     else
       ev=$(tail -1 "$tmp/$name.out" | python3 -c 'import json,sys; print(json.load(sys.stdin)["events"])')
       lost=$(tail -1 "$tmp/$name.out" | python3 -c 'import json,sys; print(json.load(sys.stdin)["lost_events"])')
