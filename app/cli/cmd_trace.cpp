@@ -17,6 +17,10 @@ std::vector<Command> traceCommands() {
     };
     std::vector<OptionSpec> liveOpts = {
         {"duration", true, "S seconds to run (default 10)"},
+        {"source", true, "tracefs|bpf|bpf-aggregate where events come from (default tracefs)"},
+        {"via-helper", false, "capture through schedscope-capture (pkexec when not privileged)"},
+        {"attach", true, "PATH read a schedscope-capture stream from a FIFO or file"},
+        {"interval", true, "S seconds between reports (default 1; 0: only the total)"},
         {"json", false, "print JSON lines"},
     };
     return {
@@ -26,7 +30,8 @@ std::vector<Command> traceCommands() {
         {"bench load", "time loading a trace: events/s, peak RSS, bytes per event", "FILE", {}, runBenchLoad},
         {"record", "record sched events into a trace.dat (+ topology sidecar) via a private tracefs instance",
          "-o FILE.dat [--duration S] [--file-version 6|7] [-- COMMAND...]", recordOpts, runRecord},
-        {"live", "watch sched events live: events/s, lost events, migrations per level", "[--duration S] [--json]",
+        {"live", "watch sched events live: events/s, lost events, migrations per level and cause",
+         "[--source tracefs|bpf|bpf-aggregate] [--via-helper | --attach PATH] [--duration S] [--interval S] [--json]",
          liveOpts, runLive},
     };
 }

@@ -1,26 +1,137 @@
-// schedscope-cli live [--duration S] [--json]: events/s, lost events and migrations per level
-// of this machine, every second and at the end.
+// schedscope-cli live [--source tracefs|bpf|bpf-aggregate] [--via-helper] [--duration S]
+// [--interval S] [--json]: events/s, events by kind, lost events and migrations per level and
+// cause of this machine, every --interval seconds and at the end.
+//
+// Sources: tracefs (private tracefs instance), bpf (CO-RE program streaming records through a
+// ring buffer), bpf-aggregate (the kernel counts; nothing is streamed). Without BTF the BPF
+// sources fall back to tracefs; without CAP_BPF+CAP_PERFMON they use the schedscope-capture
+// helper when it is installed with file capabilities (or always with --via-helper, through
+// pkexec when we are not root), else tracefs. Each fallback prints one line on stderr.
+// --attach PATH reads a helper started elsewhere (a FIFO it writes to, e.g. under sudo).
+#include <fcntl.h>
+#include <sys/xattr.h>
+#include <unistd.h>
+
+#include <cerrno>
 #include <chrono>
+#include <cstring>
 #include <cstdio>
+#include <filesystem>
 #include <iostream>
 #include <nlohmann/json.hpp>
 
+#include "bpf_source.h"
+#include "capture_client.h"
 #include "capture_signals.h"
 #include "commands.h"
 #include "domains/domain_builder.h"
 #include "migration_classifier.h"
+#include "process_caps.h"
 #include "topology/hwloc_loader.h"
 #include "trace_cmds.h"
 #include "tracefs_instance.h"
 #include "tracefs_source.h"
 
 namespace schedscope::cli {
+namespace {
+
+using namespace schedscope::tracing;
+namespace fs = std::filesystem;
+
+// The helper next to this executable (installed: same bin dir; build tree: ../capture/).
+std::string findHelper() {
+    std::error_code ec;
+    const fs::path exe = fs::read_symlink("/proc/self/exe", ec);
+    if (ec) return "";
+    for (const fs::path& p : {exe.parent_path() / "schedscope-capture", exe.parent_path().parent_path() / "capture" / "schedscope-capture"})
+        if (access(p.c_str(), X_OK) == 0) return p.string();
+    return "";
+}
+
+bool hasFileCaps(const std::string& path) {
+    return getxattr(path.c_str(), "security.capability", nullptr, 0) > 0;
+}
+
+struct Figures {
+    uint64_t events = 0;
+    std::map<std::string, uint64_t> byKind;
+    uint64_t lost = 0;
+    nlohmann::json byLevel = nlohmann::json::object();
+    nlohmann::json byCause = nlohmann::json::object();
+    nlohmann::json extra = nlohmann::json::object();
+};
+
+Figures fromStore(const EventStore& store, const MigrationClassifier& classifier, uint64_t lost) {
+    Figures f;
+    f.events = store.size();
+    for (int k = 0; k < kEventKindCount; ++k)
+        if (uint64_t n = store.count(static_cast<EventKind>(k))) f.byKind[std::string(kEventKindNames[static_cast<size_t>(k)])] = n;
+    f.lost = lost;
+    auto mig = classifier.classify(store);
+    for (size_t l = 0; l < mig.levels.size(); ++l) f.byLevel[mig.levels[l]] = mig.byLevel[l];
+    for (size_t c = 0; c < mig.byCause.size(); ++c)
+        f.byCause[std::string(kMigrationCauseNames[c])] = mig.byCause[c];
+    return f;
+}
+
+Figures fromAggregate(const AggregateSnapshot& s, const MigrationClassifier& classifier) {
+    Figures f;
+    f.events = s.totalEvents();
+    for (int k = 0; k < kEventKindCount; ++k)
+        if (uint64_t n = s.eventsByKind[static_cast<size_t>(k)]) f.byKind[std::string(kEventKindNames[static_cast<size_t>(k)])] = n;
+    f.lost = s.lost;
+    std::vector<uint64_t> levels(classifier.levelNames().size() + 1, 0);
+    std::array<uint64_t, static_cast<size_t>(MigrationCause::Count)> causes{};
+    for (const auto& m : s.migrations) {
+        const int l = classifier.level(m.src, m.dst);
+        levels[l < 0 ? levels.size() - 1 : static_cast<size_t>(l)] += m.count;
+        causes[static_cast<size_t>(m.cause)] += m.count;
+    }
+    for (size_t l = 0; l < classifier.levelNames().size(); ++l) f.byLevel[classifier.levelNames()[l]] = levels[l];
+    f.byLevel["unknown"] = levels.back();
+    for (size_t c = 0; c < causes.size(); ++c) f.byCause[std::string(kMigrationCauseNames[c])] = causes[c];
+    const auto run = s.runTotal(), wait = s.waitTotal();
+    f.extra["run_time_ns_p50"] = histQuantileNs(run, 0.5);
+    f.extra["run_time_ns_p99"] = histQuantileNs(run, 0.99);
+    f.extra["wait_time_ns_p50"] = histQuantileNs(wait, 0.5);
+    f.extra["wait_time_ns_p99"] = histQuantileNs(wait, 0.99);
+    f.extra["run_time_log2_ns"] = run;
+    f.extra["wait_time_log2_ns"] = wait;
+    return f;
+}
+
+}  // namespace
 
 int runLive(const Args& args) {
-    using namespace schedscope::tracing;
     auto duration = args.number("duration", 10.0);
     if (!duration) return fail("live: " + duration.error());
-    if (auto why = tracefsUnavailableReason(); !why.empty()) return failRuntime("live: " + why);
+    auto interval = args.number("interval", 1.0);
+    if (!interval || *interval < 0) return fail("live: --interval must be a number of seconds >= 0 (0: only the total)");
+    std::string source = args.valueOr("source", "tracefs");
+    if (source != "tracefs" && source != "bpf" && source != "bpf-aggregate")
+        return fail("live: --source must be tracefs, bpf or bpf-aggregate, not '" + source + "'");
+    bool viaHelper = args.has("via-helper");
+    const auto attach = args.value("attach");
+    if (attach && viaHelper) return fail("live: --attach and --via-helper exclude each other");
+    if (viaHelper && source == "tracefs") return fail("live: --via-helper needs --source bpf or bpf-aggregate");
+
+    if (source != "tracefs" && !viaHelper && !attach) {
+        const std::string why = BpfSource::unavailableReason();
+        if (!why.empty()) {
+            const std::string helper = findHelper();
+            if (!canLoadBpf() && BpfSource::builtWithBpf() && why.starts_with("needs") && !helper.empty() &&
+                hasFileCaps(helper)) {
+                std::cerr << "schedscope-cli: live: " << why << "; using " << helper << "\n";
+                viaHelper = true;
+            } else {
+                std::cerr << "schedscope-cli: live: BPF unavailable (" << why << "); falling back to tracefs\n";
+                source = "tracefs";
+            }
+        }
+    }
+    if (source == "tracefs" && !attach)
+        if (auto why = tracefsUnavailableReason(); !why.empty()) return failRuntime("live: " + why);
+
     auto topo = loadLocalTopology();
     if (!topo) return failRuntime("live: this machine's topology: " + topo.error());
     DomainBuildOptions opt;
@@ -28,51 +139,135 @@ int runLive(const Args& args) {
     auto tree = buildDomains(*topo, opt);
     if (!tree) return failRuntime("live: " + tree.error());
     MigrationClassifier classifier(*tree);
+    bool aggregate = source == "bpf-aggregate";
 
     installStopSignals();
-    auto source = TracefsSource::start();
-    if (!source) return failRuntime("live: " + source.error());
+    std::unique_ptr<TracefsSource> tracefs;
+    std::unique_ptr<BpfSource> bpf;
+    std::unique_ptr<CaptureClient> helper;
+    std::string sourceLabel = source;
+    if (attach) {
+        // A helper started elsewhere (e.g. sudo schedscope-capture > FIFO): its hello says
+        // which mode it runs in.
+        const int fd = open(attach->c_str(), O_RDONLY | O_CLOEXEC);
+        if (fd < 0) return failRuntime("live: " + *attach + ": " + std::strerror(errno));
+        helper = std::make_unique<CaptureClient>(fd);
+        EventStore scratch;
+        for (int i = 0; i < 50 && !helper->hello(); ++i) {
+            auto r = helper->pump(scratch, 100);
+            if (!r) return failRuntime("live: " + *attach + ": " + r.error());
+            if (!*r) break;
+        }
+        if (!helper->hello()) return failRuntime("live: " + *attach + ": no hello from a capture helper within 5 s");
+        aggregate = helper->hello()->mode == 1;
+        sourceLabel = std::string(aggregate ? "bpf-aggregate" : "bpf") + " (attached)";
+    } else if (viaHelper) {
+        const std::string path = findHelper();
+        if (path.empty()) return failRuntime("live: schedscope-capture not found next to schedscope-cli");
+        std::vector<std::string> argv;
+        if (!canLoadBpf() && !hasFileCaps(path) && geteuid() != 0) argv.push_back("pkexec");
+        argv.insert(argv.end(), {path, "--mode", aggregate ? "aggregate" : "stream", "--interval-ms", "100",
+                                 "--ignore-pid", std::to_string(getpid())});
+        auto c = CaptureClient::spawn(argv);
+        if (!c) return failRuntime("live: " + c.error());
+        helper = std::move(*c);
+        sourceLabel += " (helper)";
+    } else if (source == "tracefs") {
+        auto s = TracefsSource::start();
+        if (!s) return failRuntime("live: " + s.error());
+        tracefs = std::move(*s);
+    } else {
+        BpfOptions bo;
+        bo.mode = aggregate ? BpfMode::Aggregate : BpfMode::Stream;
+        auto s = BpfSource::start(bo);
+        if (!s) return failRuntime("live: " + s.error());
+        bpf = std::move(*s);
+        sourceLabel += std::string(" (") + bpf->attachKind() + ")";
+    }
+
     EventStore store;
     const bool json = args.has("json");
     const auto t0 = std::chrono::steady_clock::now();
+    auto since = [&] { return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(); };
     uint64_t lastEvents = 0;
+    double lastT = 0;
     auto report = [&](bool final) {
-        (*source)->flushCounts(store);
-        store.finish();
-        const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-        auto mig = classifier.classify(store);
-        nlohmann::json levels = nlohmann::json::object();
-        for (size_t l = 0; l < mig.levels.size(); ++l) levels[mig.levels[l]] = mig.byLevel[l];
-        const uint64_t events = store.size();
-        const double rate = final ? static_cast<double>(events) / elapsed : static_cast<double>(events - lastEvents);
-        lastEvents = events;
-        const uint64_t lost = (*source)->overruns() + store.anomaly(Anomaly::LostEvents);
+        Figures f;
+        if (aggregate) {
+            if (bpf) f = fromAggregate(bpf->snapshot(), classifier);
+            else if (helper && helper->aggregate()) f = fromAggregate(*helper->aggregate(), classifier);
+        } else {
+            uint64_t lost = 0;
+            if (tracefs) {
+                tracefs->flushCounts(store);
+                lost = tracefs->overruns() + store.anomaly(Anomaly::LostEvents);
+            } else if (bpf) {
+                bpf->flushCounts(store);
+                lost = store.anomaly(Anomaly::LostEvents);
+            } else {
+                helper->flushCounts(store);
+                lost = store.anomaly(Anomaly::LostEvents);
+            }
+            store.finish();
+            f = fromStore(store, classifier, lost);
+        }
+        const double elapsed = since();
+        const double rate = final ? static_cast<double>(f.events) / elapsed
+                                  : static_cast<double>(f.events - lastEvents) / std::max(elapsed - lastT, 1e-3);
+        lastEvents = f.events;
+        lastT = elapsed;
         if (json) {
-            std::cout << nlohmann::json{{"t_s", elapsed}, {"final", final}, {"events", events}, {"events_per_s", rate},
-                                        {"lost_events", lost}, {"migrations_by_level", levels}}
-                             .dump()
-                      << std::endl;
+            nlohmann::json j{{"source", sourceLabel}, {"t_s", elapsed},         {"final", final},
+                             {"events", f.events},    {"events_per_s", rate},   {"events_by_kind", f.byKind},
+                             {"lost_events", f.lost}, {"migrations_by_level", f.byLevel},
+                             {"migrations_by_cause", f.byCause}};
+            for (auto& [k, v] : f.extra.items()) j[k] = v;
+            std::cout << j.dump() << std::endl;
         } else {
             std::printf("%s%6.1fs  %8.0f events/s  %llu events  %llu lost  migrations:", final ? "total " : "", elapsed,
-                        rate, static_cast<unsigned long long>(events), static_cast<unsigned long long>(lost));
-            for (const auto& [name, n] : levels.items()) std::printf(" %s=%llu", name.c_str(), n.get<unsigned long long>());
+                        rate, static_cast<unsigned long long>(f.events), static_cast<unsigned long long>(f.lost));
+            for (const auto& [name, n] : f.byLevel.items()) std::printf(" %s=%llu", name.c_str(), n.get<unsigned long long>());
+            if (f.extra.contains("wait_time_ns_p50"))
+                std::printf("  wait p50/p99 <%llu/%llu ns", f.extra["wait_time_ns_p50"].get<unsigned long long>(),
+                            f.extra["wait_time_ns_p99"].get<unsigned long long>());
             std::printf("\n");
             std::fflush(stdout);
         }
     };
-    double next = 1.0;
+    auto pollOnce = [&](double maxWait) -> Status {
+        const int ms = static_cast<int>(std::max(0.0, maxWait) * 1000);
+        if (tracefs) {
+            sleepUnlessStopped(maxWait);
+            if (auto r = tracefs->poll(store); !r) return Error{r.error()};
+        } else if (bpf) {
+            if (aggregate) sleepUnlessStopped(maxWait);
+            else if (auto r = bpf->poll(store, ms); !r) return Error{r.error()};
+        } else {
+            auto r = helper->pump(store, ms);
+            if (!r) return Error{r.error()};
+            if (!*r) return Error{"the capture helper ended"};
+        }
+        return {};
+    };
+    double next = *interval;
     while (!stopRequested()) {
-        const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+        const double elapsed = since();
         if (elapsed >= *duration) break;
-        sleepUnlessStopped(std::min(0.1, *duration - elapsed));
-        if (auto r = (*source)->poll(store); !r) return failRuntime("live: " + r.error());
-        if (elapsed >= next) {
+        if (Status s = pollOnce(std::min(0.1, *duration - elapsed)); !s) return failRuntime("live: " + s.error());
+        if (*interval > 0 && since() >= next) {
             report(false);
-            next += 1.0;
+            next += *interval;
         }
     }
-    if (auto r = (*source)->poll(store); !r) return failRuntime("live: " + r.error());
+    if (tracefs) {
+        if (auto r = tracefs->poll(store); !r) return failRuntime("live: " + r.error());
+    } else if (bpf && !aggregate) {
+        if (auto r = bpf->poll(store, 0); !r) return failRuntime("live: " + r.error());
+    } else if (helper) {
+        (void)helper->pump(store, 150);  // the latest snapshot / records
+    }
     report(true);
+    if (helper) helper->close();
     return 0;
 }
 

@@ -19,7 +19,7 @@ cmake --build "$build" --target "${targets[@]}" -j "$(nproc)" >/dev/null
 seed_dir() {  # real inputs for each target
   case "$1" in
     fuzz_hwloc_xml) echo "$here/tests/data/topologies/xml $here/resources/topologies" ;;
-    fuzz_topology_json|fuzz_cpulist|fuzz_synthetic|fuzz_sysfs|fuzz_cli_args) echo "$here/tests/fuzz/corpus/$1" ;;
+    fuzz_topology_json|fuzz_cpulist|fuzz_synthetic|fuzz_sysfs|fuzz_cli_args|fuzz_capture_client) echo "$here/tests/fuzz/corpus/$1" ;;
     *) echo "$here/tests/fuzz/corpus/$1" ;;
   esac
 }

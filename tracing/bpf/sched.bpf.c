@@ -1,0 +1,423 @@
+// SPDX-License-Identifier: GPL-2.0
+/* schedscope's sched tracer (CO-RE). Two modes chosen before load through rodata:
+ *   stream:    every event as a fixed ssc_record in a ring buffer (BpfSource -> EventStore);
+ *   aggregate: nothing leaves the kernel but counters: events by kind, per-(src,dst,cause)
+ *              migrations, per-CPU run-time and wait-time log2 histograms.
+ * Every program exists twice: tp_btf (preferred) and raw_tp (fallback when tp_btf will not
+ * attach); user space turns autoload on for one set. Fields are read with BPF_CORE_READ so the
+ * same body is valid for both (raw_tp arguments are plain u64 to the verifier). */
+#include "vmlinux.h"
+#include <bpf/bpf_core_read.h>
+#include <bpf/bpf_helpers.h>
+#include <bpf/bpf_tracing.h>
+
+#include "sched_record.h"
+
+char LICENSE[] SEC("license") = "GPL";
+
+const volatile bool do_stream = true;
+const volatile bool do_aggregate = false;
+const volatile __u32 ignore_tgid[2] = {0, 0};   /* stream mode: the tracer and its consumer */
+const volatile __u64 wakeup_bytes = 1 << 20;    /* ring fill at which the consumer is woken */
+
+struct {
+    __uint(type, BPF_MAP_TYPE_RINGBUF);
+    __uint(max_entries, 16 << 20);
+} events SEC(".maps");
+
+struct {
+    __uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+    __uint(max_entries, 1);
+    __type(key, __u32);
+    __type(value, struct ssc_cpu_stats);
+} stats SEC(".maps");
+
+/* Last name sent per pid (first 16 bytes as two u64), so comms travel only when they change. */
+struct comm_val {
+    __u64 a, b;
+};
+struct {
+    __uint(type, BPF_MAP_TYPE_LRU_HASH);
+    __uint(max_entries, 32768);
+    __type(key, __s32);
+    __type(value, struct comm_val);
+} comm_sent SEC(".maps");
+
+struct {
+    __uint(type, BPF_MAP_TYPE_HASH);
+    __uint(max_entries, 65536);
+    __type(key, struct ssc_mig_key);
+    __type(value, __u64);
+} migrations SEC(".maps");
+
+/* Aggregate mode: when each task became runnable (wakeup or preemption). */
+struct {
+    __uint(type, BPF_MAP_TYPE_LRU_HASH);
+    __uint(max_entries, 65536);
+    __type(key, __s32);
+    __type(value, __u64);
+} runnable_since SEC(".maps");
+
+/* Aggregate mode: a stopper (migration/N) was woken from softirq context (active balance),
+ * or from task context (affinity change, exec balance). Keyed by the stopper's pid. */
+struct {
+    __uint(type, BPF_MAP_TYPE_LRU_HASH);
+    __uint(max_entries, 4096);
+    __type(key, __s32);
+    __type(value, __u8);
+} stopper_softirq SEC(".maps");
+
+/* Aggregate mode: children forked and not yet woken by wake_up_new_task(). */
+struct {
+    __uint(type, BPF_MAP_TYPE_LRU_HASH);
+    __uint(max_entries, 8192);
+    __type(key, __s32);
+    __type(value, __u8);
+} fork_pending SEC(".maps");
+
+static __always_inline struct ssc_cpu_stats *cpu_stats(void)
+{
+    __u32 zero = 0;
+    return bpf_map_lookup_elem(&stats, &zero);
+}
+
+static __always_inline void count(struct ssc_cpu_stats *s, int kind)
+{
+    if (s && kind >= 0 && kind < SSC_KIND_COUNT)
+        s->events[kind]++;
+}
+
+static __always_inline bool ignored(struct task_struct *t)
+{
+    __u32 tgid = BPF_CORE_READ(t, tgid);
+    return tgid && (tgid == ignore_tgid[0] || tgid == ignore_tgid[1]);
+}
+
+static __always_inline __u32 log2_bucket(__u64 v)
+{
+    __u32 r, sh;
+    r = (v > 0xffffffffull) << 5; v >>= r;
+    sh = (v > 0xffff) << 4; v >>= sh; r |= sh;
+    sh = (v > 0xff) << 3; v >>= sh; r |= sh;
+    sh = (v > 0xf) << 2; v >>= sh; r |= sh;
+    sh = (v > 0x3) << 1; v >>= sh; r |= sh;
+    r |= (__u32)(v >> 1);
+    return r < SSC_HIST_BUCKETS ? r : SSC_HIST_BUCKETS - 1;
+}
+
+/* Submit without waking the consumer below the threshold: every wakeup is a context switch,
+ * which is another record (the self-feedback trap of PLATFORM-NOTES). The consumer drains on
+ * a timer as well. */
+static __always_inline void submit(void *r)
+{
+    __u64 avail = bpf_ringbuf_query(&events, BPF_RB_AVAIL_DATA);
+    bpf_ringbuf_submit(r, avail >= wakeup_bytes ? BPF_RB_FORCE_WAKEUP : BPF_RB_NO_WAKEUP);
+}
+
+static __always_inline void emit(struct ssc_cpu_stats *s, int kind, __s32 pid, __s32 arg, int prio, __u8 state)
+{
+    struct ssc_record *r = bpf_ringbuf_reserve(&events, sizeof(*r), 0);
+    if (!r) {
+        if (s)
+            s->lost++;
+        return;
+    }
+    r->ts = bpf_ktime_get_ns();
+    r->pid = pid;
+    r->arg = arg;
+    r->cpu = (__u16)bpf_get_smp_processor_id();
+    r->kind = (__u8)kind;
+    r->prio = (__u8)prio;
+    r->state = state;
+    r->pad[0] = r->pad[1] = r->pad[2] = 0;
+    submit(r);
+}
+
+/* Sends t's name when it differs from the last one sent for its pid. */
+static __always_inline void note_comm(struct ssc_cpu_stats *s, struct task_struct *t, __s32 pid)
+{
+    struct comm_val v = {};
+    BPF_CORE_READ_INTO(&v, t, comm);
+    struct comm_val *old = bpf_map_lookup_elem(&comm_sent, &pid);
+    if (old && old->a == v.a && old->b == v.b)
+        return;
+    bpf_map_update_elem(&comm_sent, &pid, &v, BPF_ANY);
+    struct ssc_comm_record *r = bpf_ringbuf_reserve(&events, sizeof(*r), 0);
+    if (!r) {
+        if (s)
+            s->lost++;
+        bpf_map_delete_elem(&comm_sent, &pid); /* retry next time */
+        return;
+    }
+    r->h.ts = bpf_ktime_get_ns();
+    r->h.pid = pid;
+    r->h.arg = -1;
+    r->h.cpu = (__u16)bpf_get_smp_processor_id();
+    r->h.kind = SSC_COMM;
+    r->h.prio = 0;
+    r->h.state = SSC_STATE_UNKNOWN;
+    r->h.pad[0] = r->h.pad[1] = r->h.pad[2] = 0;
+    __builtin_memcpy(r->comm, &v, sizeof(r->comm));
+    count(s, SSC_COMM);
+    submit(r);
+}
+
+/* mirrors __trace_sched_switch_state() in include/trace/events/sched.h */
+static __always_inline __u8 switch_state(bool preempt, unsigned int st)
+{
+    if (preempt)
+        return SSC_STATE_R;
+    if ((st & 0x0402) == 0x0402) /* TASK_IDLE = TASK_UNINTERRUPTIBLE | TASK_NOLOAD */
+        return SSC_STATE_I;
+    if (st & 0x0001) return SSC_STATE_S;
+    if (st & (0x0002 | 0x1000)) return SSC_STATE_D; /* incl. TASK_RTLOCK_WAIT */
+    if (st & 0x0004) return SSC_STATE_T;
+    if (st & 0x0008) return SSC_STATE_t;
+    if (st & 0x0010) return SSC_STATE_X;
+    if (st & 0x0020) return SSC_STATE_Z;
+    if (st & 0x0040) return SSC_STATE_P;
+    if (st & 0x0080) return SSC_STATE_X; /* TASK_DEAD */
+    return SSC_STATE_R;
+}
+
+/* True while this CPU runs SCHED_SOFTIRQ (periodic and nohz load balancing), from the
+ * softirq_entry/exit tracepoints (aggregate mode only). Reading preempt_count through the
+ * __preempt_count ksym would be cheaper but needs CONFIG_KALLSYMS_ALL, which many kernels
+ * (this project's CI among them) lack. */
+static __always_inline bool in_serving_softirq(void)
+{
+    struct ssc_cpu_stats *s = cpu_stats();
+    return s && s->in_sched_softirq;
+}
+
+static __always_inline bool is_stopper(const char *c)
+{
+    return c[0] == 'm' && c[1] == 'i' && c[2] == 'g' && c[3] == 'r' && c[4] == 'a' && c[5] == 't' &&
+           c[6] == 'i' && c[7] == 'o' && c[8] == 'n' && c[9] == '/';
+}
+
+struct task_struct___pre514 {
+    long state;
+};
+
+static __always_inline long task_state(struct task_struct *t)
+{
+    if (bpf_core_field_exists(t->__state))
+        return BPF_CORE_READ(t, __state);
+    return BPF_CORE_READ((struct task_struct___pre514 *)t, state);
+}
+
+/* Why is p moving to dst? Decided from the calling context (see tracing/migration_causes.h for
+ * the trace-based rules these mirror):
+ *   current is migration/N        a cpu stopper: load_balance_active when it was woken from
+ *                                 softirq (active_load_balance_cpu_stop kicked by
+ *                                 sched_balance_rq), else affinity (affine_move_task, exec)
+ *   p->on_rq == 0                 p is not queued: try_to_wake_up() placing it -> wakeup, or
+ *                                 fork when its wake_up_new_task() is pending
+ *   softirq                       SCHED_SOFTIRQ: load_balance_periodic when pulling to this CPU,
+ *                                 load_balance_newidle (nohz idle balance) when pulling for
+ *                                 another, idle CPU
+ *   task context, dst == this CPU the balance inside __schedule() of a blocking task or of the
+ *   and current blocks or is idle idle task -> load_balance_newidle
+ *   anything else                 another task moved p (sched_setaffinity of a queued task ->
+ *                                 move_queued_task()) -> affinity */
+static __always_inline __u8 migrate_cause(struct task_struct *p, __s32 pid, int dst)
+{
+    char comm[16];
+    bpf_get_current_comm(comm, sizeof(comm));
+    __s32 cur = (__s32)bpf_get_current_pid_tgid();
+    if (is_stopper(comm)) {
+        __u8 *soft = bpf_map_lookup_elem(&stopper_softirq, &cur);
+        return soft && *soft ? SSC_CAUSE_LB_ACTIVE : SSC_CAUSE_AFFINITY;
+    }
+    if (BPF_CORE_READ(p, on_rq) == 0)
+        return bpf_map_lookup_elem(&fork_pending, &pid) ? SSC_CAUSE_FORK : SSC_CAUSE_WAKEUP;
+    int this_cpu = (int)bpf_get_smp_processor_id();
+    if (in_serving_softirq())
+        return dst == this_cpu ? SSC_CAUSE_LB_PERIODIC : SSC_CAUSE_LB_NEWIDLE;
+    if (dst == this_cpu) {
+        if (cur == 0)
+            return SSC_CAUSE_LB_NEWIDLE;
+        struct task_struct *ct = (struct task_struct *)bpf_get_current_task();
+        if (task_state(ct) != 0)
+            return SSC_CAUSE_LB_NEWIDLE;
+    }
+    return SSC_CAUSE_AFFINITY;
+}
+
+static __always_inline void hist_add(__u64 *h, __u64 ns)
+{
+    __u32 b = log2_bucket(ns);
+    if (b < SSC_HIST_BUCKETS)
+        h[b]++;
+}
+
+/* ---- bodies ---- */
+
+static __always_inline int on_switch(bool preempt, struct task_struct *prev, struct task_struct *next,
+                                     unsigned int prev_state)
+{
+    struct ssc_cpu_stats *s = cpu_stats();
+    __s32 ppid = BPF_CORE_READ(prev, pid);
+    __s32 npid = BPF_CORE_READ(next, pid);
+    count(s, SSC_SWITCH);
+    if (do_stream) {
+        if (ignored(prev) || ignored(next))
+            return 0;
+        note_comm(s, next, npid);
+        emit(s, SSC_SWITCH, ppid, npid, BPF_CORE_READ(prev, prio), switch_state(preempt, prev_state));
+    }
+    if (do_aggregate && s) {
+        __u64 now = bpf_ktime_get_ns();
+        if (ppid != 0 && s->slice_start)
+            hist_add(s->run_hist, now - s->slice_start);
+        s->slice_start = now;
+        if (ppid != 0 && switch_state(preempt, prev_state) == SSC_STATE_R)
+            bpf_map_update_elem(&runnable_since, &ppid, &now, BPF_ANY);
+        if (npid != 0) {
+            __u64 *since = bpf_map_lookup_elem(&runnable_since, &npid);
+            if (since) {
+                if (now > *since)
+                    hist_add(s->wait_hist, now - *since);
+                bpf_map_delete_elem(&runnable_since, &npid);
+            }
+        }
+    }
+    return 0;
+}
+
+static __always_inline int on_wake(int kind, struct task_struct *p)
+{
+    struct ssc_cpu_stats *s = cpu_stats();
+    __s32 pid = BPF_CORE_READ(p, pid);
+    count(s, kind);
+    if (do_stream) {
+        if (ignored(p))
+            return 0;
+        if (kind != SSC_WAKEUP)
+            note_comm(s, p, pid);
+        emit(s, kind, pid, BPF_CORE_READ(p, wake_cpu), BPF_CORE_READ(p, prio), SSC_STATE_UNKNOWN);
+    }
+    if (do_aggregate) {
+        if (kind == SSC_WAKING) {
+            char comm[16];
+            BPF_CORE_READ_STR_INTO(&comm, p, comm);
+            if (is_stopper(comm)) {
+                __u8 soft = in_serving_softirq();
+                bpf_map_update_elem(&stopper_softirq, &pid, &soft, BPF_ANY);
+            }
+        } else {
+            __u64 now = bpf_ktime_get_ns();
+            bpf_map_update_elem(&runnable_since, &pid, &now, BPF_ANY);
+            if (kind == SSC_WAKEUP_NEW)
+                bpf_map_delete_elem(&fork_pending, &pid);
+        }
+    }
+    return 0;
+}
+
+static __always_inline int on_migrate(struct task_struct *p, int dst)
+{
+    struct ssc_cpu_stats *s = cpu_stats();
+    __s32 pid = BPF_CORE_READ(p, pid);
+    int src = BPF_CORE_READ(p, wake_cpu);
+    /* set_task_cpu() fires the tracepoint before __set_task_cpu(): task_cpu(p) is the source.
+     * task_cpu() is thread_info.cpu on x86/arm64 (CONFIG_THREAD_INFO_IN_TASK). */
+    if (bpf_core_field_exists(p->thread_info.cpu))
+        src = BPF_CORE_READ(p, thread_info.cpu);
+    count(s, SSC_MIGRATE);
+    if (do_stream) {
+        if (ignored(p))
+            return 0;
+        emit(s, SSC_MIGRATE, pid, (__s32)(((__u32)src & 0xffff) << 16 | ((__u32)dst & 0xffff)), BPF_CORE_READ(p, prio),
+             SSC_STATE_UNKNOWN);
+    }
+    if (do_aggregate) {
+        struct ssc_mig_key k = {.src = (__u16)src, .dst = (__u16)dst, .cause = migrate_cause(p, pid, dst)};
+        __u64 one = 1, *n = bpf_map_lookup_elem(&migrations, &k);
+        if (n)
+            __sync_fetch_and_add(n, 1);
+        else
+            bpf_map_update_elem(&migrations, &k, &one, BPF_NOEXIST) && (n = bpf_map_lookup_elem(&migrations, &k)) &&
+                __sync_fetch_and_add(n, 1);
+    }
+    return 0;
+}
+
+static __always_inline int on_fork(struct task_struct *parent, struct task_struct *child)
+{
+    struct ssc_cpu_stats *s = cpu_stats();
+    __s32 cpid = BPF_CORE_READ(child, pid);
+    count(s, SSC_FORK);
+    if (do_stream) {
+        if (ignored(parent))
+            return 0;
+        note_comm(s, child, cpid);
+        emit(s, SSC_FORK, BPF_CORE_READ(parent, pid), cpid, 0, SSC_STATE_UNKNOWN);
+    }
+    if (do_aggregate) {
+        __u8 one = 1;
+        bpf_map_update_elem(&fork_pending, &cpid, &one, BPF_ANY);
+    }
+    return 0;
+}
+
+static __always_inline int on_exit(struct task_struct *p)
+{
+    struct ssc_cpu_stats *s = cpu_stats();
+    __s32 pid = BPF_CORE_READ(p, pid);
+    count(s, SSC_EXIT);
+    if (do_stream) {
+        if (ignored(p))
+            return 0;
+        emit(s, SSC_EXIT, pid, -1, BPF_CORE_READ(p, prio), SSC_STATE_UNKNOWN);
+        bpf_map_delete_elem(&comm_sent, &pid);
+    }
+    if (do_aggregate) {
+        bpf_map_delete_elem(&runnable_since, &pid);
+        bpf_map_delete_elem(&fork_pending, &pid);
+    }
+    return 0;
+}
+
+#define SCHED_SOFTIRQ 7 /* enum in include/linux/interrupt.h, stable since 2.6 */
+static __always_inline int on_softirq(unsigned int vec, bool entry)
+{
+    if (do_aggregate && vec == SCHED_SOFTIRQ) {
+        struct ssc_cpu_stats *s = cpu_stats();
+        if (s)
+            s->in_sched_softirq = entry;
+    }
+    return 0;
+}
+
+/* ---- the two attachment flavours ---- */
+#define SSC_PROGS(sec, sfx)                                                                             \
+    SEC(sec "/sched_switch")                                                                           \
+    int BPF_PROG(ssc_switch_##sfx, bool preempt, struct task_struct *prev, struct task_struct *next,  \
+                 unsigned int prev_state)                                                              \
+    {                                                                                                  \
+        return on_switch(preempt, prev, next, prev_state);                                             \
+    }                                                                                                  \
+    SEC(sec "/sched_waking")                                                                           \
+    int BPF_PROG(ssc_waking_##sfx, struct task_struct *p) { return on_wake(SSC_WAKING, p); }             \
+    SEC(sec "/sched_wakeup")                                                                           \
+    int BPF_PROG(ssc_wakeup_##sfx, struct task_struct *p) { return on_wake(SSC_WAKEUP, p); }             \
+    SEC(sec "/sched_wakeup_new")                                                                       \
+    int BPF_PROG(ssc_wakeup_new_##sfx, struct task_struct *p) { return on_wake(SSC_WAKEUP_NEW, p); }     \
+    SEC(sec "/sched_migrate_task")                                                                     \
+    int BPF_PROG(ssc_migrate_##sfx, struct task_struct *p, int dest_cpu) { return on_migrate(p, dest_cpu); } \
+    SEC(sec "/sched_process_fork")                                                                     \
+    int BPF_PROG(ssc_fork_##sfx, struct task_struct *parent, struct task_struct *child)                 \
+    {                                                                                                  \
+        return on_fork(parent, child);                                                                 \
+    }                                                                                                  \
+    SEC(sec "/sched_process_exit")                                                                     \
+    int BPF_PROG(ssc_exit_##sfx, struct task_struct *p) { return on_exit(p); }                         \
+    SEC(sec "/softirq_entry")                                                                          \
+    int BPF_PROG(ssc_softirq_entry_##sfx, unsigned int vec) { return on_softirq(vec, true); }          \
+    SEC(sec "/softirq_exit")                                                                           \
+    int BPF_PROG(ssc_softirq_exit_##sfx, unsigned int vec) { return on_softirq(vec, false); }
+
+SSC_PROGS("tp_btf", btf)
+SSC_PROGS("raw_tp", raw)
