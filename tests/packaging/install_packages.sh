@@ -11,7 +11,8 @@ touch "$work/root/var/lib/dpkg/status" "$work/root/var/lib/dpkg/available"
 debs=("$work"/debs/*.deb)
 echo "built: ${debs[*]##*/}"
 for d in "${debs[@]}"; do
-  dpkg-deb --info "$d" | grep -q "Depends:" || [[ "$d" == *data* ]] || { echo "no Depends in $d"; exit 1; }
+  info=$(dpkg-deb --info "$d")  # not piped into grep -q: with pipefail, SIGPIPE would fail it
+  [[ "$info" == *"Depends:"* ]] || [[ "$d" == *data* ]] || { echo "no Depends in $d"; exit 1; }
 done
 # The root has no libc etc. of its own: the programs use the host's libraries, so dependency
 # checks are forced; everything schedscope ships must come from the root.
