@@ -9,6 +9,7 @@
 #include <unordered_set>
 
 #include "migration_causes.h"
+#include "runqueue_depth.h"
 #include "sched_tracker.h"
 
 namespace schedscope::replay {
@@ -20,10 +21,11 @@ using tracing::TaskPhase;
 using workload::Op;
 using workload::OpKind;
 
-// A task that waited this long (in total) while a CPU it never ran on sat idle was not
-// allowed there: an unpinned task would have been pulled by newidle balancing within
-// microseconds.
-constexpr uint64_t kPinEvidenceNs = 5'000'000;
+// A task that waited this long (in total) while a CPU it never ran on sat idle was not allowed
+// there: newidle balancing pulls a waiting task to a CPU going idle at once, and nohz idle
+// balancing within a tick when it was cache hot. (A deeper runqueue next to a busy one is no
+// evidence: balancing weighs cgroup load and nice levels, not task counts.)
+constexpr uint64_t kPinEvidenceNs = 10'000'000;
 // Wakes separated by less CPU time than this form one 1:N Wake op.
 constexpr double kMultiWakeGapNs = 1000;
 // A Wake followed by the waker blocking within this much CPU time is a WF_SYNC wakeup
@@ -62,15 +64,6 @@ Result<std::vector<std::regex>> compile(const std::vector<std::string>& patterns
         }
     }
     return out;
-}
-
-// Sum of the overlaps of [s, e) with `slices` (sorted by start, disjoint).
-uint64_t overlap(const std::vector<std::pair<uint64_t, uint64_t>>& slices, uint64_t s, uint64_t e) {
-    auto it = std::lower_bound(slices.begin(), slices.end(), s,
-                               [](const std::pair<uint64_t, uint64_t>& sl, uint64_t t) { return sl.second <= t; });
-    uint64_t sum = 0;
-    for (; it != slices.end() && it->first < e; ++it) sum += std::min(e, it->second) - std::max(s, it->first);
-    return sum;
 }
 
 }  // namespace
@@ -189,13 +182,24 @@ Result<DerivedWorkload> deriveWorkload(const tracing::EventStore& store, const D
         return it == index.end() ? -1 : it->second;
     };
 
+    // ---- forks of kept children by kept parents inside the window
+    std::unordered_map<int32_t, int32_t> parentOf;
+    for (const Fork& f : forks) {
+        if (f.ts < ws || f.ts >= we) continue;
+        if (keptIdx(f.child) < 0 || keptIdx(f.parent) < 0) continue;
+        builds[f.parent].actions.push_back({f.ts, OpKind::Fork, index[f.child], {}});
+        builds[f.child].forked = true;
+        parentOf[f.child] = f.parent;
+    }
+
     // ---- wake edges: a sleep ended by sched_waking from a kept task becomes Wait + Wake
+    // (a forked child's first runnable interval is its sched_wakeup_new: the Fork op covers it)
     std::map<std::pair<int, int>, int> edgeCount;
     for (int32_t pid : kept) {
         TaskBuild& b = builds[pid];
         for (size_t k = 0; k < b.iv.size(); ++k) {
             const TaskInterval& iv = b.iv[k];
-            const bool startsAsleep = k == 0 && iv.phase == TaskPhase::Runnable && iv.start > ws;
+            const bool startsAsleep = k == 0 && !b.forked && iv.phase == TaskPhase::Runnable && iv.start > ws;
             const bool sleepThenWake = iv.phase == TaskPhase::Sleeping && k + 1 < b.iv.size() &&
                                        b.iv[k + 1].phase == TaskPhase::Runnable;
             if (!startsAsleep && !sleepThenWake) continue;
@@ -210,25 +214,9 @@ Result<DerivedWorkload> deriveWorkload(const tracing::EventStore& store, const D
     }
     for (const auto& [e, n] : edgeCount) out.edges.push_back({e.first, e.second, n});
 
-    // ---- forks of kept children by kept parents inside the window
-    std::unordered_map<int32_t, int32_t> parentOf;
-    for (const Fork& f : forks) {
-        if (f.ts < ws || f.ts >= we) continue;
-        if (keptIdx(f.child) < 0 || keptIdx(f.parent) < 0) continue;
-        builds[f.parent].actions.push_back({f.ts, OpKind::Fork, index[f.child], {}});
-        builds[f.child].forked = true;
-        parentOf[f.child] = f.parent;
-    }
-
-    // ---- affinity: stretches between affinity migrations; pinned where the task waited while
-    // CPUs it never ran on were idle
-    std::vector<std::vector<std::pair<uint64_t, uint64_t>>> idle(static_cast<size_t>(std::max(ncpu, store.cpuCount())));
-    {
-        auto slices = tracing::computeRunSlices(store);
-        for (size_t c = 0; c < slices.size() && c < idle.size(); ++c)
-            for (const auto& s : slices[c])
-                if (s.pid == 0 && s.end > s.start) idle[c].push_back({s.start, s.end});
-    }
+    // ---- affinity: stretches between affinity migrations; pinned to the CPUs it ran on after an
+    // affinity migration, or where it waited while a CPU it never ran on was idle
+    const RunqueueDepth depth(store);
     std::unordered_map<int32_t, std::vector<uint64_t>> affinityMoves;
     for (const auto& m : tracing::inferMigrations(store))
         if (m.cause == tracing::MigrationCause::Affinity && m.ts > ws && m.ts < we && keptIdx(m.pid) >= 0)
@@ -286,11 +274,13 @@ Result<DerivedWorkload> deriveWorkload(const tracing::EventStore& store, const D
                     uint64_t evidence = 0;
                     for (const auto& iv : b.iv) {
                         if (iv.phase != TaskPhase::Runnable || iv.end <= a || iv.start >= z) continue;
-                        for (int c = 0; c < ncpu && static_cast<size_t>(c) < idle.size(); ++c)
+                        for (int c = 0; c < ncpu; ++c)
                             if (!ran.test(c))
-                                evidence += overlap(idle[static_cast<size_t>(c)], std::max(a, iv.start), std::min(z, iv.end));
+                                evidence += depth.idleWhileQueued(iv.cpu, c, std::max(a, iv.start), std::min(z, iv.end));
                     }
-                    if (evidence >= kPinEvidenceNs) pinned = ran;
+                    // After an affinity migration (sched_setaffinity moved it) the CPUs it kept
+                    // to are its new mask; a widened mask it did not use yet is not seen.
+                    if (evidence >= kPinEvidenceNs || s > 0) pinned = ran;
                 }
                 if (s == 0) dt.initialAffinity = pinned;
                 else if (!(pinned == previous)) b.actions.push_back({a, OpKind::SetAffinity, -1, pinned});
@@ -414,7 +404,8 @@ Result<DerivedWorkload> deriveWorkload(const tracing::EventStore& store, const D
                  "CPU capacity/1024" + std::string(opt.scale != 1.0 ? " and by " + std::to_string(opt.scale) : ""));
     if (inferredPinned)
         as.push_back("CPU affinity inferred for " + std::to_string(inferredPinned) +
-                     " task(s) that waited >= 5 ms while CPUs they never ran on were idle");
+                     " task(s): the CPUs they kept to after an affinity migration, or while they waited >= 10 ms with "
+                     "a CPU they never ran on idle");
     if (userPinned) as.push_back("CPU affinity from --affinity for " + std::to_string(userPinned) + " task(s)");
     if (!opt.keepKernelThreads && kernelDropped)
         as.push_back(std::to_string(kernelDropped) + " kernel thread(s) dropped (kworker, ksoftirqd, migration, ...)");

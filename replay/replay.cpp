@@ -91,14 +91,29 @@ ReplayMetrics measureRecording(const tracing::EventStore& store, const DerivedWo
     m.tasks.resize(derived.tasks.size());
 
     tracing::MigrationClassifier classifier(tree);
+    auto count = [&](int i, int src, int dst, const std::string& cause) {
+        std::string level = classifier.levelName(src, dst);
+        m.migrationsByLevel[level.empty() ? "none" : level]++;
+        m.migrationsByCause[cause]++;
+        m.tasks[static_cast<size_t>(i)].migrations++;
+    };
+    std::unordered_map<int32_t, bool> forkMigrated;
     for (const auto& mig : tracing::inferMigrations(store)) {
         const int i = idx(mig.pid);
         if (i < 0 || mig.ts < ws || mig.ts > we) continue;
-        std::string level = classifier.levelName(mig.src, mig.dst);
-        m.migrationsByLevel[level.empty() ? "none" : level]++;
-        m.migrationsByCause[simCauseName(mig.cause)]++;
-        m.tasks[static_cast<size_t>(i)].migrations++;
+        count(i, mig.src, mig.dst, simCauseName(mig.cause));
+        if (mig.cause == tracing::MigrationCause::Fork) forkMigrated[mig.pid] = true;
     }
+    // Fork placement: wake_up_new_task() moves the child with __set_task_cpu(), which emits no
+    // sched_migrate_task; sched_wakeup_new runs on the parent's CPU and names the child's.
+    // The simulator counts these as fork migrations, so the recording must too.
+    store.forEach([&](const tracing::SchedEvent& e) {
+        if (e.kind != tracing::EventKind::WakeupNew || e.ts < ws || e.ts > we) return true;
+        const int i = idx(e.pid);
+        if (i >= 0 && e.dstCpu >= 0 && e.dstCpu != e.cpu && !forkMigrated.count(e.pid))
+            count(i, e.cpu, e.dstCpu, sim::causeName(sim::MigrationCause::Fork));
+        return true;
+    });
 
     // Wait latency: each runnable interval that ends with the task running (the simulator
     // counts the same: every enqueue to pick, after wakeups, forks and preemptions alike).
@@ -198,6 +213,10 @@ Fidelity computeFidelity(const ReplayMetrics& rec, const ReplayMetrics& base) {
     f.baselineDominantLevel = dominant(base.migrationsByLevel);
     const double r50 = rec.waitLatency.percentileNs(50), b50 = base.waitLatency.percentileNs(50);
     f.waitP50Ratio = r50 > 0 && b50 > 0 ? b50 / r50 : 0;
+    f.completionError = rec.completionS > 0 && base.completionS >= 0
+                            ? std::fabs(base.completionS - rec.completionS) / rec.completionS
+                            : 1.0;  // the baseline never finished: as wrong as it gets
+    f.migrationRatio = nr > 0 ? nb / nr : 0;
     return f;
 }
 

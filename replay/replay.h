@@ -77,6 +77,9 @@ struct Fidelity {
     double levelMixError = 0;
     std::string recordedDominantLevel, baselineDominantLevel;  // "" when no migrations
     double waitP50Ratio = 0;  // baseline / recorded median wait; 0 when either has no samples
+    // |baseline - recorded| / recorded of when the last task finished (exit or last run)
+    double completionError = 0;
+    double migrationRatio = 0;  // baseline / recorded migration count; 0 when none recorded
 };
 Fidelity computeFidelity(const ReplayMetrics& recorded, const ReplayMetrics& baseline);
 

@@ -12,7 +12,7 @@ json orNull(double v) { return v < 0 ? json(nullptr) : json(v); }
 
 std::string profileName(const KernelProfile* p) { return (p ? *p : defaultProfile()).name; }
 
-json configJson(const ReplayConfig& c, const Topology& topo, const ReplayOptions* = nullptr) {
+json configJson(const ReplayConfig& c, const Topology& topo) {
     return {{"topology", c.topologyName}, {"cpus", topo.cpus.size()}, {"profile", profileName(c.profile)},
             {"cls", c.cls}, {"node", c.node}, {"spread", c.spread}};
 }
@@ -141,7 +141,9 @@ json replayResultToJson(const ReplayResult& r, const std::string& trace, bool ti
                           {{"recorded", f.recordedDominantLevel},
                            {"baseline", f.baselineDominantLevel},
                            {"same", f.recordedDominantLevel == f.baselineDominantLevel}}},
-                         {"wait_p50_ratio", f.waitP50Ratio}};
+                         {"wait_p50_ratio", f.waitP50Ratio},
+                         {"completion_error", f.completionError},
+                         {"migration_ratio", f.migrationRatio}};
     }
     j["assumptions"] = r.assumptions;
     return j;

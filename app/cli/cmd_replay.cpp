@@ -161,9 +161,10 @@ void printText(const ReplayResult& r, const std::string& trace) {
     if (r.fidelity) {
         const Fidelity& f = *r.fidelity;
         std::printf("\nfidelity (baseline vs recorded): cpu_time_error %.1f%%, level_mix_error %.3f, dominant level "
-                    "%s / %s, median wait x%.2f\n",
+                    "%s / %s, completion_error %.1f%%, migrations x%.2f, median wait x%.2f\n",
                     f.cpuTimeError * 100, f.levelMixError, f.recordedDominantLevel.empty() ? "-" : f.recordedDominantLevel.c_str(),
-                    f.baselineDominantLevel.empty() ? "-" : f.baselineDominantLevel.c_str(), f.waitP50Ratio);
+                    f.baselineDominantLevel.empty() ? "-" : f.baselineDominantLevel.c_str(), f.completionError * 100,
+                    f.migrationRatio, f.waitP50Ratio);
     }
     std::printf("\nassumptions:\n");
     for (const auto& a : r.assumptions) std::printf("  - %s\n", a.c_str());
