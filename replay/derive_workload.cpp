@@ -5,6 +5,7 @@
 #include <map>
 #include <regex>
 #include <set>
+#include <sstream>
 #include <unordered_map>
 #include <unordered_set>
 
@@ -66,6 +67,12 @@ Result<std::vector<std::regex>> compile(const std::vector<std::string>& patterns
     return out;
 }
 
+std::string num(double v) {
+    std::ostringstream o;
+    o << v;
+    return o.str();
+}
+
 }  // namespace
 
 bool isKernelThreadComm(std::string_view comm) {
@@ -94,9 +101,9 @@ Result<DerivedWorkload> deriveWorkload(const tracing::EventStore& store, const D
     const double spanS = static_cast<double>(last - first) / 1e9;
     const double endS = opt.windowEndS < 0 ? spanS : std::min(opt.windowEndS, spanS);
     if (!(opt.windowStartS >= 0) || !(endS > opt.windowStartS))
-        return Error{what + ": the window " + std::to_string(opt.windowStartS) + ":" +
-                     std::to_string(opt.windowEndS) + " s is empty (the trace spans 0:" + std::to_string(spanS) +
-                     " s)"};
+        return Error{what + ": the window " + num(opt.windowStartS) + ":" +
+                     (opt.windowEndS < 0 ? std::string("end") : num(opt.windowEndS)) + " s is empty (the trace spans 0:" +
+                     num(spanS) + " s)"};
     DerivedWorkload out;
     out.windowStartNs = first + static_cast<uint64_t>(std::llround(opt.windowStartS * 1e9));
     out.windowEndNs = first + static_cast<uint64_t>(std::llround(endS * 1e9));
@@ -390,8 +397,8 @@ Result<DerivedWorkload> deriveWorkload(const tracing::EventStore& store, const D
     auto& as = out.assumptions;
     {
         std::string rules;
-        for (const auto& m : opt.memory) rules += (rules.empty() ? "" : ", ") + m.commRegex + "=" + std::to_string(m.share);
-        as.push_back("memory-bound share " + std::to_string(opt.defaultMemoryShare) +
+        for (const auto& m : opt.memory) rules += (rules.empty() ? "" : ", ") + m.commRegex + "=" + num(m.share);
+        as.push_back("memory-bound share " + num(opt.defaultMemoryShare) +
                      " for tasks no --memory rule matched (a sched trace cannot show it)" +
                      (rules.empty() ? std::string{} : "; rules: " + rules) + "; bandwidth drawn alone = share x " +
                      std::to_string(static_cast<int>(kGBsPerShare)) + " GB/s");
@@ -401,7 +408,7 @@ Result<DerivedWorkload> deriveWorkload(const tracing::EventStore& store, const D
     as.push_back("sleeps ended by a timer, an interrupt from idle, or a dropped task replay as timed sleeps of the "
                  "recorded length; sleeps ended by a kept task wait for that task's simulated wakeup");
     as.push_back("preemptions are not replayed: each task's CPU time between blocking points is one burst, scaled by "
-                 "CPU capacity/1024" + std::string(opt.scale != 1.0 ? " and by " + std::to_string(opt.scale) : ""));
+                 "CPU capacity/1024" + std::string(opt.scale != 1.0 ? " and by " + num(opt.scale) : ""));
     if (inferredPinned)
         as.push_back("CPU affinity inferred for " + std::to_string(inferredPinned) +
                      " task(s): the CPUs they kept to after an affinity migration, or while they waited >= 10 ms with "

@@ -107,8 +107,9 @@ Result<DeriveOptions> deriveOptionsFrom(const Args& args) {
 
 void printRow(const std::string& name, const std::vector<double>& vals, bool withDelta) {
     std::printf("  %-22s", name.c_str());
-    for (double v : vals) std::printf(" %12.4f", v);
-    if (withDelta && vals.size() >= 2) std::printf(" %+12.4f", vals.back() - vals[vals.size() - 2]);
+    const bool count = name.starts_with("migrations");
+    for (double v : vals) std::printf(count ? " %12.0f" : " %12.4f", v);
+    if (withDelta && vals.size() >= 2) std::printf(count ? " %+12.0f" : " %+12.4f", vals.back() - vals[vals.size() - 2]);
     std::printf("\n");
 }
 
