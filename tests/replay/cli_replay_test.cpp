@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include "support/fixtures.h"
+#include "tracefs_instance.h"
 
 namespace {
 
@@ -94,4 +95,24 @@ TEST(CliReplay, EmptyWindowAndBadOptions) {
     expectOneLineError(cli("replay " + trace("replay/pingpong.dat") + " --comm nothing-is-called-this"), "no task is left");
     expectOneLineError(cli("replay " + trace("replay/pingpong.dat") + " --memory x=2"), "0..1");
     expectOneLineError(cli("replay " + trace("replay/pingpong.dat") + " --cls maybe"), "on or off");
+}
+
+// A fresh recording on this machine, end to end: compile the ping-pong, record it with the
+// recorder (which writes the sidecar), replay it.
+TEST(CliReplay, FreshRecordingOfAPingPongReplays) {
+    if (auto why = schedscope::tracing::tracefsUnavailableReason(); !why.empty())
+        GTEST_SKIP() << "recording unavailable: " << why;
+    if (std::system("command -v cc >/dev/null 2>&1") != 0) GTEST_SKIP() << "no C compiler to build the ping-pong";
+    const std::string dir = SCHEDSCOPE_TEST_SCRATCH, exe = dir + "/pingpong", dat = dir + "/live-pingpong.dat";
+    std::filesystem::create_directories(dir);
+    ASSERT_EQ(std::system(("cc -O2 -o '" + exe + "' " + trace("replay/pingpong.c")).c_str()), 0);
+    CliRun rec = cli("record -o '" + dat + "' -- '" + exe + "' 500");
+    ASSERT_EQ(rec.status, 0) << rec.err;
+    CliRun r = cli("replay '" + dat + "' --comm pingpong --baseline --json");
+    ASSERT_EQ(r.status, 0) << r.err;
+    auto j = nlohmann::json::parse(r.out);
+    ASSERT_EQ(j["derived"]["tasks"].size(), 2u);
+    ASSERT_EQ(j["derived"]["edges"].size(), 2u);
+    for (const auto& e : j["derived"]["edges"]) EXPECT_GT(e["count"].get<int>(), 100);
+    EXPECT_LT(j["fidelity"]["cpu_time_error"].get<double>(), 0.2);
 }
