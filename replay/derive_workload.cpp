@@ -105,6 +105,7 @@ Result<DerivedWorkload> deriveWorkload(const tracing::EventStore& store, const D
                      (opt.windowEndS < 0 ? std::string("end") : num(opt.windowEndS)) + " s is empty (the trace spans 0:" +
                      num(spanS) + " s)"};
     DerivedWorkload out;
+    out.traceStartNs = first;
     out.windowStartNs = first + static_cast<uint64_t>(std::llround(opt.windowStartS * 1e9));
     out.windowEndNs = first + static_cast<uint64_t>(std::llround(endS * 1e9));
     const uint64_t ws = out.windowStartNs, we = out.windowEndNs;
@@ -316,7 +317,8 @@ Result<DerivedWorkload> deriveWorkload(const tracing::EventStore& store, const D
             if (a.kind == OpKind::Wake) ++dt.wakes;
             // 1:N: no op and (almost) no CPU time since the last Wake: one Wake, several targets.
             // The little CPU time between them stays pending and runs after the merged Wake.
-            if (a.kind == OpKind::Wake && lastWake + 1 == script.size() && runAcc < kMultiWakeGapNs) {
+            if (a.kind == OpKind::Wake && lastWake != SIZE_MAX && lastWake + 1 == script.size() &&
+                runAcc < kMultiWakeGapNs) {
                 auto& targets = script[lastWake].targets;
                 if (std::find(targets.begin(), targets.end(), a.target) == targets.end()) {
                     targets.push_back(a.target);

@@ -78,6 +78,7 @@ struct DerivedWorkload {
     std::vector<DerivedTask> tasks;  // same order as workload.tasks
     std::vector<WakeEdge> edges;     // waker -> wakee, by (waker, wakee)
     int multiWakeOps = 0;            // Wake ops with more than one target (1:N)
+    uint64_t traceStartNs = 0;                    // the trace's first event
     uint64_t windowStartNs = 0, windowEndNs = 0;  // absolute trace timestamps
     int cpuCount = 0;
     std::vector<std::string> assumptions;  // what the trace cannot show and was assumed

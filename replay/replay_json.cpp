@@ -105,7 +105,9 @@ json replayResultToJson(const ReplayResult& r, const std::string& trace, bool ti
     for (const auto& e : d.edges) edges.push_back({{"waker", e.waker}, {"wakee", e.wakee}, {"count", e.count}});
     json j;
     j["trace"] = trace;
-    j["window_s"] = {static_cast<double>(d.windowStartNs) / 1e9, static_cast<double>(d.windowEndNs) / 1e9};
+    // from the trace's first event, as --window takes them
+    j["window_s"] = {static_cast<double>(d.windowStartNs - d.traceStartNs) / 1e9,
+                     static_cast<double>(d.windowEndNs - d.traceStartNs) / 1e9};
     j["derived"] = {{"tasks", tasks},
                     {"edges", edges},
                     {"multi_wake_ops", d.multiWakeOps},

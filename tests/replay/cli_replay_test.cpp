@@ -72,6 +72,21 @@ TEST(CliReplay, TextOutputShowsTheColumns) {
         EXPECT_NE(r.out.find(s), std::string::npos) << s;
 }
 
+TEST(CliReplay, WindowSelectsPartOfTheTrace) {
+    CliRun all = cli("replay " + trace("replay/pingpong.dat") + " --comm pingpong --json");
+    CliRun part = cli("replay " + trace("replay/pingpong.dat") + " --comm pingpong --window 0.01:0.03 --json");
+    ASSERT_EQ(part.status, 0) << part.err;
+    auto a = nlohmann::json::parse(all.out), p = nlohmann::json::parse(part.out);
+    EXPECT_NEAR(p["window_s"][0].get<double>(), 0.01, 1e-9);
+    EXPECT_NEAR(p["window_s"][1].get<double>(), 0.03, 1e-9);
+    EXPECT_NEAR(p["recorded"]["metrics"]["elapsed_s"].get<double>(), 0.02, 1e-9);
+    double cpuAll = 0, cpuPart = 0;
+    for (const auto& t : a["derived"]["tasks"]) cpuAll += t["cpu_time_s"].get<double>();
+    for (const auto& t : p["derived"]["tasks"]) cpuPart += t["cpu_time_s"].get<double>();
+    EXPECT_LT(cpuPart, cpuAll * 0.6);
+    EXPECT_GT(cpuPart, 0.0);
+}
+
 TEST(CliReplay, TraceWithoutSchedSwitch) {
     const std::string path = std::string(SCHEDSCOPE_TEST_SCRATCH) + "/no-switch.txt";
     std::ofstream(path) << "# tracer: nop\n"

@@ -325,3 +325,21 @@ TEST(RunqueueDepth, FollowsSwitchesWakeupsAndMigrations) {
     EXPECT_EQ(d.at(0, 3500 * us), 0);
     EXPECT_EQ(d.idleWhileQueued(0, 1, 0, 4 * ms), 1 * ms);
 }
+
+TEST(DeriveWorkload, AWakeupBeforeAnyRunIsTheFirstOp) {
+    constexpr int X = 400;
+    Seq s;
+    s.comm(A, "a").comm(B, "b").comm(C, "c").comm(X, "x");
+    s.sw(0, 1, 0, B).sw(200, 1, B, C).sw(400, 1, C, 0);  // B and C run briefly and sleep
+    s.sw(0, 0, 0, X).wake(1 * us, 0, A, 0);                 // A queued behind X
+    s.sw(10 * us, 0, X, A, TaskState::Runnable);           // the window starts with A runnable
+    s.wake(10 * us, 0, B, 1).wake(10 * us, 0, C, 1);       // A wakes B and C the moment it runs
+    s.sw(1 * ms, 0, A, 0);
+    DeriveOptions o;
+    o.windowStartS = 2e-6;
+    DerivedWorkload d = s.derive(o);
+    const auto& ta = taskOf(d, A);
+    ASSERT_FALSE(ta.script.empty());
+    EXPECT_EQ(ta.script[0].kind, OpKind::Wake);
+    EXPECT_EQ(ta.script[0].targets.size(), 2u) << "B and C in one 1:N wakeup";
+}
