@@ -17,7 +17,7 @@ int failRuntime(const std::string& message) {
 const std::vector<Command>& commands() {
     static const std::vector<Command> all = [] {
         std::vector<Command> v;
-        for (auto group : {topologyCommands(), traceCommands(), simulateCommands(), lessonCommands()})
+        for (auto group : {topologyCommands(), traceCommands(), simulateCommands(), replayCommands(), lessonCommands()})
             v.insert(v.end(), group.begin(), group.end());
         return v;
     }();

@@ -32,7 +32,8 @@ int failRuntime(const std::string& message);
 // The per-command registrations, defined in the cmd_*.cpp files.
 std::vector<Command> topologyCommands();  // topology, domains
 std::vector<Command> traceCommands();     // trace stats, record, live, bench load
-std::vector<Command> simulateCommands();  // simulate, replay, bench sim
+std::vector<Command> simulateCommands();  // simulate, bench sim
+std::vector<Command> replayCommands();    // replay
 std::vector<Command> lessonCommands();    // lesson
 
 }  // namespace schedscope::cli

@@ -423,7 +423,9 @@ private:
     void wakeTask(int id, Task* waker, int wakerCpu, bool sync) {
         Task& t = task(id);
         if (t.state != TaskState::Blocked) {
-            if (t.state != TaskState::Exited && t.state != TaskState::NotStarted) t.pendingWakes++;
+            // Kept for a later Wait, also by a task not forked yet: a replayed trace's wakee may
+            // be woken before its simulated parent gets to fork it.
+            if (t.state != TaskState::Exited) t.pendingWakes++;
             return;
         }
         ttwu(t, waker, wakerCpu, sync);

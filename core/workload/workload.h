@@ -13,11 +13,12 @@ namespace schedscope::workload {
 enum class OpKind {
     Run,          // run `amountNs` of uncontended work (stretched by contention), +-jitter
     Sleep,        // block for `amountNs` (+-jitter), then wake on a timer
-    Wait,         // block until another task's Wake (a counting semaphore: early wakes are kept)
+    Wait,         // block until another task's Wake (a counting semaphore: early wakes are kept,
+                  // also those sent before the task was forked)
     Wake,         // wake every task in `targets` (1:1 or 1:N), `sync` as WF_SYNC
     Fork,         // start every task in `targets` (they must have startAtBegin = false)
     Barrier,      // wait until `parties` tasks reached barrier `id`; the last one wakes the rest
-    SetAffinity,  // change this task's allowed CPUs to `cpus`
+    SetAffinity,  // change this task's allowed CPUs to `cpus` (empty: every online CPU)
     Loop,         // jump back to op `to`, `count` times (-1: for ever)
     Exit,         // end the task (also implied after the last op)
 };

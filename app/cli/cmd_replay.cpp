@@ -1,0 +1,278 @@
+// schedscope-cli replay TRACE: what the recorded machine did, next to what the simulator says it
+// would have done under the recording's own configuration (--baseline) and a what-if one.
+#include <charconv>
+#include <cstdio>
+#include <iostream>
+
+#include "commands.h"
+#include "replay.h"
+#include "replay_json.h"
+#include "topology_options.h"
+#include "trace_reader.h"
+#include "trace_topology.h"
+
+namespace schedscope::cli {
+namespace {
+
+using namespace schedscope::replay;
+
+// The profile of the kernel a trace was recorded on. Neither trace.dat nor the sidecar carries
+// the kernel version yet, so the newest profile stands in (this machine runs 6.18).
+constexpr const char* kRecordedProfileDefault = "linux-6.12";
+
+bool topologyOptionGiven(const Args& args) {
+    for (const char* o : {"local", "sysfs-root", "xml", "synthetic", "preset"})
+        if (args.has(o)) return true;
+    return false;
+}
+
+Result<bool> onOff(const Args& args, const std::string& name) {
+    auto v = args.value(name);
+    if (!v || *v == "on") return true;
+    if (*v == "off") return false;
+    return Error{"--" + name + " must be on or off, not '" + *v + "'"};
+}
+
+Result<const KernelProfile*> profileOption(const Args& args, const std::string& name, const std::string& fallback) {
+    const std::string p = args.valueOr(name, fallback);
+    if (const KernelProfile* k = findProfile(p)) return k;
+    std::string known;
+    for (const auto& k : kernelProfiles()) known += (known.empty() ? "" : ", ") + k.name;
+    return Error{"--" + name + ": unknown kernel profile '" + p + "' (known: " + known + ")"};
+}
+
+Result<double> parseNumber(const std::string& text, const std::string& what) {
+    double v = 0;
+    auto [p, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
+    if (ec != std::errc() || p != text.data() + text.size()) return Error{what + ": '" + text + "' is not a number"};
+    return v;
+}
+
+// "A:B", "A:" or ":B" in seconds from the trace's start.
+Status parseWindow(const std::string& text, DeriveOptions& d) {
+    const auto colon = text.find(':');
+    if (colon == std::string::npos) return Error{"--window must be A:B in seconds from the trace's start, not '" + text + "'"};
+    const std::string a = text.substr(0, colon), b = text.substr(colon + 1);
+    if (!a.empty()) {
+        auto v = parseNumber(a, "--window");
+        if (!v) return Error{v.error()};
+        d.windowStartS = *v;
+    }
+    if (!b.empty()) {
+        auto v = parseNumber(b, "--window");
+        if (!v) return Error{v.error()};
+        d.windowEndS = *v;
+        if (d.windowEndS <= d.windowStartS)
+            return Error{"--window " + text + " is empty: the end must come after the start"};
+    }
+    if (d.windowStartS < 0) return Error{"--window " + text + ": the start must be >= 0"};
+    return {};
+}
+
+Result<DeriveOptions> deriveOptionsFrom(const Args& args) {
+    DeriveOptions d;
+    if (auto w = args.value("window"))
+        if (auto st = parseWindow(*w, d); !st) return Error{st.error()};
+    for (const auto& p : args.values("pid")) {
+        auto v = parseNumber(p, "--pid");
+        if (!v || *v < 1 || *v != static_cast<int32_t>(*v)) return Error{"--pid: '" + p + "' is not a pid"};
+        d.pids.push_back(static_cast<int32_t>(*v));
+    }
+    d.commRegex = args.values("comm");
+    d.keepKernelThreads = args.has("keep-kernel-threads");
+    auto scale = args.number("scale", 1.0);
+    if (!scale) return Error{scale.error()};
+    d.scale = *scale;
+    auto memDefault = args.number("memory-default", 0.0);
+    if (!memDefault) return Error{memDefault.error()};
+    if (*memDefault < 0 || *memDefault > 1) return Error{"--memory-default must be in 0..1"};
+    d.defaultMemoryShare = *memDefault;
+    for (const auto& m : args.values("memory")) {
+        const auto eq = m.rfind('=');
+        if (eq == std::string::npos || eq == 0) return Error{"--memory must be COMM-REGEX=SHARE, not '" + m + "'"};
+        auto share = parseNumber(m.substr(eq + 1), "--memory");
+        if (!share) return Error{share.error()};
+        if (*share < 0 || *share > 1) return Error{"--memory " + m + ": the share must be in 0..1"};
+        d.memory.push_back({m.substr(0, eq), *share});
+    }
+    for (const auto& a : args.values("affinity")) {
+        const auto eq = a.rfind('=');
+        if (eq == std::string::npos || eq == 0) return Error{"--affinity must be COMM-REGEX=CPULIST, not '" + a + "'"};
+        auto cpus = CpuSet::parseList(a.substr(eq + 1));
+        if (!cpus || cpus->empty()) return Error{"--affinity " + a + ": not a CPU list"};
+        d.affinity.push_back({a.substr(0, eq), *cpus});
+    }
+    return d;
+}
+
+void printRow(const std::string& name, const std::vector<double>& vals, bool withDelta) {
+    std::printf("  %-22s", name.c_str());
+    const bool count = name.starts_with("migrations");
+    for (double v : vals) std::printf(count ? " %12.0f" : " %12.4f", v);
+    if (withDelta && vals.size() >= 2) std::printf(count ? " %+12.0f" : " %+12.4f", vals.back() - vals[vals.size() - 2]);
+    std::printf("\n");
+}
+
+void printText(const ReplayResult& r, const std::string& trace) {
+    const auto& d = r.derived;
+    std::printf("replay of %s: window %.3f s, %zu tasks (%d dropped), %zu wake edges, %d 1:N wakeups\n", trace.c_str(),
+                static_cast<double>(d.windowEndNs - d.windowStartNs) / 1e9, d.tasks.size(), d.droppedTasks,
+                d.edges.size(), d.multiWakeOps);
+    auto describe = [](const ReplayRun& run) {
+        std::printf("  %-9s %s (%zu CPUs), profile %s, CLS %s, NODE %s, seed %llu\n", run.label.c_str(),
+                    run.config.topologyName.c_str(), run.topology->cpus.size(),
+                    (run.config.profile ? *run.config.profile : defaultProfile()).name.c_str(), run.config.cls ? "on" : "off",
+                    run.config.node ? "on" : "off", static_cast<unsigned long long>(run.state->opt.seed));
+    };
+    if (r.baseline) describe(*r.baseline);
+    describe(r.whatIf);
+
+    std::vector<const ReplayMetrics*> cols = {&r.recorded};
+    std::printf("\n  %-22s %12s", "metric", "recorded");
+    if (r.baseline) {
+        cols.push_back(&r.baseline->metrics);
+        std::printf(" %12s", "baseline");
+    }
+    cols.push_back(&r.whatIf.metrics);
+    std::printf(" %12s %12s\n", "what-if", r.baseline ? "vs baseline" : "vs recorded");
+    // every scalar any column has, in the first column's order, then the rest
+    std::vector<std::string> names;
+    for (const auto* m : cols)
+        for (const auto& [k, v] : scalarMetrics(*m))
+            if (std::find(names.begin(), names.end(), k) == names.end()) names.push_back(k);
+    for (const auto& name : names) {
+        std::vector<double> vals;
+        for (const auto* m : cols) {
+            double v = name.starts_with("migrations_") ? 0.0 : -1.0;
+            for (const auto& [k, x] : scalarMetrics(*m))
+                if (k == name) v = x;
+            vals.push_back(v);
+        }
+        printRow(name, vals, true);
+    }
+    auto causes = [&](const char* label, const ReplayMetrics& m) {
+        std::printf("  causes %-9s", label);
+        for (const auto& [c, n] : m.migrationsByCause) std::printf(" %s=%lld", c.c_str(), n);
+        std::printf("\n");
+    };
+    std::printf("\n");
+    causes("recorded", r.recorded);
+    if (r.baseline) causes("baseline", r.baseline->metrics);
+    causes("what-if", r.whatIf.metrics);
+    if (r.fidelity) {
+        const Fidelity& f = *r.fidelity;
+        std::printf("\nfidelity (baseline vs recorded): cpu_time_error %.1f%%, level_mix_error %.3f, dominant level "
+                    "%s / %s, completion_error %.1f%%, migrations x%.2f, median wait x%.2f\n",
+                    f.cpuTimeError * 100, f.levelMixError, f.recordedDominantLevel.empty() ? "-" : f.recordedDominantLevel.c_str(),
+                    f.baselineDominantLevel.empty() ? "-" : f.baselineDominantLevel.c_str(), f.completionError * 100,
+                    f.migrationRatio, f.waitP50Ratio);
+    }
+    std::printf("\nassumptions:\n");
+    for (const auto& a : r.assumptions) std::printf("  - %s\n", a.c_str());
+}
+
+int runReplay(const Args& args) {
+    if (args.positional().size() != 1) return fail("replay: give exactly one trace FILE");
+    const std::string file = args.positional()[0];
+    auto derive = deriveOptionsFrom(args);
+    if (!derive) return fail("replay: " + derive.error());
+    ReplayOptions opt;
+    opt.derive = std::move(*derive);
+    opt.baseline = args.has("baseline");
+    auto seed = args.integer("seed", 1, 0, (1LL << 62));
+    if (!seed) return fail("replay: " + seed.error());
+    opt.seed = static_cast<uint64_t>(*seed);
+    auto hz = args.integer("hz", 250, 10, 10000);
+    if (!hz) return fail("replay: " + hz.error());
+    opt.hz = static_cast<int>(*hz);
+    auto recordedProfile = profileOption(args, "recorded-profile", kRecordedProfileDefault);
+    if (!recordedProfile) return fail("replay: " + recordedProfile.error());
+    auto whatIfProfile = profileOption(args, "profile", args.valueOr("recorded-profile", kRecordedProfileDefault));
+    if (!whatIfProfile) return fail("replay: " + whatIfProfile.error());
+    auto cls = onOff(args, "cls");
+    if (!cls) return fail("replay: " + cls.error());
+    auto node = onOff(args, "node");
+    if (!node) return fail("replay: " + node.error());
+
+    std::optional<TopologySpec> choice;
+    if (topologyOptionGiven(args)) {
+        auto spec = topologySpecFrom(args);
+        if (!spec) return fail("replay: " + spec.error());
+        choice = *spec;
+    }
+    auto store = tracing::readTraceFile(file);
+    if (!store) return fail(store.error());
+    // The recording's topology: its sidecar, else the one the user names (then also the what-if's).
+    auto side = tracing::readTopologySidecar(file);
+    if (!side) return fail(side.error());
+    std::optional<Topology> recordedTopo;
+    std::string recordedName;
+    if (*side) {
+        recordedTopo = std::move(**side);
+        recordedName = tracing::sidecarPath(file);
+    }
+    std::optional<Topology> whatIfTopo;
+    std::string whatIfName;
+    if (choice) {
+        auto t = loadTopology(*choice);
+        if (!t) return fail(t.error());
+        whatIfTopo = std::move(*t);
+        whatIfName = choice->describe();
+    }
+    if (!recordedTopo) {
+        if (!whatIfTopo)
+            return fail(file + ": no topology sidecar (" + tracing::sidecarPath(file) +
+                        "); name the recording machine with --local, --preset, --xml, --synthetic or --sysfs-root");
+        recordedTopo = whatIfTopo;
+        recordedName = whatIfName;
+    }
+    if (!whatIfTopo) {
+        whatIfTopo = recordedTopo;
+        whatIfName = recordedName;
+    }
+    opt.recordedConfig = {recordedName, *recordedProfile, true, true, false};
+    opt.whatIf = {whatIfName, *whatIfProfile, *cls, *node, args.has("spread")};
+
+    auto result = replayTrace(*store, file, *recordedTopo, *whatIfTopo, opt);
+    if (!result) return fail(result.error());
+    if (!args.has(std::string("recorded-profile")))
+        result->assumptions.push_back(std::string("recorded kernel profile: ") + kRecordedProfileDefault +
+                                      " (the trace does not carry its kernel version; set --recorded-profile)");
+    if (args.has("json")) std::cout << replayResultToJson(*result, file, args.has("timeline")).dump(2) << "\n";
+    else printText(*result, file);
+    return 0;
+}
+
+}  // namespace
+
+std::vector<Command> replayCommands() {
+    auto opts = topologyOptions();
+    for (auto& o : opts) o.help += " [what-if machine; also the recording's when the trace has no sidecar]";
+    std::vector<OptionSpec> more = {
+        {"cls", true, "on|off what-if: build the cluster (CLS) level (default on)"},
+        {"node", true, "on|off what-if: build the NUMA identity NODE level (default on)"},
+        {"profile", true, "NAME what-if kernel profile (default: the recorded one)"},
+        {"recorded-profile", true, "NAME kernel profile of the recording machine (default linux-6.12)"},
+        {"baseline", false, "also replay under the recording's own topology and profile; deltas against it"},
+        {"spread", false, "on a larger what-if machine let unpinned tasks use every CPU (default: CPUs 0..n-1)"},
+        {"seed", true, "N random seed (default 1)"},
+        {"hz", true, "N tick rate (default 250)"},
+        {"window", true, "A:B seconds from the trace's start to replay (default: all)"},
+        {"pid", true, "PID keep this task and its descendants (repeatable)", true},
+        {"comm", true, "REGEX keep tasks whose comm matches (repeatable)", true},
+        {"keep-kernel-threads", false, "keep kworker, ksoftirqd, migration... (dropped by default)"},
+        {"scale", true, "X multiply every run burst (2 = twice the CPU demand; default 1)"},
+        {"memory", true, "COMM-REGEX=SHARE memory-bound share of matching tasks, 0..1 (repeatable)", true},
+        {"memory-default", true, "SHARE memory-bound share of other tasks (default 0)"},
+        {"affinity", true, "COMM-REGEX=CPULIST pin matching tasks (overrides what the trace suggests; repeatable)", true},
+        {"json", false, "print JSON"},
+        {"timeline", false, "with --json: include the placement timelines"},
+    };
+    opts.insert(opts.end(), more.begin(), more.end());
+    return {{"replay", "replay a recorded trace in the simulator: recorded vs baseline vs what-if (CLS/NODE, machine)",
+             "TRACE [topology options] [--cls on|off] [--node on|off] [--profile NAME] [--seed N] [--window A:B] "
+             "[--pid P] [--comm REGEX] [--baseline] [--json]",
+             opts, runReplay}};
+}
+
+}  // namespace schedscope::cli

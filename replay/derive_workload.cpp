@@ -1,0 +1,425 @@
+#include "derive_workload.h"
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <regex>
+#include <set>
+#include <sstream>
+#include <unordered_map>
+#include <unordered_set>
+
+#include "migration_causes.h"
+#include "runqueue_depth.h"
+#include "sched_tracker.h"
+
+namespace schedscope::replay {
+namespace {
+
+using tracing::EventKind;
+using tracing::TaskInterval;
+using tracing::TaskPhase;
+using workload::Op;
+using workload::OpKind;
+
+// A task that waited this long (in total) while a CPU it never ran on sat idle was not allowed
+// there: newidle balancing pulls a waiting task to a CPU going idle at once, and nohz idle
+// balancing within a tick when it was cache hot. (A deeper runqueue next to a busy one is no
+// evidence: balancing weighs cgroup load and nice levels, not task counts.)
+constexpr uint64_t kPinEvidenceNs = 10'000'000;
+// Wakes separated by less CPU time than this form one 1:N Wake op.
+constexpr double kMultiWakeGapNs = 1000;
+// A Wake followed by the waker blocking within this much CPU time is a WF_SYNC wakeup
+// (pipe and socket writers wake their reader, then block reading the answer).
+constexpr double kSyncBlockNs = 20'000;
+// Memory bandwidth a task draws alone per unit of memory-bound share: a straight line through
+// the generators' own calibrations (stream 0.9 -> 11 GB/s, mcf 0.6 -> 5, pbzip2 0.3 -> 3).
+constexpr double kGBsPerShare = 12.0;
+
+struct Action {
+    uint64_t ts;
+    OpKind kind;  // Wake, Fork or SetAffinity
+    int target = -1;
+    CpuSet cpus;  // SetAffinity; empty = every CPU
+};
+
+struct TaskBuild {
+    int32_t pid = -1;
+    std::vector<TaskInterval> iv;  // clipped to the window, time order
+    std::vector<Action> actions;
+    std::set<size_t> waitAt;       // indices into iv of sleeps that end in a kept wakeup
+    bool initialWait = false;      // the first interval is a kept wakeup of a task asleep at the start
+    bool forked = false;
+    int prio = 120;
+    uint64_t lastNs = 0;
+};
+
+Result<std::vector<std::regex>> compile(const std::vector<std::string>& patterns, const std::string& what,
+                                        const std::string& option) {
+    std::vector<std::regex> out;
+    for (const auto& p : patterns) {
+        try {
+            out.emplace_back(p, std::regex::ECMAScript);
+        } catch (const std::regex_error& e) {
+            return Error{what + ": " + option + " '" + p + "' is not a valid regular expression"};
+        }
+    }
+    return out;
+}
+
+std::string num(double v) {
+    std::ostringstream o;
+    o << v;
+    return o.str();
+}
+
+}  // namespace
+
+bool isKernelThreadComm(std::string_view comm) {
+    static constexpr std::string_view kPrefixes[] = {"kworker/", "ksoftirqd/", "migration/", "idle_inject/",
+                                                    "cpuhp/",   "watchdog/",  "irq/",       "rcu_",
+                                                    "rcuc/",    "rcuog/",     "rcuop/",     "kcompactd",
+                                                    "kswapd",   "khugepaged", "kthreadd",   "swapper"};
+    if (comm.empty() || comm == "<idle>" || comm == "idle") return true;
+    for (auto p : kPrefixes)
+        if (comm.starts_with(p)) return true;
+    return false;
+}
+
+int DerivedWorkload::indexOfPid(int32_t pid) const {
+    for (size_t i = 0; i < tasks.size(); ++i)
+        if (tasks[i].pid == pid) return static_cast<int>(i);
+    return -1;
+}
+
+Result<DerivedWorkload> deriveWorkload(const tracing::EventStore& store, const DeriveOptions& opt,
+                                       const std::string& what) {
+    if (store.count(EventKind::Switch) == 0)
+        return Error{what + ": the trace has no sched_switch events; replay needs them (record with -e sched)"};
+    if (!(opt.scale > 0) || opt.scale > 1000) return Error{what + ": scale must be in (0, 1000]"};
+    const uint64_t first = store.firstTs(), last = store.lastTs();
+    const double spanS = static_cast<double>(last - first) / 1e9;
+    const double endS = opt.windowEndS < 0 ? spanS : std::min(opt.windowEndS, spanS);
+    if (!(opt.windowStartS >= 0) || !(endS > opt.windowStartS))
+        return Error{what + ": the window " + num(opt.windowStartS) + ":" +
+                     (opt.windowEndS < 0 ? std::string("end") : num(opt.windowEndS)) + " s is empty (the trace spans 0:" +
+                     num(spanS) + " s)"};
+    DerivedWorkload out;
+    out.traceStartNs = first;
+    out.windowStartNs = first + static_cast<uint64_t>(std::llround(opt.windowStartS * 1e9));
+    out.windowEndNs = first + static_cast<uint64_t>(std::llround(endS * 1e9));
+    const uint64_t ws = out.windowStartNs, we = out.windowEndNs;
+    out.cpuCount = opt.cpuCount > 0 ? opt.cpuCount : store.cpuCount();
+    const int ncpu = out.cpuCount;
+    auto capOf = [&](int cpu) {
+        return cpu >= 0 && static_cast<size_t>(cpu) < opt.capacity.size() ? opt.capacity[static_cast<size_t>(cpu)] / 1024.0
+                                                                          : 1.0;
+    };
+
+    auto commRx = compile(opt.commRegex, what, "--comm");
+    if (!commRx) return Error{commRx.error()};
+    std::vector<std::string> memPatterns, affPatterns;
+    for (const auto& m : opt.memory) memPatterns.push_back(m.commRegex);
+    for (const auto& a : opt.affinity) affPatterns.push_back(a.commRegex);
+    auto memRx = compile(memPatterns, what, "--memory");
+    if (!memRx) return Error{memRx.error()};
+    auto affRx = compile(affPatterns, what, "--affinity");
+    if (!affRx) return Error{affRx.error()};
+
+    // ---- one pass over the events: forks, exits, priorities
+    struct Fork {
+        uint64_t ts;
+        int32_t parent, child;
+    };
+    std::vector<Fork> forks;
+    std::unordered_map<int32_t, uint64_t> exits;
+    std::unordered_map<int32_t, int> prio;
+    store.forEach([&](const tracing::SchedEvent& e) {
+        switch (e.kind) {
+            case EventKind::ProcessFork: forks.push_back({e.ts, e.pid, e.pid2}); break;
+            case EventKind::ProcessExit: exits[e.pid] = e.ts; break;
+            case EventKind::Switch:
+            case EventKind::Waking:
+            case EventKind::Wakeup:
+            case EventKind::WakeupNew:
+                if (e.pid > 0) prio[e.pid] = e.prio;
+                break;
+            default: break;
+        }
+        return true;
+    });
+
+    // ---- intervals per task, clipped to the window
+    std::map<int32_t, TaskBuild> builds;  // ordered by pid: deterministic task order
+    for (const TaskInterval& iv : tracing::computeTaskIntervals(store)) {
+        if (iv.end <= ws || iv.start >= we) continue;
+        TaskInterval c = iv;
+        c.start = std::max(c.start, ws);
+        c.end = std::min(c.end, we);
+        TaskBuild& b = builds[iv.pid];
+        b.pid = iv.pid;
+        b.iv.push_back(c);
+        b.lastNs = std::max(b.lastNs, c.end);
+    }
+
+    // ---- which tasks to keep
+    std::unordered_set<int32_t> byPid(opt.pids.begin(), opt.pids.end());
+    for (const Fork& f : forks)  // descendants of the named pids (forks are in time order)
+        if (byPid.count(f.parent)) byPid.insert(f.child);
+    const bool filtered = !opt.pids.empty() || !opt.commRegex.empty();
+    std::vector<int32_t> kept;
+    int kernelDropped = 0;
+    for (auto& [pid, b] : builds) {
+        const std::string comm(store.commAt(pid, b.lastNs));
+        bool keep = true;
+        if (!opt.keepKernelThreads && isKernelThreadComm(comm)) {
+            keep = false;
+            ++kernelDropped;
+        } else if (filtered) {
+            keep = byPid.count(pid) > 0;
+            for (const auto& rx : *commRx) keep = keep || std::regex_match(comm, rx);
+        }
+        if (keep) kept.push_back(pid);
+        else ++out.droppedTasks;
+    }
+    if (kept.empty()) return Error{what + ": no task is left in the window after the filters"};
+    std::unordered_map<int32_t, int> index;
+    for (size_t i = 0; i < kept.size(); ++i) index[kept[i]] = static_cast<int>(i);
+    auto keptIdx = [&](int32_t pid) {
+        auto it = index.find(pid);
+        return it == index.end() ? -1 : it->second;
+    };
+
+    // ---- forks of kept children by kept parents inside the window
+    std::unordered_map<int32_t, int32_t> parentOf;
+    for (const Fork& f : forks) {
+        if (f.ts < ws || f.ts >= we) continue;
+        if (keptIdx(f.child) < 0 || keptIdx(f.parent) < 0) continue;
+        builds[f.parent].actions.push_back({f.ts, OpKind::Fork, index[f.child], {}});
+        builds[f.child].forked = true;
+        parentOf[f.child] = f.parent;
+    }
+
+    // ---- wake edges: a sleep ended by sched_waking from a kept task becomes Wait + Wake
+    // (a forked child's first runnable interval is its sched_wakeup_new: the Fork op covers it)
+    std::map<std::pair<int, int>, int> edgeCount;
+    for (int32_t pid : kept) {
+        TaskBuild& b = builds[pid];
+        for (size_t k = 0; k < b.iv.size(); ++k) {
+            const TaskInterval& iv = b.iv[k];
+            const bool startsAsleep = k == 0 && !b.forked && iv.phase == TaskPhase::Runnable && iv.start > ws;
+            const bool sleepThenWake = iv.phase == TaskPhase::Sleeping && k + 1 < b.iv.size() &&
+                                       b.iv[k + 1].phase == TaskPhase::Runnable;
+            if (!startsAsleep && !sleepThenWake) continue;
+            const TaskInterval& wake = startsAsleep ? iv : b.iv[k + 1];
+            const int w = keptIdx(wake.waker);
+            if (w < 0 || wake.waker == pid || wake.start >= we) continue;
+            builds[wake.waker].actions.push_back({wake.start, OpKind::Wake, index[pid], {}});
+            if (startsAsleep) b.initialWait = true;
+            else b.waitAt.insert(k);
+            ++edgeCount[{w, index[pid]}];
+        }
+    }
+    for (const auto& [e, n] : edgeCount) out.edges.push_back({e.first, e.second, n});
+
+    // ---- affinity: stretches between affinity migrations; pinned to the CPUs it ran on after an
+    // affinity migration, or where it waited while a CPU it never ran on was idle
+    const RunqueueDepth depth(store);
+    std::unordered_map<int32_t, std::vector<uint64_t>> affinityMoves;
+    for (const auto& m : tracing::inferMigrations(store))
+        if (m.cause == tracing::MigrationCause::Affinity && m.ts > ws && m.ts < we && keptIdx(m.pid) >= 0)
+            affinityMoves[m.pid].push_back(m.ts);
+
+    int inferredPinned = 0, userPinned = 0, rtTasks = 0;
+    out.workload.name = "replay";
+    out.workload.spec = what;
+    for (int32_t pid : kept) {
+        TaskBuild& b = builds[pid];
+        DerivedTask dt;
+        dt.pid = pid;
+        dt.comm = std::string(store.commAt(pid, b.lastNs));
+        dt.parent = parentOf.count(pid) ? parentOf[pid] : -1;
+        dt.firstNs = static_cast<int64_t>(b.iv.front().start - ws);
+        if (auto it = exits.find(pid); it != exits.end() && it->second >= ws && it->second <= we)
+            dt.exitNs = static_cast<int64_t>(it->second - ws);
+
+        workload::TaskSpec spec;
+        spec.name = dt.comm + ":" + std::to_string(pid);
+        const int p = prio.count(pid) ? prio[pid] : 120;
+        if (p < 100) ++rtTasks;
+        spec.nice = std::clamp(p - 120, -20, 19);
+        spec.startAtBegin = !b.forked;
+        spec.memFraction = opt.defaultMemoryShare;
+        for (size_t r = 0; r < memRx->size(); ++r)
+            if (std::regex_match(dt.comm, (*memRx)[r])) {
+                spec.memFraction = opt.memory[r].share;
+                break;
+            }
+        spec.bandwidthGBs = spec.memFraction * kGBsPerShare;
+
+        // affinity
+        bool userRule = false;
+        for (size_t r = 0; r < affRx->size(); ++r)
+            if (std::regex_match(dt.comm, (*affRx)[r])) {
+                dt.initialAffinity = opt.affinity[r].cpus;
+                userRule = true;
+                ++userPinned;
+                break;
+            }
+        if (!userRule) {
+            std::vector<uint64_t> bounds = {ws};
+            auto& moves = affinityMoves[pid];
+            bounds.insert(bounds.end(), moves.begin(), moves.end());
+            bounds.push_back(we);
+            CpuSet previous;
+            for (size_t s = 0; s + 1 < bounds.size(); ++s) {
+                const uint64_t a = bounds[s], z = bounds[s + 1];
+                CpuSet ran;
+                for (const auto& iv : b.iv)
+                    if (iv.phase == TaskPhase::Running && iv.end > a && iv.start < z && iv.cpu >= 0) ran.set(iv.cpu);
+                CpuSet pinned;
+                if (!ran.empty() && ran.count() < ncpu) {
+                    uint64_t evidence = 0;
+                    for (const auto& iv : b.iv) {
+                        if (iv.phase != TaskPhase::Runnable || iv.end <= a || iv.start >= z) continue;
+                        for (int c = 0; c < ncpu; ++c)
+                            if (!ran.test(c))
+                                evidence += depth.idleWhileQueued(iv.cpu, c, std::max(a, iv.start), std::min(z, iv.end));
+                    }
+                    // After an affinity migration (sched_setaffinity moved it) the CPUs it kept
+                    // to are its new mask; a widened mask it did not use yet is not seen.
+                    if (evidence >= kPinEvidenceNs || s > 0) pinned = ran;
+                }
+                if (s == 0) dt.initialAffinity = pinned;
+                else if (!(pinned == previous)) b.actions.push_back({a, OpKind::SetAffinity, -1, pinned});
+                if (!pinned.empty()) dt.affinityFromTrace = true;
+                previous = pinned;
+            }
+            if (dt.affinityFromTrace) ++inferredPinned;
+        }
+        spec.affinity = dt.initialAffinity;
+
+        // ---- the script
+        std::stable_sort(b.actions.begin(), b.actions.end(), [](const Action& x, const Action& y) { return x.ts < y.ts; });
+        auto& script = spec.script;
+        double runAcc = 0;  // CPU time not yet in a Run op (normalised, unscaled)
+        size_t lastWake = SIZE_MAX;  // index of the Wake op that a 1:N wakeup may extend
+        auto flushRun = [&] {
+            if (runAcc >= 1) {
+                Op op;
+                op.kind = OpKind::Run;
+                op.amountNs = runAcc * opt.scale;
+                script.push_back(op);
+            }
+            runAcc = 0;
+        };
+        auto emit = [&](const Action& a) {
+            if (a.kind == OpKind::Wake) ++dt.wakes;
+            // 1:N: no op and (almost) no CPU time since the last Wake: one Wake, several targets.
+            // The little CPU time between them stays pending and runs after the merged Wake.
+            if (a.kind == OpKind::Wake && lastWake != SIZE_MAX && lastWake + 1 == script.size() &&
+                runAcc < kMultiWakeGapNs) {
+                auto& targets = script[lastWake].targets;
+                if (std::find(targets.begin(), targets.end(), a.target) == targets.end()) {
+                    targets.push_back(a.target);
+                    return;
+                }
+            }
+            flushRun();
+            Op op;
+            op.kind = a.kind;
+            if (a.kind == OpKind::SetAffinity) op.cpus = a.cpus;
+            else op.targets = {a.target};
+            script.push_back(op);
+            lastWake = a.kind == OpKind::Wake ? script.size() - 1 : SIZE_MAX;
+        };
+        size_t ai = 0;
+        auto emitUpTo = [&](uint64_t ts, bool inclusive) {
+            while (ai < b.actions.size() && (b.actions[ai].ts < ts || (inclusive && b.actions[ai].ts == ts))) emit(b.actions[ai++]);
+        };
+        auto pushWait = [&] {
+            flushRun();
+            Op op;
+            op.kind = OpKind::Wait;
+            script.push_back(op);
+            ++dt.waits;
+        };
+        auto pushSleep = [&](uint64_t ns) {
+            flushRun();
+            if (ns == 0) return;
+            Op op;
+            op.kind = OpKind::Sleep;
+            op.amountNs = static_cast<double>(ns);
+            script.push_back(op);
+            ++dt.sleeps;
+        };
+        // Before its first interval the task was asleep (or not yet forked by a dropped parent).
+        if (b.initialWait) pushWait();
+        else if (!b.forked && b.iv.front().start > ws) pushSleep(b.iv.front().start - ws);
+        for (size_t k = 0; k < b.iv.size(); ++k) {
+            const TaskInterval& iv = b.iv[k];
+            if (iv.phase == TaskPhase::Running) {
+                const double cap = capOf(iv.cpu);
+                emitUpTo(iv.start, false);
+                uint64_t cursor = iv.start;
+                while (ai < b.actions.size() && b.actions[ai].ts <= iv.end) {
+                    runAcc += static_cast<double>(b.actions[ai].ts - cursor) * cap;
+                    cursor = b.actions[ai].ts;
+                    emit(b.actions[ai++]);
+                }
+                runAcc += static_cast<double>(iv.end - cursor) * cap;
+                dt.cpuTimeNs += iv.end - iv.start;
+            } else if (iv.phase == TaskPhase::Sleeping) {
+                emitUpTo(iv.start, true);
+                if (b.waitAt.count(k)) pushWait();
+                else if (k + 1 < b.iv.size()) pushSleep(iv.end - iv.start);
+                // a sleep still going at the window's end: the script ends here
+            }
+            // Runnable: waiting for a CPU is the simulated scheduler's business
+        }
+        while (ai < b.actions.size()) emit(b.actions[ai++]);
+        flushRun();
+        // WF_SYNC: the waker blocks right after the wakeup
+        for (size_t i = 0; i < script.size(); ++i) {
+            if (script[i].kind != OpKind::Wake) continue;
+            size_t j = i + 1;
+            double ran = 0;
+            while (j < script.size() && script[j].kind == OpKind::Run && ran < kSyncBlockNs) ran += script[j++].amountNs;
+            script[i].sync = ran < kSyncBlockNs && j < script.size() &&
+                             (script[j].kind == OpKind::Wait || script[j].kind == OpKind::Sleep);
+            if (script[i].targets.size() > 1) ++out.multiWakeOps;
+        }
+        out.workload.tasks.push_back(std::move(spec));
+        out.tasks.push_back(std::move(dt));
+    }
+    // Long enough for a slowed-down replay; the run stops when every task has exited.
+    out.workload.durationS = 3.0 * static_cast<double>(we - ws) / 1e9 + 1.0;
+
+    // ---- what the trace cannot show
+    auto& as = out.assumptions;
+    {
+        std::string rules;
+        for (const auto& m : opt.memory) rules += (rules.empty() ? "" : ", ") + m.commRegex + "=" + num(m.share);
+        as.push_back("memory-bound share " + num(opt.defaultMemoryShare) +
+                     " for tasks no --memory rule matched (a sched trace cannot show it)" +
+                     (rules.empty() ? std::string{} : "; rules: " + rules) + "; bandwidth drawn alone = share x " +
+                     std::to_string(static_cast<int>(kGBsPerShare)) + " GB/s");
+    }
+    as.push_back("the waker is the task current on the CPU that ran sched_waking: an interrupt waking a task while "
+                 "another runs is credited to that task");
+    as.push_back("sleeps ended by a timer, an interrupt from idle, or a dropped task replay as timed sleeps of the "
+                 "recorded length; sleeps ended by a kept task wait for that task's simulated wakeup");
+    as.push_back("preemptions are not replayed: each task's CPU time between blocking points is one burst, scaled by "
+                 "CPU capacity/1024" + std::string(opt.scale != 1.0 ? " and by " + num(opt.scale) : ""));
+    if (inferredPinned)
+        as.push_back("CPU affinity inferred for " + std::to_string(inferredPinned) +
+                     " task(s): the CPUs they kept to after an affinity migration, or while they waited >= 10 ms with "
+                     "a CPU they never ran on idle");
+    if (userPinned) as.push_back("CPU affinity from --affinity for " + std::to_string(userPinned) + " task(s)");
+    if (!opt.keepKernelThreads && kernelDropped)
+        as.push_back(std::to_string(kernelDropped) + " kernel thread(s) dropped (kworker, ksoftirqd, migration, ...)");
+    if (rtTasks) as.push_back(std::to_string(rtTasks) + " real-time task(s) replayed as nice -20 fair tasks");
+    return out;
+}
+
+}  // namespace schedscope::replay

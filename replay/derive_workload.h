@@ -1,0 +1,99 @@
+#pragma once
+// deriveWorkload(): turns a recorded sched trace into a simulator workload, so the machine's
+// own run can be replayed under other placement rules (CLS/NODE on or off, another machine).
+//
+// Per kept task the script follows its recorded timeline in order:
+//   Run       CPU time between switch-in and the next action (preemptions merged away: being
+//             runnable-but-not-running is the scheduler's business, not the task's), scaled by
+//             the CPU's capacity / 1024 and by `scale`;
+//   Wake      at the point of the waker's timeline where it executed sched_waking for a kept
+//             task (1:N when it woke several without running in between);
+//   Wait      for a sleep ended by such a wakeup: the wakee waits until its simulated waker
+//             reaches the same point, not for the recorded time;
+//   Sleep     for a sleep ended by anything else (timer or interrupt from idle, a dropped
+//             kernel thread, a task outside the filters): the recorded sleep time;
+//   Fork      where the parent executed sched_process_fork for a kept child;
+//   SetAffinity where an affinity migration starts a stretch with different pinning;
+//   exit      the script ends where the task's timeline ends.
+// Lives outside core/ because it reads tracing's EventStore; core/workload stays trace-free.
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "event_store.h"
+#include "util/cpuset.h"
+#include "util/result.h"
+#include "workload/workload.h"
+
+namespace schedscope::replay {
+
+// A comm regex and what it sets (ECMAScript regex, matched against the whole comm).
+struct MemoryRule {
+    std::string commRegex;
+    double share = 0;  // memory-bound share of uncontended time, 0..1
+};
+struct AffinityRule {
+    std::string commRegex;
+    CpuSet cpus;
+};
+
+struct DeriveOptions {
+    // Window in seconds from the trace's first event; end < 0 means the trace's end.
+    double windowStartS = 0;
+    double windowEndS = -1;
+    std::vector<int32_t> pids;           // keep these and their descendants forked in the trace
+    std::vector<std::string> commRegex;  // keep tasks whose comm matches (with pids: either)
+    bool keepKernelThreads = false;      // default drops kworker, ksoftirqd, migration, idle...
+    double scale = 1.0;                  // multiplies every run burst (2 = twice the CPU demand)
+    std::vector<MemoryRule> memory;      // first match wins
+    double defaultMemoryShare = 0;       // for tasks no rule matches
+    std::vector<AffinityRule> affinity;  // overrides what the trace suggests
+    // Per CPU capacity of the recording machine (cpu_capacity, 1024 = full); empty: all 1024.
+    std::vector<unsigned> capacity;
+    int cpuCount = 0;  // CPUs of the recording machine; 0: the highest CPU in the trace + 1
+};
+
+// One derived task and what the trace said about it.
+struct DerivedTask {
+    int32_t pid = -1;
+    std::string comm;
+    int32_t parent = -1;       // forking pid when the fork is in the window and kept, else -1
+    uint64_t cpuTimeNs = 0;    // recorded CPU time in the window (not capacity-scaled)
+    int64_t firstNs = 0;       // first appearance, relative to the window start
+    int64_t exitNs = -1;       // recorded exit (last switch out as dead), relative; -1 none
+    bool affinityFromTrace = false;  // pinning inferred (else from a user rule or none)
+    CpuSet initialAffinity;    // empty: every CPU
+    int wakes = 0, waits = 0, sleeps = 0;
+};
+
+struct WakeEdge {
+    int waker = 0, wakee = 0;  // task indices
+    int count = 0;
+};
+
+struct DerivedWorkload {
+    workload::Workload workload;
+    std::vector<DerivedTask> tasks;  // same order as workload.tasks
+    std::vector<WakeEdge> edges;     // waker -> wakee, by (waker, wakee)
+    int multiWakeOps = 0;            // Wake ops with more than one target (1:N)
+    uint64_t traceStartNs = 0;                    // the trace's first event
+    uint64_t windowStartNs = 0, windowEndNs = 0;  // absolute trace timestamps
+    int cpuCount = 0;
+    std::vector<std::string> assumptions;  // what the trace cannot show and was assumed
+    int droppedTasks = 0;                  // tasks in the window left out by the filters
+
+    int indexOfPid(int32_t pid) const;  // -1 if not kept
+};
+
+// Kernel threads dropped by default: kworker/, ksoftirqd/, migration/, idle/swapper, rcu*,
+// cpuhp/, kthreadd, watchdog/, irq/, k(compactd|swapd|hugepaged).
+bool isKernelThreadComm(std::string_view comm);
+
+// Errors (one line naming `what`): no sched_switch events, an empty window, no task left after
+// the filters, a bad regex.
+Result<DerivedWorkload> deriveWorkload(const tracing::EventStore& store, const DeriveOptions& options,
+                                       const std::string& what);
+
+}  // namespace schedscope::replay

@@ -1,0 +1,287 @@
+#include "replay.h"
+
+#include <algorithm>
+#include <cmath>
+#include <unordered_map>
+
+#include "migration_causes.h"
+#include "migration_classifier.h"
+#include "sched_tracker.h"
+#include "trace_topology.h"
+
+namespace schedscope::replay {
+namespace {
+
+// The trace's inferred causes under the simulator's names, so both sides share keys. The trace
+// cannot tell nohz idle balancing from newidle (see migration_causes.h): both are lb_newidle.
+std::string simCauseName(tracing::MigrationCause c) {
+    switch (c) {
+        case tracing::MigrationCause::Wakeup: return sim::causeName(sim::MigrationCause::Wakeup);
+        case tracing::MigrationCause::Fork: return sim::causeName(sim::MigrationCause::Fork);
+        case tracing::MigrationCause::LoadBalancePeriodic: return sim::causeName(sim::MigrationCause::LbPeriodic);
+        case tracing::MigrationCause::LoadBalanceNewidle: return sim::causeName(sim::MigrationCause::LbNewidle);
+        case tracing::MigrationCause::LoadBalanceActive: return sim::causeName(sim::MigrationCause::LbActive);
+        case tracing::MigrationCause::Affinity: return sim::causeName(sim::MigrationCause::Affinity);
+        case tracing::MigrationCause::Numa: return "numa";
+        case tracing::MigrationCause::Count: break;
+    }
+    return "unknown";
+}
+
+std::string dominant(const std::map<std::string, long long>& byLevel) {
+    std::string best;
+    long long n = 0;
+    for (const auto& [level, count] : byLevel)
+        if (count > n) {
+            n = count;
+            best = level;
+        }
+    return best;
+}
+
+Result<ReplayRun> simulateOn(const DerivedWorkload& derived, const Topology& topology, const ReplayConfig& config,
+                             const std::string& label, const ReplayOptions& options, const std::string& what) {
+    ReplayRun run;
+    run.label = label;
+    run.config = config;
+    run.topology = std::make_unique<Topology>(topology);
+    DomainBuildOptions b;
+    b.arch = topology.arch;
+    b.profile = config.profile;
+    b.cls = config.cls;
+    b.node = config.node;
+    auto tree = buildDomains(*run.topology, b);
+    if (!tree) return Error{what + ": " + config.topologyName + ": " + tree.error()};
+    run.tree = std::make_unique<DomainTree>(std::move(*tree));
+    auto wl = mapOntoTopology(derived, topology, config.spread, what);
+    if (!wl) return Error{wl.error()};
+    run.workload = std::make_unique<workload::Workload>(std::move(*wl));
+    sim::SimOptions o;
+    o.seed = options.seed;
+    o.hz = options.hz;
+    const double windowS = static_cast<double>(derived.windowEndNs - derived.windowStartNs) / 1e9;
+    o.samplePeriodS = std::max(1e-4, windowS / 200.0);
+    o.durationS = run.workload->durationS;
+    auto st = sim::simulate(*run.topology, *run.tree, *run.workload, o);
+    if (!st) return Error{what + ": " + st.error()};
+    run.state = std::move(*st);
+    run.metrics = metricsFromSim(*run.state, derived.tasks.size());
+    return run;
+}
+
+}  // namespace
+
+long long ReplayMetrics::migrations() const {
+    long long n = 0;
+    for (const auto& [level, count] : migrationsByLevel) n += count;
+    return n;
+}
+
+ReplayMetrics measureRecording(const tracing::EventStore& store, const DerivedWorkload& derived, const DomainTree& tree,
+                               double samplePeriodS) {
+    ReplayMetrics m;
+    const uint64_t ws = derived.windowStartNs, we = derived.windowEndNs;
+    m.elapsedS = static_cast<double>(we - ws) / 1e9;
+    std::unordered_map<int32_t, int> index;
+    for (size_t i = 0; i < derived.tasks.size(); ++i) index[derived.tasks[i].pid] = static_cast<int>(i);
+    auto idx = [&](int32_t pid) {
+        auto it = index.find(pid);
+        return it == index.end() ? -1 : it->second;
+    };
+    m.tasks.resize(derived.tasks.size());
+
+    tracing::MigrationClassifier classifier(tree);
+    auto count = [&](int i, int src, int dst, const std::string& cause) {
+        std::string level = classifier.levelName(src, dst);
+        m.migrationsByLevel[level.empty() ? "none" : level]++;
+        m.migrationsByCause[cause]++;
+        m.tasks[static_cast<size_t>(i)].migrations++;
+    };
+    std::unordered_map<int32_t, bool> forkMigrated;
+    for (const auto& mig : tracing::inferMigrations(store)) {
+        const int i = idx(mig.pid);
+        if (i < 0 || mig.ts < ws || mig.ts > we) continue;
+        count(i, mig.src, mig.dst, simCauseName(mig.cause));
+        if (mig.cause == tracing::MigrationCause::Fork) forkMigrated[mig.pid] = true;
+    }
+    // Fork placement: wake_up_new_task() moves the child with __set_task_cpu(), which emits no
+    // sched_migrate_task; sched_wakeup_new runs on the parent's CPU and names the child's.
+    // The simulator counts these as fork migrations, so the recording must too.
+    store.forEach([&](const tracing::SchedEvent& e) {
+        if (e.kind != tracing::EventKind::WakeupNew || e.ts < ws || e.ts > we) return true;
+        const int i = idx(e.pid);
+        if (i >= 0 && e.dstCpu >= 0 && e.dstCpu != e.cpu && !forkMigrated.count(e.pid))
+            count(i, e.cpu, e.dstCpu, sim::causeName(sim::MigrationCause::Fork));
+        return true;
+    });
+
+    // Wait latency: each runnable interval that ends with the task running (the simulator
+    // counts the same: every enqueue to pick, after wakeups, forks and preemptions alike).
+    const auto intervals = tracing::computeTaskIntervals(store);
+    for (size_t k = 0; k + 1 < intervals.size(); ++k) {
+        const auto& iv = intervals[k];
+        const auto& nx = intervals[k + 1];
+        if (iv.phase != tracing::TaskPhase::Runnable || nx.pid != iv.pid || nx.phase != tracing::TaskPhase::Running) continue;
+        if (iv.end < ws || iv.end > we || idx(iv.pid) < 0) continue;
+        m.waitLatency.add(static_cast<int64_t>(iv.end - iv.start));
+    }
+
+    // Utilisation, completion and the placement timeline from the run slices.
+    const auto slices = tracing::computeRunSlices(store);
+    m.cpuUtilisation.assign(static_cast<size_t>(derived.cpuCount), 0.0);
+    std::vector<double> lastRun(derived.tasks.size(), -1);
+    for (size_t c = 0; c < slices.size(); ++c)
+        for (const auto& s : slices[c]) {
+            const int i = idx(s.pid);
+            if (i < 0 || s.end <= ws || s.start >= we) continue;
+            const uint64_t a = std::max(s.start, ws), z = std::min(s.end, we);
+            if (c < m.cpuUtilisation.size()) m.cpuUtilisation[c] += static_cast<double>(z - a) / 1e9;
+            lastRun[static_cast<size_t>(i)] = std::max(lastRun[static_cast<size_t>(i)], static_cast<double>(z - ws) / 1e9);
+        }
+    for (double& u : m.cpuUtilisation) u /= std::max(1e-9, m.elapsedS);
+    for (size_t i = 0; i < derived.tasks.size(); ++i) {
+        const auto& dt = derived.tasks[i];
+        TaskOutcome& o = m.tasks[i];
+        o.cpuTimeS = static_cast<double>(dt.cpuTimeNs) / 1e9;
+        // exited: its exit; alive at the window's end: when it last ran (where its script ends)
+        o.completionS = dt.exitNs >= 0 ? static_cast<double>(dt.exitNs) / 1e9 : lastRun[i];
+        m.completionS = std::max(m.completionS, o.completionS);
+    }
+    if (samplePeriodS > 0) {
+        std::vector<size_t> pos(slices.size(), 0);
+        for (double t = 0; t <= m.elapsedS + 1e-12; t += samplePeriodS) {
+            const uint64_t at = ws + static_cast<uint64_t>(t * 1e9);
+            sim::PlacementSample ps;
+            ps.timeS = t;
+            ps.running.assign(static_cast<size_t>(derived.cpuCount), -1);
+            for (size_t c = 0; c < slices.size() && c < ps.running.size(); ++c) {
+                while (pos[c] < slices[c].size() && slices[c][pos[c]].end <= at) ++pos[c];
+                if (pos[c] < slices[c].size() && slices[c][pos[c]].start <= at) ps.running[c] = idx(slices[c][pos[c]].pid);
+            }
+            m.timeline.push_back(std::move(ps));
+        }
+    }
+    return m;
+}
+
+ReplayMetrics metricsFromSim(sim::SimState& s, size_t taskCount) {
+    ReplayMetrics m;
+    m.elapsedS = static_cast<double>(s.now) / 1e9;
+    m.migrationsByLevel = s.metrics.migrationsByLevel;
+    for (size_t c = 0; c < static_cast<size_t>(sim::MigrationCause::Count); ++c)
+        if (s.metrics.migrationsByCause[c])
+            m.migrationsByCause[sim::causeName(static_cast<sim::MigrationCause>(c))] = s.metrics.migrationsByCause[c];
+    m.waitLatency = s.metrics.waitLatency;
+    for (const auto& c : s.cpus) m.cpuUtilisation.push_back(static_cast<double>(c.busyTotal) / 1e9 / std::max(1e-9, m.elapsedS));
+    m.tasks.resize(taskCount);
+    bool allExited = true;
+    double last = 0;
+    for (size_t i = 0; i < taskCount && i < s.tasks.size(); ++i) {
+        const sim::Task& t = s.tasks[i];
+        TaskOutcome& o = m.tasks[i];
+        for (int64_t ns : t.cpuTime) o.cpuTimeS += static_cast<double>(ns) / 1e9;
+        o.completionS = t.exitedAt >= 0 ? static_cast<double>(t.exitedAt) / 1e9 : -1;
+        o.migrations = t.migrations;
+        if (o.completionS < 0) allExited = false;
+        else last = std::max(last, o.completionS);
+    }
+    m.completionS = allExited ? last : -1;
+    m.timeline = s.metrics.timeline;
+    return m;
+}
+
+Fidelity computeFidelity(const ReplayMetrics& rec, const ReplayMetrics& base) {
+    Fidelity f;
+    double diff = 0, total = 0;
+    for (size_t i = 0; i < rec.tasks.size() && i < base.tasks.size(); ++i) {
+        diff += std::fabs(base.tasks[i].cpuTimeS - rec.tasks[i].cpuTimeS);
+        total += rec.tasks[i].cpuTimeS;
+    }
+    f.cpuTimeError = total > 0 ? diff / total : 0;
+    const double nr = static_cast<double>(rec.migrations()), nb = static_cast<double>(base.migrations());
+    if (nr == 0 && nb == 0) f.levelMixError = 0;
+    else if (nr == 0 || nb == 0) f.levelMixError = 1;
+    else {
+        std::map<std::string, std::pair<double, double>> shares;
+        for (const auto& [l, n] : rec.migrationsByLevel) shares[l].first = static_cast<double>(n) / nr;
+        for (const auto& [l, n] : base.migrationsByLevel) shares[l].second = static_cast<double>(n) / nb;
+        double tvd = 0;
+        for (const auto& [l, p] : shares) tvd += std::fabs(p.first - p.second);
+        f.levelMixError = tvd / 2;
+    }
+    f.recordedDominantLevel = dominant(rec.migrationsByLevel);
+    f.baselineDominantLevel = dominant(base.migrationsByLevel);
+    const double r50 = rec.waitLatency.percentileNs(50), b50 = base.waitLatency.percentileNs(50);
+    f.waitP50Ratio = r50 > 0 && b50 > 0 ? b50 / r50 : 0;
+    f.completionError = rec.completionS > 0 && base.completionS >= 0
+                            ? std::fabs(base.completionS - rec.completionS) / rec.completionS
+                            : 1.0;  // the baseline never finished: as wrong as it gets
+    f.migrationRatio = nr > 0 ? nb / nr : 0;
+    return f;
+}
+
+Result<workload::Workload> mapOntoTopology(const DerivedWorkload& derived, const Topology& topology, bool spread,
+                                           const std::string& what) {
+    const int n = derived.cpuCount, target = static_cast<int>(topology.cpus.size());
+    if (target < n)
+        return Error{what + ": the recording has " + std::to_string(n) + " CPUs but topology " + topology.name +
+                     " has only " + std::to_string(target) + "; replay maps trace CPU c onto CPU c"};
+    workload::Workload w = derived.workload;
+    if (spread || target == n) return w;
+    const CpuSet recorded = CpuSet::range(0, n - 1);
+    for (auto& t : w.tasks) {
+        if (t.affinity.empty()) t.affinity = recorded;
+        for (auto& op : t.script)
+            if (op.kind == workload::OpKind::SetAffinity && op.cpus.empty()) op.cpus = recorded;
+    }
+    return w;
+}
+
+Result<ReplayResult> replayTrace(const tracing::EventStore& store, const std::string& what, const Topology& recordedTopology,
+                                 const Topology& whatIfTopology, const ReplayOptions& options) {
+    if (auto fits = tracing::checkTraceFitsTopology(what, store, recordedTopology, options.recordedConfig.topologyName);
+        !fits)
+        return Error{fits.error()};
+    DeriveOptions d = options.derive;
+    d.cpuCount = static_cast<int>(recordedTopology.cpus.size());
+    d.capacity.clear();
+    for (const auto& c : recordedTopology.cpus) d.capacity.push_back(c.capacity);
+    auto derived = deriveWorkload(store, d, what);
+    if (!derived) return Error{derived.error()};
+
+    ReplayResult r;
+    r.derived = std::move(*derived);
+    DomainBuildOptions b;
+    b.arch = recordedTopology.arch;
+    b.profile = options.recordedConfig.profile;
+    b.cls = options.recordedConfig.cls;
+    b.node = options.recordedConfig.node;
+    auto recordedTree = buildDomains(recordedTopology, b);
+    if (!recordedTree) return Error{what + ": " + options.recordedConfig.topologyName + ": " + recordedTree.error()};
+    const double windowS = static_cast<double>(r.derived.windowEndNs - r.derived.windowStartNs) / 1e9;
+    r.recorded = measureRecording(store, r.derived, *recordedTree, std::max(1e-4, windowS / 200.0));
+
+    if (options.baseline) {
+        auto base = simulateOn(r.derived, recordedTopology, options.recordedConfig, "baseline", options, what);
+        if (!base) return Error{base.error()};
+        r.baseline = std::move(*base);
+        r.fidelity = computeFidelity(r.recorded, r.baseline->metrics);
+    }
+    auto whatIf = simulateOn(r.derived, whatIfTopology, options.whatIf, "what-if", options, what);
+    if (!whatIf) return Error{whatIf.error()};
+    r.whatIf = std::move(*whatIf);
+
+    r.assumptions = r.derived.assumptions;
+    r.assumptions.push_back("recorded lb_newidle also holds nohz idle balancing (a sched trace without irq events "
+                            "cannot tell them apart); the simulator counts each task present at the window's start "
+                            "as exec-placed at time 0");
+    if (static_cast<int>(whatIfTopology.cpus.size()) > r.derived.cpuCount)
+        r.assumptions.push_back(options.whatIf.spread
+                                    ? "trace CPU c is CPU c of " + options.whatIf.topologyName +
+                                          "; unpinned tasks may use all its CPUs (--spread)"
+                                    : "trace CPU c is CPU c of " + options.whatIf.topologyName + "; tasks keep CPUs 0-" +
+                                          std::to_string(r.derived.cpuCount - 1) + " (use --spread for all)");
+    return r;
+}
+
+}  // namespace schedscope::replay

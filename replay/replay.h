@@ -1,0 +1,116 @@
+#pragma once
+// What-if replay of a recorded trace: derive the workload (derive_workload.h), measure the
+// recording, simulate it under the recording's own configuration (the baseline: how far off the
+// simulator is on this trace) and under a what-if configuration, and compare. The GUI's
+// side-by-side view and `schedscope-cli replay` both call replayTrace().
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "derive_workload.h"
+#include "domains/domain_builder.h"
+#include "event_store.h"
+#include "sim/metrics.h"
+#include "sim/sim_json.h"
+#include "sim/simulator.h"
+#include "topology/topology.h"
+
+namespace schedscope::replay {
+
+// One derived task's outcome in a recording or a run.
+struct TaskOutcome {
+    double cpuTimeS = 0;
+    double completionS = -1;  // exit time from the window start; -1: did not exit
+    long long migrations = 0;
+};
+
+// The metrics the recording and each simulated run are compared on; the keys match
+// `simulate --json` (migrations_by_level, migrations_by_cause, wait_latency_us, ...).
+struct ReplayMetrics {
+    double elapsedS = 0;
+    double completionS = -1;  // when the last task exited; -1 when some task did not
+    std::map<std::string, long long> migrationsByLevel;
+    std::map<std::string, long long> migrationsByCause;  // the simulator's cause names
+    sim::LatencyHistogram waitLatency;
+    std::vector<double> cpuUtilisation;  // per CPU: share of elapsed time running kept tasks
+    std::vector<TaskOutcome> tasks;      // indexed like DerivedWorkload::tasks
+    std::vector<sim::PlacementSample> timeline;  // per CPU running task index (-1 idle) at samples
+    long long migrations() const;
+};
+
+// The recording measured over the derived tasks in the derived window: migrations by level
+// (MigrationClassifier over `tree`) and cause, wait latency from runnable-to-running intervals,
+// per-CPU utilisation, per-task CPU time and exit, a placement timeline sampled every
+// `samplePeriodS`.
+ReplayMetrics measureRecording(const tracing::EventStore& store, const DerivedWorkload& derived,
+                               const DomainTree& tree, double samplePeriodS);
+ReplayMetrics metricsFromSim(sim::SimState& state, size_t taskCount);
+
+struct ReplayConfig {
+    std::string topologyName;
+    const KernelProfile* profile = nullptr;  // nullptr: defaultProfile()
+    bool cls = true, node = true;
+    // Let the tasks use every CPU of a larger topology; by default they keep the recording's
+    // CPU ids 0..n-1 (a 2-CPU trace runs on CPUs 0-1 of the target).
+    bool spread = false;
+};
+
+// One simulated run, with everything the SimState points into kept alive beside it.
+struct ReplayRun {
+    std::string label;  // "baseline", "what-if"
+    ReplayConfig config;
+    std::unique_ptr<Topology> topology;
+    std::unique_ptr<DomainTree> tree;
+    std::unique_ptr<workload::Workload> workload;  // the derived one, mapped onto this topology
+    std::unique_ptr<sim::SimState> state;
+    ReplayMetrics metrics;
+};
+
+struct Fidelity {
+    // CPU-time-weighted mean over tasks of |baseline - recorded| / recorded
+    // (= sum |baseline - recorded| / sum recorded).
+    double cpuTimeError = 0;
+    // Total variation distance between the recorded and baseline migration-per-level shares
+    // (0 = same mix, 1 = disjoint); 0 when neither migrated.
+    double levelMixError = 0;
+    std::string recordedDominantLevel, baselineDominantLevel;  // "" when no migrations
+    double waitP50Ratio = 0;  // baseline / recorded median wait; 0 when either has no samples
+    // |baseline - recorded| / recorded of when the last task finished (exit or last run)
+    double completionError = 0;
+    double migrationRatio = 0;  // baseline / recorded migration count; 0 when none recorded
+};
+Fidelity computeFidelity(const ReplayMetrics& recorded, const ReplayMetrics& baseline);
+
+struct ReplayOptions {
+    DeriveOptions derive;  // capacity and cpuCount are filled from the recorded topology
+    bool baseline = false;
+    ReplayConfig recordedConfig;  // the recording's own: profile matching its kernel, CLS/NODE on
+    ReplayConfig whatIf;
+    uint64_t seed = 1;
+    int hz = 250;
+};
+
+struct ReplayResult {
+    DerivedWorkload derived;
+    ReplayMetrics recorded;
+    std::optional<ReplayRun> baseline;
+    ReplayRun whatIf;
+    std::optional<Fidelity> fidelity;  // with a baseline
+    std::vector<std::string> assumptions;
+};
+
+// Maps the derived workload onto `topology`: trace CPU c is CPU c of the target (so a trace
+// needs at least as many CPUs); tasks not pinned in the trace get CPUs 0..n-1 unless `spread`.
+// Error: the target has fewer CPUs than the recording.
+Result<workload::Workload> mapOntoTopology(const DerivedWorkload& derived, const Topology& topology, bool spread,
+                                           const std::string& what);
+
+// Errors (one line naming `what`): those of deriveWorkload, a trace whose CPUs exceed
+// `recordedTopology`, a what-if topology smaller than the recording, domain build failures.
+Result<ReplayResult> replayTrace(const tracing::EventStore& store, const std::string& what,
+                                 const Topology& recordedTopology, const Topology& whatIfTopology,
+                                 const ReplayOptions& options);
+
+}  // namespace schedscope::replay

@@ -1,0 +1,133 @@
+// schedscope-cli replay end to end: JSON blocks, what-if on a preset, one-line errors (exit 2).
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <array>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+
+#include "support/fixtures.h"
+#include "tracefs_instance.h"
+
+namespace {
+
+struct CliRun {
+    int status = -1;
+    std::string out, err;
+};
+
+CliRun cli(const std::string& args) {
+    std::filesystem::create_directories(SCHEDSCOPE_TEST_SCRATCH);
+    const std::string errFile = std::string(SCHEDSCOPE_TEST_SCRATCH) + "/replay-stderr-" + std::to_string(::getpid());
+    const std::string cmd = std::string(SCHEDSCOPE_CLI) + " " + args + " 2>" + errFile;
+    CliRun r;
+    FILE* p = popen(cmd.c_str(), "r");
+    std::array<char, 65536> buf{};
+    size_t n;
+    while ((n = fread(buf.data(), 1, buf.size(), p)) > 0) r.out.append(buf.data(), n);
+    const int st = pclose(p);
+    r.status = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+    r.err = schedscope::test::readFile(errFile);
+    return r;
+}
+
+std::string trace(const std::string& name) { return "'" + schedscope::test::dataPath("traces/" + name) + "'"; }
+
+void expectOneLineError(const CliRun& r, const std::string& part) {
+    EXPECT_EQ(r.status, 2) << r.err;
+    EXPECT_NE(r.err.find(part), std::string::npos) << r.err;
+    EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+}
+
+}  // namespace
+
+TEST(CliReplay, WhatIfOnKunpengWithClsOnAndOffHasTheKeys) {
+    for (const char* cls : {"on", "off"}) {
+        CliRun r = cli("replay " + trace("replay/hackbench.dat") + " --preset kunpeng920-24 --cls " + cls +
+                       " --baseline --comm sched-messaging --memory 'sched-.*=0.2' --json");
+        ASSERT_EQ(r.status, 0) << r.err;
+        auto j = nlohmann::json::parse(r.out);
+        for (const char* block : {"recorded", "baseline", "whatif"})
+            for (const char* key : {"migrations_by_level", "migrations_by_cause", "wait_latency_us"})
+                EXPECT_TRUE(j[block]["metrics"].contains(key)) << block << "." << key;
+        EXPECT_EQ(j["whatif"]["config"]["cls"], std::string(cls) == "on");
+        EXPECT_EQ(j["whatif"]["config"]["cpus"], 96);
+        EXPECT_EQ(j["baseline"]["config"]["cpus"], 2);
+        EXPECT_TRUE(j["fidelity"].contains("cpu_time_error"));
+        EXPECT_TRUE(j["fidelity"].contains("level_mix_error"));
+        EXPECT_DOUBLE_EQ(j["derived"]["tasks"][0]["mem_fraction"].get<double>(), 0.2);
+        bool mapping = false;
+        for (const auto& a : j["assumptions"]) mapping = mapping || a.get<std::string>().find("trace CPU c is CPU c") != std::string::npos;
+        EXPECT_TRUE(mapping);
+    }
+}
+
+TEST(CliReplay, TextOutputShowsTheColumns) {
+    CliRun r = cli("replay " + trace("replay/pingpong.dat") + " --baseline --cls off --comm pingpong");
+    ASSERT_EQ(r.status, 0) << r.err;
+    for (const char* s : {"recorded", "baseline", "what-if", "fidelity", "assumptions:", "wait_p50_us"})
+        EXPECT_NE(r.out.find(s), std::string::npos) << s;
+}
+
+TEST(CliReplay, WindowSelectsPartOfTheTrace) {
+    CliRun all = cli("replay " + trace("replay/pingpong.dat") + " --comm pingpong --json");
+    CliRun part = cli("replay " + trace("replay/pingpong.dat") + " --comm pingpong --window 0.01:0.03 --json");
+    ASSERT_EQ(part.status, 0) << part.err;
+    auto a = nlohmann::json::parse(all.out), p = nlohmann::json::parse(part.out);
+    EXPECT_NEAR(p["window_s"][0].get<double>(), 0.01, 1e-9);
+    EXPECT_NEAR(p["window_s"][1].get<double>(), 0.03, 1e-9);
+    EXPECT_NEAR(p["recorded"]["metrics"]["elapsed_s"].get<double>(), 0.02, 1e-9);
+    double cpuAll = 0, cpuPart = 0;
+    for (const auto& t : a["derived"]["tasks"]) cpuAll += t["cpu_time_s"].get<double>();
+    for (const auto& t : p["derived"]["tasks"]) cpuPart += t["cpu_time_s"].get<double>();
+    EXPECT_LT(cpuPart, cpuAll * 0.6);
+    EXPECT_GT(cpuPart, 0.0);
+}
+
+TEST(CliReplay, TraceWithoutSchedSwitch) {
+    const std::string path = std::string(SCHEDSCOPE_TEST_SCRATCH) + "/no-switch.txt";
+    std::ofstream(path) << "# tracer: nop\n"
+                           "            bash-11510   [001] d.h3.  1213.239272: sched_waking: comm=a pid=1197 prio=120 target_cpu=001\n"
+                           "            bash-11510   [001] dNh4.  1213.239281: sched_wakeup: comm=a pid=1197 prio=120 target_cpu=001\n";
+    expectOneLineError(cli("replay " + path + " --synthetic 'pack:1 core:2 pu:1'"), "no sched_switch events");
+}
+
+TEST(CliReplay, CpuCountNotMatchingTheTopology) {
+    // mixed-v7.dat has no sidecar and uses CPUs 0-1
+    expectOneLineError(cli("replay " + trace("mixed-v7.dat") + " --synthetic 'pack:1 core:1 pu:1'"), "has only 1 CPUs");
+    // a what-if machine smaller than the recording's
+    expectOneLineError(cli("replay " + trace("replay/pingpong.dat") + " --synthetic 'pack:1 core:1 pu:1'"),
+                       "the recording has 2 CPUs");
+    expectOneLineError(cli("replay " + trace("mixed-v7.dat")), "no topology sidecar");
+}
+
+TEST(CliReplay, EmptyWindowAndBadOptions) {
+    expectOneLineError(cli("replay " + trace("replay/pingpong.dat") + " --window 5:6"), "is empty");
+    expectOneLineError(cli("replay " + trace("replay/pingpong.dat") + " --window 0.02:0.01"), "is empty");
+    expectOneLineError(cli("replay " + trace("replay/pingpong.dat") + " --comm nothing-is-called-this"), "no task is left");
+    expectOneLineError(cli("replay " + trace("replay/pingpong.dat") + " --memory x=2"), "0..1");
+    expectOneLineError(cli("replay " + trace("replay/pingpong.dat") + " --cls maybe"), "on or off");
+}
+
+// A fresh recording on this machine, end to end: compile the ping-pong, record it with the
+// recorder (which writes the sidecar), replay it.
+TEST(CliReplay, FreshRecordingOfAPingPongReplays) {
+    if (auto why = schedscope::tracing::tracefsUnavailableReason(); !why.empty())
+        GTEST_SKIP() << "recording unavailable: " << why;
+    if (std::system("command -v cc >/dev/null 2>&1") != 0) GTEST_SKIP() << "no C compiler to build the ping-pong";
+    const std::string dir = SCHEDSCOPE_TEST_SCRATCH, exe = dir + "/pingpong", dat = dir + "/live-pingpong.dat";
+    std::filesystem::create_directories(dir);
+    ASSERT_EQ(std::system(("cc -O2 -o '" + exe + "' " + trace("replay/pingpong.c")).c_str()), 0);
+    CliRun rec = cli("record -o '" + dat + "' -- '" + exe + "' 500");
+    ASSERT_EQ(rec.status, 0) << rec.err;
+    CliRun r = cli("replay '" + dat + "' --comm pingpong --baseline --json");
+    ASSERT_EQ(r.status, 0) << r.err;
+    auto j = nlohmann::json::parse(r.out);
+    ASSERT_EQ(j["derived"]["tasks"].size(), 2u);
+    ASSERT_EQ(j["derived"]["edges"].size(), 2u);
+    for (const auto& e : j["derived"]["edges"]) EXPECT_GT(e["count"].get<int>(), 100);
+    EXPECT_LT(j["fidelity"]["cpu_time_error"].get<double>(), 0.2);
+}
