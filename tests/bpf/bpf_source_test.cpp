@@ -8,7 +8,7 @@
 #include "bpf_source.h"
 #include "domains/domain_builder.h"
 #include "migration_classifier.h"
-#include "pinned_moves.h"
+#include "support/pinned_moves.h"
 #include "topology/hwloc_loader.h"
 
 using namespace schedscope;
@@ -49,7 +49,7 @@ TEST(BpfSource, StreamSeesAffinityMovesWithCauseAndLevel) {
     ASSERT_TRUE(source) << source.error();
     EventStore store;
     const int moves = 6;
-    const pid_t tid = bpftest::runPinnedMoves(moves, [&] { ASSERT_TRUE((*source)->poll(store, 0)); });
+    const pid_t tid = test::runPinnedMoves(moves, [&] { ASSERT_TRUE((*source)->poll(store, 0)); });
     ASSERT_TRUE((*source)->poll(store, 0));
     (*source)->flushCounts(store);
     store.finish();
@@ -81,7 +81,7 @@ TEST(BpfSource, AggregateCountsAffinityMovesInTheKernel) {
     auto source = BpfSource::start(opt);
     ASSERT_TRUE(source) << source.error();
     const int moves = 6;
-    bpftest::runPinnedMoves(moves, [] {});
+    test::runPinnedMoves(moves, [] {});
     auto snap = (*source)->snapshot();
     EXPECT_GT(snap.eventsByKind[static_cast<size_t>(EventKind::Switch)], 0u);
     EXPECT_GT(snap.eventsByKind[static_cast<size_t>(EventKind::MigrateTask)], 0u);
@@ -116,7 +116,7 @@ TEST(BpfSource, RawTracepointFallbackStreamsAndAggregates) {
         ASSERT_TRUE(source) << source.error();
         EXPECT_STREQ((*source)->attachKind(), "raw_tp");
         EventStore store;
-        const pid_t tid = bpftest::runPinnedMoves(2, [] {});
+        const pid_t tid = test::runPinnedMoves(2, [] {});
         ASSERT_TRUE((*source)->poll(store, 0));
         store.finish();
         auto snap = (*source)->snapshot();

@@ -11,7 +11,7 @@
 
 #include "bpf_source.h"
 #include "capture_client.h"
-#include "pinned_moves.h"
+#include "support/pinned_moves.h"
 
 using namespace schedscope;
 using namespace schedscope::tracing;
@@ -63,7 +63,7 @@ TEST(CaptureHelper, StreamsEventsOverAPipe) {
     for (int i = 0; i < 100 && !(*client)->hello(); ++i) ASSERT_TRUE((*client)->pump(store, 100));
     ASSERT_TRUE((*client)->hello());
     EXPECT_EQ((*client)->hello()->mode, 0u);
-    const pid_t tid = bpftest::runPinnedMoves(4, [&] { ASSERT_TRUE((*client)->pump(store, 0)); });
+    const pid_t tid = test::runPinnedMoves(4, [&] { ASSERT_TRUE((*client)->pump(store, 0)); });
     for (int i = 0; i < 3; ++i) ASSERT_TRUE((*client)->pump(store, 100));
     (*client)->flushCounts(store);
     store.finish();

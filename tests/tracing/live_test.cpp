@@ -15,19 +15,12 @@
 #include "migration_classifier.h"
 #include "topology/hwloc_loader.h"
 #include "tracefs_instance.h"
+#include "support/pinned_moves.h"
 #include "tracefs_source.h"
 
 using namespace schedscope;
 using namespace schedscope::tracing;
 
-namespace {
-void pin(pid_t tid, int cpu) {
-    cpu_set_t set;
-    CPU_ZERO(&set);
-    CPU_SET(cpu, &set);
-    sched_setaffinity(tid, sizeof set, &set);
-}
-}  // namespace
 
 TEST(Live, AffinityMovesAreSeenWithCauseAndLevel) {
     if (auto why = tracefsUnavailableReason(); !why.empty()) GTEST_SKIP() << "live capture unavailable: " << why;
@@ -42,41 +35,16 @@ TEST(Live, AffinityMovesAreSeenWithCauseAndLevel) {
 
     auto source = TracefsSource::start();
     ASSERT_TRUE(source) << source.error();
-    std::atomic<bool> stop{false};
-    std::atomic<pid_t> tids[2] = {0, 0};
-    std::vector<std::thread> loops;
-    for (int i = 0; i < 2; ++i)
-        loops.emplace_back([&, i] {
-            tids[i] = static_cast<pid_t>(syscall(SYS_gettid));
-            pin(0, i);
-            while (!stop.load(std::memory_order_relaxed)) {
-            }
-        });
-    while (!tids[0] || !tids[1]) std::this_thread::yield();
-    std::this_thread::sleep_for(std::chrono::milliseconds(50));
     EventStore store;
-    const int moves = 6;
-    for (int m = 0; m < moves; ++m) {
-        // "taskset from a user task on the source CPU": the mover runs where the loop is.
-        pin(0, m % 2);
-        std::this_thread::sleep_for(std::chrono::milliseconds(5));
-        pin(tids[0], (m + 1) % 2);  // 0 -> 1 -> 0 ...
-        std::this_thread::sleep_for(std::chrono::milliseconds(60));
-        ASSERT_TRUE((*source)->poll(store));
-    }
-    stop = true;
-    for (auto& t : loops) t.join();
-    cpu_set_t all;
-    CPU_ZERO(&all);
-    for (int c = 0; c < CPU_SETSIZE; ++c) CPU_SET(c, &all);
-    sched_setaffinity(0, sizeof all, &all);
+    // "taskset from a user task on the source CPU": the mover runs where the loop is.
+    const pid_t moved = test::runPinnedMoves(6, [&] { EXPECT_TRUE((*source)->poll(store)); });
     ASSERT_TRUE((*source)->poll(store));
     store.finish();
     auto report = classifier.classify(store);
     int affinity = 0;
     std::string seen;
     for (const auto& mig : report.migrations) {
-        if (mig.pid != tids[0]) continue;
+        if (mig.pid != moved) continue;
         seen += " " + std::to_string(mig.src) + "->" + std::to_string(mig.dst) + ":" +
                 std::string(migrationCauseName(mig.cause));
         if (mig.cause == MigrationCause::Affinity) {
@@ -84,5 +52,5 @@ TEST(Live, AffinityMovesAreSeenWithCauseAndLevel) {
             EXPECT_EQ(classifier.levelNames()[static_cast<size_t>(mig.level)], tree->lowestCommonLevel(mig.src, mig.dst));
         }
     }
-    EXPECT_GE(affinity, moves - 1) << "migrations of the moved thread:" << seen;
+    EXPECT_GE(affinity, 6 - 1) << "migrations of the moved thread:" << seen;
 }

@@ -13,7 +13,7 @@
 #include <thread>
 #include <vector>
 
-namespace schedscope::bpftest {
+namespace schedscope::test {
 
 inline void pinTo(pid_t tid, int cpu) {
     cpu_set_t set;
@@ -53,4 +53,4 @@ inline pid_t runPinnedMoves(int moves, const std::function<void()>& between) {
     return tids[0];
 }
 
-}  // namespace schedscope::bpftest
+}  // namespace schedscope::test
