@@ -79,7 +79,6 @@ struct Cpu {
     double avgIdleNs = 1e6;     // rq->avg_idle (starts at 2 x migration cost)
     int64_t nextBalance = 0;
     bool tickRunning = false;
-    uint32_t gen = 0;           // invalidates this CPU's pending burst-end event
     bool activeBalance = false;
     int pushCpu = -1;
     std::vector<DomainState> dom;

@@ -17,13 +17,26 @@ using workload::OpKind;
 
 enum class Ev : uint8_t { BurstEnd, SleepEnd, Tick, Sample, ActiveBalance, End };
 
+// Events are ordered by (time, seq); seq is the push order, so ties resolve the same way on
+// every run.
 struct Event {
     int64_t t;
     uint64_t seq;
     Ev type;
     int a;
-    uint32_t gen;
     bool operator>(const Event& o) const { return t != o.t ? t > o.t : seq > o.seq; }
+};
+
+// The end of the running task's burst on one CPU, with lazy invalidation. Contention re-times a
+// running task whenever what runs near it changes; most re-timings move the end later (more
+// demand), so instead of pushing an event per re-timing, `target` holds the true end and the heap
+// holds one entry (`queued`) no later than it. When that entry pops early it is pushed again at
+// `target`. `target` keeps the seq the old one-event-per-re-timing engine gave it, so events pop
+// in exactly the same order as they would with an event per re-timing.
+struct BurstClock {
+    int64_t targetT = 0, queuedT = 0;
+    uint64_t targetSeq = 0, queuedSeq = 0;
+    bool hasTarget = false, hasQueued = false;
 };
 
 struct Barrier {
@@ -36,6 +49,8 @@ public:
     explicit Engine(SimState& s) : s_(s) {
         const size_t n = s.cpus.size();
         mark_.assign(n, 0);
+        burst_.assign(n, BurstClock{});
+        affected_.reserve(n);
         inSchedule_.assign(n, 0);
         needResched_.assign(n, 0);
         nrCache_.assign(n, 0);
@@ -48,8 +63,8 @@ public:
     }
 
     void run(int64_t endNs) {
-        push(0, Ev::Sample, 0, 0);
-        push(endNs, Ev::End, 0, 0);
+        push(0, Ev::Sample, 0);
+        push(endNs, Ev::End, 0);
         // the shell execs the tasks that start at the beginning, one after another
         for (auto& t : s_.tasks)
             if (t.spec->startAtBegin) startTask(t.id, t.allowed.first(), WF_EXEC, MigrationCause::Exec);
@@ -58,7 +73,7 @@ public:
             q_.pop();
             s_.now = e.t;
             if (e.type == Ev::End) break;
-            if (e.type == Ev::BurstEnd && e.gen != s_.cpus[static_cast<size_t>(e.a)].gen) continue;
+            if (e.type == Ev::BurstEnd && !burstEndDue(e)) continue;
             ++s_.metrics.events;
             handle(e);
             if (exited_ == static_cast<int>(s_.tasks.size())) break;
@@ -92,7 +107,7 @@ public:
     void requestActiveBalance(int srcCpu, int dstCpu) override {
         (void)dstCpu;
         ++s_.metrics.activeBalances;
-        push(s_.now + 5000, Ev::ActiveBalance, srcCpu, 0);  // the stopper runs a few us later
+        push(s_.now + 5000, Ev::ActiveBalance, srcCpu);  // the stopper runs a few us later
     }
 
 private:
@@ -100,6 +115,8 @@ private:
     std::priority_queue<Event, std::vector<Event>, std::greater<Event>> q_;
     uint64_t seq_ = 0;
     std::vector<char> mark_, inSchedule_, needResched_;
+    std::vector<BurstClock> burst_;
+    std::vector<int> affected_;  // setCurr's scratch: CPUs whose running task is re-timed
     std::vector<int> nrCache_;
     std::vector<double> clusterDemand_, llcDemand_, nodeDemand_;
     std::vector<int16_t> levelCache_;
@@ -113,7 +130,37 @@ private:
     Cpu& rq(int cpu) { return s_.cpus[static_cast<size_t>(cpu)]; }
     const CpuInfo& info(int cpu) const { return s_.info[static_cast<size_t>(cpu)]; }
 
-    void push(int64_t t, Ev type, int a, uint32_t gen) { q_.push({t, seq_++, type, a, gen}); }
+    void push(int64_t t, Ev type, int a) { q_.push({t, seq_++, type, a}); }
+
+    // A popped BurstEnd entry: true when it is the burst's true end; an early entry is pushed
+    // again at the true end, a stale one is dropped.
+    bool burstEndDue(const Event& e) {
+        BurstClock& b = burst_[static_cast<size_t>(e.a)];
+        if (!b.hasQueued || e.t != b.queuedT || e.seq != b.queuedSeq) return false;  // superseded entry
+        b.hasQueued = false;
+        if (!b.hasTarget) return false;  // the burst ended or was cancelled
+        if (b.targetT == e.t && b.targetSeq == e.seq) {
+            b.hasTarget = false;
+            return true;
+        }
+        q_.push({b.targetT, b.targetSeq, Ev::BurstEnd, e.a});  // the end moved later: wait for it
+        b.queuedT = b.targetT;
+        b.queuedSeq = b.targetSeq;
+        b.hasQueued = true;
+        return false;
+    }
+    void setBurstEnd(int cpu, int64_t t) {
+        BurstClock& b = burst_[static_cast<size_t>(cpu)];
+        b.targetT = t;
+        b.targetSeq = seq_++;
+        b.hasTarget = true;
+        if (b.hasQueued && (b.queuedT < t || (b.queuedT == t && b.queuedSeq < b.targetSeq))) return;
+        q_.push({b.targetT, b.targetSeq, Ev::BurstEnd, cpu});
+        b.queuedT = b.targetT;
+        b.queuedSeq = b.targetSeq;
+        b.hasQueued = true;
+    }
+    void cancelBurstEnd(int cpu) { burst_[static_cast<size_t>(cpu)].hasTarget = false; }
 
     double uniform() { return static_cast<double>(s_.rng() >> 11) * 0x1.0p-53; }
     double jittered(double amount, double jitter) {
@@ -241,7 +288,8 @@ private:
         Cpu& r = rq(cpu);
         const int prev = r.curr;
         if (prev == next) return;
-        std::vector<int> affected;
+        std::vector<int>& affected = affected_;
+        affected.clear();
         collectAffected(cpu, prev, affected);
         collectAffected(cpu, next, affected);
         for (int c : affected) {
@@ -258,19 +306,25 @@ private:
         r.curr = next;
         if (prev < 0 && next >= 0) r.busySince = s_.now;
         if (prev >= 0 && next < 0 && r.busySince >= 0) { r.busyTotal += s_.now - r.busySince; r.busySince = -1; }
-        for (int c : affected)
-            if (rq(c).curr >= 0) retime(c);
-        if (next < 0) ++r.gen;
+        const CpuInfo& ci = info(cpu);
+        for (int c : affected) {
+            if (rq(c).curr < 0) continue;
+            // a CPU-bound task elsewhere in the node only feels SMT siblings: same speed
+            const bool sibling = std::find(ci.siblings.begin(), ci.siblings.end(), c) != ci.siblings.end();
+            retime(c, c == cpu || sibling || task(rq(c).curr).spec->memFraction > 0);
+        }
+        if (next < 0) cancelBurstEnd(cpu);
     }
 
-    void retime(int cpu) {
+    // New speed (unless `speedMayChange` is false) and burst end for the task running on `cpu`.
+    void retime(int cpu, bool speedMayChange = true) {
         Task& t = task(rq(cpu).curr);
-        t.speed = taskSpeed(cpu);
-        Cpu& r = rq(cpu);
-        ++r.gen;
+        if (speedMayChange) t.speed = taskSpeed(cpu);
         if (t.inBurst) {
             const double ns = std::ceil(std::max(0.0, t.remaining) / t.speed);
-            push(s_.now + static_cast<int64_t>(ns), Ev::BurstEnd, cpu, r.gen);
+            setBurstEnd(cpu, s_.now + static_cast<int64_t>(ns));
+        } else {
+            cancelBurstEnd(cpu);
         }
     }
 
@@ -339,7 +393,7 @@ private:
         if (r.tickRunning) return;
         r.tickRunning = true;
         const int64_t j = s_.jiffyNs();
-        push((s_.now / j + 1) * j, Ev::Tick, cpu, 0);
+        push((s_.now / j + 1) * j, Ev::Tick, cpu);
     }
 
     // __schedule(): pick the next task (the previous one, if still runnable, is already queued)
@@ -464,7 +518,7 @@ private:
                 t.pc++;
                 const double ns = jittered(op.amountNs, op.jitter);
                 block(cpu, TaskState::Sleeping);
-                push(s_.now + static_cast<int64_t>(ns), Ev::SleepEnd, id, 0);
+                push(s_.now + static_cast<int64_t>(ns), Ev::SleepEnd, id);
                 stillHere = false;
             } else if (op.kind == OpKind::Wait) {
                 t.pc++;
@@ -564,7 +618,7 @@ private:
             rebalanceDomains(s_, *this, cpu, s_.idle(cpu) ? BalanceIdle::Idle : BalanceIdle::NotIdle,
                              MigrationCause::LbPeriodic);
         if (!s_.idle(cpu)) nohzBalancerKick(s_, *this, cpu);
-        push(s_.now + j, Ev::Tick, cpu, 0);
+        push(s_.now + j, Ev::Tick, cpu);
     }
 
     void sample() {
@@ -573,7 +627,7 @@ private:
         ps.running.reserve(s_.cpus.size());
         for (const auto& c : s_.cpus) ps.running.push_back(c.curr);
         s_.metrics.timeline.push_back(std::move(ps));
-        push(s_.now + static_cast<int64_t>(s_.opt.samplePeriodS * 1e9), Ev::Sample, 0, 0);
+        push(s_.now + static_cast<int64_t>(s_.opt.samplePeriodS * 1e9), Ev::Sample, 0);
     }
 
     void finish() {
