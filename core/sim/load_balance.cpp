@@ -3,15 +3,16 @@
 #include <algorithm>
 
 #include "domains/sd_flags.h"
+#include "sim/cpu_iter.h"
 #include "sim/select_task_rq.h"
 
 namespace schedscope::sim {
 namespace {
 
 const SchedDomain& dom(const SimState& s, int cpu, int i) {
-    return s.tree->domainsOf(cpu)[static_cast<size_t>(i)];
+    return s.domainsOf(cpu)[static_cast<size_t>(i)];
 }
-int nrDomains(const SimState& s, int cpu) { return static_cast<int>(s.tree->domainsOf(cpu).size()); }
+int nrDomains(const SimState& s, int cpu) { return static_cast<int>(s.domainsOf(cpu).size()); }
 Cpu& rqOf(SimState& s, int cpu) { return s.cpus[static_cast<size_t>(cpu)]; }
 
 bool& groupImbalanceFlag(SimState& s, const SchedDomain& sd, const SchedGroup& g) {
@@ -114,7 +115,8 @@ SgStats updateSgLbStats(SimState& s, const LbEnv& env, int g) {
     const SchedDomain& sd = dom(s, env.dstCpu, env.sd);
     const SchedGroup& grp = sd.groups[static_cast<size_t>(g)];
     SgStats st;
-    (grp.span & env.cpus).forEach([&](int i) {
+    grp.span.forEach([&](int i) {
+        if (!env.cpus.test(i)) return;
         st.groupLoad += s.cpuLoad(i);
         st.groupUtil += s.cpuUtil(i);
         st.groupRunnable += s.cpuRunnable(i);
@@ -238,7 +240,8 @@ int findBusiestQueue(SimState& s, const LbEnv& env, int group) {
     const SchedDomain& sd = dom(s, env.dstCpu, env.sd);
     int busiest = -1, busiestNr = 0;
     double busiestLoad = 0, busiestUtil = -1;
-    (sd.groups[static_cast<size_t>(group)].span & env.cpus).forEach([&](int i) {
+    sd.groups[static_cast<size_t>(group)].span.forEach([&](int i) {
+        if (!env.cpus.test(i)) return;
         const int nr = s.cpus[static_cast<size_t>(i)].nrRunning();
         if (nr == 0) return;
         switch (env.type) {
@@ -282,17 +285,27 @@ bool canMigrateTask(SimState& s, LbEnv& env, const Task& p) {
     return !hot || ds.nrBalanceFailed > sd.cacheNiceTries;
 }
 
+namespace {
+// should_we_balance() with env->cpus = `cpus` (and `also`, when given): the rebalance walk asks
+// it for every domain on every tick, so it must not build masks.
+bool shouldWeBalanceIn(SimState& s, int dstCpu, int sdIndex, BalanceIdle idle, const CpuSet& cpus, const CpuSet* also) {
+    auto in = [&](int c) { return cpus.test(c) && (!also || also->test(c)); };
+    if (!in(dstCpu)) return false;
+    if (idle == BalanceIdle::NewlyIdle) return s.cpus[static_cast<size_t>(dstCpu)].nrRunning() == 0;
+    const SchedGroup& g = dom(s, dstCpu, sdIndex).groups.front();
+    const CpuSet& mask = g.balanceMask.empty() ? g.span : g.balanceMask;
+    int first = -1;
+    for (int c = mask.first(); c >= 0; c = mask.next(c)) {
+        if (!in(c)) continue;
+        if (first < 0) first = c;
+        if (s.idle(c)) return c == dstCpu;  // the first idle CPU balances
+    }
+    return first == dstCpu;
+}
+}  // namespace
+
 bool shouldWeBalance(SimState& s, const LbEnv& env) {
-    if (!env.cpus.test(env.dstCpu)) return false;
-    if (env.idle == BalanceIdle::NewlyIdle) return s.cpus[static_cast<size_t>(env.dstCpu)].nrRunning() == 0;
-    const SchedGroup& g = dom(s, env.dstCpu, env.sd).groups.front();
-    const CpuSet mask = (g.balanceMask.empty() ? g.span : g.balanceMask) & env.cpus;
-    int firstIdle = -1;
-    mask.forEach([&](int c) {
-        if (firstIdle < 0 && s.idle(c)) firstIdle = c;
-    });
-    if (firstIdle >= 0) return firstIdle == env.dstCpu;
-    return mask.first() == env.dstCpu;
+    return shouldWeBalanceIn(s, env.dstCpu, env.sd, env.idle, env.cpus, nullptr);
 }
 
 int loadBalance(SimState& s, SchedOps& ops, int cpu, int sdIndex, BalanceIdle idle, MigrationCause cause) {
@@ -373,12 +386,7 @@ void rebalanceDomains(SimState& s, SchedOps& ops, int cpu, BalanceIdle idle, Mig
         int64_t interval = balanceIntervalNs(s, sd, ds, busy);
         if (jnow >= ds.lastBalance + interval) {
             // should_we_balance() failing stops the walk upwards (continue_balancing = 0)
-            LbEnv probe;
-            probe.sd = i;
-            probe.dstCpu = cpu;
-            probe.idle = idle;
-            probe.cpus = sd.span & s.online;
-            if (!shouldWeBalance(s, probe)) {
+            if (!shouldWeBalanceIn(s, cpu, i, idle, sd.span, &s.online)) {
                 ds.lastBalance = jnow;
                 next = std::min(next, ds.lastBalance + interval);
                 break;
@@ -448,13 +456,14 @@ void nohzBalancerKick(SimState& s, SchedOps& ops, int cpu) {
     if (ilb < 0) return;
     int64_t next = s.now + 60LL * 1000000000LL;
     const int n = static_cast<int>(s.cpus.size());
-    for (int c : s.online.toVectorWrappedFrom((ilb + 1) % n)) {
-        if (!s.idle(c)) continue;
-        if (!s.idle(ilb)) break;  // the ilb got work: stop balancing for the others
+    forEachCpuWrap(s.online, (ilb + 1) % n, [&](int c) {
+        if (!s.idle(c)) return false;
+        if (!s.idle(ilb)) return true;  // the ilb got work: stop balancing for the others
         Cpu& r = rqOf(s, c);
         if (jiffiesNow(s) >= r.nextBalance) rebalanceDomains(s, ops, c, BalanceIdle::Idle, MigrationCause::LbNohz);
         if (s.idle(c)) next = std::min(next, r.nextBalance);
-    }
+        return false;
+    });
     s.nohzNextBalance = std::max(next, s.now + s.jiffyNs());
 }
 

@@ -4,14 +4,15 @@
 #include <limits>
 
 #include "domains/sd_flags.h"
+#include "sim/cpu_iter.h"
 
 namespace schedscope::sim {
 namespace {
 
 const SchedDomain& dom(const SimState& s, int cpu, int i) {
-    return s.tree->domainsOf(cpu)[static_cast<size_t>(i)];
+    return s.domainsOf(cpu)[static_cast<size_t>(i)];
 }
-int nrDomains(const SimState& s, int cpu) { return static_cast<int>(s.tree->domainsOf(cpu).size()); }
+int nrDomains(const SimState& s, int cpu) { return static_cast<int>(s.domainsOf(cpu).size()); }
 bool allowed(const Task& p, int cpu) { return p.allowed.test(cpu); }
 bool shareCache(const SimState& s, int a, int b) {
     return s.info[static_cast<size_t>(a)].llc == s.info[static_cast<size_t>(b)].llc;
@@ -22,7 +23,7 @@ bool shareResources(const SimState& s, int a, int b) {
 bool smtActive(const SimState& s) { return !s.info.empty() && s.info.front().siblings.size() > 1; }
 // static_branch sched_cluster_active: some domain carries SD_CLUSTER
 bool clusterActive(const SimState& s, int cpu) {
-    for (const auto& d : s.tree->domainsOf(cpu))
+    for (const auto& d : s.domainsOf(cpu))
         if (d.flags & SD_CLUSTER) return true;
     return false;
 }
@@ -76,7 +77,7 @@ int wakeAffine(SimState& s, int sdIndex, const Task& p, int thisCpu, int prevCpu
     return target == kNone ? prevCpu : target;
 }
 
-int selectIdleCore(SimState& s, const Task& p, int core, std::vector<char>& scan, int& idleCpu) {
+int selectIdleCore(SimState& s, const Task& p, int core, ScanMask& scan, int& idleCpu) {
     bool idle = true;
     for (int cpu : s.info[static_cast<size_t>(core)].siblings) {
         if (!s.idle(cpu)) {
@@ -87,7 +88,7 @@ int selectIdleCore(SimState& s, const Task& p, int core, std::vector<char>& scan
         if (idleCpu == -1 && allowed(p, cpu)) idleCpu = cpu;
     }
     if (idle && allowed(p, core)) return core;
-    for (int cpu : s.info[static_cast<size_t>(core)].siblings) scan[static_cast<size_t>(cpu)] = 0;
+    for (int cpu : s.info[static_cast<size_t>(core)].siblings) scan.reset(cpu);
     return -1;
 }
 
@@ -103,8 +104,11 @@ int selectIdleCpu(SimState& s, const Task& p, bool hasIdleCore, int target) {
     const CpuInfo& ti = s.info[static_cast<size_t>(target)];
     if (ti.sdLlc < 0) return -1;
     const SchedDomain& sd = dom(s, target, ti.sdLlc);
-    std::vector<char> scan(s.cpus.size(), 0);
-    (sd.span & p.allowed).forEach([&](int c) { scan[static_cast<size_t>(c)] = 1; });
+    ScanMask& scan = s.scanMask;
+    scan.begin(s.cpus.size());
+    sd.span.forEach([&](int c) {
+        if (p.allowed.test(c)) scan.set(c);
+    });
     int nr = std::numeric_limits<int>::max();
     if (s.feat.sisUtil) {
         nr = s.llcShared[ti.llc].nrIdleScan + 1;  // because !--nr is the stop condition
@@ -112,7 +116,7 @@ int selectIdleCpu(SimState& s, const Task& p, bool hasIdleCore, int target) {
     }
     int idleCpu = -1;
     auto visit = [&](int cpu) -> int {  // >= 0 found, -2 stop, -1 go on
-        if (!scan[static_cast<size_t>(cpu)]) return -1;
+        if (!scan.test(cpu)) return -1;
         if (hasIdleCore) {
             int i = selectIdleCore(s, p, cpu, scan, idleCpu);
             return i >= 0 ? i : -1;
@@ -126,18 +130,16 @@ int selectIdleCpu(SimState& s, const Task& p, bool hasIdleCore, int target) {
     if (s.feat.clusterScan && clusterActive(s, target) && !sd.groups.empty() && ti.sdLlc > 0 &&
         (dom(s, target, ti.sdLlc - 1).flags & SD_CLUSTER)) {
         const CpuSet& cl = sd.groups.front().span;
-        for (int cpu : cl.toVectorWrappedFrom((target + 1) % n)) {
-            int r = visit(cpu);
-            if (r >= 0) return r;
-            if (r == -2) return -1;
-        }
-        cl.forEach([&](int c) { scan[static_cast<size_t>(c)] = 0; });
-    }
-    for (int cpu : sd.span.toVectorWrappedFrom((target + 1) % n)) {
-        int r = visit(cpu);
+        int r = -1;
+        forEachCpuWrap(cl, (target + 1) % n, [&](int cpu) { return (r = visit(cpu)) != -1; });
         if (r >= 0) return r;
         if (r == -2) return -1;
+        cl.forEach([&](int c) { scan.reset(c); });
     }
+    int r = -1;
+    forEachCpuWrap(sd.span, (target + 1) % n, [&](int cpu) { return (r = visit(cpu)) != -1; });
+    if (r >= 0) return r;
+    if (r == -2) return -1;
     if (hasIdleCore) s.llcShared[ti.llc].hasIdleCores = false;  // set_idle_cores(target, false)
     return idleCpu;
 }

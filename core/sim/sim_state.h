@@ -3,6 +3,7 @@
 // load_balance.h, fair_rq.h). Plain structs: policies read them as the kernel reads rq and
 // task_struct fields.
 #include <cstdint>
+#include <algorithm>
 #include <map>
 #include <random>
 #include <vector>
@@ -102,6 +103,26 @@ struct CpuInfo {
     std::vector<int> siblings;  // SMT siblings, itself included
 };
 
+// select_idle_cpu()'s scratch cpumask (sched_domains_tmpmask): a stamp per CPU, so starting a
+// new scan is O(1) and nothing is allocated per wakeup.
+class ScanMask {
+public:
+    void begin(size_t ncpus) {
+        if (stamp_.size() != ncpus) stamp_.assign(ncpus, 0);
+        if (++gen_ == 0) {  // wrapped: forget every old stamp
+            std::fill(stamp_.begin(), stamp_.end(), 0u);
+            gen_ = 1;
+        }
+    }
+    void set(int cpu) { stamp_[static_cast<size_t>(cpu)] = gen_; }
+    void reset(int cpu) { stamp_[static_cast<size_t>(cpu)] = 0; }
+    bool test(int cpu) const { return stamp_[static_cast<size_t>(cpu)] == gen_; }
+
+private:
+    std::vector<uint32_t> stamp_;
+    uint32_t gen_ = 0;
+};
+
 struct SimState {
     const Topology* topo = nullptr;
     const DomainTree* tree = nullptr;
@@ -122,7 +143,10 @@ struct SimState {
     // scheduler tunables scaled as sched_update_scaling() does (factor 1 + ilog2(min(ncpu, 8)))
     double latencyNs = 6e6, minGranNs = 0.75e6, wakeupGranNs = 1e6, baseSliceNs = 0.75e6;
     Metrics metrics;
+    ScanMask scanMask;  // select_idle_cpu()'s scratch
 
+    // tree->domainsOf(cpu) without the bounds check: the engine checked the tree matches
+    const std::vector<SchedDomain>& domainsOf(int cpu) const { return tree->cpus[static_cast<size_t>(cpu)].domains; }
     bool idle(int cpu) const { return cpus[static_cast<size_t>(cpu)].nrRunning() == 0; }  // available_idle_cpu()
     double cpuLoad(int cpu);   // cpu_load(): the runqueue's load_avg
     double cpuUtil(int cpu);   // cpu_util_cfs()

@@ -58,6 +58,13 @@ public:
         llcDemand_.assign(n, 0);
         nodeDemand_.assign(s.topo->nodes.size() + 1, 0);
         levelCache_.assign(n <= 2048 ? n * n : 0, -1);
+        // remote memory stretch, max(1, distance / 10), per (home node, node) index pair
+        const auto& topo = *s.topo;
+        nodeCount_ = topo.nodes.size();
+        remote_.assign(nodeCount_ * nodeCount_, 1.0);
+        for (size_t a = 0; a < nodeCount_; ++a)
+            for (size_t b = 0; b < nodeCount_; ++b)
+                remote_[a * nodeCount_ + b] = std::max(1.0, topo.nodeDistance(topo.nodes[a].id, topo.nodes[b].id) / 10.0);
         workloadIdle_ = 0;
         s.workloadCpus.forEach([&](int) { ++workloadIdle_; });
     }
@@ -121,6 +128,9 @@ private:
     std::vector<double> clusterDemand_, llcDemand_, nodeDemand_;
     std::vector<int16_t> levelCache_;
     std::vector<std::string> levelNames_;
+    std::vector<long long> levelMigrations_;  // by index into levelNames_, added to the metrics at the end
+    std::vector<double> remote_;
+    size_t nodeCount_ = 0;
     std::map<int, Barrier> barriers_;
     int exited_ = 0;
     int workloadIdle_ = 0, overloaded_ = 0;
@@ -182,10 +192,11 @@ private:
         return idx;
     }
     void countMigration(int a, int b, MigrationCause cause) {
-        s_.metrics.migrationsByLevel[levelNameOf(a, b)]++;
+        const size_t idx = static_cast<size_t>(levelIndex(a, b));
+        if (idx >= levelMigrations_.size()) levelMigrations_.resize(idx + 1, 0);
+        levelMigrations_[idx]++;
         s_.metrics.migrationsByCause[static_cast<size_t>(cause)]++;
     }
-    const std::string& levelNameOf(int a, int b) { return levelNames_[static_cast<size_t>(levelIndex(a, b))]; }
 
     // time with an idle CPU (that the workload may use) while another CPU has >= 2 runnable
     void syncCpu(int cpu) {
@@ -252,11 +263,8 @@ private:
                             resourceStretch(nodeDemand_[static_cast<size_t>(t.homeNode)], c.nodeGBs)};
             std::sort(st, st + 3, std::greater<double>());
             const double stretch = st[0] + c.secondaryWeight * ((st[1] - 1.0) + (st[2] - 1.0));
-            const auto& topo = *s_.topo;
-            const double remote =
-                topo.nodeDistance(topo.nodes[static_cast<size_t>(t.homeNode)].id,
-                                  topo.nodes[static_cast<size_t>(ci.node)].id) / 10.0;
-            memPart = t.spec->memFraction * stretch * std::max(1.0, remote);
+            const double remote = remote_[static_cast<size_t>(t.homeNode) * nodeCount_ + static_cast<size_t>(ci.node)];
+            memPart = t.spec->memFraction * stretch * remote;
         }
         return 1.0 / (cpuPart + memPart);
     }
@@ -639,6 +647,8 @@ private:
         Metrics& m = s_.metrics;
         if (m.imbalanced) m.idleWhileOverloadedNs += s_.now - m.lastImbalanceCheck;
         m.lastImbalanceCheck = s_.now;
+        for (size_t i = 0; i < levelMigrations_.size(); ++i)
+            if (levelMigrations_[i]) m.migrationsByLevel[levelNames_[i]] += levelMigrations_[i];
     }
 };
 
