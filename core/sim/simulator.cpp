@@ -57,6 +57,7 @@ public:
         clusterDemand_.assign(n, 0);
         llcDemand_.assign(n, 0);
         nodeDemand_.assign(s.topo->nodes.size() + 1, 0);
+        memRunning_.resize(s.topo->nodes.size() + 1);
         levelCache_.assign(n <= 2048 ? n * n : 0, -1);
         // remote memory stretch, max(1, distance / 10), per (home node, node) index pair
         const auto& topo = *s.topo;
@@ -124,6 +125,7 @@ private:
     std::vector<char> mark_, inSchedule_, needResched_;
     std::vector<BurstClock> burst_;
     std::vector<int> affected_;  // setCurr's scratch: CPUs whose running task is re-timed
+    std::vector<std::vector<int>> memRunning_;
     std::vector<int> nrCache_;
     std::vector<double> clusterDemand_, llcDemand_, nodeDemand_;
     std::vector<int16_t> levelCache_;
@@ -269,6 +271,10 @@ private:
         return 1.0 / (cpuPart + memPart);
     }
 
+    // The CPUs whose running task's speed depends on what runs on `cpu`: its SMT siblings (and
+    // itself) always; when `taskId` draws memory bandwidth, the CPUs of its node and home node
+    // that run memory-bound tasks. A CPU-bound task elsewhere keeps its speed, so its progress
+    // and burst end stay as they are.
     void collectAffected(int cpu, int taskId, std::vector<int>& out) {
         auto add = [&](int c) {
             if (!mark_[static_cast<size_t>(c)]) { mark_[static_cast<size_t>(c)] = 1; out.push_back(c); }
@@ -277,9 +283,19 @@ private:
         if (taskId < 0) return;
         const Task& t = task(taskId);
         if (t.spec->bandwidthGBs <= 0 || t.spec->memFraction <= 0) return;
-        const auto& topo = *s_.topo;
-        topo.nodes[static_cast<size_t>(info(cpu).node)].cpus.forEach(add);
-        if (t.homeNode >= 0 && t.homeNode != info(cpu).node) topo.nodes[static_cast<size_t>(t.homeNode)].cpus.forEach(add);
+        const int node = info(cpu).node;
+        for (int c : memRunning_[static_cast<size_t>(node)]) add(c);
+        if (t.homeNode >= 0 && t.homeNode != node)
+            for (int c : memRunning_[static_cast<size_t>(t.homeNode)]) add(c);
+    }
+
+    // memRunning_[node]: the node's CPUs running a memory-bound task, ascending
+    void noteMemRunning(int cpu, int taskId, bool running) {
+        if (taskId < 0 || task(taskId).spec->memFraction <= 0) return;
+        auto& v = memRunning_[static_cast<size_t>(info(cpu).node)];
+        auto it = std::lower_bound(v.begin(), v.end(), cpu);
+        if (running) v.insert(it, cpu);
+        else if (it != v.end() && *it == cpu) v.erase(it);
     }
 
     void addDemand(int cpu, const Task& t, double sign) {
@@ -304,6 +320,8 @@ private:
             mark_[static_cast<size_t>(c)] = 0;
             if (c != cpu && rq(c).curr >= 0) account(c);
         }
+        noteMemRunning(cpu, prev, false);
+        noteMemRunning(cpu, next, true);
         if (prev >= 0) addDemand(cpu, task(prev), -1);
         if (next >= 0) {
             Task& t = task(next);
@@ -314,20 +332,15 @@ private:
         r.curr = next;
         if (prev < 0 && next >= 0) r.busySince = s_.now;
         if (prev >= 0 && next < 0 && r.busySince >= 0) { r.busyTotal += s_.now - r.busySince; r.busySince = -1; }
-        const CpuInfo& ci = info(cpu);
-        for (int c : affected) {
-            if (rq(c).curr < 0) continue;
-            // a CPU-bound task elsewhere in the node only feels SMT siblings: same speed
-            const bool sibling = std::find(ci.siblings.begin(), ci.siblings.end(), c) != ci.siblings.end();
-            retime(c, c == cpu || sibling || task(rq(c).curr).spec->memFraction > 0);
-        }
+        for (int c : affected)
+            if (rq(c).curr >= 0) retime(c);
         if (next < 0) cancelBurstEnd(cpu);
     }
 
-    // New speed (unless `speedMayChange` is false) and burst end for the task running on `cpu`.
-    void retime(int cpu, bool speedMayChange = true) {
+    // New speed and burst end for the task running on `cpu`.
+    void retime(int cpu) {
         Task& t = task(rq(cpu).curr);
-        if (speedMayChange) t.speed = taskSpeed(cpu);
+        t.speed = taskSpeed(cpu);
         if (t.inBurst) {
             const double ns = std::ceil(std::max(0.0, t.remaining) / t.speed);
             setBurstEnd(cpu, s_.now + static_cast<int64_t>(ns));
