@@ -1,6 +1,7 @@
 #include "sim/load_balance.h"
 
 #include <algorithm>
+#include <cstdio>
 
 #include "domains/sd_flags.h"
 #include "sim/cpu_iter.h"
@@ -25,7 +26,7 @@ int64_t balanceIntervalNs(const SimState& s, const SchedDomain&, const DomainSta
     if (busy) ms *= 16;  // busy_factor
     const int64_t j = s.jiffyNs();
     int64_t jiffies = std::max<int64_t>(1, static_cast<int64_t>(ms * 1e6 / static_cast<double>(j) + 0.5));
-    const int64_t maxJ = std::max<int64_t>(1, static_cast<int64_t>(s.opt.hz) * s.online.count() / 10);
+    const int64_t maxJ = std::max<int64_t>(1, static_cast<int64_t>(s.opt.hz) * s.onlineCount / 10);
     return std::min(jiffies, maxJ) * j;
 }
 
@@ -91,6 +92,7 @@ int detachTasks(SimState& s, SchedOps& ops, LbEnv& env, MigrationCause cause) {
             break;
         }
         ops.migrateTask(id, env.dstCpu, cause);
+        if (s.recording()) env.moved.push_back(id);
         ++moved;
         if (env.idle == BalanceIdle::NewlyIdle) break;  // CONFIG_PREEMPTION: one task at a time
         if (env.imbalance <= 0) break;
@@ -124,7 +126,7 @@ SgStats updateSgLbStats(SimState& s, const LbEnv& env, int g) {
         st.sumNrRunning += nr;
         if (nr == 0) st.idleCpus++;
     });
-    st.groupWeight = grp.span.count();
+    st.groupWeight = s.info[static_cast<size_t>(env.dstCpu)].groupWeight[static_cast<size_t>(env.sd)][static_cast<size_t>(g)];
     st.groupCapacity = grp.capacity > 0 ? grp.capacity : 1024.0 * st.groupWeight;
     st.type = groupClassify(sd.imbalancePct, st, groupImbalanceFlag(s, sd, grp));
     if (st.type == GroupType::Overloaded) st.avgLoad = st.groupLoad * 1024.0 / st.groupCapacity;
@@ -136,8 +138,12 @@ SdLbStats updateSdLbStats(SimState& s, LbEnv& env) {
     SdLbStats sds;
     sds.preferSibling = env.sd > 0 && (dom(s, env.dstCpu, env.sd - 1).flags & SD_PREFER_SIBLING);
     double sumUtil = 0;
+    if (s.recording()) s.scratchGroups.clear();
     for (size_t g = 0; g < sd.groups.size(); ++g) {
         SgStats sgs = updateSgLbStats(s, env, static_cast<int>(g));
+        if (s.recording())
+            s.scratchGroups.push_back({sd.groups[g].span, sgs.groupLoad, sgs.groupUtil, sgs.sumNrRunning, sgs.idleCpus,
+                                       groupTypeName(sgs.type), sd.groups[g].span.test(env.dstCpu)});
         sumUtil += sgs.groupUtil;
         if (sd.groups[g].span.test(env.dstCpu)) {
             sds.local = static_cast<int>(g);
@@ -151,12 +157,12 @@ SdLbStats updateSdLbStats(SimState& s, LbEnv& env) {
     }
     // update_idle_cpu_scan() (SIS_UTIL): fewer CPUs to scan as the LLC fills up
     const CpuInfo& ci = s.info[static_cast<size_t>(env.dstCpu)];
-    if (s.feat.sisUtil && env.idle != BalanceIdle::NewlyIdle && sd.span.count() == ci.llcSize) {
+    if (s.feat.sisUtil && env.idle != BalanceIdle::NewlyIdle && ci.spanWeight[static_cast<size_t>(env.sd)] == ci.llcSize) {
         const double llcWeight = ci.llcSize;
         const double x = sumUtil / llcWeight;
         const double pct = sd.imbalancePct / 100.0;
         const double tmp = std::min(1024.0, x * x * pct * pct / 1024.0);
-        s.llcShared[ci.llc].nrIdleScan = static_cast<int>((1024.0 - tmp) * llcWeight / 1024.0);
+        s.llcShared[static_cast<size_t>(ci.llc)].nrIdleScan = static_cast<int>((1024.0 - tmp) * llcWeight / 1024.0);
     }
     return sds;
 }
@@ -308,6 +314,43 @@ bool shouldWeBalance(SimState& s, const LbEnv& env) {
     return shouldWeBalanceIn(s, env.dstCpu, env.sd, env.idle, env.cpus, nullptr);
 }
 
+namespace {
+const char* migrationTypeName(MigrationType t) {
+    switch (t) {
+    case MigrationType::Load: return "migrate_load";
+    case MigrationType::Util: return "migrate_util";
+    case MigrationType::Task: return "migrate_task";
+    case MigrationType::Misfit: return "migrate_misfit";
+    }
+    return "?";
+}
+
+// Step mode: a load_balance() pass that found an imbalance and a busiest CPU.
+void recordBalance(SimState& s, const LbEnv& env, const SdLbStats& sds, int busiest, int moved, bool active) {
+    const SchedDomain& sd = dom(s, env.dstCpu, env.sd);
+    Decision d;
+    d.timeNs = s.now;
+    d.kind = env.idle == BalanceIdle::NewlyIdle ? DecisionKind::NewidleBalance : DecisionKind::LoadBalance;
+    d.cpu = env.dstCpu;
+    d.level = sd.level;
+    d.span = sd.span;
+    d.groups = s.scratchGroups;
+    d.chosenCpu = busiest;
+    d.moved = env.moved;
+    d.task = env.moved.empty() ? -1 : env.moved.front();
+    char buf[200];
+    std::snprintf(buf, sizeof buf, "find_busiest_group: busiest %s vs local %s; calculate_imbalance: %s %.0f; ",
+                  groupTypeName(sds.busiestStat.type), groupTypeName(sds.localStat.type), migrationTypeName(env.type),
+                  env.imbalance);
+    d.rule = buf;
+    d.rule += "find_busiest_queue: cpu " + std::to_string(busiest) + "; ";
+    if (moved > 0) d.rule += "detach_tasks: moved " + std::to_string(moved);
+    else if (active) d.rule += "nothing detachable: need_active_balance, the stopper will push the running task";
+    else d.rule += "nothing detachable (running, cache hot or pinned)";
+    s.decisions->push_back(std::move(d));
+}
+}  // namespace
+
 int loadBalance(SimState& s, SchedOps& ops, int cpu, int sdIndex, BalanceIdle idle, MigrationCause cause) {
     const SchedDomain& sd = dom(s, cpu, sdIndex);
     DomainState& ds = rqOf(s, cpu).dom[static_cast<size_t>(sdIndex)];
@@ -359,6 +402,7 @@ int loadBalance(SimState& s, SchedOps& ops, int cpu, int sdIndex, BalanceIdle id
         } else {
             ds.nrBalanceFailed = 0;
         }
+        if (s.recording()) recordBalance(s, env, sds, busiest, moved, activeStarted);
         if (!activeStarted || needActiveBalance(s, env)) ds.balanceIntervalMs = sd.minInterval;
         return moved;
     }
@@ -420,7 +464,7 @@ bool newidleBalance(SimState& s, SchedOps& ops, int cpu) {
             const SchedDomain& sd = dom(s, cpu, i);
             updateNext(i);
             // the cost of a balance pass: modelled as 0.25 us per CPU in the span
-            const double cost = 250.0 * sd.span.count();
+            const double cost = 250.0 * s.info[static_cast<size_t>(cpu)].spanWeight[static_cast<size_t>(i)];
             if (rq.avgIdleNs < currCost + cost) break;
             if (sd.flags & SD_BALANCE_NEWIDLE)
                 pulled = loadBalance(s, ops, cpu, i, BalanceIdle::NewlyIdle, MigrationCause::LbNewidle) > 0;
@@ -485,6 +529,21 @@ int activeLoadBalanceCpuStop(SimState& s, SchedOps& ops, int srcCpu, int dstCpu)
         if (!s.tasks[static_cast<size_t>(id)].allowed.test(dstCpu)) continue;
         ops.migrateTask(id, dstCpu, MigrationCause::LbActive);
         rqOf(s, dstCpu).dom[static_cast<size_t>(sdIndex)].nrBalanceFailed = 0;
+        if (s.recording()) {
+            const SchedDomain& sd = dom(s, dstCpu, sdIndex);
+            Decision d;
+            d.timeNs = s.now;
+            d.kind = DecisionKind::ActiveBalance;
+            d.task = id;
+            d.cpu = dstCpu;
+            d.level = sd.level;
+            d.span = sd.span;
+            d.chosenCpu = srcCpu;
+            d.moved = {id};
+            d.rule = "active_load_balance_cpu_stop: the stopper on cpu " + std::to_string(srcCpu) + " pushes task " +
+                     std::to_string(id) + " to cpu " + std::to_string(dstCpu);
+            s.decisions->push_back(std::move(d));
+        }
         return 1;
     }
     return 0;

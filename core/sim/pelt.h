@@ -38,6 +38,8 @@ struct Pelt {
         value = input + (value - input) * decay;
         stamp = now;
     }
+    // The value at `now` without advancing the signal (step mode reads without perturbing).
+    double peek(int64_t now) const { return now <= stamp ? value : input + (value - input) * peltDecay(now - stamp); }
     void set(int64_t now, double newInput) {
         update(now);
         input = newInput;

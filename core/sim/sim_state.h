@@ -10,6 +10,7 @@
 
 #include "domains/domain_tree.h"
 #include "sim/contention.h"
+#include "sim/decision.h"
 #include "sim/metrics.h"
 #include "sim/pelt.h"
 #include "sim/sim_options.h"
@@ -101,6 +102,10 @@ struct CpuInfo {
     int sdLlc = -1;       // index of the highest domain with SD_SHARE_LLC
     int shareId = 0;      // sd_share_id: cluster when SD_CLUSTER exists, else LLC (6.8+)
     std::vector<int> siblings;  // SMT siblings, itself included
+    // per domain of this CPU (bottom-up): its span's weight and its groups' weights, so the hot
+    // paths do not count bits
+    std::vector<int> spanWeight;
+    std::vector<std::vector<int>> groupWeight;
 };
 
 // select_idle_cpu()'s scratch cpumask (sched_domains_tmpmask): a stamp per CPU, so starting a
@@ -123,6 +128,14 @@ private:
     uint32_t gen_ = 0;
 };
 
+// Which rule made the last placement choice, set by the policies as they decide (a pointer to a
+// literal, so it costs nothing when nobody records); step mode turns it into a Decision.
+struct Why {
+    const char* rule = "";
+    int cpu = -1;     // whose domain `domain` indexes
+    int domain = -1;  // index into domainsOf(cpu); -1: no domain (a lone CPU or the fallback)
+};
+
 struct SimState {
     const Topology* topo = nullptr;
     const DomainTree* tree = nullptr;
@@ -134,9 +147,10 @@ struct SimState {
     std::vector<Task> tasks;
     std::vector<Cpu> cpus;
     std::vector<CpuInfo> info;
-    std::map<int, LlcShared> llcShared;
+    std::vector<LlcShared> llcShared;  // indexed by the LLC's first CPU (CpuInfo::llc)
     std::map<std::pair<int, int>, bool> groupImbalance;  // (level, group first cpu) -> sgc->imbalance
     CpuSet online;
+    int onlineCount = 0;
     CpuSet workloadCpus;  // union of affinities: where idle time counts as imbalance
     int nrOverloadedCpus = 0;  // rd->overload in spirit
     int64_t nohzNextBalance = 0;
@@ -144,6 +158,11 @@ struct SimState {
     double latencyNs = 6e6, minGranNs = 0.75e6, wakeupGranNs = 1e6, baseSliceNs = 0.75e6;
     Metrics metrics;
     ScanMask scanMask;  // select_idle_cpu()'s scratch
+    // step mode: decisions are appended here when set (see simulator.h's Simulation)
+    std::vector<Decision>* decisions = nullptr;
+    Why why;
+    std::vector<GroupView> whyGroups, scratchGroups;  // the groups of the last decision (recording only)
+    bool recording() const { return decisions != nullptr; }
 
     // tree->domainsOf(cpu) without the bounds check: the engine checked the tree matches
     const std::vector<SchedDomain>& domainsOf(int cpu) const { return tree->cpus[static_cast<size_t>(cpu)].domains; }

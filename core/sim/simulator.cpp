@@ -24,8 +24,9 @@ struct Event {
     uint64_t seq;
     Ev type;
     int a;
-    bool operator>(const Event& o) const { return t != o.t ? t > o.t : seq > o.seq; }
+    bool before(const Event& o) const { return t != o.t ? t < o.t : seq < o.seq; }
 };
+
 
 // The end of the running task's burst on one CPU, with lazy invalidation. Contention re-times a
 // running task whenever what runs near it changes; most re-timings move the end later (more
@@ -71,22 +72,46 @@ public:
     }
 
     void run(int64_t endNs) {
+        start(endNs);
+        while (step()) {
+        }
+        finish();
+    }
+
+    void start(int64_t endNs) {
         push(0, Ev::Sample, 0);
         push(endNs, Ev::End, 0);
         // the shell execs the tasks that start at the beginning, one after another
         for (auto& t : s_.tasks)
             if (t.spec->startAtBegin) startTask(t.id, t.allowed.first(), WF_EXEC, MigrationCause::Exec);
+    }
+
+    // Handles the next live event; false once the run is over (end time, or every task exited).
+    bool step() {
         while (!q_.empty()) {
             Event e = q_.top();
             q_.pop();
             s_.now = e.t;
-            if (e.type == Ev::End) break;
+            if (e.type == Ev::End) return false;
             if (e.type == Ev::BurstEnd && !burstEndDue(e)) continue;
             ++s_.metrics.events;
             handle(e);
-            if (exited_ == static_cast<int>(s_.tasks.size())) break;
+            return exited_ != static_cast<int>(s_.tasks.size());
         }
-        finish();
+        return false;
+    }
+
+    void finish() {
+        for (size_t c = 0; c < s_.cpus.size(); ++c) {
+            account(static_cast<int>(c));
+            Cpu& r = s_.cpus[c];
+            if (r.busySince >= 0) { r.busyTotal += s_.now - r.busySince; r.busySince = s_.now; }
+        }
+        Metrics& m = s_.metrics;
+        if (m.imbalanced) m.idleWhileOverloadedNs += s_.now - m.lastImbalanceCheck;
+        m.lastImbalanceCheck = s_.now;
+        for (size_t i = 0; i < levelMigrations_.size(); ++i)
+            if (levelMigrations_[i]) m.migrationsByLevel[levelNames_[i]] += levelMigrations_[i];
     }
 
     // SchedOps
@@ -120,7 +145,10 @@ public:
 
 private:
     SimState& s_;
-    std::priority_queue<Event, std::vector<Event>, std::greater<Event>> q_;
+    struct Later {
+        bool operator()(const Event& a, const Event& b) const { return b.before(a); }
+    };
+    std::priority_queue<Event, std::vector<Event>, Later> q_;
     uint64_t seq_ = 0;
     std::vector<char> mark_, inSchedule_, needResched_;
     std::vector<BurstClock> burst_;
@@ -452,7 +480,7 @@ private:
         if (ci.siblings.size() > 1) {
             bool all = true;
             for (int sib : ci.siblings) all = all && s_.idle(sib);
-            if (all) s_.llcShared[ci.llc].hasIdleCores = true;
+            if (all) s_.llcShared[static_cast<size_t>(ci.llc)].hasIdleCores = true;
         }
         if (s_.opt.nohz) s_.nohzNextBalance = std::min(s_.nohzNextBalance, std::max(r.nextBalance, s_.now));
     }
@@ -651,18 +679,6 @@ private:
         push(s_.now + static_cast<int64_t>(s_.opt.samplePeriodS * 1e9), Ev::Sample, 0);
     }
 
-    void finish() {
-        for (size_t c = 0; c < s_.cpus.size(); ++c) {
-            account(static_cast<int>(c));
-            Cpu& r = s_.cpus[c];
-            if (r.busySince >= 0) { r.busyTotal += s_.now - r.busySince; r.busySince = s_.now; }
-        }
-        Metrics& m = s_.metrics;
-        if (m.imbalanced) m.idleWhileOverloadedNs += s_.now - m.lastImbalanceCheck;
-        m.lastImbalanceCheck = s_.now;
-        for (size_t i = 0; i < levelMigrations_.size(); ++i)
-            if (levelMigrations_[i]) m.migrationsByLevel[levelNames_[i]] += levelMigrations_[i];
-    }
 };
 
 // The scheduler tunables scale with the CPU count (sched_update_scaling(), SCHED_TUNABLESCALING_LOG).
@@ -689,6 +705,7 @@ Result<std::unique_ptr<SimState>> makeSimState(const Topology& topo, const Domai
     s->contention = contentionParamsFor(topo);
     s->rng.seed(opt.seed);
     s->online = topo.onlineCpus();
+    s->onlineCount = s->online.count();
     if (s->online.empty()) return Error{"simulate: the topology has no online CPU"};
     if (opt.hz < 10 || opt.hz > 10000) return Error{"simulate: HZ must be in 10..10000, not " + std::to_string(opt.hz)};
     const int n = static_cast<int>(topo.cpus.size());
@@ -712,6 +729,11 @@ Result<std::unique_ptr<SimState>> makeSimState(const Topology& topo, const Domai
         ci.core = ct.threadSiblings.empty() ? c : ct.threadSiblings.first();
         ci.siblings = (ct.threadSiblings.empty() ? CpuSet::single(c) : ct.threadSiblings & s->online).toVector();
         int clusterDomain = -1;
+        for (const auto& d : doms) {
+            ci.spanWeight.push_back(d.span.count());
+            ci.groupWeight.emplace_back();
+            for (const auto& g : d.groups) ci.groupWeight.back().push_back(g.span.count());
+        }
         for (size_t i = 0; i < doms.size(); ++i) {
             if (doms[i].flags & SD_SHARE_LLC) {  // sd_llc: the highest domain sharing the LLC
                 ci.sdLlc = static_cast<int>(i);
@@ -724,7 +746,8 @@ Result<std::unique_ptr<SimState>> makeSimState(const Topology& topo, const Domai
         ci.shareId = clusterDomain >= 0 ? clusterDomain : ci.llc;
         // ci.cluster stays the hardware cluster: contention is physical even with CLS off
     }
-    for (const auto& ci : s->info) s->llcShared[ci.llc].nrIdleScan = ci.llcSize;
+    s->llcShared.resize(static_cast<size_t>(n));
+    for (const auto& ci : s->info) s->llcShared[static_cast<size_t>(ci.llc)].nrIdleScan = ci.llcSize;
 
     s->tasks.resize(wl.tasks.size());
     for (size_t i = 0; i < wl.tasks.size(); ++i) {
@@ -749,17 +772,76 @@ Result<std::unique_ptr<SimState>> makeSimState(const Topology& topo, const Domai
     return s;
 }
 
+namespace {
+Result<double> runDuration(const workload::Workload& wl, const SimOptions& opt) {
+    const double dur = wl.durationS > 0 ? wl.durationS : opt.durationS;
+    if (!(dur > 0) || dur > 1e5) return Error{"simulate: duration must be in (0, 100000] seconds"};
+    return dur;
+}
+}  // namespace
+
 Result<std::unique_ptr<SimState>> simulate(const Topology& topo, const DomainTree& tree, const workload::Workload& wl,
                                            const SimOptions& opt) {
     auto st = makeSimState(topo, tree, wl, opt);
     if (!st) return Error{st.error()};
     std::unique_ptr<SimState> s = std::move(*st);
-    const double dur = wl.durationS > 0 ? wl.durationS : opt.durationS;
-    if (!(dur > 0) || dur > 1e5) return Error{"simulate: duration must be in (0, 100000] seconds"};
-    s->opt.durationS = dur;
+    auto dur = runDuration(wl, opt);
+    if (!dur) return Error{dur.error()};
+    s->opt.durationS = *dur;
     Engine engine(*s);
-    engine.run(static_cast<int64_t>(dur * 1e9));
+    engine.run(static_cast<int64_t>(*dur * 1e9));
     return s;
+}
+
+struct Simulation::Impl {
+    explicit Impl(SimState& s) : engine(s) {}
+    Engine engine;
+};
+
+Result<std::unique_ptr<Simulation>> Simulation::create(const Topology& topo, const DomainTree& tree,
+                                                       const workload::Workload& wl, const SimOptions& opt) {
+    auto st = makeSimState(topo, tree, wl, opt);
+    if (!st) return Error{st.error()};
+    auto dur = runDuration(wl, opt);
+    if (!dur) return Error{dur.error()};
+    std::unique_ptr<Simulation> sim(new Simulation());
+    sim->state_ = std::move(*st);
+    sim->state_->opt.durationS = *dur;
+    sim->state_->decisions = &sim->pending_;
+    sim->impl_ = std::make_unique<Impl>(*sim->state_);
+    sim->impl_->engine.start(static_cast<int64_t>(*dur * 1e9));  // the initial exec placements are decisions too
+    return sim;
+}
+
+Simulation::~Simulation() = default;
+
+std::optional<Decision> Simulation::nextDecision() {
+    for (;;) {
+        if (next_ < pending_.size()) return std::move(pending_[next_++]);
+        pending_.clear();
+        next_ = 0;
+        if (finished_ || !state_->decisions) return std::nullopt;
+        if (!impl_->engine.step()) {
+            impl_->engine.finish();
+            finished_ = true;
+        }
+    }
+}
+
+void Simulation::runToEnd() {
+    state_->decisions = nullptr;
+    pending_.clear();
+    next_ = 0;
+    if (finished_) return;
+    while (impl_->engine.step()) {
+    }
+    impl_->engine.finish();
+    finished_ = true;
+}
+
+std::unique_ptr<SimState> Simulation::release() {
+    runToEnd();
+    return std::move(state_);
 }
 
 }  // namespace schedscope::sim
