@@ -27,7 +27,6 @@ struct Event {
     bool before(const Event& o) const { return t != o.t ? t < o.t : seq < o.seq; }
 };
 
-
 // The end of the running task's burst on one CPU, with lazy invalidation. Contention re-times a
 // running task whenever what runs near it changes; most re-timings move the end later (more
 // demand), so instead of pushing an event per re-timing, `target` holds the true end and the heap
