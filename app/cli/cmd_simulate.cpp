@@ -2,7 +2,10 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <ctime>
 #include <iostream>
+
+#include <sys/resource.h>
 
 #include "commands.h"
 #include "sim_run.h"
@@ -12,6 +15,12 @@
 
 namespace schedscope::cli {
 namespace {
+
+double processCpuSeconds() {
+    timespec ts{};
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+    return static_cast<double>(ts.tv_sec) + static_cast<double>(ts.tv_nsec) / 1e9;
+}
 
 void printSummary(sim::SimState& s, const workload::Workload& wl, const sim::RunConfig& cfg) {
     std::printf("%s on %s (%d CPUs), profile %s, CLS %s, NODE %s, seed %llu, %.3f s simulated\n", wl.spec.c_str(),
@@ -81,12 +90,34 @@ int runCompare(const Args& args, const SimSetup& setup) {
 int runSimulate(const Args& args) {
     auto setup = simSetupFrom(args);
     if (!setup) return fail(setup.error());
-    if (args.has("compare")) return runCompare(args, *setup);
-    auto run = runSimulation(*setup, setup->build.cls, setup->build.node, setup->options.seed);
+    auto explain = args.integer("explain", 0, 0, 1000000);
+    if (!explain) return fail(explain.error());
+    if (args.has("compare")) {
+        if (*explain > 0) return fail("--explain cannot be combined with --compare");
+        return runCompare(args, *setup);
+    }
+    std::vector<sim::Decision> decisions;
+    auto run = runSimulation(*setup, setup->build.cls, setup->build.node, setup->options.seed, static_cast<int>(*explain),
+                             &decisions);
     if (!run) return fail(run.error());
     const auto cfg = runConfig(*setup, setup->build.cls, setup->build.node);
-    if (args.has("json")) std::cout << sim::simResultToJson(*run->state, setup->workload, cfg).dump(2) << "\n";
-    else printSummary(*run->state, setup->workload, cfg);
+    if (args.has("json")) {
+        auto j = sim::simResultToJson(*run->state, setup->workload, cfg);
+        if (*explain > 0) {
+            nlohmann::json arr = nlohmann::json::array();
+            for (const auto& d : decisions) arr.push_back(sim::decisionToJson(d));
+            j["decisions"] = arr;
+        }
+        std::cout << j.dump(2) << "\n";
+        return 0;
+    }
+    if (*explain > 0) {
+        std::printf("first %zu decisions (time, kind, who @level[span] -> chosen cpu (rule); * marks the local group):\n",
+                    decisions.size());
+        for (const auto& d : decisions) std::printf("%s\n", sim::decisionToText(d).c_str());
+        std::printf("\n");
+    }
+    printSummary(*run->state, setup->workload, cfg);
     return 0;
 }
 
@@ -124,14 +155,36 @@ int runBenchSim(const Args& args) {
     o.durationS = *dur;
     o.samplePeriodS = *dur / 100;
     const auto t0 = std::chrono::steady_clock::now();
+    const double cpu0 = processCpuSeconds();
     auto st = sim::simulate(*topo, *tree, wl, o);
+    const double cpu = processCpuSeconds() - cpu0;
     const auto t1 = std::chrono::steady_clock::now();
     if (!st) return failRuntime(st.error());
     const double wall = std::chrono::duration<double>(t1 - t0).count();
     const double ev = static_cast<double>((*st)->metrics.events);
-    std::printf("bench sim: %d CPUs, %zu tasks, %.1f s simulated\n", (*st)->online.count(), wl.tasks.size(), *dur);
-    std::printf("  events      %.0f\n  wall        %.3f s\n  events/s    %.2f M\n  sim speed   %.1fx real time\n", ev, wall,
-                ev / wall / 1e6, *dur / wall);
+    struct rusage ru {};
+    getrusage(RUSAGE_SELF, &ru);
+    const double throughput = sim::summaryMetrics(**st, wl).front().second;
+    if (args.has("json")) {
+        std::cout << nlohmann::json{{"cpus", (*st)->onlineCount},
+                                    {"tasks", wl.tasks.size()},
+                                    {"simulated_s", *dur},
+                                    {"events", (*st)->metrics.events},
+                                    {"wall_s", wall},
+                                    {"cpu_s", cpu},
+                                    {"events_per_s", ev / wall},
+                                    {"events_per_cpu_s", ev / cpu},
+                                    {"peak_rss_kb", ru.ru_maxrss},
+                                    {"throughput", throughput}}
+                         .dump(2)
+                  << "\n";
+        return 0;
+    }
+    std::printf("bench sim: %d CPUs, %zu tasks, %.1f s simulated\n", (*st)->onlineCount, wl.tasks.size(), *dur);
+    std::printf("  events      %.0f\n  wall        %.3f s (CPU %.3f s)\n  events/s    %.2f M (per CPU second %.2f M)\n"
+                "  peak RSS    %.1f MB\n  sim speed   %.1fx real time\n  throughput  %.4f work/s (a fingerprint of the run)\n",
+                ev, wall, cpu, ev / wall / 1e6, ev / cpu / 1e6, static_cast<double>(ru.ru_maxrss) / 1024.0, *dur / wall,
+                throughput);
     return 0;
 }
 
@@ -151,13 +204,17 @@ std::vector<Command> simulateCommands() {
     opts.push_back({"compare", true, "cls|node run both settings over several seeds and compare"});
     opts.push_back({"seeds", true, "N seeds for --compare (default 5)"});
     opts.push_back({"json", false, "print JSON"});
-    std::vector<OptionSpec> benchOpts = {{"duration", true, "S simulated seconds (default 10)"}};
+    opts.push_back({"explain", true, "N step mode: print the first N placement and balancing decisions with the rule "
+                                     "that made each (with --json: a \"decisions\" array)"});
+    std::vector<OptionSpec> benchOpts = {{"duration", true, "S simulated seconds (default 10)"},
+                                         {"json", false, "print JSON"}};
     return {
         {"simulate", "simulate a workload on a topology under the kernel's placement and balancing",
          "[topology options] --workload SPEC [--cls on|off] [--node on|off] [--profile NAME] [--seed N] "
-         "[--duration S] [--compare cls|node [--seeds N]] [--json]",
+         "[--duration S] [--compare cls|node [--seeds N]] [--explain N] [--json]",
          opts, runSimulate},
-        {"bench sim", "simulator speed: events per second on 128 CPUs with 256 tasks", "[--duration S]", benchOpts,
+        {"bench sim", "simulator speed: events per second on 128 CPUs with 256 tasks, wall and CPU time, peak RSS",
+         "[--duration S] [--json]", benchOpts,
          runBenchSim},
     };
 }

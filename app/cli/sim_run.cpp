@@ -62,7 +62,8 @@ Result<SimSetup> simSetupFrom(const Args& args) {
     return s;
 }
 
-Result<SimRun> runSimulation(const SimSetup& setup, bool cls, bool node, uint64_t seed) {
+Result<SimRun> runSimulation(const SimSetup& setup, bool cls, bool node, uint64_t seed, int explain,
+                             std::vector<sim::Decision>* decisions) {
     DomainBuildOptions b = setup.build;
     b.cls = cls;
     b.node = node;
@@ -72,6 +73,17 @@ Result<SimRun> runSimulation(const SimSetup& setup, bool cls, bool node, uint64_
     run.tree = std::move(*tree);
     sim::SimOptions o = setup.options;
     o.seed = seed;
+    if (explain > 0 && decisions) {
+        auto sim = sim::Simulation::create(setup.topology, run.tree, setup.workload, o);
+        if (!sim) return Error{sim.error()};
+        while (static_cast<int>(decisions->size()) < explain) {
+            auto d = (*sim)->nextDecision();
+            if (!d) break;
+            decisions->push_back(std::move(*d));
+        }
+        run.state = (*sim)->release();
+        return run;
+    }
     auto st = sim::simulate(setup.topology, run.tree, setup.workload, o);
     if (!st) return Error{st.error()};
     run.state = std::move(*st);

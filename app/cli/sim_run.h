@@ -26,7 +26,9 @@ struct SimRun {
     DomainTree tree;
     std::unique_ptr<sim::SimState> state;
 };
-Result<SimRun> runSimulation(const SimSetup& setup, bool cls, bool node, uint64_t seed);
+// `explain` > 0: step mode; the first `explain` decisions are stored in `decisions`.
+Result<SimRun> runSimulation(const SimSetup& setup, bool cls, bool node, uint64_t seed, int explain = 0,
+                             std::vector<sim::Decision>* decisions = nullptr);
 sim::RunConfig runConfig(const SimSetup& setup, bool cls, bool node);
 
 }  // namespace schedscope::cli

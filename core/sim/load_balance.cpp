@@ -1,17 +1,19 @@
 #include "sim/load_balance.h"
 
 #include <algorithm>
+#include <cstdio>
 
 #include "domains/sd_flags.h"
+#include "sim/cpu_iter.h"
 #include "sim/select_task_rq.h"
 
 namespace schedscope::sim {
 namespace {
 
 const SchedDomain& dom(const SimState& s, int cpu, int i) {
-    return s.tree->domainsOf(cpu)[static_cast<size_t>(i)];
+    return s.domainsOf(cpu)[static_cast<size_t>(i)];
 }
-int nrDomains(const SimState& s, int cpu) { return static_cast<int>(s.tree->domainsOf(cpu).size()); }
+int nrDomains(const SimState& s, int cpu) { return static_cast<int>(s.domainsOf(cpu).size()); }
 Cpu& rqOf(SimState& s, int cpu) { return s.cpus[static_cast<size_t>(cpu)]; }
 
 bool& groupImbalanceFlag(SimState& s, const SchedDomain& sd, const SchedGroup& g) {
@@ -24,7 +26,7 @@ int64_t balanceIntervalNs(const SimState& s, const SchedDomain&, const DomainSta
     if (busy) ms *= 16;  // busy_factor
     const int64_t j = s.jiffyNs();
     int64_t jiffies = std::max<int64_t>(1, static_cast<int64_t>(ms * 1e6 / static_cast<double>(j) + 0.5));
-    const int64_t maxJ = std::max<int64_t>(1, static_cast<int64_t>(s.opt.hz) * s.online.count() / 10);
+    const int64_t maxJ = std::max<int64_t>(1, static_cast<int64_t>(s.opt.hz) * s.onlineCount / 10);
     return std::min(jiffies, maxJ) * j;
 }
 
@@ -90,6 +92,7 @@ int detachTasks(SimState& s, SchedOps& ops, LbEnv& env, MigrationCause cause) {
             break;
         }
         ops.migrateTask(id, env.dstCpu, cause);
+        if (s.recording()) env.moved.push_back(id);
         ++moved;
         if (env.idle == BalanceIdle::NewlyIdle) break;  // CONFIG_PREEMPTION: one task at a time
         if (env.imbalance <= 0) break;
@@ -114,7 +117,8 @@ SgStats updateSgLbStats(SimState& s, const LbEnv& env, int g) {
     const SchedDomain& sd = dom(s, env.dstCpu, env.sd);
     const SchedGroup& grp = sd.groups[static_cast<size_t>(g)];
     SgStats st;
-    (grp.span & env.cpus).forEach([&](int i) {
+    grp.span.forEach([&](int i) {
+        if (!env.cpus.test(i)) return;
         st.groupLoad += s.cpuLoad(i);
         st.groupUtil += s.cpuUtil(i);
         st.groupRunnable += s.cpuRunnable(i);
@@ -122,7 +126,7 @@ SgStats updateSgLbStats(SimState& s, const LbEnv& env, int g) {
         st.sumNrRunning += nr;
         if (nr == 0) st.idleCpus++;
     });
-    st.groupWeight = grp.span.count();
+    st.groupWeight = s.info[static_cast<size_t>(env.dstCpu)].groupWeight[static_cast<size_t>(env.sd)][static_cast<size_t>(g)];
     st.groupCapacity = grp.capacity > 0 ? grp.capacity : 1024.0 * st.groupWeight;
     st.type = groupClassify(sd.imbalancePct, st, groupImbalanceFlag(s, sd, grp));
     if (st.type == GroupType::Overloaded) st.avgLoad = st.groupLoad * 1024.0 / st.groupCapacity;
@@ -134,8 +138,12 @@ SdLbStats updateSdLbStats(SimState& s, LbEnv& env) {
     SdLbStats sds;
     sds.preferSibling = env.sd > 0 && (dom(s, env.dstCpu, env.sd - 1).flags & SD_PREFER_SIBLING);
     double sumUtil = 0;
+    if (s.recording()) s.scratchGroups.clear();
     for (size_t g = 0; g < sd.groups.size(); ++g) {
         SgStats sgs = updateSgLbStats(s, env, static_cast<int>(g));
+        if (s.recording())
+            s.scratchGroups.push_back({sd.groups[g].span, sgs.groupLoad, sgs.groupUtil, sgs.sumNrRunning, sgs.idleCpus,
+                                       groupTypeName(sgs.type), sd.groups[g].span.test(env.dstCpu)});
         sumUtil += sgs.groupUtil;
         if (sd.groups[g].span.test(env.dstCpu)) {
             sds.local = static_cast<int>(g);
@@ -149,12 +157,12 @@ SdLbStats updateSdLbStats(SimState& s, LbEnv& env) {
     }
     // update_idle_cpu_scan() (SIS_UTIL): fewer CPUs to scan as the LLC fills up
     const CpuInfo& ci = s.info[static_cast<size_t>(env.dstCpu)];
-    if (s.feat.sisUtil && env.idle != BalanceIdle::NewlyIdle && sd.span.count() == ci.llcSize) {
+    if (s.feat.sisUtil && env.idle != BalanceIdle::NewlyIdle && ci.spanWeight[static_cast<size_t>(env.sd)] == ci.llcSize) {
         const double llcWeight = ci.llcSize;
         const double x = sumUtil / llcWeight;
         const double pct = sd.imbalancePct / 100.0;
         const double tmp = std::min(1024.0, x * x * pct * pct / 1024.0);
-        s.llcShared[ci.llc].nrIdleScan = static_cast<int>((1024.0 - tmp) * llcWeight / 1024.0);
+        s.llcShared[static_cast<size_t>(ci.llc)].nrIdleScan = static_cast<int>((1024.0 - tmp) * llcWeight / 1024.0);
     }
     return sds;
 }
@@ -238,7 +246,8 @@ int findBusiestQueue(SimState& s, const LbEnv& env, int group) {
     const SchedDomain& sd = dom(s, env.dstCpu, env.sd);
     int busiest = -1, busiestNr = 0;
     double busiestLoad = 0, busiestUtil = -1;
-    (sd.groups[static_cast<size_t>(group)].span & env.cpus).forEach([&](int i) {
+    sd.groups[static_cast<size_t>(group)].span.forEach([&](int i) {
+        if (!env.cpus.test(i)) return;
         const int nr = s.cpus[static_cast<size_t>(i)].nrRunning();
         if (nr == 0) return;
         switch (env.type) {
@@ -282,18 +291,65 @@ bool canMigrateTask(SimState& s, LbEnv& env, const Task& p) {
     return !hot || ds.nrBalanceFailed > sd.cacheNiceTries;
 }
 
-bool shouldWeBalance(SimState& s, const LbEnv& env) {
-    if (!env.cpus.test(env.dstCpu)) return false;
-    if (env.idle == BalanceIdle::NewlyIdle) return s.cpus[static_cast<size_t>(env.dstCpu)].nrRunning() == 0;
-    const SchedGroup& g = dom(s, env.dstCpu, env.sd).groups.front();
-    const CpuSet mask = (g.balanceMask.empty() ? g.span : g.balanceMask) & env.cpus;
-    int firstIdle = -1;
-    mask.forEach([&](int c) {
-        if (firstIdle < 0 && s.idle(c)) firstIdle = c;
-    });
-    if (firstIdle >= 0) return firstIdle == env.dstCpu;
-    return mask.first() == env.dstCpu;
+namespace {
+// should_we_balance() with env->cpus = `cpus` (and `also`, when given): the rebalance walk asks
+// it for every domain on every tick, so it must not build masks.
+bool shouldWeBalanceIn(SimState& s, int dstCpu, int sdIndex, BalanceIdle idle, const CpuSet& cpus, const CpuSet* also) {
+    auto in = [&](int c) { return cpus.test(c) && (!also || also->test(c)); };
+    if (!in(dstCpu)) return false;
+    if (idle == BalanceIdle::NewlyIdle) return s.cpus[static_cast<size_t>(dstCpu)].nrRunning() == 0;
+    const SchedGroup& g = dom(s, dstCpu, sdIndex).groups.front();
+    const CpuSet& mask = g.balanceMask.empty() ? g.span : g.balanceMask;
+    int first = -1;
+    for (int c = mask.first(); c >= 0; c = mask.next(c)) {
+        if (!in(c)) continue;
+        if (first < 0) first = c;
+        if (s.idle(c)) return c == dstCpu;  // the first idle CPU balances
+    }
+    return first == dstCpu;
 }
+}  // namespace
+
+bool shouldWeBalance(SimState& s, const LbEnv& env) {
+    return shouldWeBalanceIn(s, env.dstCpu, env.sd, env.idle, env.cpus, nullptr);
+}
+
+namespace {
+const char* migrationTypeName(MigrationType t) {
+    switch (t) {
+    case MigrationType::Load: return "migrate_load";
+    case MigrationType::Util: return "migrate_util";
+    case MigrationType::Task: return "migrate_task";
+    case MigrationType::Misfit: return "migrate_misfit";
+    }
+    return "?";
+}
+
+// Step mode: a load_balance() pass that found an imbalance and a busiest CPU.
+void recordBalance(SimState& s, const LbEnv& env, const SdLbStats& sds, int busiest, int moved, bool active) {
+    const SchedDomain& sd = dom(s, env.dstCpu, env.sd);
+    Decision d;
+    d.timeNs = s.now;
+    d.kind = env.idle == BalanceIdle::NewlyIdle ? DecisionKind::NewidleBalance : DecisionKind::LoadBalance;
+    d.cpu = env.dstCpu;
+    d.level = sd.level;
+    d.span = sd.span;
+    d.groups = s.scratchGroups;
+    d.chosenCpu = busiest;
+    d.moved = env.moved;
+    d.task = env.moved.empty() ? -1 : env.moved.front();
+    char buf[200];
+    std::snprintf(buf, sizeof buf, "find_busiest_group: busiest %s vs local %s; calculate_imbalance: %s %.0f; ",
+                  groupTypeName(sds.busiestStat.type), groupTypeName(sds.localStat.type), migrationTypeName(env.type),
+                  env.imbalance);
+    d.rule = buf;
+    d.rule += "find_busiest_queue: cpu " + std::to_string(busiest) + "; ";
+    if (moved > 0) d.rule += "detach_tasks: moved " + std::to_string(moved);
+    else if (active) d.rule += "nothing detachable: need_active_balance, the stopper will push the running task";
+    else d.rule += "nothing detachable (running, cache hot or pinned)";
+    s.decisions->push_back(std::move(d));
+}
+}  // namespace
 
 int loadBalance(SimState& s, SchedOps& ops, int cpu, int sdIndex, BalanceIdle idle, MigrationCause cause) {
     const SchedDomain& sd = dom(s, cpu, sdIndex);
@@ -346,6 +402,7 @@ int loadBalance(SimState& s, SchedOps& ops, int cpu, int sdIndex, BalanceIdle id
         } else {
             ds.nrBalanceFailed = 0;
         }
+        if (s.recording()) recordBalance(s, env, sds, busiest, moved, activeStarted);
         if (!activeStarted || needActiveBalance(s, env)) ds.balanceIntervalMs = sd.minInterval;
         return moved;
     }
@@ -373,12 +430,7 @@ void rebalanceDomains(SimState& s, SchedOps& ops, int cpu, BalanceIdle idle, Mig
         int64_t interval = balanceIntervalNs(s, sd, ds, busy);
         if (jnow >= ds.lastBalance + interval) {
             // should_we_balance() failing stops the walk upwards (continue_balancing = 0)
-            LbEnv probe;
-            probe.sd = i;
-            probe.dstCpu = cpu;
-            probe.idle = idle;
-            probe.cpus = sd.span & s.online;
-            if (!shouldWeBalance(s, probe)) {
+            if (!shouldWeBalanceIn(s, cpu, i, idle, sd.span, &s.online)) {
                 ds.lastBalance = jnow;
                 next = std::min(next, ds.lastBalance + interval);
                 break;
@@ -412,7 +464,7 @@ bool newidleBalance(SimState& s, SchedOps& ops, int cpu) {
             const SchedDomain& sd = dom(s, cpu, i);
             updateNext(i);
             // the cost of a balance pass: modelled as 0.25 us per CPU in the span
-            const double cost = 250.0 * sd.span.count();
+            const double cost = 250.0 * s.info[static_cast<size_t>(cpu)].spanWeight[static_cast<size_t>(i)];
             if (rq.avgIdleNs < currCost + cost) break;
             if (sd.flags & SD_BALANCE_NEWIDLE)
                 pulled = loadBalance(s, ops, cpu, i, BalanceIdle::NewlyIdle, MigrationCause::LbNewidle) > 0;
@@ -448,13 +500,14 @@ void nohzBalancerKick(SimState& s, SchedOps& ops, int cpu) {
     if (ilb < 0) return;
     int64_t next = s.now + 60LL * 1000000000LL;
     const int n = static_cast<int>(s.cpus.size());
-    for (int c : s.online.toVectorWrappedFrom((ilb + 1) % n)) {
-        if (!s.idle(c)) continue;
-        if (!s.idle(ilb)) break;  // the ilb got work: stop balancing for the others
+    forEachCpuWrap(s.online, (ilb + 1) % n, [&](int c) {
+        if (!s.idle(c)) return false;
+        if (!s.idle(ilb)) return true;  // the ilb got work: stop balancing for the others
         Cpu& r = rqOf(s, c);
         if (jiffiesNow(s) >= r.nextBalance) rebalanceDomains(s, ops, c, BalanceIdle::Idle, MigrationCause::LbNohz);
         if (s.idle(c)) next = std::min(next, r.nextBalance);
-    }
+        return false;
+    });
     s.nohzNextBalance = std::max(next, s.now + s.jiffyNs());
 }
 
@@ -476,6 +529,21 @@ int activeLoadBalanceCpuStop(SimState& s, SchedOps& ops, int srcCpu, int dstCpu)
         if (!s.tasks[static_cast<size_t>(id)].allowed.test(dstCpu)) continue;
         ops.migrateTask(id, dstCpu, MigrationCause::LbActive);
         rqOf(s, dstCpu).dom[static_cast<size_t>(sdIndex)].nrBalanceFailed = 0;
+        if (s.recording()) {
+            const SchedDomain& sd = dom(s, dstCpu, sdIndex);
+            Decision d;
+            d.timeNs = s.now;
+            d.kind = DecisionKind::ActiveBalance;
+            d.task = id;
+            d.cpu = dstCpu;
+            d.level = sd.level;
+            d.span = sd.span;
+            d.chosenCpu = srcCpu;
+            d.moved = {id};
+            d.rule = "active_load_balance_cpu_stop: the stopper on cpu " + std::to_string(srcCpu) + " pushes task " +
+                     std::to_string(id) + " to cpu " + std::to_string(dstCpu);
+            s.decisions->push_back(std::move(d));
+        }
         return 1;
     }
     return 0;

@@ -31,6 +31,7 @@ struct LbEnv {
     bool allPinned = false, somePinned = false, dstPinned = false;
     int newDstCpu = -1;
     CpuSet cpus;  // env->cpus: candidates still considered
+    std::vector<int> moved;  // step mode only: the tasks detach_tasks() moved
 };
 
 struct SdLbStats {

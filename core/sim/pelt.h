@@ -7,6 +7,25 @@
 
 namespace schedscope::sim {
 
+// exp(-dt / tau) for the PELT half-life. The engine updates several signals with the same stamp
+// back to back (a task's util, runnable and load; a runqueue's), so the last few decays are
+// remembered: the same dt gives the bit-identical factor without calling exp() again.
+inline double peltDecay(int64_t dt) {
+    // y^32 = 1/2 with a 1.024 ms period: tau = 32 * 1.024 ms / ln 2
+    constexpr double kTauNs = 32.0 * 1.024e6 / 0.6931471805599453;
+    struct Slot {
+        int64_t dt = -1;
+        double decay = 1;
+    };
+    static thread_local Slot cache[64];
+    Slot& slot = cache[static_cast<uint64_t>(dt) % 64];
+    if (slot.dt != dt) {
+        slot.dt = dt;
+        slot.decay = std::exp(-static_cast<double>(dt) / kTauNs);
+    }
+    return slot.decay;
+}
+
 struct Pelt {
     double value = 0;
     double input = 0;
@@ -15,12 +34,12 @@ struct Pelt {
     // Decays towards `input` up to `now`; the kernel's ~1 ms period granularity is ignored.
     void update(int64_t now) {
         if (now <= stamp) return;
-        // y^32 = 1/2 with a 1.024 ms period: tau = 32 * 1.024 ms / ln 2
-        constexpr double kTauNs = 32.0 * 1.024e6 / 0.6931471805599453;
-        const double decay = std::exp(-static_cast<double>(now - stamp) / kTauNs);
+        const double decay = peltDecay(now - stamp);
         value = input + (value - input) * decay;
         stamp = now;
     }
+    // The value at `now` without advancing the signal (step mode reads without perturbing).
+    double peek(int64_t now) const { return now <= stamp ? value : input + (value - input) * peltDecay(now - stamp); }
     void set(int64_t now, double newInput) {
         update(now);
         input = newInput;

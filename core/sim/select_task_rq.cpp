@@ -4,14 +4,15 @@
 #include <limits>
 
 #include "domains/sd_flags.h"
+#include "sim/cpu_iter.h"
 
 namespace schedscope::sim {
 namespace {
 
 const SchedDomain& dom(const SimState& s, int cpu, int i) {
-    return s.tree->domainsOf(cpu)[static_cast<size_t>(i)];
+    return s.domainsOf(cpu)[static_cast<size_t>(i)];
 }
-int nrDomains(const SimState& s, int cpu) { return static_cast<int>(s.tree->domainsOf(cpu).size()); }
+int nrDomains(const SimState& s, int cpu) { return static_cast<int>(s.domainsOf(cpu).size()); }
 bool allowed(const Task& p, int cpu) { return p.allowed.test(cpu); }
 bool shareCache(const SimState& s, int a, int b) {
     return s.info[static_cast<size_t>(a)].llc == s.info[static_cast<size_t>(b)].llc;
@@ -22,7 +23,7 @@ bool shareResources(const SimState& s, int a, int b) {
 bool smtActive(const SimState& s) { return !s.info.empty() && s.info.front().siblings.size() > 1; }
 // static_branch sched_cluster_active: some domain carries SD_CLUSTER
 bool clusterActive(const SimState& s, int cpu) {
-    for (const auto& d : s.tree->domainsOf(cpu))
+    for (const auto& d : s.domainsOf(cpu))
         if (d.flags & SD_CLUSTER) return true;
     return false;
 }
@@ -76,7 +77,7 @@ int wakeAffine(SimState& s, int sdIndex, const Task& p, int thisCpu, int prevCpu
     return target == kNone ? prevCpu : target;
 }
 
-int selectIdleCore(SimState& s, const Task& p, int core, std::vector<char>& scan, int& idleCpu) {
+int selectIdleCore(SimState& s, const Task& p, int core, ScanMask& scan, int& idleCpu) {
     bool idle = true;
     for (int cpu : s.info[static_cast<size_t>(core)].siblings) {
         if (!s.idle(cpu)) {
@@ -87,7 +88,7 @@ int selectIdleCore(SimState& s, const Task& p, int core, std::vector<char>& scan
         if (idleCpu == -1 && allowed(p, cpu)) idleCpu = cpu;
     }
     if (idle && allowed(p, core)) return core;
-    for (int cpu : s.info[static_cast<size_t>(core)].siblings) scan[static_cast<size_t>(cpu)] = 0;
+    for (int cpu : s.info[static_cast<size_t>(core)].siblings) scan.reset(cpu);
     return -1;
 }
 
@@ -103,16 +104,20 @@ int selectIdleCpu(SimState& s, const Task& p, bool hasIdleCore, int target) {
     const CpuInfo& ti = s.info[static_cast<size_t>(target)];
     if (ti.sdLlc < 0) return -1;
     const SchedDomain& sd = dom(s, target, ti.sdLlc);
-    std::vector<char> scan(s.cpus.size(), 0);
-    (sd.span & p.allowed).forEach([&](int c) { scan[static_cast<size_t>(c)] = 1; });
+    ScanMask& scan = s.scanMask;
+    scan.begin(s.cpus.size());
+    sd.span.forEach([&](int c) {
+        if (p.allowed.test(c)) scan.set(c);
+    });
     int nr = std::numeric_limits<int>::max();
     if (s.feat.sisUtil) {
-        nr = s.llcShared[ti.llc].nrIdleScan + 1;  // because !--nr is the stop condition
+        nr = s.llcShared[static_cast<size_t>(ti.llc)].nrIdleScan + 1;  // because !--nr is the stop condition
         if (nr == 1) return -1;
     }
     int idleCpu = -1;
+    const char* scanRule = "select_idle_cpu: first idle CPU in the LLC scan";
     auto visit = [&](int cpu) -> int {  // >= 0 found, -2 stop, -1 go on
-        if (!scan[static_cast<size_t>(cpu)]) return -1;
+        if (!scan.test(cpu)) return -1;
         if (hasIdleCore) {
             int i = selectIdleCore(s, p, cpu, scan, idleCpu);
             return i >= 0 ? i : -1;
@@ -126,52 +131,69 @@ int selectIdleCpu(SimState& s, const Task& p, bool hasIdleCore, int target) {
     if (s.feat.clusterScan && clusterActive(s, target) && !sd.groups.empty() && ti.sdLlc > 0 &&
         (dom(s, target, ti.sdLlc - 1).flags & SD_CLUSTER)) {
         const CpuSet& cl = sd.groups.front().span;
-        for (int cpu : cl.toVectorWrappedFrom((target + 1) % n)) {
-            int r = visit(cpu);
-            if (r >= 0) return r;
-            if (r == -2) return -1;
+        int r = -1;
+        forEachCpuWrap(cl, (target + 1) % n, [&](int cpu) { return (r = visit(cpu)) != -1; });
+        if (r >= 0) {
+            s.why = {hasIdleCore ? "select_idle_core: idle core in the cluster scan"
+                                 : "select_idle_cpu: first idle CPU in the cluster scan",
+                     target, ti.sdLlc - 1};
+            return r;
         }
-        cl.forEach([&](int c) { scan[static_cast<size_t>(c)] = 0; });
-    }
-    for (int cpu : sd.span.toVectorWrappedFrom((target + 1) % n)) {
-        int r = visit(cpu);
-        if (r >= 0) return r;
         if (r == -2) return -1;
+        cl.forEach([&](int c) { scan.reset(c); });
     }
-    if (hasIdleCore) s.llcShared[ti.llc].hasIdleCores = false;  // set_idle_cores(target, false)
+    int r = -1;
+    forEachCpuWrap(sd.span, (target + 1) % n, [&](int cpu) { return (r = visit(cpu)) != -1; });
+    if (hasIdleCore) scanRule = "select_idle_core: idle core in the LLC scan";
+    if (r >= 0) {
+        s.why = {scanRule, target, ti.sdLlc};
+        return r;
+    }
+    if (r == -2) return -1;
+    if (hasIdleCore) s.llcShared[static_cast<size_t>(ti.llc)].hasIdleCores = false;  // set_idle_cores(target, false)
+    if (idleCpu >= 0) s.why = {"select_idle_core: no idle core, the first idle CPU the scan saw", target, ti.sdLlc};
     return idleCpu;
 }
 
 int selectIdleSibling(SimState& s, Task& p, int prev, int target) {
-    if (s.idle(target) && allowed(p, target)) return target;
+    const CpuInfo& ti = s.info[static_cast<size_t>(target)];
+    auto because = [&](const char* rule, int cpu) {
+        s.why = {rule, target, ti.sdLlc};
+        return cpu;
+    };
+    if (s.idle(target) && allowed(p, target)) return because("select_idle_sibling: target is idle", target);
     const bool cluster = s.feat.clusterScan && clusterActive(s, target);
     int prevAff = -1, recentAff = -1;
     if (prev != target && shareCache(s, prev, target) && s.idle(prev) && allowed(p, prev)) {
-        if (!cluster || shareResources(s, prev, target)) return prev;
+        if (!cluster || shareResources(s, prev, target))
+            return because(cluster ? "select_idle_sibling: prev is idle and shares the target's cluster"
+                                   : "select_idle_sibling: prev is idle and shares the target's LLC",
+                           prev);
         prevAff = prev;
     }
     const int recent = p.recentUsedCpu;
     p.recentUsedCpu = prev;
     if (recent >= 0 && recent != prev && recent != target && shareCache(s, recent, target) && s.idle(recent) &&
         allowed(p, recent)) {
-        if (!cluster || shareResources(s, recent, target)) return recent;
+        if (!cluster || shareResources(s, recent, target))
+            return because("select_idle_sibling: recent_used_cpu is idle and shares the cache", recent);
         recentAff = recent;
     }
-    const CpuInfo& ti = s.info[static_cast<size_t>(target)];
-    if (ti.sdLlc < 0) return target;
+    if (ti.sdLlc < 0) return because("select_idle_sibling: no LLC domain, stay on target", target);
     bool hasIdleCore = false;
     if (smtActive(s)) {
-        hasIdleCore = s.llcShared[ti.llc].hasIdleCores;
+        hasIdleCore = s.llcShared[static_cast<size_t>(ti.llc)].hasIdleCores;
         if (!hasIdleCore && shareCache(s, prev, target)) {
             int i = selectIdleSmt(s, p, prev);
-            if (i >= 0) return i;
+            if (i >= 0) return because("select_idle_smt: an idle SMT sibling of prev", i);
         }
     }
     int i = selectIdleCpu(s, p, hasIdleCore, target);
-    if (i >= 0) return i;
-    if (prevAff >= 0) return prevAff;
-    if (recentAff >= 0) return recentAff;
-    return target;
+    if (i >= 0) return i;  // selectIdleCpu set the rule
+    if (prevAff >= 0) return because("select_idle_sibling: nothing idle in the cluster, prev is idle in the LLC", prevAff);
+    if (recentAff >= 0)
+        return because("select_idle_sibling: nothing idle in the cluster, recent_used_cpu is idle in the LLC", recentAff);
+    return because("select_idle_sibling: no idle CPU found, stay on target", target);
 }
 
 SgStats sgWakeupStats(SimState& s, int cpu, int sdIndex, int groupIndex, const Task& p) {
@@ -187,7 +209,7 @@ SgStats sgWakeupStats(SimState& s, int cpu, int sdIndex, int groupIndex, const T
         st.sumNrRunning += nr;
         if (nr == 0) st.idleCpus++;
     });
-    st.groupWeight = g.span.count();
+    st.groupWeight = s.info[static_cast<size_t>(cpu)].groupWeight[static_cast<size_t>(sdIndex)][static_cast<size_t>(groupIndex)];
     st.groupCapacity = g.capacity > 0 ? g.capacity : 1024.0 * st.groupWeight;
     st.type = groupClassify(sd.imbalancePct, st, false);
     if (st.type == GroupType::FullyBusy || st.type == GroupType::Overloaded)
@@ -210,11 +232,15 @@ int findIdlestGroup(SimState& s, int cpu, int sdIndex, const Task& p) {
     SgStats idlestSgs, localSgs;
     idlestSgs.type = GroupType::Overloaded;
     idlestSgs.avgLoad = std::numeric_limits<double>::max();
+    if (s.recording()) s.scratchGroups.clear();
     for (size_t gi = 0; gi < sd.groups.size(); ++gi) {
         const SchedGroup& g = sd.groups[gi];
         if (!g.span.intersects(p.allowed)) continue;
         const bool isLocal = g.span.test(cpu);
         SgStats sgs = sgWakeupStats(s, cpu, sdIndex, static_cast<int>(gi), p);
+        if (s.recording())
+            s.scratchGroups.push_back({g.span, sgs.groupLoad, sgs.groupUtil, sgs.sumNrRunning, sgs.idleCpus,
+                                       groupTypeName(sgs.type), isLocal});
         if (isLocal) {
             local = static_cast<int>(gi);
             localSgs = sgs;
@@ -264,11 +290,11 @@ int findIdlestGroup(SimState& s, int cpu, int sdIndex, const Task& p) {
     case GroupType::HasSpare:
         if (sd.flags & SD_NUMA) {
             int imbNumaNr = static_cast<int>(sd.imbNumaNr);
-            if (p.nrAllowed != s.online.count())
+            if (p.nrAllowed != s.onlineCount)
                 imbNumaNr = std::min((sd.groups[static_cast<size_t>(idlest)].span & p.allowed).count(), imbNumaNr);
             const long imb = std::abs(localSgs.idleCpus - idlestSgs.idleCpus);
             if (!adjustNumaImbalance(s, imb, localSgs.sumNrRunning + 1, imbNumaNr,
-                                     sd.groups[static_cast<size_t>(local)].span.count()))
+                                     s.info[static_cast<size_t>(cpu)].groupWeight[static_cast<size_t>(sdIndex)][static_cast<size_t>(local)]))
                 return -1;
         }
         if (localSgs.idleCpus >= idlestSgs.idleCpus) return -1;
@@ -278,7 +304,7 @@ int findIdlestGroup(SimState& s, int cpu, int sdIndex, const Task& p) {
 }
 
 int findIdlestGroupCpu(SimState& s, const CpuSet& group, const Task& p, int thisCpu) {
-    if (group.count() == 1) return group.first();
+    if (!group.empty() && group.first() == group.last()) return group.first();
     int shallowest = -1, leastLoaded = thisCpu;
     int64_t latestIdle = 0;
     double minLoad = std::numeric_limits<double>::max();
@@ -295,7 +321,12 @@ int findIdlestGroupCpu(SimState& s, const CpuSet& group, const Task& p, int this
 }
 
 int findIdlestCpu(SimState& s, const Task& p, int cpu, int prevCpu, int sdIndex, uint32_t sdFlag) {
-    if (!dom(s, cpu, sdIndex).span.intersects(p.allowed)) return prevCpu;
+    if (!dom(s, cpu, sdIndex).span.intersects(p.allowed)) {
+        s.why = {"find_idlest_cpu: no allowed CPU in the domain, keep prev", -1, -1};
+        return prevCpu;
+    }
+    s.why = {"find_idlest_group: the local group is the idlest at every level, stay", cpu, sdIndex};
+    if (s.recording()) s.whyGroups.clear();
     int newCpu = cpu;
     int sdi = sdIndex;
     while (sdi >= 0) {
@@ -305,18 +336,72 @@ int findIdlestCpu(SimState& s, const Task& p, int cpu, int prevCpu, int sdIndex,
         if (g < 0) { --sdi; continue; }
         newCpu = findIdlestGroupCpu(s, sd.groups[static_cast<size_t>(g)].span, p, cpu);
         if (newCpu == cpu) { --sdi; continue; }
+        s.why = {s.idle(newCpu) ? "find_idlest_group: an idler group; find_idlest_group_cpu: its most recently idled CPU"
+                                : "find_idlest_group: a less loaded group; find_idlest_group_cpu: its least loaded CPU",
+                 cpu, sdi};
+        if (s.recording()) s.whyGroups = s.scratchGroups;
         // now balance at a lower domain level of new_cpu
-        const int weight = sd.span.count();
+        const int weight = s.info[static_cast<size_t>(cpu)].spanWeight[static_cast<size_t>(sdi)];
         cpu = newCpu;
         sdi = -1;
         for (int i = 0; i < nrDomains(s, cpu); ++i) {
             const SchedDomain& t = dom(s, cpu, i);
-            if (weight <= t.span.count()) break;
+            if (weight <= s.info[static_cast<size_t>(cpu)].spanWeight[static_cast<size_t>(i)]) break;
             if (t.flags & sdFlag) sdi = i;
         }
     }
     return newCpu;
 }
+
+namespace {
+
+// Step mode: the statistics of the groups of `cpu`'s domain `sdIndex`, read without advancing
+// any PELT signal (recording must not perturb the run).
+std::vector<GroupView> peekGroups(const SimState& s, int cpu, int sdIndex) {
+    std::vector<GroupView> out;
+    if (sdIndex < 0) return out;
+    for (const auto& g : dom(s, cpu, sdIndex).groups) {
+        GroupView v;
+        v.span = g.span;
+        v.local = g.span.test(cpu);
+        g.span.forEach([&](int i) {
+            const Cpu& r = s.cpus[static_cast<size_t>(i)];
+            v.load += r.load.peek(s.now);
+            v.util += std::min(1024.0, r.util.peek(s.now));
+            v.nrRunning += r.nrRunning();
+            v.idleCpus += r.nrRunning() == 0;
+        });
+        out.push_back(std::move(v));
+    }
+    return out;
+}
+
+void recordPlacement(SimState& s, const Task& p, int prevCpu, int thisCpu, int wakeFlags, int newCpu,
+                     const char* affineRule) {
+    Decision d;
+    d.timeNs = s.now;
+    d.kind = (wakeFlags & WF_FORK)   ? DecisionKind::ForkPlacement
+             : (wakeFlags & WF_EXEC) ? DecisionKind::ExecPlacement
+                                     : DecisionKind::WakeupPlacement;
+    d.task = p.id;
+    d.cpu = thisCpu;
+    d.prevCpu = prevCpu;
+    d.chosenCpu = newCpu;
+    if (s.why.domain >= 0) {
+        const SchedDomain& sd = dom(s, s.why.cpu, s.why.domain);
+        d.level = sd.level;
+        d.span = sd.span;
+        if (d.kind == DecisionKind::WakeupPlacement) d.groups = peekGroups(s, s.why.cpu, s.why.domain);
+        else d.groups = s.whyGroups;
+    } else {
+        d.level = "none";
+        d.span = s.why.cpu >= 0 ? CpuSet::single(s.why.cpu) : p.allowed;
+    }
+    d.rule = affineRule ? std::string(affineRule) + "; " + s.why.rule : std::string(s.why.rule);
+    s.decisions->push_back(std::move(d));
+}
+
+}  // namespace
 
 int selectTaskRqFair(SimState& s, Task& p, int prevCpu, int thisCpu, int wakeFlags, Task* waker) {
     const uint32_t sdFlag = (wakeFlags & WF_FORK) ? SD_BALANCE_FORK
@@ -325,15 +410,21 @@ int selectTaskRqFair(SimState& s, Task& p, int prevCpu, int thisCpu, int wakeFla
     const bool sync = (wakeFlags & WF_SYNC) != 0;
     int newCpu = prevCpu;
     bool wantAffine = false;
+    const char* affineRule = nullptr;
     if ((wakeFlags & WF_TTWU) && waker) {
         recordWakee(s, *waker, p);
         wantAffine = !wakeWide(s, *waker, p, thisCpu) && allowed(p, thisCpu);
+        if (!wantAffine) affineRule = "wake_wide: many wakees, no affine wakeup";
     }
     int sd = -1;
     for (int i = 0; i < nrDomains(s, thisCpu); ++i) {
         const SchedDomain& d = dom(s, thisCpu, i);
         if (wantAffine && (d.flags & SD_WAKE_AFFINE) && d.span.test(prevCpu)) {
-            if (thisCpu != prevCpu) newCpu = wakeAffine(s, i, p, thisCpu, prevCpu, sync, waker);
+            if (thisCpu != prevCpu) {
+                newCpu = wakeAffine(s, i, p, thisCpu, prevCpu, sync, waker);
+                affineRule = newCpu == thisCpu ? "wake_affine: pulled towards the waker's CPU"
+                                               : "wake_affine: stays near prev";
+            }
             sd = -1;
             break;
         }
@@ -342,6 +433,7 @@ int selectTaskRqFair(SimState& s, Task& p, int prevCpu, int thisCpu, int wakeFla
     }
     if (sd >= 0) newCpu = findIdlestCpu(s, p, thisCpu, prevCpu, sd, sdFlag);
     else if (wakeFlags & WF_TTWU) newCpu = selectIdleSibling(s, p, prevCpu, newCpu);
+    else s.why = {"select_task_rq_fair: no domain balances this kind of placement, keep prev", prevCpu, -1};
     if (!allowed(p, newCpu)) {
         // select_fallback_rq(): the first allowed online CPU (the kernel prefers the same node)
         int fb = -1;
@@ -350,7 +442,9 @@ int selectTaskRqFair(SimState& s, Task& p, int prevCpu, int thisCpu, int wakeFla
             if (fb < 0 && s.info[static_cast<size_t>(c)].node == node) fb = c;
         });
         newCpu = fb >= 0 ? fb : p.allowed.first();
+        s.why = {"select_fallback_rq: the choice is not allowed, first allowed CPU (same node first)", -1, -1};
     }
+    if (s.recording()) recordPlacement(s, p, prevCpu, thisCpu, wakeFlags, newCpu, affineRule);
     return newCpu;
 }
 

@@ -17,7 +17,7 @@ bool wakeWide(const SimState& s, const Task& waker, const Task& wakee, int thisC
 // mirrors wake_affine() with wake_affine_idle() then wake_affine_weight(); returns this_cpu or prev_cpu.
 int wakeAffine(SimState& s, int sdIndex, const Task& p, int thisCpu, int prevCpu, bool sync, const Task* waker);
 // mirrors select_idle_core(): the whole SMT core of `core` idle; records an idle CPU seen.
-int selectIdleCore(SimState& s, const Task& p, int core, std::vector<char>& scan, int& idleCpu);
+int selectIdleCore(SimState& s, const Task& p, int core, ScanMask& scan, int& idleCpu);
 // mirrors select_idle_smt(): an idle SMT sibling of target.
 int selectIdleSmt(SimState& s, const Task& p, int target);
 // mirrors select_idle_cpu(): scan the LLC from target+1, at most nr_idle_scan CPUs (SIS_UTIL),

@@ -3,12 +3,14 @@
 // load_balance.h, fair_rq.h). Plain structs: policies read them as the kernel reads rq and
 // task_struct fields.
 #include <cstdint>
+#include <algorithm>
 #include <map>
 #include <random>
 #include <vector>
 
 #include "domains/domain_tree.h"
 #include "sim/contention.h"
+#include "sim/decision.h"
 #include "sim/metrics.h"
 #include "sim/pelt.h"
 #include "sim/sim_options.h"
@@ -79,7 +81,6 @@ struct Cpu {
     double avgIdleNs = 1e6;     // rq->avg_idle (starts at 2 x migration cost)
     int64_t nextBalance = 0;
     bool tickRunning = false;
-    uint32_t gen = 0;           // invalidates this CPU's pending burst-end event
     bool activeBalance = false;
     int pushCpu = -1;
     std::vector<DomainState> dom;
@@ -101,6 +102,38 @@ struct CpuInfo {
     int sdLlc = -1;       // index of the highest domain with SD_SHARE_LLC
     int shareId = 0;      // sd_share_id: cluster when SD_CLUSTER exists, else LLC (6.8+)
     std::vector<int> siblings;  // SMT siblings, itself included
+    // per domain of this CPU (bottom-up): its span's weight and its groups' weights, so the hot
+    // paths do not count bits
+    std::vector<int> spanWeight;
+    std::vector<std::vector<int>> groupWeight;
+};
+
+// select_idle_cpu()'s scratch cpumask (sched_domains_tmpmask): a stamp per CPU, so starting a
+// new scan is O(1) and nothing is allocated per wakeup.
+class ScanMask {
+public:
+    void begin(size_t ncpus) {
+        if (stamp_.size() != ncpus) stamp_.assign(ncpus, 0);
+        if (++gen_ == 0) {  // wrapped: forget every old stamp
+            std::fill(stamp_.begin(), stamp_.end(), 0u);
+            gen_ = 1;
+        }
+    }
+    void set(int cpu) { stamp_[static_cast<size_t>(cpu)] = gen_; }
+    void reset(int cpu) { stamp_[static_cast<size_t>(cpu)] = 0; }
+    bool test(int cpu) const { return stamp_[static_cast<size_t>(cpu)] == gen_; }
+
+private:
+    std::vector<uint32_t> stamp_;
+    uint32_t gen_ = 0;
+};
+
+// Which rule made the last placement choice, set by the policies as they decide (a pointer to a
+// literal, so it costs nothing when nobody records); step mode turns it into a Decision.
+struct Why {
+    const char* rule = "";
+    int cpu = -1;     // whose domain `domain` indexes
+    int domain = -1;  // index into domainsOf(cpu); -1: no domain (a lone CPU or the fallback)
 };
 
 struct SimState {
@@ -114,16 +147,25 @@ struct SimState {
     std::vector<Task> tasks;
     std::vector<Cpu> cpus;
     std::vector<CpuInfo> info;
-    std::map<int, LlcShared> llcShared;
+    std::vector<LlcShared> llcShared;  // indexed by the LLC's first CPU (CpuInfo::llc)
     std::map<std::pair<int, int>, bool> groupImbalance;  // (level, group first cpu) -> sgc->imbalance
     CpuSet online;
+    int onlineCount = 0;
     CpuSet workloadCpus;  // union of affinities: where idle time counts as imbalance
     int nrOverloadedCpus = 0;  // rd->overload in spirit
     int64_t nohzNextBalance = 0;
     // scheduler tunables scaled as sched_update_scaling() does (factor 1 + ilog2(min(ncpu, 8)))
     double latencyNs = 6e6, minGranNs = 0.75e6, wakeupGranNs = 1e6, baseSliceNs = 0.75e6;
     Metrics metrics;
+    ScanMask scanMask;  // select_idle_cpu()'s scratch
+    // step mode: decisions are appended here when set (see simulator.h's Simulation)
+    std::vector<Decision>* decisions = nullptr;
+    Why why;
+    std::vector<GroupView> whyGroups, scratchGroups;  // the groups of the last decision (recording only)
+    bool recording() const { return decisions != nullptr; }
 
+    // tree->domainsOf(cpu) without the bounds check: the engine checked the tree matches
+    const std::vector<SchedDomain>& domainsOf(int cpu) const { return tree->cpus[static_cast<size_t>(cpu)].domains; }
     bool idle(int cpu) const { return cpus[static_cast<size_t>(cpu)].nrRunning() == 0; }  // available_idle_cpu()
     double cpuLoad(int cpu);   // cpu_load(): the runqueue's load_avg
     double cpuUtil(int cpu);   // cpu_util_cfs()

@@ -17,13 +17,26 @@ using workload::OpKind;
 
 enum class Ev : uint8_t { BurstEnd, SleepEnd, Tick, Sample, ActiveBalance, End };
 
+// Events are ordered by (time, seq); seq is the push order, so ties resolve the same way on
+// every run.
 struct Event {
     int64_t t;
     uint64_t seq;
     Ev type;
     int a;
-    uint32_t gen;
-    bool operator>(const Event& o) const { return t != o.t ? t > o.t : seq > o.seq; }
+    bool before(const Event& o) const { return t != o.t ? t < o.t : seq < o.seq; }
+};
+
+// The end of the running task's burst on one CPU, with lazy invalidation. Contention re-times a
+// running task whenever what runs near it changes; most re-timings move the end later (more
+// demand), so instead of pushing an event per re-timing, `target` holds the true end and the heap
+// holds one entry (`queued`) no later than it. When that entry pops early it is pushed again at
+// `target`. `target` keeps the seq the old one-event-per-re-timing engine gave it, so events pop
+// in exactly the same order as they would with an event per re-timing.
+struct BurstClock {
+    int64_t targetT = 0, queuedT = 0;
+    uint64_t targetSeq = 0, queuedSeq = 0;
+    bool hasTarget = false, hasQueued = false;
 };
 
 struct Barrier {
@@ -36,34 +49,68 @@ public:
     explicit Engine(SimState& s) : s_(s) {
         const size_t n = s.cpus.size();
         mark_.assign(n, 0);
+        burst_.assign(n, BurstClock{});
+        affected_.reserve(n);
         inSchedule_.assign(n, 0);
         needResched_.assign(n, 0);
         nrCache_.assign(n, 0);
         clusterDemand_.assign(n, 0);
         llcDemand_.assign(n, 0);
         nodeDemand_.assign(s.topo->nodes.size() + 1, 0);
+        memRunning_.resize(s.topo->nodes.size() + 1);
         levelCache_.assign(n <= 2048 ? n * n : 0, -1);
+        // remote memory stretch, max(1, distance / 10), per (home node, node) index pair
+        const auto& topo = *s.topo;
+        nodeCount_ = topo.nodes.size();
+        remote_.assign(nodeCount_ * nodeCount_, 1.0);
+        for (size_t a = 0; a < nodeCount_; ++a)
+            for (size_t b = 0; b < nodeCount_; ++b)
+                remote_[a * nodeCount_ + b] = std::max(1.0, topo.nodeDistance(topo.nodes[a].id, topo.nodes[b].id) / 10.0);
         workloadIdle_ = 0;
         s.workloadCpus.forEach([&](int) { ++workloadIdle_; });
     }
 
     void run(int64_t endNs) {
-        push(0, Ev::Sample, 0, 0);
-        push(endNs, Ev::End, 0, 0);
+        start(endNs);
+        while (step()) {
+        }
+        finish();
+    }
+
+    void start(int64_t endNs) {
+        push(0, Ev::Sample, 0);
+        push(endNs, Ev::End, 0);
         // the shell execs the tasks that start at the beginning, one after another
         for (auto& t : s_.tasks)
             if (t.spec->startAtBegin) startTask(t.id, t.allowed.first(), WF_EXEC, MigrationCause::Exec);
+    }
+
+    // Handles the next live event; false once the run is over (end time, or every task exited).
+    bool step() {
         while (!q_.empty()) {
             Event e = q_.top();
             q_.pop();
             s_.now = e.t;
-            if (e.type == Ev::End) break;
-            if (e.type == Ev::BurstEnd && e.gen != s_.cpus[static_cast<size_t>(e.a)].gen) continue;
+            if (e.type == Ev::End) return false;
+            if (e.type == Ev::BurstEnd && !burstEndDue(e)) continue;
             ++s_.metrics.events;
             handle(e);
-            if (exited_ == static_cast<int>(s_.tasks.size())) break;
+            return exited_ != static_cast<int>(s_.tasks.size());
         }
-        finish();
+        return false;
+    }
+
+    void finish() {
+        for (size_t c = 0; c < s_.cpus.size(); ++c) {
+            account(static_cast<int>(c));
+            Cpu& r = s_.cpus[c];
+            if (r.busySince >= 0) { r.busyTotal += s_.now - r.busySince; r.busySince = s_.now; }
+        }
+        Metrics& m = s_.metrics;
+        if (m.imbalanced) m.idleWhileOverloadedNs += s_.now - m.lastImbalanceCheck;
+        m.lastImbalanceCheck = s_.now;
+        for (size_t i = 0; i < levelMigrations_.size(); ++i)
+            if (levelMigrations_[i]) m.migrationsByLevel[levelNames_[i]] += levelMigrations_[i];
     }
 
     // SchedOps
@@ -92,18 +139,27 @@ public:
     void requestActiveBalance(int srcCpu, int dstCpu) override {
         (void)dstCpu;
         ++s_.metrics.activeBalances;
-        push(s_.now + 5000, Ev::ActiveBalance, srcCpu, 0);  // the stopper runs a few us later
+        push(s_.now + 5000, Ev::ActiveBalance, srcCpu);  // the stopper runs a few us later
     }
 
 private:
     SimState& s_;
-    std::priority_queue<Event, std::vector<Event>, std::greater<Event>> q_;
+    struct Later {
+        bool operator()(const Event& a, const Event& b) const { return b.before(a); }
+    };
+    std::priority_queue<Event, std::vector<Event>, Later> q_;
     uint64_t seq_ = 0;
     std::vector<char> mark_, inSchedule_, needResched_;
+    std::vector<BurstClock> burst_;
+    std::vector<int> affected_;  // setCurr's scratch: CPUs whose running task is re-timed
+    std::vector<std::vector<int>> memRunning_;
     std::vector<int> nrCache_;
     std::vector<double> clusterDemand_, llcDemand_, nodeDemand_;
     std::vector<int16_t> levelCache_;
     std::vector<std::string> levelNames_;
+    std::vector<long long> levelMigrations_;  // by index into levelNames_, added to the metrics at the end
+    std::vector<double> remote_;
+    size_t nodeCount_ = 0;
     std::map<int, Barrier> barriers_;
     int exited_ = 0;
     int workloadIdle_ = 0, overloaded_ = 0;
@@ -113,7 +169,37 @@ private:
     Cpu& rq(int cpu) { return s_.cpus[static_cast<size_t>(cpu)]; }
     const CpuInfo& info(int cpu) const { return s_.info[static_cast<size_t>(cpu)]; }
 
-    void push(int64_t t, Ev type, int a, uint32_t gen) { q_.push({t, seq_++, type, a, gen}); }
+    void push(int64_t t, Ev type, int a) { q_.push({t, seq_++, type, a}); }
+
+    // A popped BurstEnd entry: true when it is the burst's true end; an early entry is pushed
+    // again at the true end, a stale one is dropped.
+    bool burstEndDue(const Event& e) {
+        BurstClock& b = burst_[static_cast<size_t>(e.a)];
+        if (!b.hasQueued || e.t != b.queuedT || e.seq != b.queuedSeq) return false;  // superseded entry
+        b.hasQueued = false;
+        if (!b.hasTarget) return false;  // the burst ended or was cancelled
+        if (b.targetT == e.t && b.targetSeq == e.seq) {
+            b.hasTarget = false;
+            return true;
+        }
+        q_.push({b.targetT, b.targetSeq, Ev::BurstEnd, e.a});  // the end moved later: wait for it
+        b.queuedT = b.targetT;
+        b.queuedSeq = b.targetSeq;
+        b.hasQueued = true;
+        return false;
+    }
+    void setBurstEnd(int cpu, int64_t t) {
+        BurstClock& b = burst_[static_cast<size_t>(cpu)];
+        b.targetT = t;
+        b.targetSeq = seq_++;
+        b.hasTarget = true;
+        if (b.hasQueued && (b.queuedT < t || (b.queuedT == t && b.queuedSeq < b.targetSeq))) return;
+        q_.push({b.targetT, b.targetSeq, Ev::BurstEnd, cpu});
+        b.queuedT = b.targetT;
+        b.queuedSeq = b.targetSeq;
+        b.hasQueued = true;
+    }
+    void cancelBurstEnd(int cpu) { burst_[static_cast<size_t>(cpu)].hasTarget = false; }
 
     double uniform() { return static_cast<double>(s_.rng() >> 11) * 0x1.0p-53; }
     double jittered(double amount, double jitter) {
@@ -135,10 +221,11 @@ private:
         return idx;
     }
     void countMigration(int a, int b, MigrationCause cause) {
-        s_.metrics.migrationsByLevel[levelNameOf(a, b)]++;
+        const size_t idx = static_cast<size_t>(levelIndex(a, b));
+        if (idx >= levelMigrations_.size()) levelMigrations_.resize(idx + 1, 0);
+        levelMigrations_[idx]++;
         s_.metrics.migrationsByCause[static_cast<size_t>(cause)]++;
     }
-    const std::string& levelNameOf(int a, int b) { return levelNames_[static_cast<size_t>(levelIndex(a, b))]; }
 
     // time with an idle CPU (that the workload may use) while another CPU has >= 2 runnable
     void syncCpu(int cpu) {
@@ -205,15 +292,16 @@ private:
                             resourceStretch(nodeDemand_[static_cast<size_t>(t.homeNode)], c.nodeGBs)};
             std::sort(st, st + 3, std::greater<double>());
             const double stretch = st[0] + c.secondaryWeight * ((st[1] - 1.0) + (st[2] - 1.0));
-            const auto& topo = *s_.topo;
-            const double remote =
-                topo.nodeDistance(topo.nodes[static_cast<size_t>(t.homeNode)].id,
-                                  topo.nodes[static_cast<size_t>(ci.node)].id) / 10.0;
-            memPart = t.spec->memFraction * stretch * std::max(1.0, remote);
+            const double remote = remote_[static_cast<size_t>(t.homeNode) * nodeCount_ + static_cast<size_t>(ci.node)];
+            memPart = t.spec->memFraction * stretch * remote;
         }
         return 1.0 / (cpuPart + memPart);
     }
 
+    // The CPUs whose running task's speed depends on what runs on `cpu`: its SMT siblings (and
+    // itself) always; when `taskId` draws memory bandwidth, the CPUs of its node and home node
+    // that run memory-bound tasks. A CPU-bound task elsewhere keeps its speed, so its progress
+    // and burst end stay as they are.
     void collectAffected(int cpu, int taskId, std::vector<int>& out) {
         auto add = [&](int c) {
             if (!mark_[static_cast<size_t>(c)]) { mark_[static_cast<size_t>(c)] = 1; out.push_back(c); }
@@ -222,9 +310,19 @@ private:
         if (taskId < 0) return;
         const Task& t = task(taskId);
         if (t.spec->bandwidthGBs <= 0 || t.spec->memFraction <= 0) return;
-        const auto& topo = *s_.topo;
-        topo.nodes[static_cast<size_t>(info(cpu).node)].cpus.forEach(add);
-        if (t.homeNode >= 0 && t.homeNode != info(cpu).node) topo.nodes[static_cast<size_t>(t.homeNode)].cpus.forEach(add);
+        const int node = info(cpu).node;
+        for (int c : memRunning_[static_cast<size_t>(node)]) add(c);
+        if (t.homeNode >= 0 && t.homeNode != node)
+            for (int c : memRunning_[static_cast<size_t>(t.homeNode)]) add(c);
+    }
+
+    // memRunning_[node]: the node's CPUs running a memory-bound task, ascending
+    void noteMemRunning(int cpu, int taskId, bool running) {
+        if (taskId < 0 || task(taskId).spec->memFraction <= 0) return;
+        auto& v = memRunning_[static_cast<size_t>(info(cpu).node)];
+        auto it = std::lower_bound(v.begin(), v.end(), cpu);
+        if (running) v.insert(it, cpu);
+        else if (it != v.end() && *it == cpu) v.erase(it);
     }
 
     void addDemand(int cpu, const Task& t, double sign) {
@@ -241,13 +339,16 @@ private:
         Cpu& r = rq(cpu);
         const int prev = r.curr;
         if (prev == next) return;
-        std::vector<int> affected;
+        std::vector<int>& affected = affected_;
+        affected.clear();
         collectAffected(cpu, prev, affected);
         collectAffected(cpu, next, affected);
         for (int c : affected) {
             mark_[static_cast<size_t>(c)] = 0;
             if (c != cpu && rq(c).curr >= 0) account(c);
         }
+        noteMemRunning(cpu, prev, false);
+        noteMemRunning(cpu, next, true);
         if (prev >= 0) addDemand(cpu, task(prev), -1);
         if (next >= 0) {
             Task& t = task(next);
@@ -260,17 +361,18 @@ private:
         if (prev >= 0 && next < 0 && r.busySince >= 0) { r.busyTotal += s_.now - r.busySince; r.busySince = -1; }
         for (int c : affected)
             if (rq(c).curr >= 0) retime(c);
-        if (next < 0) ++r.gen;
+        if (next < 0) cancelBurstEnd(cpu);
     }
 
+    // New speed and burst end for the task running on `cpu`.
     void retime(int cpu) {
         Task& t = task(rq(cpu).curr);
         t.speed = taskSpeed(cpu);
-        Cpu& r = rq(cpu);
-        ++r.gen;
         if (t.inBurst) {
             const double ns = std::ceil(std::max(0.0, t.remaining) / t.speed);
-            push(s_.now + static_cast<int64_t>(ns), Ev::BurstEnd, cpu, r.gen);
+            setBurstEnd(cpu, s_.now + static_cast<int64_t>(ns));
+        } else {
+            cancelBurstEnd(cpu);
         }
     }
 
@@ -339,7 +441,7 @@ private:
         if (r.tickRunning) return;
         r.tickRunning = true;
         const int64_t j = s_.jiffyNs();
-        push((s_.now / j + 1) * j, Ev::Tick, cpu, 0);
+        push((s_.now / j + 1) * j, Ev::Tick, cpu);
     }
 
     // __schedule(): pick the next task (the previous one, if still runnable, is already queued)
@@ -377,7 +479,7 @@ private:
         if (ci.siblings.size() > 1) {
             bool all = true;
             for (int sib : ci.siblings) all = all && s_.idle(sib);
-            if (all) s_.llcShared[ci.llc].hasIdleCores = true;
+            if (all) s_.llcShared[static_cast<size_t>(ci.llc)].hasIdleCores = true;
         }
         if (s_.opt.nohz) s_.nohzNextBalance = std::min(s_.nohzNextBalance, std::max(r.nextBalance, s_.now));
     }
@@ -466,7 +568,7 @@ private:
                 t.pc++;
                 const double ns = jittered(op.amountNs, op.jitter);
                 block(cpu, TaskState::Sleeping);
-                push(s_.now + static_cast<int64_t>(ns), Ev::SleepEnd, id, 0);
+                push(s_.now + static_cast<int64_t>(ns), Ev::SleepEnd, id);
                 stillHere = false;
             } else if (op.kind == OpKind::Wait) {
                 t.pc++;
@@ -566,7 +668,7 @@ private:
             rebalanceDomains(s_, *this, cpu, s_.idle(cpu) ? BalanceIdle::Idle : BalanceIdle::NotIdle,
                              MigrationCause::LbPeriodic);
         if (!s_.idle(cpu)) nohzBalancerKick(s_, *this, cpu);
-        push(s_.now + j, Ev::Tick, cpu, 0);
+        push(s_.now + j, Ev::Tick, cpu);
     }
 
     void sample() {
@@ -575,19 +677,9 @@ private:
         ps.running.reserve(s_.cpus.size());
         for (const auto& c : s_.cpus) ps.running.push_back(c.curr);
         s_.metrics.timeline.push_back(std::move(ps));
-        push(s_.now + static_cast<int64_t>(s_.opt.samplePeriodS * 1e9), Ev::Sample, 0, 0);
+        push(s_.now + static_cast<int64_t>(s_.opt.samplePeriodS * 1e9), Ev::Sample, 0);
     }
 
-    void finish() {
-        for (size_t c = 0; c < s_.cpus.size(); ++c) {
-            account(static_cast<int>(c));
-            Cpu& r = s_.cpus[c];
-            if (r.busySince >= 0) { r.busyTotal += s_.now - r.busySince; r.busySince = s_.now; }
-        }
-        Metrics& m = s_.metrics;
-        if (m.imbalanced) m.idleWhileOverloadedNs += s_.now - m.lastImbalanceCheck;
-        m.lastImbalanceCheck = s_.now;
-    }
 };
 
 // The scheduler tunables scale with the CPU count (sched_update_scaling(), SCHED_TUNABLESCALING_LOG).
@@ -614,6 +706,7 @@ Result<std::unique_ptr<SimState>> makeSimState(const Topology& topo, const Domai
     s->contention = contentionParamsFor(topo);
     s->rng.seed(opt.seed);
     s->online = topo.onlineCpus();
+    s->onlineCount = s->online.count();
     if (s->online.empty()) return Error{"simulate: the topology has no online CPU"};
     if (opt.hz < 10 || opt.hz > 10000) return Error{"simulate: HZ must be in 10..10000, not " + std::to_string(opt.hz)};
     const int n = static_cast<int>(topo.cpus.size());
@@ -637,6 +730,11 @@ Result<std::unique_ptr<SimState>> makeSimState(const Topology& topo, const Domai
         ci.core = ct.threadSiblings.empty() ? c : ct.threadSiblings.first();
         ci.siblings = (ct.threadSiblings.empty() ? CpuSet::single(c) : ct.threadSiblings & s->online).toVector();
         int clusterDomain = -1;
+        for (const auto& d : doms) {
+            ci.spanWeight.push_back(d.span.count());
+            ci.groupWeight.emplace_back();
+            for (const auto& g : d.groups) ci.groupWeight.back().push_back(g.span.count());
+        }
         for (size_t i = 0; i < doms.size(); ++i) {
             if (doms[i].flags & SD_SHARE_LLC) {  // sd_llc: the highest domain sharing the LLC
                 ci.sdLlc = static_cast<int>(i);
@@ -649,7 +747,8 @@ Result<std::unique_ptr<SimState>> makeSimState(const Topology& topo, const Domai
         ci.shareId = clusterDomain >= 0 ? clusterDomain : ci.llc;
         // ci.cluster stays the hardware cluster: contention is physical even with CLS off
     }
-    for (const auto& ci : s->info) s->llcShared[ci.llc].nrIdleScan = ci.llcSize;
+    s->llcShared.resize(static_cast<size_t>(n));
+    for (const auto& ci : s->info) s->llcShared[static_cast<size_t>(ci.llc)].nrIdleScan = ci.llcSize;
 
     s->tasks.resize(wl.tasks.size());
     for (size_t i = 0; i < wl.tasks.size(); ++i) {
@@ -674,17 +773,76 @@ Result<std::unique_ptr<SimState>> makeSimState(const Topology& topo, const Domai
     return s;
 }
 
+namespace {
+Result<double> runDuration(const workload::Workload& wl, const SimOptions& opt) {
+    const double dur = wl.durationS > 0 ? wl.durationS : opt.durationS;
+    if (!(dur > 0) || dur > 1e5) return Error{"simulate: duration must be in (0, 100000] seconds"};
+    return dur;
+}
+}  // namespace
+
 Result<std::unique_ptr<SimState>> simulate(const Topology& topo, const DomainTree& tree, const workload::Workload& wl,
                                            const SimOptions& opt) {
     auto st = makeSimState(topo, tree, wl, opt);
     if (!st) return Error{st.error()};
     std::unique_ptr<SimState> s = std::move(*st);
-    const double dur = wl.durationS > 0 ? wl.durationS : opt.durationS;
-    if (!(dur > 0) || dur > 1e5) return Error{"simulate: duration must be in (0, 100000] seconds"};
-    s->opt.durationS = dur;
+    auto dur = runDuration(wl, opt);
+    if (!dur) return Error{dur.error()};
+    s->opt.durationS = *dur;
     Engine engine(*s);
-    engine.run(static_cast<int64_t>(dur * 1e9));
+    engine.run(static_cast<int64_t>(*dur * 1e9));
     return s;
+}
+
+struct Simulation::Impl {
+    explicit Impl(SimState& s) : engine(s) {}
+    Engine engine;
+};
+
+Result<std::unique_ptr<Simulation>> Simulation::create(const Topology& topo, const DomainTree& tree,
+                                                       const workload::Workload& wl, const SimOptions& opt) {
+    auto st = makeSimState(topo, tree, wl, opt);
+    if (!st) return Error{st.error()};
+    auto dur = runDuration(wl, opt);
+    if (!dur) return Error{dur.error()};
+    std::unique_ptr<Simulation> sim(new Simulation());
+    sim->state_ = std::move(*st);
+    sim->state_->opt.durationS = *dur;
+    sim->state_->decisions = &sim->pending_;
+    sim->impl_ = std::make_unique<Impl>(*sim->state_);
+    sim->impl_->engine.start(static_cast<int64_t>(*dur * 1e9));  // the initial exec placements are decisions too
+    return sim;
+}
+
+Simulation::~Simulation() = default;
+
+std::optional<Decision> Simulation::nextDecision() {
+    for (;;) {
+        if (next_ < pending_.size()) return std::move(pending_[next_++]);
+        pending_.clear();
+        next_ = 0;
+        if (finished_ || !state_->decisions) return std::nullopt;
+        if (!impl_->engine.step()) {
+            impl_->engine.finish();
+            finished_ = true;
+        }
+    }
+}
+
+void Simulation::runToEnd() {
+    state_->decisions = nullptr;
+    pending_.clear();
+    next_ = 0;
+    if (finished_) return;
+    while (impl_->engine.step()) {
+    }
+    impl_->engine.finish();
+    finished_ = true;
+}
+
+std::unique_ptr<SimState> Simulation::release() {
+    runToEnd();
+    return std::move(state_);
 }
 
 }  // namespace schedscope::sim

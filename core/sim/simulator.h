@@ -3,6 +3,7 @@
 // per-CPU fair runqueues, ticks at HZ, tasks running behaviour scripts, and the placement and
 // balancing policies of select_task_rq.h and load_balance.h.
 #include <memory>
+#include <optional>
 
 #include "domains/domain_tree.h"
 #include "sim/sim_state.h"
@@ -20,5 +21,41 @@ Result<std::unique_ptr<SimState>> makeSimState(const Topology& topology, const D
 // metrics; see sim_json.h for the report. Errors: a workload that does not fit the topology.
 Result<std::unique_ptr<SimState>> simulate(const Topology& topology, const DomainTree& tree,
                                            const workload::Workload& workload, const SimOptions& options);
+
+// Step mode: a run that pauses at every placement or balancing decision.
+//
+//   auto sim = Simulation::create(topo, tree, wl, opt);   // records decisions
+//   while (auto d = (*sim)->nextDecision()) { ... inspect *d and (*sim)->state() ... }
+//
+// nextDecision() handles events until the next decision was taken and returns it; the state is
+// then the one after the event that took it (an event may take several decisions, e.g. a wakeup
+// and the newidle balance it triggers; they come out one by one, in order). Recording only reads
+// the state, so the run is the same as simulate()'s with the same inputs.
+class Simulation {
+public:
+    static Result<std::unique_ptr<Simulation>> create(const Topology& topology, const DomainTree& tree,
+                                                      const workload::Workload& workload, const SimOptions& options);
+    ~Simulation();
+    Simulation(const Simulation&) = delete;
+    Simulation& operator=(const Simulation&) = delete;
+
+    // The next decision, or nullopt once the run is over (then the metrics are final).
+    std::optional<Decision> nextDecision();
+    // Stops recording and runs to the end; the metrics are then final.
+    void runToEnd();
+    bool finished() const { return finished_; }
+    SimState& state() { return *state_; }
+    // Hands the final state over (as simulate() returns it); runs to the end first.
+    std::unique_ptr<SimState> release();
+
+private:
+    struct Impl;
+    Simulation() = default;
+    std::unique_ptr<SimState> state_;
+    std::unique_ptr<Impl> impl_;
+    std::vector<Decision> pending_;
+    size_t next_ = 0;
+    bool finished_ = false;
+};
 
 }  // namespace schedscope::sim

@@ -92,12 +92,6 @@ void CpuSet::reset(int cpu) {
     }
 }
 
-bool CpuSet::test(int cpu) const {
-    if (cpu < 0) return false;
-    size_t w = static_cast<size_t>(cpu) / 64;
-    return w < words_.size() && (words_[w] >> (cpu % 64) & 1);
-}
-
 bool CpuSet::empty() const { return words_.empty(); }
 
 int CpuSet::count() const {

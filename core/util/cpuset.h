@@ -23,7 +23,11 @@ public:
 
     void set(int cpu);
     void reset(int cpu);
-    bool test(int cpu) const;
+    bool test(int cpu) const {
+        if (cpu < 0) return false;
+        const size_t w = static_cast<size_t>(cpu) / 64;
+        return w < words_.size() && (words_[w] >> (cpu % 64) & 1);
+    }
     bool empty() const;
     int count() const;
     int first() const;  // -1 when empty

@@ -2,7 +2,9 @@
 // with margins, never their exact numbers.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <cstdio>
+#include <set>
 
 #include "domains/domain_tree.h"
 #include "sim/sim_json.h"
@@ -99,6 +101,86 @@ TEST(Scenario, EpycEightCpuBoundTasksOnePerNodeWithNode) {
     }
     EXPECT_EQ(onePerNodeOn, seeds);
     EXPECT_LT(onePerNodeOff, seeds);
+}
+
+// Seed 000 (Yicong Yang's SPECrate mcf_r numbers on NUMA node 0 of the 2x2x8-cluster Kunpeng
+// 920): 8 copies gained 8% with CLS (19.7 -> 21.3, "8 clusters per NUMA and the threads can
+// spread through the clusters"), 16 copies 0.7%. The simulator reproduces the placement (8
+// clusters with CLS, 2 without) and the direction, but only +1.3% / +0.8%: its contention model
+// has bandwidth only (fit to seed 002's stream), and with 8 copies the node's memory controllers
+// dominate; mcf_r's cluster sensitivity (shared L3 tags, latency) is not modelled. So the test
+// asserts the spread and the direction, not the magnitude.
+TEST(Scenario, McfEightCopiesSpreadOverEightClustersWithCls) {
+    const Topology topo = preset("kunpeng920-32");
+    const auto off8 = runOnce(topo, "linux-6.1", false, true, "mcf:copies=8,cpus=0-31", 1, 1.0);
+    const auto on8 = runOnce(topo, "linux-6.1", true, true, "mcf:copies=8,cpus=0-31", 1, 1.0);
+    const auto off16 = runOnce(topo, "linux-6.1", false, true, "mcf:copies=16,cpus=0-31", 1, 1.0);
+    const auto on16 = runOnce(topo, "linux-6.1", true, true, "mcf:copies=16,cpus=0-31", 1, 1.0);
+    const double g8 = on8.throughput / off8.throughput - 1, g16 = on16.throughput / off16.throughput - 1;
+    std::printf("mcf 8 copies: off %.3f (clusters %d) on %.3f (clusters %d) gain %+.1f%%; 16 copies gain %+.1f%%\n",
+                off8.throughput, distinct(topo, off8.cpus, false), on8.throughput, distinct(topo, on8.cpus, false),
+                g8 * 100, g16 * 100);
+    EXPECT_EQ(distinct(topo, on8.cpus, false), 8);
+    EXPECT_LT(distinct(topo, off8.cpus, false), 8);
+    EXPECT_GT(g8, 0.005);
+    EXPECT_LT(std::fabs(g16), 0.02);
+    EXPECT_LT(g16, g8);
+}
+
+struct WakeupPlacement {
+    double inWakerCluster = 0;  // share of wakeups placed in the waker's cluster
+    long long wakeups = 0;
+    nlohmann::json byLevel;
+    double throughput = 0;
+};
+
+// Steps through a run and classifies every wakeup placement against the waker's CPU.
+WakeupPlacement wakeupPlacement(const Topology& topo, const std::string& profile, bool cls, const std::string& spec,
+                                uint64_t seed, double duration) {
+    auto wl = workload::parseWorkloadSpec(spec, static_cast<int>(topo.cpus.size()));
+    EXPECT_TRUE(wl.ok());
+    DomainTree tree = buildTree(topo, profile, cls, true);
+    sim::SimOptions o;
+    o.seed = seed;
+    o.durationS = duration;
+    o.samplePeriodS = duration / 10;
+    auto sim = sim::Simulation::create(topo, tree, *wl, o);
+    EXPECT_TRUE(sim.ok());
+    WakeupPlacement out;
+    long long same = 0;
+    auto cluster = [&](int cpu) { return topo.cpus[static_cast<size_t>(cpu)].clusterCpus.first(); };
+    while (auto d = (*sim)->nextDecision()) {
+        if (d->kind != sim::DecisionKind::WakeupPlacement) continue;
+        ++out.wakeups;
+        same += cluster(d->chosenCpu) == cluster(d->cpu);
+    }
+    auto st = (*sim)->release();
+    out.inWakerCluster = out.wakeups ? static_cast<double>(same) / static_cast<double>(out.wakeups) : 0;
+    const auto j = sim::simResultToJson(*st, *wl, {topo.name, profile, cls, true, spec});
+    out.byLevel = j["metrics"]["migrations_by_level"];
+    out.throughput = j["metrics"]["throughput"]["total"].get<double>();
+    return out;
+}
+
+// Seed 001 (Barry Song, "scan idle cpu in cluster for tasks within one LLC", pgbench on one
+// 24-CPU Kunpeng 920 node): with the cluster-first scan of select_idle_cpu() (6.8+, profile
+// linux-6.12) a wakee goes to an idle CPU of the waker's cluster, where 6.1 scans the whole LLC
+// from target+1 (usually the next cluster) or keeps an idle prev anywhere in the LLC.
+TEST(Scenario, PgbenchWakeesLandInTheWakersClusterWithClusterScan) {
+    const Topology topo = kunpeng920_24();
+    const std::string spec = "pgbench:clients=8,cpus=0-23";
+    const auto scan = wakeupPlacement(topo, "linux-6.12", true, spec, 1, 0.2);
+    const auto plain = wakeupPlacement(topo, "linux-6.1", true, spec, 1, 0.2);
+    const auto noCls = wakeupPlacement(topo, "linux-6.12", false, spec, 1, 0.2);
+    std::printf("pgbench 8 clients: wakeups in the waker's cluster: 6.12 %.0f%% (%lld), 6.1 %.0f%% (%lld), "
+                "6.12 CLS off %.0f%% (%lld)\n  migrations by level: 6.12 %s, 6.1 %s, CLS off %s\n",
+                scan.inWakerCluster * 100, scan.wakeups, plain.inWakerCluster * 100, plain.wakeups,
+                noCls.inWakerCluster * 100, noCls.wakeups, scan.byLevel.dump().c_str(), plain.byLevel.dump().c_str(),
+                noCls.byLevel.dump().c_str());
+    ASSERT_GT(scan.wakeups, 1000);
+    EXPECT_GT(scan.inWakerCluster, plain.inWakerCluster + 0.15);
+    EXPECT_GT(scan.inWakerCluster, noCls.inWakerCluster + 0.15);
+    EXPECT_GT(scan.inWakerCluster, 0.5);
 }
 
 }  // namespace
