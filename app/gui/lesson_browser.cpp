@@ -4,6 +4,7 @@
 #include <QDir>
 #include <QFileInfo>
 #include <QHBoxLayout>
+#include <QImageReader>
 #include <QLabel>
 #include <QListWidget>
 #include <QProcess>
@@ -11,7 +12,10 @@
 #include <QScrollBar>
 #include <QSplitter>
 #include <QStandardPaths>
+#include <QTextBlock>
 #include <QTextBrowser>
+#include <QTextCursor>
+#include <QTextDocument>
 #include <QTimer>
 #include <QVBoxLayout>
 
@@ -31,7 +35,7 @@ LessonBrowser::LessonBrowser(QWidget* parent) : QWidget(parent) {
         item->setToolTip(l ? qs(l->summary) : qs(l.error()));
         list_->addItem(item);
     }
-    list_->setMaximumHeight(140);
+    list_->setMaximumHeight(list_->sizeHintForRow(0) * std::max(1, list_->count()) + 2 * list_->frameWidth() + 4);
     text_ = new QTextBrowser;
     text_->setOpenExternalLinks(true);
     text_->setPlaceholderText(tr("Pick a lesson."));
@@ -128,7 +132,39 @@ void LessonBrowser::refreshText() {
     text_->clear();
     text_->setSearchPaths({figureCacheDir() + QLatin1Char('/') + qs(lesson_->id), qs(lesson_->dir)});
     text_->setMarkdown(md);
+    fitImages();
     bar->setValue(follow ? bar->maximum() : keep);
+}
+
+void LessonBrowser::fitImages() {
+    // Figures are rendered at their own size (1000 px and more); shown at most as wide as the text.
+    QTextDocument* doc = text_->document();
+    const int maxWidth = std::max(120, text_->viewport()->width() - 2 * int(doc->documentMargin()) - 8);
+    const QStringList paths = text_->searchPaths();
+    for (QTextBlock block = doc->begin(); block.isValid(); block = block.next())
+        for (auto it = block.begin(); !it.atEnd(); ++it) {
+            const QTextFragment fragment = it.fragment();
+            if (!fragment.isValid() || !fragment.charFormat().isImageFormat()) continue;
+            QTextImageFormat image = fragment.charFormat().toImageFormat();
+            QSize natural;
+            for (const QString& dir : paths)
+                if (const QImageReader reader(dir + QLatin1Char('/') + image.name()); reader.canRead()) {
+                    natural = reader.size();
+                    break;
+                }
+            if (!natural.isValid() || natural.width() <= maxWidth) continue;
+            image.setWidth(maxWidth);
+            image.setHeight(double(natural.height()) * maxWidth / natural.width());
+            QTextCursor cursor(doc);
+            cursor.setPosition(fragment.position());
+            cursor.setPosition(fragment.position() + fragment.length(), QTextCursor::KeepAnchor);
+            cursor.setCharFormat(image);
+        }
+}
+
+void LessonBrowser::resizeEvent(QResizeEvent* e) {
+    QWidget::resizeEvent(e);
+    if (lesson_) refresh_->start();  // refit the figures to the new width, once the resizing settles
 }
 
 void LessonBrowser::renderMissingFigures() {

@@ -52,8 +52,12 @@ signals:
     void stepsFinished(int failures);
     void figuresRendered();
 
+protected:
+    void resizeEvent(QResizeEvent* e) override;
+
 private:
     void refreshText();
+    void fitImages();
     void renderMissingFigures();
     void startStep();
 

@@ -177,7 +177,7 @@ WhatIfPanel::WhatIfPanel(QWidget* parent) : QWidget(parent) {
     top->addWidget(plot_);
     top->setStretchFactor(0, 3);
     top->setStretchFactor(1, 2);
-    top->setSizes({560, 340});
+    top->setSizes({640, 260});
     auto* right = new QSplitter(Qt::Vertical);
     right->addWidget(top);
     right->addWidget(heatRow);
