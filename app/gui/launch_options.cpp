@@ -8,7 +8,8 @@
 namespace schedscope::gui {
 
 QStringList screenshotViews() {
-    return {QStringLiteral("window"), QStringLiteral("topology"), QStringLiteral("domains")};
+    return {QStringLiteral("window"), QStringLiteral("topology"), QStringLiteral("domains"), QStringLiteral("whatif"),
+            QStringLiteral("lessons")};
 }
 
 bool displayAvailable() {
@@ -44,8 +45,18 @@ LaunchOptions parseLaunchOptions(const QStringList& arguments) {
                                      QStringLiteral("NAME"));
     const QCommandLineOption sizeOpt(QStringLiteral("size"), QObject::tr("With --screenshot: image size, e.g. 1200x800."),
                                      QStringLiteral("WxH"));
+    const QCommandLineOption selCpuOpt(QStringLiteral("select-cpu"), QObject::tr("Select this CPU after loading."),
+                                       QStringLiteral("N"));
+    const QCommandLineOption selLevelOpt(QStringLiteral("select-level"),
+                                         QObject::tr("Select the CPU's lowest domain of this level (SMT, CLS, MC, PKG, NODE, NUMA)."),
+                                         QStringLiteral("NAME"));
+    const QCommandLineOption lessonOpt(QStringLiteral("lesson"), QObject::tr("Open the lesson browser on a lesson and load its scenario."),
+                                       QStringLiteral("NAME"));
+    const QCommandLineOption figuresOpt(QStringLiteral("render-lesson-figures"),
+                                        QObject::tr("Render the figures of every lesson (or of --lesson) offscreen into DIR and exit."),
+                                        QStringLiteral("DIR"));
     parser.addOptions({helpOpt, versionOpt, localOpt, presetOpt, xmlOpt, sysfsOpt, synthOpt, archOpt, noClsOpt, noNodeOpt,
-                       profileOpt, shotOpt, viewOpt, sizeOpt});
+                       profileOpt, shotOpt, viewOpt, sizeOpt, selCpuOpt, selLevelOpt, lessonOpt, figuresOpt});
     parser.addPositionalArgument(QStringLiteral("FILE"), QObject::tr("A trace file to open (not supported yet)."),
                                  QStringLiteral("[FILE]"));
 
@@ -123,6 +134,21 @@ LaunchOptions parseLaunchOptions(const QStringList& arguments) {
             return o;
         }
         o.size = QSize(w, h);
+    }
+    if (parser.isSet(selCpuOpt)) {
+        bool ok = false;
+        o.selectCpu = parser.value(selCpuOpt).toInt(&ok);
+        if (!ok || o.selectCpu < 0) {
+            o.error = QObject::tr("--select-cpu: expected a CPU number, not '%1'").arg(parser.value(selCpuOpt));
+            return o;
+        }
+    }
+    o.selectLevel = parser.value(selLevelOpt).trimmed().toUpper();
+    o.lesson = parser.value(lessonOpt);
+    o.renderFigures = parser.value(figuresOpt);
+    if (!o.renderFigures.isEmpty() && !o.screenshot.isEmpty()) {
+        o.error = QObject::tr("give either --screenshot or --render-lesson-figures, not both");
+        return o;
     }
     if (o.screenshot.isEmpty() && (parser.isSet(viewOpt) || parser.isSet(sizeOpt))) {
         o.error = QObject::tr("--view and --size only apply with --screenshot OUT.png");

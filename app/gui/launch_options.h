@@ -16,6 +16,10 @@ struct LaunchOptions {
     QString screenshot;      // --screenshot OUT.png
     QString view = QStringLiteral("window");  // --view window|topology|domains
     QSize size{1400, 860};   // --size WxH
+    int selectCpu = -1;      // --select-cpu N: the CPU the views select after loading
+    QString selectLevel;     // --select-level NAME: that CPU's lowest domain of this level
+    QString lesson;          // --lesson NAME: open the lesson browser on it (and apply its scenario)
+    QString renderFigures;   // --render-lesson-figures OUTDIR (all lessons, or --lesson's)
     bool help = false;
     bool version = false;
     QString helpText;

@@ -5,6 +5,7 @@
 #include <cstdio>
 
 #include "launch_options.h"
+#include "lesson_figures.h"
 #include "main_window.h"
 #include "screenshot.h"
 
@@ -27,7 +28,7 @@ int main(int argc, char** argv) {
         return 0;
     }
     if (!displayAvailable()) {
-        if (options.screenshot.isEmpty()) {
+        if (options.screenshot.isEmpty() && options.renderFigures.isEmpty()) {
             std::fprintf(stderr,
                          "schedscope: no display (DISPLAY and WAYLAND_DISPLAY are unset); use --screenshot OUT.png, "
                          "xvfb-run, QT_QPA_PLATFORM=offscreen, or schedscope-cli\n");
@@ -42,6 +43,7 @@ int main(int argc, char** argv) {
     QApplication::setApplicationVersion(QStringLiteral(SCHEDSCOPE_VERSION));
 
     if (!options.screenshot.isEmpty()) return runScreenshot(options);
+    if (!options.renderFigures.isEmpty()) return runRenderLessonFigures(options);
 
     MainWindow window;
     window.show();

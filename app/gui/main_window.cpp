@@ -79,6 +79,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     statusBar()->addPermanentWidget(progress_);
 
     buildMenus(bar);
+    setUpWhatIfAndLessons();
 
     connect(loader_, &SessionLoader::started, this, [this](const QString& what) {
         progress_->setRange(0, 3);
@@ -190,6 +191,11 @@ void MainWindow::rebuildRecentMenu() {
 
 void MainWindow::start(const LaunchOptions& options) {
     controls_->setChoices(options.choices);
+    if (!options.lesson.isEmpty()) {
+        showLesson(options.lesson, true);
+        return;
+    }
+    selectWhenLoaded({options.selectCpu, options.selectLevel});
     open(options.spec);
     if (!options.traceFile.isEmpty()) openTraceFile(options.traceFile);
 }
@@ -325,6 +331,7 @@ void MainWindow::openSyntheticDialog() {
 }
 
 QImage MainWindow::renderView(const QString& view, const QSize& size) {
+    if (auto standalone = standaloneView(view, size)) return standalone->grab().toImage();
     if (view == QLatin1String("topology")) {
         QImage img(size, QImage::Format_ARGB32_Premultiplied);
         img.fill(Qt::white);
@@ -348,6 +355,11 @@ QImage MainWindow::renderView(const QString& view, const QSize& size) {
 
 QString MainWindow::exportView(const QString& view, const QString& path, const QSize& size) {
     const QString title = session_ ? qs(session_->topology->name) : QStringLiteral("schedscope");
+    if (auto standalone = standaloneView(view, size)) {
+        if (QFileInfo(path).suffix().compare(QLatin1String("png"), Qt::CaseInsensitive) == 0)
+            return standalone->grab().save(path, "PNG") ? QString() : tr("%1: cannot write the PNG file").arg(path);
+        return exportWidget(standalone.get(), path, title);
+    }
     if (view == QLatin1String("topology"))
         return exportPicture([this](QPainter& p, const QRectF& r) { topologyView_->paintTo(p, r); }, size, path, title);
     if (QFileInfo(path).suffix().compare(QLatin1String("png"), Qt::CaseInsensitive) == 0) {

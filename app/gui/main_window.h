@@ -5,7 +5,10 @@
 #include <QMainWindow>
 
 #include "launch_options.h"
+#include "selection.h"
 #include "session.h"
+
+namespace schedscope { struct Lesson; }
 
 class QDockWidget;
 class QLabel;
@@ -18,8 +21,10 @@ class Banner;
 class DomainControls;
 class DomainTreeModel;
 class DomainTreeView;
+class LessonBrowser;
 class SessionLoader;
 class TopologyView;
+class WhatIfPanel;
 
 class MainWindow : public QMainWindow {
     Q_OBJECT
@@ -46,6 +51,17 @@ public:
     DomainTreeView* domainTreeView() const { return treeView_; }
     DomainTreeModel* domainModel() const { return model_; }
     DomainControls* domainControls() const { return controls_; }
+    WhatIfPanel* whatIfPanel() const { return whatIf_; }
+    LessonBrowser* lessonBrowser() const { return lessons_; }
+
+    // Selects a CPU and level by name now, or after the load in flight (main_window_lessons.cpp).
+    void selectWhenLoaded(const SelectionRequest& request);
+    // Shows the dock of a view ("topology", "domains", "whatif", "lessons", or any "<view>Dock").
+    bool raiseView(const QString& view);
+    // Opens the lesson browser on a lesson and, with applyScenario, loads its scenario.
+    QString showLesson(const QString& name, bool applyScenario);
+    // Applies a lesson's scenario: topology, selection, what-if run, view. Problems go to the banner.
+    void applyLessonScenario(const schedscope::Lesson& lesson);
 
     // Renders "window", "topology" or "domains" at `size` (the window renders at its own size).
     QImage renderView(const QString& view, const QSize& size);
@@ -75,6 +91,9 @@ private:
     void openXmlDialog();
     void openSysfsDialog();
     void openSyntheticDialog();
+    void setUpWhatIfAndLessons();
+    void applyPendingSelection();
+    std::unique_ptr<QWidget> standaloneView(const QString& view, const QSize& size);
 
     SessionLoader* loader_;
     SessionPtr session_;
@@ -91,6 +110,12 @@ private:
     QMenu* recentMenu_ = nullptr;
     QMenu* viewMenu_ = nullptr;
     Heat heat_ = Heat::None;
+    WhatIfPanel* whatIf_ = nullptr;
+    LessonBrowser* lessons_ = nullptr;
+    QDockWidget* whatIfDock_ = nullptr;
+    QDockWidget* lessonDock_ = nullptr;
+    SelectionRequest pendingSelection_;
+    bool pendingWhatIfRun_ = false;
 };
 
 }  // namespace schedscope::gui

@@ -1,46 +1,80 @@
 #include "screenshot.h"
 
 #include <QEventLoop>
-#include <QTimer>
 #include <cstdio>
 
 #include "banner.h"
+#include "lesson_browser.h"
 #include "main_window.h"
 #include "session_loader.h"
+#include "whatif_panel.h"
 
 namespace schedscope::gui {
 
-int runScreenshot(const LaunchOptions& options) {
-    MainWindow window;
-    window.setAttribute(Qt::WA_DontShowOnScreen);
-    window.resize(options.size);
-    window.show();
+ScreenshotJob::ScreenshotJob(LaunchOptions options, QObject* parent) : QObject(parent), options_(std::move(options)) {
+    timeout_.setSingleShot(true);
+    timeout_.setInterval(120'000);
+    connect(&timeout_, &QTimer::timeout, this, [this] {
+        if (completing_) return;
+        completing_ = true;
+        window_.reset();
+        emit finished(1, tr("loading %1 timed out").arg(QString::fromStdString(options_.spec.describe())));
+    });
+}
 
-    QEventLoop loop;
-    bool timedOut = false;
-    QObject::connect(window.loader(), &SessionLoader::idle, &loop, &QEventLoop::quit);
-    QTimer::singleShot(120'000, &loop, [&] { timedOut = true; loop.quit(); });
-    window.start(options);
-    if (window.loader()->busy()) loop.exec();
+ScreenshotJob::~ScreenshotJob() = default;
+
+void ScreenshotJob::start() {
+    window_ = std::make_unique<MainWindow>();
+    window_->setAttribute(Qt::WA_DontShowOnScreen);
+    window_->resize(options_.size);
+    window_->show();
+    connect(window_->loader(), &SessionLoader::idle, this, &ScreenshotJob::check);
+    connect(window_->whatIfPanel(), &WhatIfPanel::finished, this, &ScreenshotJob::check);
+    connect(window_->lessonBrowser(), &LessonBrowser::figuresRendered, this, &ScreenshotJob::check);
+    timeout_.start();
+    window_->start(options_);
+    check();
+}
+
+void ScreenshotJob::check() {
+    if (completing_ || !window_ || window_->loader()->busy() || window_->whatIfPanel()->running() ||
+        window_->lessonBrowser()->renderingFigures())
+        return;
+    completing_ = true;
     // One more turn so layouts and resizes posted by the new session settle before rendering.
-    QTimer::singleShot(0, &loop, &QEventLoop::quit);
-    loop.exec();
+    QTimer::singleShot(0, this, &ScreenshotJob::complete);
+}
 
-    if (timedOut) {
-        std::fprintf(stderr, "schedscope: loading %s timed out\n", options.spec.describe().c_str());
-        return 1;
+void ScreenshotJob::complete() {
+    timeout_.stop();
+    MainWindow& window = *window_;
+    int code = 0;
+    QString message = window.exportView(options_.view, options_.screenshot, options_.size);
+    if (!message.isEmpty()) {
+        code = 1;
+    } else if (!window.session() || (window.banner()->isError() && !window.banner()->isHidden())) {
+        message = tr("%1 (screenshot written to %2)").arg(window.banner()->text(), options_.screenshot);
+        code = 1;
     }
-    const QString error = window.exportView(options.view, options.screenshot, options.size);
-    if (!error.isEmpty()) {
-        std::fprintf(stderr, "schedscope: %s\n", qPrintable(error));
-        return 1;
-    }
-    if (!window.session() || (window.banner()->isError() && !window.banner()->isHidden())) {
-        std::fprintf(stderr, "schedscope: %s (screenshot written to %s)\n", qPrintable(window.banner()->text()),
-                     qPrintable(options.screenshot));
-        return 1;
-    }
-    return 0;
+    window_.reset();
+    emit finished(code, message);
+}
+
+int runScreenshot(const LaunchOptions& options) {
+    ScreenshotJob job(options);
+    QEventLoop loop;
+    int code = 1;
+    bool done = false;
+    QObject::connect(&job, &ScreenshotJob::finished, &loop, [&](int exitCode, const QString& message) {
+        code = exitCode;
+        done = true;
+        if (!message.isEmpty()) std::fprintf(stderr, "schedscope: %s\n", qPrintable(message));
+        loop.quit();
+    });
+    job.start();
+    if (!done) loop.exec();
+    return code;
 }
 
 }  // namespace schedscope::gui

@@ -118,6 +118,12 @@ void TopologyView::setHeat(std::vector<double> perCpu, const QString& what) {
     update();
 }
 
+void TopologyView::setHeat(std::vector<double> perCpu, const QString& what, double scaleMin, double scaleMax) {
+    setHeat(std::move(perCpu), what);
+    heatMin_ = scaleMin;
+    heatMax_ = scaleMax;
+}
+
 TopologyView::Frame TopologyView::frameFor(const QRectF& target) const {
     const qreal line = QFontMetricsF(font()).height() + 6;
     Frame f;

@@ -26,6 +26,8 @@ public:
 
     // Heat: one value per CPU id (NaN or missing: no value); empty switches heat off.
     void setHeat(std::vector<double> perCpu, const QString& what);
+    // The same on a fixed scale, so views compared side by side share one.
+    void setHeat(std::vector<double> perCpu, const QString& what, double scaleMin, double scaleMax);
     const std::vector<double>& heat() const { return heat_; }
 
     // Paints the whole picture into `target` (widget, image, SVG or PDF alike).

@@ -14,6 +14,8 @@ int main(int argc, char** argv) {
     }
     // Recent files and window state must not touch the user's settings.
     if (qEnvironmentVariableIsEmpty("XDG_CONFIG_HOME")) qputenv("XDG_CONFIG_HOME", (scratch + QStringLiteral("/config")).toLocal8Bit());
+    // Nor the user's cache (the lesson browser renders figures there).
+    if (qEnvironmentVariableIsEmpty("XDG_CACHE_HOME")) qputenv("XDG_CACHE_HOME", (scratch + QStringLiteral("/cache")).toLocal8Bit());
     ::testing::InitGoogleTest(&argc, argv);
     QApplication app(argc, argv);
     QApplication::setOrganizationName(QStringLiteral("schedscope-tests"));

@@ -1,0 +1,287 @@
+#include "lesson_browser.h"
+
+#include <QCoreApplication>
+#include <QDir>
+#include <QFileInfo>
+#include <QHBoxLayout>
+#include <QImageReader>
+#include <QLabel>
+#include <QListWidget>
+#include <QProcess>
+#include <QPushButton>
+#include <QScrollBar>
+#include <QSplitter>
+#include <QStandardPaths>
+#include <QTextBlock>
+#include <QTextBrowser>
+#include <QTextCursor>
+#include <QTextDocument>
+#include <QTimer>
+#include <QVBoxLayout>
+
+#include "lesson_figures.h"
+#include "qt_convert.h"
+
+namespace schedscope::gui {
+
+LessonBrowser::LessonBrowser(QWidget* parent) : QWidget(parent) {
+    setObjectName(QStringLiteral("lessonBrowser"));
+    list_ = new QListWidget;
+    list_->setObjectName(QStringLiteral("lessonList"));
+    for (const auto& id : listLessons()) {
+        auto l = loadLesson(id);
+        auto* item = new QListWidgetItem(l ? qs(l->title) : qs(id));
+        item->setData(Qt::UserRole, qs(id));
+        item->setToolTip(l ? qs(l->summary) : qs(l.error()));
+        list_->addItem(item);
+    }
+    list_->setMaximumHeight(list_->sizeHintForRow(0) * std::max(1, list_->count()) + 2 * list_->frameWidth() + 4);
+    text_ = new QTextBrowser;
+    text_->setOpenExternalLinks(true);
+    text_->setPlaceholderText(tr("Pick a lesson."));
+    scenario_ = new QPushButton(tr("Load scenario"));
+    scenario_->setToolTip(tr("Open the lesson's topology, select its CPU and level, set up the what-if run"));
+    steps_ = new QPushButton(tr("Run steps"));
+    steps_->setToolTip(tr("Run each step through schedscope-cli and show the output under the text"));
+    scenario_->setEnabled(false);
+    steps_->setEnabled(false);
+    status_ = new QLabel;
+    status_->setWordWrap(true);
+    refresh_ = new QTimer(this);
+    refresh_->setSingleShot(true);
+    refresh_->setInterval(150);  // step output arrives in bursts: repaint the text at most this often
+    connect(refresh_, &QTimer::timeout, this, &LessonBrowser::refreshText);
+
+    auto* buttons = new QHBoxLayout;
+    buttons->addWidget(scenario_);
+    buttons->addWidget(steps_);
+    buttons->addStretch(1);
+    auto* layout = new QVBoxLayout(this);
+    layout->addWidget(list_);
+    layout->addLayout(buttons);
+    layout->addWidget(text_, 1);
+    layout->addWidget(status_);
+
+    connect(list_, &QListWidget::currentItemChanged, this, [this](QListWidgetItem* item) {
+        if (item && (!lesson_ || qs(lesson_->id) != item->data(Qt::UserRole).toString()))
+            showLesson(item->data(Qt::UserRole).toString());
+    });
+    connect(scenario_, &QPushButton::clicked, this, &LessonBrowser::loadScenario);
+    connect(steps_, &QPushButton::clicked, this, [this] { runningSteps() ? stopSteps() : runSteps(); });
+}
+
+LessonBrowser::~LessonBrowser() {
+    if (process_) {
+        process_->disconnect(this);
+        process_->kill();
+        process_->waitForFinished(1000);
+    }
+}
+
+QString LessonBrowser::statusText() const { return status_->text(); }
+
+QString LessonBrowser::showLesson(const QString& name, bool renderFigures) {
+    auto l = loadLesson(ss(name));
+    if (!l) {
+        status_->setText(qs(l.error()));
+        return qs(l.error());
+    }
+    stopSteps();
+    lesson_ = std::make_unique<Lesson>(std::move(*l));
+    output_.clear();
+    for (int i = 0; i < list_->count(); ++i)
+        if (list_->item(i)->data(Qt::UserRole).toString() == qs(lesson_->id)) {
+            const QSignalBlocker block(list_);
+            list_->setCurrentRow(i);
+        }
+    scenario_->setEnabled(!lesson_->scenario.empty());
+    steps_->setEnabled(!lesson_->steps.empty());
+    status_->setText(tr("%n step(s), %1", nullptr, int(lesson_->steps.size())).arg(qs(lesson_->summary)));
+    refreshText();
+    text_->verticalScrollBar()->setValue(0);
+    if (renderFigures) renderMissingFigures();
+    return {};
+}
+
+void LessonBrowser::mirror(const LessonBrowser& other) {
+    if (other.lesson_) {
+        showLesson(qs(other.lesson_->id), false);
+        output_ = other.output_;
+        status_->setText(other.status_->text());
+        refreshText();
+    }
+}
+
+void LessonBrowser::refreshText() {
+    if (!lesson_) return;
+    QString md = qs(lesson_->text);
+    if (!output_.empty()) {
+        md += QStringLiteral("\n\n---\n\n## Output of the steps\n");
+        for (size_t i = 0; i < output_.size(); ++i) {
+            const StepOutput& o = output_[i];
+            md += QStringLiteral("\n### Step %1: %2\n\n```\n$ %3\n").arg(i + 1).arg(o.title, o.command) + o.text;
+            if (!o.text.endsWith(QLatin1Char('\n'))) md += QLatin1Char('\n');
+            if (o.exitCode > 0) md += tr("[exit status %1]\n").arg(o.exitCode);
+            md += QStringLiteral("```\n");
+        }
+    }
+    QScrollBar* bar = text_->verticalScrollBar();
+    const bool follow = runningSteps() && bar->value() >= bar->maximum() - 4;
+    const int keep = bar->value();
+    // clear() also drops the document's cached images, so freshly rendered figures show.
+    text_->clear();
+    text_->setSearchPaths({figureCacheDir() + QLatin1Char('/') + qs(lesson_->id), qs(lesson_->dir)});
+    text_->setMarkdown(md);
+    fitImages();
+    bar->setValue(follow ? bar->maximum() : keep);
+}
+
+void LessonBrowser::fitImages() {
+    // Figures are rendered at their own size (1000 px and more); shown at most as wide as the text.
+    QTextDocument* doc = text_->document();
+    const int maxWidth = std::max(120, text_->viewport()->width() - 2 * int(doc->documentMargin()) - 8);
+    const QStringList paths = text_->searchPaths();
+    for (QTextBlock block = doc->begin(); block.isValid(); block = block.next())
+        for (auto it = block.begin(); !it.atEnd(); ++it) {
+            const QTextFragment fragment = it.fragment();
+            if (!fragment.isValid() || !fragment.charFormat().isImageFormat()) continue;
+            QTextImageFormat image = fragment.charFormat().toImageFormat();
+            QSize natural;
+            for (const QString& dir : paths)
+                if (const QImageReader reader(dir + QLatin1Char('/') + image.name()); reader.canRead()) {
+                    natural = reader.size();
+                    break;
+                }
+            if (!natural.isValid() || natural.width() <= maxWidth) continue;
+            image.setWidth(maxWidth);
+            image.setHeight(double(natural.height()) * maxWidth / natural.width());
+            QTextCursor cursor(doc);
+            cursor.setPosition(fragment.position());
+            cursor.setPosition(fragment.position() + fragment.length(), QTextCursor::KeepAnchor);
+            cursor.setCharFormat(image);
+        }
+}
+
+void LessonBrowser::resizeEvent(QResizeEvent* e) {
+    QWidget::resizeEvent(e);
+    if (lesson_) refresh_->start();  // refit the figures to the new width, once the resizing settles
+}
+
+void LessonBrowser::renderMissingFigures() {
+    if (!lesson_ || renderer_) return;
+    std::vector<FigureTask> all, missing;
+    QString error;
+    if (!lessonFigureTasks(qs(lesson_->id), figureCacheDir(), all, error)) {
+        status_->setText(error);
+        return;
+    }
+    for (auto& t : all)
+        if (!QFileInfo::exists(t.file)) missing.push_back(std::move(t));
+    if (missing.empty()) return;
+    status_->setText(tr("Rendering %n figure(s)\u2026", nullptr, int(missing.size())));
+    renderer_ = new FigureRenderer(std::move(missing), this);
+    connect(renderer_, &FigureRenderer::figureDone, this, [this](const QString&, const QString& file, int code, const QString& message) {
+        if (code != 0) status_->setText(tr("Figure %1: %2").arg(QFileInfo(file).fileName(), message));
+        refreshText();
+    });
+    connect(renderer_, &FigureRenderer::finished, this, [this](int failures) {
+        renderer_->deleteLater();
+        renderer_ = nullptr;
+        if (failures == 0 && lesson_) status_->setText(qs(lesson_->summary));
+        emit figuresRendered();
+    });
+    renderer_->start();
+}
+
+void LessonBrowser::loadScenario() {
+    if (lesson_) emit scenarioRequested(*lesson_);
+}
+
+QString LessonBrowser::cliProgram() {
+    // SCHEDSCOPE_CLI names another binary (tests, or a development build next to an installed GUI).
+    const QString forced = qEnvironmentVariable("SCHEDSCOPE_CLI");
+    if (!forced.isEmpty()) return forced;
+    const QString dir = QCoreApplication::applicationDirPath();
+    const QStringList candidates{dir + QStringLiteral("/schedscope-cli"), dir + QStringLiteral("/../cli/schedscope-cli")};
+    for (const QString& candidate : candidates)
+        if (QFileInfo(candidate).isExecutable()) return QFileInfo(candidate).canonicalFilePath();
+    return QStandardPaths::findExecutable(QStringLiteral("schedscope-cli"));
+}
+
+void LessonBrowser::runSteps() {
+    if (!lesson_ || runningSteps()) return;
+    if (cliProgram().isEmpty()) {
+        status_->setText(tr("schedscope-cli was not found next to schedscope or in PATH"));
+        return;
+    }
+    output_.clear();
+    step_ = 0;
+    stepFailures_ = 0;
+    steps_->setText(tr("Stop"));
+    startStep();
+}
+
+void LessonBrowser::startStep() {
+    if (!lesson_ || step_ >= lesson_->steps.size()) {
+        steps_->setText(tr("Run steps"));
+        status_->setText(stepFailures_ ? tr("%n step(s) failed", nullptr, stepFailures_) : tr("All steps ran."));
+        refreshText();
+        emit stepsFinished(stepFailures_);
+        return;
+    }
+    const LessonStep& step = lesson_->steps[step_];
+    QStringList args;
+    QString command = QStringLiteral("schedscope-cli");
+    for (const auto& w : step.run) {
+        args << qs(expandDataPath(w));
+        command += QLatin1Char(' ') + qs(w);
+    }
+    output_.push_back({qs(step.title), command, {}, -2});
+    status_->setText(tr("Step %1 of %2: %3").arg(step_ + 1).arg(lesson_->steps.size()).arg(qs(step.title)));
+    process_ = new QProcess(this);
+    process_->setProcessChannelMode(QProcess::MergedChannels);
+    connect(process_, &QProcess::readyRead, this, [this] {
+        output_.back().text += QString::fromLocal8Bit(process_->readAll());
+        if (!refresh_->isActive()) refresh_->start();
+    });
+    connect(process_, &QProcess::finished, this, [this](int code, QProcess::ExitStatus status) {
+        output_.back().text += QString::fromLocal8Bit(process_->readAll());
+        output_.back().exitCode = status == QProcess::NormalExit ? code : -1;
+        if (output_.back().exitCode != 0) ++stepFailures_;
+        process_->deleteLater();
+        process_ = nullptr;
+        ++step_;
+        refreshText();
+        startStep();
+    });
+    connect(process_, &QProcess::errorOccurred, this, [this](QProcess::ProcessError e) {
+        if (e != QProcess::FailedToStart) return;  // crashes arrive through finished()
+        output_.back().text = tr("cannot start %1: %2").arg(cliProgram(), process_->errorString());
+        output_.back().exitCode = -1;
+        process_->deleteLater();
+        process_ = nullptr;
+        ++stepFailures_;
+        step_ = lesson_->steps.size();
+        startStep();
+    });
+    process_->start(cliProgram(), args);
+    refreshText();
+}
+
+void LessonBrowser::stopSteps() {
+    if (!process_) return;
+    QProcess* p = process_;
+    process_ = nullptr;
+    p->disconnect(this);
+    p->kill();  // the finished signal is ours no more; the process object reaps the child
+    connect(p, &QProcess::finished, p, &QObject::deleteLater);
+    if (!output_.empty()) {
+        output_.back().text += tr("\n[stopped]");
+        output_.back().exitCode = -1;
+    }
+    steps_->setText(tr("Run steps"));
+    status_->setText(tr("Stopped."));
+    refreshText();
+}
+
+}  // namespace schedscope::gui

@@ -1,0 +1,178 @@
+// MainWindow's what-if and lesson parts: the two docks, selection by name, lesson scenarios
+// and the standalone renders of the new views. Kept apart from main_window.cpp so the views
+// can grow without touching the window's core.
+#include <QDockWidget>
+#include <QMenu>
+#include <QStatusBar>
+#include <QTimer>
+#include <qcustomplot.h>
+
+#include "banner.h"
+#include "domain_controls.h"
+#include "lesson_browser.h"
+#include "lessons/lesson.h"
+#include "main_window.h"
+#include "qt_convert.h"
+#include "session_loader.h"
+#include "topology_view.h"
+#include "whatif_panel.h"
+
+namespace schedscope::gui {
+
+void MainWindow::setUpWhatIfAndLessons() {
+    whatIf_ = new WhatIfPanel;
+    whatIfDock_ = new QDockWidget(tr("What-if"), this);
+    whatIfDock_->setObjectName(QStringLiteral("whatifDock"));
+    whatIfDock_->setWidget(whatIf_);
+    addDockWidget(Qt::BottomDockWidgetArea, whatIfDock_);
+    whatIfDock_->hide();
+
+    lessons_ = new LessonBrowser;
+    lessonDock_ = new QDockWidget(tr("Lessons"), this);
+    lessonDock_->setObjectName(QStringLiteral("lessonsDock"));
+    lessonDock_->setWidget(lessons_);
+    addDockWidget(Qt::RightDockWidgetArea, lessonDock_);
+    lessonDock_->hide();
+
+    if (viewMenu_) {
+        const auto actions = viewMenu_->actions();
+        QAction* before = actions.size() > 3 ? actions[3] : nullptr;  // after the existing dock toggles
+        viewMenu_->insertAction(before, whatIfDock_->toggleViewAction());
+        viewMenu_->insertAction(before, lessonDock_->toggleViewAction());
+    }
+
+    connect(this, &MainWindow::sessionShown, this, [this](const SessionPtr& s) {
+        whatIf_->setSession(s);
+        applyPendingSelection();
+        if (pendingWhatIfRun_) {
+            pendingWhatIfRun_ = false;
+            whatIf_->run();
+        }
+    });
+    connect(this, &MainWindow::loadFailed, this, [this] {
+        pendingSelection_ = {};
+        pendingWhatIfRun_ = false;
+    });
+    connect(lessons_, &LessonBrowser::scenarioRequested, this, &MainWindow::applyLessonScenario);
+}
+
+void MainWindow::selectWhenLoaded(const SelectionRequest& request) {
+    pendingSelection_ = request;
+    if (!loader_->busy()) applyPendingSelection();
+}
+
+void MainWindow::applyPendingSelection() {
+    if (pendingSelection_.empty() || !session_) return;
+    const SelectionRequest request = pendingSelection_;
+    pendingSelection_ = {};
+    const ResolvedSelection r = resolveSelection(*session_, request, topologyView_->selectedCpu());
+    if (!r.error.isEmpty()) {
+        banner_->showError(r.error);
+        bannerIsLoadError_ = false;
+        return;
+    }
+    topologyView_->setSelection(r.cpu, r.topologyLevel);
+    updateHeat();
+}
+
+bool MainWindow::raiseView(const QString& view) {
+    QDockWidget* dock = view == QLatin1String("topology")  ? topologyDock_
+                        : view == QLatin1String("domains") ? treeDock_
+                        : view == QLatin1String("whatif")  ? whatIfDock_
+                        : view == QLatin1String("lessons") ? lessonDock_
+                                                           : findChild<QDockWidget*>(view + QStringLiteral("Dock"));
+    if (!dock) return false;
+    dock->show();
+    dock->raise();
+    return true;
+}
+
+QString MainWindow::showLesson(const QString& name, bool applyScenario) {
+    const QString error = lessons_->showLesson(name);
+    lessonDock_->show();
+    lessonDock_->raise();
+    if (!error.isEmpty()) {
+        banner_->showError(tr("--lesson: %1").arg(error));
+        bannerIsLoadError_ = false;
+        return error;
+    }
+    if (applyScenario) applyLessonScenario(*lessons_->lesson());
+    return {};
+}
+
+void MainWindow::applyLessonScenario(const Lesson& lesson) {
+    const nlohmann::json& sc = lesson.scenario;
+    QStringList problems;
+    SelectionRequest selection;
+    if (sc.contains("cpu") && sc["cpu"].is_number_integer()) selection.cpu = sc["cpu"].get<int>();
+    if (sc.contains("level") && sc["level"].is_string()) selection.level = qs(sc["level"].get<std::string>());
+
+    QString preset;  // the what-if panel runs on the preset itself, without waiting for the window
+    bool opening = false;
+    if (sc.contains("topology") && sc["topology"].is_array()) {
+        QStringList args{QStringLiteral("schedscope")};
+        for (const auto& w : sc["topology"])
+            if (w.is_string()) args << qs(expandDataPath(w.get<std::string>()));
+        const LaunchOptions o = parseLaunchOptions(args);
+        if (!o.error.isEmpty()) {
+            problems << tr("topology: %1").arg(o.error);
+        } else {
+            controls_->setChoices(o.choices);
+            if (o.spec.kind == TopologySpec::Kind::Preset) preset = qs(o.spec.value);
+            if (selection.cpu < 0 && o.selectCpu >= 0) selection.cpu = o.selectCpu;
+            if (selection.level.isEmpty()) selection.level = o.selectLevel;
+            pendingSelection_ = selection;
+            open(o.spec);
+            opening = true;
+        }
+    }
+    if (!opening && !selection.empty()) selectWhenLoaded(selection);
+
+    if (sc.contains("trace") && sc["trace"].is_string())
+        openPath(qs(expandDataPath("@data/" + sc["trace"].get<std::string>())));
+
+    if (sc.contains("workload") && sc["workload"].is_string()) {
+        whatIf_->setTopologyPreset(preset);
+        whatIf_->setWorkload(qs(sc["workload"].get<std::string>()));
+        whatIf_->setCompare(sc.contains("compare") && sc["compare"].is_string() ? qs(sc["compare"].get<std::string>())
+                                                                               : QStringLiteral("cls"));
+        whatIf_->setProfile(sc.contains("profile") && sc["profile"].is_string() ? qs(sc["profile"].get<std::string>()) : QString());
+        whatIf_->setSeeds(sc.contains("seeds") && sc["seeds"].is_number_integer() ? sc["seeds"].get<int>() : 3);
+        whatIf_->setDuration(sc.contains("duration") && sc["duration"].is_number() ? sc["duration"].get<double>() : 1.0);
+        if (preset.isEmpty() && opening) pendingWhatIfRun_ = true;  // runs on the window's topology once it is open
+        else whatIf_->run();
+        raiseView(QStringLiteral("whatif"));
+    }
+    if (sc.contains("view") && sc["view"].is_string()) {
+        const QString view = qs(sc["view"].get<std::string>());
+        if (!raiseView(view)) problems << tr("the %1 view is not available in this build").arg(view);
+    }
+    if (!problems.isEmpty()) {
+        banner_->showNotice(tr("Lesson %1: %2").arg(qs(lesson.id), problems.join(QStringLiteral("; "))));
+        bannerIsLoadError_ = false;
+    }
+    statusBar()->showMessage(tr("Loaded the scenario of lesson %1").arg(qs(lesson.title)), 5000);
+}
+
+std::unique_ptr<QWidget> MainWindow::standaloneView(const QString& view, const QSize& size) {
+    if (view == QLatin1String("whatif")) {
+        auto panel = std::make_unique<WhatIfPanel>();
+        panel->mirror(*whatIf_);
+        panel->setAttribute(Qt::WA_DontShowOnScreen);
+        panel->resize(size);
+        panel->show();
+        panel->plot()->replot();
+        return panel;
+    }
+    if (view == QLatin1String("lessons")) {
+        auto browser = std::make_unique<LessonBrowser>();
+        browser->mirror(*lessons_);
+        browser->setAttribute(Qt::WA_DontShowOnScreen);
+        browser->resize(size);
+        browser->show();
+        return browser;
+    }
+    return nullptr;
+}
+
+}  // namespace schedscope::gui

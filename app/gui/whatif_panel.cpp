@@ -1,0 +1,412 @@
+#include "whatif_panel.h"
+
+#include <QComboBox>
+#include <QDoubleSpinBox>
+#include <QElapsedTimer>
+#include <QFile>
+#include <QFileDialog>
+#include <QFormLayout>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QLineEdit>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QSaveFile>
+#include <QSpinBox>
+#include <QSplitter>
+#include <QTableView>
+#include <QToolButton>
+#include <QVBoxLayout>
+#include <cmath>
+#include <qcustomplot.h>
+
+#include "qt_convert.h"
+#include "topology_view.h"
+#include "whatif_runner.h"
+#include "whatif_table_model.h"
+#include "workload/workload_spec.h"
+
+namespace schedscope::gui {
+namespace {
+
+const QColor kOffColour(0x5b, 0x7d, 0xb1);
+const QColor kOnColour(0xe0, 0x7a, 0x1f);
+
+QString writeFile(const QString& path, const QByteArray& bytes) {
+    QSaveFile f(path);
+    if (!f.open(QIODevice::WriteOnly) || f.write(bytes) != bytes.size() || !f.commit())
+        return QObject::tr("%1: cannot write (%2)").arg(path, f.errorString());
+    return {};
+}
+
+}  // namespace
+
+WhatIfPanel::WhatIfPanel(QWidget* parent) : QWidget(parent) {
+    setObjectName(QStringLiteral("whatIfPanel"));
+    runner_ = new WhatIfRunner(this);
+    shown_ = runner_;
+    model_ = new WhatIfTableModel(this);
+
+    // The form.
+    topology_ = new QComboBox;
+    topology_->addItem(tr("Open topology"), QString());
+    for (const auto& p : listPresets()) {
+        topology_->addItem(qs(p.name), qs(p.name));
+        topology_->setItemData(topology_->count() - 1, qs(p.description), Qt::ToolTipRole);
+    }
+    workload_ = new QComboBox;
+    workload_->setEditable(true);
+    workload_->setInsertPolicy(QComboBox::NoInsert);
+    for (const auto& g : workload::generators()) {
+        const QString example = qs(g.name) + QLatin1Char(':') + qs(g.count) + QStringLiteral("=4");
+        workload_->addItem(example);
+        workload_->setItemData(workload_->count() - 1, qs(g.summary), Qt::ToolTipRole);
+    }
+    workload_->setToolTip(tr("A generator spec such as stream:threads=4,cpus=0-23,duration=1 (cpus=LIST, duration=S, "
+                             "work=S), or a workload .json file"));
+    auto* browse = new QToolButton;
+    browse->setText(tr("File\u2026"));
+    browse->setToolTip(tr("Use a workload .json file"));
+    connect(browse, &QToolButton::clicked, this, &WhatIfPanel::chooseWorkloadFile);
+    auto* workloadRow = new QHBoxLayout;
+    workloadRow->setContentsMargins(0, 0, 0, 0);
+    workloadRow->addWidget(workload_, 1);
+    workloadRow->addWidget(browse);
+    compare_ = new QComboBox;
+    compare_->addItem(tr("CLS level: off vs on"), QStringLiteral("cls"));
+    compare_->addItem(tr("NODE level: off vs on"), QStringLiteral("node"));
+    profile_ = new QComboBox;
+    profile_->addItem(tr("newest (%1)").arg(qs(defaultProfile().name)), QString());
+    for (const auto& p : kernelProfiles()) {
+        profile_->addItem(qs(p.name), qs(p.name));
+        profile_->setItemData(profile_->count() - 1, qs(p.description), Qt::ToolTipRole);
+    }
+    seeds_ = new QSpinBox;
+    seeds_->setRange(1, 100);
+    seeds_->setValue(3);
+    duration_ = new QDoubleSpinBox;
+    duration_->setRange(0.05, 600);
+    duration_->setDecimals(2);
+    duration_->setSingleStep(0.5);
+    duration_->setValue(1.0);
+    duration_->setSuffix(tr(" s"));
+    duration_->setToolTip(tr("Simulated seconds per run (a workload's own duration= wins)"));
+
+    run_ = new QPushButton(tr("Run"));
+    run_->setDefault(true);
+    cancel_ = new QPushButton(tr("Cancel"));
+    cancel_->setEnabled(false);
+    progress_ = new QProgressBar;
+    progress_->setRange(0, 1);
+    progress_->setValue(0);
+    progress_->setFormat(tr("%v of %m runs"));
+    status_ = new QLabel(tr("Pick a workload and press Run."));
+    status_->setWordWrap(true);
+    status_->setObjectName(QStringLiteral("whatIfStatus"));
+    exportJson_ = new QPushButton(tr("Export JSON\u2026"));
+    exportCsv_ = new QPushButton(tr("Export CSV\u2026"));
+    exportJson_->setEnabled(false);
+    exportCsv_->setEnabled(false);
+
+    auto* form = new QFormLayout;
+    form->addRow(tr("Topology"), topology_);
+    form->addRow(tr("Workload"), workloadRow);
+    form->addRow(tr("Compare"), compare_);
+    form->addRow(tr("Profile"), profile_);
+    form->addRow(tr("Seeds"), seeds_);
+    form->addRow(tr("Duration"), duration_);
+    auto* buttons = new QHBoxLayout;
+    buttons->addWidget(run_);
+    buttons->addWidget(cancel_);
+    auto* exports = new QHBoxLayout;
+    exports->addWidget(exportJson_);
+    exports->addWidget(exportCsv_);
+    auto* left = new QWidget;
+    auto* leftLayout = new QVBoxLayout(left);
+    leftLayout->addLayout(form);
+    leftLayout->addLayout(buttons);
+    leftLayout->addWidget(progress_);
+    leftLayout->addWidget(status_);
+    leftLayout->addStretch(1);
+    leftLayout->addLayout(exports);
+    left->setMinimumWidth(280);
+    left->setMaximumWidth(340);
+
+    // The results.
+    table_ = new QTableView;
+    table_->setModel(model_);
+    table_->verticalHeader()->hide();
+    table_->setAlternatingRowColors(true);
+    table_->setSelectionBehavior(QAbstractItemView::SelectRows);
+    table_->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    table_->horizontalHeader()->setStretchLastSection(true);
+
+    plot_ = new QCustomPlot;
+    plot_->setObjectName(QStringLiteral("whatIfMigrationsPlot"));
+    plot_->setMinimumSize(220, 160);
+    plot_->plotLayout()->insertRow(0);
+    plot_->plotLayout()->addElement(0, 0, new QCPTextElement(plot_, tr("Migrations per level (mean per run)"),
+                                                             QFont(font().family(), 10, QFont::Bold)));
+    plot_->yAxis->setLabel(tr("migrations"));
+    plot_->legend->setVisible(true);
+    plot_->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignRight);
+
+    auto* heatRow = new QWidget;
+    auto* heatLayout = new QHBoxLayout(heatRow);
+    heatLayout->setContentsMargins(0, 0, 0, 0);
+    for (int i = 0; i < 2; ++i) {
+        auto* box = new QWidget;
+        auto* v = new QVBoxLayout(box);
+        v->setContentsMargins(0, 0, 0, 0);
+        v->setSpacing(2);
+        heatTitle_[i] = new QLabel;
+        heatTitle_[i]->setAlignment(Qt::AlignCenter);
+        heat_[i] = new TopologyView;
+        heat_[i]->setObjectName(i ? QStringLiteral("whatIfHeatOn") : QStringLiteral("whatIfHeatOff"));
+        heat_[i]->setMinimumSize(200, 140);
+        v->addWidget(heatTitle_[i]);
+        v->addWidget(heat_[i], 1);
+        heatLayout->addWidget(box, 1);
+    }
+    heatTitle_[0]->setText(tr("Per-CPU utilisation, setting off"));
+    heatTitle_[1]->setText(tr("Per-CPU utilisation, setting on"));
+
+    auto* top = new QSplitter(Qt::Horizontal);
+    top->addWidget(table_);
+    top->addWidget(plot_);
+    top->setStretchFactor(0, 3);
+    top->setStretchFactor(1, 2);
+    top->setSizes({640, 260});
+    auto* right = new QSplitter(Qt::Vertical);
+    right->addWidget(top);
+    right->addWidget(heatRow);
+    right->setStretchFactor(0, 2);
+    right->setStretchFactor(1, 3);
+    right->setSizes({300, 420});
+
+    auto* layout = new QHBoxLayout(this);
+    layout->addWidget(left);
+    layout->addWidget(right, 1);
+
+    connect(run_, &QPushButton::clicked, this, &WhatIfPanel::run);
+    connect(cancel_, &QPushButton::clicked, this, &WhatIfPanel::cancel);
+    connect(exportJson_, &QPushButton::clicked, this, [this] { exportWithDialog(true); });
+    connect(exportCsv_, &QPushButton::clicked, this, [this] { exportWithDialog(false); });
+    connect(runner_, &WhatIfRunner::started, this, &WhatIfPanel::onStarted);
+    connect(runner_, &WhatIfRunner::progress, this, &WhatIfPanel::onProgress);
+    connect(runner_, &WhatIfRunner::finished, this, &WhatIfPanel::onFinished);
+    showResult();
+}
+
+WhatIfPanel::~WhatIfPanel() = default;
+
+void WhatIfPanel::setSession(const SessionPtr& session) {
+    session_ = session;
+    topology_->setItemText(0, session && session->topology ? tr("Open topology (%1)").arg(qs(session->topology->name))
+                                                           : tr("Open topology (none)"));
+}
+
+void WhatIfPanel::setTopologyPreset(const QString& preset) {
+    const int i = topology_->findData(preset);
+    topology_->setCurrentIndex(i >= 0 ? i : 0);
+}
+
+void WhatIfPanel::setWorkload(const QString& spec) { workload_->setCurrentText(spec); }
+
+void WhatIfPanel::setCompare(const QString& what) {
+    const int i = compare_->findData(what.toLower());
+    if (i >= 0) compare_->setCurrentIndex(i);
+}
+
+void WhatIfPanel::setProfile(const QString& profile) {
+    const int i = profile_->findData(profile);
+    profile_->setCurrentIndex(i >= 0 ? i : 0);
+}
+
+void WhatIfPanel::setSeeds(int seeds) { seeds_->setValue(seeds); }
+void WhatIfPanel::setDuration(double seconds) { duration_->setValue(seconds); }
+
+WhatIfRequest WhatIfPanel::request(QString* error) const {
+    WhatIfRequest r;
+    const QString preset = topology_->currentData().toString();
+    if (preset.isEmpty()) {
+        if (session_ && session_->topology) {
+            r.topology = session_->topology;
+            r.spec = session_->spec;
+            r.cls = session_->choices.cls;
+            r.node = session_->choices.node;
+        } else if (error) {
+            *error = tr("No topology is open: open one or pick a preset");
+        }
+    } else {
+        r.spec.kind = TopologySpec::Kind::Preset;
+        r.spec.value = ss(preset);
+    }
+    r.workload = ss(workload_->currentText().trimmed());
+    r.compare = ss(compare_->currentData().toString());
+    r.profile = ss(profile_->currentData().toString());
+    r.seeds = seeds_->value();
+    r.durationS = duration_->value();
+    return r;
+}
+
+bool WhatIfPanel::running() const { return runner_->busy(); }
+
+QString WhatIfPanel::statusText() const { return status_->text(); }
+
+void WhatIfPanel::run() {
+    QString error;
+    const WhatIfRequest r = request(&error);
+    if (!error.isEmpty()) {
+        status_->setText(error);
+        return;
+    }
+    runner_->start(r);
+}
+
+void WhatIfPanel::cancel() { runner_->cancel(); }
+
+void WhatIfPanel::onStarted(int total) {
+    shown_ = runner_;
+    run_->setEnabled(false);
+    cancel_->setEnabled(true);
+    exportJson_->setEnabled(false);
+    exportCsv_->setEnabled(false);
+    progress_->setRange(0, total);
+    progress_->setValue(0);
+    status_->setText(tr("Preparing: loading the topology and building both domain trees\u2026"));
+    showResult();
+}
+
+void WhatIfPanel::onProgress(int done, int total) {
+    progress_->setRange(0, total);
+    progress_->setValue(done);
+    if (runner_->result().setup) status_->setText(tr("Running: %1 of %2 simulations done").arg(done).arg(total));
+    if (done > 0) showResult();  // partial results as they come
+}
+
+void WhatIfPanel::onFinished() {
+    run_->setEnabled(true);
+    cancel_->setEnabled(false);
+    const WhatIfResult& r = runner_->result();
+    const int done = int(r.runs.size());
+    if (!r.error.empty()) {
+        status_->setText(tr("Failed: %1").arg(qs(r.error)));
+    } else if (r.cancelled) {
+        status_->setText(tr("Cancelled after %1 of %2 simulations.").arg(done).arg(progress_->maximum()));
+    } else {
+        QString runErrors;
+        for (const auto& run : r.runs)
+            if (!run.error.empty()) { runErrors = qs(run.error); break; }
+        status_->setText(runErrors.isEmpty()
+                             ? tr("Done: %1 simulations of %2 on %3.").arg(done).arg(qs(r.setup->workload.spec), qs(r.setup->topology->name))
+                             : tr("Done, with errors: %1").arg(runErrors));
+    }
+    exportJson_->setEnabled(r.setup != nullptr);
+    exportCsv_->setEnabled(r.setup != nullptr);
+    showResult();
+    emit finished();
+}
+
+void WhatIfPanel::mirror(const WhatIfPanel& other) {
+    session_ = other.session_;
+    topology_->setItemText(0, other.topology_->itemText(0));
+    topology_->setCurrentIndex(other.topology_->currentIndex());
+    workload_->setCurrentText(other.workload_->currentText());
+    compare_->setCurrentIndex(other.compare_->currentIndex());
+    profile_->setCurrentIndex(other.profile_->currentIndex());
+    seeds_->setValue(other.seeds_->value());
+    duration_->setValue(other.duration_->value());
+    progress_->setRange(other.progress_->minimum(), other.progress_->maximum());
+    progress_->setValue(other.progress_->value());
+    status_->setText(other.status_->text());
+    run_->setEnabled(other.run_->isEnabled());
+    cancel_->setEnabled(other.cancel_->isEnabled());
+    exportJson_->setEnabled(other.exportJson_->isEnabled());
+    exportCsv_->setEnabled(other.exportCsv_->isEnabled());
+    shown_ = other.runner_;
+    showResult();
+}
+
+void WhatIfPanel::showResult() {
+    const WhatIfResult& r = shown_->result();
+    model_->setResult(r);
+
+    // Migrations per level, both settings side by side.
+    plot_->clearPlottables();
+    const auto levels = r.levels();
+    QSharedPointer<QCPAxisTickerText> ticker(new QCPAxisTickerText);
+    QVector<double> keys;
+    for (int i = 0; i < int(levels.size()); ++i) {
+        keys << i + 1;
+        ticker->addTick(i + 1, qs(levels[size_t(i)]));
+    }
+    plot_->xAxis->setTicker(ticker);
+    plot_->xAxis->setRange(0.4, std::max<double>(1, double(levels.size())) + 0.6);
+    auto* group = plot_->findChild<QCPBarsGroup*>();
+    if (!group) group = new QCPBarsGroup(plot_);
+    double top = 1;
+    for (int setting = 0; setting < 2; ++setting) {
+        auto* bars = new QCPBars(plot_->xAxis, plot_->yAxis);
+        bars->setName(qs(r.settingName(setting)));
+        const QColor c = setting ? kOnColour : kOffColour;
+        bars->setPen(QPen(c.darker(130)));
+        bars->setBrush(c);
+        bars->setWidth(0.36);
+        bars->setBarsGroup(group);
+        QVector<double> values;
+        for (const auto& level : levels) {
+            values << r.meanMigrations(setting, level);
+            top = std::max(top, values.back());
+        }
+        bars->setData(keys, values, true);
+    }
+    plot_->yAxis->setRange(0, top * 1.15);
+    plot_->replot();
+
+    // Utilisation heat on one shared 0..1 scale, each setting on its own domain tree.
+    for (int setting = 0; setting < 2; ++setting) {
+        const SessionPtr s = shown_->session(setting);
+        const QString name = r.setup ? qs(r.settingName(setting)) : (setting ? tr("setting on") : tr("setting off"));
+        heatTitle_[setting]->setText(tr("Per-CPU utilisation, %1 (%2 runs)").arg(name).arg(r.runsOf(setting)));
+        if (!s) {
+            heat_[setting]->setSession(nullptr);
+            continue;
+        }
+        if (heat_[setting]->session() != s) {
+            heat_[setting]->setSession(s);
+            heat_[setting]->setSelection(-1, -1);  // a selected CPU would hide its own heat
+        }
+        heat_[setting]->setHeat(r.meanUtilisation(setting), tr("utilisation"), 0.0, 1.0);
+    }
+}
+
+QString WhatIfPanel::exportJson(const QString& path) const {
+    const WhatIfResult& r = runner_->result();
+    if (!r.setup) return tr("%1: no what-if result to export").arg(path);
+    return writeFile(path, QByteArray::fromStdString(r.toJson().dump(2) + "\n"));
+}
+
+QString WhatIfPanel::exportCsv(const QString& path) const {
+    const WhatIfResult& r = runner_->result();
+    if (!r.setup) return tr("%1: no what-if result to export").arg(path);
+    return writeFile(path, QByteArray::fromStdString(r.toCsv()));
+}
+
+void WhatIfPanel::exportWithDialog(bool json) {
+    const QString suffix = json ? QStringLiteral("json") : QStringLiteral("csv");
+    const QString path = QFileDialog::getSaveFileName(this, tr("Export what-if result"), QStringLiteral("whatif.") + suffix,
+                                                      json ? tr("JSON (*.json)") : tr("CSV (*.csv)"));
+    if (path.isEmpty()) return;
+    const QString error = json ? exportJson(path) : exportCsv(path);
+    status_->setText(error.isEmpty() ? tr("Exported %1").arg(path) : error);
+}
+
+void WhatIfPanel::chooseWorkloadFile() {
+    const QString f = QFileDialog::getOpenFileName(this, tr("Workload file"), qs(resourcesDir() + "/workloads"),
+                                                   tr("Workload JSON (*.json);;All files (*)"));
+    if (!f.isEmpty()) workload_->setCurrentText(f);
+}
+
+}  // namespace schedscope::gui

@@ -1,0 +1,101 @@
+#pragma once
+// WhatIfPanel: the what-if simulator dock. Pick a topology (the open one or a preset), a
+// workload (a generator spec or a workload .json file), the level to compare (CLS or NODE, off
+// vs on), a kernel profile and the number of seeds; Run simulates both settings x seeds on a
+// worker (WhatIfRunner) with a progress bar counting finished runs, and Cancel. The result:
+// a metric table (mean, spread, relative change), migrations per level for both settings as
+// bars, and each setting's mean per-CPU utilisation as topology heat. Exports JSON and CSV.
+#include <QWidget>
+
+#include "session.h"
+#include "whatif_run.h"
+
+class QComboBox;
+class QCustomPlot;
+class QDoubleSpinBox;
+class QLabel;
+class QProgressBar;
+class QPushButton;
+class QSpinBox;
+class QTableView;
+
+namespace schedscope::gui {
+
+class TopologyView;
+class WhatIfRunner;
+class WhatIfTableModel;
+
+class WhatIfPanel : public QWidget {
+    Q_OBJECT
+public:
+    explicit WhatIfPanel(QWidget* parent = nullptr);
+    ~WhatIfPanel() override;
+
+    // The window's open topology: the "current" choice of the topology box.
+    void setSession(const SessionPtr& session);
+
+    // Form fields, as a lesson scenario or a test sets them. An empty preset name picks the
+    // open topology.
+    void setTopologyPreset(const QString& preset);
+    void setWorkload(const QString& spec);
+    void setCompare(const QString& what);  // "cls" or "node"
+    void setProfile(const QString& profile);  // empty: the newest
+    void setSeeds(int seeds);
+    void setDuration(double seconds);
+    // The request the form describes; `error` is set when it cannot run (nothing open ...).
+    WhatIfRequest request(QString* error = nullptr) const;
+
+    WhatIfRunner* runner() const { return runner_; }
+    WhatIfTableModel* model() const { return model_; }
+    QCustomPlot* plot() const { return plot_; }
+    TopologyView* heatView(int setting) const { return heat_[setting & 1]; }
+    QString statusText() const;
+    bool running() const;
+
+    // Write the latest result; return an empty string or a one-line error naming the file.
+    QString exportJson(const QString& path) const;
+    QString exportCsv(const QString& path) const;
+
+    // Shows another panel's form, status and result (standalone renders of the docked panel).
+    void mirror(const WhatIfPanel& other);
+
+    QSize sizeHint() const override { return {1100, 720}; }
+
+public slots:
+    void run();
+    void cancel();
+
+signals:
+    void finished();  // an experiment finished, was cancelled or failed
+
+private:
+    void onStarted(int total);
+    void onProgress(int done, int total);
+    void onFinished();
+    void showResult();
+    void exportWithDialog(bool json);
+    void chooseWorkloadFile();
+
+    SessionPtr session_;
+    WhatIfRunner* runner_;
+    const WhatIfRunner* shown_;  // runner_, or the mirrored panel's
+    WhatIfTableModel* model_;
+    QComboBox* topology_;
+    QComboBox* workload_;
+    QComboBox* compare_;
+    QComboBox* profile_;
+    QSpinBox* seeds_;
+    QDoubleSpinBox* duration_;
+    QPushButton* run_;
+    QPushButton* cancel_;
+    QPushButton* exportJson_;
+    QPushButton* exportCsv_;
+    QProgressBar* progress_;
+    QLabel* status_;
+    QTableView* table_;
+    QCustomPlot* plot_;
+    TopologyView* heat_[2];
+    QLabel* heatTitle_[2];
+};
+
+}  // namespace schedscope::gui

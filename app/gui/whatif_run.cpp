@@ -1,0 +1,220 @@
+#include "whatif_run.h"
+
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+#include <sstream>
+
+#include "sim/sim_json.h"
+#include "sim/simulator.h"
+#include "workload/workload_json.h"
+#include "workload/workload_spec.h"
+
+namespace schedscope::gui {
+
+Result<std::shared_ptr<const WhatIfSetup>> prepareWhatIf(const WhatIfRequest& request) {
+    auto setup = std::make_shared<WhatIfSetup>();
+    setup->request = request;
+    if (request.compare != "cls" && request.compare != "node")
+        return Error{"what-if: compare must be cls or node, not '" + request.compare + "'"};
+    if (request.seeds < 1 || request.seeds > 1000) return Error{"what-if: seeds must be 1 to 1000"};
+    if (!(request.durationS > 0) || request.durationS > 100000) return Error{"what-if: duration must be in (0, 100000] seconds"};
+    if (request.topology) {
+        setup->topology = request.topology;
+    } else {
+        auto topo = loadTopology(request.spec);
+        if (!topo) return Error{topo.error()};
+        setup->topology = std::make_shared<const Topology>(std::move(*topo));
+    }
+    const int cpuCount = static_cast<int>(setup->topology->cpus.size());
+    const std::string& spec = request.workload;
+    if (spec.empty()) return Error{"what-if: no workload (e.g. stream:threads=4,cpus=0-23, or a workload .json file)"};
+    std::error_code ec;
+    const bool isFile = spec.ends_with(".json") || std::filesystem::is_regular_file(spec, ec);
+    auto wl = isFile ? workload::loadWorkloadFile(spec, cpuCount) : workload::parseWorkloadSpec(spec, cpuCount);
+    if (!wl) return Error{wl.error()};
+    setup->workload = std::move(*wl);
+    const KernelProfile* profile = nullptr;
+    if (!request.profile.empty()) {
+        profile = findProfile(request.profile);
+        if (!profile) return Error{"what-if: unknown kernel profile '" + request.profile + "'"};
+    }
+    setup->profileName = (profile ? *profile : defaultProfile()).name;
+    for (int setting = 0; setting < 2; ++setting) {
+        DomainBuildOptions& b = setup->build[setting];
+        b.arch = setup->topology->arch;
+        b.profile = profile;
+        b.cls = request.compare == "cls" ? setting == 1 : request.cls;
+        b.node = request.compare == "node" ? setting == 1 : request.node;
+        auto tree = buildDomains(*setup->topology, b);
+        if (!tree) return Error{tree.error()};
+        setup->trees[setting] = std::make_shared<const DomainTree>(std::move(*tree));
+    }
+    return std::shared_ptr<const WhatIfSetup>(std::move(setup));
+}
+
+WhatIfRun runWhatIfJob(const WhatIfSetup& setup, int setting, int seedIndex) {
+    WhatIfRun run;
+    run.setting = setting;
+    run.seed = setup.request.firstSeed + static_cast<unsigned long long>(seedIndex);
+    sim::SimOptions o;
+    o.seed = run.seed;
+    o.durationS = setup.request.durationS;
+    o.samplePeriodS = std::max(0.001, (setup.workload.durationS > 0 ? setup.workload.durationS : o.durationS) / 100.0);
+    auto st = sim::simulate(*setup.topology, *setup.trees[setting], setup.workload, o);
+    if (!st) {
+        run.error = st.error();
+        return run;
+    }
+    sim::SimState& s = **st;
+    run.metrics = sim::summaryMetrics(s, setup.workload);
+    run.migrationsByLevel = s.metrics.migrationsByLevel;
+    const double elapsed = std::max(1e-9, static_cast<double>(s.now) / 1e9);
+    run.cpuUtilisation.assign(setup.topology->cpus.size(), std::nan(""));
+    for (const auto& c : s.cpus)
+        if (c.id >= 0 && static_cast<size_t>(c.id) < run.cpuUtilisation.size())
+            run.cpuUtilisation[static_cast<size_t>(c.id)] = static_cast<double>(c.busyTotal) / 1e9 / elapsed;
+    return run;
+}
+
+MetricStats statsOf(const std::vector<double>& v) {
+    MetricStats s;
+    s.n = static_cast<int>(v.size());
+    if (v.empty()) return s;
+    s.min = *std::min_element(v.begin(), v.end());
+    s.max = *std::max_element(v.begin(), v.end());
+    for (double x : v) s.mean += x;
+    s.mean /= static_cast<double>(v.size());
+    double var = 0;
+    for (double x : v) var += (x - s.mean) * (x - s.mean);
+    s.sd = v.size() > 1 ? std::sqrt(var / static_cast<double>(v.size() - 1)) : 0.0;
+    return s;
+}
+
+std::vector<WhatIfResult::Row> WhatIfResult::rows() const {
+    std::vector<std::string> names;
+    std::map<std::string, std::vector<double>> values[2];
+    for (const auto& r : runs) {
+        if (!r.error.empty()) continue;
+        for (const auto& [name, v] : r.metrics) {
+            if (std::find(names.begin(), names.end(), name) == names.end()) names.push_back(name);
+            values[r.setting][name].push_back(v);
+        }
+    }
+    std::vector<Row> out;
+    for (const auto& name : names) {
+        Row row;
+        row.metric = name;
+        row.off = statsOf(values[0][name]);
+        row.on = statsOf(values[1][name]);
+        row.relativePct = row.off.n && row.on.n && row.off.mean != 0 ? (row.on.mean - row.off.mean) / std::fabs(row.off.mean) * 100.0 : 0.0;
+        out.push_back(std::move(row));
+    }
+    return out;
+}
+
+std::vector<std::string> WhatIfResult::levels() const {
+    std::vector<std::string> out;
+    // Keep the hierarchy order of the "on" tree; names only the "off" tree has go where they fit.
+    if (setup) {
+        const auto on = setup->trees[1]->levelNames(), off = setup->trees[0]->levelNames();
+        std::vector<std::string> merged = on;
+        for (size_t i = 0; i < off.size(); ++i) {
+            if (std::find(merged.begin(), merged.end(), off[i]) != merged.end()) continue;
+            auto next = i + 1 < off.size() ? std::find(merged.begin(), merged.end(), off[i + 1]) : merged.end();
+            merged.insert(next, off[i]);
+        }
+        out = merged;
+    }
+    for (const auto& r : runs)
+        for (const auto& [level, n] : r.migrationsByLevel)
+            if (!level.empty() && std::find(out.begin(), out.end(), level) == out.end()) out.push_back(level);
+    return out;
+}
+
+int WhatIfResult::runsOf(int setting) const {
+    return static_cast<int>(std::count_if(runs.begin(), runs.end(),
+                                          [setting](const WhatIfRun& r) { return r.setting == setting && r.error.empty(); }));
+}
+
+double WhatIfResult::meanMigrations(int setting, const std::string& level) const {
+    const int n = runsOf(setting);
+    if (n == 0) return 0;
+    double sum = 0;
+    for (const auto& r : runs)
+        if (r.setting == setting && r.error.empty())
+            if (auto it = r.migrationsByLevel.find(level); it != r.migrationsByLevel.end()) sum += static_cast<double>(it->second);
+    return sum / n;
+}
+
+std::vector<double> WhatIfResult::meanUtilisation(int setting) const {
+    std::vector<double> sum;
+    int n = 0;
+    for (const auto& r : runs) {
+        if (r.setting != setting || !r.error.empty()) continue;
+        if (sum.empty()) sum.assign(r.cpuUtilisation.size(), 0.0);
+        for (size_t i = 0; i < sum.size() && i < r.cpuUtilisation.size(); ++i) sum[i] += r.cpuUtilisation[i];
+        ++n;
+    }
+    for (double& v : sum) v /= std::max(1, n);
+    return sum;
+}
+
+std::string WhatIfResult::settingName(int setting) const {
+    const std::string what = setup && setup->request.compare == "node" ? "NODE" : "CLS";
+    return what + (setting ? " on" : " off");
+}
+
+nlohmann::json WhatIfResult::toJson() const {
+    using nlohmann::json;
+    json metrics = json::object();
+    auto stats = [](const MetricStats& s) {
+        return json{{"mean", s.mean}, {"sd", s.sd}, {"min", s.min}, {"max", s.max}, {"n", s.n}};
+    };
+    for (const auto& row : rows())
+        metrics[row.metric] = {{"off", stats(row.off)}, {"on", stats(row.on)}, {"relative_pct", row.relativePct}};
+    json byLevel = json::object();
+    for (const auto& level : levels()) byLevel[level] = {{"off", meanMigrations(0, level)}, {"on", meanMigrations(1, level)}};
+    json util = {{"off", meanUtilisation(0)}, {"on", meanUtilisation(1)}};
+    for (auto& side : util)
+        for (auto& v : side)
+            if (std::isnan(v.get<double>())) v = nullptr;
+    json runList = json::array();
+    for (const auto& r : runs) {
+        json m = json::object();
+        for (const auto& [name, v] : r.metrics) m[name] = v;
+        runList.push_back({{"setting", r.setting ? "on" : "off"}, {"seed", r.seed}, {"metrics", m},
+                           {"migrations_by_level", r.migrationsByLevel}, {"error", r.error.empty() ? json(nullptr) : json(r.error)}});
+    }
+    json out = {{"compare", setup ? setup->request.compare : ""}, {"cancelled", cancelled}, {"metrics", metrics},
+                {"migrations_by_level_mean", byLevel}, {"cpu_utilisation_mean", util}, {"runs", runList}};
+    if (setup) {
+        const auto& q = setup->request;
+        out["topology"] = setup->topology->name;
+        out["workload"] = setup->workload.spec;
+        out["unit"] = setup->workload.unit;
+        out["profile"] = setup->profileName;
+        out["seeds"] = q.seeds;
+        out["first_seed"] = q.firstSeed;
+        out["duration_s"] = q.durationS;
+        out["cls"] = q.compare == "cls" ? json("compared") : json(q.cls);
+        out["node"] = q.compare == "node" ? json("compared") : json(q.node);
+    }
+    if (!error.empty()) out["error"] = error;
+    return out;
+}
+
+std::string WhatIfResult::toCsv() const {
+    std::ostringstream out;
+    out.precision(10);
+    out << "metric,off_mean,off_sd,off_min,off_max,off_n,on_mean,on_sd,on_min,on_max,on_n,relative_pct\n";
+    for (const auto& r : rows())
+        out << r.metric << ',' << r.off.mean << ',' << r.off.sd << ',' << r.off.min << ',' << r.off.max << ',' << r.off.n << ','
+            << r.on.mean << ',' << r.on.sd << ',' << r.on.min << ',' << r.on.max << ',' << r.on.n << ',' << r.relativePct << '\n';
+    for (const auto& level : levels())
+        out << "migrations_" << level << ',' << meanMigrations(0, level) << ",,,," << runsOf(0) << ','
+            << meanMigrations(1, level) << ",,,," << runsOf(1) << ",\n";
+    return out.str();
+}
+
+}  // namespace schedscope::gui

@@ -1,0 +1,84 @@
+#pragma once
+// The what-if experiment behind WhatIfPanel, Qt-free: one workload on one topology under two
+// domain settings (CLS or NODE off vs on) over several seeds, and the statistics compared
+// side by side. runWhatIfJob() runs one (setting, seed); the runner calls it on a worker.
+#include <map>
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "domains/domain_builder.h"
+#include "topology/topology_source.h"
+#include "util/result.h"
+#include "workload/workload.h"
+
+namespace schedscope::gui {
+
+struct WhatIfRequest {
+    // The topology: an already loaded one (the window's), else loaded from `spec`.
+    std::shared_ptr<const Topology> topology;
+    TopologySpec spec;
+    std::string workload = "stream:threads=4";  // generator spec or a workload .json file
+    std::string compare = "cls";                 // "cls" or "node": the setting toggled off vs on
+    bool cls = true, node = true;                // the other setting's value
+    std::string profile;                         // empty: the newest kernel profile
+    int seeds = 3;
+    unsigned long long firstSeed = 1;
+    double durationS = 1.0;                      // a workload's own duration= wins
+};
+
+// Everything the jobs share, prepared once on the worker: topology, workload, options.
+struct WhatIfSetup {
+    WhatIfRequest request;
+    std::shared_ptr<const Topology> topology;
+    workload::Workload workload;
+    DomainBuildOptions build[2];  // [0] compared setting off, [1] on
+    std::shared_ptr<const DomainTree> trees[2];
+    std::string profileName;
+};
+Result<std::shared_ptr<const WhatIfSetup>> prepareWhatIf(const WhatIfRequest& request);
+
+// One simulation: setting 0 (off) or 1 (on), seed firstSeed + k.
+struct WhatIfRun {
+    int setting = 0;
+    unsigned long long seed = 0;
+    std::vector<std::pair<std::string, double>> metrics;  // sim::summaryMetrics()
+    std::map<std::string, long long> migrationsByLevel;
+    std::vector<double> cpuUtilisation;  // per CPU id, busy fraction
+    std::string error;
+};
+WhatIfRun runWhatIfJob(const WhatIfSetup& setup, int setting, int seedIndex);
+
+struct MetricStats {
+    double mean = 0, sd = 0, min = 0, max = 0;
+    int n = 0;
+};
+MetricStats statsOf(const std::vector<double>& values);
+
+// The comparison: per metric, off and on statistics and the relative change of the means.
+struct WhatIfResult {
+    std::shared_ptr<const WhatIfSetup> setup;
+    std::vector<WhatIfRun> runs;  // in completion order
+    bool cancelled = false;
+    std::string error;
+
+    struct Row {
+        std::string metric;
+        MetricStats off, on;
+        double relativePct = 0;  // (on - off) / |off| * 100; 0 when off is 0
+    };
+    std::vector<Row> rows() const;
+    // Mean migrations per level over the seeds, levels bottom-up (the union of both settings).
+    std::vector<std::string> levels() const;
+    double meanMigrations(int setting, const std::string& level) const;
+    // Mean per-CPU utilisation over the seeds of a setting.
+    std::vector<double> meanUtilisation(int setting) const;
+    int runsOf(int setting) const;
+    std::string settingName(int setting) const;  // "CLS off", "NODE on"
+
+    nlohmann::json toJson() const;
+    std::string toCsv() const;
+};
+
+}  // namespace schedscope::gui

@@ -1,0 +1,110 @@
+#include "whatif_runner.h"
+
+#include <QFutureWatcher>
+#include <QPromise>
+#include <QtConcurrent/QtConcurrentRun>
+
+namespace schedscope::gui {
+
+
+WhatIfRunner::WhatIfRunner(QObject* parent) : QObject(parent) {
+    // One simulation at a time: the box is shared, and a run already keeps one core busy.
+    pool_.setMaxThreadCount(1);
+}
+
+WhatIfRunner::~WhatIfRunner() {
+    cancel();
+    pool_.waitForDone();
+}
+
+void WhatIfRunner::start(const WhatIfRequest& request) {
+    if (busy_) cancel();
+    busy_ = true;
+    result_ = WhatIfResult{};
+    sessions_[0] = sessions_[1] = nullptr;
+    total_ = 2 * std::max(1, request.seeds);
+    emit started(total_);
+    emit progress(0, total_);
+    prepareWatcher_ = new QFutureWatcher<WhatIfSetupOutcome>(this);
+    auto* watcher = prepareWatcher_;
+    connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher] {
+        watcher->deleteLater();
+        if (watcher != prepareWatcher_) return;  // cancelled meanwhile
+        prepareWatcher_ = nullptr;
+        if (watcher->isCanceled() || watcher->future().resultCount() == 0) return;
+        const WhatIfSetupOutcome outcome = watcher->result();
+        if (!outcome.setup) {
+            result_.error = outcome.error;
+            finish();
+            return;
+        }
+        startRuns(outcome);
+    });
+    watcher->setFuture(QtConcurrent::run(&pool_, [request]() -> WhatIfSetupOutcome {
+        auto setup = prepareWhatIf(request);
+        if (!setup) return {nullptr, setup.error(), {}};
+        WhatIfSetupOutcome out;
+        out.setup = std::move(*setup);
+        // The heat views' boxes are grouped here, not on the GUI thread (1024 CPUs take 150 ms).
+        auto layout = std::make_shared<const TopologyLayout>(TopologyLayout::build(*out.setup->topology));
+        for (int setting = 0; setting < 2; ++setting) {
+            Session s;
+            s.spec = request.spec;
+            s.choices.cls = out.setup->build[setting].cls;
+            s.choices.node = out.setup->build[setting].node;
+            s.choices.profile = request.profile;
+            s.topology = out.setup->topology;
+            s.tree = out.setup->trees[setting];
+            s.layout = layout;
+            out.sessions[setting] = std::make_shared<const Session>(std::move(s));
+        }
+        return out;
+    }));
+}
+
+void WhatIfRunner::startRuns(const WhatIfSetupOutcome& outcome) {
+    const auto setup = outcome.setup;
+    result_.setup = setup;
+    sessions_[0] = outcome.sessions[0];
+    sessions_[1] = outcome.sessions[1];
+    runWatcher_ = new QFutureWatcher<WhatIfRun>(this);
+    auto* watcher = runWatcher_;
+    connect(watcher, &QFutureWatcherBase::resultReadyAt, this, [this, watcher](int index) {
+        if (watcher != runWatcher_) return;
+        result_.runs.push_back(watcher->resultAt(index));
+        emit progress(int(result_.runs.size()), total_);
+    });
+    connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher] {
+        watcher->deleteLater();
+        if (watcher != runWatcher_) return;
+        runWatcher_ = nullptr;
+        finish();
+    });
+    const int seeds = setup->request.seeds;
+    watcher->setFuture(QtConcurrent::run(&pool_, [setup, seeds](QPromise<WhatIfRun>& promise) {
+        promise.setProgressRange(0, 2 * seeds);
+        for (int k = 0; k < seeds; ++k)
+            for (int setting = 0; setting < 2; ++setting) {
+                if (promise.isCanceled()) return;
+                promise.addResult(runWhatIfJob(*setup, setting, k));
+            }
+    }));
+}
+
+void WhatIfRunner::cancel() {
+    if (!busy_) return;
+    // The watchers stay connected only to delete themselves; their late results are dropped.
+    if (prepareWatcher_) prepareWatcher_->cancel();
+    if (runWatcher_) runWatcher_->cancel();
+    prepareWatcher_ = nullptr;
+    runWatcher_ = nullptr;
+    result_.cancelled = true;
+    finish();
+}
+
+void WhatIfRunner::finish() {
+    busy_ = false;
+    emit finished();
+}
+
+}  // namespace schedscope::gui

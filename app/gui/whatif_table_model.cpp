@@ -1,0 +1,89 @@
+#include "whatif_table_model.h"
+
+#include <QColor>
+#include <cmath>
+
+#include "qt_convert.h"
+
+namespace schedscope::gui {
+
+bool higherIsBetter(const std::string& metric) { return metric == "throughput"; }
+
+WhatIfTableModel::WhatIfTableModel(QObject* parent) : QAbstractTableModel(parent) {}
+
+void WhatIfTableModel::setResult(const WhatIfResult& result) {
+    beginResetModel();
+    rows_ = result.rows();
+    offName_ = qs(result.settingName(0));
+    onName_ = qs(result.settingName(1));
+    unit_ = result.setup ? qs(result.setup->workload.unit) : QString();
+    endResetModel();
+}
+
+int WhatIfTableModel::rowCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : int(rows_.size()); }
+
+int WhatIfTableModel::columnCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : ColumnCount; }
+
+QVariant WhatIfTableModel::data(const QModelIndex& index, int role) const {
+    if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid)) return {};
+    const auto& row = rows_[size_t(index.row())];
+    const int col = index.column();
+    auto number = [](double v) -> QString {
+        const double a = std::fabs(v);
+        return QString::number(v, 'f', a >= 1000 ? 0 : a >= 10 ? 1 : a >= 0.1 ? 3 : 4);
+    };
+    double value = 0;
+    switch (col) {
+        case OffMeanColumn: value = row.off.mean; break;
+        case OffSdColumn: value = row.off.sd; break;
+        case OnMeanColumn: value = row.on.mean; break;
+        case OnSdColumn: value = row.on.sd; break;
+        case DeltaColumn: value = row.relativePct; break;
+        default: break;
+    }
+    switch (role) {
+        case Qt::DisplayRole:
+            if (col == MetricColumn)
+                return row.metric == "throughput" && !unit_.isEmpty() ? QString(qs(row.metric) + QStringLiteral(" (") + unit_ + QLatin1Char(')'))
+                                                                      : qs(row.metric);
+            if (col == OffSdColumn || col == OnSdColumn) return QString(QStringLiteral("\u00b1") + number(value));
+            if (row.metric == "completion_s" && (col == OffMeanColumn || col == OnMeanColumn) && value < 0)
+                return tr("not finished");  // the tasks still ran when the simulation ended
+            if (col == DeltaColumn) {
+                if (row.off.n == 0 || row.on.n == 0) return QStringLiteral("\u2013");
+                return QString::asprintf("%+.1f%%", value);
+            }
+            return number(value);
+        case ValueRole:
+            if (col == MetricColumn) return qs(row.metric);
+            return value;
+        case Qt::TextAlignmentRole:
+            return col == MetricColumn ? QVariant(int(Qt::AlignLeft | Qt::AlignVCenter)) : QVariant(int(Qt::AlignRight | Qt::AlignVCenter));
+        case Qt::ForegroundRole: {
+            if (col != DeltaColumn || std::fabs(row.relativePct) < 1.0 || row.off.n == 0 || row.on.n == 0) return {};
+            const bool better = (row.relativePct > 0) == higherIsBetter(row.metric);
+            return better ? QColor(0x1b, 0x7a, 0x1b) : QColor(0xb0, 0x20, 0x20);
+        }
+        case Qt::ToolTipRole: {
+            if (col == MetricColumn || col == DeltaColumn) return {};
+            const MetricStats& s = col <= OffSdColumn ? row.off : row.on;
+            return tr("%1 seeds: min %2, max %3").arg(s.n).arg(number(s.min), number(s.max));
+        }
+        default: return {};
+    }
+}
+
+QVariant WhatIfTableModel::headerData(int section, Qt::Orientation orientation, int role) const {
+    if (orientation != Qt::Horizontal || role != Qt::DisplayRole || section < 0 || section >= ColumnCount) return {};
+    switch (section) {
+        case MetricColumn: return tr("Metric");
+        case OffMeanColumn: return QString(offName_ + tr(" mean"));
+        case OffSdColumn: return tr("spread (sd)");
+        case OnMeanColumn: return QString(onName_ + tr(" mean"));
+        case OnSdColumn: return tr("spread (sd)");
+        case DeltaColumn: return tr("\u0394 on vs off");
+        default: return {};
+    }
+}
+
+}  // namespace schedscope::gui

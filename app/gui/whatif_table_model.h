@@ -1,0 +1,35 @@
+#pragma once
+// WhatIfTableModel: the metric table of a what-if result, one row per metric, the two
+// settings side by side: mean and standard deviation over the seeds, and the relative change
+// of the mean. A thin adapter over WhatIfResult::rows().
+#include <QAbstractTableModel>
+
+#include "whatif_run.h"
+
+namespace schedscope::gui {
+
+class WhatIfTableModel : public QAbstractTableModel {
+    Q_OBJECT
+public:
+    enum Column { MetricColumn, OffMeanColumn, OffSdColumn, OnMeanColumn, OnSdColumn, DeltaColumn, ColumnCount };
+    static constexpr int ValueRole = Qt::UserRole + 1;  // double: the unformatted number
+
+    explicit WhatIfTableModel(QObject* parent = nullptr);
+
+    void setResult(const WhatIfResult& result);
+
+    int rowCount(const QModelIndex& parent = {}) const override;
+    int columnCount(const QModelIndex& parent = {}) const override;
+    QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
+    QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
+
+private:
+    std::vector<WhatIfResult::Row> rows_;
+    QString offName_ = tr("off"), onName_ = tr("on");
+    QString unit_;
+};
+
+// Whether a larger value of the metric is better (throughput) or worse (latency, migrations).
+bool higherIsBetter(const std::string& metric);
+
+}  // namespace schedscope::gui

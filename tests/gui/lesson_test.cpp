@@ -1,0 +1,242 @@
+// Selection by name (--select-cpu/--select-level), the lesson browser (text, scenario, steps
+// through schedscope-cli) and the lesson figures rendered by schedscope itself.
+#include <gtest/gtest.h>
+
+#include <QDir>
+#include <QDockWidget>
+#include <QListWidget>
+#include <QProcess>
+#include <QProcessEnvironment>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QTextBrowser>
+
+#include "banner.h"
+#include "domain_tree_view.h"
+#include "gui_test_util.h"
+#include "launch_options.h"
+#include "lesson_browser.h"
+#include "lesson_figures.h"
+#include "lessons/lesson.h"
+#include "qt_convert.h"
+#include "selection.h"
+#include "topology_view.h"
+#include "whatif_panel.h"
+#include "whatif_runner.h"
+
+namespace schedscope::gui {
+namespace {
+
+TopologySpec preset(const std::string& name) {
+    TopologySpec s;
+    s.kind = TopologySpec::Kind::Preset;
+    s.value = name;
+    return s;
+}
+
+const SchedDomain* selectedDomain(const MainWindow& w) { return w.topologyView()->selectedDomain(); }
+
+TEST(Selection, ResolvesTheLowestDomainOfALevelByName) {
+    auto session = test::loadNow(preset("kunpeng920-24"));
+    ASSERT_TRUE(session);
+    auto r = resolveSelection(*session, {4, QStringLiteral("cls")}, 0);
+    ASSERT_TRUE(r.error.isEmpty()) << r.error.toStdString();
+    EXPECT_EQ(r.cpu, 4);
+    const auto& doms = session->tree->domainsOf(4);
+    auto it = std::find_if(doms.begin(), doms.end(), [&](const SchedDomain& d) { return d.topologyLevel == r.topologyLevel; });
+    ASSERT_NE(it, doms.end());
+    EXPECT_EQ(it->level, "CLS");
+    // NUMA: the lowest of several NUMA levels.
+    r = resolveSelection(*session, {0, QStringLiteral("NUMA")}, 0);
+    ASSERT_TRUE(r.error.isEmpty());
+    for (const auto& d : session->tree->domainsOf(0))
+        if (d.level == "NUMA") {
+            EXPECT_EQ(d.topologyLevel, r.topologyLevel);
+            break;
+        }
+    r = resolveSelection(*session, {0, QStringLiteral("SMT")}, 0);
+    EXPECT_TRUE(r.error.contains(QStringLiteral("no SMT domain"))) << r.error.toStdString();
+    r = resolveSelection(*session, {500, {}}, 0);
+    EXPECT_TRUE(r.error.contains(QStringLiteral("no online CPU 500"))) << r.error.toStdString();
+}
+
+TEST(Selection, LaunchOptionsParseAndApplyAfterLoading) {
+    LaunchOptions o = parseLaunchOptions({QStringLiteral("schedscope"), QStringLiteral("--preset"), QStringLiteral("epyc7601-2s"),
+                                          QStringLiteral("--select-cpu"), QStringLiteral("8"), QStringLiteral("--select-level"),
+                                          QStringLiteral("node")});
+    ASSERT_TRUE(o.error.isEmpty()) << o.error.toStdString();
+    EXPECT_EQ(o.selectCpu, 8);
+    EXPECT_EQ(o.selectLevel, QStringLiteral("NODE"));
+    EXPECT_FALSE(parseLaunchOptions({QStringLiteral("schedscope"), QStringLiteral("--select-cpu"), QStringLiteral("x")}).error.isEmpty());
+
+    MainWindow window;
+    window.resize(1200, 800);
+    window.show();
+    QSignalSpy shown(&window, &MainWindow::sessionShown);
+    window.start(o);
+    ASSERT_TRUE(shown.wait(60'000));
+    EXPECT_EQ(window.topologyView()->selectedCpu(), 8);
+    ASSERT_TRUE(selectedDomain(window));
+    EXPECT_EQ(selectedDomain(window)->level, "NODE");
+    // The tree follows: its current row is CPU 8's NODE domain.
+    const QModelIndex current = window.domainTreeView()->currentIndex();
+    EXPECT_EQ(current.data(Qt::UserRole + 1).toInt(), 8);
+    EXPECT_TRUE(window.banner()->isHidden());
+
+    // A level the CPU lacks is an error in the banner (and so a failed screenshot).
+    window.selectWhenLoaded({0, QStringLiteral("CLS")});
+    EXPECT_FALSE(window.banner()->isHidden());
+    EXPECT_TRUE(window.banner()->isError());
+}
+
+TEST(LessonBrowser, ListsTheLessonsAndShowsTheMarkdown) {
+    LessonBrowser browser;
+    ASSERT_TRUE(browser.findChild<QListWidget*>());
+    EXPECT_EQ(browser.findChild<QListWidget*>()->count(), int(listLessons().size()));
+    ASSERT_TRUE(browser.showLesson(QStringLiteral("what-is-a-sched-domain"), false).isEmpty());
+    ASSERT_TRUE(browser.lesson());
+    EXPECT_EQ(browser.lesson()->id, "01-what-is-a-sched-domain");
+    const QString plain = browser.textBrowser()->toPlainText();
+    EXPECT_TRUE(plain.contains(QStringLiteral("What a sched domain is")));
+    EXPECT_FALSE(plain.contains(QStringLiteral("# What")));  // rendered, not shown as source
+    EXPECT_FALSE(browser.showLesson(QStringLiteral("no-such-lesson"), false).isEmpty());
+}
+
+TEST(LessonScenario, LoadsPresetViewAndSelectionInOneCall) {
+    MainWindow window;
+    window.resize(1400, 900);
+    window.show();
+    QSignalSpy shown(&window, &MainWindow::sessionShown);
+    ASSERT_TRUE(window.showLesson(QStringLiteral("04-node-level-on-naples"), true).isEmpty());
+    ASSERT_TRUE(shown.wait(60'000));
+    EXPECT_EQ(window.session()->topology->name, "epyc7601-2s");
+    EXPECT_EQ(window.topologyView()->selectedCpu(), 0);
+    ASSERT_TRUE(selectedDomain(window));
+    EXPECT_EQ(selectedDomain(window)->level, "NODE");
+    EXPECT_TRUE(window.findChild<QDockWidget*>(QStringLiteral("lessonsDock"))->isVisible());
+    EXPECT_TRUE(window.findChild<QDockWidget*>(QStringLiteral("domainsDock"))->isVisible());
+    EXPECT_TRUE(window.banner()->isHidden()) << window.banner()->text().toStdString();
+}
+
+TEST(LessonScenario, WhatIfLessonSetsUpAndStartsTheComparison) {
+    MainWindow window;
+    window.resize(1400, 900);
+    window.show();
+    QSignalSpy shown(&window, &MainWindow::sessionShown);
+    ASSERT_TRUE(window.showLesson(QStringLiteral("02-cluster-scheduling"), true).isEmpty());
+    WhatIfPanel* panel = window.whatIfPanel();
+    EXPECT_TRUE(panel->running());
+    EXPECT_TRUE(window.findChild<QDockWidget*>(QStringLiteral("whatifDock"))->isVisible());
+    const WhatIfRequest r = panel->request();
+    EXPECT_EQ(r.spec.value, "kunpeng920-24");
+    EXPECT_EQ(r.workload, "stream:threads=4,cpus=0-23");
+    EXPECT_EQ(r.compare, "cls");
+    panel->cancel();
+    EXPECT_TRUE(panel->statusText().startsWith(QStringLiteral("Cancelled")));
+    ASSERT_TRUE(shown.wait(60'000));
+    EXPECT_EQ(window.session()->topology->name, "kunpeng920-24");
+}
+
+void useBuiltCli() {
+    if (qEnvironmentVariableIsEmpty("SCHEDSCOPE_CLI")) qputenv("SCHEDSCOPE_CLI", SCHEDSCOPE_CLI_BINARY);
+}
+
+TEST(LessonBrowser, RunsTheStepsThroughTheCli) {
+    useBuiltCli();
+    ASSERT_FALSE(LessonBrowser::cliProgram().isEmpty());
+    LessonBrowser browser;
+    ASSERT_TRUE(browser.showLesson(QStringLiteral("04-node-level-on-naples"), false).isEmpty());
+    QSignalSpy done(&browser, &LessonBrowser::stepsFinished);
+    browser.runSteps();
+    EXPECT_TRUE(browser.runningSteps());
+    ASSERT_TRUE(done.wait(240'000));
+    EXPECT_EQ(done.first().at(0).toInt(), 0) << browser.textBrowser()->toPlainText().toStdString();
+    const QString text = browser.textBrowser()->toPlainText();
+    EXPECT_TRUE(text.contains(QStringLiteral("$ schedscope-cli domains --preset epyc7601-2s --cpu 0")));
+    EXPECT_TRUE(text.contains(QStringLiteral("NODE")));
+    EXPECT_TRUE(text.contains(QStringLiteral("Step 4")));
+}
+
+TEST(LessonBrowser, StopEndsTheStepsAtOnce) {
+    useBuiltCli();
+    LessonBrowser browser;
+    ASSERT_TRUE(browser.showLesson(QStringLiteral("02-cluster-scheduling"), false).isEmpty());
+    browser.runSteps();
+    ASSERT_TRUE(browser.runningSteps());
+    QTest::qWait(100);
+    browser.stopSteps();
+    EXPECT_FALSE(browser.runningSteps());
+    EXPECT_TRUE(browser.textBrowser()->toPlainText().contains(QStringLiteral("[stopped]")));
+}
+
+// --- figures ---------------------------------------------------------------------------------
+
+QProcessEnvironment headless() {
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    env.remove(QStringLiteral("DISPLAY"));
+    env.remove(QStringLiteral("WAYLAND_DISPLAY"));
+    env.remove(QStringLiteral("QT_QPA_PLATFORM"));
+    return env;
+}
+
+TEST(LessonFigures, RenderedBySchedscopeWithTheRequestedSizeAndNotBlank) {
+    QTemporaryDir dir;
+    QProcess p;
+    p.setProcessEnvironment(headless());
+    p.start(QStringLiteral(SCHEDSCOPE_GUI_BINARY), {QStringLiteral("--render-lesson-figures"), dir.path()});
+    ASSERT_TRUE(p.waitForFinished(300'000));
+    const QString err = QString::fromLocal8Bit(p.readAllStandardError());
+    ASSERT_EQ(p.exitCode(), 0) << err.toStdString();
+    int figures = 0;
+    for (const auto& id : listLessons()) {
+        auto lesson = loadLesson(id);
+        ASSERT_TRUE(lesson) << lesson.error();
+        for (const auto& f : lesson->figures) {
+            const QString path = dir.filePath(qs(lesson->id) + QLatin1Char('/') + qs(f.file));
+            const QImage img(path);
+            ASSERT_FALSE(img.isNull()) << path.toStdString();
+            const QStringList wh = qs(f.size).split(QLatin1Char('x'));
+            EXPECT_EQ(img.size(), QSize(wh[0].toInt(), wh[1].toInt())) << path.toStdString();
+            EXPECT_GE(test::distinctColours(img), 40) << path.toStdString();
+            test::keepShot(img, QStringLiteral("figure-") + QString::fromStdString(f.file).chopped(4));
+            ++figures;
+        }
+    }
+    EXPECT_GE(figures, 4);
+}
+
+TEST(LessonFigures, OneLessonOnlyAndBadNamesFail) {
+    QTemporaryDir dir;
+    std::vector<FigureTask> tasks;
+    QString error;
+    ASSERT_TRUE(lessonFigureTasks(QStringLiteral("cluster-first-wakeup"), dir.path(), tasks, error)) << error.toStdString();
+    ASSERT_EQ(tasks.size(), 1u);
+    EXPECT_EQ(tasks[0].options.selectCpu, 4);
+    EXPECT_EQ(tasks[0].options.selectLevel, QStringLiteral("CLS"));
+    EXPECT_EQ(tasks[0].options.size, QSize(900, 600));
+    EXPECT_FALSE(lessonFigureTasks(QStringLiteral("nope"), dir.path(), tasks, error));
+    EXPECT_TRUE(error.contains(QStringLiteral("unknown lesson")));
+}
+
+TEST(LessonScreenshot, TheAppWithALessonLoaded) {
+    QTemporaryDir dir;
+    for (const char* view : {"window", "lessons"}) {
+        const QString out = dir.filePath(QLatin1String(view) + QStringLiteral(".png"));
+        QProcess p;
+        QProcessEnvironment env = headless();
+        env.insert(QStringLiteral("XDG_CACHE_HOME"), dir.filePath(QStringLiteral("cache")));
+        p.setProcessEnvironment(env);
+        p.start(QStringLiteral(SCHEDSCOPE_GUI_BINARY),
+                {QStringLiteral("--screenshot"), out, QStringLiteral("--view"), QLatin1String(view), QStringLiteral("--size"),
+                 QStringLiteral("1500x950"), QStringLiteral("--lesson"), QStringLiteral("01-what-is-a-sched-domain")});
+        ASSERT_TRUE(p.waitForFinished(300'000));
+        ASSERT_EQ(p.exitCode(), 0) << view << ": " << p.readAllStandardError().toStdString();
+        const QImage img(out);
+        EXPECT_EQ(img.size(), QSize(1500, 950)) << view;
+        EXPECT_GE(test::distinctColours(img), 40) << view;
+        test::keepShot(img, QStringLiteral("lesson01-") + QLatin1String(view));
+    }
+}
+
+}  // namespace
+}  // namespace schedscope::gui

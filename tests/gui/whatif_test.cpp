@@ -1,0 +1,211 @@
+// The what-if panel: statistics, the table model under QAbstractItemModelTester, a real run on
+// a preset (table, bars, heat, JSON/CSV export) and cancelling while the GUI stays responsive.
+#include <gtest/gtest.h>
+
+#include <QAbstractItemModelTester>
+#include <cmath>
+#include <QElapsedTimer>
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QTimer>
+#include <qcustomplot.h>
+
+#include "gui_test_util.h"
+#include "topology_view.h"
+#include "whatif_panel.h"
+#include "whatif_runner.h"
+#include "whatif_table_model.h"
+
+namespace schedscope::gui {
+namespace {
+
+QStringList* g_warnings = nullptr;
+void captureWarnings(QtMsgType type, const QMessageLogContext&, const QString& msg) {
+    if (g_warnings && type != QtDebugMsg && type != QtInfoMsg) g_warnings->append(msg);
+}
+
+WhatIfResult handMadeResult() {
+    WhatIfResult r;
+    const double throughput[2][3] = {{10, 12, 14}, {15, 15, 15}};
+    for (int k = 0; k < 3; ++k)
+        for (int setting = 0; setting < 2; ++setting) {
+            WhatIfRun run;
+            run.setting = setting;
+            run.seed = 1 + k;
+            run.metrics = {{"throughput", throughput[setting][k]}, {"migrations", setting ? 4.0 : 8.0}};
+            run.migrationsByLevel = {{"MC", setting ? 1 : 5}, {"CLS", setting ? 3 : 0}};
+            run.cpuUtilisation = {0.5, setting ? 1.0 : 0.0};
+            r.runs.push_back(run);
+        }
+    return r;
+}
+
+TEST(WhatIfStats, MeanSpreadAndRelativeChange) {
+    const MetricStats s = statsOf({10, 12, 14});
+    EXPECT_DOUBLE_EQ(s.mean, 12);
+    EXPECT_DOUBLE_EQ(s.sd, 2);
+    EXPECT_DOUBLE_EQ(s.min, 10);
+    EXPECT_DOUBLE_EQ(s.max, 14);
+    EXPECT_EQ(s.n, 3);
+    const auto rows = handMadeResult().rows();
+    ASSERT_EQ(rows.size(), 2u);
+    EXPECT_EQ(rows[0].metric, "throughput");
+    EXPECT_DOUBLE_EQ(rows[0].relativePct, 25.0);
+    EXPECT_DOUBLE_EQ(rows[1].relativePct, -50.0);
+    const WhatIfResult r = handMadeResult();
+    EXPECT_DOUBLE_EQ(r.meanMigrations(0, "MC"), 5);
+    EXPECT_DOUBLE_EQ(r.meanMigrations(1, "CLS"), 3);
+    EXPECT_EQ(r.meanUtilisation(1), (std::vector<double>{0.5, 1.0}));
+    const std::string csv = r.toCsv();
+    EXPECT_NE(csv.find("throughput,12,2,10,14,3,15,0,15,15,3,25"), std::string::npos) << csv;
+}
+
+TEST(WhatIfTableModel, PassesTheModelTesterThroughResets) {
+    QStringList warnings;
+    g_warnings = &warnings;
+    const QtMessageHandler previous = qInstallMessageHandler(captureWarnings);
+    {
+        WhatIfTableModel model;
+        QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::Warning);
+        EXPECT_EQ(model.rowCount(), 0);
+        model.setResult(handMadeResult());
+        ASSERT_EQ(model.rowCount(), 2);
+        EXPECT_EQ(model.columnCount(), WhatIfTableModel::ColumnCount);
+        EXPECT_EQ(model.data(model.index(0, WhatIfTableModel::MetricColumn)).toString(), QStringLiteral("throughput"));
+        EXPECT_EQ(model.data(model.index(0, WhatIfTableModel::OffMeanColumn), WhatIfTableModel::ValueRole).toDouble(), 12.0);
+        EXPECT_EQ(model.data(model.index(0, WhatIfTableModel::DeltaColumn)).toString(), QStringLiteral("+25.0%"));
+        EXPECT_TRUE(model.data(model.index(0, WhatIfTableModel::DeltaColumn), Qt::ForegroundRole).isValid());
+        EXPECT_TRUE(model.headerData(WhatIfTableModel::OffMeanColumn, Qt::Horizontal).toString().contains(QStringLiteral("CLS off")));
+        model.setResult(WhatIfResult{});
+        EXPECT_EQ(model.rowCount(), 0);
+    }
+    qInstallMessageHandler(previous);
+    g_warnings = nullptr;
+    EXPECT_TRUE(warnings.isEmpty()) << warnings.join(QLatin1Char('\n')).toStdString();
+}
+
+TEST(WhatIfPanel, RunsBothSettingsAndShowsTableBarsHeatAndExports) {
+    WhatIfPanel panel;
+    panel.resize(1100, 720);
+    panel.show();
+    panel.setTopologyPreset(QStringLiteral("kunpeng920-24"));
+    panel.setWorkload(QStringLiteral("stream:threads=4,cpus=0-23"));
+    panel.setCompare(QStringLiteral("cls"));
+    panel.setSeeds(2);
+    panel.setDuration(0.2);
+    QSignalSpy progress(panel.runner(), &WhatIfRunner::progress);
+    QSignalSpy finished(&panel, &WhatIfPanel::finished);
+    panel.run();
+    EXPECT_TRUE(panel.running());
+    ASSERT_TRUE(finished.wait(120'000));
+    EXPECT_FALSE(panel.running());
+    EXPECT_TRUE(panel.statusText().startsWith(QStringLiteral("Done"))) << panel.statusText().toStdString();
+    // One progress step per finished run, up to 2 settings x 2 seeds.
+    ASSERT_GE(progress.size(), 5);
+    EXPECT_EQ(progress.last().at(0).toInt(), 4);
+    EXPECT_EQ(progress.last().at(1).toInt(), 4);
+
+    const WhatIfResult& r = panel.runner()->result();
+    EXPECT_EQ(r.runsOf(0), 2);
+    EXPECT_EQ(r.runsOf(1), 2);
+    EXPECT_GE(panel.model()->rowCount(), 5);
+    EXPECT_EQ(panel.plot()->plottableCount(), 2);
+    const auto levels = r.levels();
+    EXPECT_NE(std::find(levels.begin(), levels.end(), "CLS"), levels.end());
+    // The off tree has no CLS level, the on tree has.
+    EXPECT_EQ(panel.heatView(0)->session()->tree->domainsOf(0).front().level, "MC");
+    EXPECT_EQ(panel.heatView(1)->session()->tree->domainsOf(0).front().level, "CLS");
+    EXPECT_EQ(panel.heatView(1)->heat().size(), 96u);
+    double busy = 0;
+    for (double u : panel.heatView(1)->heat()) busy += std::isnan(u) ? 0 : u;
+    EXPECT_GT(busy, 1.0);  // four threads keep several CPUs busy
+
+    QTemporaryDir dir;
+    const QString json = dir.filePath(QStringLiteral("r.json")), csv = dir.filePath(QStringLiteral("r.csv"));
+    ASSERT_TRUE(panel.exportJson(json).isEmpty());
+    ASSERT_TRUE(panel.exportCsv(csv).isEmpty());
+    QFile jf(json);
+    ASSERT_TRUE(jf.open(QIODevice::ReadOnly));
+    const QJsonObject o = QJsonDocument::fromJson(jf.readAll()).object();
+    EXPECT_EQ(o.value(QStringLiteral("topology")).toString(), QStringLiteral("kunpeng920-24"));
+    EXPECT_EQ(o.value(QStringLiteral("compare")).toString(), QStringLiteral("cls"));
+    EXPECT_TRUE(o.value(QStringLiteral("metrics")).toObject().contains(QStringLiteral("throughput")));
+    EXPECT_EQ(o.value(QStringLiteral("runs")).toArray().size(), 4);
+    QFile cf(csv);
+    ASSERT_TRUE(cf.open(QIODevice::ReadOnly));
+    const QByteArray csvText = cf.readAll();
+    EXPECT_TRUE(csvText.startsWith("metric,off_mean")) << csvText.constData();
+    EXPECT_TRUE(csvText.contains("migrations_CLS")) << csvText.constData();
+
+    const QImage shot = panel.grab().toImage();
+    test::keepShot(shot, QStringLiteral("whatif"));
+    EXPECT_GE(test::distinctColours(shot), 40);
+}
+
+TEST(WhatIfPanel, BadWorkloadFailsInOneLine) {
+    WhatIfPanel panel;
+    panel.setTopologyPreset(QStringLiteral("kunpeng920-24"));
+    panel.setWorkload(QStringLiteral("nosuchbench:threads=4"));
+    QSignalSpy finished(&panel, &WhatIfPanel::finished);
+    panel.run();
+    ASSERT_TRUE(finished.wait(60'000));
+    EXPECT_TRUE(panel.statusText().startsWith(QStringLiteral("Failed"))) << panel.statusText().toStdString();
+    EXPECT_FALSE(panel.statusText().contains(QLatin1Char('\n')));
+}
+
+TEST(WhatIfPanel, NothingOpenSaysSo) {
+    WhatIfPanel panel;
+    panel.setTopologyPreset(QString());
+    panel.run();
+    EXPECT_FALSE(panel.running());
+    EXPECT_TRUE(panel.statusText().contains(QStringLiteral("No topology is open")));
+}
+
+TEST(WhatIfPanel, CancelAnswersAtOnceAndTheGuiStaysResponsive) {
+    WhatIfPanel panel;
+    panel.resize(1000, 700);
+    panel.show();
+    panel.setTopologyPreset(QStringLiteral("kunpeng920-24"));
+    panel.setWorkload(QStringLiteral("stream:threads=8,cpus=0-23"));
+    panel.setSeeds(60);
+    panel.setDuration(0.5);
+    QSignalSpy finished(&panel, &WhatIfPanel::finished);
+    QSignalSpy progress(panel.runner(), &WhatIfRunner::progress);
+    panel.run();
+    // Let the setup and at least one simulation finish, so the cancel lands mid-experiment.
+    while (progress.size() < 2) ASSERT_TRUE(progress.wait(60'000));
+    EXPECT_TRUE(panel.running());
+
+    // The event loop keeps turning while simulations run on the worker.
+    QElapsedTimer clock;
+    clock.start();
+    int ticks = 0;
+    QTimer ticker;
+    QObject::connect(&ticker, &QTimer::timeout, [&] { ++ticks; });
+    ticker.start(10);
+    QTest::qWait(300);
+    EXPECT_GE(ticks, 10) << "the GUI thread was blocked while the simulations ran";
+
+    clock.restart();
+    panel.cancel();
+    EXPECT_LT(clock.elapsed(), 100) << "cancel blocked the GUI thread";
+    EXPECT_FALSE(panel.running());
+    ASSERT_EQ(finished.size(), 1);
+    EXPECT_TRUE(panel.statusText().startsWith(QStringLiteral("Cancelled"))) << panel.statusText().toStdString();
+    EXPECT_TRUE(panel.runner()->result().cancelled);
+    EXPECT_LT(int(panel.runner()->result().runs.size()), 120);
+    // Partial results stay on screen and can be exported.
+    EXPECT_GE(panel.model()->rowCount(), 1);
+    // No late result from the simulation in flight changes what is shown.
+    const size_t shown = panel.runner()->result().runs.size();
+    QTest::qWait(500);
+    EXPECT_EQ(panel.runner()->result().runs.size(), shown);
+    EXPECT_EQ(finished.size(), 1);
+}
+
+}  // namespace
+}  // namespace schedscope::gui
