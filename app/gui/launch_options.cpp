@@ -8,7 +8,10 @@
 namespace schedscope::gui {
 
 QStringList screenshotViews() {
-    return {QStringLiteral("window"), QStringLiteral("topology"), QStringLiteral("domains")};
+    return {QStringLiteral("window"),   QStringLiteral("topology"), QStringLiteral("domains"),
+            // trace views (need a trace FILE): TraceWorkspace::viewNames()
+            QStringLiteral("timeline"), QStringLiteral("matrix"),   QStringLiteral("rates"),
+            QStringLiteral("latency"),  QStringLiteral("tasks")};
 }
 
 bool displayAvailable() {
@@ -40,13 +43,13 @@ LaunchOptions parseLaunchOptions(const QStringList& arguments) {
     const QCommandLineOption shotOpt(QStringLiteral("screenshot"),
                                      QObject::tr("Render offscreen to an image (PNG, SVG or PDF) and exit."),
                                      QStringLiteral("OUT"));
-    const QCommandLineOption viewOpt(QStringLiteral("view"), QObject::tr("With --screenshot: window, topology or domains."),
+    const QCommandLineOption viewOpt(QStringLiteral("view"), QObject::tr("With --screenshot: window, topology or domains; with a trace FILE also timeline, matrix, rates, latency or tasks."),
                                      QStringLiteral("NAME"));
     const QCommandLineOption sizeOpt(QStringLiteral("size"), QObject::tr("With --screenshot: image size, e.g. 1200x800."),
                                      QStringLiteral("WxH"));
     parser.addOptions({helpOpt, versionOpt, localOpt, presetOpt, xmlOpt, sysfsOpt, synthOpt, archOpt, noClsOpt, noNodeOpt,
                        profileOpt, shotOpt, viewOpt, sizeOpt});
-    parser.addPositionalArgument(QStringLiteral("FILE"), QObject::tr("A trace file to open (not supported yet)."),
+    parser.addPositionalArgument(QStringLiteral("FILE"), QObject::tr("A trace file to open (trace.dat or ftrace text)."),
                                  QStringLiteral("[FILE]"));
 
     if (!parser.parse(arguments)) {

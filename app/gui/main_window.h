@@ -20,6 +20,7 @@ class DomainTreeModel;
 class DomainTreeView;
 class SessionLoader;
 class TopologyView;
+class TraceWorkspace;
 
 class MainWindow : public QMainWindow {
     Q_OBJECT
@@ -35,7 +36,7 @@ public:
     void open(const TopologySpec& spec);
     // An hwloc .xml file, a sysfs snapshot directory, or else a trace file.
     void openPath(const QString& path);
-    // Trace files: the reader is not there yet; says so in the banner and keeps what is open.
+    // Trace files load on a worker (TraceWorkspace); a failure keeps what is open.
     void openTraceFile(const QString& path);
     void setHeat(Heat heat);
 
@@ -46,8 +47,9 @@ public:
     DomainTreeView* domainTreeView() const { return treeView_; }
     DomainTreeModel* domainModel() const { return model_; }
     DomainControls* domainControls() const { return controls_; }
+    TraceWorkspace* traceWorkspace() const { return trace_; }
 
-    // Renders "window", "topology" or "domains" at `size` (the window renders at its own size).
+    // Renders "window", "topology", "domains" or a trace view (TraceWorkspace::viewNames()) at `size` (the window renders at its own size).
     QImage renderView(const QString& view, const QSize& size);
     // Writes a view to PNG/SVG/PDF by suffix; returns an empty string or a one-line error.
     QString exportView(const QString& view, const QString& path, const QSize& size);
@@ -91,6 +93,7 @@ private:
     QMenu* recentMenu_ = nullptr;
     QMenu* viewMenu_ = nullptr;
     Heat heat_ = Heat::None;
+    TraceWorkspace* trace_ = nullptr;
 };
 
 }  // namespace schedscope::gui

@@ -7,6 +7,7 @@
 #include "banner.h"
 #include "main_window.h"
 #include "session_loader.h"
+#include "trace_workspace.h"
 
 namespace schedscope::gui {
 
@@ -22,6 +23,11 @@ int runScreenshot(const LaunchOptions& options) {
     QTimer::singleShot(120'000, &loop, [&] { timedOut = true; loop.quit(); });
     window.start(options);
     if (window.loader()->busy()) loop.exec();
+    // A trace loads after the topology (it may need it); wait for it too.
+    if (window.traceWorkspace()->busy()) {
+        QObject::connect(window.traceWorkspace(), &TraceWorkspace::idle, &loop, &QEventLoop::quit);
+        loop.exec();
+    }
     // One more turn so layouts and resizes posted by the new session settle before rendering.
     QTimer::singleShot(0, &loop, &QEventLoop::quit);
     loop.exec();
