@@ -377,15 +377,19 @@ void TimelineView::paintLanes(QPainter& p, const Frame& f, const std::vector<Row
     const uint64_t t0 = uint64_t(std::max<int64_t>(0, ax.viewStart)), t1 = uint64_t(std::max<int64_t>(0, ax.viewEnd));
     std::vector<LodColumn> cols, followCols, sum;
     std::map<int32_t, QRgb> colourCache;
+    int32_t lastPid = INT32_MIN;
+    QRgb lastColour = 0;
     auto colourOf = [&](int32_t pid) -> QRgb {
+        if (pid == lastPid) return lastColour;  // neighbouring columns mostly show the same task
+        lastPid = pid;
         auto it = colourCache.find(pid);
-        if (it != colourCache.end()) return it->second;
+        if (it != colourCache.end()) return lastColour = it->second;
         QColor c = taskColor(pid);
         if (follow_ > 0 && pid != follow_) {  // following: every other task fades
             const int g = qGray(c.rgb());
             c = QColor((g + 3 * 235) / 4, (g + 3 * 235) / 4, (g + 3 * 238) / 4);
         }
-        return colourCache[pid] = c.rgb();
+        return lastColour = colourCache[pid] = c.rgb();
     };
     const QRgb laneBg = qRgb(0xf1, 0xf2, 0xf5), laneBgAlt = qRgb(0xe9, 0xeb, 0xef), selBg = qRgb(0xdd, 0xe8, 0xfa);
     int laneIndex = 0;
