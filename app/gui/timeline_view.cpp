@@ -391,6 +391,7 @@ void TimelineView::paintLanes(QPainter& p, const Frame& f, const std::vector<Row
         }
         return lastColour = colourCache[pid] = c.rgb();
     };
+    const QRgb followColour = taskColor(follow_).darker(120).rgb();
     const QRgb laneBg = qRgb(0xf1, 0xf2, 0xf5), laneBgAlt = qRgb(0xe9, 0xeb, 0xef), selBg = qRgb(0xdd, 0xe8, 0xfa);
     int laneIndex = 0;
     for (const Row& r : rows) {
@@ -407,12 +408,13 @@ void TimelineView::paintLanes(QPainter& p, const Frame& f, const std::vector<Row
             const int laneH = y1 - inner0;
             for (int x = 0; x < w; ++x) {
                 const LodColumn& c = cols[size_t(x)];
-                if (c.busy <= 0) continue;
+                if (c.busy <= 0 && !(followHere && followCols[size_t(x)].busy > 0)) continue;
                 const int bh = std::max(1, int(std::lround(c.busy * laneH)));
-                fillColumn(x, y1 - bh, y1, colourOf(c.pid));
+                if (c.busy > 0) fillColumn(x, y1 - bh, y1, colourOf(c.pid));
                 if (followHere && followCols[size_t(x)].busy > 0) {
-                    const int fh = std::max(2, int(std::lround(followCols[size_t(x)].busy * laneH)));
-                    fillColumn(x, y1 - fh, y1, taskColor(follow_).darker(115).rgb());
+                    // The followed task is marked over the whole lane height wherever it ran,
+                    // however short: finding it is the point of following it.
+                    fillColumn(x, inner0, y1, followColour);
                 }
             }
         } else {
@@ -463,7 +465,7 @@ void TimelineView::paintMigrations(QPainter& p, const Frame& f, const std::vecto
         QPen pen = pens[d.levelIndex(m.level)];
         pen.setWidthF(width);
         // A light halo keeps the arrow readable over any task colour.
-        p.setPen(QPen(QColor(255, 255, 255, follow_ > 0 && width < 2 ? 60 : 190), width + 2.2));
+        p.setPen(QPen(QColor(255, 255, 255, follow_ > 0 && width < 2 ? 60 : 170), width + 1.4));
         p.drawLine(QPointF(x, ys), QPointF(x, yd));
         p.setPen(pen);
         p.drawLine(QPointF(x, ys), QPointF(x, yd));
@@ -478,7 +480,7 @@ void TimelineView::paintMigrations(QPainter& p, const Frame& f, const std::vecto
     };
     // At most one arrow per 3 pixels: a frame's cost stays bounded by its width.
     const auto picks = sampleForPixels(d.migrations.size(), [&](size_t i) { return d.migrations[i].ts; }, t0, t1, w, 3);
-    for (size_t i : picks) draw(d.migrations[i], 1.8);
+    for (size_t i : picks) draw(d.migrations[i], 2.0);
     if (follow_ > 0) {
         const auto mine = sampleForPixels(followMigrations_.size(), [&](size_t i) { return d.migrations[followMigrations_[i]].ts; },
                                           t0, t1, w, 1);
