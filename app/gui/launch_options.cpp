@@ -127,6 +127,10 @@ LaunchOptions parseLaunchOptions(const QStringList& arguments) {
         }
         o.size = QSize(w, h);
     }
+    if (o.traceFile.isEmpty() && screenshotViews().indexOf(o.view) >= 3) {  // the trace views
+        o.error = QObject::tr("--view %1 shows a trace: give a trace FILE (e.g. resources/traces/sample.dat)").arg(o.view);
+        return o;
+    }
     if (o.screenshot.isEmpty() && (parser.isSet(viewOpt) || parser.isSet(sizeOpt))) {
         o.error = QObject::tr("--view and --size only apply with --screenshot OUT.png");
         return o;
