@@ -1,6 +1,7 @@
 #include "trace_analysis.h"
 
 #include <algorithm>
+#include <cmath>
 #include <unordered_map>
 
 #include "sched_tracker.h"
@@ -98,6 +99,20 @@ std::shared_ptr<const TraceAnalysis> analyzeTrace(std::shared_ptr<const tracing:
         a->tasks.push_back(std::move(t));
     }
     std::sort(a->tasks.begin(), a->tasks.end(), [](const TaskSummary& x, const TaskSummary& y) { return x.pid < y.pid; });
+    // The histogram and percentiles here, on the worker: millions of waits are too many to
+    // sort on the GUI thread.
+    a->waitHistogram = logHistogram(a->waitLatencies, 48);
+    if (!a->waitLatencies.empty()) {
+        std::vector<uint64_t> sorted = a->waitLatencies;
+        std::sort(sorted.begin(), sorted.end());
+        auto at = [&](double p) {
+            const auto rank = static_cast<size_t>(std::ceil(p / 100.0 * static_cast<double>(sorted.size())));
+            return sorted[rank == 0 ? 0 : rank - 1];
+        };
+        a->waitP50 = at(50);
+        a->waitP95 = at(95);
+        a->waitP99 = at(99);
+    }
     report(options, 1.0);
     return a;
 }

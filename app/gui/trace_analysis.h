@@ -46,6 +46,8 @@ struct TraceAnalysis {
     std::vector<std::vector<uint64_t>> ratesByLevel;  // [level][bin] migrations per bin
     std::vector<uint64_t> matrix;                     // [src * cpus + dst] migration counts
     std::vector<uint64_t> waitLatencies;              // every runnable -> running wait, ns
+    LogHistogram waitHistogram;                       // of waitLatencies, 48 log bins
+    uint64_t waitP50 = 0, waitP95 = 0, waitP99 = 0;   // percentiles of waitLatencies, ns
     std::vector<TaskSummary> tasks;                   // by pid
     std::vector<uint32_t> migrationsOfTask(int32_t pid) const;  // indices into migrations
 

@@ -238,7 +238,7 @@ void LatencyHistogramPlot::rebuild() {
         return;
     }
     const TraceAnalysis& d = *trace_->data;
-    const LogHistogram h = logHistogram(d.waitLatencies, 48);
+    const LogHistogram& h = d.waitHistogram;
     QCPGraph* g = addGraph();
     g->setPen(QPen(QColor(0x2b, 0x5c, 0x9e), 1.4));
     g->setBrush(QColor(0x4e, 0x8c, 0xd8, 110));
@@ -269,8 +269,7 @@ void LatencyHistogramPlot::rebuild() {
         text->setText(QStringLiteral(" ") + label + QStringLiteral(" ") + usText(ns) + QStringLiteral(" "));
         text->setColor(colour);
     };
-    const uint64_t p50 = percentile(d.waitLatencies, 50), p95 = percentile(d.waitLatencies, 95),
-                   p99 = percentile(d.waitLatencies, 99);
+    const uint64_t p50 = d.waitP50, p95 = d.waitP95, p99 = d.waitP99;
     if (!d.waitLatencies.empty()) {
         mark(double(std::max<uint64_t>(p50, 1)), QStringLiteral("p50"), QColor(0x30, 0x80, 0x30), 1.08);
         mark(double(std::max<uint64_t>(p95, 1)), QStringLiteral("p95"), QColor(0xc0, 0x60, 0x00), 0.98);

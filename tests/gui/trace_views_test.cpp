@@ -58,6 +58,11 @@ TEST_F(TraceWindowTest, OpensTheSampleTraceWithItsSidecarTopology) {
     EXPECT_GT(t->data->migrations.size(), 0u);
     EXPECT_GT(t->data->tasks.size(), 10u);
     EXPECT_FALSE(t->data->waitLatencies.empty());
+    EXPECT_EQ(t->data->waitP95, percentile(t->data->waitLatencies, 95));
+    EXPECT_EQ(t->data->waitP50, percentile(t->data->waitLatencies, 50));
+    uint64_t binned = 0;
+    for (auto c : t->data->waitHistogram.counts) binned += c;
+    EXPECT_EQ(binned, t->data->waitLatencies.size());
     EXPECT_EQ(window.traceWorkspace()->taskModel()->rowCount(), int(t->data->tasks.size()));
     EXPECT_TRUE(window.banner()->isHidden() || !window.banner()->isError()) << window.banner()->text().toStdString();
     // The topology view shows migrations per CPU as heat.
