@@ -65,6 +65,27 @@ public:
         const size_t last = static_cast<size_t>(std::lower_bound(start_.begin(), start_.end(), t1) - start_.begin());
         return {first, std::max(first, last)};
     }
+    // As firstEndingAfter, searching only [from, size()): galloping from `from`, so walking
+    // forward through time costs O(log distance) per step and stays in cache.
+    size_t firstEndingAfterFrom(uint64_t t, size_t from) const {
+        const size_t n = size();
+        if (from >= n || end_[from] > t) return std::min(from, n);
+        size_t step = 1, lo = from, hi = from + 1;
+        while (hi < n && end_[hi] <= t) {
+            lo = hi;
+            step *= 2;
+            hi = std::min(n, hi + step);
+        }
+        return static_cast<size_t>(std::upper_bound(end_.begin() + static_cast<ptrdiff_t>(lo), end_.begin() + static_cast<ptrdiff_t>(hi), t) -
+                                   end_.begin());
+    }
+    // Busy nanoseconds before t, given i = firstEndingAfter(t).
+    uint64_t busyBeforeAt(uint64_t t, size_t i) const {
+        if (empty()) return 0;
+        uint64_t b = prefix_[i];
+        if (i < size() && start_[i] < t) b += t - start_[i];
+        return b;
+    }
     uint64_t totalBusy() const { return prefix_.empty() ? 0 : prefix_.back(); }
 
 private:
@@ -86,27 +107,30 @@ inline uint64_t columnEdge(uint64_t t0, uint64_t t1, int columns, int c) {
 }
 
 // Bins a lane over the window [t0, t1) into `columns` columns (out is resized).
-// Cost: O(columns x log slices), independent of how many slices the window holds.
+// Cost: O(columns x log(slices per column)), independent of how many slices the window
+// holds: the search walks forward from the previous column (galloping).
 inline void binLane(const LaneSlices& lane, uint64_t t0, uint64_t t1, int columns, std::vector<LodColumn>& out) {
     out.assign(static_cast<size_t>(std::max(columns, 0)), LodColumn{});
     if (columns <= 0 || t1 <= t0 || lane.empty()) return;
     uint64_t edge = t0;
-    uint64_t busyAtEdge = lane.busyBefore(edge);
+    size_t iEdge = lane.firstEndingAfter(edge);
+    uint64_t busyAtEdge = lane.busyBeforeAt(edge, iEdge);
     for (int c = 0; c < columns; ++c) {
         const uint64_t next = columnEdge(t0, t1, columns, c + 1);
         if (next <= edge) continue;  // more columns than nanoseconds
-        const uint64_t busyAtNext = lane.busyBefore(next);
+        const size_t iNext = lane.firstEndingAfterFrom(next, iEdge);
+        const uint64_t busyAtNext = lane.busyBeforeAt(next, iNext);
         LodColumn& col = out[static_cast<size_t>(c)];
         col.busy = static_cast<float>(static_cast<double>(busyAtNext - busyAtEdge) / static_cast<double>(next - edge));
         if (busyAtNext > busyAtEdge) {
-            const ptrdiff_t mid = lane.sliceAt(edge + (next - edge) / 2);
-            if (mid >= 0) col.pid = lane.pid(static_cast<size_t>(mid));
-            else {
-                const size_t i = lane.firstEndingAfter(edge);
-                if (i < lane.size()) col.pid = lane.pid(i);
-            }
+            // The slice at the column's middle, else the first one in the column.
+            const uint64_t mid = edge + (next - edge) / 2;
+            const size_t m = lane.firstEndingAfterFrom(mid, iEdge);
+            if (m < lane.size() && lane.start(m) <= mid) col.pid = lane.pid(m);
+            else if (iEdge < lane.size()) col.pid = lane.pid(iEdge);
         }
         edge = next;
+        iEdge = iNext;
         busyAtEdge = busyAtNext;
     }
 }

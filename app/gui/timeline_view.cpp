@@ -3,6 +3,7 @@
 #include <QContextMenuEvent>
 #include <QMenu>
 #include <QPainter>
+#include <QPaintEngine>
 #include <QPainterPath>
 #include <QWheelEvent>
 #include <algorithm>
@@ -323,8 +324,8 @@ void TimelineView::paintTo(QPainter& p, const QRectF& target) const {
     p.setFont(font);
 
     paintRuler(p, f.ruler, ax);
-    paintLanes(p, f, rows, ax);
-    paintMigrations(p, f, rows, ax);
+    paintLanes(p, f, rows, ax);  // raster targets get the arrows inside the lanes image
+    if (!(p.paintEngine() && p.paintEngine()->type() == QPaintEngine::Raster)) paintMigrations(p, f, rows, ax);
     paintLabels(p, f, rows, ax);
 
     // Markers: the A..B interval shaded, then the lines.
@@ -364,18 +365,19 @@ void TimelineView::paintLanes(QPainter& p, const Frame& f, const std::vector<Row
     const int w = int(std::floor(f.lanes.width()));
     const int h = int(std::ceil(f.lanes.height()));
     if (w <= 0 || h <= 0) return;
-    // Lanes are rendered into one raster image, column by column: the level-of-detail bins.
-    QImage img(w, h, QImage::Format_ARGB32_Premultiplied);
+    // Lanes are rendered into one raster image (reused between frames) from the per-column
+    // level-of-detail bins: for each lane, the first painted row and the colour of every
+    // column, then the lane's scanlines are written left to right (cache friendly).
+    QImage& img = lanesImage_;
+    if (img.size() != QSize(w, h)) img = QImage(w, h, QImage::Format_ARGB32_Premultiplied);
     img.fill(QColor(0xfb, 0xfb, 0xfc));
     auto* bits = reinterpret_cast<QRgb*>(img.bits());
     const qsizetype stride = img.bytesPerLine() / 4;
-    auto fillColumn = [&](int x, int y0, int y1, QRgb c) {
-        y0 = std::max(y0, 0);
-        y1 = std::min(y1, h);
-        for (int y = y0; y < y1; ++y) bits[y * stride + x] = c;
-    };
     const uint64_t t0 = uint64_t(std::max<int64_t>(0, ax.viewStart)), t1 = uint64_t(std::max<int64_t>(0, ax.viewEnd));
-    std::vector<LodColumn> cols, followCols, sum;
+    std::vector<LodColumn> cols, followCols;
+    std::vector<float> sum;
+    std::vector<int> top(static_cast<size_t>(w));
+    std::vector<QRgb> colour(static_cast<size_t>(w));
     std::map<int32_t, QRgb> colourCache;
     int32_t lastPid = INT32_MIN;
     QRgb lastColour = 0;
@@ -391,6 +393,13 @@ void TimelineView::paintLanes(QPainter& p, const Frame& f, const std::vector<Row
         }
         return lastColour = colourCache[pid] = c.rgb();
     };
+    // Writes rows [ya, yb) of a lane: column x shows colour[x] from row top[x] down, bg above.
+    auto writeLane = [&](int ya, int yb, QRgb bg) {
+        for (int y = std::max(ya, 0); y < std::min(yb, h); ++y) {
+            QRgb* line = bits + y * stride;
+            for (int x = 0; x < w; ++x) line[x] = y >= top[size_t(x)] ? colour[size_t(x)] : bg;
+        }
+    };
     const QRgb followColour = taskColor(follow_).darker(120).rgb();
     const QRgb laneBg = qRgb(0xf1, 0xf2, 0xf5), laneBgAlt = qRgb(0xe9, 0xeb, 0xef), selBg = qRgb(0xdd, 0xe8, 0xfa);
     int laneIndex = 0;
@@ -398,25 +407,28 @@ void TimelineView::paintLanes(QPainter& p, const Frame& f, const std::vector<Row
         const int y0 = int(std::lround(r.y - f.lanes.top()));
         const int y1 = int(std::lround(r.y + r.h - f.lanes.top()));
         const int inner0 = y0 + (r.h >= 6 ? 1 : 0);
+        const int laneH = y1 - inner0;
+        std::fill(top.begin(), top.end(), y1);  // nothing painted
         if (r.cpu >= 0) {
             const QRgb bg = r.cpu == cpu_ ? selBg : (laneIndex++ % 2 ? laneBgAlt : laneBg);
-            for (int y = std::max(inner0, 0); y < std::min(y1, h); ++y) std::fill_n(bits + y * stride, w, bg);
-            if (size_t(r.cpu) >= d.lanes.size()) continue;
-            binLane(d.lanes[size_t(r.cpu)], t0, t1, w, cols);
-            const bool followHere = follow_ > 0 && size_t(r.cpu) < followLanes_.size() && !followLanes_[size_t(r.cpu)].empty();
-            if (followHere) binLane(followLanes_[size_t(r.cpu)], t0, t1, w, followCols);
-            const int laneH = y1 - inner0;
-            for (int x = 0; x < w; ++x) {
-                const LodColumn& c = cols[size_t(x)];
-                if (c.busy <= 0 && !(followHere && followCols[size_t(x)].busy > 0)) continue;
-                const int bh = std::max(1, int(std::lround(c.busy * laneH)));
-                if (c.busy > 0) fillColumn(x, y1 - bh, y1, colourOf(c.pid));
-                if (followHere && followCols[size_t(x)].busy > 0) {
-                    // The followed task is marked over the whole lane height wherever it ran,
-                    // however short: finding it is the point of following it.
-                    fillColumn(x, inner0, y1, followColour);
+            if (size_t(r.cpu) < d.lanes.size()) {
+                binLane(d.lanes[size_t(r.cpu)], t0, t1, w, cols);
+                const bool followHere = follow_ > 0 && size_t(r.cpu) < followLanes_.size() && !followLanes_[size_t(r.cpu)].empty();
+                if (followHere) binLane(followLanes_[size_t(r.cpu)], t0, t1, w, followCols);
+                for (int x = 0; x < w; ++x) {
+                    const LodColumn& c = cols[size_t(x)];
+                    if (followHere && followCols[size_t(x)].busy > 0) {
+                        // The followed task is marked over the whole lane height wherever it
+                        // ran, however short: finding it is the point of following it.
+                        top[size_t(x)] = inner0;
+                        colour[size_t(x)] = followColour;
+                    } else if (c.busy > 0) {
+                        top[size_t(x)] = y1 - std::max(1, int(std::lround(c.busy * laneH)));
+                        colour[size_t(x)] = colourOf(c.pid);
+                    }
                 }
             }
+            writeLane(inner0, y1, bg);
         } else {
             const LaneGroup& g = groups_[size_t(r.group)];
             if (!g.collapsed) {
@@ -424,24 +436,88 @@ void TimelineView::paintLanes(QPainter& p, const Frame& f, const std::vector<Row
                 continue;
             }
             // A collapsed group: the mean busy fraction of its CPUs as a heat strip.
-            sum.assign(size_t(w), LodColumn{});
+            sum.assign(size_t(w), 0.0f);
             for (int c : g.cpus) {
                 if (size_t(c) >= d.lanes.size()) continue;
                 binLane(d.lanes[size_t(c)], t0, t1, w, cols);
-                for (int x = 0; x < w; ++x) sum[size_t(x)].busy += cols[size_t(x)].busy;
+                for (int x = 0; x < w; ++x) sum[size_t(x)] += cols[size_t(x)].busy;
             }
-            const int laneH = y1 - inner0;
-            for (int y = std::max(inner0, 0); y < std::min(y1, h); ++y) std::fill_n(bits + y * stride, w, laneBg);
             for (int x = 0; x < w; ++x) {
-                const double b = sum[size_t(x)].busy / double(std::max<size_t>(g.cpus.size(), 1));
+                const double b = sum[size_t(x)] / double(std::max<size_t>(g.cpus.size(), 1));
                 if (b <= 0) continue;
-                const int bh = std::max(1, int(std::lround(b * laneH)));
-                const QColor c = QColor::fromHsvF(0.6 - 0.6 * std::min(b, 1.0), 0.75, 0.85);
-                fillColumn(x, y1 - bh, y1, c.rgb());
+                top[size_t(x)] = y1 - std::max(1, int(std::lround(b * laneH)));
+                // 32 heat shades, looked up rather than converted per column.
+                static const std::vector<QRgb> shades = [] {
+                    std::vector<QRgb> v;
+                    for (int i = 0; i <= 32; ++i) v.push_back(QColor::fromHsvF(0.6 - 0.6 * i / 32.0, 0.75, 0.85).rgb());
+                    return v;
+                }();
+                colour[size_t(x)] = shades[size_t(std::lround(std::min(b, 1.0) * 32))];
             }
+            writeLane(inner0, y1, laneBg);
         }
     }
+    if (p.paintEngine() && p.paintEngine()->type() == QPaintEngine::Raster) rasterMigrations(img, f, rows, ax);
     p.drawImage(f.lanes.topLeft(), img);
+}
+
+std::pair<std::vector<size_t>, std::vector<size_t>> TimelineView::visibleMigrations(const TimeAxis& ax, int w) const {
+    const TraceAnalysis& d = *trace_->data;
+    const uint64_t t0 = uint64_t(std::max<int64_t>(0, ax.viewStart)), t1 = uint64_t(std::max<int64_t>(0, ax.viewEnd));
+    std::pair<std::vector<size_t>, std::vector<size_t>> out;
+    out.first = sampleForPixels(d.migrations.size(), [&](size_t i) { return d.migrations[i].ts; }, t0, t1, w, 3);
+    if (follow_ > 0) {
+        const auto mine = sampleForPixels(followMigrations_.size(), [&](size_t i) { return d.migrations[followMigrations_[i]].ts; },
+                                          t0, t1, w, 1);
+        for (size_t i : mine) out.second.push_back(followMigrations_[i]);
+    }
+    return out;
+}
+
+void TimelineView::rasterMigrations(QImage& img, const Frame& f, const std::vector<Row>& rows, const TimeAxis& ax) const {
+    const TraceAnalysis& d = *trace_->data;
+    if (d.migrations.empty()) return;
+    const int w = img.width(), h = img.height();
+    auto* bits = reinterpret_cast<QRgb*>(img.bits());
+    const qsizetype stride = img.bytesPerLine() / 4;
+    auto blend = [&](int x, int y, QRgb c, int alpha) {
+        if (x < 0 || x >= w || y < 0 || y >= h) return;
+        QRgb& px = bits[y * stride + x];
+        if (alpha >= 255) {
+            px = c;
+            return;
+        }
+        px = qRgb((qRed(c) * alpha + qRed(px) * (255 - alpha)) / 255, (qGreen(c) * alpha + qGreen(px) * (255 - alpha)) / 255,
+                  (qBlue(c) * alpha + qBlue(px) * (255 - alpha)) / 255);
+    };
+    std::vector<QRgb> colours;
+    for (const auto& l : d.levels) colours.push_back(levelColor(qs(l)).rgb());
+    const QRgb white = qRgb(255, 255, 255);
+    auto draw = [&](const tracing::Migration& m, int width, int alpha) {
+        const double ys = laneCenter(rows, m.src), yd = laneCenter(rows, m.dst);
+        if (ys < 0 || yd < 0 || ys == yd) return;
+        const int x = int(std::lround(ax.toPixel(int64_t(m.ts))));
+        const int y0 = int(std::lround(std::min(ys, yd) - f.lanes.top()));
+        const int y1 = int(std::lround(std::max(ys, yd) - f.lanes.top()));
+        const QRgb c = colours[d.levelIndex(m.level)];
+        const int left = x - width / 2, right = left + width - 1;
+        for (int y = std::max(y0, 0); y <= std::min(y1, h - 1); ++y) {
+            blend(left - 1, y, white, alpha * 2 / 3);
+            blend(right + 1, y, white, alpha * 2 / 3);
+            for (int xx = left; xx <= right; ++xx) blend(xx, y, c, alpha);
+        }
+        // The head: a triangle pointing at the destination lane.
+        const int dir = yd > ys ? 1 : -1;
+        const int tip = int(std::lround(yd - f.lanes.top()));
+        const int head = std::min(6 + width, (y1 - y0) / 2);
+        for (int k = 0; k < head; ++k) {
+            const int half = (k * 4) / 5 + width / 2;
+            for (int xx = x - half; xx <= x + half; ++xx) blend(xx, tip - dir * k, c, alpha);
+        }
+    };
+    const auto [all, mine] = visibleMigrations(ax, w);
+    for (size_t i : all) draw(d.migrations[i], 2, follow_ > 0 ? 80 : 255);
+    for (size_t i : mine) draw(d.migrations[i], 3, 255);
 }
 
 void TimelineView::paintMigrations(QPainter& p, const Frame& f, const std::vector<Row>& rows, const TimeAxis& ax) const {
@@ -450,7 +526,6 @@ void TimelineView::paintMigrations(QPainter& p, const Frame& f, const std::vecto
     p.save();
     p.setClipRect(f.lanes);
     p.setRenderHint(QPainter::Antialiasing, true);
-    const uint64_t t0 = uint64_t(std::max<int64_t>(0, ax.viewStart)), t1 = uint64_t(std::max<int64_t>(0, ax.viewEnd));
     const int w = int(f.lanes.width());
     std::vector<QPen> pens;
     for (const auto& l : d.levels) {
@@ -479,20 +554,16 @@ void TimelineView::paintMigrations(QPainter& p, const Frame& f, const std::vecto
         p.fillPath(arrow, pen.color());
     };
     // At most one arrow per 3 pixels: a frame's cost stays bounded by its width.
-    const auto picks = sampleForPixels(d.migrations.size(), [&](size_t i) { return d.migrations[i].ts; }, t0, t1, w, 3);
-    for (size_t i : picks) draw(d.migrations[i], 2.0);
-    if (follow_ > 0) {
-        const auto mine = sampleForPixels(followMigrations_.size(), [&](size_t i) { return d.migrations[followMigrations_[i]].ts; },
-                                          t0, t1, w, 1);
-        for (size_t i : mine) {
-            tracing::Migration m = d.migrations[followMigrations_[i]];
-            QPen saved = pens[d.levelIndex(m.level)];
-            QColor c = saved.color();
-            c.setAlpha(255);
-            pens[d.levelIndex(m.level)].setColor(c);
-            draw(m, 3.0);
-            pens[d.levelIndex(m.level)] = saved;
-        }
+    const auto [all, mine] = visibleMigrations(ax, w);
+    for (size_t i : all) draw(d.migrations[i], 2.0);
+    for (size_t i : mine) {
+        const tracing::Migration& m = d.migrations[i];
+        QPen saved = pens[d.levelIndex(m.level)];
+        QColor c = saved.color();
+        c.setAlpha(255);
+        pens[d.levelIndex(m.level)].setColor(c);
+        draw(m, 3.0);
+        pens[d.levelIndex(m.level)] = saved;
     }
     p.restore();
 }

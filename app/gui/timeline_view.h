@@ -95,6 +95,12 @@ private:
     void paintLanes(QPainter& p, const Frame& f, const std::vector<Row>& rows, const TimeAxis& ax) const;
     void paintRuler(QPainter& p, const QRectF& r, const TimeAxis& ax) const;
     void paintMigrations(QPainter& p, const Frame& f, const std::vector<Row>& rows, const TimeAxis& ax) const;
+    // The same arrows written straight into the lanes' raster image: on screen and in PNGs
+    // QPainter strokes of tall antialiased lines cost far more than the pixels they touch.
+    void rasterMigrations(QImage& img, const Frame& f, const std::vector<Row>& rows, const TimeAxis& ax) const;
+    // Indices into the trace's migrations to draw (at most one per 3 pixels) and the
+    // followed task's (at most one per pixel).
+    std::pair<std::vector<size_t>, std::vector<size_t>> visibleMigrations(const TimeAxis& ax, int widthPx) const;
     void paintLabels(QPainter& p, const Frame& f, const std::vector<Row>& rows, const TimeAxis& ax) const;
     void paintLegend(QPainter& p, const QRectF& r) const;
     TimeAxis axisFor(const QRectF& lanes) const;
@@ -115,6 +121,7 @@ private:
     QPoint pressPos_;
     int64_t pressViewStart_ = 0;
     bool dragging_ = false;
+    mutable QImage lanesImage_;  // the lanes raster, reused from frame to frame
 };
 
 }  // namespace schedscope::gui
