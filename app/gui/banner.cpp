@@ -2,6 +2,7 @@
 
 #include <QHBoxLayout>
 #include <QLabel>
+#include <QPushButton>
 #include <QToolButton>
 
 namespace schedscope::gui {
@@ -15,6 +16,13 @@ Banner::Banner(QWidget* parent) : QFrame(parent) {
     label_->setTextFormat(Qt::PlainText);
     label_->setWordWrap(false);
     label_->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
+    action_ = new QPushButton(this);
+    action_->hide();
+    connect(action_, &QPushButton::clicked, this, [this] {
+        auto f = onAction_;
+        hide();
+        if (f) f();
+    });
     auto* close = new QToolButton(this);
     close->setText(QStringLiteral("\u2715"));
     close->setAutoRaise(true);
@@ -23,12 +31,15 @@ Banner::Banner(QWidget* parent) : QFrame(parent) {
     auto* layout = new QHBoxLayout(this);
     layout->setContentsMargins(8, 2, 2, 2);
     layout->addWidget(label_, 1);
+    layout->addWidget(action_);
     layout->addWidget(close);
     hide();
 }
 
 void Banner::showMessage(const QString& text, bool error) {
     error_ = error;
+    onAction_ = {};
+    action_->hide();
     label_->setText(text);
     label_->setToolTip(text);
     QPalette pal = palette();
@@ -41,6 +52,13 @@ void Banner::showMessage(const QString& text, bool error) {
 
 void Banner::showError(const QString& text) { showMessage(text, true); }
 void Banner::showNotice(const QString& text) { showMessage(text, false); }
+void Banner::showNotice(const QString& text, const QString& actionText, std::function<void()> action) {
+    showMessage(text, false);
+    onAction_ = std::move(action);
+    action_->setText(actionText);
+    action_->show();
+}
+
 QString Banner::text() const { return label_->text(); }
 
 }  // namespace schedscope::gui

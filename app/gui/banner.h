@@ -2,8 +2,10 @@
 // Banner: a one-line message strip under the menu bar for load errors and notices. It never
 // replaces what is open; the close button hides it.
 #include <QFrame>
+#include <functional>
 
 class QLabel;
+class QPushButton;
 
 namespace schedscope::gui {
 
@@ -13,12 +15,17 @@ public:
     explicit Banner(QWidget* parent = nullptr);
     void showError(const QString& text);
     void showNotice(const QString& text);
+    // A notice with one button that runs `action` (and hides the banner).
+    void showNotice(const QString& text, const QString& actionText, std::function<void()> action);
+    QPushButton* actionButton() const { return action_; }
     QString text() const;
     bool isError() const { return error_; }
 
 private:
     void showMessage(const QString& text, bool error);
     QLabel* label_;
+    QPushButton* action_;
+    std::function<void()> onAction_;
     bool error_ = false;
 };
 

@@ -8,8 +8,11 @@
 namespace schedscope::gui {
 
 QStringList screenshotViews() {
-    return {QStringLiteral("window"), QStringLiteral("topology"), QStringLiteral("domains"), QStringLiteral("whatif"),
-            QStringLiteral("lessons")};
+    return {QStringLiteral("window"),   QStringLiteral("topology"), QStringLiteral("domains"),
+            QStringLiteral("whatif"),   QStringLiteral("lessons"),
+            // trace views (need a trace FILE): TraceWorkspace::viewNames()
+            QStringLiteral("timeline"), QStringLiteral("matrix"),   QStringLiteral("rates"),
+            QStringLiteral("latency"),  QStringLiteral("tasks")};
 }
 
 bool displayAvailable() {
@@ -41,7 +44,7 @@ LaunchOptions parseLaunchOptions(const QStringList& arguments) {
     const QCommandLineOption shotOpt(QStringLiteral("screenshot"),
                                      QObject::tr("Render offscreen to an image (PNG, SVG or PDF) and exit."),
                                      QStringLiteral("OUT"));
-    const QCommandLineOption viewOpt(QStringLiteral("view"), QObject::tr("With --screenshot: window, topology or domains."),
+    const QCommandLineOption viewOpt(QStringLiteral("view"), QObject::tr("With --screenshot: window, topology or domains; with a trace FILE also timeline, matrix, rates, latency or tasks."),
                                      QStringLiteral("NAME"));
     const QCommandLineOption sizeOpt(QStringLiteral("size"), QObject::tr("With --screenshot: image size, e.g. 1200x800."),
                                      QStringLiteral("WxH"));
@@ -57,7 +60,7 @@ LaunchOptions parseLaunchOptions(const QStringList& arguments) {
                                         QStringLiteral("DIR"));
     parser.addOptions({helpOpt, versionOpt, localOpt, presetOpt, xmlOpt, sysfsOpt, synthOpt, archOpt, noClsOpt, noNodeOpt,
                        profileOpt, shotOpt, viewOpt, sizeOpt, selCpuOpt, selLevelOpt, lessonOpt, figuresOpt});
-    parser.addPositionalArgument(QStringLiteral("FILE"), QObject::tr("A trace file to open (not supported yet)."),
+    parser.addPositionalArgument(QStringLiteral("FILE"), QObject::tr("A trace file to open (trace.dat or ftrace text)."),
                                  QStringLiteral("[FILE]"));
 
     if (!parser.parse(arguments)) {
@@ -148,6 +151,10 @@ LaunchOptions parseLaunchOptions(const QStringList& arguments) {
     o.renderFigures = parser.value(figuresOpt);
     if (!o.renderFigures.isEmpty() && !o.screenshot.isEmpty()) {
         o.error = QObject::tr("give either --screenshot or --render-lesson-figures, not both");
+        return o;
+    }
+    if (o.traceFile.isEmpty() && screenshotViews().indexOf(o.view) >= 5) {  // the trace views
+        o.error = QObject::tr("--view %1 shows a trace: give a trace FILE (e.g. resources/traces/sample.dat)").arg(o.view);
         return o;
     }
     if (o.screenshot.isEmpty() && (parser.isSet(viewOpt) || parser.isSet(sizeOpt))) {

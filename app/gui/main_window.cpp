@@ -32,6 +32,7 @@
 #include "recent_files.h"
 #include "session_loader.h"
 #include "topology_view.h"
+#include "trace_workspace.h"
 #include "view_export.h"
 
 namespace schedscope::gui {
@@ -78,6 +79,11 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     statusBar()->addWidget(statusLabel_, 1);
     statusBar()->addPermanentWidget(progress_);
 
+    trace_ = new TraceWorkspace(this);
+    connect(trace_, &TraceWorkspace::topologyFromTrace, this, &MainWindow::showSession);
+    connect(trace_, &TraceWorkspace::loadFailed, this, &MainWindow::showLoadError);
+    connect(trace_, &TraceWorkspace::recentFilesChanged, this, &MainWindow::rebuildRecentMenu);
+
     buildMenus(bar);
     setUpWhatIfAndLessons();
 
@@ -123,6 +129,7 @@ void MainWindow::buildMenus(QMenuBar* bar) {
     file->addAction(tr("Open hwloc &XML\u2026"), QKeySequence::Open, this, &MainWindow::openXmlDialog);
     file->addAction(tr("Open sysfs &snapshot\u2026"), this, &MainWindow::openSysfsDialog);
     file->addAction(tr("Open s&ynthetic\u2026"), this, &MainWindow::openSyntheticDialog);
+    file->addAction(tr("Open t&race\u2026"), this, [this] { trace_->openTraceDialog(); });
     QMenu* presets = file->addMenu(tr("&Presets"));
     const auto presetList = listPresets();
     for (const auto& p : presetList) {
@@ -166,6 +173,8 @@ void MainWindow::buildMenus(QMenuBar* bar) {
         group->addAction(a);
     }
 
+    trace_->addMenus(bar, viewMenu_);
+
     QMenu* tools = bar->addMenu(tr("&Tools"));
     tools->addAction(tr("&Diff against the running kernel"), this, &MainWindow::diffAgainstKernel);
     tools->addAction(tr("Expand all domains"), treeView_, &QTreeView::expandAll);
@@ -198,6 +207,7 @@ void MainWindow::start(const LaunchOptions& options) {
     selectWhenLoaded({options.selectCpu, options.selectLevel});
     open(options.spec);
     if (!options.traceFile.isEmpty()) openTraceFile(options.traceFile);
+    else if (options.spec.kind == TopologySpec::Kind::Local && options.screenshot.isEmpty()) trace_->startLiveIfPermitted();
 }
 
 void MainWindow::open(const TopologySpec& spec) { loader_->load(spec, controls_->choices()); }
@@ -217,13 +227,7 @@ void MainWindow::openPath(const QString& path) {
     open(spec);
 }
 
-void MainWindow::openTraceFile(const QString& path) {
-    // The trace reader (tracing/) is being built; this is where a TraceSession will load.
-    banner_->showError(tr("%1: trace files are not supported yet; open a topology (hwloc .xml, sysfs snapshot, "
-                          "preset) instead").arg(path));
-    bannerIsLoadError_ = false;
-    statusLabel_->setText(tr("Cannot open %1").arg(path));
-}
+void MainWindow::openTraceFile(const QString& path) { trace_->openTrace(path); }
 
 void MainWindow::showSession(const SessionPtr& session) {
     const bool newTopology = !session_ || session_->topology != session->topology;
@@ -331,6 +335,7 @@ void MainWindow::openSyntheticDialog() {
 }
 
 QImage MainWindow::renderView(const QString& view, const QSize& size) {
+    if (trace_->handlesView(view)) return trace_->renderView(view, size);
     if (auto standalone = standaloneView(view, size)) return standalone->grab().toImage();
     if (view == QLatin1String("topology")) {
         QImage img(size, QImage::Format_ARGB32_Premultiplied);
@@ -354,6 +359,7 @@ QImage MainWindow::renderView(const QString& view, const QSize& size) {
 }
 
 QString MainWindow::exportView(const QString& view, const QString& path, const QSize& size) {
+    if (trace_->handlesView(view)) return trace_->exportView(view, path, size);
     const QString title = session_ ? qs(session_->topology->name) : QStringLiteral("schedscope");
     if (auto standalone = standaloneView(view, size)) {
         if (QFileInfo(path).suffix().compare(QLatin1String("png"), Qt::CaseInsensitive) == 0)

@@ -25,6 +25,7 @@ class LessonBrowser;
 class SessionLoader;
 class TopologyView;
 class WhatIfPanel;
+class TraceWorkspace;
 
 class MainWindow : public QMainWindow {
     Q_OBJECT
@@ -40,7 +41,7 @@ public:
     void open(const TopologySpec& spec);
     // An hwloc .xml file, a sysfs snapshot directory, or else a trace file.
     void openPath(const QString& path);
-    // Trace files: the reader is not there yet; says so in the banner and keeps what is open.
+    // Trace files load on a worker (TraceWorkspace); a failure keeps what is open.
     void openTraceFile(const QString& path);
     void setHeat(Heat heat);
 
@@ -62,8 +63,9 @@ public:
     QString showLesson(const QString& name, bool applyScenario);
     // Applies a lesson's scenario: topology, selection, what-if run, view. Problems go to the banner.
     void applyLessonScenario(const schedscope::Lesson& lesson);
+    TraceWorkspace* traceWorkspace() const { return trace_; }
 
-    // Renders "window", "topology" or "domains" at `size` (the window renders at its own size).
+    // Renders "window", "topology", "domains" or a trace view (TraceWorkspace::viewNames()) at `size` (the window renders at its own size).
     QImage renderView(const QString& view, const QSize& size);
     // Writes a view to PNG/SVG/PDF by suffix; returns an empty string or a one-line error.
     QString exportView(const QString& view, const QString& path, const QSize& size);
@@ -116,6 +118,7 @@ private:
     QDockWidget* lessonDock_ = nullptr;
     SelectionRequest pendingSelection_;
     bool pendingWhatIfRun_ = false;
+    TraceWorkspace* trace_ = nullptr;
 };
 
 }  // namespace schedscope::gui

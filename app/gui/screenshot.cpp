@@ -8,6 +8,7 @@
 #include "main_window.h"
 #include "session_loader.h"
 #include "whatif_panel.h"
+#include "trace_workspace.h"
 
 namespace schedscope::gui {
 
@@ -32,6 +33,8 @@ void ScreenshotJob::start() {
     connect(window_->loader(), &SessionLoader::idle, this, &ScreenshotJob::check);
     connect(window_->whatIfPanel(), &WhatIfPanel::finished, this, &ScreenshotJob::check);
     connect(window_->lessonBrowser(), &LessonBrowser::figuresRendered, this, &ScreenshotJob::check);
+    // A trace loads after the topology (it may need it); wait for it too.
+    connect(window_->traceWorkspace(), &TraceWorkspace::idle, this, &ScreenshotJob::check);
     timeout_.start();
     window_->start(options_);
     check();
@@ -39,7 +42,7 @@ void ScreenshotJob::start() {
 
 void ScreenshotJob::check() {
     if (completing_ || !window_ || window_->loader()->busy() || window_->whatIfPanel()->running() ||
-        window_->lessonBrowser()->renderingFigures())
+        window_->lessonBrowser()->renderingFigures() || window_->traceWorkspace()->busy())
         return;
     completing_ = true;
     // One more turn so layouts and resizes posted by the new session settle before rendering.

@@ -70,6 +70,17 @@ LoadOutcome rebuildSession(const SessionPtr& from, const DomainChoices& choices,
     return buildInto(std::move(s), stage);
 }
 
+LoadOutcome sessionFromTopology(Topology topology, const TopologySpec& spec, const DomainChoices& choices,
+                                const std::function<void(int, const QString&)>& stage) {
+    if (auto st = topology.check(); !st) return {0, nullptr, qs(spec.describe() + ": " + st.error())};
+    Session s;
+    s.spec = spec;
+    s.choices = choices;
+    s.topology = std::make_shared<const Topology>(std::move(topology));
+    s.layout = std::make_shared<const TopologyLayout>(TopologyLayout::build(*s.topology));
+    return buildInto(std::move(s), stage);
+}
+
 SessionLoader::SessionLoader(QObject* parent) : QObject(parent) {
     qRegisterMetaType<SessionPtr>();
     pool_.setMaxThreadCount(1);

@@ -49,5 +49,8 @@ LoadOutcome loadSession(const TopologySpec& spec, const DomainChoices& choices,
                         const std::function<void(int, const QString&)>& stage = {});
 LoadOutcome rebuildSession(const SessionPtr& from, const DomainChoices& choices,
                            const std::function<void(int, const QString&)>& stage = {});
+// A session for a topology already in memory (a trace's sidecar); `spec` only names it.
+LoadOutcome sessionFromTopology(Topology topology, const TopologySpec& spec, const DomainChoices& choices,
+                                const std::function<void(int, const QString&)>& stage = {});
 
 }  // namespace schedscope::gui

@@ -49,6 +49,14 @@ TEST(LaunchOptions, Screenshot) {
     EXPECT_EQ(o.screenshot, QStringLiteral("out.png"));
     EXPECT_EQ(o.view, QStringLiteral("topology"));
     EXPECT_EQ(o.size, QSize(640, 480));
+    // The trace views, with a trace FILE (without one: an error, see below).
+    for (const char* view : {"timeline", "matrix", "rates", "latency", "tasks"}) {
+        o = parse({QStringLiteral("sample.dat"), QStringLiteral("--screenshot"), QStringLiteral("out.png"),
+                   QStringLiteral("--view"), QLatin1String(view)});
+        ASSERT_TRUE(o.error.isEmpty()) << view << ": " << o.error.toStdString();
+        EXPECT_EQ(o.view, QLatin1String(view));
+        EXPECT_EQ(o.traceFile, QStringLiteral("sample.dat"));
+    }
 }
 
 TEST(LaunchOptions, ErrorsAreOneLineAndNameTheOption) {

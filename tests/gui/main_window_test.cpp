@@ -26,6 +26,7 @@
 #include "qt_convert.h"
 #include "recent_files.h"
 #include "topology_view.h"
+#include "trace_workspace.h"
 
 namespace schedscope::gui {
 namespace {
@@ -132,13 +133,15 @@ TEST_F(MainWindowTest, UnknownPresetKeepsWhatIsOpen) {
     EXPECT_TRUE(window.banner()->text().contains(QStringLiteral("no-such-machine")));
 }
 
-TEST_F(MainWindowTest, TraceFilesAreNotSupportedYet) {
+TEST_F(MainWindowTest, MissingTraceFileKeepsTheTopologyAndShowsTheError) {
     openSynthetic();
     const SessionPtr before = window.session();
-    window.openPath(QStringLiteral("/tmp/recording.dat"));
+    QSignalSpy failed(&window, &MainWindow::loadFailed);
+    window.openPath(QStringLiteral("/tmp/no-such-recording.dat"));
+    ASSERT_TRUE(failed.wait(60'000));
     EXPECT_EQ(window.session(), before);
     EXPECT_FALSE(window.banner()->isHidden());
-    EXPECT_TRUE(window.banner()->text().contains(QStringLiteral("not supported yet")));
+    EXPECT_TRUE(window.banner()->text().contains(QStringLiteral("no-such-recording.dat"))) << window.banner()->text().toStdString();
 }
 
 TEST_F(MainWindowTest, OnlyTheNewestRequestIsDelivered) {
@@ -236,10 +239,19 @@ TEST_F(MainWindowTest, DroppedHwlocXmlOpensAndIsRemembered) {
     ASSERT_FALSE(RecentFiles::list().isEmpty());
     EXPECT_EQ(RecentFiles::list().front(), QFileInfo(xml).absoluteFilePath());
 
-    // A dropped trace goes to the (not yet available) trace path and keeps the topology.
+    // A dropped file that is not a trace fails on the trace path and keeps the topology.
+    QSignalSpy failed(&window, &MainWindow::loadFailed);
     drop(window, dir.filePath(QStringLiteral("sched.dat")));
-    EXPECT_TRUE(window.banner()->text().contains(QStringLiteral("not supported yet")));
+    ASSERT_TRUE(failed.wait(60'000));
+    EXPECT_TRUE(window.banner()->text().contains(QStringLiteral("sched.dat"))) << window.banner()->text().toStdString();
     EXPECT_EQ(window.session()->topology->onlineCount(), 8);
+
+    // A dropped trace opens (with its sidecar topology) and is remembered too.
+    QSignalSpy traceShown(window.traceWorkspace(), &TraceWorkspace::traceShown);
+    drop(window, TraceWorkspace::sampleTracePath());
+    ASSERT_TRUE(traceShown.wait(60'000));
+    EXPECT_EQ(window.session()->topology->onlineCount(), 2);
+    EXPECT_EQ(RecentFiles::list().front(), QFileInfo(TraceWorkspace::sampleTracePath()).absoluteFilePath());
 }
 
 TEST_F(MainWindowTest, CpuTooltipGivesMasksFlagsAndBalanceParameters) {

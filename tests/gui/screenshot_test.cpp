@@ -125,14 +125,14 @@ TEST(BinaryScreenshot, FailedLoadExitsNonZeroWithTheErrorAndStillWritesTheImage)
     EXPECT_TRUE(QFile::exists(out));
 }
 
-TEST(BinaryScreenshot, TraceFileArgumentIsReportedAsUnsupported) {
+TEST(BinaryScreenshot, MissingTraceFileExitsNonZeroNamingIt) {
     QTemporaryDir dir;
     const QString out = dir.filePath(QStringLiteral("trace.png"));
     const ProcessRun r = runSchedscope({QStringLiteral("--screenshot"), out, QStringLiteral("--synthetic"),
                                  QStringLiteral("pack:1 core:2 pu:1"), dir.filePath(QStringLiteral("trace.dat"))},
                                 headlessEnv());
     EXPECT_EQ(r.exitCode, 1);
-    EXPECT_TRUE(r.stdErr.contains(QStringLiteral("not supported yet"))) << r.stdErr.toStdString();
+    EXPECT_TRUE(r.stdErr.contains(QStringLiteral("trace.dat"))) << r.stdErr.toStdString();
 }
 
 TEST(BinaryWithoutDisplay, SaysSoInOneLineAndExitsNonZero) {

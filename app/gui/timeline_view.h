@@ -1,0 +1,127 @@
+#pragma once
+// TimelineView: one lane per CPU, lanes grouped (and collapsible) by sched-domain span, tasks
+// coloured by pid, migrations as arrows coloured by domain level, A/B markers with the
+// interval's statistics, and follow-a-task. Painting is level-of-detail: every lane is binned
+// per pixel column over the visible window (timeline_lod.h), so a frame costs
+// O(pixels x lanes), not O(events). Zoom: wheel, +/-; pan: drag, shift+wheel, arrows.
+#include <QColor>
+#include <QImage>
+#include <QWidget>
+#include <optional>
+
+#include "time_axis.h"
+#include "trace_loader.h"
+
+namespace schedscope::gui {
+
+// A task's colour, the same in every view: a hue from a hash of the pid.
+QColor taskColor(int32_t pid);
+// A migration level's colour ("SMT", "CLS", "MC", "PKG"/"DIE", "NODE", "NUMA", else grey).
+QColor levelColor(const QString& level);
+
+class TimelineView : public QWidget {
+    Q_OBJECT
+public:
+    explicit TimelineView(QWidget* parent = nullptr);
+
+    void setTrace(TraceSessionPtr trace);
+    const TraceSessionPtr& trace() const { return trace_; }
+
+    TimeAxis& axis() { return axis_; }
+    const TimeAxis& axis() const { return axis_; }
+    int32_t followedTask() const { return follow_; }
+    int selectedCpu() const { return cpu_; }
+
+    // A/B markers (trace timestamps); std::nullopt when unset.
+    void setMarkers(std::optional<int64_t> a, std::optional<int64_t> b);
+    std::optional<int64_t> markerA() const { return markA_; }
+    std::optional<int64_t> markerB() const { return markB_; }
+    // The statistics of [A, B) when both are set.
+    std::optional<IntervalStats> markerStats() const;
+    QString markerSummary() const;  // one line, empty without both markers
+
+    // Lane groups (by domain span); collapsing shows one aggregate lane for the group.
+    int groupCount() const { return int(groups_.size()); }
+    QString groupName(int g) const { return groups_[size_t(g)].name; }
+    void setGroupCollapsed(int g, bool collapsed);
+
+    // Paints the whole picture into `target` (widget, image, SVG or PDF alike).
+    void paintTo(QPainter& painter, const QRectF& target) const;
+
+    QSize sizeHint() const override { return {900, 420}; }
+    QSize minimumSizeHint() const override { return {300, 160}; }
+
+public slots:
+    void followTask(int pid);  // -1 stops following
+    void setSelectedCpu(int cpu);
+    void resetZoom();
+
+signals:
+    void taskPicked(int pid);
+    void cpuPicked(int cpu);
+    void markersChanged();
+    void exportRequested();
+
+protected:
+    void paintEvent(QPaintEvent*) override;
+    void resizeEvent(QResizeEvent*) override;
+    void wheelEvent(QWheelEvent* e) override;
+    void mousePressEvent(QMouseEvent* e) override;
+    void mouseMoveEvent(QMouseEvent* e) override;
+    void mouseReleaseEvent(QMouseEvent* e) override;
+    void mouseDoubleClickEvent(QMouseEvent* e) override;
+    void keyPressEvent(QKeyEvent* e) override;
+    void contextMenuEvent(QContextMenuEvent* e) override;
+
+private:
+    struct LaneGroup {
+        QString name;
+        std::vector<int> cpus;
+        std::vector<int> children;  // groups one level down; empty: CPU lanes
+        bool collapsed = false;
+    };
+    struct Row {
+        int cpu = -1;    // a CPU lane
+        int group = -1;  // a group header (collapsed: an aggregate lane)
+        int depth = 0;
+        double y = 0, h = 0;
+    };
+    struct Frame {
+        QRectF title, ruler, gutter, lanes, legend;
+    };
+    Frame frameFor(const QRectF& target) const;
+    std::vector<Row> rowsFor(const QRectF& lanes) const;
+    void buildGroups();
+    void paintLanes(QPainter& p, const Frame& f, const std::vector<Row>& rows, const TimeAxis& ax) const;
+    void paintRuler(QPainter& p, const QRectF& r, const TimeAxis& ax) const;
+    void paintMigrations(QPainter& p, const Frame& f, const std::vector<Row>& rows, const TimeAxis& ax) const;
+    // The same arrows written straight into the lanes' raster image: on screen and in PNGs
+    // QPainter strokes of tall antialiased lines cost far more than the pixels they touch.
+    void rasterMigrations(QImage& img, const Frame& f, const std::vector<Row>& rows, const TimeAxis& ax) const;
+    // Indices into the trace's migrations to draw (at most one per 3 pixels) and the
+    // followed task's (at most one per pixel).
+    std::pair<std::vector<size_t>, std::vector<size_t>> visibleMigrations(const TimeAxis& ax, int widthPx) const;
+    void paintLabels(QPainter& p, const Frame& f, const std::vector<Row>& rows, const TimeAxis& ax) const;
+    void paintLegend(QPainter& p, const QRectF& r) const;
+    TimeAxis axisFor(const QRectF& lanes) const;
+    const Row* rowAt(const QPointF& pos) const;
+    int32_t taskAt(const QPointF& pos) const;
+    double laneCenter(const std::vector<Row>& rows, int cpu) const;
+
+    TraceSessionPtr trace_;
+    TimeAxis axis_;
+    std::vector<LaneGroup> groups_;
+    std::vector<int> roots_;
+    std::vector<int> cpuGroup_;  // [cpu] innermost group, -1 when ungrouped
+    int32_t follow_ = -1;
+    std::vector<LaneSlices> followLanes_;
+    std::vector<uint32_t> followMigrations_;
+    int cpu_ = -1;
+    std::optional<int64_t> markA_, markB_;
+    QPoint pressPos_;
+    int64_t pressViewStart_ = 0;
+    bool dragging_ = false;
+    mutable QImage lanesImage_;  // the lanes raster, reused from frame to frame
+};
+
+}  // namespace schedscope::gui

@@ -1,0 +1,179 @@
+#include "trace_analysis.h"
+
+#include <algorithm>
+#include <cmath>
+#include <unordered_map>
+
+#include "sched_tracker.h"
+
+namespace schedscope {
+
+namespace {
+bool cancelled(const AnalysisOptions& o) { return o.cancel && o.cancel->load(std::memory_order_relaxed); }
+void report(const AnalysisOptions& o, double f) {
+    if (o.progress) o.progress(f);
+}
+}  // namespace
+
+std::shared_ptr<const TraceAnalysis> analyzeTrace(std::shared_ptr<const tracing::EventStore> store,
+                                                  const DomainTree& tree, const AnalysisOptions& options) {
+    auto a = std::make_shared<TraceAnalysis>();
+    const tracing::EventStore& s = *store;
+    a->store = store;
+    a->cpus = std::max(s.cpuCount(), tree.cpuCount());
+    a->firstTs = s.size() ? s.firstTs() : 0;
+    a->lastTs = s.size() ? s.lastTs() : 0;
+    const auto n = static_cast<size_t>(a->cpus);
+
+    // Run slices per CPU, idle left out: the lanes.
+    report(options, 0.0);
+    {
+        auto slices = tracing::computeRunSlices(s);
+        a->lanes.resize(n);
+        for (size_t c = 0; c < slices.size() && c < n; ++c) {
+            a->lanes[c].reserve(slices[c].size());
+            for (const auto& sl : slices[c])
+                if (sl.pid > 0) a->lanes[c].add(sl.start, sl.end, sl.pid);
+        }
+    }
+    if (cancelled(options)) return nullptr;
+    report(options, 0.25);
+
+    // Migrations, classified by the lowest domain level spanning source and destination.
+    {
+        const tracing::MigrationClassifier classifier(tree);
+        a->levels = classifier.levelNames();
+        a->levels.push_back("unknown");
+        a->migrations = tracing::inferMigrations(s);
+        const uint64_t span = a->lastTs > a->firstTs ? a->lastTs - a->firstTs : 1;
+        a->rateBinNs = std::max<uint64_t>(1, (span + options.rateBins - 1) / std::max<size_t>(options.rateBins, 1));
+        const size_t bins = static_cast<size_t>(span / a->rateBinNs + 1);
+        a->ratesByLevel.assign(a->levels.size(), std::vector<uint64_t>(bins, 0));
+        a->migrationTsByLevel.assign(a->levels.size(), {});
+        a->matrix.assign(n * n, 0);
+        for (auto& m : a->migrations) {
+            m.level = classifier.level(m.src, m.dst);
+            const size_t l = a->levelIndex(m.level);
+            a->migrationTsByLevel[l].push_back(m.ts);
+            ++a->ratesByLevel[l][std::min(bins - 1, static_cast<size_t>((m.ts - a->firstTs) / a->rateBinNs))];
+            if (m.src >= 0 && m.dst >= 0 && static_cast<size_t>(m.src) < n && static_cast<size_t>(m.dst) < n)
+                ++a->matrix[static_cast<size_t>(m.src) * n + static_cast<size_t>(m.dst)];
+        }
+    }
+    if (cancelled(options)) return nullptr;
+    report(options, 0.5);
+
+    // Task states: CPU time and runnable -> running waits.
+    std::unordered_map<int32_t, TaskSummary> tasks;
+    std::unordered_map<int32_t, std::vector<uint64_t>> waits;
+    {
+        const auto intervals = tracing::computeTaskIntervals(s);
+        if (cancelled(options)) return nullptr;
+        report(options, 0.8);
+        for (size_t i = 0; i < intervals.size(); ++i) {
+            const auto& iv = intervals[i];
+            TaskSummary& t = tasks[iv.pid];
+            t.pid = iv.pid;
+            if (iv.phase == tracing::TaskPhase::Running) t.cpuNs += iv.end - iv.start;
+            else if (iv.phase == tracing::TaskPhase::Runnable && i + 1 < intervals.size() &&
+                     intervals[i + 1].pid == iv.pid && intervals[i + 1].phase == tracing::TaskPhase::Running) {
+                waits[iv.pid].push_back(iv.end - iv.start);
+                a->waitLatencies.push_back(iv.end - iv.start);
+            }
+        }
+    }
+    for (const auto& m : a->migrations) {
+        if (m.pid <= 0) continue;
+        TaskSummary& t = tasks[m.pid];
+        t.pid = m.pid;
+        ++t.migrations;
+    }
+    a->tasks.reserve(tasks.size());
+    for (auto& [pid, t] : tasks) {
+        t.comm = std::string(s.commAt(pid, a->lastTs));
+        if (auto it = waits.find(pid); it != waits.end()) {
+            t.waits = it->second.size();
+            t.waitMaxNs = *std::max_element(it->second.begin(), it->second.end());
+            t.waitP95Ns = percentile(std::move(it->second), 95);
+        }
+        a->tasks.push_back(std::move(t));
+    }
+    std::sort(a->tasks.begin(), a->tasks.end(), [](const TaskSummary& x, const TaskSummary& y) { return x.pid < y.pid; });
+    // The histogram and percentiles here, on the worker: millions of waits are too many to
+    // sort on the GUI thread.
+    a->waitHistogram = logHistogram(a->waitLatencies, 48);
+    if (!a->waitLatencies.empty()) {
+        std::vector<uint64_t> sorted = a->waitLatencies;
+        std::sort(sorted.begin(), sorted.end());
+        auto at = [&](double p) {
+            const auto rank = static_cast<size_t>(std::ceil(p / 100.0 * static_cast<double>(sorted.size())));
+            return sorted[rank == 0 ? 0 : rank - 1];
+        };
+        a->waitP50 = at(50);
+        a->waitP95 = at(95);
+        a->waitP99 = at(99);
+    }
+    report(options, 1.0);
+    return a;
+}
+
+const TaskSummary* TraceAnalysis::task(int32_t pid) const {
+    auto it = std::lower_bound(tasks.begin(), tasks.end(), pid, [](const TaskSummary& t, int32_t p) { return t.pid < p; });
+    return it != tasks.end() && it->pid == pid ? &*it : nullptr;
+}
+
+std::vector<uint32_t> TraceAnalysis::migrationsOfTask(int32_t pid) const {
+    std::vector<uint32_t> out;
+    for (uint32_t i = 0; i < migrations.size(); ++i)
+        if (migrations[i].pid == pid) out.push_back(i);
+    return out;
+}
+
+IntervalStats TraceAnalysis::statsIn(uint64_t a, uint64_t b) const {
+    IntervalStats st;
+    if (b < a) std::swap(a, b);
+    st.a = a;
+    st.b = b;
+    // Events: each CPU's partition is in time order, so two binary searches per CPU.
+    if (store) {
+        for (int c = 0; c < store->cpuCount(); ++c) {
+            const size_t sz = store->cpuSize(c);
+            auto lower = [&](uint64_t t) {
+                size_t lo = 0, hi = sz;
+                while (lo < hi) {
+                    const size_t m = lo + (hi - lo) / 2;
+                    if (store->tsAt(c, m) < t) lo = m + 1;
+                    else hi = m;
+                }
+                return lo;
+            };
+            st.events += lower(b) - lower(a);
+        }
+    }
+    st.migrationsByLevel.resize(levels.size());
+    for (size_t l = 0; l < migrationTsByLevel.size(); ++l) st.migrationsByLevel[l] = countInRange(migrationTsByLevel[l], a, b);
+    st.busy.resize(lanes.size());
+    for (size_t c = 0; c < lanes.size(); ++c)
+        st.busy[c] = b > a ? static_cast<double>(lanes[c].busyIn(a, b)) / static_cast<double>(b - a) : 0.0;
+    return st;
+}
+
+std::vector<double> TraceAnalysis::migrationsPerCpu(int32_t pid) const {
+    std::vector<double> v(static_cast<size_t>(cpus), 0.0);
+    for (const auto& m : migrations) {
+        if (pid >= 0 && m.pid != pid) continue;
+        if (m.src >= 0 && m.src < cpus) v[static_cast<size_t>(m.src)] += 1;
+        if (m.dst >= 0 && m.dst < cpus) v[static_cast<size_t>(m.dst)] += 1;
+    }
+    return v;
+}
+
+std::vector<LaneSlices> TraceAnalysis::lanesOfTask(int32_t pid) const {
+    std::vector<LaneSlices> out(lanes.size());
+    for (size_t c = 0; c < lanes.size(); ++c)
+        for (size_t i = 0; i < lanes[c].size(); ++i)
+            if (lanes[c].pid(i) == pid) out[c].add(lanes[c].start(i), lanes[c].end(i), pid);
+    return out;
+}
+
+}  // namespace schedscope

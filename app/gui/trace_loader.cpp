@@ -1,0 +1,130 @@
+#include "trace_loader.h"
+
+#include <QFileInfo>
+#include <QFutureWatcher>
+#include <QPromise>
+#include <QtConcurrent/QtConcurrentRun>
+#include <chrono>
+
+#include "qt_convert.h"
+#include "session_loader.h"
+#include "trace_reader.h"
+#include "trace_topology.h"
+
+namespace schedscope::gui {
+namespace {
+using Clock = std::chrono::steady_clock;
+double msSince(Clock::time_point t0) { return std::chrono::duration<double, std::milli>(Clock::now() - t0).count(); }
+}  // namespace
+
+TraceLoadOutcome loadTraceSession(const QString& path, const SessionPtr& current, const DomainChoices& choices,
+                                  const std::function<void(int, const QString&)>& progress,
+                                  const std::atomic<bool>* cancel) {
+    // Progress: reading 0..600, topology 600..650, analysis 650..1000.
+    auto stage = [&](int v, const QString& text) {
+        if (progress) progress(v, text);
+    };
+    const std::string file = ss(path);
+    const auto t0 = Clock::now();
+    stage(0, QObject::tr("reading %1").arg(QFileInfo(path).fileName()));
+    tracing::LoadOptions lo;
+    lo.cancel = cancel;
+    lo.progress = [&](double f) { stage(static_cast<int>(f * 600), QString()); };
+    auto store = tracing::readTraceFile(file, lo);
+    if (!store) return {0, nullptr, qs(store.error())};
+    if (cancel && cancel->load()) return {0, nullptr, QObject::tr("%1: loading cancelled").arg(path)};
+    if (store->size() == 0) return {0, nullptr, QObject::tr("%1: the trace holds no sched events").arg(path)};
+    const double loadMs = msSince(t0);
+
+    stage(600, QObject::tr("topology"));
+    auto trace = std::make_shared<TraceSession>();
+    trace->path = path;
+    trace->name = QFileInfo(path).fileName();
+    trace->lostEvents = store->anomaly(tracing::Anomaly::LostEvents);
+    auto sidecar = tracing::readTopologySidecar(file);
+    if (!sidecar) return {0, nullptr, qs(sidecar.error())};
+    if (*sidecar) {
+        if (auto fits = tracing::checkTraceFitsTopology(file, *store, **sidecar, tracing::sidecarPath(file)); !fits)
+            return {0, nullptr, qs(fits.error())};
+        TopologySpec spec;
+        spec.kind = TopologySpec::Kind::Preset;  // only names it: "--preset <sidecar>"
+        spec.value = tracing::sidecarPath(file);
+        spec.arch = (*sidecar)->arch;
+        spec.archGiven = true;
+        auto built = sessionFromTopology(std::move(**sidecar), spec, choices);
+        if (!built.session) return {0, nullptr, built.error};
+        trace->topology = built.session;
+        trace->topologyFromSidecar = true;
+    } else {
+        if (!current || !current->tree)
+            return {0, nullptr, QObject::tr("%1: no topology sidecar and no topology open to read it against").arg(path)};
+        if (auto fits = tracing::checkTraceFitsTopology(file, *store, *current->topology, current->topology->name); !fits)
+            return {0, nullptr, qs(fits.error())};
+        trace->topology = current;
+    }
+    if (cancel && cancel->load()) return {0, nullptr, QObject::tr("%1: loading cancelled").arg(path)};
+
+    stage(650, QObject::tr("analysing"));
+    const auto t1 = Clock::now();
+    AnalysisOptions ao;
+    ao.cancel = cancel;
+    ao.progress = [&](double f) { stage(650 + static_cast<int>(f * 350), QString()); };
+    trace->data = analyzeTrace(std::make_shared<const tracing::EventStore>(std::move(store).value()), *trace->topology->tree, ao);
+    if (!trace->data) return {0, nullptr, QObject::tr("%1: loading cancelled").arg(path)};
+    trace->loadMs = loadMs;
+    trace->analyzeMs = msSince(t1);
+    return {0, trace, {}};
+}
+
+TraceLoader::TraceLoader(QObject* parent) : QObject(parent) {
+    qRegisterMetaType<TraceSessionPtr>();
+    pool_.setMaxThreadCount(1);
+}
+
+TraceLoader::~TraceLoader() {
+    if (cancel_) cancel_->store(true);
+    pool_.waitForDone();
+}
+
+void TraceLoader::cancel() {
+    if (cancel_) cancel_->store(true);
+}
+
+void TraceLoader::load(const QString& path, const SessionPtr& current, const DomainChoices& choices) {
+    if (cancel_) cancel_->store(true);  // a newer request supersedes the running one
+    cancel_ = std::make_shared<std::atomic<bool>>(false);
+    const quint64 gen = ++generation_;
+    auto future = QtConcurrent::run(&pool_, [path, current, choices, gen, cancel = cancel_](QPromise<TraceLoadOutcome>& promise) {
+        promise.setProgressRange(0, 1000);
+        int last = -1;
+        auto outcome = loadTraceSession(path, current, choices, [&](int v, const QString& text) {
+            if (v == last && text.isEmpty()) return;
+            last = v;
+            if (text.isEmpty()) promise.setProgressValue(v);
+            else promise.setProgressValueAndText(v, text);
+        }, cancel.get());
+        outcome.generation = gen;
+        promise.addResult(std::move(outcome));
+    });
+    ++pending_;
+    emit started(path);
+    auto* watcher = new QFutureWatcher<TraceLoadOutcome>(this);
+    connect(watcher, &QFutureWatcherBase::progressValueChanged, this, [this, watcher, gen](int v) {
+        if (gen == generation_) emit progress(v, watcher->progressText());
+    });
+    connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher] {
+        watcher->deleteLater();
+        --pending_;
+        if (watcher->future().resultCount() > 0) {
+            TraceLoadOutcome outcome = watcher->result();
+            if (outcome.generation == generation_) {
+                if (outcome.trace) emit loaded(outcome.trace);
+                else emit failed(outcome.error);
+            }
+        }
+        if (pending_ == 0) emit idle();
+    });
+    watcher->setFuture(future);
+}
+
+}  // namespace schedscope::gui

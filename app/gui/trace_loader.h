@@ -1,0 +1,66 @@
+#pragma once
+// TraceSession: a loaded (or live) trace with the topology it is read against; TraceLoader:
+// reads a trace file and derives its tables on a worker thread, with real progress (the
+// reader's own fraction, then the analysis stages) and cancel. Like SessionLoader, only the
+// newest request is delivered, and a failure leaves whatever is open untouched.
+#include <QObject>
+#include <QThreadPool>
+#include <atomic>
+#include <memory>
+
+#include "session.h"
+#include "trace_analysis.h"
+
+namespace schedscope::gui {
+
+struct TraceSession {
+    QString path;   // empty for live capture
+    QString name;   // file name, or "live"
+    std::shared_ptr<const TraceAnalysis> data;
+    SessionPtr topology;        // the topology and domains the trace is read against
+    bool topologyFromSidecar = false;  // the window should show this topology
+    bool live = false;
+    uint64_t lostEvents = 0;
+    double loadMs = 0, analyzeMs = 0;
+};
+using TraceSessionPtr = std::shared_ptr<const TraceSession>;
+
+struct TraceLoadOutcome {
+    quint64 generation = 0;
+    TraceSessionPtr trace;  // null on failure
+    QString error;          // one line naming the file
+};
+
+// The worker side, also usable synchronously (tests). `current` is the open topology, used
+// when the trace has no sidecar; `progress` gets 0..1000.
+TraceLoadOutcome loadTraceSession(const QString& path, const SessionPtr& current, const DomainChoices& choices,
+                                  const std::function<void(int, const QString&)>& progress = {},
+                                  const std::atomic<bool>* cancel = nullptr);
+
+class TraceLoader : public QObject {
+    Q_OBJECT
+public:
+    explicit TraceLoader(QObject* parent = nullptr);
+    ~TraceLoader() override;
+
+    void load(const QString& path, const SessionPtr& current, const DomainChoices& choices);
+    void cancel();
+    bool busy() const { return pending_ > 0; }
+
+signals:
+    void started(const QString& what);
+    void progress(int permille, const QString& stage);
+    void loaded(schedscope::gui::TraceSessionPtr trace);
+    void failed(const QString& error);
+    void idle();
+
+private:
+    QThreadPool pool_;
+    quint64 generation_ = 0;
+    int pending_ = 0;
+    std::shared_ptr<std::atomic<bool>> cancel_;
+};
+
+}  // namespace schedscope::gui
+
+Q_DECLARE_METATYPE(schedscope::gui::TraceSessionPtr)

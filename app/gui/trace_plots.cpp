@@ -1,0 +1,284 @@
+#include "trace_plots.h"
+
+#include <QContextMenuEvent>
+#include <QMenu>
+#include <QPicture>
+#include <cmath>
+
+#include "qt_convert.h"
+#include "timeline_view.h"
+
+namespace schedscope::gui {
+namespace {
+
+QString usText(double ns) {
+    if (ns >= 1e6) return QString::number(ns / 1e6, 'f', 2) + QStringLiteral(" ms");
+    return QString::number(ns / 1e3, 'f', 1) + QStringLiteral(" \u00b5s");
+}
+
+}  // namespace
+
+TracePlot::TracePlot(QWidget* parent) : QCustomPlot(parent) {
+    plotLayout()->insertRow(0);
+    title_ = new QCPTextElement(this, QString(), QFont(font().family(), 10, QFont::Bold));
+    plotLayout()->addElement(0, 0, title_);
+    setMinimumSize(240, 180);
+}
+
+void TracePlot::paintTo(QPainter& painter, const QRectF& target) {
+    QPicture picture;
+    {
+        QCPPainter qp(&picture);
+        toPainter(&qp, int(target.width()), int(target.height()));
+    }
+    painter.save();
+    painter.fillRect(target, Qt::white);
+    painter.drawPicture(target.topLeft(), picture);
+    painter.restore();
+}
+
+void TracePlot::contextMenuEvent(QContextMenuEvent* e) {
+    QMenu menu(this);
+    menu.addAction(tr("Reset the axes"), this, [this] {
+        setTrace(trace_);
+    });
+    menu.addAction(tr("Export\u2026"), this, &TracePlot::exportRequested);
+    menu.exec(e->globalPos());
+}
+
+void TracePlot::showEmpty(const QString& text) {
+    title_->setText(text);
+    replot();
+}
+
+// ---- migration matrix ----
+
+MigrationMatrixPlot::MigrationMatrixPlot(QWidget* parent) : TracePlot(parent) {
+    setObjectName(QStringLiteral("migrationMatrix"));
+    map_ = new QCPColorMap(xAxis, yAxis);
+    scale_ = new QCPColorScale(this);
+    plotLayout()->addElement(1, 1, scale_);
+    scale_->setType(QCPAxis::atRight);
+    scale_->axis()->setLabel(tr("migrations"));
+    map_->setColorScale(scale_);
+    QCPColorGradient g;
+    g.setColorStopAt(0.0, QColor(0xff, 0xff, 0xff));
+    g.setColorStopAt(0.02, QColor(0xff, 0xf5, 0xc0));
+    g.setColorStopAt(0.35, QColor(0xfd, 0xae, 0x61));
+    g.setColorStopAt(0.7, QColor(0xd7, 0x30, 0x27));
+    g.setColorStopAt(1.0, QColor(0x67, 0x00, 0x0d));
+    map_->setGradient(g);
+    map_->setInterpolate(false);
+    xAxis->setLabel(tr("destination CPU"));
+    yAxis->setLabel(tr("source CPU"));
+    yAxis->setRangeReversed(true);
+    auto* marginGroup = new QCPMarginGroup(this);
+    axisRect()->setMarginGroup(QCP::msBottom | QCP::msTop, marginGroup);
+    scale_->setMarginGroup(QCP::msBottom | QCP::msTop, marginGroup);
+    selection_ = new QCPItemRect(this);
+    selection_->setPen(QPen(QColor(0x10, 0x50, 0xc0), 2));
+    selection_->setBrush(Qt::NoBrush);
+    selection_->setVisible(false);
+    connect(this, &QCustomPlot::mousePress, this, &MigrationMatrixPlot::onPress);
+    setToolTip(tr("Click a row to select its source CPU"));
+    showEmpty(tr("Migration matrix: no trace open"));
+}
+
+void MigrationMatrixPlot::setTrace(TraceSessionPtr trace) {
+    trace_ = std::move(trace);
+    clearItems();
+    selection_ = new QCPItemRect(this);
+    selection_->setPen(QPen(QColor(0x10, 0x50, 0xc0), 2));
+    selection_->setBrush(Qt::NoBrush);
+    selection_->setVisible(false);
+    if (!trace_ || !trace_->data) {
+        map_->data()->clear();
+        showEmpty(tr("Migration matrix: no trace open"));
+        return;
+    }
+    const TraceAnalysis& d = *trace_->data;
+    const int n = d.cpus;
+    map_->data()->setSize(n, n);
+    map_->data()->setRange(QCPRange(0, n - 1), QCPRange(0, n - 1));
+    uint64_t mx = 0;
+    for (int s = 0; s < n; ++s)
+        for (int t = 0; t < n; ++t) {
+            const uint64_t v = d.matrix[size_t(s) * size_t(n) + size_t(t)];
+            mx = std::max(mx, v);
+            map_->data()->setCell(t, s, double(v));  // key: destination, value: source
+        }
+    map_->setDataRange(QCPRange(0, std::max<double>(1, double(mx))));
+    xAxis->setRange(-0.5, n - 0.5);
+    yAxis->setRange(-0.5, n - 0.5);
+    QSharedPointer<QCPAxisTickerFixed> ticker(new QCPAxisTickerFixed);
+    ticker->setTickStep(std::max(1.0, std::pow(2.0, std::ceil(std::log2(std::max(1.0, n / 16.0))))));
+    ticker->setScaleStrategy(QCPAxisTickerFixed::ssNone);
+    xAxis->setTicker(ticker);
+    yAxis->setTicker(ticker);
+    if (n <= 16) {  // small machines: the counts in the cells
+        for (int s = 0; s < n; ++s)
+            for (int t = 0; t < n; ++t) {
+                const uint64_t v = d.matrix[size_t(s) * size_t(n) + size_t(t)];
+                auto* text = new QCPItemText(this);
+                text->position->setCoords(t, s);
+                text->setText(QString::number(v));
+                text->setColor(double(v) > 0.55 * double(mx) ? Qt::white : QColor(0x20, 0x20, 0x20));
+                text->setClipToAxisRect(true);
+            }
+    }
+    title_->setText(tr("Migrations source \u2192 destination CPU (%1 in %2)").arg(d.migrations.size()).arg(trace_->name));
+    setSelectedCpu(cpu_);
+}
+
+void MigrationMatrixPlot::setSelectedCpu(int cpu) {
+    cpu_ = cpu;
+    const int n = trace_ && trace_->data ? trace_->data->cpus : 0;
+    selection_->setVisible(cpu >= 0 && cpu < n);
+    if (cpu >= 0 && cpu < n) {
+        selection_->topLeft->setCoords(-0.5, cpu - 0.5);
+        selection_->bottomRight->setCoords(n - 0.5, cpu + 0.5);
+    }
+    replot();
+}
+
+std::pair<int, int> MigrationMatrixPlot::cellAt(const QPointF& pos) const {
+    if (!trace_ || !trace_->data || !axisRect()->rect().contains(pos.toPoint())) return {-1, -1};
+    const int n = trace_->data->cpus;
+    const int dst = int(std::lround(xAxis->pixelToCoord(pos.x())));
+    const int src = int(std::lround(yAxis->pixelToCoord(pos.y())));
+    if (src < 0 || dst < 0 || src >= n || dst >= n) return {-1, -1};
+    return {src, dst};
+}
+
+void MigrationMatrixPlot::onPress(QMouseEvent* e) {
+    if (e->button() != Qt::LeftButton) return;
+    const auto [src, dst] = cellAt(e->position());
+    Q_UNUSED(dst);
+    if (src < 0) return;
+    setSelectedCpu(src);
+    emit cpuPicked(src);
+}
+
+// ---- migrations per level over time ----
+
+LevelRatePlot::LevelRatePlot(QWidget* parent) : TracePlot(parent) {
+    setObjectName(QStringLiteral("levelRates"));
+    xAxis->setLabel(tr("time since the trace start (s)"));
+    yAxis->setLabel(tr("migrations / s"));
+    legend->setVisible(true);
+    legend->setFont(QFont(font().family(), 8));
+    axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignRight);
+    setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
+    axisRect()->setRangeZoom(Qt::Horizontal);
+    axisRect()->setRangeDrag(Qt::Horizontal);
+    showEmpty(tr("Migrations per level: no trace open"));
+}
+
+void LevelRatePlot::setTrace(TraceSessionPtr trace) {
+    trace_ = std::move(trace);
+    clearGraphs();
+    if (!trace_ || !trace_->data) {
+        showEmpty(tr("Migrations per level: no trace open"));
+        return;
+    }
+    const TraceAnalysis& d = *trace_->data;
+    const double binS = double(d.rateBinNs) / 1e9;
+    double top = 1;
+    for (size_t l = 0; l < d.levels.size(); ++l) {
+        if (d.migrationTsByLevel[l].empty() && l + 1 == d.levels.size()) continue;
+        QCPGraph* g = addGraph();
+        g->setName(qs(d.levels[l]) + QStringLiteral(" (") + QString::number(d.migrationTsByLevel[l].size()) + QLatin1Char(')'));
+        QPen pen(levelColor(qs(d.levels[l])), 1.6);
+        g->setPen(pen);
+        g->setLineStyle(QCPGraph::lsStepLeft);
+        QVector<double> keys, values;
+        const auto& bins = d.ratesByLevel[l];
+        keys.reserve(qsizetype(bins.size()) + 1);
+        for (size_t b = 0; b < bins.size(); ++b) {
+            keys << double(b) * binS;
+            values << double(bins[b]) / binS;
+            top = std::max(top, values.back());
+        }
+        keys << double(bins.size()) * binS;
+        values << (bins.empty() ? 0.0 : values.back());
+        g->setData(keys, values, true);
+    }
+    xAxis->setRange(0, std::max(binS, double(d.lastTs - d.firstTs) / 1e9));
+    yAxis->setRange(0, top * 1.1);
+    title_->setText(tr("Migrations per second by domain level (bins of %1)").arg(usText(double(d.rateBinNs))));
+    replot();
+}
+
+// ---- wait latency ----
+
+LatencyHistogramPlot::LatencyHistogramPlot(QWidget* parent) : TracePlot(parent) {
+    setObjectName(QStringLiteral("latencyHistogram"));
+    xAxis->setLabel(tr("runnable \u2192 running wait (\u00b5s, log scale)"));
+    yAxis->setLabel(tr("waits"));
+    xAxis->setScaleType(QCPAxis::stLogarithmic);
+    xAxis->setTicker(QSharedPointer<QCPAxisTickerLog>(new QCPAxisTickerLog));
+    showEmpty(tr("Wait latency: no trace open"));
+}
+
+void LatencyHistogramPlot::setTrace(TraceSessionPtr trace) {
+    trace_ = std::move(trace);
+    rebuild();
+}
+
+void LatencyHistogramPlot::setTask(int pid) {
+    pid_ = pid;
+    rebuild();
+}
+
+void LatencyHistogramPlot::rebuild() {
+    clearGraphs();
+    clearItems();
+    if (!trace_ || !trace_->data) {
+        showEmpty(tr("Wait latency: no trace open"));
+        return;
+    }
+    const TraceAnalysis& d = *trace_->data;
+    const LogHistogram& h = d.waitHistogram;
+    QCPGraph* g = addGraph();
+    g->setPen(QPen(QColor(0x2b, 0x5c, 0x9e), 1.4));
+    g->setBrush(QColor(0x4e, 0x8c, 0xd8, 110));
+    g->setLineStyle(QCPGraph::lsStepLeft);
+    QVector<double> keys, values;
+    double top = 1;
+    for (size_t b = 0; b < h.counts.size(); ++b) {
+        keys << h.edge(b) / 1e3;
+        values << double(h.counts[b]);
+        top = std::max(top, values.back());
+    }
+    keys << h.edge(h.counts.size()) / 1e3;
+    values << 0.0;
+    g->setData(keys, values, true);
+    xAxis->setRange(h.lo / 1e3, h.hi / 1e3);
+    yAxis->setRange(0, top * 1.15);
+    auto mark = [&](double ns, const QString& label, const QColor& colour, double yFrac) {
+        auto* line = new QCPItemStraightLine(this);
+        line->point1->setCoords(ns / 1e3, 0);
+        line->point2->setCoords(ns / 1e3, 1);
+        line->setPen(QPen(colour, 1.4, Qt::DashLine));
+        auto* text = new QCPItemText(this);
+        text->position->setType(QCPItemPosition::ptPlotCoords);
+        text->position->setCoords(ns / 1e3, top * yFrac);
+        // Labels right of their line, except near the right edge where they would be cut.
+        const bool rightEdge = xAxis->coordToPixel(ns / 1e3) > axisRect()->left() + 0.75 * axisRect()->width();
+        text->setPositionAlignment((rightEdge ? Qt::AlignRight : Qt::AlignLeft) | Qt::AlignVCenter);
+        text->setText(QStringLiteral(" ") + label + QStringLiteral(" ") + usText(ns) + QStringLiteral(" "));
+        text->setColor(colour);
+    };
+    const uint64_t p50 = d.waitP50, p95 = d.waitP95, p99 = d.waitP99;
+    if (!d.waitLatencies.empty()) {
+        mark(double(std::max<uint64_t>(p50, 1)), QStringLiteral("p50"), QColor(0x30, 0x80, 0x30), 1.08);
+        mark(double(std::max<uint64_t>(p95, 1)), QStringLiteral("p95"), QColor(0xc0, 0x60, 0x00), 0.98);
+        mark(double(std::max<uint64_t>(p99, 1)), QStringLiteral("p99"), QColor(0xb0, 0x20, 0x20), 0.88);
+    }
+    if (const TaskSummary* t = pid_ > 0 ? d.task(pid_) : nullptr; t && t->waits)
+        mark(double(std::max<uint64_t>(t->waitP95Ns, 1)), qs(t->comm) + QStringLiteral(" p95"), taskColor(pid_).darker(140), 0.76);
+    title_->setText(tr("Wait latency, runnable \u2192 running: %1 waits").arg(d.waitLatencies.size()));
+    replot();
+}
+
+}  // namespace schedscope::gui

@@ -1,0 +1,69 @@
+#pragma once
+// The trace's plots, thin QCustomPlot adapters over TraceAnalysis: the src x dst migration
+// matrix (QCPColorMap), migrations per second per domain level, and the runnable -> running
+// wait-latency histogram. Each paints into any QPainter for PNG/SVG/PDF export.
+#include <qcustomplot.h>
+
+#include "trace_loader.h"
+
+namespace schedscope::gui {
+
+class TracePlot : public QCustomPlot {
+    Q_OBJECT
+public:
+    explicit TracePlot(QWidget* parent = nullptr);
+    virtual void setTrace(TraceSessionPtr trace) = 0;
+    const TraceSessionPtr& trace() const { return trace_; }
+    // Renders the plot at `target`'s size (replays QCustomPlot's painting: vector-friendly).
+    void paintTo(QPainter& painter, const QRectF& target);
+
+signals:
+    void exportRequested();
+
+protected:
+    void contextMenuEvent(QContextMenuEvent* e) override;
+    void showEmpty(const QString& text);
+    TraceSessionPtr trace_;
+    QCPTextElement* title_ = nullptr;
+};
+
+class MigrationMatrixPlot : public TracePlot {
+    Q_OBJECT
+public:
+    explicit MigrationMatrixPlot(QWidget* parent = nullptr);
+    void setTrace(TraceSessionPtr trace) override;
+    void setSelectedCpu(int cpu);
+    // The (src, dst) cell under a widget position, or {-1, -1}.
+    std::pair<int, int> cellAt(const QPointF& pos) const;
+
+signals:
+    void cpuPicked(int cpu);
+
+private:
+    void onPress(QMouseEvent* e);
+    QCPColorMap* map_;
+    QCPColorScale* scale_;
+    QCPItemRect* selection_;
+    int cpu_ = -1;
+};
+
+class LevelRatePlot : public TracePlot {
+    Q_OBJECT
+public:
+    explicit LevelRatePlot(QWidget* parent = nullptr);
+    void setTrace(TraceSessionPtr trace) override;
+};
+
+class LatencyHistogramPlot : public TracePlot {
+    Q_OBJECT
+public:
+    explicit LatencyHistogramPlot(QWidget* parent = nullptr);
+    void setTrace(TraceSessionPtr trace) override;
+    void setTask(int pid);  // marks the task's p95 wait (-1: none)
+
+private:
+    void rebuild();
+    int pid_ = -1;
+};
+
+}  // namespace schedscope::gui

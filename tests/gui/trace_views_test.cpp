@@ -1,0 +1,350 @@
+// The trace half of the window on the bundled sample trace: every trace view renders a
+// non-blank picture, the task table passes QAbstractItemModelTester, a broken trace keeps the
+// open one, selections drive the timeline and the topology heat, and live capture (skipped
+// without root and tracefs).
+#include <gtest/gtest.h>
+
+#include <QAbstractItemModelTester>
+#include <QFile>
+#include <QLineEdit>
+#include <QProcess>
+#include <QPushButton>
+#include <QSortFilterProxyModel>
+#include <QTemporaryDir>
+#include <QTest>
+#include <cmath>
+
+#include "banner.h"
+#include "gui_test_util.h"
+#include "live_capture.h"
+#include "task_table_model.h"
+#include "timeline_view.h"
+#include "topology_view.h"
+#include "trace_plots.h"
+#include "trace_workspace.h"
+
+namespace schedscope::gui {
+namespace {
+
+constexpr int kManyColours = 40;
+
+QString samplePath() { return TraceWorkspace::sampleTracePath(); }
+
+// Opens a trace through the window (worker, progress) and waits for it to be shown.
+bool openTraceNow(MainWindow& w, const QString& path) {
+    QSignalSpy shown(w.traceWorkspace(), &TraceWorkspace::traceShown);
+    w.openTraceFile(path);
+    return shown.wait(60'000);
+}
+
+class TraceWindowTest : public ::testing::Test {
+protected:
+    void SetUp() override {
+        ASSERT_TRUE(QFile::exists(samplePath())) << samplePath().toStdString();
+        window.resize(1200, 800);
+        window.show();
+    }
+    MainWindow window;
+};
+
+TEST_F(TraceWindowTest, OpensTheSampleTraceWithItsSidecarTopology) {
+    ASSERT_TRUE(openTraceNow(window, samplePath()));
+    const TraceSessionPtr t = window.traceWorkspace()->trace();
+    ASSERT_TRUE(t && t->data);
+    EXPECT_TRUE(t->topologyFromSidecar);
+    EXPECT_EQ(window.session(), t->topology) << "the window shows the trace's own topology";
+    EXPECT_EQ(t->data->cpus, 2);
+    EXPECT_GT(t->data->store->size(), 1000u);
+    EXPECT_GT(t->data->migrations.size(), 0u);
+    EXPECT_GT(t->data->tasks.size(), 10u);
+    EXPECT_FALSE(t->data->waitLatencies.empty());
+    EXPECT_EQ(t->data->waitP95, percentile(t->data->waitLatencies, 95));
+    EXPECT_EQ(t->data->waitP50, percentile(t->data->waitLatencies, 50));
+    uint64_t binned = 0;
+    for (auto c : t->data->waitHistogram.counts) binned += c;
+    EXPECT_EQ(binned, t->data->waitLatencies.size());
+    EXPECT_EQ(window.traceWorkspace()->taskModel()->rowCount(), int(t->data->tasks.size()));
+    EXPECT_TRUE(window.banner()->isHidden() || !window.banner()->isError()) << window.banner()->text().toStdString();
+    // The topology view shows migrations per CPU as heat.
+    ASSERT_EQ(window.topologyView()->heat().size(), 2u);
+    EXPECT_GT(window.topologyView()->heat()[0] + window.topologyView()->heat()[1], 0.0);
+}
+
+class TraceViewScreenshot : public ::testing::TestWithParam<const char*> {};
+
+TEST_P(TraceViewScreenshot, IsNotBlankAndHasTheRequestedSize) {
+    const QString view = QString::fromLatin1(GetParam());
+    MainWindow window;
+    window.resize(1200, 800);
+    window.show();
+    ASSERT_TRUE(openTraceNow(window, samplePath()));
+    const QSize size(1000, 620);
+    const QImage image = window.renderView(view, size);
+    test::keepShot(image, QStringLiteral("trace-") + view);
+    EXPECT_EQ(image.size(), size);
+    EXPECT_GE(test::distinctColours(image), kManyColours);
+
+    QTemporaryDir dir;
+    for (const char* suffix : {"png", "svg", "pdf"}) {
+        const QString path = dir.filePath(view + QLatin1Char('.') + QLatin1String(suffix));
+        const QString error = window.exportView(view, path, size);
+        ASSERT_TRUE(error.isEmpty()) << error.toStdString();
+        EXPECT_GT(QFileInfo(path).size(), 1000) << suffix;
+    }
+}
+
+INSTANTIATE_TEST_SUITE_P(Views, TraceViewScreenshot, ::testing::Values("timeline", "matrix", "rates", "latency", "tasks"));
+
+TEST_F(TraceWindowTest, WholeWindowWithATraceIsNotBlank) {
+    ASSERT_TRUE(openTraceNow(window, samplePath()));
+    const QImage image = window.renderView(QStringLiteral("window"), window.size());
+    test::keepShot(image, QStringLiteral("trace-window"));
+    EXPECT_GE(test::distinctColours(image), kManyColours);
+}
+
+TEST_F(TraceWindowTest, BrokenTraceKeepsTheOpenOneAndShowsTheError) {
+    ASSERT_TRUE(openTraceNow(window, samplePath()));
+    const TraceSessionPtr before = window.traceWorkspace()->trace();
+    const SessionPtr topologyBefore = window.session();
+    QTemporaryDir dir;
+    const QString broken = dir.filePath(QStringLiteral("broken.dat"));
+    {
+        QFile f(broken);
+        ASSERT_TRUE(f.open(QIODevice::WriteOnly));
+        QFile sample(samplePath());
+        ASSERT_TRUE(sample.open(QIODevice::ReadOnly));
+        f.write(sample.read(300));  // a trace.dat cut inside its header
+    }
+    QSignalSpy failed(&window, &MainWindow::loadFailed);
+    window.openTraceFile(broken);
+    ASSERT_TRUE(failed.wait(60'000));
+    EXPECT_EQ(window.traceWorkspace()->trace(), before);
+    EXPECT_EQ(window.session(), topologyBefore);
+    EXPECT_FALSE(window.banner()->isHidden());
+    EXPECT_TRUE(window.banner()->isError());
+    EXPECT_TRUE(window.banner()->text().contains(QStringLiteral("broken.dat"))) << window.banner()->text().toStdString();
+    EXPECT_FALSE(window.banner()->text().contains(QLatin1Char('\n')));
+    // A text file that is no trace at all, too.
+    const QString garbage = dir.filePath(QStringLiteral("garbage.txt"));
+    {
+        QFile f(garbage);
+        ASSERT_TRUE(f.open(QIODevice::WriteOnly));
+        f.write("hello\nthis is not a trace\n");
+    }
+    window.openTraceFile(garbage);
+    ASSERT_TRUE(failed.wait(60'000));
+    EXPECT_EQ(window.traceWorkspace()->trace(), before);
+    EXPECT_TRUE(window.banner()->text().contains(QStringLiteral("garbage.txt"))) << window.banner()->text().toStdString();
+}
+
+TEST_F(TraceWindowTest, WithoutSidecarTheOpenTopologyIsUsedAndACpuMismatchIsAnError) {
+    QTemporaryDir dir;
+    const QString copy = dir.filePath(QStringLiteral("nosidecar.dat"));
+    ASSERT_TRUE(QFile::copy(samplePath(), copy));
+    // A one-CPU topology cannot hold a 2-CPU trace.
+    {
+        QSignalSpy shown(&window, &MainWindow::sessionShown);
+        window.open(test::syntheticSpec("pack:1 core:1 pu:1"));
+        ASSERT_TRUE(shown.wait(60'000));
+    }
+    QSignalSpy failed(&window, &MainWindow::loadFailed);
+    window.openTraceFile(copy);
+    ASSERT_TRUE(failed.wait(60'000));
+    EXPECT_FALSE(window.traceWorkspace()->trace());
+    EXPECT_TRUE(window.banner()->text().contains(QStringLiteral("has only 1 CPUs"))) << window.banner()->text().toStdString();
+    // A 64-CPU topology holds it: read against the open topology.
+    {
+        QSignalSpy shown(&window, &MainWindow::sessionShown);
+        window.open(test::syntheticSpec());
+        ASSERT_TRUE(shown.wait(60'000));
+    }
+    ASSERT_TRUE(openTraceNow(window, copy));
+    const TraceSessionPtr t = window.traceWorkspace()->trace();
+    EXPECT_FALSE(t->topologyFromSidecar);
+    EXPECT_EQ(t->topology, window.session());
+    EXPECT_EQ(t->data->cpus, 64);
+}
+
+TEST_F(TraceWindowTest, TaskTableModelPassesTheTesterAndSortsAndFilters) {
+    TaskTableModel model;
+    QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::Fatal);
+    ASSERT_TRUE(openTraceNow(window, samplePath()));
+    model.setTrace(window.traceWorkspace()->trace());
+    ASSERT_GT(model.rowCount(), 10);
+    EXPECT_EQ(model.columnCount(), TaskTableModel::ColumnCount);
+    TaskTableView view(&model);
+    QAbstractItemModelTester proxyTester(view.proxy(), QAbstractItemModelTester::FailureReportingMode::Fatal);
+    view.proxy()->sort(TaskTableModel::CpuTime, Qt::DescendingOrder);
+    for (int r = 1; r < view.proxy()->rowCount(); ++r)
+        EXPECT_GE(view.proxy()->index(r - 1, TaskTableModel::CpuTime).data(TaskTableModel::SortRole).toULongLong(),
+                  view.proxy()->index(r, TaskTableModel::CpuTime).data(TaskTableModel::SortRole).toULongLong());
+    view.filter()->setText(QStringLiteral("stress-ng"));
+    ASSERT_GT(view.proxy()->rowCount(), 0);
+    EXPECT_LT(view.proxy()->rowCount(), model.rowCount());
+    for (int r = 0; r < view.proxy()->rowCount(); ++r)
+        EXPECT_TRUE(view.proxy()->index(r, TaskTableModel::Command).data().toString().contains(QStringLiteral("stress-ng")));
+    model.setTrace(nullptr);
+    EXPECT_EQ(model.rowCount(), 0);
+}
+
+TEST_F(TraceWindowTest, PickingATaskFollowsItInTheTimelineAndHeatsItsCpus) {
+    ASSERT_TRUE(openTraceNow(window, samplePath()));
+    TraceWorkspace* ws = window.traceWorkspace();
+    const auto& d = *ws->trace()->data;
+    // The task with the most migrations.
+    const auto it = std::max_element(d.tasks.begin(), d.tasks.end(),
+                                     [](const TaskSummary& a, const TaskSummary& b) { return a.migrations < b.migrations; });
+    ASSERT_GT(it->migrations, 0u);
+    ws->taskTable()->table()->setFocus();
+    const int row = ws->taskModel()->rowOfPid(it->pid);
+    const QModelIndex idx = ws->taskTable()->proxy()->mapFromSource(ws->taskModel()->index(row, 0));
+    ws->taskTable()->table()->selectionModel()->setCurrentIndex(idx, QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
+    EXPECT_EQ(ws->timeline()->followedTask(), it->pid);
+    const auto& heat = window.topologyView()->heat();
+    ASSERT_EQ(heat.size(), 2u);
+    EXPECT_DOUBLE_EQ(heat[0] + heat[1], 2.0 * double(it->migrations));
+    const QImage img = window.renderView(QStringLiteral("timeline"), QSize(1000, 500));
+    test::keepShot(img, QStringLiteral("trace-timeline-follow"));
+
+    // The matrix picks a CPU for the timeline and the topology view.
+    ws->selectCpu(1);
+    EXPECT_EQ(ws->timeline()->selectedCpu(), 1);
+    EXPECT_EQ(window.topologyView()->selectedCpu(), 1);
+}
+
+TEST_F(TraceWindowTest, MarkersGiveTheIntervalStatistics) {
+    ASSERT_TRUE(openTraceNow(window, samplePath()));
+    TimelineView* tl = window.traceWorkspace()->timeline();
+    const auto& d = *window.traceWorkspace()->trace()->data;
+    tl->setMarkers(int64_t(d.firstTs), int64_t(d.lastTs + 1));
+    const auto st = tl->markerStats();
+    ASSERT_TRUE(st);
+    EXPECT_EQ(st->events, d.store->size());
+    uint64_t migrations = 0;
+    for (auto m : st->migrationsByLevel) migrations += m;
+    EXPECT_EQ(migrations, d.migrations.size());
+    ASSERT_EQ(st->busy.size(), 2u);
+    for (double b : st->busy) {
+        EXPECT_GT(b, 0.0);
+        EXPECT_LE(b, 1.0);
+    }
+    EXPECT_FALSE(tl->markerSummary().isEmpty());
+    // Zoom and pan by keyboard and wheel stay inside the trace.
+    tl->resize(900, 400);
+    QTest::keyClick(tl, Qt::Key_Plus);
+    QTest::keyClick(tl, Qt::Key_Plus);
+    EXPECT_LT(tl->axis().span(), tl->axis().boundSpan());
+    QTest::keyClick(tl, Qt::Key_Right);
+    EXPECT_GE(tl->axis().viewStart, tl->axis().boundStart);
+    EXPECT_LE(tl->axis().viewEnd, tl->axis().boundEnd);
+    QTest::keyClick(tl, Qt::Key_Home);
+    EXPECT_EQ(tl->axis().span(), tl->axis().boundSpan());
+    // Collapsing the domain group leaves one aggregate lane.
+    ASSERT_GE(tl->groupCount(), 1);
+    tl->setGroupCollapsed(0, true);
+    const QImage img = window.renderView(QStringLiteral("timeline"), QSize(900, 300));
+    test::keepShot(img, QStringLiteral("trace-timeline-collapsed"));
+    EXPECT_GE(test::distinctColours(img), kManyColours);
+}
+
+TEST(TraceLoaderTest, ReportsRealProgressAndDeliversTheTrace) {
+    TraceLoader loader;
+    QSignalSpy progress(&loader, &TraceLoader::progress);
+    QSignalSpy loaded(&loader, &TraceLoader::loaded);
+    QSignalSpy idle(&loader, &TraceLoader::idle);
+    loader.load(samplePath(), nullptr, {});
+    ASSERT_TRUE(idle.wait(60'000));
+    ASSERT_EQ(loaded.size(), 1);
+    EXPECT_GE(progress.size(), 3);
+    int last = -1;
+    for (const auto& args : progress) {
+        EXPECT_GE(args.at(0).toInt(), last);
+        last = args.at(0).toInt();
+    }
+    EXPECT_EQ(last, 1000);
+}
+
+TEST(LiveView, CapturesThisMachineOrSkipsWithTheReason) {
+    if (const QString why = LiveCapture::unavailableReason(); !why.isEmpty()) {
+        std::printf("[  SKIPPED ] live capture: %s\n", qPrintable(why));
+        GTEST_SKIP() << why.toStdString();
+    }
+    MainWindow window;
+    window.resize(1100, 700);
+    window.show();
+    {
+        QSignalSpy shown(&window, &MainWindow::sessionShown);
+        window.open(TopologySpec{});
+        ASSERT_TRUE(shown.wait(60'000));
+    }
+    LiveCapture* live = window.traceWorkspace()->live();
+    live->setRateHz(10);
+    live->setWindowSec(5);
+    QSignalSpy snapshots(live, &LiveCapture::snapshot);
+    QSignalSpy failed(live, &LiveCapture::failed);
+    window.traceWorkspace()->startLiveIfPermitted();
+    // Some scheduling to see: a process that sleeps and wakes.
+    QProcess load;
+    load.start(QStringLiteral("/bin/sh"), {QStringLiteral("-c"), QStringLiteral("for i in $(seq 40); do sleep 0.02; done")});
+    for (int i = 0; i < 60 && snapshots.size() < 3 && failed.isEmpty(); ++i) QTest::qWait(100);
+    load.waitForFinished(10'000);
+    if (!failed.isEmpty()) {
+        const QString why = failed.front().at(0).toString();
+        std::printf("[  SKIPPED ] live capture failed here: %s\n", qPrintable(why));
+        GTEST_SKIP() << why.toStdString();
+    }
+    ASSERT_GE(snapshots.size(), 2) << "no live snapshots within 6 s";
+    const TraceSessionPtr t = window.traceWorkspace()->trace();
+    ASSERT_TRUE(t && t->live && t->data);
+    EXPECT_GT(t->data->store->size(), 0u);
+    // Bounded rate: at most about 10 snapshots a second.
+    EXPECT_LE(snapshots.size(), 70);
+    live->setPaused(true);
+    QTest::qWait(400);
+    const qsizetype frozen = snapshots.size();
+    QTest::qWait(500);
+    EXPECT_EQ(snapshots.size(), frozen) << "paused capture still sends snapshots";
+    live->setPaused(false);
+    const QImage img = window.renderView(QStringLiteral("timeline"), QSize(1000, 400));
+    test::keepShot(img, QStringLiteral("trace-live-timeline"));
+    EXPECT_GE(test::distinctColours(img), 20);
+    live->stop();
+}
+
+TEST(LiveView, WithoutPermissionTheBannerOffersTheSampleTrace) {
+    // What a user without root sees: the notice with one button that opens the sample trace.
+    MainWindow window;
+    window.resize(1000, 700);
+    window.show();
+    window.banner()->showNotice(QStringLiteral("Live capture unavailable: test"), QStringLiteral("Open the sample trace"),
+                                [&] { window.traceWorkspace()->openTrace(TraceWorkspace::sampleTracePath()); });
+    QSignalSpy shown(window.traceWorkspace(), &TraceWorkspace::traceShown);
+    ASSERT_FALSE(window.banner()->actionButton()->isHidden());
+    QTest::mouseClick(window.banner()->actionButton(), Qt::LeftButton);
+    ASSERT_TRUE(shown.wait(60'000));
+    EXPECT_EQ(window.traceWorkspace()->trace()->path, TraceWorkspace::sampleTracePath());
+}
+
+// The real binary: `schedscope sample.dat --screenshot out.png --view timeline`.
+TEST(BinaryTraceScreenshot, RendersTheTraceViews) {
+    QTemporaryDir dir;
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    env.remove(QStringLiteral("DISPLAY"));
+    env.remove(QStringLiteral("QT_QPA_PLATFORM"));
+    for (const char* view : {"timeline", "matrix"}) {
+        const QString out = dir.filePath(QLatin1String(view) + QStringLiteral(".png"));
+        QProcess p;
+        p.setProcessEnvironment(env);
+        p.start(QStringLiteral(SCHEDSCOPE_GUI_BINARY), {samplePath(), QStringLiteral("--screenshot"), out, QStringLiteral("--view"),
+                                                       QLatin1String(view), QStringLiteral("--size"), QStringLiteral("1100x600")});
+        ASSERT_TRUE(p.waitForFinished(120'000));
+        EXPECT_EQ(p.exitCode(), 0) << view << ": " << p.readAllStandardError().toStdString();
+        const QImage img(out);
+        EXPECT_EQ(img.size(), QSize(1100, 600)) << view;
+        EXPECT_GE(test::distinctColours(img), kManyColours) << view;
+        test::keepShot(img, QStringLiteral("binary-") + QLatin1String(view));
+    }
+}
+
+}  // namespace
+}  // namespace schedscope::gui
