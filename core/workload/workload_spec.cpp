@@ -294,6 +294,17 @@ Result<Workload> parseWorkloadSpec(const std::string& spec, int cpuCount) {
     auto n = countParam(p, name, gen->count, name == "hackbench" ? 1 : 4);
     if (!n) return Error{n.error()};
     const int count = static_cast<int>(*n);
+    // Tasks each generator makes, computed before building anything.
+    double tasks = static_cast<double>(count) + 1;
+    if (name == "hackbench") tasks = 40.0 * count;
+    if (name == "kernbench") {
+        const double horizon = p.workS > 0 ? p.workS : (p.durationS > 0 ? p.durationS : 1.0);
+        tasks = count * (1.0 + std::ceil(horizon * 1e9 / (40 * kMs)) + 2);
+    }
+    if (tasks > static_cast<double>(kMaxWorkloadTasks))
+        return Error{"workload " + name + ": " + spec.substr(colon == std::string::npos ? spec.size() : colon + 1) +
+                     " would make " + std::to_string(static_cast<long long>(tasks)) + " tasks (at most " +
+                     std::to_string(kMaxWorkloadTasks) + ")"};
 
     Workload w;
     if (name == "stream") w = makeStream(count, p);
