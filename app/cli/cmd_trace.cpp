@@ -18,6 +18,8 @@ std::vector<Command> traceCommands() {
     std::vector<OptionSpec> liveOpts = {
         {"duration", true, "S seconds to run (default 10)"},
         {"json", false, "print JSON lines"},
+        {"window", true, "S keep only the last S seconds of events in memory (long captures; "
+                         "migrations are then counted over the window)"},
     };
     return {
         {"trace stats", "summarise a sched trace: events, CPUs, tasks, lost events, migrations per level and cause",
@@ -26,7 +28,7 @@ std::vector<Command> traceCommands() {
         {"bench load", "time loading a trace: events/s, peak RSS, bytes per event", "FILE", {}, runBenchLoad},
         {"record", "record sched events into a trace.dat (+ topology sidecar) via a private tracefs instance",
          "-o FILE.dat [--duration S] [--file-version 6|7] [-- COMMAND...]", recordOpts, runRecord},
-        {"live", "watch sched events live: events/s, lost events, migrations per level", "[--duration S] [--json]",
+        {"live", "watch sched events live: events/s, lost events, migrations per level", "[--duration S] [--window S] [--json]",
          liveOpts, runLive},
     };
 }
