@@ -11,6 +11,8 @@
 
 #include <chrono>
 #include <filesystem>
+#include <atomic>
+#include <nlohmann/json.hpp>
 #include <thread>
 
 #include "hardening_support.h"
@@ -88,6 +90,26 @@ TEST(BadLive, SigkilledCaptureLeavesAStaleInstanceTheNextStartCleans) {
     EXPECT_EQ(again.status, 0) << again.err;
     EXPECT_FALSE(fs::exists(stale)) << "the next start removes the dead process's instance";
     if (fs::exists(stale)) rmdir(stale.c_str());
+}
+
+TEST(BadLive, WindowKeepsTheStoreBounded) {
+    if (auto why = tracefsUnavailableReason(); !why.empty()) GTEST_SKIP() << "live capture unavailable: " << why;
+    std::atomic<bool> stop{false};
+    std::thread sleeper([&] {  // a few thousand context switches per second
+        while (!stop) std::this_thread::sleep_for(std::chrono::microseconds(200));
+    });
+    CliRun r = runCli("live --duration 3 --window 0.5 --json");
+    stop = true;
+    sleeper.join();
+    ASSERT_EQ(r.status, 0) << r.err;
+    std::string out = r.out;
+    while (!out.empty() && out.back() == '\n') out.pop_back();
+    const std::string last = out.substr(out.rfind('\n') == std::string::npos ? 0 : out.rfind('\n') + 1);
+    const auto j = nlohmann::json::parse(last, nullptr, false);
+    ASSERT_FALSE(j.is_discarded()) << last;
+    EXPECT_TRUE(j["final"].get<bool>());
+    EXPECT_LT(j["stored_events"].get<uint64_t>(), j["events"].get<uint64_t>()) << last;
+    EXPECT_EQ(runCli("live --window -1").err, "schedscope-cli: live: --window must be in [0, 1000000] seconds\n");
 }
 
 }  // namespace
