@@ -10,6 +10,10 @@
 
 #include "support/fixtures.h"
 
+// Under ASan: malloc of an impossible size returns NULL as glibc's does (libtracecmd mallocs
+// sizes read from the file and checks for NULL; tests/data/fuzz-regressions/fuzz_trace_dat).
+extern "C" const char* __asan_default_options() { return "allocator_may_return_null=1"; }
+
 namespace schedscope::hardening {
 
 std::string scratchPath(const std::string& name) {
