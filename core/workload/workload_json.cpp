@@ -82,9 +82,11 @@ Result<Workload> parse(const std::string& text, const std::string& origin, int c
 Result<Workload> parseWorkloadJson(const std::string& text, const std::string& origin, int cpuCount) {
     // Backstop: every access below is type-checked, but no nlohmann exception may escape.
     try {
-        return parse(text, origin, cpuCount);
+        auto w = parse(text, origin, cpuCount);
+        if (!w) return Error{escapeControl(w.error())};
+        return w;
     } catch (const json::exception& e) {
-        return Error{origin + ": unexpected JSON structure (" + e.what() + ")"};
+        return Error{escapeControl(origin + ": unexpected JSON structure (" + e.what() + ")")};
     }
 }
 

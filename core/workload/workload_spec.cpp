@@ -242,7 +242,18 @@ const std::vector<GeneratorInfo>& generators() {
     return g;
 }
 
+namespace {
+Result<Workload> parseSpec(const std::string& spec, int cpuCount);
+}  // namespace
+
 Result<Workload> parseWorkloadSpec(const std::string& spec, int cpuCount) {
+    auto w = parseSpec(spec, cpuCount);
+    if (!w) return Error{escapeControl(w.error())};
+    return w;
+}
+
+namespace {
+Result<Workload> parseSpec(const std::string& spec, int cpuCount) {
     const auto colon = spec.find(':');
     const std::string name = spec.substr(0, colon);
     const GeneratorInfo* gen = findGenerator(name);
@@ -319,5 +330,6 @@ Result<Workload> parseWorkloadSpec(const std::string& spec, int cpuCount) {
     w.durationS = p.durationS;
     return w;
 }
+}  // namespace
 
 }  // namespace schedscope::workload

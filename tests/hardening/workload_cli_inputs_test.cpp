@@ -71,6 +71,16 @@ TEST(BadWorkload, CpusOutsideTheTopology) {
     EXPECT_EQ(limit.error(), "workload stream: cpus=0-9000: cpu 9000 exceeds the limit of 8192 CPUs");
 }
 
+TEST(BadWorkload, ControlCharactersAreEscapedInErrors) {
+    // Found by fuzz_workload_spec: the echoed token broke the one-line rule.
+    auto w = parseWorkloadSpec(std::string("pbzip2:\x03\n\x03pt\x03"), 24);
+    ASSERT_FALSE(w);
+    EXPECT_EQ(w.error(), "workload pbzip2: expected key=value, got '\\x03\\x0a\\x03pt\\x03'");
+    auto j = parseWorkloadJson(R"({"tasks": [{"name": "a\nb", "script": [1]}]})", "j.json", 24);
+    ASSERT_FALSE(j);
+    EXPECT_EQ(j.error(), "j.json: task 'a\\x0ab' op 0: not an object");
+}
+
 TEST(BadWorkload, TooManyTasks) {
     // kernbench's compiler processes grow with the duration: 100000 jobs x 100000 s used to
     // try to build 2.5e11 tasks.
