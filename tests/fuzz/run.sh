@@ -63,6 +63,8 @@ for t in "${targets[@]}"; do
   # The whole-file fixtures are up to 1 MB; mutate shorter inputs (the truncations cover the
   # rest) so a minute gives more than a few hundred executions.
   case "$t" in fuzz_trace_dat|fuzz_ftrace_text) extra+=(-max_len=65536) ;; esac
+  # FUZZ_SEED fixes the mutation sequence (CI's smoke run uses 1); default: random.
+  [ -n "${FUZZ_SEED:-}" ] && extra+=(-seed="$FUZZ_SEED")
   if "$build/tests/fuzz/$t" "$work" "${seeds[@]}" "${extra[@]}" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=4096 \
        -artifact_prefix="$build/artifacts/$t-" -print_final_stats=1 >"$log" 2>&1; then
     runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)
