@@ -28,6 +28,10 @@ int32_t unpackLo(int32_t v) {
     uint32_t x = static_cast<uint32_t>(v) & 0xffffu;
     return x == 0xffffu ? -1 : static_cast<int32_t>(x);
 }
+// Pids index bitsets; the kernel's PID_MAX_LIMIT is 2^22, so anything above 2^26 is corrupt
+// input and must not size a bitset (a fork of pid 2^31-1 would otherwise cost 256 MB).
+constexpr int32_t kPidLimit = 1 << 26;
+bool pidInRange(int32_t pid) { return pid >= 0 && pid < kPidLimit; }
 bool testBit(const std::vector<uint8_t>& bits, int32_t i) {
     auto u = static_cast<size_t>(i);
     return u / 8 < bits.size() && (bits[u / 8] >> (u % 8) & 1);
@@ -69,6 +73,10 @@ void EventStore::append(const SchedEvent& e) {
         addAnomaly(Anomaly::CpuOutOfRange);
         return;
     }
+    if (static_cast<uint8_t>(e.kind) >= kEventKindCount || static_cast<uint8_t>(e.state) > 0x0f) {
+        addAnomaly(Anomaly::Malformed);  // a source handed us a value outside the schema
+        return;
+    }
     if (static_cast<size_t>(e.cpu) >= parts_.size()) parts_.resize(static_cast<size_t>(e.cpu) + 1);
     Partition& p = parts_[static_cast<size_t>(e.cpu)];
     if (!p.pid.empty() && e.ts < p.lastTs) {
@@ -84,14 +92,14 @@ void EventStore::append(const SchedEvent& e) {
 
     if (e.kind == EventKind::CpuIdle) return;
     // Pid reuse is judged in time order at finish(); sources append per CPU.
-    if (e.kind == EventKind::ProcessFork && e.pid2 >= 0) lifeEvents_.push_back({e.ts, e.pid2, true});
-    if (e.kind == EventKind::ProcessExit && e.pid >= 0) lifeEvents_.push_back({e.ts, e.pid, false});
+    if (e.kind == EventKind::ProcessFork && pidInRange(e.pid2)) lifeEvents_.push_back({e.ts, e.pid2, true});
+    if (e.kind == EventKind::ProcessExit && pidInRange(e.pid)) lifeEvents_.push_back({e.ts, e.pid, false});
     notePid(e.pid);
     if (usesPid2(e.kind)) notePid(e.pid2);
 }
 
 void EventStore::notePid(int32_t pid) {
-    if (pid >= 0 && pid < (1 << 26) && setBit(pidSeen_, pid)) ++taskCount_;
+    if (pidInRange(pid) && setBit(pidSeen_, pid)) ++taskCount_;
 }
 
 void EventStore::countOther(std::string_view name, uint64_t n) {
@@ -199,6 +207,45 @@ void EventStore::finish() {
         p.pid.shrink_to_fit();
         p.arg.shrink_to_fit();
     }
+}
+
+size_t EventStore::trim(uint64_t beforeTs) {
+    size_t dropped = 0;
+    uint64_t first = UINT64_MAX;
+    for (auto& p : parts_) {
+        if (p.unsorted) sortPartition(p);
+        p.unsorted = false;
+        const size_t n = p.pid.size();
+        // Partitions are in time order: binary search the first event to keep.
+        size_t lo = 0, hi = n;
+        while (lo < hi) {
+            const size_t mid = lo + (hi - lo) / 2;
+            if (tsOf(p, mid) < beforeTs) lo = mid + 1;
+            else hi = mid;
+        }
+        if (lo > 0) {
+            for (size_t i = 0; i < lo; ++i) --byKind_[p.kindState[i] & 0x0f];
+            // Block bases and the overflow maps are positional: re-encode what is kept.
+            Partition q;
+            for (size_t i = lo; i < n; ++i) push(q, decode(p, 0, i));
+            q.lastTs = p.lastTs;
+            p = std::move(q);
+            dropped += lo;
+        }
+        if (!p.pid.empty()) first = std::min(first, tsOf(p, 0));
+    }
+    total_ -= dropped;
+    firstTs_ = first;
+    if (total_ == 0) lastTs_ = 0;
+    // Comm history: keep, per task, the name it had at beforeTs and every later change.
+    for (auto it = commHistory_.begin(); it != commHistory_.end();) {
+        auto& h = it->second;
+        auto pos = std::upper_bound(h.begin(), h.end(), beforeTs, [](uint64_t t, const CommChange& x) { return t < x.ts; });
+        if (pos != h.begin()) h.erase(h.begin(), std::prev(pos));
+        h.shrink_to_fit();
+        ++it;
+    }
+    return dropped;
 }
 
 void EventStore::forEach(const std::function<bool(const SchedEvent&)>& fn) const {

@@ -38,11 +38,13 @@ enum class Anomaly : uint8_t {
     PidReuse,        // a fork created a pid that had exited earlier in the trace
     GarbageLine,     // a text line that is not an event, header or comment
     CpuOutOfRange,   // a CPU id above the supported maximum (event dropped)
+    Unreadable,      // records a trace.dat's own per-CPU stats promise but that could not be read
+                     // (a corrupt compressed chunk or a cut CPU buffer: libtracecmd skips them)
     Count
 };
 constexpr std::array<std::string_view, static_cast<size_t>(Anomaly::Count)> kAnomalyNames = {
     "lost_events", "lost_unknown", "out_of_order", "malformed", "unknown_event", "pid_reuse",
-    "garbage_line", "cpu_out_of_range"};
+    "garbage_line", "cpu_out_of_range", "unreadable_records"};
 
 struct EventRef {
     uint32_t cpu = 0;
@@ -64,6 +66,10 @@ public:
     // Sorts partitions that received out-of-order events and counts pid reuse; call when the
     // source is done (a live source may call it again after appending more).
     void finish();
+    // Ring window for long live captures: drops every event with ts < beforeTs (and the comm
+    // history older than the last name each task had at beforeTs), so memory stays bounded by
+    // the window. Anomaly and other-event counters are kept whole. Returns the events dropped.
+    size_t trim(uint64_t beforeTs);
 
     // ---- reading ----
     size_t size() const { return total_; }

@@ -6,7 +6,6 @@
 #include <charconv>
 #include <cstring>
 #include <fstream>
-#include <sstream>
 
 #include "trace_reader.h"
 
@@ -53,10 +52,15 @@ bool kv(std::string_view payload, std::string_view key, std::string_view& out) {
     }
     std::string_view rest = payload.substr(pos + key.size() + 1);
     size_t end = 0;
+    size_t nextEq = 0;  // first '=' at or after sp; cached so the scan stays linear
+    bool eqKnown = false;
     while (true) {
         size_t sp = rest.find(' ', end);
         if (sp == std::string_view::npos) { end = rest.size(); break; }
-        size_t nextEq = rest.find('=', sp);
+        if (!eqKnown || (nextEq != std::string_view::npos && nextEq < sp)) {
+            nextEq = rest.find('=', sp);
+            eqKnown = true;
+        }
         size_t nextSp = rest.find(' ', sp + 1);
         if (nextEq != std::string_view::npos && (nextSp == std::string_view::npos || nextEq < nextSp)) { end = sp; break; }
         if (rest.substr(sp, 4) == " ==>") { end = sp; break; }
@@ -187,7 +191,8 @@ bool parseLine(std::string_view line, EventStore& store) {
     size_t open = 0, close = 0;
     int32_t cpu = -1;
     for (size_t pos = line.find('['); pos != std::string_view::npos; pos = line.find('[', pos + 1)) {
-        close = line.find(']', pos);
+        // Reuse the last ']' while it is still ahead: "[[[[...]" stays linear.
+        if (close <= pos) close = line.find(']', pos);
         if (close == std::string_view::npos) return false;
         if (toInt(line.substr(pos + 1, close - pos - 1), cpu)) { open = pos; break; }
     }
@@ -242,15 +247,20 @@ bool parseLine(std::string_view line, EventStore& store) {
 
 }  // namespace
 
-Result<EventStore> parseFtraceText(std::string_view text, const std::string& what) {
+Result<EventStore> parseFtraceText(std::string_view text, const std::string& what, size_t maxLineBytes) {
     EventStore store;
     size_t lines = 0, garbage = 0;
     while (!text.empty()) {
         const auto nl = text.find('\n');
         std::string_view line = text.substr(0, nl);
         text = nl == std::string_view::npos ? std::string_view{} : text.substr(nl + 1);
-        line = trim(line);
         ++lines;
+        if (line.size() > maxLineBytes) {
+            ++garbage;
+            store.addAnomaly(Anomaly::GarbageLine);
+            continue;
+        }
+        line = trim(line);
         if (isHeader(line) || lostLine(line, store)) continue;
         if (!parseLine(line, store)) {
             ++garbage;
@@ -270,9 +280,13 @@ Result<EventStore> readFtraceText(const std::string& path, const LoadOptions& op
     if (!format) return Error{format.error()};
     std::ifstream in(path, std::ios::binary);
     if (!in) return Error{path + ": cannot open: " + std::strerror(errno)};
-    std::ostringstream ss;
-    ss << in.rdbuf();
-    const std::string text = ss.str();
+    // One copy of the file in memory, not two (a stringstream's buffer plus str()).
+    in.seekg(0, std::ios::end);
+    const auto size = static_cast<std::streamoff>(in.tellg());
+    in.seekg(0, std::ios::beg);
+    std::string text(size > 0 ? static_cast<size_t>(size) : 0, '\0');
+    if (!in.read(text.data(), static_cast<std::streamsize>(text.size())))
+        return Error{path + ": read error: " + std::strerror(errno)};
     if (text.find('\0') != std::string::npos) return Error{path + ": binary data, not a text trace or trace.dat"};
     if (options.cancel && options.cancel->load()) return Error{path + ": loading cancelled"};
     auto r = parseFtraceText(text, path);

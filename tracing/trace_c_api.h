@@ -83,6 +83,8 @@ int tracecmd_start_recording(struct tracecmd_recorder *recorder, unsigned long s
 int tracecmd_stop_recording(struct tracecmd_recorder *recorder);
 long tracecmd_flush_recording(struct tracecmd_recorder *recorder, bool finish);
 void tracecmd_free_recorder(struct tracecmd_recorder *recorder);
+/* the CPUSTAT options' text ("CPU: 0\nentries: ...\nread events: 1633\n" per CPU), or NULL */
+const char *tracecmd_get_cpustats(struct tracecmd_input *handle);
 /* struct tracecmd_event_list from trace-cmd-private.h: a linked list of "system:event" globs */
 struct tracecmd_event_list {
     struct tracecmd_event_list *next;

@@ -5,8 +5,11 @@
 
 #include <cerrno>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <fstream>
+#include <string_view>
+#include <vector>
 
 #include "trace_c_api.h"
 
@@ -24,6 +27,27 @@ struct Closer {
         if (h) tracecmd_close(h);
     }
 };
+
+// "read events" per CPU from the file's CPUSTAT options (trace-cmd record saves the ring
+// buffer's stats file of every CPU); empty when the file has none (our own recorder).
+std::vector<uint64_t> statedRecordsPerCpu(tracecmd_input* h) {
+    std::vector<uint64_t> out;
+    const char* text = tracecmd_get_cpustats(h);
+    if (!text) return out;
+    std::string_view s(text);
+    size_t pos = 0;
+    while ((pos = s.find("CPU: ", pos)) != std::string_view::npos) {
+        pos += 5;
+        const auto end = s.find("CPU: ", pos);
+        std::string_view block = s.substr(pos, end == std::string_view::npos ? std::string_view::npos : end - pos);
+        unsigned long cpu = std::strtoul(std::string(block.substr(0, block.find('\n'))).c_str(), nullptr, 10);
+        const auto re = block.find("read events: ");
+        if (re == std::string_view::npos || cpu >= static_cast<unsigned long>(EventStore::kMaxCpus)) continue;
+        if (out.size() <= cpu) out.resize(cpu + 1, 0);
+        out[cpu] = std::strtoull(std::string(block.substr(re + 13, 24)).c_str(), nullptr, 10);
+    }
+    return out;
+}
 
 }  // namespace
 
@@ -64,9 +88,12 @@ Result<EventStore> readTraceDat(const std::string& path, const LoadOptions& opti
 
     EventStore store;
     const int cpus = tep_get_cpus(tep);
+    const std::vector<uint64_t> stated = statedRecordsPerCpu(handle.h);
     uint64_t n = 0;
     for (int cpu = 0; cpu < cpus; ++cpu) {
+        uint64_t onCpu = 0;
         for (tep_record* rec = tracecmd_read_cpu_first(handle.h, cpu); rec; rec = tracecmd_read_data(handle.h, cpu)) {
+            ++onCpu;
             decoder.decode(rec, store);
             tracecmd_free_record(rec);
             if ((++n & 0xffff) == 0) {
@@ -75,6 +102,10 @@ Result<EventStore> readTraceDat(const std::string& path, const LoadOptions& opti
             }
         }
         if (options.progress) options.progress(static_cast<double>(cpu + 1) / cpus);
+        // libtracecmd skips a chunk it cannot decompress without telling: compare with the
+        // file's own count so the user sees that part of the trace is missing.
+        if (static_cast<size_t>(cpu) < stated.size() && stated[static_cast<size_t>(cpu)] > onCpu)
+            store.addAnomaly(Anomaly::Unreadable, stated[static_cast<size_t>(cpu)] - onCpu);
     }
     decoder.flushCounts(store);
     store.finish();

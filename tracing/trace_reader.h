@@ -19,8 +19,12 @@ struct LoadOptions {
 
 Result<EventStore> readTraceDat(const std::string& path, const LoadOptions& options = {});
 Result<EventStore> readFtraceText(const std::string& path, const LoadOptions& options = {});
+// Lines longer than this are not ftrace events (real ones are under 1 KB): they are skipped
+// unparsed and counted as garbage_line, so a hostile file cannot make parsing quadratic.
+constexpr size_t kMaxTextLineBytes = size_t{1} << 20;
 // Parses text already in memory (`what` names it in errors and in nothing else).
-Result<EventStore> parseFtraceText(std::string_view text, const std::string& what);
+Result<EventStore> parseFtraceText(std::string_view text, const std::string& what,
+                                   size_t maxLineBytes = kMaxTextLineBytes);
 
 enum class TraceFormat { TraceDat, Text };
 // Detects the format by content: the trace.dat magic, else text. Errors: missing/empty file.

@@ -1,7 +1,10 @@
 #include "tracefs_instance.h"
 
+#include <dirent.h>
 #include <signal.h>
 #include <unistd.h>
+
+#include <algorithm>
 
 #include <cerrno>
 #include <cstdlib>
@@ -21,41 +24,59 @@ const std::vector<std::string>& captureEvents() {
     return events;
 }
 
-std::string tracefsUnavailableReason() {
+std::string tracefsUnavailableReason(const std::string& tracingDir) {
     if (geteuid() != 0) return "needs root (tracefs instances are root-only); run with sudo";
-    if (access((std::string(kTracingDir) + "/instances").c_str(), W_OK) != 0)
-        return std::string("tracefs is not mounted at ") + kTracingDir + " (mount -t tracefs nodev " + kTracingDir + ")";
+    if (access((tracingDir + "/instances").c_str(), W_OK) != 0)
+        return "tracefs is not mounted at " + tracingDir + " (mount -t tracefs nodev " + tracingDir + ")";
     return {};
 }
 
-int removeStaleInstances() {
-    tracefs_set_tracing_dir(const_cast<char*>(kTracingDir));
-    char** list = tracefs_instances("^schedscope-[0-9]+$");
+int removeStaleInstances(const std::string& tracingDir) {
+    // The instances directory is listed here rather than with tracefs_instances(regex):
+    // libtracefs 1.6 never frees that regex (LeakSanitizer reports it on every start).
+    DIR* d = opendir((tracingDir + "/instances").c_str());
+    if (!d) return 0;
+    std::vector<std::string> stale;
+    constexpr std::string_view kPrefix = "schedscope-";
+    while (const dirent* e = readdir(d)) {
+        const std::string_view name(e->d_name);
+        if (!name.starts_with(kPrefix) || name.size() == kPrefix.size() || name.size() > kPrefix.size() + 7) continue;
+        const std::string_view digits = name.substr(kPrefix.size());
+        if (!std::all_of(digits.begin(), digits.end(), [](char c) { return c >= '0' && c <= '9'; })) continue;
+        // Only names a pid could have: "schedscope-0" or one past PID_MAX_LIMIT is some other
+        // tool's instance (kill(0) or kill(-1) would tell us nothing about it anyway).
+        const long pid = std::strtol(std::string(digits).c_str(), nullptr, 10);
+        if (pid <= 0 || pid > 4194304) continue;
+        if (kill(static_cast<pid_t>(pid), 0) != 0 && errno == ESRCH) stale.emplace_back(name);
+    }
+    closedir(d);
+    if (stale.empty()) return 0;
+    tracefs_set_tracing_dir(const_cast<char*>(tracingDir.c_str()));
     int removed = 0;
-    for (char** p = list; p && *p; ++p) {
-        const long pid = std::strtol(*p + std::strlen("schedscope-"), nullptr, 10);
-        if (pid <= 0 || (kill(static_cast<pid_t>(pid), 0) != 0 && errno == ESRCH)) {
-            if (tracefs_instance* inst = tracefs_instance_alloc(nullptr, *p)) {
-                tracefs_event_disable(inst, nullptr, nullptr);
-                if (tracefs_instance_destroy(inst) == 0) ++removed;
-                tracefs_instance_free(inst);
-            }
+    for (const auto& name : stale) {
+        if (tracefs_instance* inst = tracefs_instance_alloc(nullptr, name.c_str())) {
+            tracefs_event_disable(inst, nullptr, nullptr);
+            if (tracefs_instance_destroy(inst) == 0) ++removed;
+            tracefs_instance_free(inst);
         }
     }
-    tracefs_list_free(list);
     return removed;
 }
 
-Result<std::unique_ptr<PrivateInstance>> PrivateInstance::create() {
-    if (auto why = tracefsUnavailableReason(); !why.empty()) return Error{why};
+Result<std::unique_ptr<PrivateInstance>> PrivateInstance::create(const std::string& tracingDir) {
+    if (auto why = tracefsUnavailableReason(tracingDir); !why.empty()) return Error{why};
+    removeStaleInstances(tracingDir);
     // libtracefs picks the first tracefs in /proc/mounts, which need not be this one.
-    tracefs_set_tracing_dir(const_cast<char*>(kTracingDir));
-    removeStaleInstances();
+    tracefs_set_tracing_dir(const_cast<char*>(tracingDir.c_str()));
     std::unique_ptr<PrivateInstance> self(new PrivateInstance);
     self->name_ = "schedscope-" + std::to_string(getpid());
+    const std::string dir = tracingDir + "/instances/" + self->name_;
+    // tracefs_instance_create() hands back an instance that already exists; then it belongs to
+    // someone else (a tool that happened to pick our name), and our destructor would remove it.
+    if (access(dir.c_str(), F_OK) == 0)
+        return Error{dir + ": already exists and is not ours; leaving it alone (remove it with rmdir if it is stale)"};
     self->inst_ = tracefs_instance_create(self->name_.c_str());
-    if (!self->inst_)
-        return Error{std::string(kTracingDir) + "/instances/" + self->name_ + ": cannot create: " + std::strerror(errno)};
+    if (!self->inst_) return Error{dir + ": cannot create: " + std::strerror(errno)};
     tracefs_trace_off(self->inst_);
     int enabled = 0;
     for (const auto& ev : captureEvents()) {

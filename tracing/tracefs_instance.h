@@ -19,8 +19,10 @@ const std::vector<std::string>& captureEvents();
 
 class PrivateInstance {
 public:
-    // Errors are one line: no root, no tracefs, cannot create the instance.
-    static Result<std::unique_ptr<PrivateInstance>> create();
+    // Errors are one line: no root, no tracefs, cannot create the instance, or an instance of
+    // that name already exists (another tool's: it is left alone). `tracingDir` is the tracefs
+    // mount point (tests point it at an empty directory).
+    static Result<std::unique_ptr<PrivateInstance>> create(const std::string& tracingDir = kTracingDir);
     ~PrivateInstance();
     PrivateInstance(const PrivateInstance&) = delete;
     PrivateInstance& operator=(const PrivateInstance&) = delete;
@@ -41,8 +43,8 @@ private:
 };
 
 // Removes instances named schedscope-<pid> whose process is gone; returns how many.
-int removeStaleInstances();
+int removeStaleInstances(const std::string& tracingDir = kTracingDir);
 // "" when tracefs is usable, else the reason (one line).
-std::string tracefsUnavailableReason();
+std::string tracefsUnavailableReason(const std::string& tracingDir = kTracingDir);
 
 }  // namespace schedscope::tracing

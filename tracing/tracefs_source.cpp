@@ -2,6 +2,8 @@
 
 #include <event-parse.h>
 
+#include <chrono>
+
 #include "sched_decoder.h"
 #include "trace_c_api.h"
 #include "tracefs_instance.h"
@@ -14,6 +16,7 @@ struct TracefsSource::Impl {
     std::unique_ptr<SchedDecoder> decoder;
     EventStore* target = nullptr;
     uint64_t read = 0;
+    std::chrono::steady_clock::time_point pollDeadline;
     ~Impl() {
         decoder.reset();
         if (tep) tep_free(tep);
@@ -40,11 +43,15 @@ Result<std::unique_ptr<TracefsSource>> TracefsSource::start() {
 Result<uint64_t> TracefsSource::poll(EventStore& store) {
     impl_->target = &store;
     const uint64_t before = impl_->read;
+    // A poll drains what is buffered, but under a storm the kernel refills the buffers as fast
+    // as we read: stop after a time budget so the caller keeps reporting and sees its deadline
+    // (what we leave behind is overwritten and shows up as lost events).
+    impl_->pollDeadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(250);
     auto cb = [](tep_event*, tep_record* rec, int cpu, void* ctx) -> int {
         auto* impl = static_cast<Impl*>(ctx);
         rec->cpu = cpu;
         impl->decoder->decode(rec, *impl->target);
-        ++impl->read;
+        if ((++impl->read & 1023) == 0 && std::chrono::steady_clock::now() > impl->pollDeadline) return 1;
         return 0;
     };
     if (tracefs_iterate_raw_events(impl_->tep, impl_->instance->get(), nullptr, 0, cb, impl_.get()) < 0)

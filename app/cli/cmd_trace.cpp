@@ -22,6 +22,8 @@ std::vector<Command> traceCommands() {
         {"attach", true, "PATH read a schedscope-capture stream from a FIFO or file"},
         {"interval", true, "S seconds between reports (default 1; 0: only the total)"},
         {"json", false, "print JSON lines"},
+        {"window", true, "S keep only the last S seconds of events in memory (long captures; "
+                         "migrations are then counted over the window)"},
     };
     return {
         {"trace stats", "summarise a sched trace: events, CPUs, tasks, lost events, migrations per level and cause",
@@ -31,7 +33,7 @@ std::vector<Command> traceCommands() {
         {"record", "record sched events into a trace.dat (+ topology sidecar) via a private tracefs instance",
          "-o FILE.dat [--duration S] [--file-version 6|7] [-- COMMAND...]", recordOpts, runRecord},
         {"live", "watch sched events live: events/s, lost events, migrations per level and cause",
-         "[--source tracefs|bpf|bpf-aggregate] [--via-helper | --attach PATH] [--duration S] [--interval S] [--json]",
+         "[--source tracefs|bpf|bpf-aggregate] [--via-helper | --attach PATH] [--duration S] [--interval S] [--window S] [--json]",
          liveOpts, runLive},
     };
 }

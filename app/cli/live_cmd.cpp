@@ -8,6 +8,8 @@
 // helper when it is installed with file capabilities (or always with --via-helper, through
 // pkexec when we are not root), else tracefs. Each fallback prints one line on stderr.
 // --attach PATH reads a helper started elsewhere (a FIFO it writes to, e.g. under sudo).
+// --window S bounds memory for long captures: the store keeps only the last S seconds
+// (EventStore::trim); migrations are then counted over the window.
 #include <fcntl.h>
 #include <sys/xattr.h>
 #include <unistd.h>
@@ -105,6 +107,9 @@ Figures fromAggregate(const AggregateSnapshot& s, const MigrationClassifier& cla
 int runLive(const Args& args) {
     auto duration = args.number("duration", 10.0);
     if (!duration) return fail("live: " + duration.error());
+    auto window = args.number("window", 0.0);
+    if (!window) return fail("live: " + window.error());
+    if (*window < 0 || *window > 1e6) return fail("live: --window must be in [0, 1000000] seconds");
     auto interval = args.number("interval", 1.0);
     if (!interval || *interval < 0) return fail("live: --interval must be a number of seconds >= 0 (0: only the total)");
     std::string source = args.valueOr("source", "tracefs");
@@ -191,6 +196,7 @@ int runLive(const Args& args) {
     auto since = [&] { return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(); };
     uint64_t lastEvents = 0;
     double lastT = 0;
+    uint64_t trimmed = 0;  // events dropped by --window, still counted in the totals
     auto report = [&](bool final) {
         Figures f;
         if (aggregate) {
@@ -209,7 +215,13 @@ int runLive(const Args& args) {
                 lost = store.anomaly(Anomaly::LostEvents);
             }
             store.finish();
+            // --window bounds memory on long captures: keep only the last S seconds.
+            if (*window > 0 && store.size() > 0) {
+                const auto span = static_cast<uint64_t>(*window * 1e9);
+                if (store.lastTs() > span) trimmed += store.trim(store.lastTs() - span);
+            }
             f = fromStore(store, classifier, lost);
+            f.events += trimmed;
         }
         const double elapsed = since();
         const double rate = final ? static_cast<double>(f.events) / elapsed

@@ -227,7 +227,10 @@ long long syntheticPuCount(const std::string& desc) {
         while (i < num.size() && std::isdigit(static_cast<unsigned char>(num[i])) && n < 1'000'000'000)
             n = n * 10 + (num[i++] - '0');
         if (i == 0) continue;  // attributes such as "(memory=1GB)"
-        product = std::min<long long>(product * std::max<long long>(n, 1), 1'000'000'000'000LL);
+        // Saturate instead of overflowing: "pack:9999999999 core:9999999999" is just "too many".
+        constexpr long long kCap = 1'000'000'000'000LL;
+        n = std::clamp<long long>(n, 1, 1'000'000'000);
+        product = product > kCap / n ? kCap : std::min(product * n, kCap);
     }
     return product;
 }

@@ -13,10 +13,15 @@ namespace {
 std::optional<std::string> readSmallFile(const fs::path& p) {
     std::ifstream in(p);
     if (!in) return std::nullopt;
-    std::ostringstream s;
-    s << in.rdbuf();
-    std::string text = s.str();
-    if (text.size() > (1u << 20)) return std::nullopt;  // sysfs attributes are at most a page
+    // sysfs attributes are at most a page; read no more than 1 MB + 1 of a snapshot's file so a
+    // huge (or endless) file cannot exhaust memory.
+    constexpr size_t kLimit = 1u << 20;
+    std::string text;
+    char buf[4096];
+    while (in.read(buf, sizeof buf) || in.gcount() > 0) {
+        text.append(buf, static_cast<size_t>(in.gcount()));
+        if (text.size() > kLimit) return std::nullopt;
+    }
     while (!text.empty() && (text.back() == '\n' || text.back() == ' ')) text.pop_back();
     return text;
 }

@@ -11,6 +11,25 @@ struct Error {
     std::string message;  // one line, names the input and the problem
 };
 
+// Messages echo user input; a control character in it (a newline inside a JSON string or a
+// command-line word) would break the one-line rule, so such bytes are shown as \xNN.
+inline std::string escapeControl(const std::string& s) {
+    static const char* hex = "0123456789abcdef";
+    std::string out;
+    out.reserve(s.size());
+    for (char c : s) {
+        const auto u = static_cast<unsigned char>(c);
+        if (u < 0x20 || u == 0x7f) {
+            out += "\\x";
+            out += hex[u >> 4];
+            out += hex[u & 15];
+        } else {
+            out += c;
+        }
+    }
+    return out;
+}
+
 template <typename T>
 class [[nodiscard]] Result {
 public:

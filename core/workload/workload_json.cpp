@@ -1,7 +1,10 @@
 #include "workload/workload_json.h"
 
+#include <climits>
+#include <cmath>
 #include <fstream>
 #include <map>
+#include <optional>
 #include <nlohmann/json.hpp>
 #include <sstream>
 
@@ -27,17 +30,81 @@ Result<double> positive(const json& v, const std::string& where, const std::stri
     return d;
 }
 
+// Typed optional fields: absent gives the fallback, a value of the wrong type or range a
+// one-line error. (json::value() would throw a type_error, and converting an out-of-range
+// double to int is undefined behaviour.)
+Result<std::string> stringField(const json& o, const char* key, std::string fallback, const std::string& where) {
+    if (!o.contains(key)) return fallback;
+    if (!o[key].is_string()) return Error{where + ": " + key + " must be a string"};
+    return o[key].get<std::string>();
+}
+
+Result<bool> boolField(const json& o, const char* key, bool fallback, const std::string& where) {
+    if (!o.contains(key)) return fallback;
+    if (!o[key].is_boolean()) return Error{where + ": " + key + " must be true or false"};
+    return o[key].get<bool>();
+}
+
+Result<double> numberField(const json& o, const char* key, double fallback, const std::string& where) {
+    if (!o.contains(key)) return fallback;
+    if (!o[key].is_number()) return Error{where + ": " + key + " must be a number"};
+    return o[key].get<double>();
+}
+
+std::optional<long long> asInteger(const json& v) {
+    if (v.is_number_unsigned()) {
+        const auto u = v.get<unsigned long long>();
+        if (u > static_cast<unsigned long long>(LLONG_MAX)) return std::nullopt;
+        return static_cast<long long>(u);
+    }
+    if (v.is_number_integer()) return v.get<long long>();
+    if (v.is_number_float()) {
+        const double d = v.get<double>();
+        if (!(d >= -9e15 && d <= 9e15) || d != std::floor(d)) return std::nullopt;
+        return static_cast<long long>(d);
+    }
+    return std::nullopt;
+}
+
+Result<long long> intField(const json& o, const char* key, long long fallback, long long min, long long max,
+                           const std::string& where) {
+    if (!o.contains(key)) return fallback;
+    auto v = asInteger(o[key]);
+    if (!v || *v < min || *v > max)
+        return Error{where + ": " + key + " must be an integer in " + std::to_string(min) + ".." + std::to_string(max)};
+    return *v;
+}
+
+Result<Workload> parse(const std::string& text, const std::string& origin, int cpuCount);
+
 }  // namespace
 
 Result<Workload> parseWorkloadJson(const std::string& text, const std::string& origin, int cpuCount) {
+    // Backstop: every access below is type-checked, but no nlohmann exception may escape.
+    try {
+        auto w = parse(text, origin, cpuCount);
+        if (!w) return Error{escapeControl(w.error())};
+        return w;
+    } catch (const json::exception& e) {
+        return Error{escapeControl(origin + ": unexpected JSON structure (" + e.what() + ")")};
+    }
+}
+
+namespace {
+
+Result<Workload> parse(const std::string& text, const std::string& origin, int cpuCount) {
     json doc = json::parse(text, nullptr, false);
     if (doc.is_discarded()) return Error{origin + ": not valid JSON"};
     if (!doc.is_object() || !doc.contains("tasks") || !doc["tasks"].is_array() || doc["tasks"].empty())
         return Error{origin + ": expected an object with a non-empty \"tasks\" array"};
     Workload w;
-    w.name = doc.value("name", std::string("custom"));
+    auto wname = stringField(doc, "name", "custom", origin);
+    if (!wname) return Error{wname.error()};
+    w.name = *wname;
     w.spec = origin;
-    w.unit = doc.value("unit", std::string("work/s"));
+    auto unit = stringField(doc, "unit", "work/s", origin);
+    if (!unit) return Error{unit.error()};
+    w.unit = *unit;
     if (doc.contains("duration_s")) {
         auto d = positive(doc["duration_s"], origin, "duration_s");
         if (!d) return Error{d.error()};
@@ -47,26 +114,31 @@ Result<Workload> parseWorkloadJson(const std::string& text, const std::string& o
     for (size_t i = 0; i < doc["tasks"].size(); ++i) {
         const json& t = doc["tasks"][i];
         if (!t.is_object()) return Error{origin + ": task " + std::to_string(i) + " is not an object"};
-        const std::string name = t.value("name", "task" + std::to_string(i));
+        auto tname = stringField(t, "name", "task" + std::to_string(i), origin + ": task " + std::to_string(i));
+        if (!tname) return Error{tname.error()};
+        const std::string name = *tname;
         if (byName.count(name)) return Error{origin + ": two tasks are named '" + name + "'"};
         byName[name] = static_cast<int>(i);
     }
     for (size_t i = 0; i < doc["tasks"].size(); ++i) {
         const json& jt = doc["tasks"][i];
         TaskSpec t;
-        t.name = jt.value("name", "task" + std::to_string(i));
+        t.name = *stringField(jt, "name", "task" + std::to_string(i), origin);  // checked above
         const std::string where = origin + ": task '" + t.name + "'";
         if (jt.contains("nice")) {
-            if (!jt["nice"].is_number_integer() || jt["nice"].get<int>() < -20 || jt["nice"].get<int>() > 19)
+            auto v = asInteger(jt["nice"]);
+            if (!jt["nice"].is_number_integer() || !v || *v < -20 || *v > 19)
                 return Error{where + ": nice must be an integer in -20..19"};
-            t.nice = jt["nice"].get<int>();
+            t.nice = static_cast<int>(*v);
         }
         if (jt.contains("cpus")) {
             auto c = cpusFrom(jt["cpus"], where, cpuCount);
             if (!c) return Error{c.error()};
             t.affinity = *c;
         }
-        t.startAtBegin = jt.value("start", true);
+        auto start = boolField(jt, "start", true, where);
+        if (!start) return Error{start.error()};
+        t.startAtBegin = *start;
         if (jt.contains("mem_fraction")) {
             auto m = positive(jt["mem_fraction"], where, "mem_fraction");
             if (!m || *m > 1) return Error{where + ": mem_fraction must be in 0..1"};
@@ -83,8 +155,9 @@ Result<Workload> parseWorkloadJson(const std::string& text, const std::string& o
             const json list = v.is_array() ? v : json::array({v});
             for (const auto& x : list) {
                 if (x.is_string() && byName.count(x.get<std::string>())) out.push_back(byName[x.get<std::string>()]);
-                else if (x.is_number_integer() && x.get<int>() >= 0 && x.get<size_t>() < doc["tasks"].size())
-                    out.push_back(x.get<int>());
+                else if (auto v = asInteger(x); x.is_number_integer() && v && *v >= 0 &&
+                                                  static_cast<size_t>(*v) < doc["tasks"].size())
+                    out.push_back(static_cast<int>(*v));
                 else return Error{where + ": unknown task " + x.dump()};
             }
             return out;
@@ -95,7 +168,9 @@ Result<Workload> parseWorkloadJson(const std::string& text, const std::string& o
             const std::string ow = where + " op " + std::to_string(k);
             Op op;
             if (!o.is_object()) return Error{ow + ": not an object"};
-            op.jitter = o.value("jitter", 0.0);
+            auto jitter = numberField(o, "jitter", 0.0, ow);
+            if (!jitter) return Error{jitter.error()};
+            op.jitter = *jitter;
             if (o.contains("run_ms")) {
                 auto v = positive(o["run_ms"], ow, "run_ms");
                 if (!v) return Error{v.error()};
@@ -113,7 +188,9 @@ Result<Workload> parseWorkloadJson(const std::string& text, const std::string& o
                 if (!tg) return Error{tg.error()};
                 op.kind = OpKind::Wake;
                 op.targets = *tg;
-                op.sync = o.value("sync", false);
+                auto sync = boolField(o, "sync", false, ow);
+                if (!sync) return Error{sync.error()};
+                op.sync = *sync;
             } else if (o.contains("fork")) {
                 auto tg = targetsOf(o["fork"]);
                 if (!tg) return Error{tg.error()};
@@ -121,8 +198,12 @@ Result<Workload> parseWorkloadJson(const std::string& text, const std::string& o
                 op.targets = *tg;
             } else if (o.contains("barrier")) {
                 op.kind = OpKind::Barrier;
-                op.id = o.value("barrier", 0);
-                op.parties = o.value("parties", 0);
+                auto id = intField(o, "barrier", 0, INT_MIN, INT_MAX, ow);
+                if (!id) return Error{id.error()};
+                auto parties = intField(o, "parties", 0, INT_MIN, INT_MAX, ow);
+                if (!parties) return Error{parties.error()};
+                op.id = static_cast<int>(*id);
+                op.parties = static_cast<int>(*parties);
                 if (op.parties < 1) return Error{ow + ": barrier needs parties >= 1"};
             } else if (o.contains("affinity")) {
                 auto c = cpusFrom(o["affinity"], ow, cpuCount);
@@ -131,9 +212,13 @@ Result<Workload> parseWorkloadJson(const std::string& text, const std::string& o
                 op.cpus = *c;
             } else if (o.contains("loop_to")) {
                 op.kind = OpKind::Loop;
-                op.to = o.value("loop_to", 0);
-                op.count = o.value("count", -1LL);
-                if (op.to < 0 || static_cast<size_t>(op.to) >= k) return Error{ow + ": loop_to must name an earlier op"};
+                auto to = asInteger(o["loop_to"]);
+                if (!to || *to < 0 || static_cast<unsigned long long>(*to) >= k)
+                    return Error{ow + ": loop_to must name an earlier op"};
+                op.to = static_cast<int>(*to);
+                auto count = intField(o, "count", -1, -1, LLONG_MAX, ow);
+                if (!count) return Error{count.error()};
+                op.count = *count;
             } else if (o.contains("exit")) {
                 op.kind = OpKind::Exit;
             } else {
@@ -146,6 +231,8 @@ Result<Workload> parseWorkloadJson(const std::string& text, const std::string& o
     }
     return w;
 }
+
+}  // namespace
 
 Result<Workload> loadWorkloadFile(const std::string& path, int cpuCount) {
     std::ifstream in(path);

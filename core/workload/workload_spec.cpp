@@ -242,7 +242,18 @@ const std::vector<GeneratorInfo>& generators() {
     return g;
 }
 
+namespace {
+Result<Workload> parseSpec(const std::string& spec, int cpuCount);
+}  // namespace
+
 Result<Workload> parseWorkloadSpec(const std::string& spec, int cpuCount) {
+    auto w = parseSpec(spec, cpuCount);
+    if (!w) return Error{escapeControl(w.error())};
+    return w;
+}
+
+namespace {
+Result<Workload> parseSpec(const std::string& spec, int cpuCount) {
     const auto colon = spec.find(':');
     const std::string name = spec.substr(0, colon);
     const GeneratorInfo* gen = findGenerator(name);
@@ -294,6 +305,17 @@ Result<Workload> parseWorkloadSpec(const std::string& spec, int cpuCount) {
     auto n = countParam(p, name, gen->count, name == "hackbench" ? 1 : 4);
     if (!n) return Error{n.error()};
     const int count = static_cast<int>(*n);
+    // Tasks each generator makes, computed before building anything.
+    double tasks = static_cast<double>(count) + 1;
+    if (name == "hackbench") tasks = 40.0 * count;
+    if (name == "kernbench") {
+        const double horizon = p.workS > 0 ? p.workS : (p.durationS > 0 ? p.durationS : 1.0);
+        tasks = count * (1.0 + std::ceil(horizon * 1e9 / (40 * kMs)) + 2);
+    }
+    if (tasks > static_cast<double>(kMaxWorkloadTasks))
+        return Error{"workload " + name + ": " + spec.substr(colon == std::string::npos ? spec.size() : colon + 1) +
+                     " would make " + std::to_string(static_cast<long long>(tasks)) + " tasks (at most " +
+                     std::to_string(kMaxWorkloadTasks) + ")"};
 
     Workload w;
     if (name == "stream") w = makeStream(count, p);
@@ -308,5 +330,6 @@ Result<Workload> parseWorkloadSpec(const std::string& spec, int cpuCount) {
     w.durationS = p.durationS;
     return w;
 }
+}  // namespace
 
 }  // namespace schedscope::workload

@@ -18,6 +18,10 @@ struct GeneratorInfo {
 };
 const std::vector<GeneratorInfo>& generators();
 
+// The most tasks a generated workload may have (kernbench's compiler processes grow with the
+// duration): more is an error rather than gigabytes of task scripts.
+constexpr size_t kMaxWorkloadTasks = 200000;
+
 // `cpuCount` is the topology's number of CPU ids; cpus= outside it is an error.
 Result<Workload> parseWorkloadSpec(const std::string& spec, int cpuCount);
 

@@ -149,3 +149,41 @@ TEST(SchedTracker, RunSlicesAndTaskStatesWithWaker) {
     EXPECT_EQ(of20[0].end, 200u);
     EXPECT_EQ(of20[1].phase, TaskPhase::Running);
 }
+
+TEST(EventStore, TrimKeepsOnlyTheWindow) {
+    EventStore s;
+    // 3000 events per CPU over blocks, a 10 s gap (overflowing deltas), and an out-of-order one.
+    for (int cpu = 0; cpu < 2; ++cpu)
+        for (uint64_t i = 0; i < 3000; ++i) 
+            s.append(ev(1000 + i * 10 + (i >= 2000 ? 10'000'000'000ull : 0), cpu, EventKind::Wakeup, static_cast<int>(i)));
+    s.append(ev(1005, 1, EventKind::Switch, 7, 8));  // out of order on CPU 1
+    s.noteComm(7, 1000, "old");
+    s.noteComm(7, 2000, "mid");
+    s.noteComm(7, 30000, "new");
+    const uint64_t anomaliesBefore = s.anomaly(Anomaly::OutOfOrder);
+    EXPECT_EQ(s.trim(1000 + 1500 * 10), 2 * 1500u + 1);
+    EXPECT_EQ(s.size(), 2 * 1500u);
+    EXPECT_EQ(s.count(EventKind::Switch), 0u);
+    EXPECT_EQ(s.count(EventKind::Wakeup), 3000u);
+    EXPECT_EQ(s.firstTs(), 1000u + 1500 * 10);
+    EXPECT_EQ(s.anomaly(Anomaly::OutOfOrder), anomaliesBefore) << "counters are cumulative";
+    for (int cpu = 0; cpu < 2; ++cpu) {
+        ASSERT_EQ(s.cpuSize(cpu), 1500u);
+        EXPECT_EQ(s.at(cpu, 0).pid, 1500);
+        EXPECT_EQ(s.tsAt(cpu, 500), 1000u + 2000 * 10 + 10'000'000'000ull);  // the overflowing one survives
+    }
+    EXPECT_EQ(s.commAt(7, 0), "mid") << "the name at the cut is kept, older ones dropped";
+    EXPECT_EQ(s.commAt(7, 40000), "new");
+    // Appending after a trim continues normally; trimming everything empties the store.
+    s.append(ev(20'000'000'000ull, 0, EventKind::Wakeup, 1));
+    s.finish();
+    EXPECT_EQ(s.size(), 3001u);
+    EXPECT_EQ(s.trim(UINT64_MAX), 3001u);
+    EXPECT_EQ(s.size(), 0u);
+    size_t n = 0;
+    s.forEach([&](const SchedEvent&) {
+        ++n;
+        return true;
+    });
+    EXPECT_EQ(n, 0u);
+}

@@ -1,0 +1,16 @@
+#!/bin/bash
+# Benchmark (not a test): wall time and peak RSS of building the sched domains of synthetic
+# machines at the CPU limit (tests/hardening checks they are valid; this measures how long).
+# Usage: bench/topology_scale.sh
+set -euo pipefail
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+PRESET=${SCHEDSCOPE_PRESET:-release}
+cmake --preset "$PRESET" -S "$ROOT" >/dev/null
+cmake --build "$ROOT/build/$PRESET" -j2 --target schedscope-cli >/dev/null
+CLI="$ROOT/build/$PRESET/app/cli/schedscope-cli"
+for desc in "pack:4 numa:2 l3:4 core:32 pu:2" "pack:8 numa:2 l3:4 core:32 pu:2" "pack:16 numa:2 l3:4 core:32 pu:2"; do
+  /usr/bin/time -f "%e %M" -o /tmp/schedscope-scale.time "$CLI" domains --synthetic "$desc" --json >/dev/null
+  read -r secs kb </tmp/schedscope-scale.time
+  cpus=$(( $(echo "$desc" | tr ' ' '\n' | sed 's/.*://' | paste -sd'*' | bc) ))
+  printf '%5d CPUs  %-36s %6.2f s  %7d kB peak RSS\n' "$cpus" "'$desc'" "$secs" "$kb"
+done

@@ -1,0 +1,27 @@
+// The workload JSON format: a workload whose task references are in range, or a one-line error.
+#include <cstdlib>
+#include <string>
+
+#include "workload/workload_json.h"
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+    const std::string text(reinterpret_cast<const char*>(data), size);
+    auto w = schedscope::workload::parseWorkloadJson(text, "fuzz.json", 24);
+    if (!w.ok()) {
+        if (w.error().find('\n') != std::string::npos) std::abort();
+        return 0;
+    }
+    const auto n = static_cast<int>(w->tasks.size());
+    for (const auto& t : w->tasks) {
+        if (t.nice < -20 || t.nice > 19) std::abort();
+        if (!t.affinity.empty() && t.affinity.last() >= 24) std::abort();
+        for (size_t k = 0; k < t.script.size(); ++k) {
+            const auto& op = t.script[k];
+            for (int x : op.targets)
+                if (x < 0 || x >= n) std::abort();
+            if (op.kind == schedscope::workload::OpKind::Loop && (op.to < 0 || static_cast<size_t>(op.to) >= k)) std::abort();
+            if (op.kind == schedscope::workload::OpKind::Barrier && op.parties < 1) std::abort();
+        }
+    }
+    return 0;
+}

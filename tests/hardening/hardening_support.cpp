@@ -1,0 +1,48 @@
+#include "hardening_support.h"
+
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <array>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+
+#include "support/fixtures.h"
+
+// Under ASan: malloc of an impossible size returns NULL as glibc's does (libtracecmd mallocs
+// sizes read from the file and checks for NULL; tests/data/fuzz-regressions/fuzz_trace_dat).
+extern "C" const char* __asan_default_options() { return "allocator_may_return_null=1"; }
+
+namespace schedscope::hardening {
+
+std::string scratchPath(const std::string& name) {
+    const std::filesystem::path p = std::filesystem::path(SCHEDSCOPE_TEST_SCRATCH) / "hardening" / name;
+    std::filesystem::create_directories(p.parent_path());
+    return p.string();
+}
+
+void writeFile(const std::string& path, const std::string& bytes) {
+    std::ofstream(path, std::ios::binary | std::ios::trunc).write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+}
+
+void patch(std::string& data, size_t offset, const void* bytes, size_t n) {
+    data.replace(offset, n, static_cast<const char*>(bytes), n);
+}
+
+CliRun runCli(const std::string& args) {
+    const std::string errFile = scratchPath("cli-stderr-" + std::to_string(getpid()));
+    const std::string cmd = std::string(SCHEDSCOPE_CLI) + " " + args + " 2>" + errFile;
+    CliRun r;
+    FILE* p = popen(cmd.c_str(), "r");
+    if (!p) return r;
+    std::array<char, 65536> buf{};
+    size_t n;
+    while ((n = fread(buf.data(), 1, buf.size(), p)) > 0) r.out.append(buf.data(), n);
+    const int st = pclose(p);
+    r.status = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+    r.err = test::readFile(errFile);
+    return r;
+}
+
+}  // namespace schedscope::hardening

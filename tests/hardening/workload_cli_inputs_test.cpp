@@ -1,0 +1,94 @@
+// Bad-input catalogue, workload and CLI rows: the library's exact message, and the CLI printing
+// it on one line with exit code 2.
+#include <gtest/gtest.h>
+
+#include "hardening_support.h"
+#include "workload/workload_json.h"
+#include "workload/workload_spec.h"
+
+using namespace schedscope;
+using namespace schedscope::workload;
+using namespace schedscope::hardening;
+
+namespace {
+
+void expectCliError(const std::string& args, const std::string& message) {
+    CliRun r = runCli(args);
+    EXPECT_EQ(r.status, 2) << args;
+    EXPECT_EQ(r.err, "schedscope-cli: " + message + "\n") << args;
+    EXPECT_TRUE(r.out.empty()) << args;
+}
+
+TEST(BadWorkload, UnknownWorkload) {
+    const std::string msg =
+        "unknown workload 'nosuch' (known: stream, pbzip2, mcf, kernbench, sysbench-cpu, pgbench, hackbench, or a .json file)";
+    auto w = parseWorkloadSpec("nosuch:threads=4", 24);
+    ASSERT_FALSE(w);
+    EXPECT_EQ(w.error(), msg);
+    expectCliError("simulate --preset kunpeng920-24 --workload nosuch:threads=4", msg);
+
+    auto j = parseWorkloadJson(R"({"tasks": [{"name": "a", "script": [{"wake": "nobody"}]}]})", "w.json", 24);
+    ASSERT_FALSE(j);
+    EXPECT_EQ(j.error(), "w.json: task 'a': unknown task \"nobody\"");
+}
+
+TEST(BadWorkload, NegativeCounts) {
+    auto w = parseWorkloadSpec("stream:threads=-4", 24);
+    ASSERT_FALSE(w);
+    EXPECT_EQ(w.error(), "workload stream: threads must be positive, not -4");
+    expectCliError("simulate --preset kunpeng920-24 --workload hackbench:groups=-1", "workload hackbench: groups must be positive, not -1");
+
+    auto loop = parseWorkloadJson(R"({"tasks": [{"script": [{"run_ms": 1}, {"loop_to": 0, "count": -5}]}]})", "l.json", 24);
+    ASSERT_FALSE(loop);
+    EXPECT_EQ(loop.error(), "l.json: task 'task0' op 1: count must be an integer in -1..9223372036854775807");
+    auto parties = parseWorkloadJson(R"({"tasks": [{"script": [{"barrier": 1, "parties": -2}]}]})", "b.json", 24);
+    ASSERT_FALSE(parties);
+    EXPECT_EQ(parties.error(), "b.json: task 'task0' op 0: barrier needs parties >= 1");
+    // nice 2^32 used to wrap to 0 and pass.
+    auto nice = parseWorkloadJson(R"({"tasks": [{"nice": 4294967296, "script": [{"run_ms": 1}]}]})", "n.json", 24);
+    ASSERT_FALSE(nice);
+    EXPECT_EQ(nice.error(), "n.json: task 'task0': nice must be an integer in -20..19");
+    // Wrong JSON types are errors, not exceptions (json::value() used to throw type_error).
+    auto type = parseWorkloadJson(R"({"name": 5, "tasks": [{"script": []}]})", "t.json", 24);
+    ASSERT_FALSE(type);
+    EXPECT_EQ(type.error(), "t.json: name must be a string");
+    auto huge = parseWorkloadJson(R"({"tasks": [{"script": [{"barrier": 1e300, "parties": 1}]}]})", "h.json", 24);
+    ASSERT_FALSE(huge);
+    EXPECT_EQ(huge.error(), "h.json: task 'task0' op 0: barrier must be an integer in -2147483648..2147483647");
+}
+
+TEST(BadWorkload, CpusOutsideTheTopology) {
+    auto w = parseWorkloadSpec("stream:threads=4,cpus=0-3,20-31", 24);
+    ASSERT_FALSE(w);
+    EXPECT_EQ(w.error(), "workload stream: cpus=0-3,20-31 goes beyond the topology's CPUs 0-23");
+    expectCliError("simulate --preset kunpeng920-24 --workload mcf:copies=2,cpus=90-99",
+                   "workload mcf: cpus=90-99 goes beyond the topology's CPUs 0-95");
+    auto j = parseWorkloadJson(R"({"tasks": [{"cpus": "0-99", "script": [{"run_ms": 1}]}]})", "c.json", 24);
+    ASSERT_FALSE(j);
+    EXPECT_EQ(j.error(), "c.json: task 'task0': cpus 0-99 go beyond the topology's CPUs 0-23");
+    auto limit = parseWorkloadSpec("stream:cpus=0-9000", 24);
+    ASSERT_FALSE(limit);
+    EXPECT_EQ(limit.error(), "workload stream: cpus=0-9000: cpu 9000 exceeds the limit of 8192 CPUs");
+}
+
+TEST(BadWorkload, ControlCharactersAreEscapedInErrors) {
+    // Found by fuzz_workload_spec: the echoed token broke the one-line rule.
+    auto w = parseWorkloadSpec(std::string("pbzip2:\x03\n\x03pt\x03"), 24);
+    ASSERT_FALSE(w);
+    EXPECT_EQ(w.error(), "workload pbzip2: expected key=value, got '\\x03\\x0a\\x03pt\\x03'");
+    auto j = parseWorkloadJson(R"({"tasks": [{"name": "a\nb", "script": [1]}]})", "j.json", 24);
+    ASSERT_FALSE(j);
+    EXPECT_EQ(j.error(), "j.json: task 'a\\x0ab' op 0: not an object");
+}
+
+TEST(BadWorkload, TooManyTasks) {
+    // kernbench's compiler processes grow with the duration: 100000 jobs x 100000 s used to
+    // try to build 2.5e11 tasks.
+    auto w = parseWorkloadSpec("kernbench:jobs=100000,duration=100000", 24);
+    ASSERT_FALSE(w);
+    EXPECT_EQ(w.error(), "workload kernbench: jobs=100000,duration=100000 would make 250000300000 tasks (at most 200000)");
+    auto ok = parseWorkloadSpec("kernbench:jobs=8,duration=2", 24);
+    ASSERT_TRUE(ok) << ok.error();
+}
+
+}  // namespace
