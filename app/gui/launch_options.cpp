@@ -67,7 +67,8 @@ LaunchOptions parseLaunchOptions(const QStringList& arguments) {
         o.error = parser.errorText();
         return o;
     }
-    o.helpText = parser.helpText();
+    // Parsing happens before QApplication exists, so Qt cannot know the program name yet.
+    o.helpText = parser.helpText().replace(QStringLiteral("<executable_name>"), QStringLiteral("schedscope"));
     o.help = parser.isSet(helpOpt);
     o.version = parser.isSet(versionOpt);
 

@@ -28,6 +28,7 @@ test -s "$work/root/usr/share/bash-completion/completions/schedscope-cli"
 if [ -x "$work/root/usr/bin/schedscope" ]; then
   QT_QPA_PLATFORM=offscreen "$work/root/usr/bin/schedscope" --preset kunpeng920-24 --screenshot "$work/shot.png" --size 800x600
   test -s "$work/shot.png"
+  test -s "$work/root/usr/share/man/man1/schedscope.1"
   appstreamcli validate --no-net "$work/root/usr/share/metainfo/io.github.schedscope.metainfo.xml"
   desktop-file-validate "$work/root/usr/share/applications/io.github.schedscope.desktop"
 fi
