@@ -234,6 +234,7 @@ int runLive(const Args& args) {
                              {"lost_events", f.lost}, {"migrations_by_level", f.byLevel},
                              {"migrations_by_cause", f.byCause}};
             for (auto& [k, v] : f.extra.items()) j[k] = v;
+            if (!aggregate) j["stored_events"] = store.size();  // what --window keeps in memory
             std::cout << j.dump() << std::endl;
         } else {
             std::printf("%s%6.1fs  %8.0f events/s  %llu events  %llu lost  migrations:", final ? "total " : "", elapsed,

@@ -283,7 +283,12 @@ void WhatIfPanel::onProgress(int done, int total) {
     progress_->setRange(0, total);
     progress_->setValue(done);
     if (runner_->result().setup) status_->setText(tr("Running: %1 of %2 simulations done").arg(done).arg(total));
-    if (done > 0) showResult();  // partial results as they come
+    // Partial results as they come, but bounded: short runs finish every few ms, and redrawing
+    // the table, the plot and two topology heat maps each time would starve the GUI thread.
+    if (done > 0 && (!lastShown_.isValid() || lastShown_.elapsed() >= 200)) {
+        showResult();
+        lastShown_.restart();
+    }
 }
 
 void WhatIfPanel::onFinished() {

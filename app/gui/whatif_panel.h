@@ -5,6 +5,7 @@
 // worker (WhatIfRunner) with a progress bar counting finished runs, and Cancel. The result:
 // a metric table (mean, spread, relative change), migrations per level for both settings as
 // bars, and each setting's mean per-CPU utilisation as topology heat. Exports JSON and CSV.
+#include <QElapsedTimer>
 #include <QWidget>
 
 #include "session.h"
@@ -79,6 +80,7 @@ private:
     SessionPtr session_;
     WhatIfRunner* runner_;
     const WhatIfRunner* shown_;  // runner_, or the mirrored panel's
+    QElapsedTimer lastShown_;    // partial results are redrawn at most every 200 ms
     WhatIfTableModel* model_;
     QComboBox* topology_;
     QComboBox* workload_;
