@@ -171,8 +171,9 @@ TEST(WhatIfPanel, CancelAnswersAtOnceAndTheGuiStaysResponsive) {
     panel.show();
     panel.setTopologyPreset(QStringLiteral("kunpeng920-24"));
     panel.setWorkload(QStringLiteral("stream:threads=8,cpus=0-23"));
-    panel.setSeeds(60);
-    panel.setDuration(0.5);
+    // Long enough that an optimised build cannot finish all 200 runs before the cancel lands.
+    panel.setSeeds(100);
+    panel.setDuration(10.0);
     QSignalSpy finished(&panel, &WhatIfPanel::finished);
     QSignalSpy progress(panel.runner(), &WhatIfRunner::progress);
     panel.run();
@@ -197,7 +198,7 @@ TEST(WhatIfPanel, CancelAnswersAtOnceAndTheGuiStaysResponsive) {
     ASSERT_EQ(finished.size(), 1);
     EXPECT_TRUE(panel.statusText().startsWith(QStringLiteral("Cancelled"))) << panel.statusText().toStdString();
     EXPECT_TRUE(panel.runner()->result().cancelled);
-    EXPECT_LT(int(panel.runner()->result().runs.size()), 120);
+    EXPECT_LT(int(panel.runner()->result().runs.size()), 200);
     // Partial results stay on screen and can be exported.
     EXPECT_GE(panel.model()->rowCount(), 1);
     // No late result from the simulation in flight changes what is shown.
