@@ -334,6 +334,18 @@ void MainWindow::openSyntheticDialog() {
     open(s);
 }
 
+// A standalone view of the same model showing the current selection, so the dock's size and
+// scroll state are untouched by renders and exports.
+std::unique_ptr<DomainTreeView> MainWindow::domainTreeSnapshot(const QSize& size) {
+    auto tree = std::make_unique<DomainTreeView>(model_);
+    tree->setAttribute(Qt::WA_DontShowOnScreen);
+    tree->resize(size);
+    tree->show();
+    tree->showSelection(topologyView_->selectedCpu(), topologyView_->selectedLevel());
+    tree->expandRecursively(model_->cpuIndex(topologyView_->selectedCpu()));
+    return tree;
+}
+
 QImage MainWindow::renderView(const QString& view, const QSize& size) {
     if (trace_->handlesView(view)) return trace_->renderView(view, size);
     if (auto standalone = standaloneView(view, size)) return standalone->grab().toImage();
@@ -345,15 +357,9 @@ QImage MainWindow::renderView(const QString& view, const QSize& size) {
         return img;
     }
     if (view == QLatin1String("domains")) {
-        // A standalone view of the same model, so the dock's size and scroll state are untouched.
-        DomainTreeView tree(model_);
-        tree.setAttribute(Qt::WA_DontShowOnScreen);
-        tree.resize(size);
-        tree.show();
-        tree.showSelection(topologyView_->selectedCpu(), topologyView_->selectedLevel());
-        tree.expandRecursively(model_->cpuIndex(topologyView_->selectedCpu()));
-        tree.scrollTo(model_->cpuIndex(topologyView_->selectedCpu()), QAbstractItemView::PositionAtTop);
-        return tree.grab().toImage();
+        auto tree = domainTreeSnapshot(size);
+        tree->scrollTo(model_->cpuIndex(topologyView_->selectedCpu()), QAbstractItemView::PositionAtTop);
+        return tree->grab().toImage();
     }
     return grab().toImage();
 }
@@ -373,13 +379,8 @@ QString MainWindow::exportView(const QString& view, const QString& path, const Q
         return img.save(path, "PNG") ? QString() : tr("%1: cannot write the PNG file").arg(path);
     }
     if (view == QLatin1String("domains")) {
-        DomainTreeView tree(model_);
-        tree.setAttribute(Qt::WA_DontShowOnScreen);
-        tree.resize(size);
-        tree.show();
-        tree.showSelection(topologyView_->selectedCpu(), topologyView_->selectedLevel());
-        tree.expandRecursively(model_->cpuIndex(topologyView_->selectedCpu()));
-        return exportWidget(&tree, path, title);
+        auto tree = domainTreeSnapshot(size);
+        return exportWidget(tree.get(), path, title);
     }
     return exportWidget(this, path, title);
 }

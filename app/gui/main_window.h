@@ -4,6 +4,8 @@
 // what was open untouched.
 #include <QMainWindow>
 
+#include <memory>
+
 #include "launch_options.h"
 #include "selection.h"
 #include "session.h"
@@ -84,6 +86,7 @@ protected:
 
 private:
     void buildMenus(QMenuBar* bar);
+    std::unique_ptr<DomainTreeView> domainTreeSnapshot(const QSize& size);
     void rebuildRecentMenu();
     void showSession(const SessionPtr& session);
     void showLoadError(const QString& error);
