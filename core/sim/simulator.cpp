@@ -9,6 +9,7 @@
 #include "sim/fair_rq.h"
 #include "sim/load_balance.h"
 #include "sim/select_task_rq.h"
+#include "sim/timer_heap.h"
 
 namespace schedscope::sim {
 namespace {
@@ -27,18 +28,6 @@ struct Event {
     bool before(const Event& o) const { return t != o.t ? t < o.t : seq < o.seq; }
 };
 
-// The end of the running task's burst on one CPU, with lazy invalidation. Contention re-times a
-// running task whenever what runs near it changes; most re-timings move the end later (more
-// demand), so instead of pushing an event per re-timing, `target` holds the true end and the heap
-// holds one entry (`queued`) no later than it. When that entry pops early it is pushed again at
-// `target`. `target` keeps the seq the old one-event-per-re-timing engine gave it, so events pop
-// in exactly the same order as they would with an event per re-timing.
-struct BurstClock {
-    int64_t targetT = 0, queuedT = 0;
-    uint64_t targetSeq = 0, queuedSeq = 0;
-    bool hasTarget = false, hasQueued = false;
-};
-
 struct Barrier {
     int arrived = 0;
     std::vector<int> waiters;
@@ -49,7 +38,7 @@ public:
     explicit Engine(SimState& s) : s_(s) {
         const size_t n = s.cpus.size();
         mark_.assign(n, 0);
-        burst_.assign(n, BurstClock{});
+        burst_.resize(n);
         affected_.reserve(n);
         inSchedule_.assign(n, 0);
         needResched_.assign(n, 0);
@@ -86,18 +75,24 @@ public:
     }
 
     // Handles the next live event; false once the run is over (end time, or every task exited).
+    // Burst ends live in their own heap (re-timed in place); both heaps share the seq counter,
+    // so taking the earlier of the two tops gives the single (time, seq) order.
     bool step() {
-        while (!q_.empty()) {
-            Event e = q_.top();
+        Event e{};
+        if (!burst_.empty() && (q_.empty() || burstBeforeQueue())) {
+            const TimerHeap::Entry b = burst_.pop();
+            e = {b.t, b.seq, Ev::BurstEnd, b.slot};
+        } else if (!q_.empty()) {
+            e = q_.top();
             q_.pop();
-            s_.now = e.t;
-            if (e.type == Ev::End) return false;
-            if (e.type == Ev::BurstEnd && !burstEndDue(e)) continue;
-            ++s_.metrics.events;
-            handle(e);
-            return exited_ != static_cast<int>(s_.tasks.size());
+        } else {
+            return false;
         }
-        return false;
+        s_.now = e.t;
+        if (e.type == Ev::End) return false;
+        ++s_.metrics.events;
+        handle(e);
+        return exited_ != static_cast<int>(s_.tasks.size());
     }
 
     void finish() {
@@ -150,7 +145,7 @@ private:
     std::priority_queue<Event, std::vector<Event>, Later> q_;
     uint64_t seq_ = 0;
     std::vector<char> mark_, inSchedule_, needResched_;
-    std::vector<BurstClock> burst_;
+    TimerHeap burst_;  // per CPU: the end of the running task's burst
     std::vector<int> affected_;  // setCurr's scratch: CPUs whose running task is re-timed
     std::vector<std::vector<int>> memRunning_;
     std::vector<int> nrCache_;
@@ -171,35 +166,14 @@ private:
 
     void push(int64_t t, Ev type, int a) { q_.push({t, seq_++, type, a}); }
 
-    // A popped BurstEnd entry: true when it is the burst's true end; an early entry is pushed
-    // again at the true end, a stale one is dropped.
-    bool burstEndDue(const Event& e) {
-        BurstClock& b = burst_[static_cast<size_t>(e.a)];
-        if (!b.hasQueued || e.t != b.queuedT || e.seq != b.queuedSeq) return false;  // superseded entry
-        b.hasQueued = false;
-        if (!b.hasTarget) return false;  // the burst ended or was cancelled
-        if (b.targetT == e.t && b.targetSeq == e.seq) {
-            b.hasTarget = false;
-            return true;
-        }
-        q_.push({b.targetT, b.targetSeq, Ev::BurstEnd, e.a});  // the end moved later: wait for it
-        b.queuedT = b.targetT;
-        b.queuedSeq = b.targetSeq;
-        b.hasQueued = true;
-        return false;
+    bool burstBeforeQueue() const {
+        const TimerHeap::Entry& b = burst_.top();
+        const Event& e = q_.top();
+        return b.t != e.t ? b.t < e.t : b.seq < e.seq;
     }
-    void setBurstEnd(int cpu, int64_t t) {
-        BurstClock& b = burst_[static_cast<size_t>(cpu)];
-        b.targetT = t;
-        b.targetSeq = seq_++;
-        b.hasTarget = true;
-        if (b.hasQueued && (b.queuedT < t || (b.queuedT == t && b.queuedSeq < b.targetSeq))) return;
-        q_.push({b.targetT, b.targetSeq, Ev::BurstEnd, cpu});
-        b.queuedT = b.targetT;
-        b.queuedSeq = b.targetSeq;
-        b.hasQueued = true;
-    }
-    void cancelBurstEnd(int cpu) { burst_[static_cast<size_t>(cpu)].hasTarget = false; }
+    // The burst end takes a fresh seq on every re-timing, as an event pushed then would.
+    void setBurstEnd(int cpu, int64_t t) { burst_.arm(cpu, t, seq_++); }
+    void cancelBurstEnd(int cpu) { burst_.cancel(cpu); }
 
     double uniform() { return static_cast<double>(s_.rng() >> 11) * 0x1.0p-53; }
     double jittered(double amount, double jitter) {
