@@ -39,6 +39,8 @@ public:
         const size_t n = s.cpus.size();
         mark_.assign(n, 0);
         burst_.resize(n);
+        pending_.assign(n, Pending{});
+        pendingCpus_.reserve(n);
         affected_.reserve(n);
         inSchedule_.assign(n, 0);
         needResched_.assign(n, 0);
@@ -46,6 +48,9 @@ public:
         clusterDemand_.assign(n, 0);
         llcDemand_.assign(n, 0);
         nodeDemand_.assign(s.topo->nodes.size() + 1, 0);
+        clusterStretch_.assign(n, 1.0);  // resourceStretch() of no demand
+        llcStretch_.assign(n, 1.0);
+        nodeStretch_.assign(s.topo->nodes.size() + 1, 1.0);
         memRunning_.resize(s.topo->nodes.size() + 1);
         levelCache_.assign(n <= 2048 ? n * n : 0, -1);
         // remote memory stretch, max(1, distance / 10), per (home node, node) index pair
@@ -72,6 +77,7 @@ public:
         // the shell execs the tasks that start at the beginning, one after another
         for (auto& t : s_.tasks)
             if (t.spec->startAtBegin) startTask(t.id, t.allowed.first(), WF_EXEC, MigrationCause::Exec);
+        flushBursts();
     }
 
     // Handles the next live event; false once the run is over (end time, or every task exited).
@@ -92,6 +98,7 @@ public:
         if (e.type == Ev::End) return false;
         ++s_.metrics.events;
         handle(e);
+        flushBursts();
         return exited_ != static_cast<int>(s_.tasks.size());
     }
 
@@ -146,10 +153,23 @@ private:
     uint64_t seq_ = 0;
     std::vector<char> mark_, inSchedule_, needResched_;
     TimerHeap burst_;  // per CPU: the end of the running task's burst
+    struct PendingBurst {
+        int64_t t = 0;
+        uint64_t seq = 0;
+        bool arm = false;  // false: cancel
+    };
+    struct Pending {
+        PendingBurst burst;
+        bool listed = false;
+    };
+    std::vector<Pending> pending_;  // per CPU: this event's last re-timing, for flushBursts()
+    std::vector<int> pendingCpus_;
     std::vector<int> affected_;  // setCurr's scratch: CPUs whose running task is re-timed
     std::vector<std::vector<int>> memRunning_;
     std::vector<int> nrCache_;
     std::vector<double> clusterDemand_, llcDemand_, nodeDemand_;
+    // resourceStretch() of each demand, recomputed when the demand changes: re-timings read it
+    std::vector<double> clusterStretch_, llcStretch_, nodeStretch_;
     std::vector<int16_t> levelCache_;
     std::vector<std::string> levelNames_;
     std::vector<long long> levelMigrations_;  // by index into levelNames_, added to the metrics at the end
@@ -171,9 +191,28 @@ private:
         const Event& e = q_.top();
         return b.t != e.t ? b.t < e.t : b.seq < e.seq;
     }
-    // The burst end takes a fresh seq on every re-timing, as an event pushed then would.
-    void setBurstEnd(int cpu, int64_t t) { burst_.arm(cpu, t, seq_++); }
-    void cancelBurstEnd(int cpu) { burst_.cancel(cpu); }
+    // The burst end takes a fresh seq on every re-timing, as an event pushed then would. One
+    // event re-times a CPU several times (a context switch next door is a switch to idle and
+    // one from idle): the heap only sees the last re-timing, when the event is over.
+    void setBurstEnd(int cpu, int64_t t) { pendingBurst(cpu) = {t, seq_++, true}; }
+    void cancelBurstEnd(int cpu) { pendingBurst(cpu).arm = false; }
+    PendingBurst& pendingBurst(int cpu) {
+        const size_t c = static_cast<size_t>(cpu);
+        if (!pending_[c].listed) {
+            pending_[c].listed = true;
+            pendingCpus_.push_back(cpu);
+        }
+        return pending_[c].burst;
+    }
+    void flushBursts() {
+        for (int cpu : pendingCpus_) {
+            Pending& p = pending_[static_cast<size_t>(cpu)];
+            if (p.burst.arm) burst_.arm(cpu, p.burst.t, p.burst.seq);
+            else burst_.cancel(cpu);
+            p = {};
+        }
+        pendingCpus_.clear();
+    }
 
     double uniform() { return static_cast<double>(s_.rng() >> 11) * 0x1.0p-53; }
     double jittered(double amount, double jitter) {
@@ -261,9 +300,8 @@ private:
         double memPart = 0;
         if (t.spec->memFraction > 0) {
             const CpuInfo& ci = info(cpu);
-            double st[3] = {resourceStretch(clusterDemand_[static_cast<size_t>(ci.cluster)], c.clusterGBs),
-                            resourceStretch(llcDemand_[static_cast<size_t>(ci.llc)], c.llcGBs),
-                            resourceStretch(nodeDemand_[static_cast<size_t>(t.homeNode)], c.nodeGBs)};
+            double st[3] = {clusterStretch_[static_cast<size_t>(ci.cluster)], llcStretch_[static_cast<size_t>(ci.llc)],
+                            nodeStretch_[static_cast<size_t>(t.homeNode)]};
             std::sort(st, st + 3, std::greater<double>());
             const double stretch = st[0] + c.secondaryWeight * ((st[1] - 1.0) + (st[2] - 1.0));
             const double remote = remote_[static_cast<size_t>(t.homeNode) * nodeCount_ + static_cast<size_t>(ci.node)];
@@ -303,9 +341,11 @@ private:
         const double bw = t.spec->memFraction > 0 ? t.spec->bandwidthGBs * sign : 0.0;
         if (bw == 0) return;
         const CpuInfo& ci = info(cpu);
-        clusterDemand_[static_cast<size_t>(ci.cluster)] += bw;
-        llcDemand_[static_cast<size_t>(ci.llc)] += bw;
-        nodeDemand_[static_cast<size_t>(t.homeNode)] += bw;
+        const auto& c = s_.contention;
+        const size_t cl = static_cast<size_t>(ci.cluster), llc = static_cast<size_t>(ci.llc), node = static_cast<size_t>(t.homeNode);
+        clusterStretch_[cl] = resourceStretch(clusterDemand_[cl] += bw, c.clusterGBs);
+        llcStretch_[llc] = resourceStretch(llcDemand_[llc] += bw, c.llcGBs);
+        nodeStretch_[node] = resourceStretch(nodeDemand_[node] += bw, c.nodeGBs);
     }
 
     // Switches what runs on `cpu`, re-timing every running task whose speed depends on it.
