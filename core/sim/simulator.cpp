@@ -60,6 +60,9 @@ public:
         for (size_t a = 0; a < nodeCount_; ++a)
             for (size_t b = 0; b < nodeCount_; ++b)
                 remote_[a * nodeCount_ + b] = std::max(1.0, topo.nodeDistance(topo.nodes[a].id, topo.nodes[b].id) / 10.0);
+        traits_.reserve(s.tasks.size());
+        for (const auto& t : s.tasks) traits_.push_back({t.spec->memFraction, t.spec->bandwidthGBs});
+        coreBusy_.assign(n, 0);
         workloadIdle_ = 0;
         s.workloadCpus.forEach([&](int) { ++workloadIdle_; });
     }
@@ -174,6 +177,12 @@ private:
     std::vector<std::string> levelNames_;
     std::vector<long long> levelMigrations_;  // by index into levelNames_, added to the metrics at the end
     std::vector<double> remote_;
+    // the spec fields the contention model reads on every re-timing, per task, packed
+    struct Traits {
+        double memFraction = 0, bandwidthGBs = 0;
+    };
+    std::vector<Traits> traits_;
+    std::vector<int> coreBusy_;  // per core (CpuInfo::core): its CPUs running a task
     size_t nodeCount_ = 0;
     std::map<int, Barrier> barriers_;
     int exited_ = 0;
@@ -291,21 +300,28 @@ private:
     }
 
     // ---- contention
+    // A task's speed while it runs on `cpu`: its CPU part slowed by a busy SMT sibling, its
+    // memory part stretched by the most contended of its cluster, LLC and home node (the other
+    // two weigh in by secondaryWeight) and by the distance to its memory.
     double taskSpeed(int cpu) {
-        Task& t = task(rq(cpu).curr);
+        const int id = rq(cpu).curr;
+        const Traits& tr = traits_[static_cast<size_t>(id)];
         const auto& c = s_.contention;
-        double cpuPart = 1.0 - t.spec->memFraction;
-        for (int sib : info(cpu).siblings)
-            if (sib != cpu && rq(sib).curr >= 0) { cpuPart *= c.smtSlowdown; break; }
+        const CpuInfo& ci = info(cpu);
+        double cpuPart = 1.0 - tr.memFraction;
+        if (coreBusy_[static_cast<size_t>(ci.core)] > 1) cpuPart *= c.smtSlowdown;  // a sibling runs too
         double memPart = 0;
-        if (t.spec->memFraction > 0) {
-            const CpuInfo& ci = info(cpu);
-            double st[3] = {clusterStretch_[static_cast<size_t>(ci.cluster)], llcStretch_[static_cast<size_t>(ci.llc)],
-                            nodeStretch_[static_cast<size_t>(t.homeNode)]};
-            std::sort(st, st + 3, std::greater<double>());
-            const double stretch = st[0] + c.secondaryWeight * ((st[1] - 1.0) + (st[2] - 1.0));
-            const double remote = remote_[static_cast<size_t>(t.homeNode) * nodeCount_ + static_cast<size_t>(ci.node)];
-            memPart = t.spec->memFraction * stretch * remote;
+        if (tr.memFraction > 0) {
+            const size_t home = static_cast<size_t>(task(id).homeNode);
+            const double a = clusterStretch_[static_cast<size_t>(ci.cluster)], b = llcStretch_[static_cast<size_t>(ci.llc)],
+                         n = nodeStretch_[home];
+            // the largest, plus the other two in either order (their sum does not depend on it)
+            double top = a, x = b, y = n;
+            if (b > top) { top = b; x = a; }
+            if (n > top) { y = top; top = n; }
+            const double stretch = top + c.secondaryWeight * ((x - 1.0) + (y - 1.0));
+            const double remote = remote_[home * nodeCount_ + static_cast<size_t>(ci.node)];
+            memPart = tr.memFraction * stretch * remote;
         }
         return 1.0 / (cpuPart + memPart);
     }
@@ -321,7 +337,8 @@ private:
         for (int sib : info(cpu).siblings) add(sib);
         if (taskId < 0) return;
         const Task& t = task(taskId);
-        if (t.spec->bandwidthGBs <= 0 || t.spec->memFraction <= 0) return;
+        const Traits& tr = traits_[static_cast<size_t>(taskId)];
+        if (tr.bandwidthGBs <= 0 || tr.memFraction <= 0) return;
         const int node = info(cpu).node;
         for (int c : memRunning_[static_cast<size_t>(node)]) add(c);
         if (t.homeNode >= 0 && t.homeNode != node)
@@ -330,7 +347,7 @@ private:
 
     // memRunning_[node]: the node's CPUs running a memory-bound task, ascending
     void noteMemRunning(int cpu, int taskId, bool running) {
-        if (taskId < 0 || task(taskId).spec->memFraction <= 0) return;
+        if (taskId < 0 || traits_[static_cast<size_t>(taskId)].memFraction <= 0) return;
         auto& v = memRunning_[static_cast<size_t>(info(cpu).node)];
         auto it = std::lower_bound(v.begin(), v.end(), cpu);
         if (running) v.insert(it, cpu);
@@ -338,7 +355,8 @@ private:
     }
 
     void addDemand(int cpu, const Task& t, double sign) {
-        const double bw = t.spec->memFraction > 0 ? t.spec->bandwidthGBs * sign : 0.0;
+        const Traits& tr = traits_[static_cast<size_t>(t.id)];
+        const double bw = tr.memFraction > 0 ? tr.bandwidthGBs * sign : 0.0;
         if (bw == 0) return;
         const CpuInfo& ci = info(cpu);
         const auto& c = s_.contention;
@@ -371,6 +389,7 @@ private:
             t.lastUpdate = s_.now;
         }
         r.curr = next;
+        coreBusy_[static_cast<size_t>(info(cpu).core)] += (next >= 0) - (prev >= 0);
         if (prev < 0 && next >= 0) r.busySince = s_.now;
         if (prev >= 0 && next < 0 && r.busySince >= 0) { r.busyTotal += s_.now - r.busySince; r.busySince = -1; }
         for (int c : affected)
@@ -400,7 +419,7 @@ private:
         const double work = static_cast<double>(dt) * t.speed;
         if (t.inBurst) t.remaining -= work;
         t.workDone += work;
-        t.bandwidthWork += work * t.spec->bandwidthGBs;
+        t.bandwidthWork += work * traits_[static_cast<size_t>(t.id)].bandwidthGBs;
         t.cpuTime[static_cast<size_t>(cpu)] += dt;
         updateCurr(s_, r, t, static_cast<double>(dt));
         t.lastUpdate = s_.now;
