@@ -271,15 +271,12 @@ private:
     void updateTaskPelt(Task& t) {
         const bool running = t.state == TaskState::Running;
         const bool runnable = running || t.state == TaskState::Runnable;
-        t.util.set(s_.now, running ? 1024.0 : 0.0);
-        t.runnable.set(s_.now, runnable ? 1024.0 : 0.0);
-        t.load.set(s_.now, runnable ? t.weight : 0.0);
+        setTogether(s_.now, t.util, running ? 1024.0 : 0.0, t.runnable, runnable ? 1024.0 : 0.0, t.load,
+                    runnable ? t.weight : 0.0);
     }
     void updateCpuPelt(int cpu) {
         Cpu& r = rq(cpu);
-        r.util.set(s_.now, r.curr >= 0 ? 1024.0 : 0.0);
-        r.runnable.set(s_.now, 1024.0 * r.nrRunning());
-        r.load.set(s_.now, r.loadWeight);
+        setTogether(s_.now, r.util, r.curr >= 0 ? 1024.0 : 0.0, r.runnable, 1024.0 * r.nrRunning(), r.load, r.loadWeight);
     }
     // detach_entity_load_avg() / attach_entity_load_avg()
     void moveTask(Task& t, int src, int dst, MigrationCause cause) {
