@@ -16,8 +16,8 @@ const SchedDomain& dom(const SimState& s, int cpu, int i) {
 int nrDomains(const SimState& s, int cpu) { return static_cast<int>(s.domainsOf(cpu).size()); }
 Cpu& rqOf(SimState& s, int cpu) { return s.cpus[static_cast<size_t>(cpu)]; }
 
-bool& groupImbalanceFlag(SimState& s, const SchedDomain& sd, const SchedGroup& g) {
-    return s.groupImbalance[{sd.topologyLevel, g.span.first()}];
+char& groupImbalanceFlag(SimState& s, const SchedDomain& sd, const SchedGroup& g) {
+    return s.groupImbalanceOf(sd.topologyLevel, g.span.first());
 }
 
 // get_sd_balance_interval(), in ns rounded to jiffies
@@ -128,7 +128,7 @@ SgStats updateSgLbStats(SimState& s, const LbEnv& env, int g) {
     });
     st.groupWeight = s.info[static_cast<size_t>(env.dstCpu)].groupWeight[static_cast<size_t>(env.sd)][static_cast<size_t>(g)];
     st.groupCapacity = grp.capacity > 0 ? grp.capacity : 1024.0 * st.groupWeight;
-    st.type = groupClassify(sd.imbalancePct, st, groupImbalanceFlag(s, sd, grp));
+    st.type = groupClassify(sd.imbalancePct, st, groupImbalanceFlag(s, sd, grp) != 0);
     if (st.type == GroupType::Overloaded) st.avgLoad = st.groupLoad * 1024.0 / st.groupCapacity;
     return st;
 }

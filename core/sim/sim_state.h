@@ -4,7 +4,6 @@
 // task_struct fields.
 #include <cstdint>
 #include <algorithm>
-#include <map>
 #include <random>
 #include <vector>
 
@@ -30,7 +29,6 @@ struct Task {
     int id = 0;
     const workload::TaskSpec* spec = nullptr;
     TaskState state = TaskState::NotStarted;
-    double weight = 1024;
     CpuSet allowed;
     int nrAllowed = 0;
     int cpu = -1;  // task_cpu(): where it runs or last ran
@@ -42,7 +40,9 @@ struct Task {
     double remaining = 0;             // work left in the current Run op (uncontended ns)
     bool inBurst = false;
     int pendingWakes = 0;  // Wait's counting semaphore
-    // fair class (CFS vruntime or EEVDF deadline)
+    // fair class (CFS vruntime or EEVDF deadline); the weight sits with them, as avg_vruntime()
+    // reads both for every queued task
+    double weight = 1024;
     double vruntime = 0, deadline = 0, vlag = 0;
     double sumExec = 0, prevSumExec = 0;
     int64_t lastRan = 0;  // se.exec_start when not running: cache hotness
@@ -148,7 +148,12 @@ struct SimState {
     std::vector<Cpu> cpus;
     std::vector<CpuInfo> info;
     std::vector<LlcShared> llcShared;  // indexed by the LLC's first CPU (CpuInfo::llc)
-    std::map<std::pair<int, int>, bool> groupImbalance;  // (level, group first cpu) -> sgc->imbalance
+    // sgc->imbalance, flat by (topology level, the group's first CPU): the balancer reads it for
+    // every group it looks at
+    std::vector<char> groupImbalance;
+    char& groupImbalanceOf(int topologyLevel, int firstCpu) {
+        return groupImbalance[static_cast<size_t>(topologyLevel) * cpus.size() + static_cast<size_t>(firstCpu)];
+    }
     CpuSet online;
     int onlineCount = 0;
     CpuSet workloadCpus;  // union of affinities: where idle time counts as imbalance

@@ -778,6 +778,11 @@ Result<std::unique_ptr<SimState>> makeSimState(const Topology& topo, const Domai
         // ci.cluster stays the hardware cluster: contention is physical even with CLS off
     }
     s->llcShared.resize(static_cast<size_t>(n));
+    // a tree read from a kernel may number its levels without a level table: size by the domains
+    int levelCount = 0;
+    for (int c = 0; c < n; ++c)
+        for (const auto& d : tree.domainsOf(c)) levelCount = std::max(levelCount, d.topologyLevel + 1);
+    s->groupImbalance.assign(static_cast<size_t>(levelCount) * static_cast<size_t>(n), 0);
     for (const auto& ci : s->info) s->llcShared[static_cast<size_t>(ci.llc)].nrIdleScan = ci.llcSize;
 
     s->tasks.resize(wl.tasks.size());
