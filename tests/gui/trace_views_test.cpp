@@ -265,7 +265,7 @@ TEST(TraceLoaderTest, ReportsRealProgressAndDeliversTheTrace) {
 }
 
 TEST(LiveView, CapturesThisMachineOrSkipsWithTheReason) {
-    if (const QString why = LiveCapture::unavailableReason(); !why.isEmpty()) {
+    if (const QString why = LiveCapture().unavailableReason(); !why.isEmpty()) {
         std::printf("[  SKIPPED ] live capture: %s\n", qPrintable(why));
         GTEST_SKIP() << why.toStdString();
     }
