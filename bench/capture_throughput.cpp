@@ -4,7 +4,8 @@
 // runs it next to trace-cmd on the same workload.
 //
 //   capture_throughput [--seconds S] [--path inproc|pipe|socket|all|none] [--ring-mb N]
-//                      [--pairs-per-cpu N] [--cpus N] [--sink store|window] [--helper PATH]
+//                      [--pairs-per-cpu N] [--cpus N] [--sink store|window] [--drain]
+//                      [--helper PATH]
 //
 // Workload: on every CPU (or the first --cpus), pairs of processes pinned to that CPU
 // ping-pong one byte through two pipes (a round trip is 2 switches and 1 or 2 wakeups, each
@@ -18,6 +19,10 @@
 // guest first-touch faults slow the other vCPU's workload too. Prints one line per path:
 // events, events/s over the workload's wall time, lost (failed ring reservations reported by
 // the kernel), and the CPU time of the consumer (and of the helper).
+//
+// --drain measures the path's capacity rather than the workload's: the consumer reads nothing
+// while the workload runs (give a ring big enough to hold it all, e.g. --ring-mb 256), then
+// drains the backlog as fast as it can; events/s is then backlog / drain time.
 #include <sched.h>
 #include <signal.h>
 #include <spawn.h>
@@ -57,6 +62,7 @@ struct Options {
     int pairsPerCpu = 2;
     int cpus = 0;  // 0: every online CPU
     bool keepAll = true;  // --sink store (true) or window
+    bool drain = false;
     std::string helper;
 };
 
@@ -176,13 +182,16 @@ struct Sink {
 struct Figures {
     uint64_t events = 0, lost = 0;
     double wallS = 0, consumerCpuS = 0, helperCpuS = -1, roundsPerS = 0;
+    double drainS = 0;  // --drain: time to read the backlog
 };
 
 void print(const char* name, const Figures& f) {
+    const double over = f.drainS > 0 ? f.drainS : f.wallS;
     std::printf("%-8s %10llu events %12.0f events/s %8llu lost  consumer %.2f s CPU", name,
-                static_cast<unsigned long long>(f.events), static_cast<double>(f.events) / f.wallS,
+                static_cast<unsigned long long>(f.events), static_cast<double>(f.events) / over,
                 static_cast<unsigned long long>(f.lost), f.consumerCpuS);
     if (f.helperCpuS >= 0) std::printf("  helper %.2f s CPU", f.helperCpuS);
+    if (f.drainS > 0) std::printf("  (backlog drained in %.2f s)", f.drainS);
     std::printf("  (workload %.2f s, %.0f round trips/s)\n", f.wallS, f.roundsPerS);
     std::fflush(stdout);
 }
@@ -197,13 +206,24 @@ Result<Figures> inProcess(const Options& o) {
     const double cpu0 = selfCpuS();
     Workload w;
     w.run(o);
+    Figures f;
+    if (o.drain) {
+        while (!w.done()) std::this_thread::sleep_for(std::chrono::milliseconds(20));
+        const auto t0 = Clock::now();
+        for (;;) {
+            auto r = (*src)->poll(sink.store, 0);
+            if (!r) return Error{r.error()};
+            sink.drained();
+            if (*r == 0) break;
+        }
+        f.drainS = std::chrono::duration<double>(Clock::now() - t0).count();
+    }
     while (!w.done()) {
         auto r = (*src)->poll(sink.store, 100);
         if (!r) return Error{r.error()};
         sink.drained();
     }
     if (auto r = (*src)->poll(sink.store, 0); !r) return Error{r.error()};
-    Figures f;
     f.events = sink.events();
     f.lost = (*src)->lost();
     f.wallS = w.wallS;
@@ -225,9 +245,20 @@ Result<Figures> drainHelper(CaptureClient& client, pid_t helperPid, const Option
     Workload w;
     w.run(o);
     double helperCpu = 0;
+    Clock::time_point drainStart{};
+    if (o.drain) {  // read nothing: the helper blocks on its write, the ring keeps the backlog
+        while (!w.done()) std::this_thread::sleep_for(std::chrono::milliseconds(20));
+        drainStart = Clock::now();
+    }
+    // The backlog is read when a pump brings no more than the machine's background trickle
+    // (other tasks keep switching until the helper's --duration ends).
+    Clock::time_point lastRecords = drainStart;
+    uint64_t seen = 0;
     for (;;) {
         auto r = client.pump(sink.store, 100);
         if (!r) return Error{r.error()};
+        if (sink.events() >= seen + 10000) lastRecords = Clock::now();
+        seen = sink.events();
         sink.drained();
         if (w.done()) {
             // The helper's own CPU time, read while it still runs (it ends at --duration).
@@ -237,6 +268,7 @@ Result<Figures> drainHelper(CaptureClient& client, pid_t helperPid, const Option
     }
     w.done();
     Figures f;
+    if (o.drain) f.drainS = std::chrono::duration<double>(lastRecords - drainStart).count();
     f.events = sink.events();
     f.lost = client.lost();
     f.wallS = w.wallS;
@@ -307,6 +339,7 @@ int main(int argc, char** argv) {
         else if (a == "--pairs-per-cpu") o.pairsPerCpu = std::atoi(next().c_str());
         else if (a == "--helper") o.helper = next();
         else if (a == "--cpus") o.cpus = std::atoi(next().c_str());
+        else if (a == "--drain") o.drain = true;
         else if (a == "--sink") {
             const std::string v = next();
             if (v != "store" && v != "window") {
@@ -317,7 +350,7 @@ int main(int argc, char** argv) {
         }
         else {
             std::fprintf(stderr, "usage: capture_throughput [--seconds S] [--path inproc|pipe|socket|all|none] [--ring-mb N] "
-                                 "[--pairs-per-cpu N] [--cpus N] [--sink store|window] [--helper PATH]\n");
+                                 "[--pairs-per-cpu N] [--cpus N] [--sink store|window] [--drain] [--helper PATH]\n");
             return 2;
         }
     }
