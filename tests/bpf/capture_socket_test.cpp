@@ -185,6 +185,31 @@ TEST(CaptureSocket, PinnedMovesReachAnAttachedClientAtTheRightLevel) {
     EXPECT_EQ(helper->wait(5000), 0) << helper->stderrText();
 }
 
+// The CLI end to end: `schedscope-cli live --attach SOCK` reads the helper's socket and counts
+// the pinned moves as affinity migrations (the helper was started as root, as with sudo).
+TEST(CaptureSocket, CliLiveAttachCountsMigrations) {
+    SKIP_WITHOUT_BPF();
+    if (sysconf(_SC_NPROCESSORS_ONLN) < 2) GTEST_SKIP() << "needs at least 2 online CPUs";
+    TempDir dir;
+    const std::string sock = dir.path + "/s";
+    auto helper = startHelper({"--socket", sock, "--interval-ms", "50"});
+    ASSERT_TRUE(waitForSocket(sock)) << helper->stderrText();
+    const std::string out = dir.path + "/live.json";
+    const std::string cmd = std::string(SCHEDSCOPE_CLI) + " live --attach " + sock + " --duration 3 --interval 0 --json > " + out;
+    std::thread cli([&] { EXPECT_EQ(std::system(cmd.c_str()), 0); });
+    std::this_thread::sleep_for(std::chrono::milliseconds(800));  // attached, hello received
+    test::runPinnedMoves(6, [] {});
+    cli.join();
+    const std::string json = test::readFile(out);
+    EXPECT_NE(json.find("\"source\":\"bpf (attached)\""), std::string::npos) << json;
+    EXPECT_NE(json.find("\"lost_events\":0"), std::string::npos) << json;
+    const auto affinity = json.find("\"affinity\":");
+    ASSERT_NE(affinity, std::string::npos) << json;
+    EXPECT_GE(std::atoi(json.c_str() + affinity + 11), 5) << json;
+    // The CLI went away: so does the helper.
+    EXPECT_EQ(helper->wait(5000), 0) << helper->stderrText();
+}
+
 TEST(CaptureSocket, RefusesPathsItMustNotReplace) {
     SKIP_WITHOUT_BPF();
     TempDir dir;
