@@ -1,7 +1,5 @@
 #include "live_capture.h"
 
-#include <unistd.h>
-
 #include <QFileInfo>
 #include <chrono>
 #include <deque>

@@ -30,6 +30,8 @@ public:
     // it needs root and a mounted tracefs; through the helper, the helper and pkexec (or file
     // capabilities).
     QString unavailableReason() const;
+    // Starting would ask for an administrator's password (pkexec).
+    bool needsAuthentication() const { return liveNeedsAuthentication(sourceConfig()); }
 
     // Starts capturing; `topology` classifies migrations (set it again when it changes).
     void start(const SessionPtr& topology);

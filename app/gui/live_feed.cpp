@@ -3,7 +3,6 @@
 #include <unistd.h>
 
 #include <chrono>
-#include <filesystem>
 #include <thread>
 
 #include "bpf_source.h"
@@ -93,6 +92,14 @@ std::string liveUnavailableReason(const LiveSourceConfig& config) {
         case LiveSourceKind::InProcess: return tracing::tracefsUnavailableReason();
     }
     return "";
+}
+
+bool liveNeedsAuthentication(const LiveSourceConfig& config) {
+    if (liveSourceKind(config) != LiveSourceKind::Helper) return false;
+    const std::string helper = tracing::findCaptureHelper();
+    if (helper.empty()) return false;
+    auto cmd = tracing::helperCommand(helper, {});
+    return cmd && cmd->viaPkexec;
 }
 
 Result<std::unique_ptr<LiveFeed>> openLiveFeed(const LiveSourceConfig& config) {

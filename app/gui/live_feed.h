@@ -28,6 +28,8 @@ LiveSourceKind liveSourceKind(const LiveSourceConfig& config);
 // Why live capture cannot start with this configuration (one line), or "" when it can be
 // tried (an attach target or pkexec can still fail later; the feed reports that).
 std::string liveUnavailableReason(const LiveSourceConfig& config);
+// True when starting would go through pkexec (an authentication dialog).
+bool liveNeedsAuthentication(const LiveSourceConfig& config);
 
 class LiveFeed {
 public:

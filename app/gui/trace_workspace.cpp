@@ -244,6 +244,13 @@ void TraceWorkspace::startLiveIfPermitted() {
                                       [this] { openTrace(sampleTracePath()); });
         return;
     }
+    // No password dialog the user did not ask for: offer it (Trace > Live capture > Start too).
+    if (live_->needsAuthentication()) {
+        window_->banner()->showNotice(tr("Live capture runs schedscope-capture, which needs an administrator's "
+                                         "authentication (pkexec) to load its BPF program."),
+                                      tr("Authenticate and start"), [this] { startLive(); });
+        return;
+    }
     startLive();
 }
 

@@ -16,6 +16,7 @@
 #include <QFileInfo>
 #include <QProcess>
 #include <QStandardPaths>
+#include <QPushButton>
 #include <QTest>
 #include <filesystem>
 #include <fstream>
@@ -239,10 +240,16 @@ TEST(LiveHelperAsUser, PkexecMissingOrDismissedIsShownInTheBanner) {
     EXPECT_TRUE(window.banner()->text().contains(QStringLiteral("pkexec is not installed"))) << window.banner()->text().toStdString();
     EXPECT_TRUE(window.banner()->text().contains(QStringLiteral("setcap")));
     EXPECT_FALSE(live->running());
-    // pkexec whose dialog the user dismissed (exit 126).
+    // With pkexec: no dialog unasked, the banner offers to authenticate.
     qputenv("SCHEDSCOPE_PKEXEC", fake.toLocal8Bit());
-    QSignalSpy failed(live, &LiveCapture::failed);
+    EXPECT_TRUE(live->needsAuthentication());
     window.traceWorkspace()->startLiveIfPermitted();
+    EXPECT_FALSE(live->running());
+    EXPECT_TRUE(window.banner()->text().contains(QStringLiteral("authentication"))) << window.banner()->text().toStdString();
+    ASSERT_FALSE(window.banner()->actionButton()->isHidden());
+    // The user asks; pkexec's dialog is dismissed (exit 126).
+    QSignalSpy failed(live, &LiveCapture::failed);
+    QTest::mouseClick(window.banner()->actionButton(), Qt::LeftButton);
     ASSERT_TRUE(failed.wait(10'000));
     EXPECT_TRUE(window.banner()->text().contains(QStringLiteral("dismissed"))) << window.banner()->text().toStdString();
     qunsetenv("SCHEDSCOPE_PKEXEC");
