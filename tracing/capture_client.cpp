@@ -3,6 +3,9 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/un.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -39,6 +42,30 @@ Result<std::unique_ptr<CaptureClient>> CaptureClient::spawn(const std::vector<st
     auto c = std::make_unique<CaptureClient>(p[0]);
     c->child_ = pid;
     return c;
+}
+
+Result<std::unique_ptr<CaptureClient>> CaptureClient::attach(const std::string& path) {
+    struct stat st {};
+    if (stat(path.c_str(), &st) != 0) return Error{path + ": " + std::strerror(errno)};
+    if (S_ISFIFO(st.st_mode)) {
+        const int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
+        if (fd < 0) return Error{path + ": " + std::strerror(errno)};
+        return std::make_unique<CaptureClient>(fd);
+    }
+    if (!S_ISSOCK(st.st_mode)) return Error{path + ": neither a Unix socket nor a FIFO (start schedscope-capture --socket " + path + ")"};
+    sockaddr_un a{};
+    if (path.size() >= sizeof a.sun_path) return Error{path + ": too long for a Unix socket address"};
+    a.sun_family = AF_UNIX;
+    std::memcpy(a.sun_path, path.data(), path.size());
+    const int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    if (fd < 0) return Error{std::string("socket: ") + std::strerror(errno)};
+    if (connect(fd, reinterpret_cast<const sockaddr*>(&a), sizeof a) != 0) {
+        const std::string e = path + ": " + std::strerror(errno) +
+                              (errno == ECONNREFUSED ? " (no helper is listening; it serves one client and then removes the socket)" : "");
+        ::close(fd);
+        return Error{e};
+    }
+    return std::make_unique<CaptureClient>(fd);
 }
 
 Status CaptureClient::onFrame(const FrameView& f, EventStore& store) {
@@ -128,7 +155,7 @@ int CaptureClient::close() {
         ::close(fd_);
         fd_ = -1;
     }
-    if (child_ <= 0) return -1;
+    if (child_ <= 0) return exitStatus_.value_or(-1);
     int status = 0;
     pid_t r = 0;
     // The helper notices EPIPE/POLLERR within one drain interval; give it a second.
@@ -142,7 +169,18 @@ int CaptureClient::close() {
         waitpid(child_, &status, 0);
     }
     child_ = -1;
-    return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+    exitStatus_ = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+    return *exitStatus_;
+}
+
+std::optional<int> CaptureClient::exitStatus() {
+    if (child_ > 0) {
+        int status = 0;
+        if (waitpid(child_, &status, WNOHANG) != child_) return std::nullopt;
+        child_ = -1;
+        exitStatus_ = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+    }
+    return exitStatus_;
 }
 
 }  // namespace schedscope::tracing

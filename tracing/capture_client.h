@@ -25,6 +25,9 @@ public:
     // Starts `argv` (argv[0]: the helper, or pkexec/sudo followed by it) with its stdout as our
     // pipe; its stderr is inherited. Errors are one line.
     static Result<std::unique_ptr<CaptureClient>> spawn(const std::vector<std::string>& argv);
+    // Reads a helper started elsewhere (e.g. with sudo): connects to its Unix socket
+    // (`schedscope-capture --socket PATH`) or opens a FIFO it writes to. Errors name the path.
+    static Result<std::unique_ptr<CaptureClient>> attach(const std::string& path);
     ~CaptureClient();
     CaptureClient(const CaptureClient&) = delete;
     CaptureClient& operator=(const CaptureClient&) = delete;
@@ -47,11 +50,15 @@ public:
     // Closes our end (the helper sees EPIPE and exits) and reaps a spawned helper; returns its
     // exit status (-1 when not spawned by us or killed by a signal).
     int close();
+    // The spawned helper's exit status once it has exited, without closing anything (nullopt
+    // while it runs, when it was not spawned by us, or after close()).
+    std::optional<int> exitStatus();
 
 private:
     Status onFrame(const FrameView& f, EventStore& store);
     int fd_ = -1;
     pid_t child_ = -1;
+    std::optional<int> exitStatus_;
     std::vector<uint8_t> buf_;
     std::optional<CaptureHello> hello_;
     std::optional<AggregateSnapshot> aggregate_;

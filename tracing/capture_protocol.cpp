@@ -69,6 +69,14 @@ void appendFrame(std::vector<uint8_t>& out, FrameType type, std::span<const uint
     out.insert(out.end(), payload.begin(), payload.end());
 }
 
+void writeFrameHeader(uint8_t* at, FrameType type, uint32_t payloadBytes) {
+    std::vector<uint8_t> h;
+    h.reserve(kFrameHeaderSize);
+    appendFrame(h, type, {});
+    for (int i = 0; i < 4; ++i) h[8 + i] = static_cast<uint8_t>(payloadBytes >> (8 * i));
+    std::memcpy(at, h.data(), kFrameHeaderSize);
+}
+
 std::vector<uint8_t> encodeHello(const CaptureHello& h) {
     std::vector<uint8_t> out;
     Writer w{out};

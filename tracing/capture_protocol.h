@@ -56,6 +56,8 @@ struct CaptureHello {
 
 // ---- encoding (the helper) ----
 void appendFrame(std::vector<uint8_t>& out, FrameType type, std::span<const uint8_t> payload);
+// Writes a frame header (kFrameHeaderSize bytes) at `at`, for a payload built in place behind it.
+void writeFrameHeader(uint8_t* at, FrameType type, uint32_t payloadBytes);
 std::vector<uint8_t> encodeHello(const CaptureHello& h);
 std::vector<uint8_t> encodeLost(uint64_t lost);
 std::vector<uint8_t> encodeAggregate(const AggregateSnapshot& s);

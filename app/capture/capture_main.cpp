@@ -7,20 +7,21 @@
 // before touching anything privileged, and after loading the program it drops every
 // capability (and, under sudo/pkexec, switches to the invoking user) before writing a byte.
 //
-// Sequence: parse args -> check privileges -> load + attach BPF -> drop privileges -> Hello ->
-// Records/Lost (stream) or Aggregate (aggregate) frames every --interval-ms -> End after
-// --duration. Exits 0 when the reader goes away (EPIPE, POLLERR/POLLHUP on stdout), 1 on a
-// runtime error (also sent as an Error frame), 2 on bad arguments.
-#include <grp.h>
-#include <poll.h>
+// Sequence: parse args -> check privileges -> [--socket: bind PATH as the invoking user, accept
+// one client of that uid] -> load + attach BPF -> drop privileges -> Hello -> Records/Lost
+// (stream) or Aggregate (aggregate) frames every --interval-ms -> End after --duration.
+// Exits 0 when the reader goes away (EPIPE, POLLERR/POLLHUP, the socket peer closing), 1 on a
+// runtime error (also sent as an Error frame; a client writing to us is one), 2 on bad
+// arguments.
+#include <fcntl.h>
 #include <signal.h>
+#include <sys/socket.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
-#include <charconv>
 #include <chrono>
 #include <cstdio>
-#include <cstdlib>
 #include <cstring>
 #include <string>
 #include <vector>
@@ -28,7 +29,8 @@
 #include "bpf_source.h"
 #include "capture_args.h"
 #include "capture_protocol.h"
-#include "process_caps.h"
+#include "capture_socket.h"
+#include "helper_privileges.h"
 
 using namespace schedscope;
 using namespace schedscope::tracing;
@@ -39,12 +41,16 @@ volatile sig_atomic_t g_stop = 0;
 void onSignal(int) { g_stop = 1; }
 
 bool g_clientGone = false;
+int g_out = -1;  // stdout, or the accepted socket
+bool g_isSocket = false;
 
-// Writes the whole buffer to stdout; false (and g_clientGone) when the reader is gone.
+// Writes the whole buffer; false (and g_clientGone) when the reader is gone.
 bool writeAll(const std::vector<uint8_t>& buf) {
+    if (g_out < 0) return false;
     size_t off = 0;
     while (off < buf.size()) {
-        const ssize_t n = ::write(STDOUT_FILENO, buf.data() + off, buf.size() - off);
+        const ssize_t n = g_isSocket ? ::send(g_out, buf.data() + off, buf.size() - off, MSG_NOSIGNAL)
+                                     : ::write(g_out, buf.data() + off, buf.size() - off);
         if (n < 0 && errno == EINTR) continue;
         if (n <= 0) {
             g_clientGone = true;
@@ -67,44 +73,33 @@ int fatal(const std::string& msg) {
     return 1;
 }
 
-bool stdoutHungUp() {
-    pollfd p{STDOUT_FILENO, 0, 0};
-    return ::poll(&p, 1, 0) > 0 && (p.revents & (POLLERR | POLLHUP | POLLNVAL));
-}
-
-// The uid/gid of whoever ran us through pkexec or sudo, when we are root because of them.
-bool invokingUser(uid_t& uid, gid_t& gid) {
-    auto num = [](const char* s, unsigned long& out) {
-        if (!s || !*s) return false;
-        auto [p, ec] = std::from_chars(s, s + std::strlen(s), out);
-        return ec == std::errc() && *p == '\0' && out > 0 && out < 0xfffffffeul;
-    };
-    unsigned long u = 0, g = 0;
-    if (num(std::getenv("PKEXEC_UID"), u)) {
-        uid = static_cast<uid_t>(u);
-        gid = static_cast<gid_t>(u);  // pkexec passes no gid; the user's own group id is the usual choice
-        if (num(std::getenv("SUDO_GID"), g)) gid = static_cast<gid_t>(g);
-        return true;
+// --socket: the one client, accepted before anything is loaded (so nothing is captured, or
+// lost, while nobody reads). Sets g_out; an error is one line.
+Status serveSocket(const std::string& path) {
+    int listenFd = -1;
+    {
+        capture::AsInvokingUser asUser;
+        if (!asUser.status()) return asUser.status();
+        auto l = capture::listenOnSocket(path);
+        if (!l) return Error{l.error()};
+        listenFd = *l;
     }
-    if (num(std::getenv("SUDO_UID"), u) && num(std::getenv("SUDO_GID"), g)) {
-        uid = static_cast<uid_t>(u);
-        gid = static_cast<gid_t>(g);
-        return true;
+    std::fprintf(stderr, "schedscope-capture: waiting for a client on %s\n", path.c_str());
+    auto client = capture::acceptClient(listenFd, capture::clientUid(), g_stop);
+    ::close(listenFd);
+    {
+        // Nobody else can connect once the path is gone.
+        capture::AsInvokingUser asUser;
+        if (asUser.status()) ::unlink(path.c_str());
     }
-    return false;
-}
-
-// After setup we need nothing: the links, maps and the mmapped ring stay usable through
-// their file descriptors.
-Status dropPrivileges() {
-    uid_t uid = 0;
-    gid_t gid = 0;
-    if (getuid() == 0 && invokingUser(uid, gid)) {
-        if (Status s = dropCapabilities({kCapSetuid, kCapSetgid}); !s) return s;
-        if (setgroups(0, nullptr) != 0 || setresgid(gid, gid, gid) != 0 || setresuid(uid, uid, uid) != 0)
-            return Error{std::string("switching to the invoking user: ") + std::strerror(errno)};
-    }
-    return dropCapabilities({});
+    if (!client) return Error{client.error()};
+    g_out = client->fd;
+    g_isSocket = true;
+    // A deeper socket buffer absorbs bursts while the client is busy (the kernel caps it at
+    // net.core.wmem_max).
+    const int bytes = 4 << 20;
+    setsockopt(g_out, SOL_SOCKET, SO_SNDBUF, &bytes, sizeof bytes);
+    return {};
 }
 
 }  // namespace
@@ -124,8 +119,8 @@ int main(int argc, char** argv) {
         std::printf("schedscope-capture %s (protocol %u)\n", SCHEDSCOPE_VERSION, kCaptureProtocolVersion);
         return 0;
     }
-    if (isatty(STDOUT_FILENO)) {
-        std::fprintf(stderr, "schedscope-capture: stdout is a terminal; pipe it into a client (e.g. schedscope-cli live --source helper)\n");
+    if (args->socketPath.empty() && isatty(STDOUT_FILENO)) {
+        std::fprintf(stderr, "schedscope-capture: stdout is a terminal; pipe it into a client or serve one with --socket PATH\n");
         return 2;
     }
     signal(SIGPIPE, SIG_IGN);
@@ -135,7 +130,18 @@ int main(int argc, char** argv) {
     sigaction(SIGINT, &sa, nullptr);
     sigaction(SIGTERM, &sa, nullptr);
 
+    if (args->socketPath.empty()) {
+        g_out = STDOUT_FILENO;
+        // Fewer, larger writes and wakeups of the reader (pipe-max-size allows 1 MiB by default).
+        (void)fcntl(g_out, F_SETPIPE_SZ, 1 << 20);
+    }
     if (auto why = BpfSource::unavailableReason(); !why.empty()) return fatal(why);
+    if (!args->socketPath.empty()) {
+        if (Status s = serveSocket(args->socketPath); !s) {
+            if (g_stop) return 0;
+            return fatal("--socket: " + s.error());
+        }
+    }
     BpfOptions opt;
     opt.mode = args->aggregate ? BpfMode::Aggregate : BpfMode::Stream;
     opt.ringBytes = args->ringMiB << 20;
@@ -143,7 +149,7 @@ int main(int argc, char** argv) {
     opt.wakeupBytes = opt.ringBytes / 4;
     auto source = BpfSource::start(opt);
     if (!source) return fatal(source.error());
-    if (Status s = dropPrivileges(); !s) return fatal("dropping privileges: " + s.error());
+    if (Status s = capture::dropPrivileges(); !s) return fatal("dropping privileges: " + s.error());
     if (Status s = (*source)->checkReadable(); !s)
         return fatal(s.error() + " after dropping capabilities (this kernel checks them per call)");
 
@@ -158,21 +164,30 @@ int main(int argc, char** argv) {
     const auto t0 = std::chrono::steady_clock::now();
     auto elapsed = [&] { return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(); };
     constexpr size_t kFlushBytes = 1u << 20;
-    std::vector<uint8_t> frame, payload;
+    // Records are appended behind room for their frame header, which is filled in when the
+    // frame is sent: one copy per record (ring -> frame) and one write per MiB.
+    std::vector<uint8_t> records(kFrameHeaderSize);
+    records.reserve(kFlushBytes + 4096);
+    auto flushRecords = [&] {
+        if (records.size() == kFrameHeaderSize) return true;
+        writeFrameHeader(records.data(), FrameType::Records, static_cast<uint32_t>(records.size() - kFrameHeaderSize));
+        const bool ok = writeAll(records);
+        records.resize(kFrameHeaderSize);
+        return ok;
+    };
     uint64_t lastLost = 0;
     BpfSource::RecordSink sink = [&](const void* data, size_t size) {
         const auto* p = static_cast<const uint8_t*>(data);
-        payload.insert(payload.end(), p, p + size);
-        if (payload.size() >= kFlushBytes) {
-            frame.clear();
-            appendFrame(frame, FrameType::Records, payload);
-            payload.clear();
-            writeAll(frame);
-        }
+        records.insert(records.end(), p, p + size);
+        if (records.size() >= kFlushBytes) flushRecords();
     };
     while (!g_stop && !g_clientGone) {
         if (args->durationS > 0 && elapsed() >= args->durationS) break;
-        if (stdoutHungUp()) return 0;
+        bool sentData = false;
+        if (capture::clientGone(g_out, g_isSocket, sentData)) {
+            if (sentData) return fatal("the client sent data; protocol version 1 is one-way (helper to client)");
+            return 0;
+        }
         if (args->aggregate) {
             usleep(static_cast<useconds_t>(args->intervalMs) * 1000);
             if (!sendFrame(FrameType::Aggregate, encodeAggregate((*source)->snapshot()))) break;
@@ -180,12 +195,7 @@ int main(int argc, char** argv) {
         }
         auto n = (*source)->pollRaw(sink, args->intervalMs);
         if (!n) return fatal(n.error());
-        if (!payload.empty()) {
-            frame.clear();
-            appendFrame(frame, FrameType::Records, payload);
-            payload.clear();
-            if (!writeAll(frame)) break;
-        }
+        if (!flushRecords()) break;
         if (const uint64_t lost = (*source)->lost(); lost != lastLost) {
             lastLost = lost;
             if (!sendFrame(FrameType::Lost, encodeLost(lost))) break;
@@ -197,7 +207,7 @@ int main(int argc, char** argv) {
         sendFrame(FrameType::Aggregate, encodeAggregate((*source)->snapshot()));
     } else {
         (void)(*source)->pollRaw(sink, 0);
-        if (!payload.empty()) sendFrame(FrameType::Records, payload);
+        flushRecords();
         sendFrame(FrameType::Lost, encodeLost((*source)->lost()));
     }
     sendFrame(FrameType::End, {});

@@ -19,7 +19,7 @@ std::vector<Command> traceCommands() {
         {"duration", true, "S seconds to run (default 10)"},
         {"source", true, "tracefs|bpf|bpf-aggregate where events come from (default tracefs)"},
         {"via-helper", false, "capture through schedscope-capture (pkexec when not privileged)"},
-        {"attach", true, "PATH read a schedscope-capture stream from a FIFO or file"},
+        {"attach", true, "PATH read a schedscope-capture stream from its Unix socket (--socket PATH) or a FIFO"},
         {"interval", true, "S seconds between reports (default 1; 0: only the total)"},
         {"json", false, "print JSON lines"},
         {"window", true, "S keep only the last S seconds of events in memory (long captures; "

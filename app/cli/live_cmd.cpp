@@ -7,10 +7,10 @@
 // sources fall back to tracefs; without CAP_BPF+CAP_PERFMON they use the schedscope-capture
 // helper when it is installed with file capabilities (or always with --via-helper, through
 // pkexec when we are not root), else tracefs. Each fallback prints one line on stderr.
-// --attach PATH reads a helper started elsewhere (a FIFO it writes to, e.g. under sudo).
+// --attach PATH reads a helper started elsewhere (e.g. under sudo): the Unix socket of
+// `schedscope-capture --socket PATH`, or a FIFO it writes to.
 // --window S bounds memory for long captures: the store keeps only the last S seconds
 // (EventStore::trim); migrations are then counted over the window.
-#include <fcntl.h>
 #include <sys/xattr.h>
 #include <unistd.h>
 
@@ -152,11 +152,11 @@ int runLive(const Args& args) {
     std::unique_ptr<CaptureClient> helper;
     std::string sourceLabel = source;
     if (attach) {
-        // A helper started elsewhere (e.g. sudo schedscope-capture > FIFO): its hello says
+        // A helper started elsewhere (sudo schedscope-capture --socket PATH): its hello says
         // which mode it runs in.
-        const int fd = open(attach->c_str(), O_RDONLY | O_CLOEXEC);
-        if (fd < 0) return failRuntime("live: " + *attach + ": " + std::strerror(errno));
-        helper = std::make_unique<CaptureClient>(fd);
+        auto attached = CaptureClient::attach(*attach);
+        if (!attached) return failRuntime("live: " + attached.error());
+        helper = std::move(*attached);
         EventStore scratch;
         for (int i = 0; i < 50 && !helper->hello(); ++i) {
             auto r = helper->pump(scratch, 100);

@@ -58,8 +58,14 @@ LaunchOptions parseLaunchOptions(const QStringList& arguments) {
     const QCommandLineOption figuresOpt(QStringLiteral("render-lesson-figures"),
                                         QObject::tr("Render the figures of every lesson (or of --lesson) offscreen into DIR and exit."),
                                         QStringLiteral("DIR"));
+    const QCommandLineOption attachOpt(
+        QStringLiteral("attach-capture"),
+        QObject::tr("Live capture from a helper started elsewhere: the Unix socket of `sudo schedscope-capture --socket PATH` (or a FIFO it writes to)."),
+        QStringLiteral("PATH"));
+    const QCommandLineOption helperOpt(QStringLiteral("capture-helper"),
+                                       QObject::tr("Live capture through schedscope-capture even when running as root (also SCHEDSCOPE_CAPTURE_HELPER=1)."));
     parser.addOptions({helpOpt, versionOpt, localOpt, presetOpt, xmlOpt, sysfsOpt, synthOpt, archOpt, noClsOpt, noNodeOpt,
-                       profileOpt, shotOpt, viewOpt, sizeOpt, selCpuOpt, selLevelOpt, lessonOpt, figuresOpt});
+                       profileOpt, shotOpt, viewOpt, sizeOpt, selCpuOpt, selLevelOpt, lessonOpt, figuresOpt, attachOpt, helperOpt});
     parser.addPositionalArgument(QStringLiteral("FILE"), QObject::tr("A trace file to open (trace.dat or ftrace text)."),
                                  QStringLiteral("[FILE]"));
 
@@ -157,6 +163,22 @@ LaunchOptions parseLaunchOptions(const QStringList& arguments) {
     if (o.traceFile.isEmpty() && screenshotViews().indexOf(o.view) >= 5) {  // the trace views
         o.error = QObject::tr("--view %1 shows a trace: give a trace FILE (e.g. resources/traces/sample.dat)").arg(o.view);
         return o;
+    }
+    o.attachCapture = parser.value(attachOpt);
+    o.captureHelper = parser.isSet(helperOpt);
+    if (parser.isSet(attachOpt)) {
+        if (o.attachCapture.isEmpty()) {
+            o.error = QObject::tr("--attach-capture: give the helper's socket path");
+            return o;
+        }
+        if (o.spec.kind != TopologySpec::Kind::Local || !o.traceFile.isEmpty() || !o.screenshot.isEmpty()) {
+            o.error = QObject::tr("--attach-capture shows this machine live: no trace FILE, --screenshot or other topology");
+            return o;
+        }
+        if (o.captureHelper) {
+            o.error = QObject::tr("give either --attach-capture or --capture-helper, not both");
+            return o;
+        }
     }
     if (o.screenshot.isEmpty() && (parser.isSet(viewOpt) || parser.isSet(sizeOpt))) {
         o.error = QObject::tr("--view and --size only apply with --screenshot OUT.png");

@@ -20,6 +20,8 @@ struct LaunchOptions {
     QString selectLevel;     // --select-level NAME: that CPU's lowest domain of this level
     QString lesson;          // --lesson NAME: open the lesson browser on it (and apply its scenario)
     QString renderFigures;   // --render-lesson-figures OUTDIR (all lessons, or --lesson's)
+    QString attachCapture;   // --attach-capture PATH: live data from a helper started with sudo
+    bool captureHelper = false;  // --capture-helper: live data through schedscope-capture even as root
     bool help = false;
     bool version = false;
     QString helpText;

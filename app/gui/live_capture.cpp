@@ -1,14 +1,11 @@
 #include "live_capture.h"
 
-#include <unistd.h>
-
 #include <QFileInfo>
 #include <chrono>
 #include <deque>
 #include <unordered_set>
 
 #include "qt_convert.h"
-#include "tracefs_source.h"
 
 namespace schedscope::gui {
 namespace {
@@ -33,29 +30,50 @@ void appendChunk(const tracing::EventStore& chunk, tracing::EventStore& out) {
 }
 }  // namespace
 
-LiveCapture::LiveCapture(QObject* parent) : QObject(parent) { qRegisterMetaType<TraceSessionPtr>(); }
+LiveCapture::LiveCapture(QObject* parent) : QObject(parent) {
+    qRegisterMetaType<TraceSessionPtr>();
+    // Helper mode even as root, e.g. to test the unprivileged path on a root-only box.
+    config_.forceHelper = qEnvironmentVariableIntValue("SCHEDSCOPE_CAPTURE_HELPER") != 0;
+}
 
 LiveCapture::~LiveCapture() { stop(); }
 
-QString LiveCapture::unavailableReason() {
-    if (geteuid() != 0) return tr("live capture needs root (tracefs and the sched events are root-only)");
-    if (!QFileInfo::exists(QStringLiteral("/sys/kernel/tracing/events/sched")))
+void LiveCapture::setSourceConfig(const LiveSourceConfig& config) {
+    std::lock_guard lock(mutex_);
+    config_ = config;
+}
+
+LiveSourceConfig LiveCapture::sourceConfig() const {
+    std::lock_guard lock(mutex_);
+    return config_;
+}
+
+QString LiveCapture::unavailableReason() const {
+    const LiveSourceConfig config = sourceConfig();
+    if (liveSourceKind(config) == LiveSourceKind::InProcess &&
+        !QFileInfo::exists(QStringLiteral("/sys/kernel/tracing/events/sched")))
         return tr("tracefs is not mounted at /sys/kernel/tracing (mount -t tracefs nodev /sys/kernel/tracing)");
-    return {};
+    return qs(liveUnavailableReason(config));
 }
 
 void LiveCapture::start(const SessionPtr& topology) {
-    if (running()) return;
+    if (thread_.joinable()) {
+        if (!finished_) return;
+        thread_.join();  // a capture that failed or ended: start afresh
+    }
     setTopology(topology);
     stop_ = false;
     inFlight_ = false;
-    thread_ = std::thread([this] { run(); });
+    finished_ = false;
+    thread_ = std::thread([this] {
+        run();
+        finished_ = true;
+    });
 }
 
 void LiveCapture::stop() {
     if (!thread_.joinable()) return;
     stop_ = true;
-    wake_.notify_all();
     thread_.join();
 }
 
@@ -65,12 +83,13 @@ void LiveCapture::setTopology(const SessionPtr& topology) {
 }
 
 void LiveCapture::run() {
-    auto source = tracing::TracefsSource::start();
-    if (!source) {
-        const QString error = qs(source.error());
+    auto fail = [this](const std::string& why) {
+        const QString error = qs(why);
         QMetaObject::invokeMethod(this, [this, error] { emit failed(error); }, Qt::QueuedConnection);
-        return;
-    }
+    };
+    auto source = openLiveFeed(sourceConfig());
+    if (!source) return fail(source.error());
+    const QString label = qs((*source)->label());
     struct Chunk {
         tracing::EventStore store;
         Clock::time_point opened;
@@ -79,17 +98,11 @@ void LiveCapture::run() {
     chunks.push_back({{}, Clock::now()});
     auto lastSnapshot = Clock::now() - std::chrono::hours(1);
     while (!stop_) {
-        {
-            std::unique_lock lock(mutex_);
-            wake_.wait_for(lock, std::chrono::milliseconds(50), [this] { return stop_.load(); });
-        }
+        // Waits at most 50 ms (for tracefs: sleeps), so stop() is answered quickly.
+        auto polled = (*source)->poll(chunks.back().store, 50);
+        if (!polled) return fail(polled.error());
+        if (!*polled) return fail((*source)->endedText());
         if (stop_) break;
-        auto polled = (*source)->poll(chunks.back().store);
-        if (!polled) {
-            const QString error = qs(polled.error());
-            QMetaObject::invokeMethod(this, [this, error] { emit failed(error); }, Qt::QueuedConnection);
-            return;
-        }
         const auto now = Clock::now();
         if (paused_) {  // keep draining the buffers, show nothing new
             while (chunks.size() > 1) chunks.pop_front();
@@ -121,11 +134,11 @@ void LiveCapture::run() {
             appendChunk(c.store, merged);
         }
         (*source)->flushCounts(merged);
-        const uint64_t lost = (*source)->overruns();
+        const uint64_t lost = (*source)->lost();
         merged.finish();
         if (merged.size() == 0) continue;
         auto trace = std::make_shared<TraceSession>();
-        trace->name = tr("live (last %1 s)").arg(windowSec_.load());
+        trace->name = tr("live, %1 (last %2 s)").arg(label).arg(windowSec_.load());
         trace->live = true;
         trace->lostEvents = lost;
         trace->topology = topology;

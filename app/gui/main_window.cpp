@@ -28,6 +28,7 @@
 #include "domain_tree_model.h"
 #include "domain_tree_view.h"
 #include "domains/kernel_domains_reader.h"
+#include "live_capture.h"
 #include "qt_convert.h"
 #include "recent_files.h"
 #include "session_loader.h"
@@ -206,6 +207,12 @@ void MainWindow::start(const LaunchOptions& options) {
     }
     selectWhenLoaded({options.selectCpu, options.selectLevel});
     open(options.spec);
+    if (!options.attachCapture.isEmpty() || options.captureHelper) {
+        LiveSourceConfig live = trace_->live()->sourceConfig();
+        live.attachPath = ss(options.attachCapture);
+        live.forceHelper = live.forceHelper || options.captureHelper;
+        trace_->live()->setSourceConfig(live);
+    }
     if (!options.traceFile.isEmpty()) openTraceFile(options.traceFile);
     else if (options.spec.kind == TopologySpec::Kind::Local && options.screenshot.isEmpty()) trace_->startLiveIfPermitted();
 }

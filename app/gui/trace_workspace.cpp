@@ -180,7 +180,7 @@ void TraceWorkspace::addMenus(QMenuBar* bar, QMenu* viewMenu) {
     menu->addSeparator();
     QMenu* liveMenu = menu->addMenu(tr("&Live capture"));
     liveMenu->addAction(tr("&Start"), this, [this] {
-        if (const QString why = LiveCapture::unavailableReason(); !why.isEmpty())
+        if (const QString why = live_->unavailableReason(); !why.isEmpty())
             window_->banner()->showNotice(tr("Live capture unavailable: %1").arg(why), tr("Open the sample trace"),
                                           [this] { openTrace(sampleTracePath()); });
         else startLive();
@@ -238,10 +238,17 @@ void TraceWorkspace::openTrace(const QString& path) {
 }
 
 void TraceWorkspace::startLiveIfPermitted() {
-    const QString why = LiveCapture::unavailableReason();
+    const QString why = live_->unavailableReason();
     if (!why.isEmpty()) {
         window_->banner()->showNotice(tr("Live capture unavailable: %1").arg(why), tr("Open the sample trace"),
                                       [this] { openTrace(sampleTracePath()); });
+        return;
+    }
+    // No password dialog the user did not ask for: offer it (Trace > Live capture > Start too).
+    if (live_->needsAuthentication()) {
+        window_->banner()->showNotice(tr("Live capture runs schedscope-capture, which needs an administrator's "
+                                         "authentication (pkexec) to load its BPF program."),
+                                      tr("Authenticate and start"), [this] { startLive(); });
         return;
     }
     startLive();
@@ -256,7 +263,11 @@ void TraceWorkspace::startLive() {
         return;
     }
     live_->start(window_->session());
-    liveLabel_->setText(tr("live: starting\u2026"));
+    switch (live_->sourceKind()) {
+        case LiveSourceKind::InProcess: liveLabel_->setText(tr("live: starting\u2026")); break;
+        case LiveSourceKind::Helper: liveLabel_->setText(tr("live: starting schedscope-capture\u2026")); break;
+        case LiveSourceKind::Attach: liveLabel_->setText(tr("live: attaching to the capture helper\u2026")); break;
+    }
     liveLabel_->show();
 }
 

@@ -47,7 +47,8 @@ public:
     TraceSessionPtr trace() const { return trace_; }
 
     // Live capture of this machine when permitted; otherwise a one-line reason in the banner
-    // with a button opening the bundled sample trace.
+    // with a button opening the bundled sample trace. When it would need pkexec, the banner
+    // offers to start it instead of raising a password dialog unasked.
     void startLiveIfPermitted();
     LiveCapture* live() const { return live_; }
     static QString sampleTracePath();

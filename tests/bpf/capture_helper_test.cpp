@@ -45,7 +45,11 @@ RunResult runHelper(const std::string& args) {
 TEST(CaptureHelper, RejectsBadArgumentsWithOneLine) {
     for (const char* bad : {"--mode bogus", "--duration -1", "--duration 1e9", "--interval-ms 5", "--ring-mb 3",
                             "--ignore-pid 0", "--ignore-pid 12x", "--frobnicate", "stray", "--mode", "--mode stream --mode stream",
-                            "--duration nan"}) {
+                            "--duration nan",
+                            // --socket: syntax is checked before anything privileged happens
+                            "--socket relative/sock", "--socket=", "--socket /tmp/a/../sock", "--socket /tmp/dir/",
+                            "--socket /tmp/./sock", "--socket /tmp/a --socket /tmp/b",
+                            "--socket /tmp/xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx"}) {
         auto r = runHelper(bad);
         EXPECT_EQ(r.exitCode, 2) << bad << ": " << r.err;
         EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << bad << ": " << r.err;

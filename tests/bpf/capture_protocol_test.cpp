@@ -166,3 +166,13 @@ TEST(CaptureProtocol, StreamEndingInsideAFrameIsAnError) {
     ASSERT_FALSE(r);
     EXPECT_NE(r.error().find("inside a frame"), std::string::npos) << r.error();
 }
+
+TEST(CaptureProtocol, FrameHeaderWrittenInPlaceMatchesAppendFrame) {
+    const auto payload = recordsPayload();
+    std::vector<uint8_t> expected;
+    appendFrame(expected, FrameType::Records, payload);
+    std::vector<uint8_t> inPlace(kFrameHeaderSize);
+    inPlace.insert(inPlace.end(), payload.begin(), payload.end());
+    writeFrameHeader(inPlace.data(), FrameType::Records, static_cast<uint32_t>(payload.size()));
+    EXPECT_EQ(inPlace, expected);
+}

@@ -19,6 +19,25 @@ TEST(LaunchOptions, DefaultsToThisMachine) {
     EXPECT_TRUE(o.screenshot.isEmpty());
 }
 
+TEST(LaunchOptions, LiveCaptureThroughTheHelper) {
+    auto o = parse({QStringLiteral("--attach-capture"), QStringLiteral("/run/user/1000/ss.sock")});
+    ASSERT_TRUE(o.error.isEmpty()) << o.error.toStdString();
+    EXPECT_EQ(o.attachCapture, QStringLiteral("/run/user/1000/ss.sock"));
+    EXPECT_FALSE(o.captureHelper);
+    o = parse({QStringLiteral("--capture-helper")});
+    ASSERT_TRUE(o.error.isEmpty()) << o.error.toStdString();
+    EXPECT_TRUE(o.captureHelper);
+    // Attaching shows this machine live: nothing else to show at the same time.
+    for (const QStringList& bad : {QStringList{QStringLiteral("--attach-capture"), QStringLiteral("/s"), QStringLiteral("trace.dat")},
+                                   QStringList{QStringLiteral("--attach-capture"), QStringLiteral("/s"), QStringLiteral("--preset"),
+                                               QStringLiteral("kunpeng920-24")},
+                                   QStringList{QStringLiteral("--attach-capture"), QStringLiteral("/s"), QStringLiteral("--capture-helper")},
+                                   QStringList{QStringLiteral("--attach-capture=")}}) {
+        o = parse(bad);
+        EXPECT_FALSE(o.error.isEmpty()) << bad.join(QLatin1Char(' ')).toStdString();
+    }
+}
+
 TEST(LaunchOptions, TopologySourcesAndDomainChoices) {
     auto o = parse({QStringLiteral("--preset"), QStringLiteral("kunpeng920-24"), QStringLiteral("--no-cls"),
                     QStringLiteral("--no-node"), QStringLiteral("--profile"), QStringLiteral("linux-6.1"),

@@ -43,6 +43,30 @@ struct {
     __type(value, struct comm_val);
 } comm_sent SEC(".maps");
 
+/* Bumped whenever comm_sent changes (an update, or a delete at exit). */
+__u32 comm_gen = 0;
+
+/* Per CPU, the last few (pid, name) pairs this CPU saw match comm_sent, stamped with comm_gen:
+ * a CPU switching between the same few tasks (any busy workload) then skips the hash lookup.
+ * An entry is valid only while comm_gen is unchanged, so a name changed elsewhere (even back
+ * and forth) is never missed. */
+#define COMM_CACHE_WAYS 4
+struct comm_cache_entry {
+    __s32 pid;
+    __u32 gen;
+    struct comm_val v;
+};
+struct comm_cache {
+    struct comm_cache_entry e[COMM_CACHE_WAYS];
+    __u32 next;
+};
+struct {
+    __uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+    __uint(max_entries, 1);
+    __type(key, __u32);
+    __type(value, struct comm_cache);
+} comm_cache SEC(".maps");
+
 struct {
     __uint(type, BPF_MAP_TYPE_HASH);
     __uint(max_entries, 65536);
@@ -87,9 +111,15 @@ static __always_inline void count(struct ssc_cpu_stats *s, int kind)
         s->events[kind]++;
 }
 
-static __always_inline bool ignored(struct task_struct *t)
+/* tp_btf programs read task_struct fields with plain loads (the verifier checks them against
+ * BTF; CO-RE still relocates the offsets); raw_tp programs need bpf_probe_read_kernel
+ * (BPF_CORE_READ), one helper call per field. The hot bodies take `btf` as a compile-time
+ * constant, so each flavour keeps only its own kind of read. */
+#define READ(btf, p, field) ((btf) ? (p)->field : BPF_CORE_READ(p, field))
+
+static __always_inline bool ignored(struct task_struct *t, const bool btf)
 {
-    __u32 tgid = BPF_CORE_READ(t, tgid);
+    __u32 tgid = READ(btf, t, tgid);
     return tgid && (tgid == ignore_tgid[0] || tgid == ignore_tgid[1]);
 }
 
@@ -133,20 +163,48 @@ static __always_inline void emit(struct ssc_cpu_stats *s, int kind, __s32 pid, _
     submit(r);
 }
 
+static __always_inline void forget_comm(__s32 pid)
+{
+    bpf_map_delete_elem(&comm_sent, &pid);
+    __sync_fetch_and_add(&comm_gen, 1);
+}
+
 /* Sends t's name when it differs from the last one sent for its pid. */
 static __always_inline void note_comm(struct ssc_cpu_stats *s, struct task_struct *t, __s32 pid)
 {
     struct comm_val v = {};
     BPF_CORE_READ_INTO(&v, t, comm);
+    __u32 zero = 0;
+    struct comm_cache *c = bpf_map_lookup_elem(&comm_cache, &zero);
+    __u32 gen = *(volatile __u32 *)&comm_gen;
+    if (c) {
+#pragma unroll
+        for (int i = 0; i < COMM_CACHE_WAYS; i++) {
+            struct comm_cache_entry *e = &c->e[i];
+            if (e->pid == pid && e->gen == gen && e->v.a == v.a && e->v.b == v.b)
+                return;
+        }
+    }
     struct comm_val *old = bpf_map_lookup_elem(&comm_sent, &pid);
-    if (old && old->a == v.a && old->b == v.b)
+    if (old && old->a == v.a && old->b == v.b) {
+        if (c) {
+            __u32 way = c->next % COMM_CACHE_WAYS;
+            c->next = way + 1;
+            if (way < COMM_CACHE_WAYS) {
+                c->e[way].pid = pid;
+                c->e[way].gen = gen;
+                c->e[way].v = v;
+            }
+        }
         return;
+    }
     bpf_map_update_elem(&comm_sent, &pid, &v, BPF_ANY);
+    __sync_fetch_and_add(&comm_gen, 1);
     struct ssc_comm_record *r = bpf_ringbuf_reserve(&events, sizeof(*r), 0);
     if (!r) {
         if (s)
             s->lost++;
-        bpf_map_delete_elem(&comm_sent, &pid); /* retry next time */
+        forget_comm(pid); /* retry next time */
         return;
     }
     r->h.ts = bpf_ktime_get_ns();
@@ -255,17 +313,17 @@ static __always_inline void hist_add(__u64 *h, __u64 ns)
 /* ---- bodies ---- */
 
 static __always_inline int on_switch(bool preempt, struct task_struct *prev, struct task_struct *next,
-                                     unsigned int prev_state)
+                                     unsigned int prev_state, const bool btf)
 {
     struct ssc_cpu_stats *s = cpu_stats();
-    __s32 ppid = BPF_CORE_READ(prev, pid);
-    __s32 npid = BPF_CORE_READ(next, pid);
+    __s32 ppid = READ(btf, prev, pid);
+    __s32 npid = READ(btf, next, pid);
     count(s, SSC_SWITCH);
     if (do_stream) {
-        if (ignored(prev) || ignored(next))
+        if (ignored(prev, btf) || ignored(next, btf))
             return 0;
         note_comm(s, next, npid);
-        emit(s, SSC_SWITCH, ppid, npid, BPF_CORE_READ(prev, prio), switch_state(preempt, prev_state));
+        emit(s, SSC_SWITCH, ppid, npid, READ(btf, prev, prio), switch_state(preempt, prev_state));
     }
     if (do_aggregate && s) {
         __u64 now = bpf_ktime_get_ns();
@@ -286,17 +344,17 @@ static __always_inline int on_switch(bool preempt, struct task_struct *prev, str
     return 0;
 }
 
-static __always_inline int on_wake(int kind, struct task_struct *p)
+static __always_inline int on_wake(int kind, struct task_struct *p, const bool btf)
 {
     struct ssc_cpu_stats *s = cpu_stats();
-    __s32 pid = BPF_CORE_READ(p, pid);
+    __s32 pid = READ(btf, p, pid);
     count(s, kind);
     if (do_stream) {
-        if (ignored(p))
+        if (ignored(p, btf))
             return 0;
         if (kind != SSC_WAKEUP)
             note_comm(s, p, pid);
-        emit(s, kind, pid, BPF_CORE_READ(p, wake_cpu), BPF_CORE_READ(p, prio), SSC_STATE_UNKNOWN);
+        emit(s, kind, pid, READ(btf, p, wake_cpu), READ(btf, p, prio), SSC_STATE_UNKNOWN);
     }
     if (do_aggregate) {
         if (kind == SSC_WAKING) {
@@ -327,7 +385,7 @@ static __always_inline int on_migrate(struct task_struct *p, int dst)
         src = BPF_CORE_READ(p, thread_info.cpu);
     count(s, SSC_MIGRATE);
     if (do_stream) {
-        if (ignored(p))
+        if (ignored(p, false))
             return 0;
         emit(s, SSC_MIGRATE, pid, (__s32)(((__u32)src & 0xffff) << 16 | ((__u32)dst & 0xffff)), BPF_CORE_READ(p, prio),
              SSC_STATE_UNKNOWN);
@@ -350,7 +408,7 @@ static __always_inline int on_fork(struct task_struct *parent, struct task_struc
     __s32 cpid = BPF_CORE_READ(child, pid);
     count(s, SSC_FORK);
     if (do_stream) {
-        if (ignored(parent))
+        if (ignored(parent, false))
             return 0;
         note_comm(s, child, cpid);
         emit(s, SSC_FORK, BPF_CORE_READ(parent, pid), cpid, 0, SSC_STATE_UNKNOWN);
@@ -368,10 +426,10 @@ static __always_inline int on_exit(struct task_struct *p)
     __s32 pid = BPF_CORE_READ(p, pid);
     count(s, SSC_EXIT);
     if (do_stream) {
-        if (ignored(p))
+        if (ignored(p, false))
             return 0;
         emit(s, SSC_EXIT, pid, -1, BPF_CORE_READ(p, prio), SSC_STATE_UNKNOWN);
-        bpf_map_delete_elem(&comm_sent, &pid);
+        forget_comm(pid);
     }
     if (do_aggregate) {
         bpf_map_delete_elem(&runnable_since, &pid);
@@ -392,19 +450,19 @@ static __always_inline int on_softirq(unsigned int vec, bool entry)
 }
 
 /* ---- the two attachment flavours ---- */
-#define SSC_PROGS(sec, sfx)                                                                             \
+#define SSC_PROGS(sec, sfx, btf)                                                                        \
     SEC(sec "/sched_switch")                                                                           \
     int BPF_PROG(ssc_switch_##sfx, bool preempt, struct task_struct *prev, struct task_struct *next,  \
                  unsigned int prev_state)                                                              \
     {                                                                                                  \
-        return on_switch(preempt, prev, next, prev_state);                                             \
+        return on_switch(preempt, prev, next, prev_state, btf);                                        \
     }                                                                                                  \
     SEC(sec "/sched_waking")                                                                           \
-    int BPF_PROG(ssc_waking_##sfx, struct task_struct *p) { return on_wake(SSC_WAKING, p); }             \
+    int BPF_PROG(ssc_waking_##sfx, struct task_struct *p) { return on_wake(SSC_WAKING, p, btf); }        \
     SEC(sec "/sched_wakeup")                                                                           \
-    int BPF_PROG(ssc_wakeup_##sfx, struct task_struct *p) { return on_wake(SSC_WAKEUP, p); }             \
+    int BPF_PROG(ssc_wakeup_##sfx, struct task_struct *p) { return on_wake(SSC_WAKEUP, p, btf); }        \
     SEC(sec "/sched_wakeup_new")                                                                       \
-    int BPF_PROG(ssc_wakeup_new_##sfx, struct task_struct *p) { return on_wake(SSC_WAKEUP_NEW, p); }     \
+    int BPF_PROG(ssc_wakeup_new_##sfx, struct task_struct *p) { return on_wake(SSC_WAKEUP_NEW, p, btf); } \
     SEC(sec "/sched_migrate_task")                                                                     \
     int BPF_PROG(ssc_migrate_##sfx, struct task_struct *p, int dest_cpu) { return on_migrate(p, dest_cpu); } \
     SEC(sec "/sched_process_fork")                                                                     \
@@ -419,5 +477,5 @@ static __always_inline int on_softirq(unsigned int vec, bool entry)
     SEC(sec "/softirq_exit")                                                                           \
     int BPF_PROG(ssc_softirq_exit_##sfx, unsigned int vec) { return on_softirq(vec, false); }
 
-SSC_PROGS("tp_btf", btf)
-SSC_PROGS("raw_tp", raw)
+SSC_PROGS("tp_btf", btf, true)
+SSC_PROGS("raw_tp", raw, false)
