@@ -2,10 +2,10 @@
 # The README's two quick-start commands:
 #   packaging/dev.sh run  [ARGS...]  install what is missing, build, launch schedscope (ARGS passed on)
 #   packaging/dev.sh test            the same set-up, then every test through ctest
-#   SCHEDSCOPE_SANITIZERS=1 packaging/dev.sh test   also the core, tracing, CLI and hardening
-#                                    tests under ASan+UBSan and a 10 s libFuzzer run per target
-#                                    (off by default: it compiles everything twice more, which does
-#                                    not fit CI's 2-core time budget)
+#   The test command also builds the sanitize preset (clang, ASan+UBSan, fuzzer coverage) and runs
+#   the library tests under it, a short libFuzzer run per target and clang-tidy on the newest
+#   commit's files. SCHEDSCOPE_SANITIZERS=0 skips that stage (e.g. for a quick local run).
+#   FUZZ_SECONDS sets the per-target fuzz time (default 20).
 set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$here"
@@ -34,21 +34,27 @@ case "$mode" in
     fi
     export XDG_RUNTIME_DIR=${XDG_RUNTIME_DIR:-/tmp/runtime-$(id -un)}
     mkdir -p "$XDG_RUNTIME_DIR" && chmod 700 "$XDG_RUNTIME_DIR"
-    # Sanitizers (SCHEDSCOPE_SANITIZERS=1): the libraries and
-    # their tests (label 'sanitized': core, tracing, cli, hardening; the simulator's long runs
-    # stay release-only) under ASan+UBSan without the GUI, then a 10 s libFuzzer run per target. The
-    # release suite runs last so its ctest summary closes the log.
-    if [ "${SCHEDSCOPE_SANITIZERS:-0}" != 0 ]; then
+    # Release suite first; then the sanitizer stage, whose summary line closes the log.
+    status=0
+    ctest --preset "$preset" -j "$(nproc)" || status=$?
+    if [ "${SCHEDSCOPE_SANITIZERS:-1}" != 0 ]; then
       t0=$SECONDS
-      cmake --preset asan -DSCHEDSCOPE_BUILD_GUI=OFF -DSCHEDSCOPE_WERROR=ON >/dev/null
-      cmake --build --preset asan -j "$(nproc)" --target core_tests tracing_tests cli_tests hardening_tests
-      LSAN_OPTIONS=suppressions=$here/tests/sanitizers/lsan.supp ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
-        ctest --preset asan -j "$(nproc)" -L sanitized
+      bash tests/tidy/run.sh "${TIDY_BASE:-HEAD~1}" || status=$?
       t1=$SECONDS
-      FUZZ_SEED=1 bash tests/fuzz/run.sh 10
-      echo "dev.sh: sanitizer stage $((t1 - t0)) s, fuzz smoke $((SECONDS - t1)) s"
+      # One clang build serves both: the 'sanitized' tests (core, tracing, CLI, hardening; the
+      # simulator's long runs stay release-only) and the fuzz targets.
+      cmake --preset sanitize >/dev/null
+      fuzzers=$(sed -n 's/^schedscope_fuzz_target(\([a-z_]*\) .*/\1/p' tests/fuzz/CMakeLists.txt)
+      # shellcheck disable=SC2086
+      cmake --build --preset sanitize -j "$(nproc)" --target core_tests tracing_tests cli_tests hardening_tests $fuzzers
+      # (the preset sets ASAN/LSAN/UBSAN_OPTIONS with the suppression files)
+      ctest --preset sanitize -j "$(nproc)" || status=$?
+      t2=$SECONDS
+      FUZZ_SEED=1 FUZZ_JOBS=$(nproc) bash tests/fuzz/run.sh "${FUZZ_SECONDS:-20}" || status=$?
+      echo "dev.sh: clang-tidy $((t1 - t0)) s, sanitizer build+tests $((t2 - t1)) s, fuzz $((SECONDS - t2)) s"
     fi
-    ctest --preset "$preset" -j "$(nproc)"
+    [ $status -eq 0 ] && echo "dev.sh: all test stages passed" || echo "dev.sh: FAILED (see above)"
+    exit $status
     ;;
   *) echo "usage: packaging/dev.sh run|test" >&2; exit 2 ;;
 esac

@@ -251,8 +251,12 @@ static Result<Topology> loadXmlImpl(const std::string& path, Arch arch, bool arc
     auto ht = makeTopology();
     if (!ht) return Error{ht.error()};
     // hwloc prints XML parse errors itself when HWLOC_XML_VERBOSE is set; keep stderr clean.
-    if (hwloc_topology_set_xml(ht->get(), path.c_str()) != 0)
+    // With the libxml2 importer (libhwloc-plugins) a malformed file already fails here, with
+    // EINVAL; hwloc's built-in parser only fails in hwloc_topology_load(). Same message for both.
+    if (hwloc_topology_set_xml(ht->get(), path.c_str()) != 0) {
+        if (errno == EINVAL) return Error{path + ": malformed hwloc XML (hwloc failed to load it)"};
         return Error{path + ": hwloc cannot read this XML (" + std::string(std::strerror(errno)) + ")"};
+    }
     if (hwloc_topology_load(ht->get()) != 0)
         return Error{path + ": malformed hwloc XML (hwloc failed to load it)"};
     auto t = convert(ht->get(), path, archGiven, arch);

@@ -1,18 +1,20 @@
 #!/usr/bin/env bash
 # Builds the libFuzzer targets with clang and runs each for SECONDS (default 30) from a seed
 # corpus made of the real fixtures. Exits non-zero when any target finds a crash; the crashing
-# input is kept in build/fuzz/artifacts/ and belongs in tests/data/fuzz-regressions/.
+# input is kept in build/sanitize/artifacts/ and belongs in tests/data/fuzz-regressions/.
 #   tests/fuzz/run.sh [SECONDS] [TARGET...]
+#   FUZZ_JOBS=N   targets run N at a time (default 1)
+#   FUZZ_RUNS=N   also stop a target after N executions (the long campaign: FUZZ_RUNS=10000000)
+#   FUZZ_SEED=N   fixed mutation sequence (CI uses 1); default random
 set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+cd "$here"
 seconds=${1:-30}; shift || true
-build=$here/build/fuzz
-# The libraries get coverage instrumentation and the sanitizers too (fuzzer-no-link), else
-# libFuzzer would only see the few lines of each target and fuzz the parsers blind.
-san="-fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=undefined"
-CC=clang CXX=clang++ cmake -S "$here" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-  -DCMAKE_C_FLAGS="$san" -DCMAKE_CXX_FLAGS="$san" \
-  -DSCHEDSCOPE_FUZZ=ON -DSCHEDSCOPE_BUILD_GUI=OFF -DSCHEDSCOPE_BUILD_TESTS=ON >/dev/null
+# The sanitize preset: clang with ASan+UBSan and fuzzer coverage (fuzzer-no-link) on the
+# libraries too, else libFuzzer would only see the few lines of each target and fuzz the parsers
+# blind. The same build runs the sanitized test suites (packaging/dev.sh test).
+build=$here/build/sanitize
+cmake --preset sanitize -S "$here" >/dev/null
 targets=("$@")
 if [ ${#targets[@]} -eq 0 ]; then
   targets=$(sed -n 's/^schedscope_fuzz_target(\([a-z_]*\) .*/\1/p' "$here/tests/fuzz/CMakeLists.txt")
@@ -49,28 +51,40 @@ seed_dir() {  # real inputs for each target
 export LSAN_OPTIONS=suppressions=$here/tests/sanitizers/lsan.supp${LSAN_OPTIONS:+:$LSAN_OPTIONS}
 # libtracecmd mallocs sizes read from the file and handles NULL; glibc returns NULL for an
 # impossible size, ASan aborts unless told to behave the same.
-export ASAN_OPTIONS=allocator_may_return_null=1${ASAN_OPTIONS:+:$ASAN_OPTIONS}
+export ASAN_OPTIONS=allocator_may_return_null=1:suppressions=$here/tests/sanitizers/asan.supp${ASAN_OPTIONS:+:$ASAN_OPTIONS}
 mkdir -p "$build/artifacts"
-status=0
-for t in "${targets[@]}"; do
-  work=$build/corpus/$t
+fuzz_one() {  # TARGET -> one summary line; exit status 1 on a crash
+  local t=$1 work=$build/corpus/$1 log=$build/$1.log
   mkdir -p "$work"
-  seeds=()
+  local seeds=() extra=() d
   for d in $(seed_dir "$t"); do [ -d "$d" ] && seeds+=("$d"); done
   [ -d "$here/tests/data/fuzz-regressions/$t" ] && seeds+=("$here/tests/data/fuzz-regressions/$t")
-  log=$build/$t.log
-  extra=()
   # The whole-file fixtures are up to 1 MB; mutate shorter inputs (the truncations cover the
-  # rest) so a minute gives more than a few hundred executions.
+  # rest) so a short run gives more than a few hundred executions.
   case "$t" in fuzz_trace_dat|fuzz_ftrace_text) extra+=(-max_len=65536) ;; esac
-  # FUZZ_SEED fixes the mutation sequence (CI's smoke run uses 1); default: random.
   [ -n "${FUZZ_SEED:-}" ] && extra+=(-seed="$FUZZ_SEED")
+  [ -n "${FUZZ_RUNS:-}" ] && extra+=(-runs="$FUZZ_RUNS")
+  local t0=$SECONDS
   if "$build/tests/fuzz/$t" "$work" "${seeds[@]}" "${extra[@]}" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=4096 \
        -artifact_prefix="$build/artifacts/$t-" -print_final_stats=1 >"$log" 2>&1; then
+    local runs
     runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)
-    echo "fuzz: $t ok, ${runs:-?} executions in ${seconds}s"
+    echo "fuzz: $t ok, ${runs:-?} executions in $((SECONDS - t0)) s, 0 crashes"
   else
-    echo "fuzz: $t FAILED (see $log and $build/artifacts/)"; tail -20 "$log"; status=1
+    echo "fuzz: $t FAILED (see $log and $build/artifacts/)"; tail -20 "$log"; return 1
   fi
+}
+
+jobs_max=${FUZZ_JOBS:-1}
+results=$build/results; rm -rf "$results"; mkdir -p "$results"
+for t in "${targets[@]}"; do
+  while [ "$(jobs -rp | wc -l)" -ge "$jobs_max" ]; do wait -n || true; done
+  ( fuzz_one "$t" >"$results/$t" 2>&1; echo $? >"$results/$t.rc" ) &
+done
+wait
+status=0
+for t in "${targets[@]}"; do
+  cat "$results/$t"
+  [ "$(cat "$results/$t.rc" 2>/dev/null)" = 0 ] || status=1
 done
 exit $status

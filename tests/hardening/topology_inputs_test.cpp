@@ -22,7 +22,7 @@ namespace {
 // A sysfs snapshot of `cpus` single-threaded cores in one package, written file by file.
 class SysfsTree {
 public:
-    SysfsTree(const std::string& name, int cpus) : root_(scratchPath("sysfs/" + name)), cpus_(cpus) {
+    SysfsTree(const std::string& name, int cpus) : root_(scratchPath("sysfs/" + name)) {
         fs::remove_all(root_);
         const std::string all = "0-" + std::to_string(cpus - 1);
         for (int c = 0; c < cpus; ++c) {
@@ -50,7 +50,6 @@ public:
 
 private:
     std::string root_;
-    int cpus_;
 };
 
 void expectValidDomains(const Topology& t, std::vector<std::string> expectedWarnings = {}) {

@@ -19,7 +19,7 @@ using namespace schedscope::hardening;
 namespace {
 
 // record-v6.dat (uncompressed, 4 KB ring-buffer pages, page header = u64 ts + u64 commit).
-constexpr size_t kV6Cpu0Page0 = 32768;         // first page of CPU 0's buffer
+// CPU 0's buffer starts at 32768 (first page).
 constexpr size_t kV6Cpu0Page1 = 36864;         // second page
 constexpr size_t kV6Cpu0Page2 = 40960;         // third page
 constexpr size_t kV6SwitchCommonType = 32888;  // common_type of CPU 0's first sched_switch
