@@ -17,8 +17,8 @@ packages=(
   libtraceevent-dev libtracefs-dev libtracecmd-dev
   # BPF (CO-RE program built at build time)
   libbpf-dev bpftool clang llvm
-  # tests
-  libgtest-dev libgmock-dev xvfb xauth x11vnc xz-utils bzip2
+  # tests (xvfb, xauth, x11vnc and Qt's vnc platform plugin: the GUI under X and over VNC)
+  libgtest-dev libgmock-dev xvfb xauth x11vnc qt6-qpa-plugins xz-utils bzip2
   # reference tools for tests and benchmarks
   trace-cmd kernelshark libkshark-dev libjson-c-dev stress-ng hyperfine
   # packaging: man pages from --help, metadata validation, .deb building

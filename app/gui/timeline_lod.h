@@ -150,8 +150,15 @@ template <typename TsOf>
 std::vector<size_t> sampleForPixels(size_t n, TsOf tsOf, uint64_t t0, uint64_t t1, int widthPx, int bucketPx = 1) {
     std::vector<size_t> out;
     if (n == 0 || t1 <= t0 || widthPx <= 0) return out;
-    auto lower = [&](uint64_t t) {
-        size_t lo = 0, hi = n;
+    // The first index in [from, n) with tsOf >= t: galloping from `from`, so stepping through
+    // the window touches O(log distance) entries per step, near each other.
+    auto lower = [&](uint64_t t, size_t from) {
+        size_t lo = from, hi = from, step = 1;
+        while (hi < n && tsOf(hi) < t) {
+            lo = hi + 1;
+            hi = std::min(n, hi + step);
+            step *= 2;
+        }
         while (lo < hi) {
             const size_t m = lo + (hi - lo) / 2;
             if (tsOf(m) < t) lo = m + 1;
@@ -160,13 +167,12 @@ std::vector<size_t> sampleForPixels(size_t n, TsOf tsOf, uint64_t t0, uint64_t t
         return lo;
     };
     const double nsPerPx = static_cast<double>(t1 - t0) / widthPx;
-    size_t i = lower(t0);
+    size_t i = lower(t0, 0);
     while (i < n && tsOf(i) < t1) {
         out.push_back(i);
         const auto px = static_cast<int64_t>(static_cast<double>(tsOf(i) - t0) / nsPerPx);
         const uint64_t nextT = t0 + static_cast<uint64_t>(std::ceil(static_cast<double>(px + bucketPx) * nsPerPx));
-        const size_t j = lower(nextT);
-        i = std::max(i + 1, j);
+        i = lower(nextT, i + 1);
     }
     return out;
 }

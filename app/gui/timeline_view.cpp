@@ -37,6 +37,31 @@ double niceStep(double targetNs) {
     return 10 * p;
 }
 
+// One scanline of a lane's bars: line[x] = colour[x] where the bar of column x reaches row y
+// (y >= top[x]), else bg. Branch-free over fixed-length chunks so that the compiler
+// vectorises it at -O2: a frame writes every lane pixel through here.
+void writeBarRow(QRgb* __restrict line, const int* __restrict top, const QRgb* __restrict colour, int w, int y, QRgb bg) {
+    constexpr int kChunk = 16;
+    const int whole = w - w % kChunk;
+    auto one = [&](int x) {
+        const auto above = static_cast<uint32_t>((y - top[x]) >> 31);  // all ones above the bar
+        line[x] = colour[x] ^ ((colour[x] ^ bg) & above);
+    };
+    for (int x = 0; x < whole; x += kChunk)
+        for (int k = 0; k < kChunk; ++k) one(x + k);
+    for (int x = whole; x < w; ++x) one(x);
+}
+
+// c over px with alpha 0..255 (both opaque), rounded; two channels per multiply.
+inline QRgb blendRgb(QRgb px, QRgb c, uint32_t alpha) {
+    const uint32_t na = 255 - alpha;
+    uint32_t rb = (c & 0xff00ffu) * alpha + (px & 0xff00ffu) * na + 0x800080u;
+    rb = ((rb + ((rb >> 8) & 0xff00ffu)) >> 8) & 0xff00ffu;
+    uint32_t g = ((c >> 8) & 0xffu) * alpha + ((px >> 8) & 0xffu) * na + 0x80u;
+    g = (g + (g >> 8)) >> 8;
+    return 0xff000000u | rb | (g << 8);
+}
+
 }  // namespace
 
 QColor taskColor(int32_t pid) {
@@ -265,16 +290,16 @@ std::vector<TimelineView::Row> TimelineView::rowsFor(const QRectF& lanes) const 
     return rows;
 }
 
-double TimelineView::laneCenter(const std::vector<Row>& rows, int cpu) const {
-    for (const Row& r : rows)
-        if (r.cpu == cpu) return r.y + r.h / 2;
-    // Inside a collapsed group: its aggregate lane.
-    for (const Row& r : rows)
-        if (r.group >= 0 && groups_[size_t(r.group)].collapsed) {
-            const auto& cpus = groups_[size_t(r.group)].cpus;
-            if (std::find(cpus.begin(), cpus.end(), cpu) != cpus.end()) return r.y + r.h / 2;
-        }
-    return -1;
+std::vector<double> TimelineView::laneCenters(const std::vector<Row>& rows) const {
+    std::vector<double> centre(trace_ && trace_->data ? size_t(trace_->data->cpus) : 0, -1.0);
+    for (const Row& r : rows) {
+        if (r.cpu >= 0 && size_t(r.cpu) < centre.size()) centre[size_t(r.cpu)] = r.y + r.h / 2;
+        // Inside a collapsed group: its aggregate lane.
+        if (r.group >= 0 && groups_[size_t(r.group)].collapsed)
+            for (int c : groups_[size_t(r.group)].cpus)
+                if (size_t(c) < centre.size()) centre[size_t(c)] = r.y + r.h / 2;
+    }
+    return centre;
 }
 
 void TimelineView::paintEvent(QPaintEvent*) {
@@ -287,8 +312,15 @@ void TimelineView::resizeEvent(QResizeEvent*) { axis_.setWidth(std::floor(frameF
 void TimelineView::paintTo(QPainter& p, const QRectF& target) const {
     p.save();
     p.setClipRect(target);
-    p.fillRect(target, QColor(0xfb, 0xfb, 0xfc));
     const Frame f = frameFor(target);
+    // The lanes image covers its rectangle opaquely (paintLanes): when it lands on whole
+    // pixels, only the rest needs the background (a frame is mostly lanes).
+    const QRect lanesPx(f.lanes.topLeft().toPoint(), QSize(int(std::floor(f.lanes.width())), int(std::ceil(f.lanes.height()))));
+    if (trace_ && trace_->data && !lanesPx.isEmpty() && QPointF(lanesPx.topLeft()) == f.lanes.topLeft()) {
+        for (const QRect& r : QRegion(target.toAlignedRect()).subtracted(lanesPx)) p.fillRect(r, QColor(0xfb, 0xfb, 0xfc));
+    } else {
+        p.fillRect(target, QColor(0xfb, 0xfb, 0xfc));
+    }
     QFont font = p.font();
     font.setPixelSize(11);
     p.setFont(font);
@@ -360,6 +392,24 @@ void TimelineView::paintRuler(QPainter& p, const QRectF& r, const TimeAxis& ax) 
     }
 }
 
+QRgb TimelineView::laneColour(int32_t pid) const {
+    // Direct-mapped by pid: every column of every lane asks, and taskColor() (an HSV
+    // conversion) or a tree lookup there cost more than the pixels themselves.
+    if (colourCache_.empty() || colourCacheFollow_ != follow_) {
+        colourCache_.assign(4096, {INT32_MIN, 0});
+        colourCacheFollow_ = follow_;
+    }
+    auto& slot = colourCache_[static_cast<uint32_t>(pid) * 2654435761u >> 20];
+    if (slot.first == pid) return slot.second;
+    QColor c = taskColor(pid);
+    if (follow_ > 0 && pid != follow_) {  // following: every other task fades
+        const int g = qGray(c.rgb());
+        c = QColor((g + 3 * 235) / 4, (g + 3 * 235) / 4, (g + 3 * 238) / 4);
+    }
+    slot = {pid, c.rgb()};
+    return slot.second;
+}
+
 void TimelineView::paintLanes(QPainter& p, const Frame& f, const std::vector<Row>& rows, const TimeAxis& ax) const {
     const TraceAnalysis& d = *trace_->data;
     const int w = int(std::floor(f.lanes.width()));
@@ -367,64 +417,69 @@ void TimelineView::paintLanes(QPainter& p, const Frame& f, const std::vector<Row
     if (w <= 0 || h <= 0) return;
     // Lanes are rendered into one raster image (reused between frames) from the per-column
     // level-of-detail bins: for each lane, the first painted row and the colour of every
-    // column, then the lane's scanlines are written left to right (cache friendly).
+    // column, then the lane's scanlines are written left to right (cache friendly). RGB32:
+    // opaque, so drawing it onto the target is a plain copy, not a blend.
     QImage& img = lanesImage_;
-    if (img.size() != QSize(w, h)) img = QImage(w, h, QImage::Format_ARGB32_Premultiplied);
-    img.fill(QColor(0xfb, 0xfb, 0xfc));
+    if (img.size() != QSize(w, h)) img = QImage(w, h, QImage::Format_RGB32);
     auto* bits = reinterpret_cast<QRgb*>(img.bits());
     const qsizetype stride = img.bytesPerLine() / 4;
+    const QRgb paper = qRgb(0xfb, 0xfb, 0xfc);  // lane separators and below the last lane
+    auto fillRows = [&](int ya, int yb, QRgb c) {
+        for (int y = std::max(ya, 0); y < std::min(yb, h); ++y) std::fill_n(bits + y * stride, w, c);
+    };
     const uint64_t t0 = uint64_t(std::max<int64_t>(0, ax.viewStart)), t1 = uint64_t(std::max<int64_t>(0, ax.viewEnd));
-    std::vector<LodColumn> cols, followCols;
+    // Zoomed out, lanes are binned from their pyramids; where the columns fall on the pyramid
+    // grid is worked out once for all lanes.
+    std::optional<PyramidColumns> gridCols;
+    if (pyramidFits(d.laneGrid, t0, t1, w)) gridCols = pyramidColumns(d.laneGrid, t0, t1, w);
+    auto bin = [&](int cpu, std::vector<LodColumn>& out) {
+        const auto c = size_t(cpu);
+        binLaneLod(d.lanes[c], c < d.laneSummaries.size() ? &d.laneSummaries[c] : nullptr, gridCols ? &*gridCols : nullptr,
+                   t0, t1, w, out);
+    };
+    std::vector<LodColumn> cols;
+    std::vector<uint8_t> followHit;
     std::vector<float> sum;
     std::vector<int> top(static_cast<size_t>(w));
     std::vector<QRgb> colour(static_cast<size_t>(w));
-    std::map<int32_t, QRgb> colourCache;
-    int32_t lastPid = INT32_MIN;
-    QRgb lastColour = 0;
-    auto colourOf = [&](int32_t pid) -> QRgb {
-        if (pid == lastPid) return lastColour;  // neighbouring columns mostly show the same task
-        lastPid = pid;
-        auto it = colourCache.find(pid);
-        if (it != colourCache.end()) return lastColour = it->second;
-        QColor c = taskColor(pid);
-        if (follow_ > 0 && pid != follow_) {  // following: every other task fades
-            const int g = qGray(c.rgb());
-            c = QColor((g + 3 * 235) / 4, (g + 3 * 235) / 4, (g + 3 * 238) / 4);
-        }
-        return lastColour = colourCache[pid] = c.rgb();
-    };
     // Writes rows [ya, yb) of a lane: column x shows colour[x] from row top[x] down, bg above.
     auto writeLane = [&](int ya, int yb, QRgb bg) {
-        for (int y = std::max(ya, 0); y < std::min(yb, h); ++y) {
-            QRgb* line = bits + y * stride;
-            for (int x = 0; x < w; ++x) line[x] = y >= top[size_t(x)] ? colour[size_t(x)] : bg;
-        }
+        for (int y = std::max(ya, 0); y < std::min(yb, h); ++y) writeBarRow(bits + y * stride, top.data(), colour.data(), w, y, bg);
     };
     const QRgb followColour = taskColor(follow_).darker(120).rgb();
     const QRgb laneBg = qRgb(0xf1, 0xf2, 0xf5), laneBgAlt = qRgb(0xe9, 0xeb, 0xef), selBg = qRgb(0xdd, 0xe8, 0xfa);
     int laneIndex = 0;
+    int filled = 0;  // rows above are written: every row is written once, no clearing pass
     for (const Row& r : rows) {
         const int y0 = int(std::lround(r.y - f.lanes.top()));
         const int y1 = int(std::lround(r.y + r.h - f.lanes.top()));
         const int inner0 = y0 + (r.h >= 6 ? 1 : 0);
+        fillRows(filled, inner0, paper);
+        filled = std::max(filled, y1);
         const int laneH = y1 - inner0;
         std::fill(top.begin(), top.end(), y1);  // nothing painted
         if (r.cpu >= 0) {
             const QRgb bg = r.cpu == cpu_ ? selBg : (laneIndex++ % 2 ? laneBgAlt : laneBg);
             if (size_t(r.cpu) < d.lanes.size()) {
-                binLane(d.lanes[size_t(r.cpu)], t0, t1, w, cols);
+                bin(r.cpu, cols);
                 const bool followHere = follow_ > 0 && size_t(r.cpu) < followLanes_.size() && !followLanes_[size_t(r.cpu)].empty();
-                if (followHere) binLane(followLanes_[size_t(r.cpu)], t0, t1, w, followCols);
+                if (followHere) markBusyColumns(followLanes_[size_t(r.cpu)], t0, t1, w, followHit);
+                int32_t lastPid = INT32_MIN;
+                QRgb lastColour = 0;
                 for (int x = 0; x < w; ++x) {
                     const LodColumn& c = cols[size_t(x)];
-                    if (followHere && followCols[size_t(x)].busy > 0) {
+                    if (followHere && followHit[size_t(x)]) {
                         // The followed task is marked over the whole lane height wherever it
                         // ran, however short: finding it is the point of following it.
                         top[size_t(x)] = inner0;
                         colour[size_t(x)] = followColour;
                     } else if (c.busy > 0) {
-                        top[size_t(x)] = y1 - std::max(1, int(std::lround(c.busy * laneH)));
-                        colour[size_t(x)] = colourOf(c.pid);
+                        top[size_t(x)] = y1 - std::max(1, int(c.busy * float(laneH) + 0.5f));
+                        if (c.pid != lastPid) {  // neighbouring columns mostly show the same task
+                            lastPid = c.pid;
+                            lastColour = laneColour(c.pid);
+                        }
+                        colour[size_t(x)] = lastColour;
                     }
                 }
             }
@@ -432,31 +487,32 @@ void TimelineView::paintLanes(QPainter& p, const Frame& f, const std::vector<Row
         } else {
             const LaneGroup& g = groups_[size_t(r.group)];
             if (!g.collapsed) {
-                for (int y = std::max(y0, 0); y < std::min(y1, h); ++y) std::fill_n(bits + y * stride, w, qRgb(0xe2, 0xe5, 0xec));
+                fillRows(y0, y1, qRgb(0xe2, 0xe5, 0xec));
                 continue;
             }
             // A collapsed group: the mean busy fraction of its CPUs as a heat strip.
             sum.assign(size_t(w), 0.0f);
             for (int c : g.cpus) {
                 if (size_t(c) >= d.lanes.size()) continue;
-                binLane(d.lanes[size_t(c)], t0, t1, w, cols);
+                bin(c, cols);
                 for (int x = 0; x < w; ++x) sum[size_t(x)] += cols[size_t(x)].busy;
             }
+            // 32 heat shades, looked up rather than converted per column.
+            static const std::vector<QRgb> shades = [] {
+                std::vector<QRgb> v;
+                for (int i = 0; i <= 32; ++i) v.push_back(QColor::fromHsvF(0.6 - 0.6 * i / 32.0, 0.75, 0.85).rgb());
+                return v;
+            }();
             for (int x = 0; x < w; ++x) {
                 const double b = sum[size_t(x)] / double(std::max<size_t>(g.cpus.size(), 1));
                 if (b <= 0) continue;
                 top[size_t(x)] = y1 - std::max(1, int(std::lround(b * laneH)));
-                // 32 heat shades, looked up rather than converted per column.
-                static const std::vector<QRgb> shades = [] {
-                    std::vector<QRgb> v;
-                    for (int i = 0; i <= 32; ++i) v.push_back(QColor::fromHsvF(0.6 - 0.6 * i / 32.0, 0.75, 0.85).rgb());
-                    return v;
-                }();
                 colour[size_t(x)] = shades[size_t(std::lround(std::min(b, 1.0) * 32))];
             }
             writeLane(inner0, y1, laneBg);
         }
     }
+    fillRows(filled, h, paper);
     if (p.paintEngine() && p.paintEngine()->type() == QPaintEngine::Raster) rasterMigrations(img, f, rows, ax);
     p.drawImage(f.lanes.topLeft(), img);
 }
@@ -480,31 +536,39 @@ void TimelineView::rasterMigrations(QImage& img, const Frame& f, const std::vect
     const int w = img.width(), h = img.height();
     auto* bits = reinterpret_cast<QRgb*>(img.bits());
     const qsizetype stride = img.bytesPerLine() / 4;
-    auto blend = [&](int x, int y, QRgb c, int alpha) {
-        if (x < 0 || x >= w || y < 0 || y >= h) return;
-        QRgb& px = bits[y * stride + x];
-        if (alpha >= 255) {
-            px = c;
-            return;
-        }
-        px = qRgb((qRed(c) * alpha + qRed(px) * (255 - alpha)) / 255, (qGreen(c) * alpha + qGreen(px) * (255 - alpha)) / 255,
-                  (qBlue(c) * alpha + qBlue(px) * (255 - alpha)) / 255);
-    };
     std::vector<QRgb> colours;
     for (const auto& l : d.levels) colours.push_back(levelColor(qs(l)).rgb());
     const QRgb white = qRgb(255, 255, 255);
-    auto draw = [&](const tracing::Migration& m, int width, int alpha) {
-        const double ys = laneCenter(rows, m.src), yd = laneCenter(rows, m.dst);
+    const std::vector<double> centre = laneCenters(rows);
+    auto centreOf = [&](int cpu) { return cpu >= 0 && size_t(cpu) < centre.size() ? centre[size_t(cpu)] : -1.0; };
+    // Fills [xa, xb] of one row with c at `alpha`, clipped to the image.
+    auto span = [&](int y, int xa, int xb, QRgb c, uint32_t alpha) {
+        if (y < 0 || y >= h) return;
+        xa = std::max(xa, 0);
+        xb = std::min(xb, w - 1);
+        QRgb* line = bits + y * stride;
+        if (alpha >= 255) std::fill(line + xa, line + xb + 1, c);
+        else
+            for (int x = xa; x <= xb; ++x) line[x] = blendRgb(line[x], c, alpha);
+    };
+    auto draw = [&](const tracing::Migration& m, int width, uint32_t alpha) {
+        const double ys = centreOf(m.src), yd = centreOf(m.dst);
         if (ys < 0 || yd < 0 || ys == yd) return;
         const int x = int(std::lround(ax.toPixel(int64_t(m.ts))));
         const int y0 = int(std::lround(std::min(ys, yd) - f.lanes.top()));
         const int y1 = int(std::lround(std::max(ys, yd) - f.lanes.top()));
         const QRgb c = colours[d.levelIndex(m.level)];
+        // The shaft with a light halo on both sides (it stays readable over any task colour),
+        // clipped once rather than per pixel: the shafts are most of an arrow's pixels.
         const int left = x - width / 2, right = left + width - 1;
+        const int xa = std::max(left, 0), xb = std::min(right, w - 1);
+        const bool haloL = left - 1 >= 0 && left - 1 < w, haloR = right + 1 >= 0 && right + 1 < w;
+        const uint32_t haloAlpha = alpha * 2 / 3;
         for (int y = std::max(y0, 0); y <= std::min(y1, h - 1); ++y) {
-            blend(left - 1, y, white, alpha * 2 / 3);
-            blend(right + 1, y, white, alpha * 2 / 3);
-            for (int xx = left; xx <= right; ++xx) blend(xx, y, c, alpha);
+            QRgb* line = bits + y * stride;
+            if (haloL) line[left - 1] = blendRgb(line[left - 1], white, haloAlpha);
+            if (haloR) line[right + 1] = blendRgb(line[right + 1], white, haloAlpha);
+            for (int xx = xa; xx <= xb; ++xx) line[xx] = alpha >= 255 ? c : blendRgb(line[xx], c, alpha);
         }
         // The head: a triangle pointing at the destination lane.
         const int dir = yd > ys ? 1 : -1;
@@ -512,7 +576,7 @@ void TimelineView::rasterMigrations(QImage& img, const Frame& f, const std::vect
         const int head = std::min(6 + width, (y1 - y0) / 2);
         for (int k = 0; k < head; ++k) {
             const int half = (k * 4) / 5 + width / 2;
-            for (int xx = x - half; xx <= x + half; ++xx) blend(xx, tip - dir * k, c, alpha);
+            span(tip - dir * k, x - half, x + half, c, alpha);
         }
     };
     const auto [all, mine] = visibleMigrations(ax, w);
@@ -533,8 +597,10 @@ void TimelineView::paintMigrations(QPainter& p, const Frame& f, const std::vecto
         if (follow_ > 0) c.setAlpha(70);
         pens.emplace_back(c, 1.2);
     }
+    const std::vector<double> centre = laneCenters(rows);
+    auto centreOf = [&](int cpu) { return cpu >= 0 && size_t(cpu) < centre.size() ? centre[size_t(cpu)] : -1.0; };
     auto draw = [&](const tracing::Migration& m, double width) {
-        const double ys = laneCenter(rows, m.src), yd = laneCenter(rows, m.dst);
+        const double ys = centreOf(m.src), yd = centreOf(m.dst);
         if (ys < 0 || yd < 0 || ys == yd) return;
         const double x = f.lanes.left() + ax.toPixel(int64_t(m.ts));
         QPen pen = pens[d.levelIndex(m.level)];

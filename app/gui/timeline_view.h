@@ -106,7 +106,8 @@ private:
     TimeAxis axisFor(const QRectF& lanes) const;
     const Row* rowAt(const QPointF& pos) const;
     int32_t taskAt(const QPointF& pos) const;
-    double laneCenter(const std::vector<Row>& rows, int cpu) const;
+    // [cpu] the y of the centre of the CPU's lane (of its collapsed group's lane), -1 if hidden.
+    std::vector<double> laneCenters(const std::vector<Row>& rows) const;
 
     TraceSessionPtr trace_;
     TimeAxis axis_;
@@ -122,6 +123,10 @@ private:
     int64_t pressViewStart_ = 0;
     bool dragging_ = false;
     mutable QImage lanesImage_;  // the lanes raster, reused from frame to frame
+    // A task's lane colour (faded when following another task), cached by pid.
+    QRgb laneColour(int32_t pid) const;
+    mutable std::vector<std::pair<int32_t, QRgb>> colourCache_;
+    mutable int32_t colourCacheFollow_ = -1;
 };
 
 }  // namespace schedscope::gui

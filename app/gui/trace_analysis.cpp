@@ -36,6 +36,16 @@ std::shared_ptr<const TraceAnalysis> analyzeTrace(std::shared_ptr<const tracing:
                 if (sl.pid > 0) a->lanes[c].add(sl.start, sl.end, sl.pid);
         }
     }
+    // The timeline's summaries: level-0 bins about as long as a lane's average slice, so
+    // they cost about as much memory as the slices' pids and prefix sums (the pyramid is only
+    // read where a pixel column spans many slices).
+    {
+        size_t total = 0;
+        for (const auto& l : a->lanes) total += l.size();
+        a->laneGrid = PyramidGrid::covering(a->firstTs, a->lastTs, kPyramidBinsPerSlice * total / std::max<size_t>(n, 1));
+        a->laneSummaries.reserve(n);
+        for (const auto& l : a->lanes) a->laneSummaries.emplace_back(l, a->laneGrid);
+    }
     if (cancelled(options)) return nullptr;
     report(options, 0.25);
 

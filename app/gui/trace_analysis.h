@@ -11,6 +11,7 @@
 
 #include "domains/domain_tree.h"
 #include "event_store.h"
+#include "lane_pyramid.h"
 #include "migration_classifier.h"
 #include "timeline_lod.h"
 
@@ -39,6 +40,8 @@ struct TraceAnalysis {
     int cpus = 0;  // lanes: max(store CPUs, topology CPUs)
     uint64_t firstTs = 0, lastTs = 0;
     std::vector<LaneSlices> lanes;                    // [cpu] non-idle run slices
+    PyramidGrid laneGrid;                             // the bins of laneSummaries, shared by all lanes
+    std::vector<LanePyramid> laneSummaries;           // [cpu] lanes summarised for zoomed-out frames
     std::vector<std::string> levels;                  // migration levels bottom-up, then "unknown"
     std::vector<tracing::Migration> migrations;       // time order, level filled in (-1: unknown)
     std::vector<std::vector<uint64_t>> migrationTsByLevel;  // [level] sorted timestamps
