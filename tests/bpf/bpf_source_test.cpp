@@ -8,8 +8,8 @@
 #include "bpf_source.h"
 #include "domains/domain_builder.h"
 #include "migration_classifier.h"
+#include "support/fixtures.h"
 #include "support/pinned_moves.h"
-#include "topology/hwloc_loader.h"
 
 using namespace schedscope;
 using namespace schedscope::tracing;
@@ -22,11 +22,7 @@ struct Machine {
 };
 
 std::unique_ptr<Machine> localMachine() {
-    auto topo = loadLocalTopology();
-    if (!topo) return nullptr;
-    DomainBuildOptions opt;
-    opt.arch = topo->arch;
-    auto tree = buildDomains(*topo, opt);
+    auto tree = test::localDomainTree();
     if (!tree) return nullptr;
     return std::unique_ptr<Machine>(new Machine{*tree, MigrationClassifier(*tree)});
 }

@@ -29,7 +29,6 @@
 #include "migration_classifier.h"
 #include "support/fixtures.h"
 #include "support/pinned_moves.h"
-#include "topology/hwloc_loader.h"
 
 extern char** environ;
 
@@ -136,11 +135,7 @@ struct TempDir {
 TEST(CaptureSocket, PinnedMovesReachAnAttachedClientAtTheRightLevel) {
     SKIP_WITHOUT_BPF();
     if (sysconf(_SC_NPROCESSORS_ONLN) < 2) GTEST_SKIP() << "needs at least 2 online CPUs";
-    auto topo = loadLocalTopology();
-    ASSERT_TRUE(topo) << topo.error();
-    DomainBuildOptions opt;
-    opt.arch = topo->arch;
-    auto tree = buildDomains(*topo, opt);
+    auto tree = test::localDomainTree();
     ASSERT_TRUE(tree) << tree.error();
     MigrationClassifier classifier(*tree);
 

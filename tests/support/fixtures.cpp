@@ -8,6 +8,8 @@
 #include <mutex>
 #include <sstream>
 
+#include "topology/hwloc_loader.h"
+
 namespace schedscope::test {
 namespace fs = std::filesystem;
 
@@ -37,6 +39,14 @@ std::string readFile(const std::string& path) {
     std::ostringstream s;
     s << in.rdbuf();
     return s.str();
+}
+
+Result<DomainTree> localDomainTree() {
+    auto topo = loadLocalTopology();
+    if (!topo) return Error{topo.error()};
+    DomainBuildOptions opt;
+    opt.arch = topo->arch;
+    return buildDomains(*topo, opt);
 }
 
 }  // namespace schedscope::test

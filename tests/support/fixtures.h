@@ -1,6 +1,9 @@
 #pragma once
-// Test fixtures: paths into tests/data and extraction of snapshot tarballs into the build tree.
+// Test fixtures: paths into tests/data, extraction of snapshot tarballs into the build tree, and
+// this machine's sched domains for the live-capture tests.
 #include <string>
+
+#include "domains/domain_builder.h"
 
 namespace schedscope::test {
 
@@ -9,5 +12,8 @@ std::string dataPath(const std::string& relative);  // tests/data/<relative>
 // returns that directory. Fails the current test on error.
 std::string extractFixture(const std::string& tarball);
 std::string readFile(const std::string& path);
+// This machine's topology (hwloc) built into sched domains with its own architecture's rules:
+// what live-capture tests classify the migrations they cause against.
+Result<DomainTree> localDomainTree();
 
 }  // namespace schedscope::test

@@ -13,8 +13,8 @@
 
 #include "domains/domain_builder.h"
 #include "migration_classifier.h"
-#include "topology/hwloc_loader.h"
 #include "tracefs_instance.h"
+#include "support/fixtures.h"
 #include "support/pinned_moves.h"
 #include "tracefs_source.h"
 
@@ -25,11 +25,7 @@ using namespace schedscope::tracing;
 TEST(Live, AffinityMovesAreSeenWithCauseAndLevel) {
     if (auto why = tracefsUnavailableReason(); !why.empty()) GTEST_SKIP() << "live capture unavailable: " << why;
     if (sysconf(_SC_NPROCESSORS_ONLN) < 2) GTEST_SKIP() << "needs at least 2 online CPUs";
-    auto topo = loadLocalTopology();
-    ASSERT_TRUE(topo) << topo.error();
-    DomainBuildOptions opt;
-    opt.arch = topo->arch;
-    auto tree = buildDomains(*topo, opt);
+    auto tree = test::localDomainTree();
     ASSERT_TRUE(tree) << tree.error();
     MigrationClassifier classifier(*tree);
 
