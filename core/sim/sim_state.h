@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "domains/domain_tree.h"
+#include "sim/avg_vruntime.h"
 #include "sim/contention.h"
 #include "sim/decision.h"
 #include "sim/metrics.h"
@@ -74,7 +75,8 @@ struct DomainState {  // the per-CPU copy of a sched_domain's mutable fields
 struct Cpu {
     int id = 0;
     int curr = -1;              // running task or -1 (idle)
-    std::vector<int> queued;    // runnable, not running
+    std::vector<int> queued;    // runnable, not running: change it with queueEntity() / unqueueEntity()
+    AvgVruntime avgVruntime;    // cfs_rq->avg_vruntime and avg_load over `queued`
     double loadWeight = 0;      // sum of weights of runnable tasks (curr included)
     double minVruntime = 0;     // CFS
     int64_t idleStamp = 0;      // rq->idle_stamp

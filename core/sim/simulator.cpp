@@ -130,7 +130,7 @@ public:
             t.lastRan = s_.now;
             setCurr(src, -1);
         } else {
-            srq.queued.erase(std::find(srq.queued.begin(), srq.queued.end(), id));
+            unqueueEntity(srq, t);
         }
         dequeueEntity(s_, srq, t);
         srq.loadWeight -= t.weight;
@@ -436,7 +436,7 @@ private:
             r.idleStamp = 0;
         }
         placeEntity(s_, r, t, how);
-        r.queued.push_back(t.id);
+        queueEntity(r, t);
         r.loadWeight += t.weight;
         updateTaskPelt(t);
         updateCpuPelt(cpu);
@@ -459,9 +459,8 @@ private:
             t.enqueuedAt = s_.now;
             t.lastRan = s_.now;
             updateTaskPelt(t);
-            const int prev = r.curr;
             setCurr(cpu, -1);
-            r.queued.push_back(prev);
+            queueEntity(r, t);
         }
         schedule(cpu);
     }
@@ -483,8 +482,8 @@ private:
         for (;;) {
             const int next = pickNextEntity(s_, r);
             if (next >= 0) {
-                r.queued.erase(std::find(r.queued.begin(), r.queued.end(), next));
                 Task& t = task(next);
+                unqueueEntity(r, t);
                 t.state = TaskState::Running;
                 t.prevSumExec = t.sumExec;
                 if (t.enqueuedAt >= 0) s_.metrics.waitLatency.add(s_.now - t.enqueuedAt);
