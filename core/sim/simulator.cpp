@@ -51,7 +51,9 @@ public:
         clusterStretch_.assign(n, 1.0);  // resourceStretch() of no demand
         llcStretch_.assign(n, 1.0);
         nodeStretch_.assign(s.topo->nodes.size() + 1, 1.0);
-        memRunning_.resize(s.topo->nodes.size() + 1);
+        memByCluster_.resize(n);
+        memByLlc_.resize(n);
+        memByHome_.resize(s.topo->nodes.size() + 1);
         levelCache_.assign(n <= 2048 ? n * n : 0, -1);
         // remote memory stretch, max(1, distance / 10), per (home node, node) index pair
         const auto& topo = *s.topo;
@@ -168,7 +170,9 @@ private:
     std::vector<Pending> pending_;  // per CPU: this event's last re-timing, for flushBursts()
     std::vector<int> pendingCpus_;
     std::vector<int> affected_;  // setCurr's scratch: CPUs whose running task is re-timed
-    std::vector<std::vector<int>> memRunning_;
+    // the CPUs running a memory-bound task, ascending: by the CPU's cluster and LLC (their
+    // first CPU) and by the task's home node, whose demand its memory traffic adds to
+    std::vector<std::vector<int>> memByCluster_, memByLlc_, memByHome_;
     std::vector<int> nrCache_;
     std::vector<double> clusterDemand_, llcDemand_, nodeDemand_;
     // resourceStretch() of each demand, recomputed when the demand changes: re-timings read it
@@ -324,31 +328,38 @@ private:
     }
 
     // The CPUs whose running task's speed depends on what runs on `cpu`: its SMT siblings (and
-    // itself) always; when `taskId` draws memory bandwidth, the CPUs of its node and home node
-    // that run memory-bound tasks. A CPU-bound task elsewhere keeps its speed, so its progress
-    // and burst end stay as they are.
+    // itself) always; when `taskId` draws memory bandwidth, the CPUs running a memory-bound task
+    // that shares a resource whose demand it changes: the cluster and the LLC of `cpu` (when
+    // they are bottlenecks) and its home node's memory, wherever those tasks run (a task away
+    // from its home node still draws on that node's controllers). A CPU-bound task elsewhere
+    // keeps its speed, so its progress and burst end stay as they are.
     void collectAffected(int cpu, int taskId, std::vector<int>& out) {
         auto add = [&](int c) {
             if (!mark_[static_cast<size_t>(c)]) { mark_[static_cast<size_t>(c)] = 1; out.push_back(c); }
         };
         for (int sib : info(cpu).siblings) add(sib);
         if (taskId < 0) return;
-        const Task& t = task(taskId);
         const Traits& tr = traits_[static_cast<size_t>(taskId)];
         if (tr.bandwidthGBs <= 0 || tr.memFraction <= 0) return;
-        const int node = info(cpu).node;
-        for (int c : memRunning_[static_cast<size_t>(node)]) add(c);
-        if (t.homeNode >= 0 && t.homeNode != node)
-            for (int c : memRunning_[static_cast<size_t>(t.homeNode)]) add(c);
+        const auto& c = s_.contention;
+        const CpuInfo& ci = info(cpu);
+        if (c.clusterGBs > 0)
+            for (int other : memByCluster_[static_cast<size_t>(ci.cluster)]) add(other);
+        if (c.llcGBs > 0)
+            for (int other : memByLlc_[static_cast<size_t>(ci.llc)]) add(other);
+        if (c.nodeGBs > 0)
+            for (int other : memByHome_[static_cast<size_t>(task(taskId).homeNode)]) add(other);
     }
 
-    // memRunning_[node]: the node's CPUs running a memory-bound task, ascending
     void noteMemRunning(int cpu, int taskId, bool running) {
         if (taskId < 0 || traits_[static_cast<size_t>(taskId)].memFraction <= 0) return;
-        auto& v = memRunning_[static_cast<size_t>(info(cpu).node)];
-        auto it = std::lower_bound(v.begin(), v.end(), cpu);
-        if (running) v.insert(it, cpu);
-        else if (it != v.end() && *it == cpu) v.erase(it);
+        const CpuInfo& ci = info(cpu);
+        for (auto* v : {&memByCluster_[static_cast<size_t>(ci.cluster)], &memByLlc_[static_cast<size_t>(ci.llc)],
+                        &memByHome_[static_cast<size_t>(task(taskId).homeNode)]}) {
+            auto it = std::lower_bound(v->begin(), v->end(), cpu);
+            if (running) v->insert(it, cpu);
+            else if (it != v->end() && *it == cpu) v->erase(it);
+        }
     }
 
     void addDemand(int cpu, const Task& t, double sign) {
@@ -368,6 +379,7 @@ private:
         Cpu& r = rq(cpu);
         const int prev = r.curr;
         if (prev == next) return;
+        if (next >= 0 && task(next).homeNode < 0) task(next).homeNode = info(cpu).node;  // first touch
         std::vector<int>& affected = affected_;
         affected.clear();
         collectAffected(cpu, prev, affected);
@@ -381,7 +393,6 @@ private:
         if (prev >= 0) addDemand(cpu, task(prev), -1);
         if (next >= 0) {
             Task& t = task(next);
-            if (t.homeNode < 0) t.homeNode = info(cpu).node;
             addDemand(cpu, t, +1);
             t.lastUpdate = s_.now;
         }
