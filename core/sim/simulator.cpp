@@ -354,12 +354,16 @@ private:
     void noteMemRunning(int cpu, int taskId, bool running) {
         if (taskId < 0 || traits_[static_cast<size_t>(taskId)].memFraction <= 0) return;
         const CpuInfo& ci = info(cpu);
-        for (auto* v : {&memByCluster_[static_cast<size_t>(ci.cluster)], &memByLlc_[static_cast<size_t>(ci.llc)],
-                        &memByHome_[static_cast<size_t>(task(taskId).homeNode)]}) {
-            auto it = std::lower_bound(v->begin(), v->end(), cpu);
-            if (running) v->insert(it, cpu);
-            else if (it != v->end() && *it == cpu) v->erase(it);
-        }
+        const auto& c = s_.contention;
+        auto note = [&](std::vector<int>& v) {
+            auto it = std::lower_bound(v.begin(), v.end(), cpu);
+            if (running) v.insert(it, cpu);
+            else if (it != v.end() && *it == cpu) v.erase(it);
+        };
+        // only the lists collectAffected() reads: a resource without a capacity never stretches
+        if (c.clusterGBs > 0) note(memByCluster_[static_cast<size_t>(ci.cluster)]);
+        if (c.llcGBs > 0) note(memByLlc_[static_cast<size_t>(ci.llc)]);
+        if (c.nodeGBs > 0) note(memByHome_[static_cast<size_t>(task(taskId).homeNode)]);
     }
 
     void addDemand(int cpu, const Task& t, double sign) {
