@@ -388,10 +388,7 @@ private:
         affected.clear();
         collectAffected(cpu, prev, affected);
         collectAffected(cpu, next, affected);
-        for (int c : affected) {
-            mark_[static_cast<size_t>(c)] = 0;
-            if (c != cpu && rq(c).curr >= 0) account(c);
-        }
+        for (int c : affected) mark_[static_cast<size_t>(c)] = 0;
         noteMemRunning(cpu, prev, false);
         noteMemRunning(cpu, next, true);
         if (prev >= 0) addDemand(cpu, task(prev), -1);
@@ -404,15 +401,28 @@ private:
         coreBusy_[static_cast<size_t>(info(cpu).core)] += (next >= 0) - (prev >= 0);
         if (prev < 0 && next >= 0) r.busySince = s_.now;
         if (prev >= 0 && next < 0 && r.busySince >= 0) { r.busyTotal += s_.now - r.busySince; r.busySince = -1; }
-        for (int c : affected)
-            if (rq(c).curr >= 0) retime(c);
+        // A neighbour's task is accounted at its old speed and re-timed only when its speed
+        // changed: a switch between two tasks of the same demand, or one that leaves the core
+        // as busy as before, changes nothing for it, and its burst end stands.
+        for (int c : affected) {
+            if (rq(c).curr < 0) continue;
+            if (c == cpu) {
+                retime(c);
+                continue;
+            }
+            const double speed = taskSpeed(c);
+            if (speed == task(rq(c).curr).speed) continue;
+            account(c);
+            retime(c, speed);
+        }
         if (next < 0) cancelBurstEnd(cpu);
     }
 
     // New speed and burst end for the task running on `cpu`.
-    void retime(int cpu) {
+    void retime(int cpu) { retime(cpu, taskSpeed(cpu)); }
+    void retime(int cpu, double speed) {
         Task& t = task(rq(cpu).curr);
-        t.speed = taskSpeed(cpu);
+        t.speed = speed;
         if (t.inBurst) {
             const double ns = std::ceil(std::max(0.0, t.remaining) / t.speed);
             setBurstEnd(cpu, s_.now + static_cast<int64_t>(ns));
