@@ -120,6 +120,15 @@ public:
             if (levelMigrations_[i]) m.migrationsByLevel[levelNames_[i]] += levelMigrations_[i];
     }
 
+    int staleSpeeds() {
+        int n = 0;
+        for (size_t c = 0; c < s_.cpus.size(); ++c) {
+            const int id = s_.cpus[c].curr;
+            if (id >= 0 && task(id).speed != taskSpeed(static_cast<int>(c))) ++n;
+        }
+        return n;
+    }
+
     // SchedOps
     void migrateTask(int id, int dst, MigrationCause cause) override {
         Task& t = task(id);
@@ -887,6 +896,19 @@ std::optional<Decision> Simulation::nextDecision() {
         }
     }
 }
+
+bool Simulation::stepEvent() {
+    state_->decisions = nullptr;
+    pending_.clear();
+    next_ = 0;
+    if (finished_) return false;
+    if (impl_->engine.step()) return true;
+    impl_->engine.finish();
+    finished_ = true;
+    return false;
+}
+
+int Simulation::staleSpeeds() { return impl_->engine.staleSpeeds(); }
 
 void Simulation::runToEnd() {
     state_->decisions = nullptr;
