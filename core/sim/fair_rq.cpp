@@ -31,18 +31,19 @@ double schedSlice(const SimState& s, const Cpu& rq, const Task& t) {
 }  // namespace
 
 double avgVruntime(const SimState& s, const Cpu& rq) {
-    double sum = 0, w = 0;
-    for (int id : rq.queued) {
-        const Task& t = taskAt(s, id);
-        sum += t.vruntime * t.weight;
-        w += t.weight;
-    }
-    if (rq.curr >= 0) {
-        const Task& c = taskAt(s, rq.curr);
-        sum += c.vruntime * c.weight;
-        w += c.weight;
-    }
-    return w > 0 ? sum / w : rq.minVruntime;
+    if (rq.curr < 0) return rq.avgVruntime.avg(0, 0, rq.minVruntime);
+    const Task& c = taskAt(s, rq.curr);
+    return rq.avgVruntime.avg(c.vruntime, static_cast<int64_t>(c.weight), rq.minVruntime);
+}
+
+void queueEntity(Cpu& rq, const Task& t) {
+    rq.queued.push_back(t.id);
+    rq.avgVruntime.add(t.vruntime, static_cast<int64_t>(t.weight));
+}
+
+void unqueueEntity(Cpu& rq, const Task& t) {
+    rq.queued.erase(std::find(rq.queued.begin(), rq.queued.end(), t.id));
+    rq.avgVruntime.sub(t.vruntime, static_cast<int64_t>(t.weight));
 }
 
 void updateMinVruntime(SimState& s, Cpu& rq) {

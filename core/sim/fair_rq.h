@@ -25,9 +25,14 @@ int pickNextEntity(SimState& s, Cpu& rq);
 bool checkPreemptTick(SimState& s, Cpu& rq);
 // mirrors check_preempt_wakeup() (CFS wakeup granularity) / check_preempt_wakeup_fair() (EEVDF).
 bool checkPreemptWakeup(SimState& s, Cpu& rq, const Task& wakee);
+// mirrors __enqueue_entity() / __dequeue_entity(): the task joins or leaves rq.queued (curr is
+// not queued, as in the kernel's tree), and the running sums of avg_vruntime follow.
+void queueEntity(Cpu& rq, const Task& t);
+void unqueueEntity(Cpu& rq, const Task& t);
 // update_min_vruntime()
 void updateMinVruntime(SimState& s, Cpu& rq);
-// avg_vruntime() over the queued tasks and curr
+// mirrors avg_vruntime(): the weighted average vruntime of the queued tasks and curr, from the
+// runqueue's running sums (avg_vruntime.h); min_vruntime when the runqueue is empty
 double avgVruntime(const SimState& s, const Cpu& rq);
 
 }  // namespace schedscope::sim

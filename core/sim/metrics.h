@@ -14,6 +14,10 @@ public:
     void add(int64_t ns);
     double percentileNs(double p) const;  // 0 when empty
     long long count() const { return total_; }
+    // The bucket of a value: floor(ln(ns) / ln(1.02)) + 1, 0 for ns <= 1; bucketOf() looks it
+    // up in a table, bucketOfByLog() computes the formula (the tests check they agree).
+    static size_t bucketOf(int64_t ns);
+    static size_t bucketOfByLog(int64_t ns);
 
 private:
     std::vector<long long> buckets_;

@@ -51,7 +51,9 @@ public:
         clusterStretch_.assign(n, 1.0);  // resourceStretch() of no demand
         llcStretch_.assign(n, 1.0);
         nodeStretch_.assign(s.topo->nodes.size() + 1, 1.0);
-        memRunning_.resize(s.topo->nodes.size() + 1);
+        memByCluster_.resize(n);
+        memByLlc_.resize(n);
+        memByHome_.resize(s.topo->nodes.size() + 1);
         levelCache_.assign(n <= 2048 ? n * n : 0, -1);
         // remote memory stretch, max(1, distance / 10), per (home node, node) index pair
         const auto& topo = *s.topo;
@@ -118,6 +120,15 @@ public:
             if (levelMigrations_[i]) m.migrationsByLevel[levelNames_[i]] += levelMigrations_[i];
     }
 
+    int staleSpeeds() {
+        int n = 0;
+        for (size_t c = 0; c < s_.cpus.size(); ++c) {
+            const int id = s_.cpus[c].curr;
+            if (id >= 0 && task(id).speed != taskSpeed(static_cast<int>(c))) ++n;
+        }
+        return n;
+    }
+
     // SchedOps
     void migrateTask(int id, int dst, MigrationCause cause) override {
         Task& t = task(id);
@@ -130,7 +141,7 @@ public:
             t.lastRan = s_.now;
             setCurr(src, -1);
         } else {
-            srq.queued.erase(std::find(srq.queued.begin(), srq.queued.end(), id));
+            unqueueEntity(srq, t);
         }
         dequeueEntity(s_, srq, t);
         srq.loadWeight -= t.weight;
@@ -168,7 +179,9 @@ private:
     std::vector<Pending> pending_;  // per CPU: this event's last re-timing, for flushBursts()
     std::vector<int> pendingCpus_;
     std::vector<int> affected_;  // setCurr's scratch: CPUs whose running task is re-timed
-    std::vector<std::vector<int>> memRunning_;
+    // the CPUs running a memory-bound task, ascending: by the CPU's cluster and LLC (their
+    // first CPU) and by the task's home node, whose demand its memory traffic adds to
+    std::vector<std::vector<int>> memByCluster_, memByLlc_, memByHome_;
     std::vector<int> nrCache_;
     std::vector<double> clusterDemand_, llcDemand_, nodeDemand_;
     // resourceStretch() of each demand, recomputed when the demand changes: re-timings read it
@@ -324,31 +337,42 @@ private:
     }
 
     // The CPUs whose running task's speed depends on what runs on `cpu`: its SMT siblings (and
-    // itself) always; when `taskId` draws memory bandwidth, the CPUs of its node and home node
-    // that run memory-bound tasks. A CPU-bound task elsewhere keeps its speed, so its progress
-    // and burst end stay as they are.
+    // itself) always; when `taskId` draws memory bandwidth, the CPUs running a memory-bound task
+    // that shares a resource whose demand it changes: the cluster and the LLC of `cpu` (when
+    // they are bottlenecks) and its home node's memory, wherever those tasks run (a task away
+    // from its home node still draws on that node's controllers). A CPU-bound task elsewhere
+    // keeps its speed, so its progress and burst end stay as they are.
     void collectAffected(int cpu, int taskId, std::vector<int>& out) {
         auto add = [&](int c) {
             if (!mark_[static_cast<size_t>(c)]) { mark_[static_cast<size_t>(c)] = 1; out.push_back(c); }
         };
         for (int sib : info(cpu).siblings) add(sib);
         if (taskId < 0) return;
-        const Task& t = task(taskId);
         const Traits& tr = traits_[static_cast<size_t>(taskId)];
         if (tr.bandwidthGBs <= 0 || tr.memFraction <= 0) return;
-        const int node = info(cpu).node;
-        for (int c : memRunning_[static_cast<size_t>(node)]) add(c);
-        if (t.homeNode >= 0 && t.homeNode != node)
-            for (int c : memRunning_[static_cast<size_t>(t.homeNode)]) add(c);
+        const auto& c = s_.contention;
+        const CpuInfo& ci = info(cpu);
+        if (c.clusterGBs > 0)
+            for (int other : memByCluster_[static_cast<size_t>(ci.cluster)]) add(other);
+        if (c.llcGBs > 0)
+            for (int other : memByLlc_[static_cast<size_t>(ci.llc)]) add(other);
+        if (c.nodeGBs > 0)
+            for (int other : memByHome_[static_cast<size_t>(task(taskId).homeNode)]) add(other);
     }
 
-    // memRunning_[node]: the node's CPUs running a memory-bound task, ascending
     void noteMemRunning(int cpu, int taskId, bool running) {
         if (taskId < 0 || traits_[static_cast<size_t>(taskId)].memFraction <= 0) return;
-        auto& v = memRunning_[static_cast<size_t>(info(cpu).node)];
-        auto it = std::lower_bound(v.begin(), v.end(), cpu);
-        if (running) v.insert(it, cpu);
-        else if (it != v.end() && *it == cpu) v.erase(it);
+        const CpuInfo& ci = info(cpu);
+        const auto& c = s_.contention;
+        auto note = [&](std::vector<int>& v) {
+            auto it = std::lower_bound(v.begin(), v.end(), cpu);
+            if (running) v.insert(it, cpu);
+            else if (it != v.end() && *it == cpu) v.erase(it);
+        };
+        // only the lists collectAffected() reads: a resource without a capacity never stretches
+        if (c.clusterGBs > 0) note(memByCluster_[static_cast<size_t>(ci.cluster)]);
+        if (c.llcGBs > 0) note(memByLlc_[static_cast<size_t>(ci.llc)]);
+        if (c.nodeGBs > 0) note(memByHome_[static_cast<size_t>(task(taskId).homeNode)]);
     }
 
     void addDemand(int cpu, const Task& t, double sign) {
@@ -368,20 +392,17 @@ private:
         Cpu& r = rq(cpu);
         const int prev = r.curr;
         if (prev == next) return;
+        if (next >= 0 && task(next).homeNode < 0) task(next).homeNode = info(cpu).node;  // first touch
         std::vector<int>& affected = affected_;
         affected.clear();
         collectAffected(cpu, prev, affected);
         collectAffected(cpu, next, affected);
-        for (int c : affected) {
-            mark_[static_cast<size_t>(c)] = 0;
-            if (c != cpu && rq(c).curr >= 0) account(c);
-        }
+        for (int c : affected) mark_[static_cast<size_t>(c)] = 0;
         noteMemRunning(cpu, prev, false);
         noteMemRunning(cpu, next, true);
         if (prev >= 0) addDemand(cpu, task(prev), -1);
         if (next >= 0) {
             Task& t = task(next);
-            if (t.homeNode < 0) t.homeNode = info(cpu).node;
             addDemand(cpu, t, +1);
             t.lastUpdate = s_.now;
         }
@@ -389,15 +410,28 @@ private:
         coreBusy_[static_cast<size_t>(info(cpu).core)] += (next >= 0) - (prev >= 0);
         if (prev < 0 && next >= 0) r.busySince = s_.now;
         if (prev >= 0 && next < 0 && r.busySince >= 0) { r.busyTotal += s_.now - r.busySince; r.busySince = -1; }
-        for (int c : affected)
-            if (rq(c).curr >= 0) retime(c);
+        // A neighbour's task is accounted at its old speed and re-timed only when its speed
+        // changed: a switch between two tasks of the same demand, or one that leaves the core
+        // as busy as before, changes nothing for it, and its burst end stands.
+        for (int c : affected) {
+            if (rq(c).curr < 0) continue;
+            if (c == cpu) {
+                retime(c);
+                continue;
+            }
+            const double speed = taskSpeed(c);
+            if (speed == task(rq(c).curr).speed) continue;
+            account(c);
+            retime(c, speed);
+        }
         if (next < 0) cancelBurstEnd(cpu);
     }
 
     // New speed and burst end for the task running on `cpu`.
-    void retime(int cpu) {
+    void retime(int cpu) { retime(cpu, taskSpeed(cpu)); }
+    void retime(int cpu, double speed) {
         Task& t = task(rq(cpu).curr);
-        t.speed = taskSpeed(cpu);
+        t.speed = speed;
         if (t.inBurst) {
             const double ns = std::ceil(std::max(0.0, t.remaining) / t.speed);
             setBurstEnd(cpu, s_.now + static_cast<int64_t>(ns));
@@ -436,7 +470,7 @@ private:
             r.idleStamp = 0;
         }
         placeEntity(s_, r, t, how);
-        r.queued.push_back(t.id);
+        queueEntity(r, t);
         r.loadWeight += t.weight;
         updateTaskPelt(t);
         updateCpuPelt(cpu);
@@ -459,9 +493,8 @@ private:
             t.enqueuedAt = s_.now;
             t.lastRan = s_.now;
             updateTaskPelt(t);
-            const int prev = r.curr;
             setCurr(cpu, -1);
-            r.queued.push_back(prev);
+            queueEntity(r, t);
         }
         schedule(cpu);
     }
@@ -483,8 +516,8 @@ private:
         for (;;) {
             const int next = pickNextEntity(s_, r);
             if (next >= 0) {
-                r.queued.erase(std::find(r.queued.begin(), r.queued.end(), next));
                 Task& t = task(next);
+                unqueueEntity(r, t);
                 t.state = TaskState::Running;
                 t.prevSumExec = t.sumExec;
                 if (t.enqueuedAt >= 0) s_.metrics.waitLatency.add(s_.now - t.enqueuedAt);
@@ -863,6 +896,19 @@ std::optional<Decision> Simulation::nextDecision() {
         }
     }
 }
+
+bool Simulation::stepEvent() {
+    state_->decisions = nullptr;
+    pending_.clear();
+    next_ = 0;
+    if (finished_) return false;
+    if (impl_->engine.step()) return true;
+    impl_->engine.finish();
+    finished_ = true;
+    return false;
+}
+
+int Simulation::staleSpeeds() { return impl_->engine.staleSpeeds(); }
 
 void Simulation::runToEnd() {
     state_->decisions = nullptr;

@@ -44,6 +44,11 @@ public:
     // Stops recording and runs to the end; the metrics are then final.
     void runToEnd();
     bool finished() const { return finished_; }
+    // Handles one event with recording stopped, as runToEnd() does; false once the run is over.
+    bool stepEvent();
+    // Invariant check for tests: how many running tasks' speeds differ from what the contention
+    // model gives for the placement now (0 unless a re-timing was missed).
+    int staleSpeeds();
     SimState& state() { return *state_; }
     // Hands the final state over (as simulate() returns it); runs to the end first.
     std::unique_ptr<SimState> release();

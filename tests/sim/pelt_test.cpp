@@ -2,6 +2,7 @@
 // signals share a stamp or not.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <random>
 
 #include "sim/pelt.h"
@@ -40,6 +41,19 @@ TEST(Pelt, HalvesEvery32Periods) {
     p.value = 1024;
     p.update(static_cast<int64_t>(32 * 1.024e6));
     EXPECT_NEAR(p.value, 512, 1e-9);
+}
+
+TEST(Pelt, DecayTableIsExpToRounding) {
+    constexpr double tau = sim::PeltDecayTable::kTauNs;
+    std::mt19937_64 rng(5);
+    for (int i = 0; i < 1000000; ++i) {
+        const int64_t dt = static_cast<int64_t>(rng() >> (20 + rng() % 44));  // 0 .. 2^44 ns
+        const double x = static_cast<double>(dt) / tau;
+        const double want = std::exp(-x);
+        // a few ulps, plus the argument's own rounding, which exp() amplifies by x
+        ASSERT_NEAR(sim::peltDecay(dt), want, want * 2.3e-16 * (4 + x)) << dt;
+    }
+    EXPECT_EQ(sim::peltDecay(0), 1.0);
 }
 
 }  // namespace

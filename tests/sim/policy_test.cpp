@@ -2,6 +2,7 @@
 // expectations worked out from the kernel functions they mirror.
 #include <gtest/gtest.h>
 
+#include "sim/fair_rq.h"
 #include "sim/load_balance.h"
 #include "sim/select_task_rq.h"
 #include "sim/simulator.h"
@@ -42,7 +43,7 @@ struct Fixture {
         Cpu& r = s->cpus[static_cast<size_t>(cpu)];
         t.cpu = cpu;
         if (r.curr < 0) { r.curr = id; t.state = TaskState::Running; }
-        else { r.queued.push_back(id); t.state = TaskState::Runnable; }
+        else { queueEntity(r, t); t.state = TaskState::Runnable; }
         r.loadWeight += t.weight;
         const double nr = r.nrRunning();
         r.runnable = {1024.0 * nr, 1024.0 * nr, s->now};

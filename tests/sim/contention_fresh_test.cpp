@@ -1,0 +1,85 @@
+// After every event, each running task's speed is what the contention model gives for the
+// placement at that moment: a context switch re-times every task whose speed it changes. Memory-
+// bound tasks spread over several nodes run away from their home node (where their memory and
+// its demand are), the case that once kept a stale speed.
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "domains/domain_tree.h"
+#include "sim/simulator.h"
+#include "sim_topologies.h"
+#include "workload/workload_spec.h"
+
+namespace schedscope::test {
+namespace {
+
+void expectFreshSpeeds(const Topology& topo, const workload::Workload& wl, const std::string& profile, double seconds) {
+    const DomainTree tree = buildTree(topo, profile, true, true);
+    sim::SimOptions opt;
+    opt.durationS = seconds;
+    opt.samplePeriodS = seconds / 4;
+    auto sim = sim::Simulation::create(topo, tree, wl, opt);
+    ASSERT_TRUE(sim.ok()) << sim.error();
+    long long events = 0;
+    while ((*sim)->stepEvent()) {
+        ++events;
+        ASSERT_EQ((*sim)->staleSpeeds(), 0) << wl.name << ": after event " << events << " at " << (*sim)->state().now
+                                            << " ns";
+    }
+    // the case in point happened: memory-bound tasks ran away from their home node
+    int away = 0;
+    for (const auto& t : (*sim)->state().tasks)
+        if (t.spec->memFraction > 0 && t.cpu >= 0 && t.homeNode >= 0 &&
+            topo.nodeIndex(topo.cpus[static_cast<size_t>(t.cpu)].node) != t.homeNode)
+            ++away;
+    EXPECT_GT(away, 0);
+    EXPECT_GT(events, 1000);
+}
+
+workload::Workload fromSpec(const Topology& topo, const std::string& spec) {
+    auto wl = workload::parseWorkloadSpec(spec, static_cast<int>(topo.cpus.size()));
+    EXPECT_TRUE(wl.ok()) << (wl.ok() ? "" : wl.error());
+    return wl.ok() ? *wl : workload::Workload{};
+}
+
+// bench sim's mix, smaller: short bursts and sleeps, every other task memory-bound, so wakeups
+// scatter tasks over the nodes
+workload::Workload burstsAndSleeps(int tasks) {
+    workload::Workload wl;
+    wl.name = "bursts and sleeps";
+    for (int i = 0; i < tasks; ++i) {
+        workload::TaskSpec t;
+        t.name = "t" + std::to_string(i);
+        t.memFraction = i % 2 == 0 ? 0.6 : 0.0;
+        t.bandwidthGBs = i % 2 == 0 ? 6.0 : 0.0;
+        workload::Op run;
+        run.kind = workload::OpKind::Run;
+        run.amountNs = 1e6;
+        run.jitter = 0.5;
+        workload::Op sleep = run;
+        sleep.kind = workload::OpKind::Sleep;
+        workload::Op loop;
+        loop.kind = workload::OpKind::Loop;
+        loop.to = 0;
+        t.script = {run, sleep, loop};
+        wl.tasks.push_back(std::move(t));
+    }
+    return wl;
+}
+
+TEST(ContentionFresh, KunpengBurstsAcrossNodes) {
+    expectFreshSpeeds(kunpeng920_24(), burstsAndSleeps(120), "linux-6.12", 0.2);
+}
+
+TEST(ContentionFresh, EpycBurstsWithSmt) {
+    expectFreshSpeeds(epyc7601_2s(), burstsAndSleeps(160), "linux-6.1", 0.2);
+}
+
+TEST(ContentionFresh, KunpengStreamMoreThreadsThanANode) {
+    const Topology topo = kunpeng920_24();
+    expectFreshSpeeds(topo, fromSpec(topo, "stream:threads=40"), "linux-6.12", 1.0);
+}
+
+}  // namespace
+}  // namespace schedscope::test
