@@ -13,7 +13,7 @@ namespace {
 
 using namespace schedscope::sim;
 
-workload::Workload dummyTasks(int n, CpuSet affinity = {}) {
+workload::Workload dummyTasks(int n, const CpuSet& affinity = {}) {
     workload::Workload w;
     for (int i = 0; i < n; ++i) {
         workload::TaskSpec t;
