@@ -17,6 +17,8 @@ packages=(
   libtraceevent-dev libtracefs-dev libtracecmd-dev
   # BPF (CO-RE program built at build time)
   libbpf-dev bpftool clang llvm
+  # sanitizer and libFuzzer runtimes for clang (the sanitize preset of the test command)
+  libclang-rt-dev
   # tests (xvfb, xauth, x11vnc and Qt's vnc platform plugin: the GUI under X and over VNC)
   libgtest-dev libgmock-dev xvfb xauth x11vnc qt6-qpa-plugins xz-utils bzip2
   # reference tools for tests and benchmarks
