@@ -8,6 +8,7 @@
 #include <map>
 #include <memory>
 #include <sstream>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "topology/sysfs_loader.h"
@@ -237,6 +238,27 @@ long long syntheticPuCount(const std::string& desc) {
 
 }  // namespace
 
+// hwloc 2.9 dereferences NULL on some well-formed but inconsistent XML (found by fuzz_hwloc_xml;
+// `lstopo -i` dies the same way). A file from another machine must never take the app down, so
+// hwloc first reads it in a forked child; only a file the child survived is loaded here.
+// Returns "" when hwloc can load it, else the one-line reason.
+static std::string probeXmlInChild(const std::string& path) {
+    const pid_t child = fork();
+    if (child < 0) return "";  // cannot isolate: load in process as before
+    if (child == 0) {
+        hwloc_topology_t ht = nullptr;
+        if (hwloc_topology_init(&ht) != 0) _exit(3);
+        hwloc_topology_set_flags(ht, HWLOC_TOPOLOGY_FLAG_INCLUDE_DISALLOWED);
+        hwloc_topology_set_io_types_filter(ht, HWLOC_TYPE_FILTER_KEEP_NONE);
+        if (hwloc_topology_set_xml(ht, path.c_str()) != 0 || hwloc_topology_load(ht) != 0) _exit(3);
+        _exit(0);  // no cleanup: the process ends here
+    }
+    int status = 0;
+    while (waitpid(child, &status, 0) < 0 && errno == EINTR) {}
+    if (WIFEXITED(status) && (WEXITSTATUS(status) == 0 || WEXITSTATUS(status) == 3)) return "";
+    return path + ": malformed hwloc XML (hwloc crashed reading it)";
+}
+
 static Result<Topology> loadXmlImpl(const std::string& path, Arch arch, bool archGiven) {
     std::ifstream in(path);
     if (!in) return Error{path + ": cannot open (" + std::string(std::strerror(errno)) + ")"};
@@ -248,6 +270,7 @@ static Result<Topology> loadXmlImpl(const std::string& path, Arch arch, bool arc
     if (head.find("<topology version=\"3.") != std::string::npos)
         return Error{path + ": hwloc 3.x XML format, which hwloc " HWLOC_VERSION
                             " cannot read; re-export it with 'lstopo --export-xml-flags v2 out.xml'"};
+    if (auto crash = probeXmlInChild(path); !crash.empty()) return Error{crash};
     auto ht = makeTopology();
     if (!ht) return Error{ht.error()};
     // hwloc prints XML parse errors itself when HWLOC_XML_VERBOSE is set; keep stderr clean.
