@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <map>
+#include <memory>
 
 #include "domains/sd_flags.h"
 #include "domains/topology_levels.h"
@@ -236,12 +237,31 @@ private:
         return groups;
     }
 
+    // build_sched_domains() builds every CPU's groups in CPU order, and for non-overlapping
+    // levels get_group() hands out one shared sched_group per child span: each build relinks the
+    // same ring, so the ring left is the one built from the span's last CPU, and each CPU's
+    // sd->groups points at its own group in it. Overlapping (NUMA) groups stay per CPU.
     void buildAllGroups() {
+        std::map<std::pair<size_t, CpuSet>, std::shared_ptr<const std::vector<SchedGroup>>> rings;
         cpuMap_.forEach([&](int cpu) {
             for (size_t level = 0; level < levels_.size() && slot(level, cpu).built; ++level) {
                 Slot& s = slot(level, cpu);
-                s.sd.groups = (s.sd.flags & SD_OVERLAP) ? buildOverlapSchedGroups(level, cpu)
-                                                        : buildSchedGroups(level, cpu);
+                if (s.sd.flags & SD_OVERLAP) {
+                    s.sd.groups = GroupRing(buildOverlapSchedGroups(level, cpu));
+                    continue;
+                }
+                auto key = std::make_pair(level, s.sd.span);
+                auto found = rings.find(key);
+                if (found == rings.end()) {
+                    const int last = s.sd.span.last();
+                    const bool lastShares = slot(level, last).built && slot(level, last).sd.span == s.sd.span;
+                    auto ring = std::make_shared<const std::vector<SchedGroup>>(buildSchedGroups(level, lastShares ? last : cpu));
+                    found = rings.emplace(std::move(key), std::move(ring)).first;
+                }
+                const std::vector<SchedGroup>& ring = *found->second;
+                size_t own = 0;
+                while (own < ring.size() && !ring[own].span.test(cpu)) ++own;
+                s.sd.groups = GroupRing(found->second, own < ring.size() ? own : 0);
             }
         });
     }

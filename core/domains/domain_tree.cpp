@@ -1,6 +1,7 @@
 #include "domains/domain_tree.h"
 
 #include <algorithm>
+#include <unordered_map>
 
 #include "domains/sd_flags.h"
 
@@ -41,8 +42,27 @@ std::vector<std::string> DomainTree::levelNames() const {
     return names;
 }
 
+namespace {
+
+// Groups are non-empty, inside the span, disjoint unless overlapping, and cover the span.
+template <typename Fail>
+void checkGroups(const SchedDomain& sd, Fail fail) {
+    CpuSet covered;
+    for (const auto& g : sd.groups) {
+        if (g.span.empty()) fail("empty group");
+        if (!(sd.flags & SD_OVERLAP) && covered.intersects(g.span)) fail("groups overlap");
+        if (!g.span.isSubsetOf(sd.span)) fail("group " + g.span.toList() + " outside the span");
+        if (g.balanceMask.empty() || !g.balanceMask.isSubsetOf(g.span)) fail("group balance mask not within the group");
+        covered |= g.span;
+    }
+    if (!(covered == sd.span)) fail("groups do not cover the span");
+}
+
+}  // namespace
+
 std::vector<std::string> validateDomainTree(const DomainTree& tree) {
     std::vector<std::string> errors;
+    std::unordered_map<const void*, const CpuSet*> checkedRings;
     auto fail = [&](int cpu, size_t level, const std::string& what) {
         errors.push_back("cpu" + std::to_string(cpu) + " domain-" + std::to_string(level) + ": " + what);
     };
@@ -56,16 +76,9 @@ std::vector<std::string> validateDomainTree(const DomainTree& tree) {
                 fail(c.cpu, i, "equal to its child with a single group: should have been pruned");
             if (sd.groups.empty()) { fail(c.cpu, i, "no groups"); continue; }
             if (!sd.groups.front().span.test(c.cpu)) fail(c.cpu, i, "first group does not contain the CPU");
-            CpuSet covered;
-            for (const auto& g : sd.groups) {
-                if (g.span.empty()) fail(c.cpu, i, "empty group");
-                if (!(sd.flags & SD_OVERLAP) && covered.intersects(g.span)) fail(c.cpu, i, "groups overlap");
-                if (!g.span.isSubsetOf(sd.span)) fail(c.cpu, i, "group " + g.span.toList() + " outside the span");
-                if (g.balanceMask.empty() || !g.balanceMask.isSubsetOf(g.span))
-                    fail(c.cpu, i, "group balance mask not within the group");
-                covered |= g.span;
-            }
-            if (!(covered == sd.span)) fail(c.cpu, i, "groups do not cover the span");
+            // A ring shared by a span's CPUs is checked once, not once per CPU (quadratic on flat spans).
+            auto [seen, fresh] = checkedRings.emplace(sd.groups.ringId(), &sd.span);
+            if (fresh || !(*seen->second == sd.span)) checkGroups(sd, [&](const std::string& what) { fail(c.cpu, i, what); });
             // Meta-flags: SHARED_CHILD set here must be set on the child, SHARED_PARENT on the parent.
             for (const auto& f : sdFlagTable()) {
                 if (!(sd.flags & f.flag)) continue;

@@ -4,16 +4,11 @@
 #include <string>
 #include <vector>
 
+#include "domains/group_ring.h"
 #include "domains/profile.h"
 #include "topology/topology.h"
 
 namespace schedscope {
-
-struct SchedGroup {
-    CpuSet span;
-    CpuSet balanceMask;  // group_balance_mask: differs from span only for some overlapping NUMA groups
-    unsigned capacity = 0;  // sum of CPU capacities (SCHED_CAPACITY_SCALE per full CPU)
-};
 
 struct SchedDomain {
     std::string level;  // "SMT", "CLS", "MC", "DIE"/"PKG", "NODE", "NUMA"
@@ -22,7 +17,7 @@ struct SchedDomain {
     int numaDistance = 0;   // the distance this NUMA/NODE level spans
     CpuSet span;
     uint32_t flags = 0;
-    std::vector<SchedGroup> groups;  // first group contains the CPU itself (for_each_cpu_wrap order)
+    GroupRing groups;  // groups[0] contains the CPU itself; the ring is shared across the span
     // sd_init() balance parameters
     unsigned minInterval = 0, maxInterval = 0, busyFactor = 16, imbalancePct = 117, cacheNiceTries = 0;
     unsigned imbNumaNr = 0;  // allowed NUMA imbalance (5.18+), computed as build_sched_domains does
