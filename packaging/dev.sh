@@ -13,8 +13,10 @@ mode=${1:-run}; shift || true
 preset=${SCHEDSCOPE_PRESET:-release}
 
 bash packaging/install-deps.sh
+t_deps=$SECONDS
 cmake --preset "$preset" >/dev/null
 cmake --build --preset "$preset" -j "$(nproc)"
+t_build=$SECONDS
 
 case "$mode" in
   run)
@@ -37,6 +39,7 @@ case "$mode" in
     # Release suite first; then the sanitizer stage, whose summary line closes the log.
     status=0
     ctest --preset "$preset" -j "$(nproc)" || status=$?
+    echo "dev.sh: install-deps ${t_deps} s, $preset build $((t_build - t_deps)) s, $preset tests $((SECONDS - t_build)) s"
     if [ "${SCHEDSCOPE_SANITIZERS:-1}" != 0 ]; then
       t0=$SECONDS
       bash tests/tidy/run.sh "${TIDY_BASE:-HEAD~1}" || status=$?

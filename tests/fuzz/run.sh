@@ -49,12 +49,16 @@ seed_dir() {  # real inputs for each target
 }
 
 export LSAN_OPTIONS=suppressions=$here/tests/sanitizers/lsan.supp${LSAN_OPTIONS:+:$LSAN_OPTIONS}
-# libtracecmd mallocs sizes read from the file and handles NULL; glibc returns NULL for an
-# impossible size, ASan aborts unless told to behave the same.
-export ASAN_OPTIONS=allocator_may_return_null=1:suppressions=$here/tests/sanitizers/asan.supp${ASAN_OPTIONS:+:$ASAN_OPTIONS}
+# libtracecmd mallocs sizes read from the file (9 GB from a corrupt header) and handles NULL;
+# glibc returns NULL for an impossible size, ASan aborts unless told to behave the same. Past
+# 2 GB ASan's malloc returns NULL before libFuzzer's malloc limit sees it; C++ new still reports.
+export ASAN_OPTIONS=allocator_may_return_null=1:max_allocation_size_mb=2048:suppressions=$here/tests/sanitizers/asan.supp${ASAN_OPTIONS:+:$ASAN_OPTIONS}
 mkdir -p "$build/artifacts"
 fuzz_one() {  # TARGET -> one summary line; exit status 1 on a crash
   local t=$1 work=$build/corpus/$1 log=$build/$1.log
+  # A seeded run starts from the checked-in seeds only, so it replays the same inputs on every
+  # machine (a slower one runs a prefix of them); unseeded campaigns keep what they found.
+  [ -n "${FUZZ_SEED:-}" ] && rm -rf "$work"
   mkdir -p "$work"
   local seeds=() extra=() d
   for d in $(seed_dir "$t"); do [ -d "$d" ] && seeds+=("$d"); done
