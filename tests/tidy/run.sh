@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # clang-tidy (checks in .clang-tidy, every warning an error) over our C++ sources.
-#   tests/tidy/run.sh [BASE]   the .cpp files changed since git revision BASE (default HEAD~1,
-#                              i.e. the newest commit), or every file with BASE=all
+#   tests/tidy/run.sh [BASE]   the lines changed since git revision BASE (default HEAD~1, i.e.
+#                              the newest commit), or every line of every file with BASE=all
 # Needs a configured build with compile_commands.json (TIDY_BUILD, default build/release).
 set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
@@ -13,6 +13,8 @@ if [ "$base" = all ]; then
   files=$(git ls-files '*.cpp')
 elif git rev-parse -q --verify "$base^{commit}" >/dev/null; then
   files=$(git diff --name-only --diff-filter=d "$base" -- '*.cpp' '*.h')
+  # Only findings on the changed lines count (headers' lines too, seen through the sources).
+  line_filter=$(git diff -U0 --diff-filter=d "$base" -- '*.cpp' '*.h' | python3 tests/tidy/changed_lines.py)
 else
   echo "tidy: no revision $base (shallow clone?); checking every file"; files=$(git ls-files '*.cpp')
 fi
@@ -31,5 +33,7 @@ for s in $(printf '%s\n' "${srcs[@]}" | sort -u); do
 done
 if [ ${#known[@]} -eq 0 ]; then echo "tidy: no changed C++ sources to check"; exit 0; fi
 echo "tidy: checking ${#known[@]} files"
-printf '%s\n' "${known[@]}" | xargs -P "$(nproc)" -n 4 clang-tidy -p "$build" --quiet 2>/dev/null
-echo "tidy: ${#known[@]} files clean"
+filter=()
+[ -n "${line_filter:-}" ] && filter=("-line-filter=$line_filter")
+printf '%s\n' "${known[@]}" | xargs -P "$(nproc)" -n 4 clang-tidy -p "$build" --quiet "${filter[@]}" 2>/dev/null
+echo "tidy: ${#known[@]} files clean${line_filter:+ on their changed lines}"
