@@ -99,7 +99,10 @@ bool BpfSource::builtWithBpf() { return true; }
 
 std::string BpfSource::unavailableReason() {
     struct stat st {};
-    if (stat(kVmlinuxBtf, &st) != 0) return std::string("no kernel BTF (") + kVmlinuxBtf + " is missing)";
+    if (stat(kVmlinuxBtf, &st) != 0) {
+        std::string reason = "no kernel BTF (";  // appended, not a + b + c: GCC 12 -Warray-bounds false positive
+        return reason.append(kVmlinuxBtf).append(" is missing)");
+    }
     if (!canLoadBpf()) return "needs root or CAP_BPF+CAP_PERFMON (have: " + effectiveCapsText() + ")";
     return "";
 }

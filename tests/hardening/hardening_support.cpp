@@ -32,7 +32,8 @@ void patch(std::string& data, size_t offset, const void* bytes, size_t n) {
 
 CliRun runCli(const std::string& args) {
     const std::string errFile = scratchPath("cli-stderr-" + std::to_string(getpid()));
-    const std::string cmd = std::string(SCHEDSCOPE_CLI) + " " + args + " 2>" + errFile;
+    std::string cmd = SCHEDSCOPE_CLI;  // appended: a + b + c trips a GCC 12 -Warray-bounds false positive
+    cmd.append(" ").append(args).append(" 2>").append(errFile);
     CliRun r;
     FILE* p = popen(cmd.c_str(), "r");
     if (!p) return r;

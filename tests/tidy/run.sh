@@ -35,5 +35,15 @@ if [ ${#known[@]} -eq 0 ]; then echo "tidy: no changed C++ sources to check"; ex
 echo "tidy: checking ${#known[@]} files"
 filter=()
 [ -n "${line_filter:-}" ] && filter=("-line-filter=$line_filter")
-printf '%s\n' "${known[@]}" | xargs -P "$(nproc)" -n 4 clang-tidy -p "$build" --quiet "${filter[@]}" 2>/dev/null
+# clang cannot read GCC's precompiled headers: give clang-tidy the commands without them (it
+# parses the headers themselves instead, as each file includes them anyway).
+db=$(mktemp -d); trap 'rm -rf "$db"' EXIT
+python3 - "$build/compile_commands.json" "$db/compile_commands.json" <<'PY'
+import json, re, sys
+cmds = json.load(open(sys.argv[1]))
+for c in cmds:
+    c["command"] = re.sub(r" -Winvalid-pch| -include \S*cmake_pch\.hxx", "", c["command"])
+json.dump(cmds, open(sys.argv[2], "w"))
+PY
+printf '%s\n' "${known[@]}" | xargs -P "$(nproc)" -n 4 clang-tidy -p "$db" --quiet "${filter[@]}" 2>/dev/null
 echo "tidy: ${#known[@]} files clean${line_filter:+ on their changed lines}"
