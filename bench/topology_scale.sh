@@ -8,7 +8,8 @@ PRESET=${SCHEDSCOPE_PRESET:-release}
 cmake --preset "$PRESET" -S "$ROOT" >/dev/null
 cmake --build "$ROOT/build/$PRESET" -j2 --target schedscope-cli >/dev/null
 CLI="$ROOT/build/$PRESET/app/cli/schedscope-cli"
-for desc in "pack:4 numa:2 l3:4 core:32 pu:2" "pack:8 numa:2 l3:4 core:32 pu:2" "pack:16 numa:2 l3:4 core:32 pu:2"; do
+# The flat 4096 has one domain of 4096 single-CPU groups per CPU: the shared group ring case.
+for desc in "pack:4 numa:2 l3:4 core:32 pu:2" "pack:8 numa:2 l3:4 core:32 pu:2" "pack:16 numa:2 l3:4 core:32 pu:2" "4096"; do
   /usr/bin/time -f "%e %M" -o /tmp/schedscope-scale.time "$CLI" domains --synthetic "$desc" --json >/dev/null
   read -r secs kb </tmp/schedscope-scale.time
   cpus=$(( $(echo "$desc" | tr ' ' '\n' | sed 's/.*://' | paste -sd'*' | bc) ))

@@ -56,7 +56,10 @@ int runDomains(const Args& args) {
     if (args.has("kernel") && !args.has("diff")) {
         auto running = readKernelDomains("/");
         if (!running) return failRuntime(running.error());
-        if (format == "json") std::cout << domainTreeToJson(*running).dump(2) << "\n";
+        if (format == "json") {
+            writeDomainTreeJson(std::cout, *running);
+            std::cout << "\n";
+        }
         else if (format == "kernel") std::cout << domainTreeToKernelLog(*running);
         else std::cout << domainTreeToText(*running);
         return 0;
@@ -88,7 +91,10 @@ int runDomains(const Args& args) {
         std::erase_if(tree->cpus, [](const CpuDomains& c) { return c.cpu < 0; });
         if (tree->cpus.empty()) return fail("domains: --cpu " + *only + " names no CPU of this topology");
     }
-    if (format == "json") std::cout << domainTreeToJson(*tree).dump(2) << "\n";
+    if (format == "json") {
+        writeDomainTreeJson(std::cout, *tree);
+        std::cout << "\n";
+    }
     else if (format == "kernel") std::cout << domainTreeToKernelLog(*tree);
     else std::cout << domainTreeToText(*tree);
     return 0;

@@ -7,37 +7,38 @@
 
 namespace schedscope {
 
-nlohmann::json domainTreeToJson(const DomainTree& tree) {
+namespace {
+
+nlohmann::json cpuToJson(const CpuDomains& c, const KernelProfile& p) {
     using nlohmann::json;
-    const KernelProfile& p = tree.profile ? *tree.profile : defaultProfile();
-    json cpus = json::array();
-    for (const auto& c : tree.cpus) {
-        if (c.domains.empty() && c.cpu >= 0) {
-            // offline or isolated CPUs still appear, with no domains, like "attaching NULL"
+    json doms = json::array();
+    for (const auto& d : c.domains) {
+        json groups = json::array();
+        for (const auto& g : d.groups) {
+            json jg = {{"span", g.span.toList()}, {"capacity", g.capacity}};
+            if (!(g.balanceMask == g.span)) jg["mask"] = g.balanceMask.toList();
+            groups.push_back(jg);
         }
-        json doms = json::array();
-        for (const auto& d : c.domains) {
-            json groups = json::array();
-            for (const auto& g : d.groups) {
-                json jg = {{"span", g.span.toList()}, {"capacity", g.capacity}};
-                if (!(g.balanceMask == g.span)) jg["mask"] = g.balanceMask.toList();
-                groups.push_back(jg);
-            }
-            json jd = {{"level", d.level},
-                       {"span", d.span.toList()},
-                       {"flags", flagNames(p, d.flags)},
-                       {"groups", groups},
-                       {"imbalance_pct", d.imbalancePct},
-                       {"busy_factor", d.busyFactor},
-                       {"cache_nice_tries", d.cacheNiceTries},
-                       {"min_interval", d.minInterval},
-                       {"max_interval", d.maxInterval}};
-            if (d.numaLevel >= 0) jd["numa_distance"] = d.numaDistance;
-            if (d.imbNumaNr) jd["imb_numa_nr"] = d.imbNumaNr;
-            doms.push_back(jd);
-        }
-        cpus.push_back({{"cpu", c.cpu}, {"domains", doms}});
+        json jd = {{"level", d.level},
+                   {"span", d.span.toList()},
+                   {"flags", flagNames(p, d.flags)},
+                   {"groups", groups},
+                   {"imbalance_pct", d.imbalancePct},
+                   {"busy_factor", d.busyFactor},
+                   {"cache_nice_tries", d.cacheNiceTries},
+                   {"min_interval", d.minInterval},
+                   {"max_interval", d.maxInterval}};
+        if (d.numaLevel >= 0) jd["numa_distance"] = d.numaDistance;
+        if (d.imbNumaNr) jd["imb_numa_nr"] = d.imbNumaNr;
+        doms.push_back(jd);
     }
+    // offline or isolated CPUs appear too, with no domains, like "attaching NULL"
+    return {{"cpu", c.cpu}, {"domains", doms}};
+}
+
+// Everything but "cpus", which the streaming writer fills in place.
+nlohmann::json treeHeaderToJson(const DomainTree& tree, const KernelProfile& p) {
+    using nlohmann::json;
     json levels = json::array();
     for (const auto& l : tree.levels) levels.push_back(l.name);
     return {{"profile", p.name},
@@ -46,7 +47,48 @@ nlohmann::json domainTreeToJson(const DomainTree& tree) {
             {"node", tree.nodeEnabled},
             {"topology_levels", levels},
             {"warnings", tree.warnings},
-            {"cpus", cpus}};
+            {"cpus", json::array()}};
+}
+
+// `text` (a dump at indent 2) as it reads nested `depth` levels deep in an indent-2 dump.
+void writeIndented(std::ostream& out, const std::string& text, int depth) {
+    const std::string pad(static_cast<size_t>(2 * depth), ' ');
+    size_t from = 0;
+    for (size_t nl = text.find('\n'); nl != std::string::npos; nl = text.find('\n', from)) {
+        out.write(text.data() + from, static_cast<std::streamsize>(nl + 1 - from));
+        out << pad;
+        from = nl + 1;
+    }
+    out.write(text.data() + from, static_cast<std::streamsize>(text.size() - from));
+}
+
+}  // namespace
+
+nlohmann::json domainTreeToJson(const DomainTree& tree) {
+    const KernelProfile& p = tree.profile ? *tree.profile : defaultProfile();
+    nlohmann::json out = treeHeaderToJson(tree, p);
+    for (const auto& c : tree.cpus) out["cpus"].push_back(cpuToJson(c, p));
+    return out;
+}
+
+void writeDomainTreeJson(std::ostream& out, const DomainTree& tree) {
+    const KernelProfile& p = tree.profile ? *tree.profile : defaultProfile();
+    if (tree.cpus.empty()) {
+        out << domainTreeToJson(tree).dump(2);
+        return;
+    }
+    // The header's own dump, with its empty "cpus" array opened up and filled one CPU at a time.
+    const std::string header = treeHeaderToJson(tree, p).dump(2);
+    const std::string slot = "\"cpus\": []";
+    const size_t at = header.find(slot);
+    out.write(header.data(), static_cast<std::streamsize>(at));
+    out << "\"cpus\": [";
+    for (size_t i = 0; i < tree.cpus.size(); ++i) {
+        out << (i ? ",\n    " : "\n    ");
+        writeIndented(out, cpuToJson(tree.cpus[i], p).dump(2), 2);
+    }
+    out << "\n  ]";
+    out << header.substr(at + slot.size());
 }
 
 // mirrors sched_domain_debug() / sched_domain_debug_one() in kernel/sched/topology.c

@@ -1,6 +1,7 @@
 #pragma once
 // Renderings of a DomainTree: JSON (schedscope's schema), the kernel's sched_verbose boot log,
 // and a compact human table.
+#include <ostream>
 #include <string>
 
 #include <nlohmann/json_fwd.hpp>
@@ -11,6 +12,9 @@ namespace schedscope {
 
 // {"profile":..., "arch":..., "cpus":[{"cpu":0,"domains":[{"level","span","flags","groups",...}]}]}
 nlohmann::json domainTreeToJson(const DomainTree& tree);
+// The same document as domainTreeToJson(tree).dump(2), written one CPU at a time: a flat
+// 4096-CPU package lists 16M groups, a DOM of them needs ~10 GB, this one CPU's worth.
+void writeDomainTreeJson(std::ostream& out, const DomainTree& tree);
 // "CPU0 attaching sched-domain(s):\n domain-0: span=0-1 level=SMT\n  groups: 0:{ span=0 }, ..."
 std::string domainTreeToKernelLog(const DomainTree& tree);
 // One line per CPU and level, for terminals.
