@@ -1,7 +1,9 @@
 #include "sim/simulator.h"
 
 #include <algorithm>
+#include <cassert>
 #include <cmath>
+#include <deque>
 #include <map>
 #include <queue>
 
@@ -90,9 +92,18 @@ public:
     // so taking the earlier of the two tops gives the single (time, seq) order.
     bool step() {
         Event e{};
-        if (!burst_.empty() && (q_.empty() || burstBeforeQueue())) {
-            const TimerHeap::Entry b = burst_.pop();
+        const bool tickFirst = !ticks_.empty() && (q_.empty() || ticks_.front().before(q_.top()));
+        const Event* other = tickFirst ? &ticks_.front() : q_.empty() ? nullptr : &q_.top();
+        if (!burst_.empty() && (!other || burstBefore(*other))) {
+            // The burst end stays in the heap while the event runs: the CPU's next burst usually
+            // re-arms it, and flushBursts() then moves it down from the top in one pass instead
+            // of a pop and a push. Not re-armed, the pending cancel removes it.
+            const TimerHeap::Entry& b = burst_.top();
             e = {b.t, b.seq, Ev::BurstEnd, b.slot};
+            cancelBurstEnd(b.slot);
+        } else if (tickFirst) {
+            e = ticks_.front();
+            ticks_.pop_front();
         } else if (!q_.empty()) {
             e = q_.top();
             q_.pop();
@@ -164,6 +175,10 @@ private:
         bool operator()(const Event& a, const Event& b) const { return b.before(a); }
     };
     std::priority_queue<Event, std::vector<Event>, Later> q_;
+    // Ticks in their own FIFO: a tick is always due at the first jiffy boundary after the time
+    // it is pushed (startTick() and tick() both push that), so they come in (time, seq) order
+    // and a queue keeps them sorted at O(1) a push and a pop; a sixth of all events are ticks.
+    std::deque<Event> ticks_;
     uint64_t seq_ = 0;
     std::vector<char> mark_, inSchedule_, needResched_;
     TimerHeap burst_;  // per CPU: the end of the running task's burst
@@ -206,11 +221,17 @@ private:
     Cpu& rq(int cpu) { return s_.cpus[static_cast<size_t>(cpu)]; }
     const CpuInfo& info(int cpu) const { return s_.info[static_cast<size_t>(cpu)]; }
 
-    void push(int64_t t, Ev type, int a) { q_.push({t, seq_++, type, a}); }
+    void push(int64_t t, Ev type, int a) {
+        if (type == Ev::Tick) {
+            assert(ticks_.empty() || ticks_.back().t <= t);
+            ticks_.push_back({t, seq_++, type, a});
+            return;
+        }
+        q_.push({t, seq_++, type, a});
+    }
 
-    bool burstBeforeQueue() const {
+    bool burstBefore(const Event& e) const {
         const TimerHeap::Entry& b = burst_.top();
-        const Event& e = q_.top();
         return b.t != e.t ? b.t < e.t : b.seq < e.seq;
     }
     // The burst end takes a fresh seq on every re-timing, as an event pushed then would. One
