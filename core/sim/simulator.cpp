@@ -368,9 +368,7 @@ private:
             if (!mark_[static_cast<size_t>(c)]) { mark_[static_cast<size_t>(c)] = 1; out.push_back(c); }
         };
         for (int sib : info(cpu).siblings) add(sib);
-        if (taskId < 0) return;
-        const Traits& tr = traits_[static_cast<size_t>(taskId)];
-        if (tr.bandwidthGBs <= 0 || tr.memFraction <= 0) return;
+        if (!drawsBandwidth(taskId)) return;
         const auto& c = s_.contention;
         const CpuInfo& ci = info(cpu);
         if (c.clusterGBs > 0)
@@ -379,6 +377,12 @@ private:
             for (int other : memByLlc_[static_cast<size_t>(ci.llc)]) add(other);
         if (c.nodeGBs > 0)
             for (int other : memByHome_[static_cast<size_t>(task(taskId).homeNode)]) add(other);
+    }
+
+    bool drawsBandwidth(int taskId) const {
+        if (taskId < 0) return false;
+        const Traits& tr = traits_[static_cast<size_t>(taskId)];
+        return tr.bandwidthGBs > 0 && tr.memFraction > 0;
     }
 
     void noteMemRunning(int cpu, int taskId, bool running) {
@@ -414,11 +418,16 @@ private:
         const int prev = r.curr;
         if (prev == next) return;
         if (next >= 0 && task(next).homeNode < 0) task(next).homeNode = info(cpu).node;  // first touch
-        std::vector<int>& affected = affected_;
-        affected.clear();
-        collectAffected(cpu, prev, affected);
-        collectAffected(cpu, next, affected);
-        for (int c : affected) mark_[static_cast<size_t>(c)] = 0;
+        // Most switches are between tasks that draw no bandwidth: then only the SMT siblings
+        // can change speed, and their list needs no de-duplication.
+        const std::vector<int>* affected = &info(cpu).siblings;
+        if (drawsBandwidth(prev) || drawsBandwidth(next)) {
+            affected_.clear();
+            collectAffected(cpu, prev, affected_);
+            collectAffected(cpu, next, affected_);
+            for (int c : affected_) mark_[static_cast<size_t>(c)] = 0;
+            affected = &affected_;
+        }
         noteMemRunning(cpu, prev, false);
         noteMemRunning(cpu, next, true);
         if (prev >= 0) addDemand(cpu, task(prev), -1);
@@ -434,7 +443,7 @@ private:
         // A neighbour's task is accounted at its old speed and re-timed only when its speed
         // changed: a switch between two tasks of the same demand, or one that leaves the core
         // as busy as before, changes nothing for it, and its burst end stands.
-        for (int c : affected) {
+        for (int c : *affected) {
             if (rq(c).curr < 0) continue;
             if (c == cpu) {
                 retime(c);
