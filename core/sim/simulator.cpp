@@ -836,6 +836,11 @@ Result<std::unique_ptr<SimState>> makeSimState(const Topology& topo, const Domai
             }
             if ((doms[i].flags & SD_CLUSTER) && clusterDomain < 0) clusterDomain = doms[i].span.first();
         }
+        if (ci.sdLlc >= 0) {
+            const auto& llcDomain = doms[static_cast<size_t>(ci.sdLlc)];
+            ci.llcSpan = llcDomain.span.toVector();
+            if (!llcDomain.groups.empty()) ci.llcFirstGroup = llcDomain.groups.front().span.toVector();
+        }
         // sd_share_id: the cluster when an SD_CLUSTER domain exists, else the LLC (6.8+)
         ci.shareId = clusterDomain >= 0 ? clusterDomain : ci.llc;
         // ci.cluster stays the hardware cluster: contention is physical even with CLS off
