@@ -52,6 +52,11 @@ struct alignas(64) Task {
     double prevSumExec = 0;
     int64_t lastRan = 0;      // se.exec_start when not running: cache hotness
     int64_t enqueuedAt = -1;  // became runnable and not yet picked
+    // CPU time on `stintCpu` not yet added to cpuTime: account() runs for every re-timing and
+    // a write into a 1 KB per-task array missed the cache; the sum is added when the task is
+    // accounted on another CPU and when the run ends (integers: the same totals)
+    int64_t stintNs = 0;
+    int stintCpu = -1;
     // PELT
     Pelt util, runnable, load;
     // placement (select_task_rq)
@@ -69,7 +74,7 @@ struct alignas(64) Task {
     int pendingWakes = 0;             // Wait's counting semaphore
     // metrics
     int64_t startedAt = -1, exitedAt = -1;
-    std::vector<int64_t> cpuTime;  // per CPU
+    std::vector<int64_t> cpuTime;  // per CPU; complete once the run finished (see stintNs)
     long long migrations = 0;
 };
 

@@ -124,6 +124,7 @@ public:
             Cpu& r = s_.cpus[c];
             if (r.busySince >= 0) { r.busyTotal += s_.now - r.busySince; r.busySince = s_.now; }
         }
+        for (Task& t : s_.tasks) endStint(t);
         Metrics& m = s_.metrics;
         if (m.imbalanced) m.idleWhileOverloadedNs += s_.now - m.lastImbalanceCheck;
         m.lastImbalanceCheck = s_.now;
@@ -470,6 +471,12 @@ private:
         }
     }
 
+    // adds the task's CPU time on its last CPU to cpuTime
+    static void endStint(Task& t) {
+        if (t.stintCpu >= 0) t.cpuTime[static_cast<size_t>(t.stintCpu)] += t.stintNs;
+        t.stintNs = 0;
+    }
+
     // progress of the running task since its last update
     void account(int cpu) {
         Cpu& r = rq(cpu);
@@ -481,7 +488,11 @@ private:
         if (t.inBurst) t.remaining -= work;
         t.workDone += work;
         t.bandwidthWork += work * traits_[static_cast<size_t>(t.id)].bandwidthGBs;
-        t.cpuTime[static_cast<size_t>(cpu)] += dt;
+        if (t.stintCpu != cpu) {
+            endStint(t);
+            t.stintCpu = cpu;
+        }
+        t.stintNs += dt;
         updateCurr(s_, r, t, static_cast<double>(dt));
         t.lastUpdate = s_.now;
     }
