@@ -1,5 +1,8 @@
 #pragma once
 // Allocation-free walks over a CpuSet for the simulator's hot paths.
+#include <algorithm>
+#include <vector>
+
 #include "util/cpuset.h"
 
 namespace schedscope::sim {
@@ -12,6 +15,18 @@ bool forEachCpuWrap(const CpuSet& set, int start, F&& f) {
         if (f(c)) return true;
     for (int c = set.first(); c >= 0 && c < start; c = set.next(c))
         if (f(c)) return true;
+    return false;
+}
+
+// The same walk over a set kept as an ascending list of CPUs (CpuInfo's precomputed spans):
+// no bit scanning and no call per CPU.
+template <typename F>
+bool forEachCpuWrap(const std::vector<int>& ascending, int start, F&& f) {
+    const auto mid = std::lower_bound(ascending.begin(), ascending.end(), start);
+    for (auto it = mid; it != ascending.end(); ++it)
+        if (f(*it)) return true;
+    for (auto it = ascending.begin(); it != mid; ++it)
+        if (f(*it)) return true;
     return false;
 }
 

@@ -106,9 +106,8 @@ int selectIdleCpu(SimState& s, const Task& p, bool hasIdleCore, int target) {
     const SchedDomain& sd = dom(s, target, ti.sdLlc);
     ScanMask& scan = s.scanMask;
     scan.begin(s.cpus.size());
-    sd.span.forEach([&](int c) {
+    for (int c : ti.llcSpan)
         if (p.allowed.test(c)) scan.set(c);
-    });
     int nr = std::numeric_limits<int>::max();
     if (s.feat.sisUtil) {
         nr = s.llcShared[static_cast<size_t>(ti.llc)].nrIdleScan + 1;  // because !--nr is the stop condition
@@ -130,7 +129,7 @@ int selectIdleCpu(SimState& s, const Task& p, bool hasIdleCore, int target) {
     // 6.8+: the target's cluster first (the LLC domain's first group when it is a cluster)
     if (s.feat.clusterScan && clusterActive(s, target) && !sd.groups.empty() && ti.sdLlc > 0 &&
         (dom(s, target, ti.sdLlc - 1).flags & SD_CLUSTER)) {
-        const CpuSet& cl = sd.groups.front().span;
+        const std::vector<int>& cl = ti.llcFirstGroup;  // sd.groups.front().span
         int r = -1;
         forEachCpuWrap(cl, (target + 1) % n, [&](int cpu) { return (r = visit(cpu)) != -1; });
         if (r >= 0) {
@@ -140,10 +139,10 @@ int selectIdleCpu(SimState& s, const Task& p, bool hasIdleCore, int target) {
             return r;
         }
         if (r == -2) return -1;
-        cl.forEach([&](int c) { scan.reset(c); });
+        for (int c : cl) scan.reset(c);
     }
     int r = -1;
-    forEachCpuWrap(sd.span, (target + 1) % n, [&](int cpu) { return (r = visit(cpu)) != -1; });
+    forEachCpuWrap(ti.llcSpan, (target + 1) % n, [&](int cpu) { return (r = visit(cpu)) != -1; });
     if (hasIdleCore) scanRule = "select_idle_core: idle core in the LLC scan";
     if (r >= 0) {
         s.why = {scanRule, target, ti.sdLlc};

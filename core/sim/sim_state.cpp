@@ -19,30 +19,4 @@ const char* causeName(MigrationCause c) {
     return "?";
 }
 
-double SimState::cpuLoad(int cpu) {
-    Pelt& p = cpus[static_cast<size_t>(cpu)].load;
-    p.update(now);
-    return p.value;
-}
-double SimState::cpuUtil(int cpu) {
-    Pelt& p = cpus[static_cast<size_t>(cpu)].util;
-    p.update(now);
-    return std::min(1024.0, p.value);
-}
-double SimState::cpuRunnable(int cpu) {
-    Pelt& p = cpus[static_cast<size_t>(cpu)].runnable;
-    p.update(now);
-    return p.value;
-}
-double SimState::taskLoad(int task) {
-    Pelt& p = tasks[static_cast<size_t>(task)].load;
-    p.update(now);
-    return p.value;
-}
-double SimState::taskUtil(int task) {
-    Pelt& p = tasks[static_cast<size_t>(task)].util;
-    p.update(now);
-    return p.value;
-}
-
 }  // namespace schedscope::sim

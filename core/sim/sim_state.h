@@ -52,6 +52,11 @@ struct alignas(64) Task {
     double prevSumExec = 0;
     int64_t lastRan = 0;      // se.exec_start when not running: cache hotness
     int64_t enqueuedAt = -1;  // became runnable and not yet picked
+    // CPU time on `stintCpu` not yet added to cpuTime: account() runs for every re-timing and
+    // a write into a 1 KB per-task array missed the cache; the sum is added when the task is
+    // accounted on another CPU and when the run ends (integers: the same totals)
+    int64_t stintNs = 0;
+    int stintCpu = -1;
     // PELT
     Pelt util, runnable, load;
     // placement (select_task_rq)
@@ -69,7 +74,7 @@ struct alignas(64) Task {
     int pendingWakes = 0;             // Wait's counting semaphore
     // metrics
     int64_t startedAt = -1, exitedAt = -1;
-    std::vector<int64_t> cpuTime;  // per CPU
+    std::vector<int64_t> cpuTime;  // per CPU; complete once the run finished (see stintNs)
     long long migrations = 0;
 };
 
@@ -112,6 +117,9 @@ struct CpuInfo {
     int sdLlc = -1;       // index of the highest domain with SD_SHARE_LLC
     int shareId = 0;      // sd_share_id: cluster when SD_CLUSTER exists, else LLC (6.8+)
     std::vector<int> siblings;  // SMT siblings, itself included
+    // select_idle_cpu()'s scans, as ascending lists: the span of the sd_llc domain and of its
+    // first group (the cluster when the child level is CLS)
+    std::vector<int> llcSpan, llcFirstGroup;
     // per domain of this CPU (bottom-up): its span's weight and its groups' weights, so the hot
     // paths do not count bits
     std::vector<int> spanWeight;
@@ -182,12 +190,19 @@ struct SimState {
     // tree->domainsOf(cpu) without the bounds check: the engine checked the tree matches
     const std::vector<SchedDomain>& domainsOf(int cpu) const { return tree->cpus[static_cast<size_t>(cpu)].domains; }
     bool idle(int cpu) const { return cpus[static_cast<size_t>(cpu)].nrRunning() == 0; }  // available_idle_cpu()
-    double cpuLoad(int cpu);   // cpu_load(): the runqueue's load_avg
-    double cpuUtil(int cpu);   // cpu_util_cfs()
-    double cpuRunnable(int cpu);
-    double taskLoad(int task);
-    double taskUtil(int task);
+    // Inline: the balancer reads them for every CPU of every group it looks at.
+    double cpuLoad(int cpu) { return advanced(cpus[static_cast<size_t>(cpu)].load); }  // cpu_load(): the runqueue's load_avg
+    double cpuUtil(int cpu) { return std::min(1024.0, advanced(cpus[static_cast<size_t>(cpu)].util)); }  // cpu_util_cfs()
+    double cpuRunnable(int cpu) { return advanced(cpus[static_cast<size_t>(cpu)].runnable); }
+    double taskLoad(int task) { return advanced(tasks[static_cast<size_t>(task)].load); }
+    double taskUtil(int task) { return advanced(tasks[static_cast<size_t>(task)].util); }
     int64_t jiffyNs() const { return 1000000000LL / opt.hz; }
+
+private:
+    double advanced(Pelt& p) const {
+        p.update(now);
+        return p.value;
+    }
 };
 
 }  // namespace schedscope::sim

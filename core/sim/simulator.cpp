@@ -1,7 +1,9 @@
 #include "sim/simulator.h"
 
 #include <algorithm>
+#include <cassert>
 #include <cmath>
+#include <deque>
 #include <map>
 #include <queue>
 
@@ -64,6 +66,12 @@ public:
                 remote_[a * nodeCount_ + b] = std::max(1.0, topo.nodeDistance(topo.nodes[a].id, topo.nodes[b].id) / 10.0);
         traits_.reserve(s.tasks.size());
         for (const auto& t : s.tasks) traits_.push_back({t.spec->memFraction, t.spec->bandwidthGBs});
+        scriptStart_.reserve(s.tasks.size() + 1);
+        for (const auto& t : s.tasks) {
+            scriptStart_.push_back(hotOps_.size());
+            for (const auto& op : t.spec->script) hotOps_.push_back({op.kind, op.to, op.amountNs, op.jitter, op.count});
+        }
+        scriptStart_.push_back(hotOps_.size());
         coreBusy_.assign(n, 0);
         workloadIdle_ = 0;
         s.workloadCpus.forEach([&](int) { ++workloadIdle_; });
@@ -90,9 +98,18 @@ public:
     // so taking the earlier of the two tops gives the single (time, seq) order.
     bool step() {
         Event e{};
-        if (!burst_.empty() && (q_.empty() || burstBeforeQueue())) {
-            const TimerHeap::Entry b = burst_.pop();
+        const bool tickFirst = !ticks_.empty() && (q_.empty() || ticks_.front().before(q_.top()));
+        const Event* other = tickFirst ? &ticks_.front() : q_.empty() ? nullptr : &q_.top();
+        if (!burst_.empty() && (!other || burstBefore(*other))) {
+            // The burst end stays in the heap while the event runs: the CPU's next burst usually
+            // re-arms it, and flushBursts() then moves it down from the top in one pass instead
+            // of a pop and a push. Not re-armed, the pending cancel removes it.
+            const TimerHeap::Entry& b = burst_.top();
             e = {b.t, b.seq, Ev::BurstEnd, b.slot};
+            cancelBurstEnd(b.slot);
+        } else if (tickFirst) {
+            e = ticks_.front();
+            ticks_.pop_front();
         } else if (!q_.empty()) {
             e = q_.top();
             q_.pop();
@@ -113,6 +130,7 @@ public:
             Cpu& r = s_.cpus[c];
             if (r.busySince >= 0) { r.busyTotal += s_.now - r.busySince; r.busySince = s_.now; }
         }
+        for (Task& t : s_.tasks) endStint(t);
         Metrics& m = s_.metrics;
         if (m.imbalanced) m.idleWhileOverloadedNs += s_.now - m.lastImbalanceCheck;
         m.lastImbalanceCheck = s_.now;
@@ -164,6 +182,10 @@ private:
         bool operator()(const Event& a, const Event& b) const { return b.before(a); }
     };
     std::priority_queue<Event, std::vector<Event>, Later> q_;
+    // Ticks in their own FIFO: a tick is always due at the first jiffy boundary after the time
+    // it is pushed (startTick() and tick() both push that), so they come in (time, seq) order
+    // and a queue keeps them sorted at O(1) a push and a pop; a sixth of all events are ticks.
+    std::deque<Event> ticks_;
     uint64_t seq_ = 0;
     std::vector<char> mark_, inSchedule_, needResched_;
     TimerHeap burst_;  // per CPU: the end of the running task's burst
@@ -195,6 +217,17 @@ private:
         double memFraction = 0, bandwidthGBs = 0;
     };
     std::vector<Traits> traits_;
+    // The op fields runScript() reads for every burst and sleep, for all tasks in one array
+    // (task i's ops from scriptStart_[i]): perf showed the load of a 104-byte Op from the
+    // task's own script vector missing the cache on a third of runScript()'s samples.
+    struct HotOp {
+        OpKind kind = OpKind::Run;
+        int to = 0;                          // Loop
+        double amountNs = 0, jitter = 0;     // Run, Sleep
+        long long count = -1;                // Loop
+    };
+    std::vector<HotOp> hotOps_;
+    std::vector<size_t> scriptStart_;
     std::vector<int> coreBusy_;  // per core (CpuInfo::core): its CPUs running a task
     size_t nodeCount_ = 0;
     std::map<int, Barrier> barriers_;
@@ -206,11 +239,17 @@ private:
     Cpu& rq(int cpu) { return s_.cpus[static_cast<size_t>(cpu)]; }
     const CpuInfo& info(int cpu) const { return s_.info[static_cast<size_t>(cpu)]; }
 
-    void push(int64_t t, Ev type, int a) { q_.push({t, seq_++, type, a}); }
+    void push(int64_t t, Ev type, int a) {
+        if (type == Ev::Tick) {
+            assert(ticks_.empty() || ticks_.back().t <= t);
+            ticks_.push_back({t, seq_++, type, a});
+            return;
+        }
+        q_.push({t, seq_++, type, a});
+    }
 
-    bool burstBeforeQueue() const {
+    bool burstBefore(const Event& e) const {
         const TimerHeap::Entry& b = burst_.top();
-        const Event& e = q_.top();
         return b.t != e.t ? b.t < e.t : b.seq < e.seq;
     }
     // The burst end takes a fresh seq on every re-timing, as an event pushed then would. One
@@ -347,9 +386,7 @@ private:
             if (!mark_[static_cast<size_t>(c)]) { mark_[static_cast<size_t>(c)] = 1; out.push_back(c); }
         };
         for (int sib : info(cpu).siblings) add(sib);
-        if (taskId < 0) return;
-        const Traits& tr = traits_[static_cast<size_t>(taskId)];
-        if (tr.bandwidthGBs <= 0 || tr.memFraction <= 0) return;
+        if (!drawsBandwidth(taskId)) return;
         const auto& c = s_.contention;
         const CpuInfo& ci = info(cpu);
         if (c.clusterGBs > 0)
@@ -358,6 +395,12 @@ private:
             for (int other : memByLlc_[static_cast<size_t>(ci.llc)]) add(other);
         if (c.nodeGBs > 0)
             for (int other : memByHome_[static_cast<size_t>(task(taskId).homeNode)]) add(other);
+    }
+
+    bool drawsBandwidth(int taskId) const {
+        if (taskId < 0) return false;
+        const Traits& tr = traits_[static_cast<size_t>(taskId)];
+        return tr.bandwidthGBs > 0 && tr.memFraction > 0;
     }
 
     void noteMemRunning(int cpu, int taskId, bool running) {
@@ -393,11 +436,16 @@ private:
         const int prev = r.curr;
         if (prev == next) return;
         if (next >= 0 && task(next).homeNode < 0) task(next).homeNode = info(cpu).node;  // first touch
-        std::vector<int>& affected = affected_;
-        affected.clear();
-        collectAffected(cpu, prev, affected);
-        collectAffected(cpu, next, affected);
-        for (int c : affected) mark_[static_cast<size_t>(c)] = 0;
+        // Most switches are between tasks that draw no bandwidth: then only the SMT siblings
+        // can change speed, and their list needs no de-duplication.
+        const std::vector<int>* affected = &info(cpu).siblings;
+        if (drawsBandwidth(prev) || drawsBandwidth(next)) {
+            affected_.clear();
+            collectAffected(cpu, prev, affected_);
+            collectAffected(cpu, next, affected_);
+            for (int c : affected_) mark_[static_cast<size_t>(c)] = 0;
+            affected = &affected_;
+        }
         noteMemRunning(cpu, prev, false);
         noteMemRunning(cpu, next, true);
         if (prev >= 0) addDemand(cpu, task(prev), -1);
@@ -413,7 +461,7 @@ private:
         // A neighbour's task is accounted at its old speed and re-timed only when its speed
         // changed: a switch between two tasks of the same demand, or one that leaves the core
         // as busy as before, changes nothing for it, and its burst end stands.
-        for (int c : affected) {
+        for (int c : *affected) {
             if (rq(c).curr < 0) continue;
             if (c == cpu) {
                 retime(c);
@@ -440,6 +488,12 @@ private:
         }
     }
 
+    // adds the task's CPU time on its last CPU to cpuTime
+    static void endStint(Task& t) {
+        if (t.stintCpu >= 0) t.cpuTime[static_cast<size_t>(t.stintCpu)] += t.stintNs;
+        t.stintNs = 0;
+    }
+
     // progress of the running task since its last update
     void account(int cpu) {
         Cpu& r = rq(cpu);
@@ -451,7 +505,11 @@ private:
         if (t.inBurst) t.remaining -= work;
         t.workDone += work;
         t.bandwidthWork += work * traits_[static_cast<size_t>(t.id)].bandwidthGBs;
-        t.cpuTime[static_cast<size_t>(cpu)] += dt;
+        if (t.stintCpu != cpu) {
+            endStint(t);
+            t.stintCpu = cpu;
+        }
+        t.stintNs += dt;
         updateCurr(s_, r, t, static_cast<double>(dt));
         t.lastUpdate = s_.now;
     }
@@ -612,28 +670,45 @@ private:
         const int id = rq(cpu).curr;
         Task& t = task(id);
         const auto& script = t.spec->script;
+        const HotOp* hot = &hotOps_[scriptStart_[static_cast<size_t>(id)]];
+        const size_t scriptSize = scriptStart_[static_cast<size_t>(id) + 1] - scriptStart_[static_cast<size_t>(id)];
         bool stillHere = true;
         for (int guard = 0; guard < 100000 && stillHere; ++guard) {
-            if (t.pc >= script.size()) {
+            if (t.pc >= scriptSize) {
                 block(cpu, TaskState::Exited);
                 stillHere = false;
                 break;
             }
-            const auto& op = script[t.pc];
-            if (op.kind == OpKind::Run) {
+            const HotOp& h = hot[t.pc];
+            if (h.kind == OpKind::Run) {
                 t.pc++;
-                t.remaining = jittered(op.amountNs, op.jitter);
+                t.remaining = jittered(h.amountNs, h.jitter);
                 t.inBurst = true;
                 retime(cpu);
                 break;
             }
-            if (op.kind == OpKind::Sleep) {
+            if (h.kind == OpKind::Sleep) {
                 t.pc++;
-                const double ns = jittered(op.amountNs, op.jitter);
+                const double ns = jittered(h.amountNs, h.jitter);
                 block(cpu, TaskState::Sleeping);
                 push(s_.now + static_cast<int64_t>(ns), Ev::SleepEnd, id);
                 stillHere = false;
-            } else if (op.kind == OpKind::Wait) {
+                continue;
+            }
+            if (h.kind == OpKind::Loop) {
+                const size_t here = t.pc;
+                long long& left = t.loopLeft[here];
+                if (h.count < 0) {
+                    t.pc = static_cast<size_t>(h.to);
+                } else {
+                    if (left == -2) left = h.count;
+                    if (left > 0) { --left; t.pc = static_cast<size_t>(h.to); }
+                    else { left = -2; t.pc++; }
+                }
+                continue;
+            }
+            const auto& op = script[t.pc];
+            if (op.kind == OpKind::Wait) {
                 t.pc++;
                 if (t.pendingWakes > 0) { t.pendingWakes--; continue; }
                 block(cpu, TaskState::Blocked);
@@ -668,16 +743,6 @@ private:
                     if (dst < 0) dst = t.allowed.first();
                     migrateTask(id, dst, MigrationCause::Affinity);
                     stillHere = false;
-                }
-            } else if (op.kind == OpKind::Loop) {
-                const size_t here = t.pc;
-                long long& left = t.loopLeft[here];
-                if (op.count < 0) {
-                    t.pc = static_cast<size_t>(op.to);
-                } else {
-                    if (left == -2) left = op.count;
-                    if (left > 0) { --left; t.pc = static_cast<size_t>(op.to); }
-                    else { left = -2; t.pc++; }
                 }
             } else {  // Exit
                 t.pc = script.size();
@@ -805,6 +870,11 @@ Result<std::unique_ptr<SimState>> makeSimState(const Topology& topo, const Domai
                 ci.llc = doms[i].span.first();
             }
             if ((doms[i].flags & SD_CLUSTER) && clusterDomain < 0) clusterDomain = doms[i].span.first();
+        }
+        if (ci.sdLlc >= 0) {
+            const auto& llcDomain = doms[static_cast<size_t>(ci.sdLlc)];
+            ci.llcSpan = llcDomain.span.toVector();
+            if (!llcDomain.groups.empty()) ci.llcFirstGroup = llcDomain.groups.front().span.toVector();
         }
         // sd_share_id: the cluster when an SD_CLUSTER domain exists, else the LLC (6.8+)
         ci.shareId = clusterDomain >= 0 ? clusterDomain : ci.llc;
