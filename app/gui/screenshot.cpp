@@ -40,16 +40,23 @@ void ScreenshotJob::start() {
     check();
 }
 
+bool ScreenshotJob::busy() const {
+    return window_->loader()->busy() || window_->whatIfPanel()->running() ||
+           window_->lessonBrowser()->renderingFigures() || window_->traceWorkspace()->busy();
+}
+
 void ScreenshotJob::check() {
-    if (completing_ || !window_ || window_->loader()->busy() || window_->whatIfPanel()->running() ||
-        window_->lessonBrowser()->renderingFigures() || window_->traceWorkspace()->busy())
-        return;
+    if (completing_ || !window_ || busy()) return;
     completing_ = true;
     // One more turn so layouts and resizes posted by the new session settle before rendering.
     QTimer::singleShot(0, this, &ScreenshotJob::complete);
 }
 
 void ScreenshotJob::complete() {
+    if (busy()) {  // that turn started more work (a queued load or run): wait for its idle signal
+        completing_ = false;
+        return;
+    }
     timeout_.stop();
     MainWindow& window = *window_;
     int code = 0;

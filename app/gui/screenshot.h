@@ -26,6 +26,7 @@ signals:
     void finished(int exitCode, const QString& message);
 
 private:
+    bool busy() const;  // a load, what-if run, figure rendering or trace load is under way
     void check();
     void complete();
 

@@ -3,11 +3,13 @@
 #include <hwloc.h>
 
 #include <algorithm>
+#include <csignal>
 #include <cstring>
 #include <fstream>
 #include <map>
 #include <memory>
 #include <sstream>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -246,6 +248,11 @@ static std::string probeXmlInChild(const std::string& path) {
     const pid_t child = fork();
     if (child < 0) return "";  // cannot isolate: load in process as before
     if (child == 0) {
+        // Die quietly if hwloc crashes: no core file, and none of the parent's crash handlers
+        // (a sanitizer's report, a fuzzer's crash artifact, an app's crash dialog) in the probe.
+        const struct rlimit noCore = {0, 0};
+        setrlimit(RLIMIT_CORE, &noCore);
+        for (int sig : {SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT}) signal(sig, SIG_DFL);
         hwloc_topology_t ht = nullptr;
         if (hwloc_topology_init(&ht) != 0) _exit(3);
         hwloc_topology_set_flags(ht, HWLOC_TOPOLOGY_FLAG_INCLUDE_DISALLOWED);
