@@ -13,6 +13,10 @@
 namespace schedscope::gui {
 
 ScreenshotJob::ScreenshotJob(LaunchOptions options, QObject* parent) : QObject(parent), options_(std::move(options)) {
+    // One more turn so layouts and resizes posted by the new session settle before rendering.
+    settle_.setSingleShot(true);
+    settle_.setInterval(0);
+    connect(&settle_, &QTimer::timeout, this, &ScreenshotJob::complete);
     timeout_.setSingleShot(true);
     timeout_.setInterval(120'000);
     connect(&timeout_, &QTimer::timeout, this, [this] {
@@ -48,8 +52,7 @@ bool ScreenshotJob::busy() const {
 void ScreenshotJob::check() {
     if (completing_ || !window_ || busy()) return;
     completing_ = true;
-    // One more turn so layouts and resizes posted by the new session settle before rendering.
-    QTimer::singleShot(0, this, &ScreenshotJob::complete);
+    settle_.start();
 }
 
 void ScreenshotJob::complete() {

@@ -33,6 +33,7 @@ private:
     LaunchOptions options_;
     std::unique_ptr<MainWindow> window_;
     QTimer timeout_;
+    QTimer settle_;
     bool completing_ = false;
 };
 
