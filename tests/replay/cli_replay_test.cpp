@@ -121,14 +121,20 @@ TEST(CliReplay, FreshRecordingOfAPingPongReplays) {
     const std::string dir = SCHEDSCOPE_TEST_SCRATCH, exe = dir + "/pingpong", dat = dir + "/live-pingpong.dat";
     std::filesystem::create_directories(dir);
     ASSERT_EQ(std::system(("cc -O2 -o '" + exe + "' " + trace("replay/pingpong.c")).c_str()), 0);
-    CliRun rec = cli("record -o '" + dat + "' -- '" + exe + "' 500");
+    CliRun rec = cli("record -o '" + dat + "' -- '" + exe + "' 2000");
     ASSERT_EQ(rec.status, 0) << rec.err;
     CliRun r = cli("replay '" + dat + "' --comm pingpong --baseline --json");
     ASSERT_EQ(r.status, 0) << r.err;
     auto j = nlohmann::json::parse(r.out);
     ASSERT_EQ(j["derived"]["tasks"].size(), 2u);
     ASSERT_EQ(j["derived"]["edges"].size(), 2u);
-    // Under load some wakeups come from interrupts or other tasks; coupling must still dominate.
-    for (const auto& e : j["derived"]["edges"]) EXPECT_GT(e["count"].get<int>(), 20);
+    // How often the pair blocks at all depends on the load (with both CPUs busy the data is often
+    // there already); the sleeps there are must mostly end by the partner's wakeup, not by a
+    // wakeup from elsewhere (timed_sleeps).
+    for (const auto& e : j["derived"]["edges"]) {
+        const auto& wakee = j["derived"]["tasks"][e["wakee"].get<size_t>()];
+        EXPECT_GT(e["count"].get<int>(), 0);
+        EXPECT_GT(e["count"].get<int>(), wakee["timed_sleeps"].get<int>()) << wakee.dump();
+    }
     EXPECT_LT(j["fidelity"]["cpu_time_error"].get<double>(), 0.2);
 }
