@@ -11,6 +11,7 @@
 #include "sim_run.h"
 #include "topology/hwloc_loader.h"
 #include "topology_options.h"
+#include "workload/bursts_and_sleeps.h"
 #include "workload/workload_spec.h"
 
 namespace schedscope::cli {
@@ -132,25 +133,8 @@ int runBenchSim(const Args& args) {
     b.arch = Arch::X86_64;
     auto tree = buildDomains(*topo, b);
     if (!tree) return failRuntime(tree.error());
-    workload::Workload wl;
+    workload::Workload wl = workload::burstsAndSleeps(256, 4, 0.5, 4.0);
     wl.name = wl.spec = "bench: 256 tasks, 1 ms bursts, 1 ms sleeps";
-    for (int i = 0; i < 256; ++i) {
-        workload::TaskSpec t;
-        t.name = "t" + std::to_string(i);
-        t.memFraction = i % 4 == 0 ? 0.5 : 0.0;
-        t.bandwidthGBs = i % 4 == 0 ? 4.0 : 0.0;
-        workload::Op run;
-        run.kind = workload::OpKind::Run;
-        run.amountNs = 1e6;
-        run.jitter = 0.5;
-        workload::Op sleep = run;
-        sleep.kind = workload::OpKind::Sleep;
-        workload::Op loop;
-        loop.kind = workload::OpKind::Loop;
-        loop.to = 0;
-        t.script = {run, sleep, loop};
-        wl.tasks.push_back(std::move(t));
-    }
     sim::SimOptions o;
     o.durationS = *dur;
     o.samplePeriodS = *dur / 100;

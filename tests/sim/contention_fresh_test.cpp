@@ -9,6 +9,7 @@
 #include "domains/domain_tree.h"
 #include "sim/simulator.h"
 #include "sim_topologies.h"
+#include "workload/bursts_and_sleeps.h"
 #include "workload/workload_spec.h"
 
 namespace schedscope::test {
@@ -45,28 +46,7 @@ workload::Workload fromSpec(const Topology& topo, const std::string& spec) {
 
 // bench sim's mix, smaller: short bursts and sleeps, every other task memory-bound, so wakeups
 // scatter tasks over the nodes
-workload::Workload burstsAndSleeps(int tasks) {
-    workload::Workload wl;
-    wl.name = "bursts and sleeps";
-    for (int i = 0; i < tasks; ++i) {
-        workload::TaskSpec t;
-        t.name = "t" + std::to_string(i);
-        t.memFraction = i % 2 == 0 ? 0.6 : 0.0;
-        t.bandwidthGBs = i % 2 == 0 ? 6.0 : 0.0;
-        workload::Op run;
-        run.kind = workload::OpKind::Run;
-        run.amountNs = 1e6;
-        run.jitter = 0.5;
-        workload::Op sleep = run;
-        sleep.kind = workload::OpKind::Sleep;
-        workload::Op loop;
-        loop.kind = workload::OpKind::Loop;
-        loop.to = 0;
-        t.script = {run, sleep, loop};
-        wl.tasks.push_back(std::move(t));
-    }
-    return wl;
-}
+workload::Workload burstsAndSleeps(int tasks) { return workload::burstsAndSleeps(tasks, 2, 0.6, 6.0); }
 
 TEST(ContentionFresh, KunpengBurstsAcrossNodes) {
     expectFreshSpeeds(kunpeng920_24(), burstsAndSleeps(120), "linux-6.12", 0.2);
