@@ -405,8 +405,8 @@ Result<DerivedWorkload> deriveWorkload(const tracing::EventStore& store, const D
                      (rules.empty() ? std::string{} : "; rules: " + rules) + "; bandwidth drawn alone = share x " +
                      std::to_string(static_cast<int>(kGBsPerShare)) + " GB/s");
     }
-    as.push_back("the waker is the task current on the CPU that ran sched_waking: an interrupt waking a task while "
-                 "another runs is credited to that task");
+    as.push_back("the waker is the task that ran sched_waking (its common_pid; without it, the task the switches show "
+                 "current on that CPU): an interrupt waking a task while another runs is credited to that task");
     as.push_back("sleeps ended by a timer, an interrupt from idle, or a dropped task replay as timed sleeps of the "
                  "recorded length; sleeps ended by a kept task wait for that task's simulated wakeup");
     as.push_back("preemptions are not replayed: each task's CPU time between blocking points is one burst, scaled by "

@@ -64,6 +64,10 @@ char taskStateChar(TaskState s);
 //   srcCpu  migrate: orig_cpu; move/swap/stick_numa: src_cpu; else -1
 //   dstCpu  migrate: dest_cpu; waking/wakeup/wakeup_new: target_cpu; move/swap/stick_numa:
 //           dst_cpu; cpu_idle: cpu_id; else -1
+//   waker   waking/wakeup/wakeup_new: the task that executed the tracepoint (common_pid), -1 when
+//           the source does not say. For sched_waking and sched_wakeup_new that is the waker; a
+//           sched_wakeup may run on the target CPU (the kernel's remote wakeup list), where it
+//           names whatever that CPU was running.
 // Not kept: next_prio (the next task's prio is that of its own events), comm strings per event
 // (kept per task as a history of names, see EventStore::commAt), numa node ids.
 struct SchedEvent {
@@ -76,6 +80,7 @@ struct SchedEvent {
     TaskState state = TaskState::Unknown;
     int32_t srcCpu = -1;
     int32_t dstCpu = -1;
+    int32_t waker = -1;
 };
 
 }  // namespace schedscope::tracing

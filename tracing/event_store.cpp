@@ -14,9 +14,19 @@ bool usesPid2(EventKind k) {
     return k == EventKind::Switch || k == EventKind::ProcessFork || k == EventKind::ProcessExec ||
            k == EventKind::SwapNuma;
 }
-bool usesDstCpu(EventKind k) {
-    return k == EventKind::Waking || k == EventKind::Wakeup || k == EventKind::WakeupNew || k == EventKind::CpuIdle;
+bool isWake(EventKind k) { return k == EventKind::Waking || k == EventKind::Wakeup || k == EventKind::WakeupNew; }
+// Wake events: the target CPU in the low 13 bits, the waker in the high 19, each stored + 1 so
+// that 0 means unknown.
+constexpr uint32_t kWakeCpuBits = 13;
+constexpr uint32_t kWakeCpuMask = (1u << kWakeCpuBits) - 1;
+constexpr uint32_t kWakerMax = (1u << (32 - kWakeCpuBits)) - 1;
+int32_t packWake(int32_t dstCpu, int32_t waker) {
+    const uint32_t cpu = dstCpu >= -1 && static_cast<uint32_t>(dstCpu + 1) <= kWakeCpuMask ? static_cast<uint32_t>(dstCpu + 1) : 0;
+    const uint32_t who = waker >= -1 && static_cast<uint32_t>(waker + 1) <= kWakerMax ? static_cast<uint32_t>(waker + 1) : 0;
+    return static_cast<int32_t>(who << kWakeCpuBits | cpu);
 }
+int32_t wakeCpu(int32_t v) { return static_cast<int32_t>(static_cast<uint32_t>(v) & kWakeCpuMask) - 1; }
+int32_t wakeWaker(int32_t v) { return static_cast<int32_t>(static_cast<uint32_t>(v) >> kWakeCpuBits) - 1; }
 int32_t pack(int32_t src, int32_t dst) {
     return static_cast<int32_t>((static_cast<uint32_t>(src) & 0xffffu) << 16 | (static_cast<uint32_t>(dst) & 0xffffu));
 }
@@ -63,7 +73,8 @@ void EventStore::push(Partition& p, const SchedEvent& e) {
     int32_t arg = -1;
     if (usesPid2(e.kind)) arg = e.pid2;
     else if (usesPackedCpus(e.kind)) arg = pack(e.srcCpu, e.dstCpu);
-    else if (usesDstCpu(e.kind)) arg = e.dstCpu;
+    else if (isWake(e.kind)) arg = packWake(e.dstCpu, e.waker);
+    else if (e.kind == EventKind::CpuIdle) arg = e.dstCpu;
     p.arg.push_back(arg);
     if (e.kind == EventKind::SwapNuma) p.swapCpus[i] = {e.srcCpu, e.dstCpu};
 }
@@ -156,7 +167,8 @@ SchedEvent EventStore::decode(const Partition& p, int cpu, size_t i) {
     const int32_t arg = p.arg[i];
     if (usesPid2(e.kind)) e.pid2 = arg;
     else if (usesPackedCpus(e.kind)) { e.srcCpu = unpackHi(arg); e.dstCpu = unpackLo(arg); }
-    else if (usesDstCpu(e.kind)) e.dstCpu = arg;
+    else if (isWake(e.kind)) { e.dstCpu = wakeCpu(arg); e.waker = wakeWaker(arg); }
+    else if (e.kind == EventKind::CpuIdle) e.dstCpu = arg;
     if (e.kind == EventKind::SwapNuma) {
         auto it = p.swapCpus.find(static_cast<uint32_t>(i));
         if (it != p.swapCpus.end()) { e.srcCpu = it->second.first; e.dstCpu = it->second.second; }

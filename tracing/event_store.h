@@ -12,7 +12,10 @@
 //   prio     u8   SchedEvent::prio (kernel prio 0..139)
 //   pid      i32  SchedEvent::pid
 //   arg      i32  switch/fork/exec/swap_numa: pid2; migrate/move_numa/stick_numa: srcCpu<<16 |
-//                 dstCpu; waking/wakeup/wakeup_new: dstCpu (target_cpu); cpu_idle: cpu_id
+//                 dstCpu; cpu_idle: cpu_id; waking/wakeup/wakeup_new: (waker + 1) << 13 |
+//                 (dstCpu + 1), so the waker costs no extra column: a waker pid above 2^19 - 2
+//                 (rare: PID_MAX_LIMIT is 2^22) or a target CPU outside -1..8190 is kept as
+//                 unknown (-1)
 // Side tables: swap_numa CPUs (rare), per-task comm history (interned), anomaly counters.
 // Global time order is a k-way merge over partitions (forEach).
 #include <array>

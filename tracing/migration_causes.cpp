@@ -56,9 +56,10 @@ std::vector<Migration> inferMigrations(const EventStore& store) {
             }
             case EventKind::Waking: {
                 waking.insert(e.pid);
+                const int32_t waker = wakerOf(e, cur);
                 if (isStopper(store.commAt(e.pid, e.ts)))
-                    stoppers[e.pid] = StopperInfo{cur, e.cpu, false};
-                auto it = stoppers.find(cur);  // the running stopper wakes someone
+                    stoppers[e.pid] = StopperInfo{waker, e.cpu, false};
+                auto it = stoppers.find(waker);  // the running stopper wakes someone
                 if (it != stoppers.end() && it->second.waker == e.pid) it->second.wokeWaker = true;
                 break;
             }

@@ -108,6 +108,7 @@ void SchedDecoder::decode(tep_record* rec, EventStore& store) {
             e.pid = static_cast<int32_t>(a);
             e.dstCpu = static_cast<int32_t>(b);
             e.prio = static_cast<int32_t>(c);
+            e.waker = tep_data_pid(tep_, rec);  // common_pid: who ran the tracepoint
             if (ok) store.noteComm(e.pid, e.ts, charField(s.f[Comm], d, rec->size));
             break;
         case EventKind::MigrateTask:

@@ -15,6 +15,11 @@ int32_t CpuTracker::observe(const SchedEvent& e) {
     return before;
 }
 
+int32_t wakerOf(const SchedEvent& e, int32_t current) {
+    if ((e.kind == EventKind::Waking || e.kind == EventKind::WakeupNew) && e.waker >= 0) return e.waker;
+    return current;
+}
+
 std::vector<std::vector<RunSlice>> computeRunSlices(const EventStore& store) {
     std::vector<std::vector<RunSlice>> out(static_cast<size_t>(store.cpuCount()));
     for (int c = 0; c < store.cpuCount(); ++c) {
@@ -72,13 +77,9 @@ std::vector<TaskInterval> computeTaskIntervals(const EventStore& store) {
                 break;
             case EventKind::Waking:
             case EventKind::WakeupNew:
-                transition(e.pid, TaskPhase::Runnable, e.ts, e.dstCpu, cur);
+            case EventKind::Wakeup:  // kernels without sched_waking: the wakeup starts runnable
+                transition(e.pid, TaskPhase::Runnable, e.ts, e.dstCpu, wakerOf(e, cur));
                 break;
-            case EventKind::Wakeup: {
-                // Kernels without sched_waking in the trace: the wakeup itself starts runnable.
-                transition(e.pid, TaskPhase::Runnable, e.ts, e.dstCpu, cur);
-                break;
-            }
             case EventKind::ProcessExit:
                 break;  // the task still runs until its final switch (prev_state X/Z)
             default:

@@ -24,8 +24,8 @@ constexpr const char* taskPhaseName(TaskPhase p) {
     return p == TaskPhase::Running ? "running" : p == TaskPhase::Runnable ? "runnable" : "sleeping";
 }
 
-// One state of one task. Runnable intervals that follow a wakeup carry the waker: the task
-// current on the CPU that executed sched_waking (-1 if unknown or preempted, not woken).
+// One state of one task. Runnable intervals that follow a wakeup carry the waker (-1 if
+// unknown or preempted, not woken): see wakerOf().
 struct TaskInterval {
     int32_t pid = -1;
     TaskPhase phase = TaskPhase::Running;
@@ -36,6 +36,14 @@ struct TaskInterval {
 };
 // All intervals, ordered by (pid, start). pid 0 (idle) is left out.
 std::vector<TaskInterval> computeTaskIntervals(const EventStore& store);
+
+// The waker of a wake event, given the task the switches say is current on its CPU (`current`,
+// from CpuTracker::observe). sched_waking and sched_wakeup_new run in the waker's context, so
+// the record's own common_pid (SchedEvent::waker) is the answer when the source kept it; it
+// stays right where the trace lost a sched_switch (kernels drop some under load, sometimes
+// without counting them). A sched_wakeup may run on the target CPU from the remote wakeup list,
+// so for it, and for sources without common_pid, the current task is the best guess.
+int32_t wakerOf(const SchedEvent& e, int32_t current);
 
 // The task current on each CPU as events stream by in time order (the sched_switch tracker).
 class CpuTracker {

@@ -54,6 +54,15 @@ TEST(BpfSource, StreamSeesAffinityMovesWithCauseAndLevel) {
     EXPECT_EQ(store.anomaly(Anomaly::LostEvents), 0u);
     EXPECT_EQ(store.anomaly(Anomaly::Malformed), 0u);
     EXPECT_FALSE(store.commAt(tid, store.lastTs()).empty()) << "comm records reach the store";
+    // Moving a running thread wakes the CPU's stopper from sched_setaffinity() in this thread:
+    // the waking records name it as the waker.
+    int stopperWakesByUs = 0;
+    store.forEach([&](const SchedEvent& e) {
+        if (e.kind == EventKind::Waking && store.commAt(e.pid, e.ts).starts_with("migration/"))
+            stopperWakesByUs += e.waker == getpid();
+        return true;
+    });
+    EXPECT_GE(stopperWakesByUs, 1);
     auto report = m->classifier.classify(store);
     int affinity = 0;
     std::string seen;

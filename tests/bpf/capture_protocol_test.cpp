@@ -76,6 +76,38 @@ TEST(CaptureProtocol, StreamRoundTrip) {
     EXPECT_EQ(mig.dstCpu, 1);
 }
 
+TEST(CaptureProtocol, WakeRecordsCarryTheirWaker) {
+    // The waker bytes hold 1 + the pid that ran the tracepoint; zero (what a helper that still
+    // sent padding there wrote) reads as unknown.
+    ssc_record withWaker{};
+    withWaker.ts = 1000;
+    withWaker.pid = 30;
+    withWaker.arg = 1;  // target CPU
+    withWaker.kind = SSC_WAKING;
+    const uint32_t waker1 = 0x12345 + 1;
+    withWaker.waker[0] = waker1 & 0xff;
+    withWaker.waker[1] = waker1 >> 8 & 0xff;
+    withWaker.waker[2] = waker1 >> 16 & 0xff;
+    ssc_record padded = withWaker;
+    padded.ts = 1100;
+    padded.kind = SSC_WAKEUP;
+    padded.waker[0] = padded.waker[1] = padded.waker[2] = 0;
+    std::vector<uint8_t> payload(2 * sizeof(ssc_record));
+    std::memcpy(payload.data(), &withWaker, sizeof withWaker);
+    std::memcpy(payload.data() + sizeof withWaker, &padded, sizeof padded);
+    auto bytes = helloFrame();
+    appendFrame(bytes, FrameType::Records, payload);
+    appendFrame(bytes, FrameType::End, {});
+    CaptureClient client(-1);
+    EventStore store;
+    ASSERT_TRUE(client.feed(bytes, store));
+    store.finish();
+    ASSERT_EQ(store.size(), 2u);
+    EXPECT_EQ(store.at(0, 0).waker, 0x12345);
+    EXPECT_EQ(store.at(0, 0).dstCpu, 1);
+    EXPECT_EQ(store.at(0, 1).waker, -1);
+}
+
 TEST(CaptureProtocol, AggregateRoundTrip) {
     AggregateSnapshot s;
     s.eventsByKind[static_cast<size_t>(EventKind::Switch)] = 42;

@@ -127,12 +127,16 @@ TEST(CliReplay, FreshRecordingOfAPingPongReplays) {
     ASSERT_EQ(r.status, 0) << r.err;
     auto j = nlohmann::json::parse(r.out);
     ASSERT_EQ(j["derived"]["tasks"].size(), 2u);
-    // The pair wakes each other about 2000 times in all (seen: 2000-2900). The waker is the task the trace
-    // shows current on the waking CPU, and on this VM's kernel recordings miss some idle->task
-    // sched_switch events on one CPU (0 reported lost; trace-cmd report shows the gap), so one
-    // direction can lose most of its edges. Together they must still account for the coupling.
+    // The pair wakes each other about 2000 times in all (seen: 2000-2900); how the wakeups split
+    // between the directions depends on the load (one side may find the byte already there):
+    // seen 445..1651 per direction. The waker comes from the waking record itself, so even the
+    // idle->task switches this VM's kernel sometimes drops cannot take a direction's edges.
     int coupled = 0;
-    for (const auto& e : j["derived"]["edges"]) coupled += e["count"].get<int>();
+    ASSERT_EQ(j["derived"]["edges"].size(), 2u) << j["derived"].dump();
+    for (const auto& e : j["derived"]["edges"]) {
+        coupled += e["count"].get<int>();
+        EXPECT_GE(e["count"].get<int>(), 100) << j["derived"].dump();
+    }
     EXPECT_GE(coupled, 1000) << j["derived"].dump();
     EXPECT_LT(j["fidelity"]["cpu_time_error"].get<double>(), 0.2);
 }

@@ -1,5 +1,7 @@
 #include <gtest/gtest.h>
 
+#include <map>
+
 #include "event_store.h"
 #include "sched_tracker.h"
 
@@ -49,6 +51,39 @@ TEST(EventStore, RoundTripsEveryColumnPerKind) {
     EXPECT_EQ(seen[3].pid2, 6);
     EXPECT_EQ(seen[3].srcCpu, 2);
     EXPECT_EQ(seen[3].dstCpu, 7);
+}
+
+TEST(EventStore, WakeEventsKeepTheirWakerInTheArgColumn) {
+    EventStore s;
+    SchedEvent known = ev(100, 0, EventKind::Waking, 30);
+    known.dstCpu = 4095;
+    known.waker = 524286;  // the largest waker the packed column holds
+    SchedEvent big = ev(200, 0, EventKind::Wakeup, 31);
+    big.dstCpu = 0;
+    big.waker = 524287;  // beyond it: kept as unknown, the target CPU survives
+    SchedEvent none = ev(300, 1, EventKind::WakeupNew, 32);  // a source without common_pid
+    none.dstCpu = -1;
+    SchedEvent idle = ev(400, 1, EventKind::Waking, 33);  // woken from an interrupt on an idle CPU
+    idle.dstCpu = 1;
+    idle.waker = 0;
+    SchedEvent badCpu = ev(500, 1, EventKind::Waking, 34);
+    badCpu.dstCpu = 9000;  // corrupt input: no CPU rather than a wrong one
+    badCpu.waker = 7;
+    for (const auto& e : {known, big, none, idle, badCpu}) s.append(e);
+    s.finish();
+    std::vector<SchedEvent> seen;
+    s.forEach([&](const SchedEvent& e) { seen.push_back(e); return true; });
+    ASSERT_EQ(seen.size(), 5u);
+    EXPECT_EQ(seen[0].dstCpu, 4095);
+    EXPECT_EQ(seen[0].waker, 524286);
+    EXPECT_EQ(seen[1].dstCpu, 0);
+    EXPECT_EQ(seen[1].waker, -1);
+    EXPECT_EQ(seen[2].dstCpu, -1);
+    EXPECT_EQ(seen[2].waker, -1);
+    EXPECT_EQ(seen[3].waker, 0);
+    EXPECT_EQ(seen[4].dstCpu, -1);
+    EXPECT_EQ(seen[4].waker, 7);
+    EXPECT_EQ(seen[4].pid, 34);
 }
 
 TEST(EventStore, ResortsOutOfOrderEventsAndCountsThem) {
@@ -148,6 +183,29 @@ TEST(SchedTracker, RunSlicesAndTaskStatesWithWaker) {
     EXPECT_EQ(of20[0].start, 150u);
     EXPECT_EQ(of20[0].end, 200u);
     EXPECT_EQ(of20[1].phase, TaskPhase::Running);
+}
+
+TEST(SchedTracker, WakerFromTheWakingRecordSurvivesALostSwitch) {
+    // CPU 0 runs 10, which switches to 20 but that switch was lost; 20 then wakes 30. The
+    // switches still say 10 is current; the waking record's common_pid says 20.
+    EventStore s;
+    SchedEvent a = ev(100, 0, EventKind::Switch, 0, 10);
+    SchedEvent w = ev(200, 0, EventKind::Waking, 30);
+    w.dstCpu = 1;
+    w.waker = 20;
+    SchedEvent old = ev(300, 0, EventKind::Waking, 40);  // a source without common_pid
+    old.dstCpu = 1;
+    SchedEvent wu = ev(400, 1, EventKind::Wakeup, 50);  // sched_wakeup from the remote wakeup list
+    wu.dstCpu = 1;
+    wu.waker = 0;
+    for (const auto& e : {a, w, old, wu}) s.append(e);
+    s.finish();
+    std::map<int32_t, int32_t> wakerOfPid;
+    for (const auto& iv : computeTaskIntervals(s))
+        if (iv.phase == TaskPhase::Runnable) wakerOfPid[iv.pid] = iv.waker;
+    EXPECT_EQ(wakerOfPid[30], 20);
+    EXPECT_EQ(wakerOfPid[40], 10);  // falls back to the switches
+    EXPECT_EQ(wakerOfPid[50], -1);  // nothing ran on CPU 1 yet: not the idle task named by the record
 }
 
 TEST(EventStore, TrimKeepsOnlyTheWindow) {

@@ -97,10 +97,17 @@ TEST(TraceDat, ReportTextGivesTheSameStoreAsTheBinary) {
     EXPECT_EQ(countsOf(*bin), countsOf(*text));
     EXPECT_EQ(bin->taskCount(), text->taskCount());
     EXPECT_EQ(text->anomaly(Anomaly::GarbageLine), 0u);
-    // The report prints microseconds: compare the event sequences at that precision.
-    std::vector<std::tuple<uint64_t, int, int, int, int>> a, b;
-    bin->forEach([&](const SchedEvent& e) { a.emplace_back((e.ts + 500) / 1000, e.cpu, int(e.kind), e.pid, e.pid2); return true; });
-    text->forEach([&](const SchedEvent& e) { b.emplace_back(e.ts / 1000, e.cpu, int(e.kind), e.pid, e.pid2); return true; });
+    // The report prints microseconds: compare the event sequences at that precision. The waker
+    // of wake events is common_pid in the binary and the task column in the text.
+    std::vector<std::tuple<uint64_t, int, int, int, int, int>> a, b;
+    size_t wakersNotIdle = 0;
+    bin->forEach([&](const SchedEvent& e) {
+        a.emplace_back((e.ts + 500) / 1000, e.cpu, int(e.kind), e.pid, e.pid2, e.waker);
+        wakersNotIdle += e.kind == EventKind::Waking && e.waker > 0;
+        return true;
+    });
+    text->forEach([&](const SchedEvent& e) { b.emplace_back(e.ts / 1000, e.cpu, int(e.kind), e.pid, e.pid2, e.waker); return true; });
+    EXPECT_GT(wakersNotIdle, bin->count(EventKind::Waking) / 2);
     // Same-microsecond events on two CPUs may print in either order: compare as multisets.
     std::sort(a.begin(), a.end());
     std::sort(b.begin(), b.end());

@@ -144,7 +144,8 @@ static __always_inline void submit(void *r)
     bpf_ringbuf_submit(r, avail >= wakeup_bytes ? BPF_RB_FORCE_WAKEUP : BPF_RB_NO_WAKEUP);
 }
 
-static __always_inline void emit(struct ssc_cpu_stats *s, int kind, __s32 pid, __s32 arg, int prio, __u8 state)
+static __always_inline void emit_wake(struct ssc_cpu_stats *s, int kind, __s32 pid, __s32 arg, int prio, __u8 state,
+                                      __u32 waker1)
 {
     struct ssc_record *r = bpf_ringbuf_reserve(&events, sizeof(*r), 0);
     if (!r) {
@@ -159,8 +160,15 @@ static __always_inline void emit(struct ssc_cpu_stats *s, int kind, __s32 pid, _
     r->kind = (__u8)kind;
     r->prio = (__u8)prio;
     r->state = state;
-    r->pad[0] = r->pad[1] = r->pad[2] = 0;
+    r->waker[0] = (__u8)waker1;
+    r->waker[1] = (__u8)(waker1 >> 8);
+    r->waker[2] = (__u8)(waker1 >> 16);
     submit(r);
+}
+
+static __always_inline void emit(struct ssc_cpu_stats *s, int kind, __s32 pid, __s32 arg, int prio, __u8 state)
+{
+    emit_wake(s, kind, pid, arg, prio, state, 0);
 }
 
 static __always_inline void forget_comm(__s32 pid)
@@ -214,7 +222,7 @@ static __always_inline void note_comm(struct ssc_cpu_stats *s, struct task_struc
     r->h.kind = SSC_COMM;
     r->h.prio = 0;
     r->h.state = SSC_STATE_UNKNOWN;
-    r->h.pad[0] = r->h.pad[1] = r->h.pad[2] = 0;
+    r->h.waker[0] = r->h.waker[1] = r->h.waker[2] = 0;
     __builtin_memcpy(r->comm, &v, sizeof(r->comm));
     count(s, SSC_COMM);
     submit(r);
@@ -354,7 +362,11 @@ static __always_inline int on_wake(int kind, struct task_struct *p, const bool b
             return 0;
         if (kind != SSC_WAKEUP)
             note_comm(s, p, pid);
-        emit(s, kind, pid, READ(btf, p, wake_cpu), READ(btf, p, prio), SSC_STATE_UNKNOWN);
+        /* The tracepoint runs in the waker's context (for sched_wakeup, possibly the target
+         * CPU's current task): keep who that was, as trace.dat keeps common_pid. */
+        const __u32 waker1 = (__u32)bpf_get_current_pid_tgid() + 1;
+        emit_wake(s, kind, pid, READ(btf, p, wake_cpu), READ(btf, p, prio), SSC_STATE_UNKNOWN,
+                  waker1 < (1u << 24) ? waker1 : 0);
     }
     if (do_aggregate) {
         if (kind == SSC_WAKING) {

@@ -44,7 +44,10 @@ enum ssc_cause {
  *   arg   switch: next pid; fork: child pid; migrate: src << 16 | dst;
  *         waking/wakeup/wakeup_new: target CPU; exit: -1
  *   prio  switch: prev prio; waking/wakeup/wakeup_new/migrate/exit: prio; fork: 0
- *   state switch: enum ssc_state of prev; else SSC_STATE_UNKNOWN */
+ *   state switch: enum ssc_state of prev; else SSC_STATE_UNKNOWN
+ *   waker waking/wakeup/wakeup_new: 1 + the pid that ran the tracepoint, 24 bits little-endian;
+ *         0 when unknown (a pid >= 2^24 - 1) and for every other kind. These bytes were zero
+ *         padding before, which reads as unknown, so the protocol version did not change. */
 struct ssc_record {
     __u64 ts;   /* bpf_ktime_get_ns(): CLOCK_MONOTONIC ns */
     __s32 pid;
@@ -53,7 +56,7 @@ struct ssc_record {
     __u8 kind;  /* enum ssc_kind */
     __u8 prio;
     __u8 state; /* enum ssc_state */
-    __u8 pad[3];
+    __u8 waker[3];
 };
 
 /* kind == SSC_COMM: 40 bytes. Sent the first time a pid is seen and when its name changes. */
