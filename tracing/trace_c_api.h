@@ -57,6 +57,9 @@ char **tracefs_instances(const char *regex);
 void tracefs_list_free(char **list);
 int tracefs_trace_on(struct tracefs_instance *instance);
 int tracefs_trace_off(struct tracefs_instance *instance);
+int tracefs_trace_is_on(struct tracefs_instance *instance);
+char *tracefs_event_file_read(struct tracefs_instance *instance, const char *system, const char *event,
+                              const char *file, int *psize);
 int tracefs_event_enable(struct tracefs_instance *instance, const char *system, const char *event);
 int tracefs_event_disable(struct tracefs_instance *instance, const char *system, const char *event);
 int tracefs_iterate_raw_events(struct tep_handle *tep, struct tracefs_instance *instance, cpu_set_t *cpus,

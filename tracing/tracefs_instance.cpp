@@ -82,7 +82,10 @@ Result<std::unique_ptr<PrivateInstance>> PrivateInstance::create(const std::stri
     for (const auto& ev : captureEvents()) {
         const auto colon = ev.find(':');
         // Older kernels lack some (sched_waking < 4.3, numa events without NUMA balancing).
-        if (tracefs_event_enable(self->inst_, ev.substr(0, colon).c_str(), ev.substr(colon + 1).c_str()) == 0) ++enabled;
+        if (tracefs_event_enable(self->inst_, ev.substr(0, colon).c_str(), ev.substr(colon + 1).c_str()) == 0) {
+            ++enabled;
+            self->enabled_.push_back(ev);
+        }
     }
     if (enabled == 0) return Error{self->name_ + ": no sched event could be enabled"};
     self->cpus_ = static_cast<int>(sysconf(_SC_NPROCESSORS_CONF));
@@ -97,8 +100,37 @@ PrivateInstance::~PrivateInstance() {
     tracefs_instance_free(inst_);
 }
 
-void PrivateInstance::traceOn() { tracefs_trace_on(inst_); }
-void PrivateInstance::traceOff() { tracefs_trace_off(inst_); }
+void PrivateInstance::traceOn() {
+    tracefs_trace_on(inst_);
+    tracing_ = true;
+}
+void PrivateInstance::traceOff() {
+    tracing_ = false;
+    tracefs_trace_off(inst_);
+}
+
+std::vector<std::string> PrivateInstance::restoreTampered() {
+    std::vector<std::string> notes;
+    if (!tracing_) return notes;
+    const std::string where = "tracefs instance " + name_ + ": ";
+    const std::string after = " by another process; switched on again (events in between are missing)";
+    for (const auto& ev : enabled_) {
+        const auto colon = ev.find(':');
+        const std::string sys = ev.substr(0, colon), name = ev.substr(colon + 1);
+        // "0" off, "1" on; a "*" or "X" suffix marks soft/mixed states, which still record.
+        char* text = tracefs_event_file_read(inst_, sys.c_str(), name.c_str(), "enable", nullptr);
+        const bool off = text && text[0] == '0';
+        std::free(text);
+        if (!off) continue;
+        tracefs_event_enable(inst_, sys.c_str(), name.c_str());
+        notes.push_back(where + ev + " was disabled" + after);
+    }
+    if (tracefs_trace_is_on(inst_) == 0) {
+        tracefs_trace_on(inst_);
+        notes.push_back(where + "tracing_on was turned off" + after);
+    }
+    return notes;
+}
 
 uint64_t PrivateInstance::overruns() const {
     uint64_t total = 0;

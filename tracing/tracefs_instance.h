@@ -34,12 +34,18 @@ public:
     uint64_t overruns() const;
     void traceOn();
     void traceOff();
+    // While tracing: finds the events we enabled, or tracing_on, switched off under us (another
+    // process writing to our instance's files), switches them on again and returns one line
+    // per change for the user (the events in between are missing). Empty when nothing changed.
+    std::vector<std::string> restoreTampered();
 
 private:
     PrivateInstance() = default;
     tracefs_instance* inst_ = nullptr;
     std::string name_;
     int cpus_ = 0;
+    bool tracing_ = false;
+    std::vector<std::string> enabled_;  // "system:event" as enabled at create()
 };
 
 // Removes instances named schedscope-<pid> whose process is gone; returns how many.

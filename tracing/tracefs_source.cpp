@@ -3,6 +3,7 @@
 #include <event-parse.h>
 
 #include <chrono>
+#include <utility>
 
 #include "sched_decoder.h"
 #include "trace_c_api.h"
@@ -17,6 +18,8 @@ struct TracefsSource::Impl {
     EventStore* target = nullptr;
     uint64_t read = 0;
     std::chrono::steady_clock::time_point pollDeadline;
+    std::chrono::steady_clock::time_point nextTamperCheck;
+    std::vector<std::string> warnings;
     ~Impl() {
         decoder.reset();
         if (tep) tep_free(tep);
@@ -43,6 +46,12 @@ Result<std::unique_ptr<TracefsSource>> TracefsSource::start() {
 Result<uint64_t> TracefsSource::poll(EventStore& store) {
     impl_->target = &store;
     const uint64_t before = impl_->read;
+    // Reading a dozen enable files costs far less than a second of capture; a tool that
+    // switched our events off would otherwise leave the user watching a silent machine.
+    if (const auto now = std::chrono::steady_clock::now(); now >= impl_->nextTamperCheck) {
+        impl_->nextTamperCheck = now + std::chrono::seconds(1);
+        for (auto& w : impl_->instance->restoreTampered()) impl_->warnings.push_back(std::move(w));
+    }
     // A poll drains what is buffered, but under a storm the kernel refills the buffers as fast
     // as we read: stop after a time budget so the caller keeps reporting and sees its deadline
     // (what we leave behind is overwritten and shows up as lost events).
@@ -62,5 +71,7 @@ Result<uint64_t> TracefsSource::poll(EventStore& store) {
 uint64_t TracefsSource::overruns() const { return impl_->instance->overruns(); }
 
 void TracefsSource::flushCounts(EventStore& store) { impl_->decoder->flushCounts(store); }
+
+std::vector<std::string> TracefsSource::takeWarnings() { return std::exchange(impl_->warnings, {}); }
 
 }  // namespace schedscope::tracing

@@ -3,6 +3,8 @@
 // raw buffers (tracefs_iterate_raw_events, consuming) and decodes them with the same
 // SchedDecoder as trace.dat files into an EventStore.
 #include <memory>
+#include <string>
+#include <vector>
 
 #include "event_store.h"
 #include "util/result.h"
@@ -21,6 +23,9 @@ public:
     uint64_t overruns() const;
     // Moves counts of skipped events into the store (call before reading its stats).
     void flushCounts(EventStore& store);
+    // One line per interference noticed since the last call (our events or tracing_on switched
+    // off by another process; poll() checks once a second and switches them on again).
+    std::vector<std::string> takeWarnings();
 
 private:
     struct Impl;

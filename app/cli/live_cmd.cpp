@@ -252,6 +252,7 @@ int runLive(const Args& args) {
         if (tracefs) {
             sleepUnlessStopped(maxWait);
             if (auto r = tracefs->poll(store); !r) return Error{r.error()};
+            for (const auto& w : tracefs->takeWarnings()) std::cerr << "schedscope-cli: live: " << w << "\n";
         } else if (bpf) {
             if (aggregate) sleepUnlessStopped(maxWait);
             else if (auto r = bpf->poll(store, ms); !r) return Error{r.error()};

@@ -102,6 +102,10 @@ void LiveCapture::run() {
         auto polled = (*source)->poll(chunks.back().store, 50);
         if (!polled) return fail(polled.error());
         if (!*polled) return fail((*source)->endedText());
+        for (const auto& w : (*source)->takeWarnings()) {
+            const QString text = qs(w);
+            QMetaObject::invokeMethod(this, [this, text] { emit warning(text); }, Qt::QueuedConnection);
+        }
         if (stop_) break;
         const auto now = Clock::now();
         if (paused_) {  // keep draining the buffers, show nothing new

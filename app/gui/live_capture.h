@@ -50,6 +50,8 @@ public:
 signals:
     void snapshot(schedscope::gui::TraceSessionPtr trace);
     void failed(const QString& error);
+    // The capture goes on, but the user should know (e.g. our events were switched off).
+    void warning(const QString& text);
 
 private:
     void run();

@@ -29,6 +29,7 @@ public:
     uint64_t lost() const override { return source_->overruns(); }
     void flushCounts(tracing::EventStore& store) override { source_->flushCounts(store); }
     std::string label() const override { return "tracefs"; }
+    std::vector<std::string> takeWarnings() override { return source_->takeWarnings(); }
 
 private:
     std::unique_ptr<tracing::TracefsSource> source_;

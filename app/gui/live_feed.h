@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "event_store.h"
 #include "util/result.h"
@@ -44,6 +45,8 @@ public:
     // What the views show as the source, e.g. "tracefs" or "BPF via schedscope-capture".
     virtual std::string label() const = 0;
     virtual std::string endedText() const { return "the source ended"; }
+    // Lines for the user about interference noticed since the last call (capture goes on).
+    virtual std::vector<std::string> takeWarnings() { return {}; }
 };
 
 // Starts the source of `config` (spawns the helper; the helper's hello, pkexec's dialog and its

@@ -113,6 +113,7 @@ TraceWorkspace::TraceWorkspace(MainWindow* window) : QObject(window), window_(wi
         liveLabel_->show();
         live_->acknowledge();
     });
+    connect(live_, &LiveCapture::warning, this, [this](const QString& text) { window_->banner()->showNotice(text); });
     connect(live_, &LiveCapture::failed, this, [this](const QString& error) {
         liveLabel_->hide();
         window_->banner()->showNotice(tr("Live capture stopped: %1").arg(error), tr("Open the sample trace"),

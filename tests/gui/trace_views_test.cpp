@@ -315,6 +315,22 @@ TEST(LiveView, CapturesThisMachineOrSkipsWithTheReason) {
     const QImage img = window.renderView(QStringLiteral("timeline"), QSize(1000, 400));
     test::keepShot(img, QStringLiteral("trace-live-timeline"));
     EXPECT_GE(test::distinctColours(img), 20);
+    // Another process switches our sched_switch off: the capture switches it on again and the
+    // banner says so, keeping the live view.
+    QSignalSpy warnings(live, &LiveCapture::warning);
+    const QString instance = QStringLiteral("/sys/kernel/tracing/instances/schedscope-%1").arg(getpid());
+    QFile enable(instance + QStringLiteral("/events/sched/sched_switch/enable"));
+    ASSERT_TRUE(enable.open(QIODevice::WriteOnly)) << qPrintable(enable.fileName());
+    enable.write("0");
+    enable.close();
+    for (int i = 0; i < 40 && warnings.isEmpty(); ++i) QTest::qWait(100);
+    ASSERT_EQ(warnings.size(), 1);
+    EXPECT_TRUE(warnings.front().at(0).toString().contains(QStringLiteral("sched:sched_switch was disabled by another process")));
+    EXPECT_EQ(window.banner()->text(), warnings.front().at(0).toString());
+    EXPECT_FALSE(window.banner()->isError());
+    ASSERT_TRUE(enable.open(QIODevice::ReadOnly));
+    EXPECT_EQ(enable.readAll(), QByteArray("1\n"));
+    EXPECT_TRUE(window.traceWorkspace()->trace()->live);
     live->stop();
 }
 

@@ -13,9 +13,11 @@
 #include <filesystem>
 #include <atomic>
 #include <nlohmann/json.hpp>
+#include <set>
 #include <thread>
 
 #include "hardening_support.h"
+#include "support/fixtures.h"
 #include "tracefs_instance.h"
 
 using namespace schedscope;
@@ -40,6 +42,27 @@ TEST(BadLive, NoTracefsMounted) {
     EXPECT_EQ(inst.error(), expected);
     EXPECT_EQ(removeStaleInstances(empty), 0);
     EXPECT_TRUE(fs::is_empty(empty)) << "nothing was created in a directory that is not tracefs";
+}
+
+TEST(BadLive, WithoutRootLiveAndRecordSayWhatTheyNeed) {
+    // As root, play the user without it: the CLI dropped to uid/gid 65534 by setpriv.
+    std::string prefix;
+    if (geteuid() == 0) {
+        if (std::system("command -v setpriv >/dev/null 2>&1") != 0) GTEST_SKIP() << "no setpriv to drop root";
+        prefix = "setpriv --reuid=65534 --regid=65534 --clear-groups ";
+        if (std::system((prefix + "test -x " SCHEDSCOPE_CLI).c_str()) != 0)
+            GTEST_SKIP() << "uid 65534 cannot run " SCHEDSCOPE_CLI " (a build under a private directory)";
+    }
+    const std::string cli = SCHEDSCOPE_CLI;
+    for (const std::string cmd : {"live --source tracefs --duration 1", "record -o /tmp/schedscope-noroot.dat -- true"}) {
+        const std::string errFile = scratchPath("noroot-stderr");
+        const int st = std::system((prefix + cli + " " + cmd + " >/dev/null 2>" + errFile).c_str());
+        ASSERT_TRUE(WIFEXITED(st)) << cmd;
+        EXPECT_EQ(WEXITSTATUS(st), 1) << cmd;
+        const std::string verb = cmd.substr(0, cmd.find(' '));
+        EXPECT_EQ(test::readFile(errFile),
+                  "schedscope-cli: " + verb + ": needs root (tracefs instances are root-only); run with sudo\n");
+    }
 }
 
 TEST(BadLive, AnotherToolsInstanceWithTheSameNameIsLeftAlone) {
@@ -90,6 +113,44 @@ TEST(BadLive, SigkilledCaptureLeavesAStaleInstanceTheNextStartCleans) {
     EXPECT_EQ(again.status, 0) << again.err;
     EXPECT_FALSE(fs::exists(stale)) << "the next start removes the dead process's instance";
     if (fs::exists(stale)) rmdir(stale.c_str());
+}
+
+TEST(BadLive, EventsDisabledUnderUsAreSwitchedBackOnAndReported) {
+    if (auto why = tracefsUnavailableReason(); !why.empty()) GTEST_SKIP() << "live capture unavailable: " << why;
+    std::set<std::string> before;
+    for (const auto& d : fs::directory_iterator(kInstances)) before.insert(d.path().filename());
+    CliRun r;
+    std::thread capture([&] { r = runCli("live --source tracefs --duration 6 --interval 0"); });
+    // Find the capture's instance, then play the other tool: switch our event and tracing off.
+    std::string ours;
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(20);
+    while (ours.empty() && std::chrono::steady_clock::now() < deadline) {
+        for (const auto& d : fs::directory_iterator(kInstances)) {
+            const std::string name = d.path().filename();
+            if (name.starts_with("schedscope-") && !before.count(name) && fs::exists(d.path() / "events/sched/sched_switch/enable"))
+                ours = d.path();
+        }
+        std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    }
+    std::string restored;
+    if (!ours.empty()) {
+        // The instance exists before the capture switches tracing on: wait for that.
+        while (test::readFile(ours + "/tracing_on") != "1\n" && std::chrono::steady_clock::now() < deadline)
+            std::this_thread::sleep_for(std::chrono::milliseconds(20));
+        writeFile(ours + "/events/sched/sched_switch/enable", "0");
+        writeFile(ours + "/tracing_on", "0");
+        std::this_thread::sleep_for(std::chrono::milliseconds(2500));  // the capture checks once a second
+        restored = test::readFile(ours + "/events/sched/sched_switch/enable") + test::readFile(ours + "/tracing_on");
+    }
+    capture.join();
+    ASSERT_FALSE(ours.empty()) << "schedscope-cli live never created its instance: " << r.err;
+    EXPECT_EQ(restored, "1\n1\n") << "switched on again while the capture ran";
+    EXPECT_EQ(r.status, 0) << r.err;
+    const std::string name = fs::path(ours).filename();
+    EXPECT_EQ(r.err, "schedscope-cli: live: tracefs instance " + name +
+                         ": sched:sched_switch was disabled by another process; switched on again (events in between are missing)\n"
+                         "schedscope-cli: live: tracefs instance " + name +
+                         ": tracing_on was turned off by another process; switched on again (events in between are missing)\n");
 }
 
 TEST(BadLive, WindowKeepsTheStoreBounded) {
