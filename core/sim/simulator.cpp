@@ -684,7 +684,9 @@ private:
                 t.pc++;
                 t.remaining = jittered(h.amountNs, h.jitter);
                 t.inBurst = true;
-                retime(cpu);
+                // Its speed is fresh: every setCurr() re-times each running task whose speed
+                // it changes (Simulation::staleSpeeds() checks it), so only the burst end is new.
+                retime(cpu, t.speed);
                 break;
             }
             if (h.kind == OpKind::Sleep) {
