@@ -59,13 +59,6 @@ void updateMinVruntime(SimState& s, Cpu& rq) {
     rq.minVruntime = v;
 }
 
-void updateCurr(SimState& s, Cpu& rq, Task& t, double deltaNs) {
-    if (deltaNs <= 0) return;
-    t.sumExec += deltaNs;
-    t.vruntime += calcDeltaFair(deltaNs, t.weight);
-    if (!eevdf(s)) updateMinVruntime(s, rq);
-}
-
 void placeEntity(SimState& s, Cpu& rq, Task& t, Place how) {
     if (eevdf(s)) {
         // place_entity() (6.6): keep the lag the task had when it left, relative to this queue's

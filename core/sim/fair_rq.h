@@ -11,8 +11,6 @@ double niceToWeight(int nice);
 
 enum class Place { Wakeup, Fork, Migrated };
 
-// mirrors update_curr() in kernel/sched/fair.c: charge `deltaNs` of execution to the task.
-void updateCurr(SimState& s, Cpu& rq, Task& t, double deltaNs);
 // mirrors place_entity() (CFS: min_vruntime with GENTLE_FAIR_SLEEPERS / START_DEBIT;
 // EEVDF: avg_vruntime minus the saved lag, deadline one slice later).
 void placeEntity(SimState& s, Cpu& rq, Task& t, Place how);
@@ -31,6 +29,14 @@ void queueEntity(Cpu& rq, const Task& t);
 void unqueueEntity(Cpu& rq, const Task& t);
 // update_min_vruntime()
 void updateMinVruntime(SimState& s, Cpu& rq);
+// mirrors update_curr() in kernel/sched/fair.c: charge `deltaNs` of execution to the task.
+// Inline: account() calls it for every running task a context switch re-times.
+inline void updateCurr(SimState& s, Cpu& rq, Task& t, double deltaNs) {
+    if (deltaNs <= 0) return;
+    t.sumExec += deltaNs;
+    t.vruntime += deltaNs * 1024.0 / t.weight;  // calc_delta_fair()
+    if (s.feat.fairClass != FairClass::Eevdf) updateMinVruntime(s, rq);
+}
 // mirrors avg_vruntime(): the weighted average vruntime of the queued tasks and curr, from the
 // runqueue's running sums (avg_vruntime.h); min_vruntime when the runqueue is empty
 double avgVruntime(const SimState& s, const Cpu& rq);
