@@ -123,7 +123,8 @@ std::vector<std::string> PrivateInstance::restoreTampered() {
         std::free(text);
         if (!off) continue;
         tracefs_event_enable(inst_, sys.c_str(), name.c_str());
-        notes.push_back(where + ev + " was disabled" + after);
+        std::string note = where;
+        notes.push_back(note.append(ev).append(" was disabled").append(after));
     }
     if (tracefs_trace_is_on(inst_) == 0) {
         tracefs_trace_on(inst_);

@@ -56,7 +56,9 @@ TEST(BadLive, WithoutRootLiveAndRecordSayWhatTheyNeed) {
     const std::string cli = SCHEDSCOPE_CLI;
     for (const std::string cmd : {"live --source tracefs --duration 1", "record -o /tmp/schedscope-noroot.dat -- true"}) {
         const std::string errFile = scratchPath("noroot-stderr");
-        const int st = std::system((prefix + cli + " " + cmd + " >/dev/null 2>" + errFile).c_str());
+        std::string line = prefix;
+        line.append(cli).append(" ").append(cmd).append(" >/dev/null 2>").append(errFile);
+        const int st = std::system(line.c_str());
         ASSERT_TRUE(WIFEXITED(st)) << cmd;
         EXPECT_EQ(WEXITSTATUS(st), 1) << cmd;
         const std::string verb = cmd.substr(0, cmd.find(' '));
