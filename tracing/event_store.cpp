@@ -20,10 +20,14 @@ bool isWake(EventKind k) { return k == EventKind::Waking || k == EventKind::Wake
 constexpr uint32_t kWakeCpuBits = 13;
 constexpr uint32_t kWakeCpuMask = (1u << kWakeCpuBits) - 1;
 constexpr uint32_t kWakerMax = (1u << (32 - kWakeCpuBits)) - 1;
+// v + 1 when v is in -1..max - 1, else 0 (unknown). Widened first: sources hand us any int32
+// (INT32_MAX + 1 overflowed here; found by fuzz_capture_client).
+uint32_t plusOneOrUnknown(int32_t v, uint32_t max) {
+    const int64_t stored = int64_t{v} + 1;
+    return stored >= 0 && stored <= int64_t{max} ? static_cast<uint32_t>(stored) : 0;
+}
 int32_t packWake(int32_t dstCpu, int32_t waker) {
-    const uint32_t cpu = dstCpu >= -1 && static_cast<uint32_t>(dstCpu + 1) <= kWakeCpuMask ? static_cast<uint32_t>(dstCpu + 1) : 0;
-    const uint32_t who = waker >= -1 && static_cast<uint32_t>(waker + 1) <= kWakerMax ? static_cast<uint32_t>(waker + 1) : 0;
-    return static_cast<int32_t>(who << kWakeCpuBits | cpu);
+    return static_cast<int32_t>(plusOneOrUnknown(waker, kWakerMax) << kWakeCpuBits | plusOneOrUnknown(dstCpu, kWakeCpuMask));
 }
 int32_t wakeCpu(int32_t v) { return static_cast<int32_t>(static_cast<uint32_t>(v) & kWakeCpuMask) - 1; }
 int32_t wakeWaker(int32_t v) { return static_cast<int32_t>(static_cast<uint32_t>(v) >> kWakeCpuBits) - 1; }

@@ -69,11 +69,16 @@ TEST(EventStore, WakeEventsKeepTheirWakerInTheArgColumn) {
     SchedEvent badCpu = ev(500, 1, EventKind::Waking, 34);
     badCpu.dstCpu = 9000;  // corrupt input: no CPU rather than a wrong one
     badCpu.waker = 7;
-    for (const auto& e : {known, big, none, idle, badCpu}) s.append(e);
+    SchedEvent extremes = ev(600, 1, EventKind::Waking, 35);  // a corrupt record's extremes
+    extremes.dstCpu = INT32_MAX;
+    extremes.waker = INT32_MIN;
+    for (const auto& e : {known, big, none, idle, badCpu, extremes}) s.append(e);
     s.finish();
     std::vector<SchedEvent> seen;
     s.forEach([&](const SchedEvent& e) { seen.push_back(e); return true; });
-    ASSERT_EQ(seen.size(), 5u);
+    ASSERT_EQ(seen.size(), 6u);
+    EXPECT_EQ(seen[5].dstCpu, -1);
+    EXPECT_EQ(seen[5].waker, -1);
     EXPECT_EQ(seen[0].dstCpu, 4095);
     EXPECT_EQ(seen[0].waker, 524286);
     EXPECT_EQ(seen[1].dstCpu, 0);
