@@ -35,6 +35,8 @@ constexpr std::array<std::string_view, kEventKindCount> kEventKindNames = {
 
 constexpr std::string_view eventKindName(EventKind k) { return kEventKindNames[static_cast<size_t>(k)]; }
 std::optional<EventKind> eventKindFromName(std::string_view name);
+// sched_waking, sched_wakeup, sched_wakeup_new: the events that carry a target CPU and a waker.
+constexpr bool isWakeKind(EventKind k) { return k == EventKind::Waking || k == EventKind::Wakeup || k == EventKind::WakeupNew; }
 
 // Task state at a sched_switch (prev_state), reduced to what the scheduler views need. The
 // raw TASK_* bits differ across kernel versions; sources map them with taskStateFromChar().

@@ -14,7 +14,6 @@ bool usesPid2(EventKind k) {
     return k == EventKind::Switch || k == EventKind::ProcessFork || k == EventKind::ProcessExec ||
            k == EventKind::SwapNuma;
 }
-bool isWake(EventKind k) { return k == EventKind::Waking || k == EventKind::Wakeup || k == EventKind::WakeupNew; }
 // Wake events: the target CPU in the low 13 bits, the waker in the high 19, each stored + 1 so
 // that 0 means unknown.
 constexpr uint32_t kWakeCpuBits = 13;
@@ -77,7 +76,7 @@ void EventStore::push(Partition& p, const SchedEvent& e) {
     int32_t arg = -1;
     if (usesPid2(e.kind)) arg = e.pid2;
     else if (usesPackedCpus(e.kind)) arg = pack(e.srcCpu, e.dstCpu);
-    else if (isWake(e.kind)) arg = packWake(e.dstCpu, e.waker);
+    else if (isWakeKind(e.kind)) arg = packWake(e.dstCpu, e.waker);
     else if (e.kind == EventKind::CpuIdle) arg = e.dstCpu;
     p.arg.push_back(arg);
     if (e.kind == EventKind::SwapNuma) p.swapCpus[i] = {e.srcCpu, e.dstCpu};
@@ -171,7 +170,7 @@ SchedEvent EventStore::decode(const Partition& p, int cpu, size_t i) {
     const int32_t arg = p.arg[i];
     if (usesPid2(e.kind)) e.pid2 = arg;
     else if (usesPackedCpus(e.kind)) { e.srcCpu = unpackHi(arg); e.dstCpu = unpackLo(arg); }
-    else if (isWake(e.kind)) { e.dstCpu = wakeCpu(arg); e.waker = wakeWaker(arg); }
+    else if (isWakeKind(e.kind)) { e.dstCpu = wakeCpu(arg); e.waker = wakeWaker(arg); }
     else if (e.kind == EventKind::CpuIdle) e.dstCpu = arg;
     if (e.kind == EventKind::SwapNuma) {
         auto it = p.swapCpus.find(static_cast<uint32_t>(i));

@@ -236,8 +236,7 @@ bool parseLine(std::string_view line, EventStore& store) {
     e.ts = ts;
     e.cpu = cpu;
     e.kind = *kind;
-    if (e.kind == EventKind::Waking || e.kind == EventKind::Wakeup || e.kind == EventKind::WakeupNew)
-        e.waker = curPid;  // the task column: who ran the tracepoint
+    if (isWakeKind(e.kind)) e.waker = curPid;  // the task column: who ran the tracepoint
     if (!parsePayload(*kind, payload, e, store)) {
         store.addAnomaly(Anomaly::Malformed);
         return true;
