@@ -13,7 +13,6 @@
 #include <filesystem>
 #include <atomic>
 #include <nlohmann/json.hpp>
-#include <set>
 #include <thread>
 
 #include "hardening_support.h"
@@ -119,40 +118,45 @@ TEST(BadLive, SigkilledCaptureLeavesAStaleInstanceTheNextStartCleans) {
 
 TEST(BadLive, EventsDisabledUnderUsAreSwitchedBackOnAndReported) {
     if (auto why = tracefsUnavailableReason(); !why.empty()) GTEST_SKIP() << "live capture unavailable: " << why;
-    std::set<std::string> before;
-    for (const auto& d : fs::directory_iterator(kInstances)) before.insert(d.path().filename());
-    CliRun r;
-    std::thread capture([&] { r = runCli("live --source tracefs --duration 6 --interval 0"); });
-    // Find the capture's instance, then play the other tool: switch our event and tracing off.
-    std::string ours;
-    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(20);
-    while (ours.empty() && std::chrono::steady_clock::now() < deadline) {
-        for (const auto& d : fs::directory_iterator(kInstances)) {
-            const std::string name = d.path().filename();
-            if (name.starts_with("schedscope-") && !before.count(name) && fs::exists(d.path() / "events/sched/sched_switch/enable"))
-                ours = d.path();
-        }
-        std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    // Started by fork/exec so its pid, and so its instance's name, is known: other tests running
+    // in parallel create schedscope-* instances of their own.
+    const std::string errFile = scratchPath("tamper-stderr-" + std::to_string(getpid()));
+    const pid_t child = fork();
+    ASSERT_GE(child, 0);
+    if (child == 0) {
+        const int devnull = ::open("/dev/null", O_WRONLY);
+        const int err = ::open(errFile.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+        dup2(devnull, 1);
+        dup2(err, 2);
+        execl(SCHEDSCOPE_CLI, SCHEDSCOPE_CLI, "live", "--source", "tracefs", "--duration", "6", "--interval", "0",
+              static_cast<char*>(nullptr));
+        _exit(127);
     }
+    const std::string name = "schedscope-" + std::to_string(child), ours = kInstances + name;
+    // Wait for the instance and for tracing to be on (the instance exists before that), then
+    // play the other tool: switch our event and tracing off.
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(20);
+    while (test::readFile(ours + "/tracing_on") != "1\n" && std::chrono::steady_clock::now() < deadline)
+        std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    const bool started = test::readFile(ours + "/tracing_on") == "1\n";
     std::string restored;
-    if (!ours.empty()) {
-        // The instance exists before the capture switches tracing on: wait for that.
-        while (test::readFile(ours + "/tracing_on") != "1\n" && std::chrono::steady_clock::now() < deadline)
-            std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    if (started) {
         writeFile(ours + "/events/sched/sched_switch/enable", "0");
         writeFile(ours + "/tracing_on", "0");
         std::this_thread::sleep_for(std::chrono::milliseconds(2500));  // the capture checks once a second
         restored = test::readFile(ours + "/events/sched/sched_switch/enable") + test::readFile(ours + "/tracing_on");
     }
-    capture.join();
-    ASSERT_FALSE(ours.empty()) << "schedscope-cli live never created its instance: " << r.err;
+    int status = 0;
+    waitpid(child, &status, 0);
+    const std::string err = test::readFile(errFile);
+    ASSERT_TRUE(started) << "schedscope-cli live never switched tracing on in " << ours << ": " << err;
     EXPECT_EQ(restored, "1\n1\n") << "switched on again while the capture ran";
-    EXPECT_EQ(r.status, 0) << r.err;
-    const std::string name = fs::path(ours).filename();
-    EXPECT_EQ(r.err, "schedscope-cli: live: tracefs instance " + name +
-                         ": sched:sched_switch was disabled by another process; switched on again (events in between are missing)\n"
-                         "schedscope-cli: live: tracefs instance " + name +
-                         ": tracing_on was turned off by another process; switched on again (events in between are missing)\n");
+    ASSERT_TRUE(WIFEXITED(status));
+    EXPECT_EQ(WEXITSTATUS(status), 0) << err;
+    EXPECT_EQ(err, "schedscope-cli: live: tracefs instance " + name +
+                       ": sched:sched_switch was disabled by another process; switched on again (events in between are missing)\n"
+                       "schedscope-cli: live: tracefs instance " + name +
+                       ": tracing_on was turned off by another process; switched on again (events in between are missing)\n");
 }
 
 TEST(BadLive, WindowKeepsTheStoreBounded) {
