@@ -44,6 +44,7 @@ public:
         pending_.assign(n, Pending{});
         pendingCpus_.reserve(n);
         affected_.reserve(n);
+        switched_.assign(n, 0);
         inSchedule_.assign(n, 0);
         needResched_.assign(n, 0);
         nrCache_.assign(n, 0);
@@ -90,7 +91,7 @@ public:
         // the shell execs the tasks that start at the beginning, one after another
         for (auto& t : s_.tasks)
             if (t.spec->startAtBegin) startTask(t.id, t.allowed.first(), WF_EXEC, MigrationCause::Exec);
-        flushBursts();
+        endEvent();
     }
 
     // Handles the next live event; false once the run is over (end time, or every task exited).
@@ -120,7 +121,7 @@ public:
         if (e.type == Ev::End) return false;
         ++s_.metrics.events;
         handle(e);
-        flushBursts();
+        endEvent();
         return exited_ != static_cast<int>(s_.tasks.size());
     }
 
@@ -200,7 +201,11 @@ private:
     };
     std::vector<Pending> pending_;  // per CPU: this event's last re-timing, for flushBursts()
     std::vector<int> pendingCpus_;
-    std::vector<int> affected_;  // setCurr's scratch: CPUs whose running task is re-timed
+    // CPUs whose running task may need a new speed when this event is over (retimeAffected()):
+    // the CPUs next to every switch of the event, listed once (mark_). switched_: the CPU's own
+    // task changed or started a burst, so its burst end is set anew whatever its speed.
+    std::vector<int> affected_;
+    std::vector<char> switched_;
     // the CPUs running a memory-bound task, ascending: by the CPU's cluster and LLC (their
     // first CPU) and by the task's home node, whose demand its memory traffic adds to
     std::vector<std::vector<int>> memByCluster_, memByLlc_, memByHome_;
@@ -430,22 +435,22 @@ private:
         nodeStretch_[node] = resourceStretch(nodeDemand_[node] += bw, c.nodeGBs);
     }
 
-    // Switches what runs on `cpu`, re-timing every running task whose speed depends on it.
+    // Switches what runs on `cpu`. The running tasks whose speed depends on it are re-timed once
+    // when the event is over (retimeAffected()): an event often switches a CPU twice (to idle and
+    // to the next task) and its neighbours several times, and only the placement at its end
+    // runs for any time: everything within one event happens at the same instant, so progress
+    // accounted at the old speed up to now is the same whichever switch comes first.
     void setCurr(int cpu, int next) {
         Cpu& r = rq(cpu);
         const int prev = r.curr;
         if (prev == next) return;
         if (next >= 0 && task(next).homeNode < 0) task(next).homeNode = info(cpu).node;  // first touch
-        // Most switches are between tasks that draw no bandwidth: then only the SMT siblings
-        // can change speed, and their list needs no de-duplication.
-        const std::vector<int>* affected = &info(cpu).siblings;
-        if (drawsBandwidth(prev) || drawsBandwidth(next)) {
-            affected_.clear();
-            collectAffected(cpu, prev, affected_);
-            collectAffected(cpu, next, affected_);
-            for (int c : affected_) mark_[static_cast<size_t>(c)] = 0;
-            affected = &affected_;
-        }
+        // the lists as they are before the switch: prev's neighbours by its memory traffic
+        // (each switch of the event adds its own, so a task that comes and goes within the event
+        // still re-times those it touched)
+        collectAffected(cpu, prev, affected_);
+        collectAffected(cpu, next, affected_);
+        switched_[static_cast<size_t>(cpu)] = 1;
         noteMemRunning(cpu, prev, false);
         noteMemRunning(cpu, next, true);
         if (prev >= 0) addDemand(cpu, task(prev), -1);
@@ -458,12 +463,21 @@ private:
         coreBusy_[static_cast<size_t>(info(cpu).core)] += (next >= 0) - (prev >= 0);
         if (prev < 0 && next >= 0) r.busySince = s_.now;
         if (prev >= 0 && next < 0 && r.busySince >= 0) { r.busyTotal += s_.now - r.busySince; r.busySince = -1; }
-        // A neighbour's task is accounted at its old speed and re-timed only when its speed
-        // changed: a switch between two tasks of the same demand, or one that leaves the core
-        // as busy as before, changes nothing for it, and its burst end stands.
-        for (int c : *affected) {
+        if (next < 0) cancelBurstEnd(cpu);
+    }
+
+    // The end of an event: a switched CPU's task gets its speed and burst end; a neighbour's task
+    // is accounted at its old speed and re-timed only when its speed changed (a switch between
+    // tasks of the same demand, or one that leaves the core as busy as before, changes nothing
+    // for it, and its burst end stands).
+    void retimeAffected() {
+        for (int c : affected_) {
+            const size_t i = static_cast<size_t>(c);
+            mark_[i] = 0;
+            const bool switched = switched_[i];
+            switched_[i] = 0;
             if (rq(c).curr < 0) continue;
-            if (c == cpu) {
+            if (switched) {
                 retime(c);
                 continue;
             }
@@ -472,7 +486,12 @@ private:
             account(c);
             retime(c, speed);
         }
-        if (next < 0) cancelBurstEnd(cpu);
+        affected_.clear();
+    }
+
+    void endEvent() {
+        retimeAffected();
+        flushBursts();
     }
 
     // New speed and burst end for the task running on `cpu`.
@@ -693,9 +712,10 @@ private:
                 t.pc++;
                 t.remaining = jittered(h.amountNs, h.jitter);
                 t.inBurst = true;
-                // Its speed is fresh: every setCurr() re-times each running task whose speed
-                // it changes (Simulation::staleSpeeds() checks it), so only the burst end is new.
-                retime(cpu, t.speed);
+                // Switched in during this event, it gets its speed and burst end when the event
+                // is over; else only the burst end is new (a neighbour's switch in this event
+                // that changes its speed re-times it again then).
+                if (!switched_[static_cast<size_t>(cpu)]) retime(cpu, t.speed);
                 break;
             }
             if (h.kind == OpKind::Sleep) {
