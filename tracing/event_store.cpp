@@ -209,8 +209,13 @@ void EventStore::finish() {
             pidExited_[u / 8] &= static_cast<uint8_t>(~(1u << (u % 8)));
         }
     }
+    // Clear only the bits this pass set: the bitset spans the largest pid seen (up to 8 MB), and
+    // the live views finish() a chunk on every refresh.
+    for (const LifeEvent& l : lifeEvents_) {
+        const auto u = static_cast<size_t>(l.pid);
+        if (u / 8 < pidExited_.size()) pidExited_[u / 8] = 0;
+    }
     lifeEvents_.clear();
-    std::fill(pidExited_.begin(), pidExited_.end(), 0);
     for (auto& p : parts_) {
         if (p.unsorted) sortPartition(p);
         p.unsorted = false;

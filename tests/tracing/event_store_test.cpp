@@ -137,6 +137,21 @@ TEST(EventStore, PidReuseCountedInTimeOrder) {
     EXPECT_EQ(s.anomaly(Anomaly::PidReuse), 1u);
 }
 
+// finish() judges each batch on its own (a live view finishes a chunk on every refresh): an
+// exit seen in one batch leaves nothing behind for a fork in the next, however big the pid.
+TEST(EventStore, FinishLeavesNoExitBehind) {
+    EventStore s;
+    s.append(ev(10, 0, EventKind::ProcessExit, 99));
+    s.append(ev(20, 0, EventKind::ProcessExit, 4000000));
+    s.finish();
+    s.append(ev(30, 0, EventKind::ProcessFork, 1, 99));
+    s.append(ev(40, 0, EventKind::ProcessFork, 1, 4000000));
+    s.append(ev(50, 0, EventKind::ProcessExit, 98));
+    s.append(ev(60, 0, EventKind::ProcessFork, 1, 98));
+    s.finish();
+    EXPECT_EQ(s.anomaly(Anomaly::PidReuse), 1u);  // only 98, exit and fork in the same batch
+}
+
 TEST(EventStore, CommHistoryPerTask) {
     EventStore s;
     s.noteComm(7, 100, "bash");
