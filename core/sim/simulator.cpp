@@ -45,6 +45,7 @@ public:
         pendingCpus_.reserve(n);
         affected_.reserve(n);
         switched_.assign(n, 0);
+        resourceMarked_.assign(2 * n + s.topo->nodes.size() + 1, 0);
         inSchedule_.assign(n, 0);
         needResched_.assign(n, 0);
         nrCache_.assign(n, 0);
@@ -206,6 +207,8 @@ private:
     // task changed or started a burst, so its burst end is set anew whatever its speed.
     std::vector<int> affected_;
     std::vector<char> switched_;
+    std::vector<char> resourceMarked_;  // markResourcesOf(): resources whose demand changed
+    std::vector<size_t> markedResources_;
     // the CPUs running a memory-bound task, ascending: by the CPU's cluster and LLC (their
     // first CPU) and by the task's home node, whose demand its memory traffic adds to
     std::vector<std::vector<int>> memByCluster_, memByLlc_, memByHome_;
@@ -380,26 +383,38 @@ private:
         return 1.0 / (cpuPart + memPart);
     }
 
-    // The CPUs whose running task's speed depends on what runs on `cpu`: its SMT siblings (and
-    // itself) always; when `taskId` draws memory bandwidth, the CPUs running a memory-bound task
+    // The CPUs whose running task's speed depends on what runs on `cpu` are its SMT siblings (and
+    // itself; setCurr() lists them) and, when `taskId` draws memory bandwidth, the CPUs running a memory-bound task
     // that shares a resource whose demand it changes: the cluster and the LLC of `cpu` (when
     // they are bottlenecks) and its home node's memory, wherever those tasks run (a task away
     // from its home node still draws on that node's controllers). A CPU-bound task elsewhere
-    // keeps its speed, so its progress and burst end stay as they are.
-    void collectAffected(int cpu, int taskId, std::vector<int>& out) {
-        auto add = [&](int c) {
-            if (!mark_[static_cast<size_t>(c)]) { mark_[static_cast<size_t>(c)] = 1; out.push_back(c); }
-        };
-        for (int sib : info(cpu).siblings) add(sib);
+    // keeps its speed, so its progress and burst end stay as they are. The resources are only
+    // marked here; their users are listed once when the event is over (addResourceUsers()): a
+    // CPU that stopped using one during the event was switched, and so is listed itself.
+    void markResourcesOf(int cpu, int taskId) {
         if (!drawsBandwidth(taskId)) return;
         const auto& c = s_.contention;
         const CpuInfo& ci = info(cpu);
-        if (c.clusterGBs > 0)
-            for (int other : memByCluster_[static_cast<size_t>(ci.cluster)]) add(other);
-        if (c.llcGBs > 0)
-            for (int other : memByLlc_[static_cast<size_t>(ci.llc)]) add(other);
-        if (c.nodeGBs > 0)
-            for (int other : memByHome_[static_cast<size_t>(task(taskId).homeNode)]) add(other);
+        const size_t n = s_.cpus.size();
+        if (c.clusterGBs > 0) markResource(static_cast<size_t>(ci.cluster));
+        if (c.llcGBs > 0) markResource(n + static_cast<size_t>(ci.llc));
+        if (c.nodeGBs > 0) markResource(2 * n + static_cast<size_t>(task(taskId).homeNode));
+    }
+    void addAffected(int c) {
+        if (!mark_[static_cast<size_t>(c)]) { mark_[static_cast<size_t>(c)] = 1; affected_.push_back(c); }
+    }
+    // resources by index: clusters (by first CPU), then LLCs (by first CPU), then home nodes
+    void markResource(size_t r) {
+        if (!resourceMarked_[r]) { resourceMarked_[r] = 1; markedResources_.push_back(r); }
+    }
+    void addResourceUsers() {
+        const size_t n = s_.cpus.size();
+        for (size_t r : markedResources_) {
+            resourceMarked_[r] = 0;
+            const std::vector<int>& users = r < n ? memByCluster_[r] : r < 2 * n ? memByLlc_[r - n] : memByHome_[r - 2 * n];
+            for (int c : users) addAffected(c);
+        }
+        markedResources_.clear();
     }
 
     bool drawsBandwidth(int taskId) const {
@@ -417,7 +432,7 @@ private:
             if (running) v.insert(it, cpu);
             else if (it != v.end() && *it == cpu) v.erase(it);
         };
-        // only the lists collectAffected() reads: a resource without a capacity never stretches
+        // only the lists addResourceUsers() reads: a resource without a capacity never stretches
         if (c.clusterGBs > 0) note(memByCluster_[static_cast<size_t>(ci.cluster)]);
         if (c.llcGBs > 0) note(memByLlc_[static_cast<size_t>(ci.llc)]);
         if (c.nodeGBs > 0) note(memByHome_[static_cast<size_t>(task(taskId).homeNode)]);
@@ -445,11 +460,11 @@ private:
         const int prev = r.curr;
         if (prev == next) return;
         if (next >= 0 && task(next).homeNode < 0) task(next).homeNode = info(cpu).node;  // first touch
-        // the lists as they are before the switch: prev's neighbours by its memory traffic
-        // (each switch of the event adds its own, so a task that comes and goes within the event
-        // still re-times those it touched)
-        collectAffected(cpu, prev, affected_);
-        collectAffected(cpu, next, affected_);
+        // each switch of the event marks its own resources, so a task that comes and goes
+        // within the event still re-times those it touched
+        for (int sib : info(cpu).siblings) addAffected(sib);
+        markResourcesOf(cpu, prev);
+        markResourcesOf(cpu, next);
         switched_[static_cast<size_t>(cpu)] = 1;
         noteMemRunning(cpu, prev, false);
         noteMemRunning(cpu, next, true);
@@ -471,6 +486,7 @@ private:
     // tasks of the same demand, or one that leaves the core as busy as before, changes nothing
     // for it, and its burst end stands).
     void retimeAffected() {
+        addResourceUsers();
         for (int c : affected_) {
             const size_t i = static_cast<size_t>(c);
             mark_[i] = 0;
