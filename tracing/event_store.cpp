@@ -41,9 +41,10 @@ int32_t unpackLo(int32_t v) {
     uint32_t x = static_cast<uint32_t>(v) & 0xffffu;
     return x == 0xffffu ? -1 : static_cast<int32_t>(x);
 }
-// Pids index bitsets; the kernel's PID_MAX_LIMIT is 2^22, so anything above 2^26 is corrupt
-// input and must not size a bitset (a fork of pid 2^31-1 would otherwise cost 256 MB).
-constexpr int32_t kPidLimit = 1 << 26;
+// Pids index bitsets. The kernel's PID_MAX_LIMIT is 2^22 (pid_max cannot be set higher), so
+// a pid at or above it is corrupt input and must not size a bitset: a fork of pid 2^31-1 would
+// cost 256 MB, and each store a corrupt record reaches would clear megabytes it never needs.
+constexpr int32_t kPidLimit = 1 << 22;
 bool pidInRange(int32_t pid) { return pid >= 0 && pid < kPidLimit; }
 bool testBit(const std::vector<uint8_t>& bits, int32_t i) {
     auto u = static_cast<size_t>(i);

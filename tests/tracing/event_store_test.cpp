@@ -152,6 +152,23 @@ TEST(EventStore, FinishLeavesNoExitBehind) {
     EXPECT_EQ(s.anomaly(Anomaly::PidReuse), 1u);  // only 98, exit and fork in the same batch
 }
 
+// The kernel's pids stay below PID_MAX_LIMIT (2^22): a larger one is a corrupt record, kept as
+// an event but not counted as a task, and it sizes no per-pid bitset.
+TEST(EventStore, PidsFromTheKernelsRangeOnlyAreTasks) {
+    EventStore s;
+    s.append(ev(10, 0, EventKind::Waking, (1 << 22) - 1));
+    s.finish();
+    EXPECT_EQ(s.taskCount(), 1u);
+    const size_t withLargestPid = s.residentBytes();
+    s.append(ev(20, 0, EventKind::Waking, 1 << 22));
+    s.append(ev(30, 0, EventKind::ProcessFork, 1, 60000000));
+    s.append(ev(40, 0, EventKind::ProcessExit, 60000000));
+    s.finish();
+    EXPECT_EQ(s.size(), 4u);
+    EXPECT_EQ(s.taskCount(), 2u);  // the valid pid and the parent, 1
+    EXPECT_LT(s.residentBytes(), withLargestPid + 4096);
+}
+
 TEST(EventStore, CommHistoryPerTask) {
     EventStore s;
     s.noteComm(7, 100, "bash");
