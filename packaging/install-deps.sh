@@ -9,7 +9,7 @@ packages=(
   # static checks (tests/tidy/run.sh)
   clang-tidy
   # GUI: Qt 6 Widgets, SVG/PDF export, QCustomPlot (Qt 6 build)
-  qt6-base-dev qt6-base-dev-tools libqt6svg6-dev libqcustomplot-dev libqcustomplot2.1-qt6
+  qt6-base-dev qt6-base-dev-tools qt6-svg-dev libqcustomplot-dev libqcustomplot2.1-qt6
   # topology
   # (libhwloc-plugins: the libxml2 XML importer; hwloc's built-in parser crashes on some bad XML)
   libhwloc-dev hwloc libhwloc-plugins nlohmann-json3-dev
