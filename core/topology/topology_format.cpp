@@ -1,9 +1,12 @@
 #include "topology/topology_format.h"
 
+#include <climits>
+#include <cstdint>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <set>
 #include <sstream>
+#include <stdexcept>
 
 namespace schedscope {
 
@@ -87,6 +90,26 @@ std::string topologyToText(const Topology& t) {
 }  // namespace schedscope
 
 namespace schedscope {
+namespace {
+
+// Every integer of the format is read through here: nlohmann's get<int>() converts a float as
+// it is (1e224 into an int is undefined behaviour) and lets a too large integer wrap.
+long long integerIn(const nlohmann::json& v, const std::string& key, long long lo, long long hi) {
+    const std::string range = key + " must be an integer in " + std::to_string(lo) + ".." + std::to_string(hi);
+    if (!v.is_number_integer()) throw std::runtime_error(range);
+    if (v.is_number_unsigned() && v.get<uint64_t>() > static_cast<uint64_t>(hi)) throw std::runtime_error(range);
+    const long long x = v.get<long long>();
+    if (x < lo || x > hi) throw std::runtime_error(range);
+    return x;
+}
+int intAt(const nlohmann::json& obj, const std::string& where, const char* key) {
+    return static_cast<int>(integerIn(obj.at(key), where + key, INT_MIN, INT_MAX));
+}
+int intOr(const nlohmann::json& obj, const std::string& where, const char* key, int fallback) {
+    return obj.contains(key) ? intAt(obj, where, key) : fallback;
+}
+
+}  // namespace
 
 Result<Topology> topologyFromJson(const nlohmann::json& j, const std::string& what) {
     try {
@@ -108,32 +131,39 @@ Result<Topology> topologyFromJson(const nlohmann::json& j, const std::string& wh
         for (size_t i = 0; i < cpus.size(); ++i) {
             const auto& c = cpus[i];
             CpuTopology& out = t.cpus[i];
-            out.id = c.at("cpu").get<int>();
+            const std::string where = "cpu " + std::to_string(i) + ": ";
+            out.id = intAt(c, where, "cpu");
             if (out.id != static_cast<int>(i)) return Error{what + ": cpus must be listed in order of their id"};
             out.online = c.value("online", true);
             if (!out.online) continue;
-            out.node = c.at("node").get<int>();
-            out.packageId = c.value("package", -1);
-            out.dieId = c.value("die", -1);
-            out.clusterId = c.value("cluster", -1);
-            out.coreId = c.value("core", -1);
+            out.node = intAt(c, where, "node");
+            out.packageId = intOr(c, where, "package", -1);
+            out.dieId = intOr(c, where, "die", -1);
+            out.clusterId = intOr(c, where, "cluster", -1);
+            out.coreId = intOr(c, where, "core", -1);
             out.threadSiblings = mask(c, "thread_siblings");
             out.clusterCpus = mask(c, "cluster_cpus");
             out.dieCpus = mask(c, "die_cpus");
             out.packageCpus = mask(c, "package_cpus");
             out.coreSiblings = out.packageCpus;
-            out.capacity = c.value("capacity", 1024u);
+            if (c.contains("capacity"))
+                out.capacity = static_cast<unsigned>(integerIn(c.at("capacity"), where + "capacity", 0, UINT32_MAX));
             for (const auto& k : c.value("caches", nlohmann::json::array())) {
                 auto s = CpuSet::parseList(k.at("shared").get<std::string>());
                 if (!s) return Error{what + ": cache: " + s.error()};
-                out.caches.push_back({k.at("level").get<int>(), k.at("type").get<std::string>(), *s});
+                out.caches.push_back({intAt(k, where + "cache ", "level"), k.at("type").get<std::string>(), *s});
             }
         }
         for (const auto& n : j.at("nodes")) {
             auto s = CpuSet::parseList(n.at("cpus").get<std::string>());
             if (!s) return Error{what + ": node cpus: " + s.error()};
-            t.nodes.push_back({n.at("node").get<int>(), *s});
-            t.distance.push_back(n.at("distance").get<std::vector<int>>());
+            t.nodes.push_back({intAt(n, "nodes: ", "node"), *s});
+            const std::string where = "node " + std::to_string(t.nodes.back().id) + ": distance";
+            const auto& distances = n.at("distance");
+            if (!distances.is_array()) throw std::runtime_error(where + " must be an array");
+            std::vector<int> row;
+            for (const auto& d : distances) row.push_back(static_cast<int>(integerIn(d, where, INT_MIN, INT_MAX)));
+            t.distance.push_back(std::move(row));
         }
         CpuSet online = t.onlineCpus();
         for (auto& n : t.nodes) n.cpus &= online;

@@ -15,7 +15,7 @@ namespace fs = std::filesystem;
 
 // Each input is ~40 files written, read and removed: on tmpfs, not a disk's file system, whose
 // mkdir/open/unlink were most of the time per input (260 inputs/s on ext4).
-fs::path scratchDir() {
+static fs::path scratchDir() {
     std::error_code ec;
     const fs::path shm = "/dev/shm";
     if (fs::is_directory(shm, ec) && access(shm.c_str(), W_OK) == 0) return shm;

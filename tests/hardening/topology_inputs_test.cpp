@@ -6,12 +6,15 @@
 #include <fstream>
 
 #include <hwloc.h>
+#include <nlohmann/json.hpp>
 
 #include "domains/domain_builder.h"
 #include "hardening_support.h"
 #include "support/fixtures.h"
 #include "topology/hwloc_loader.h"
 #include "topology/sysfs_loader.h"
+#include "topology/topology_format.h"
+#include "trace_topology.h"
 
 using namespace schedscope;
 using namespace schedscope::hardening;
@@ -206,6 +209,42 @@ TEST(BadTopology, SyntheticAskingForABillionPus) {
     auto u = loadHwlocSynthetic("pack:99999999999 core:99999999999 pu:99999999999", Arch::X86_64);
     ASSERT_FALSE(u);
     EXPECT_NE(u.error().find("more than the limit of 8192"), std::string::npos) << u.error();
+}
+
+// A trace's topology sidecar is JSON from another machine: a number that is a float or out of
+// range is named, never cast (1e224 into an int was undefined behaviour; found by fuzzing).
+TEST(BadTopology, SidecarNumbersOutOfRange) {
+    auto synth = loadHwlocSynthetic("pack:1 core:2 pu:1", Arch::X86_64);
+    ASSERT_TRUE(synth) << synth.error();
+    const nlohmann::json good = topologyToJson(*synth);
+    const std::string trace = scratchPath("sidecar/odd.dat");
+    auto expectSidecarError = [&](const nlohmann::json& j, const std::string& problem) {
+        writeFile(tracing::sidecarPath(trace), j.dump());
+        auto t = tracing::readTopologySidecar(trace);
+        ASSERT_FALSE(t);
+        EXPECT_EQ(t.error(), tracing::sidecarPath(trace) + ": malformed topology JSON (" + problem + ")");
+    };
+    nlohmann::json j = good;
+    j["cpus"][1]["capacity"] = 1e224;
+    expectSidecarError(j, "cpu 1: capacity must be an integer in 0..4294967295");
+    j = good;
+    j["cpus"][0]["node"] = 3000000000ULL;
+    expectSidecarError(j, "cpu 0: node must be an integer in -2147483648..2147483647");
+    j = good;
+    j["cpus"][1]["caches"] = nlohmann::json::parse(R"([{"level": 1.5, "type": "Unified", "shared": "1"}])");
+    expectSidecarError(j, "cpu 1: cache level must be an integer in -2147483648..2147483647");
+    j = good;
+    j["nodes"][0]["distance"] = {10.0e300};
+    expectSidecarError(j, "node 0: distance must be an integer in -2147483648..2147483647");
+    j = good;
+    j["nodes"][0]["distance"] = 10;
+    expectSidecarError(j, "node 0: distance must be an array");
+    // the untouched sidecar still reads
+    writeFile(tracing::sidecarPath(trace), good.dump());
+    auto ok = tracing::readTopologySidecar(trace);
+    ASSERT_TRUE(ok) << ok.error();
+    ASSERT_TRUE(ok->has_value());
+    EXPECT_EQ((*ok)->cpus.size(), 2u);
 }
 
 }  // namespace
