@@ -8,6 +8,7 @@
 #include <fstream>
 #include <map>
 #include <memory>
+#include <mutex>
 #include <sstream>
 #include <sys/resource.h>
 #include <sys/wait.h>
@@ -22,6 +23,16 @@ struct HwlocDeleter {
     void operator()(hwloc_topology* t) const { hwloc_topology_destroy(t); }
 };
 using HwlocTopology = std::unique_ptr<hwloc_topology, HwlocDeleter>;
+
+// Every use of hwloc in the process holds this lock, from init to destroy. The XML probe forks:
+// a child inherits hwloc's internal locks in whatever state other threads left them, so a fork
+// while another loader thread was inside hwloc (two windows loading at once) left the child, and
+// the parent waiting for it, blocked forever. With the lock held across the fork, no thread of
+// ours is inside hwloc when the child starts.
+std::mutex& hwlocMutex() {
+    static std::mutex m;
+    return m;
+}
 
 CpuSet fromBitmap(hwloc_const_bitmap_t b) {
     CpuSet s;
@@ -260,8 +271,20 @@ static std::string probeXmlInChild(const std::string& path) {
         if (hwloc_topology_set_xml(ht, path.c_str()) != 0 || hwloc_topology_load(ht) != 0) _exit(3);
         _exit(0);  // no cleanup: the process ends here
     }
+    // A probe should never block, but if it does the user gets an error, not a frozen loader.
+    constexpr int kProbeSeconds = 60;
     int status = 0;
-    while (waitpid(child, &status, 0) < 0 && errno == EINTR) {}
+    for (int waitedMs = 0;; waitedMs += 5) {
+        const pid_t r = waitpid(child, &status, WNOHANG);
+        if (r == child) break;
+        if (r < 0 && errno != EINTR) return "";  // no child to wait for (SIGCHLD ignored): cannot tell
+        if (waitedMs >= kProbeSeconds * 1000) {
+            kill(child, SIGKILL);
+            while (waitpid(child, &status, 0) < 0 && errno == EINTR) {}
+            return path + ": hwloc did not finish reading it within " + std::to_string(kProbeSeconds) + " s";
+        }
+        usleep(5'000);
+    }
     if (WIFEXITED(status) && (WEXITSTATUS(status) == 0 || WEXITSTATUS(status) == 3)) return "";
     return path + ": malformed hwloc XML (hwloc crashed reading it)";
 }
@@ -277,6 +300,7 @@ static Result<Topology> loadXmlImpl(const std::string& path, Arch arch, bool arc
     if (head.find("<topology version=\"3.") != std::string::npos)
         return Error{path + ": hwloc 3.x XML format, which hwloc " HWLOC_VERSION
                             " cannot read; re-export it with 'lstopo --export-xml-flags v2 out.xml'"};
+    const std::lock_guard hwlocLock(hwlocMutex());  // declared before `ht`: released after its destroy
     if (auto crash = probeXmlInChild(path); !crash.empty()) return Error{crash};
     auto ht = makeTopology();
     if (!ht) return Error{ht.error()};
@@ -307,6 +331,7 @@ Result<Topology> loadHwlocSynthetic(const std::string& description, Arch arch) {
     if (pus > kMaxCpus)
         return Error{what + ": asks for " + std::to_string(pus) + " CPUs, more than the limit of " +
                      std::to_string(kMaxCpus)};
+    const std::lock_guard hwlocLock(hwlocMutex());
     auto ht = makeTopology();
     if (!ht) return Error{ht.error()};
     if (hwloc_topology_set_synthetic(ht->get(), description.c_str()) != 0)
@@ -328,6 +353,7 @@ Result<Topology> loadLocalTopology() {
         sysfs->source = "sysfs of this machine";
         return sysfs;
     }
+    const std::lock_guard hwlocLock(hwlocMutex());
     auto ht = makeTopology();
     if (!ht) return Error{ht.error()};
     if (hwloc_topology_load(ht->get()) != 0) return Error{"this machine: hwloc cannot read the topology"};
