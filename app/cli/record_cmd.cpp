@@ -1,9 +1,13 @@
 // schedscope-cli record -o FILE.dat [--duration S] [--file-version 6|7] [-- COMMAND...]
+#include <fcntl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <chrono>
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
+#include <string>
 #include <thread>
 
 #include "capture_signals.h"
@@ -17,24 +21,43 @@
 namespace schedscope::cli {
 namespace {
 
-// Runs `command` (if any) until it exits, `duration` passes, or a stop signal arrives.
-void runWorkload(const std::vector<std::string>& command, double duration) {
+// Runs `command` (if any) until it exits, `duration` passes, or a stop signal arrives. Returns
+// "" or why the command could not be started: the child reports a failed exec through a
+// close-on-exec pipe, which a successful exec closes unread.
+std::string runWorkload(const std::vector<std::string>& command, double duration) {
     if (command.empty()) {
         sleepUnlessStopped(duration);
-        return;
+        return "";
     }
+    std::vector<char*> argv;  // built before the fork: the child of a threaded process only execs
+    argv.reserve(command.size() + 1);
+    for (const auto& w : command) argv.push_back(const_cast<char*>(w.c_str()));
+    argv.push_back(nullptr);
+    int report[2];
+    if (pipe2(report, O_CLOEXEC) != 0) return std::string("pipe: ") + std::strerror(errno);
     const pid_t child = fork();
     if (child == 0) {
-        std::vector<char*> argv;
-        for (const auto& w : command) argv.push_back(const_cast<char*>(w.c_str()));
-        argv.push_back(nullptr);
+        close(report[0]);
         execvp(argv[0], argv.data());
-        std::fprintf(stderr, "schedscope-cli: record: cannot run %s\n", argv[0]);
+        const int err = errno;
+        (void)!write(report[1], &err, sizeof err);
         _exit(127);
     }
-    if (child < 0) return;
-    const auto end = std::chrono::steady_clock::now() + std::chrono::duration<double>(duration);
+    close(report[1]);
+    if (child < 0) {
+        close(report[0]);
+        return std::string("fork: ") + std::strerror(errno);
+    }
+    int execErrno = 0;
+    ssize_t got = 0;
+    while ((got = read(report[0], &execErrno, sizeof execErrno)) < 0 && errno == EINTR) {}
+    close(report[0]);
     int status = 0;
+    if (got == static_cast<ssize_t>(sizeof execErrno)) {
+        while (waitpid(child, &status, 0) < 0 && errno == EINTR) {}
+        return "cannot run " + command[0] + ": " + std::strerror(execErrno);
+    }
+    const auto end = std::chrono::steady_clock::now() + std::chrono::duration<double>(duration);
     while (waitpid(child, &status, WNOHANG) == 0) {
         if (stopRequested() || std::chrono::steady_clock::now() >= end) {
             kill(child, SIGTERM);
@@ -43,6 +66,7 @@ void runWorkload(const std::vector<std::string>& command, double duration) {
         }
         std::this_thread::sleep_for(std::chrono::milliseconds(10));
     }
+    return "";
 }
 
 }  // namespace
@@ -64,9 +88,14 @@ int runRecord(const Args& args) {
     opt.fileVersion = static_cast<int>(*version);
     const auto command = args.trailing();
     const double seconds = *duration;
-    opt.whileRecording = [&] { runWorkload(command, seconds); };
+    std::string workloadError;
+    opt.whileRecording = [&] { workloadError = runWorkload(command, seconds); };
     auto summary = tracing::recordTrace(opt);
     if (!summary) return failRuntime("record: " + summary.error());
+    if (!workloadError.empty()) {  // a trace of nothing in particular: do not leave it behind
+        std::remove(out->c_str());
+        return fail("record: " + workloadError);
+    }
 
     auto topo = loadLocalTopology();
     if (!topo) return failRuntime("record: " + *out + " written, but this machine's topology: " + topo.error());

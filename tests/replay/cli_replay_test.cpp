@@ -140,3 +140,17 @@ TEST(CliReplay, FreshRecordingOfAPingPongReplays) {
     EXPECT_GE(coupled, 1000) << j["derived"].dump();
     EXPECT_LT(j["fidelity"]["cpu_time_error"].get<double>(), 0.2);
 }
+
+// A command that cannot be started is the user's error, said in one line, and leaves no trace
+// file of an idle machine behind.
+TEST(CliReplay, RecordingACommandThatCannotRunFailsWithoutAFile) {
+    if (auto why = schedscope::tracing::tracefsUnavailableReason(); !why.empty())
+        GTEST_SKIP() << "recording unavailable: " << why;
+    const std::string dir = SCHEDSCOPE_TEST_SCRATCH, dat = dir + "/not-run.dat";
+    std::filesystem::create_directories(dir);
+    std::filesystem::remove(dat);
+    expectOneLineError(cli("record -o '" + dat + "' -- " + dir + "/no-such-program --flag"),
+                       "cannot run " + dir + "/no-such-program: No such file or directory");
+    EXPECT_FALSE(std::filesystem::exists(dat));
+    EXPECT_FALSE(std::filesystem::exists(dat + ".topology.json"));
+}
