@@ -23,6 +23,7 @@ Result<std::unique_ptr<CaptureClient>> CaptureClient::spawn(const std::vector<st
     int p[2];
     if (pipe2(p, O_CLOEXEC) != 0) return Error{std::string("capture helper: pipe: ") + std::strerror(errno)};
     std::vector<char*> args;
+    args.reserve(argv.size() + 1);
     for (const auto& a : argv) args.push_back(const_cast<char*>(a.c_str()));
     args.push_back(nullptr);
     const pid_t pid = fork();

@@ -38,6 +38,7 @@ Result<RecordSummary> recordTrace(const RecordOptions& options) {
     }
     // One thread per CPU moves pages from trace_pipe_raw into its file until stopped.
     std::vector<std::thread> threads;
+    threads.reserve(recorders.size());
     for (auto* r : recorders) threads.emplace_back([r] { tracecmd_start_recording(r, 100000 /* us idle sleep */); });
     pi.traceOn();
     if (options.whileRecording) options.whileRecording();
@@ -64,6 +65,7 @@ Result<RecordSummary> recordTrace(const RecordOptions& options) {
     if (ok) ok = tracecmd_output_write_headers(out, list.data()) == 0;
     if (ok) ok = tracecmd_write_cmdlines(out) == 0;
     std::vector<char*> files;
+    files.reserve(cpuFiles.size());
     for (auto& f : cpuFiles) files.push_back(f.data());
     if (ok) ok = tracecmd_append_cpu_data(out, cpus, files.data()) == 0;
     tracecmd_output_close(out);

@@ -82,9 +82,10 @@ Result<double> Args::number(const std::string& name, double fallback) const {
 Result<long long> Args::integer(const std::string& name, long long fallback, long long min, long long max) const {
     auto v = value(name);
     if (!v) return fallback;
+    const std::string& text = *v;
     long long x = 0;
-    auto [p, ec] = std::from_chars(v->data(), v->data() + v->size(), x);
-    if (ec != std::errc() || p != v->data() + v->size()) return Error{"option '--" + name + "': '" + *v + "' is not an integer"};
+    auto [p, ec] = std::from_chars(text.data(), text.data() + text.size(), x);
+    if (ec != std::errc() || p != text.data() + text.size()) return Error{"option '--" + name + "': '" + *v + "' is not an integer"};
     if (x < min || x > max)
         return Error{"option '--" + name + "': " + *v + " is outside " + std::to_string(min) + ".." + std::to_string(max)};
     return x;

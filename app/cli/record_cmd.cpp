@@ -86,7 +86,7 @@ int runRecord(const Args& args) {
     tracing::RecordOptions opt;
     opt.output = *out;
     opt.fileVersion = static_cast<int>(*version);
-    const auto command = args.trailing();
+    const auto& command = args.trailing();
     const double seconds = *duration;
     std::string workloadError;
     opt.whileRecording = [&] { workloadError = runWorkload(command, seconds); };

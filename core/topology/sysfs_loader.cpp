@@ -214,6 +214,7 @@ Result<Topology> loadSysfsTopology(const std::string& root, Arch arch) {
             if (row.size() != nodeIds.size()) {
                 if (row.size() > static_cast<size_t>(nodeIds.back())) {
                     std::vector<int> picked;
+                    picked.reserve(nodeIds.size());
                     for (int id : nodeIds) picked.push_back(row[static_cast<size_t>(id)]);
                     row = picked;
                 } else {

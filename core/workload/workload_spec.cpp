@@ -156,6 +156,7 @@ Workload makeKernbench(int jobs, const Params& p) {
     const double horizon = p.workS > 0 ? p.workS : (p.durationS > 0 ? p.durationS : 1.0);
     const int perSlot = std::max(1, static_cast<int>(std::ceil(horizon * 1e9 / jobNs)) + (p.workS > 0 ? 0 : 2));
     std::vector<int> slotIds;
+    slotIds.reserve(static_cast<size_t>(std::max(jobs, 0)));
     for (int s = 0; s < jobs; ++s) slotIds.push_back(s);
     for (int s = 0; s < jobs; ++s) {
         TaskSpec slot = task("make/" + std::to_string(s), p, 0.1, 0.5);
@@ -209,6 +210,7 @@ Workload makeHackbench(int groups, const Params& p) {
     for (int g = 0; g < groups; ++g) {
         const int base = static_cast<int>(w.tasks.size());
         std::vector<int> receivers;
+        receivers.reserve(static_cast<size_t>(fan));
         for (int r = 0; r < fan; ++r) receivers.push_back(base + fan + r);
         for (int s = 0; s < fan; ++s) {
             TaskSpec t = task("hb" + std::to_string(g) + "/send" + std::to_string(s), p, 0.05, 0.5);
