@@ -127,15 +127,20 @@ TEST(CliReplay, FreshRecordingOfAPingPongReplays) {
     ASSERT_EQ(r.status, 0) << r.err;
     auto j = nlohmann::json::parse(r.out);
     ASSERT_EQ(j["derived"]["tasks"].size(), 2u);
-    // The pair wakes each other about 2000 times in all (seen: 2000-2900); how the wakeups split
-    // between the directions depends on the load (one side may find the byte already there):
-    // seen 445..1651 per direction. The waker comes from the waking record itself, so even the
-    // idle->task switches this VM's kernel sometimes drops cannot take a direction's edges.
+    // The pair wakes each other about 2000 times in all (seen: 2000-2900). How the wakeups split
+    // between the directions depends on the load: seen 445..1651 per direction on an idle
+    // machine, and 1999 vs 1 with another job busy on the second CPU (both then share one CPU;
+    // the woken side preempts the writer, whose read finds the byte already there). So only the
+    // total is asserted, and that every edge links the two. The waker comes from the waking
+    // record itself, so even the idle->task switches this VM's kernel sometimes drops cannot
+    // take edges away.
     int coupled = 0;
-    ASSERT_EQ(j["derived"]["edges"].size(), 2u) << j["derived"].dump();
-    for (const auto& e : j["derived"]["edges"]) {
+    const auto& edges = j["derived"]["edges"];
+    ASSERT_GE(edges.size(), 1u) << j["derived"].dump();
+    ASSERT_LE(edges.size(), 2u) << j["derived"].dump();
+    for (const auto& e : edges) {
         coupled += e["count"].get<int>();
-        EXPECT_GE(e["count"].get<int>(), 100) << j["derived"].dump();
+        EXPECT_NE(e["waker"].get<int>(), e["wakee"].get<int>()) << j["derived"].dump();
     }
     EXPECT_GE(coupled, 1000) << j["derived"].dump();
     EXPECT_LT(j["fidelity"]["cpu_time_error"].get<double>(), 0.2);
