@@ -35,6 +35,16 @@ std::mutex& hwlocMutex() {
     return m;
 }
 
+// hwloc loads its plugins (the libxml2 XML importer among them) with the first topology and
+// unloads them with the last one. One topology kept initialised for the life of the process
+// keeps them loaded: no dlopen/dlclose per load, and what they leak on malformed XML is still
+// attributed to their library (an unloaded one is an "<unknown module>" no sanitizer
+// suppression can name). Call with hwlocMutex() held.
+void keepHwlocPluginsLoaded() {
+    static hwloc_topology_t keeper = nullptr;
+    if (!keeper && hwloc_topology_init(&keeper) != 0) keeper = nullptr;
+}
+
 CpuSet fromBitmap(hwloc_const_bitmap_t b) {
     CpuSet s;
     if (!b) return s;
@@ -220,6 +230,7 @@ Result<Topology> convert(hwloc_topology_t ht, const std::string& what, bool arch
 }
 
 Result<HwlocTopology> makeTopology() {
+    keepHwlocPluginsLoaded();
     hwloc_topology_t ht = nullptr;
     if (hwloc_topology_init(&ht) != 0) return Error{"hwloc: cannot initialise a topology"};
     HwlocTopology owner(ht);
@@ -304,6 +315,7 @@ static Result<Topology> loadXmlImpl(const std::string& path, Arch arch, bool arc
         return Error{path + ": hwloc 3.x XML format, which hwloc " HWLOC_VERSION
                             " cannot read; re-export it with 'lstopo --export-xml-flags v2 out.xml'"};
     const std::lock_guard hwlocLock(hwlocMutex());  // declared before `ht`: released after its destroy
+    keepHwlocPluginsLoaded();
     if (auto crash = probeXmlInChild(path); !crash.empty()) return Error{crash};
     auto ht = makeTopology();
     if (!ht) return Error{ht.error()};
