@@ -8,6 +8,8 @@
 #include <filesystem>
 #include <fstream>
 
+#include <gtest/gtest.h>
+
 #include "support/fixtures.h"
 
 // Under ASan: malloc of an impossible size returns NULL as glibc's does (libtracecmd mallocs
@@ -23,7 +25,10 @@ std::string scratchPath(const std::string& name) {
 }
 
 void writeFile(const std::string& path, const std::string& bytes) {
-    std::ofstream(path, std::ios::binary | std::ios::trunc).write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+    std::ofstream out(path, std::ios::binary | std::ios::trunc);
+    out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+    out.close();  // tracefs files take the write at close; a refused one fails the test here
+    if (!out) ADD_FAILURE() << "cannot write " << path;
 }
 
 void patch(std::string& data, size_t offset, const void* bytes, size_t n) {

@@ -3,23 +3,16 @@
 #include <cstdint>
 #include <string>
 
+#include "support/sanitizers.h"
+
 namespace schedscope::hardening {
 
 // True in the asan preset: a few scale rows shrink there (the release run keeps the full size).
-#if defined(__SANITIZE_ADDRESS__)
-inline constexpr bool kSanitized = true;
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-inline constexpr bool kSanitized = true;
-#else
-inline constexpr bool kSanitized = false;
-#endif
-#else
-inline constexpr bool kSanitized = false;
-#endif
+inline constexpr bool kSanitized = test::kAddressSanitizer;
 
 // A fresh path under the build tree's scratch directory (parent directories created).
 std::string scratchPath(const std::string& name);
+// Fails the current test (and goes on) when the file cannot be written.
 void writeFile(const std::string& path, const std::string& bytes);
 // Overwrites `bytes.size()` bytes at `offset` of `data` (little-endian values via the helpers).
 void patch(std::string& data, size_t offset, const void* bytes, size_t n);

@@ -133,18 +133,26 @@ TEST(BadLive, EventsDisabledUnderUsAreSwitchedBackOnAndReported) {
         _exit(127);
     }
     const std::string name = "schedscope-" + std::to_string(child), ours = kInstances + name;
-    // Wait for the instance and for tracing to be on (the instance exists before that), then
-    // play the other tool: switch our event and tracing off.
+    // Wait for the capture to be set up, then play the other tool: switch our event and tracing
+    // off. A new instance starts with tracing_on at 1 until the capture turns it off to enable
+    // its events, so "on" alone is no sign: the event's enable is read first, and tracing_on at
+    // 1 after that can only be the capture's own switch-on. (Reading tracing_on alone, writes
+    // made in that first instant were undone by the set-up itself, with nothing to report.)
+    const std::string eventEnable = ours + "/events/sched/sched_switch/enable";
+    auto setUp = [&] {
+        const bool eventOn = test::readFile(eventEnable) == "1\n";
+        return eventOn && test::readFile(ours + "/tracing_on") == "1\n";
+    };
     const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(20);
-    while (test::readFile(ours + "/tracing_on") != "1\n" && std::chrono::steady_clock::now() < deadline)
+    while (!setUp() && std::chrono::steady_clock::now() < deadline)
         std::this_thread::sleep_for(std::chrono::milliseconds(20));
-    const bool started = test::readFile(ours + "/tracing_on") == "1\n";
+    const bool started = setUp();
     std::string restored;
     if (started) {
-        writeFile(ours + "/events/sched/sched_switch/enable", "0");
+        writeFile(eventEnable, "0");
         writeFile(ours + "/tracing_on", "0");
         std::this_thread::sleep_for(std::chrono::milliseconds(2500));  // the capture checks once a second
-        restored = test::readFile(ours + "/events/sched/sched_switch/enable") + test::readFile(ours + "/tracing_on");
+        restored = test::readFile(eventEnable) + test::readFile(ours + "/tracing_on");
     }
     int status = 0;
     waitpid(child, &status, 0);
