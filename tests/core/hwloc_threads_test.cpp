@@ -13,27 +13,16 @@
 #include <unistd.h>
 
 #include "support/fixtures.h"
+#include "support/sanitizers.h"
 #include "topology/hwloc_loader.h"
 
 namespace schedscope {
 namespace {
 
-#if defined(__SANITIZE_ADDRESS__)
-constexpr bool kAddressSanitizer = true;
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-constexpr bool kAddressSanitizer = true;
-#else
-constexpr bool kAddressSanitizer = false;
-#endif
-#else
-constexpr bool kAddressSanitizer = false;
-#endif
-
 TEST(HwlocThreads, SideBySideXmlAndSyntheticLoadsAllFinish) {
     // glibc's malloc is fork-safe; ASan's allocator (clang 14) is not: a probe child forked while
     // another thread allocates can block in malloc (seen once in the asan preset, 1 of 80 loads).
-    if (kAddressSanitizer) GTEST_SKIP() << "ASan's allocator is not fork-safe; this runs in the release build";
+    if (test::kAddressSanitizer) GTEST_SKIP() << "ASan's allocator is not fork-safe; this runs in the release build";
     const std::string xml = test::dataPath("topologies/xml/AMD-17h-Zen-2xEpyc-7451.xml");
     constexpr int kThreads = 4, kLoadsEach = 20;
     std::atomic<int> ok{0};
