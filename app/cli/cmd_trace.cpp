@@ -7,6 +7,9 @@ namespace schedscope::cli {
 
 std::vector<Command> traceCommands() {
     auto statsOpts = topologyOptions();
+    // a trace is classified on the machine it was recorded on: its sidecar, not this one
+    for (auto& o : statsOpts)
+        if (o.name == "local") o.help = "use this machine's topology (with no topology option: the trace's sidecar, FILE.topology.json)";
     statsOpts.push_back({"json", false, "print JSON"});
     statsOpts.push_back({"bin", true, "SECONDS width of the time bins of migrations per level (default 1)"});
     std::vector<OptionSpec> recordOpts = {

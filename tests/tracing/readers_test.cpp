@@ -219,6 +219,20 @@ TEST(TraceTopology, SidecarIsUsedAndCpuMismatchNamesBoth) {
     EXPECT_NE(small.error().find("pack:1 core:1 pu:1"), std::string::npos) << small.error();
 }
 
+// Without a topology option a trace is classified on its recording machine (the sidecar), and
+// the help says so: it used to call --local the default, which a trace without a sidecar refutes.
+TEST(TraceStatsCli, HelpNamesTheSidecarAsTheDefaultTopology) {
+    const std::string help = run(std::string(SCHEDSCOPE_CLI) + " trace stats --help");
+    const auto local = help.find("--local");
+    ASSERT_NE(local, std::string::npos) << help;
+    const std::string localLine = help.substr(local, help.find('\n', local) - local);
+    EXPECT_EQ(localLine.find("(default)"), std::string::npos) << localLine;
+    EXPECT_NE(localLine.find("sidecar"), std::string::npos) << localLine;
+    const std::string err =
+        run(std::string(SCHEDSCOPE_CLI) + " trace stats '" + test::dataPath("traces/mixed-v7.dat") + "' 2>&1");
+    EXPECT_NE(err.find("no topology sidecar"), std::string::npos) << err;
+}
+
 TEST(TraceStatsCli, JsonHasTheDocumentedKeysAndCounts) {
     const std::string path = test::dataPath("traces/record-v6.dat");
     const std::string out = run(std::string(SCHEDSCOPE_CLI) + " trace stats '" + path + "' --json");
