@@ -8,6 +8,7 @@
 #include <sys/resource.h>
 
 #include "commands.h"
+#include "sim/metric_stats.h"
 #include "sim_run.h"
 #include "topology/hwloc_loader.h"
 #include "topology_options.h"
@@ -27,8 +28,10 @@ void printSummary(sim::SimState& s, const workload::Workload& wl, const sim::Run
     std::printf("%s on %s (%d CPUs), profile %s, CLS %s, NODE %s, seed %llu, %.3f s simulated\n", wl.spec.c_str(),
                 cfg.topology.c_str(), s.online.count(), cfg.profile.c_str(), cfg.cls ? "on" : "off",
                 cfg.node ? "on" : "off", static_cast<unsigned long long>(s.opt.seed), static_cast<double>(s.now) / 1e9);
-    for (const auto& [name, v] : sim::summaryMetrics(s, wl))
-        std::printf("  %-26s %12.4f%s\n", name.c_str(), v, name == "throughput" ? (" " + wl.unit).c_str() : "");
+    for (const auto& [name, v] : sim::summaryMetrics(s, wl)) {
+        if (std::isnan(v)) std::printf("  %-26s %12s\n", name.c_str(), "not finished");  // completion_s
+        else std::printf("  %-26s %12.4f%s\n", name.c_str(), v, name == "throughput" ? (" " + wl.unit).c_str() : "");
+    }
     std::printf("  migrations by level:");
     for (const auto& [lvl, n] : s.metrics.migrationsByLevel) std::printf(" %s=%lld", lvl.c_str(), n);
     std::printf("\n  migrations by cause:");
@@ -61,26 +64,35 @@ int runCompare(const Args& args, const SimSetup& setup) {
             for (size_t i = 0; i < m.size(); ++i) vals[i][static_cast<size_t>(setting)].push_back(m[i].second);
         }
     }
-    auto stats = [](const std::vector<double>& v) {
-        double mean = 0;
-        for (double x : v) mean += x;
-        mean /= static_cast<double>(v.size());
-        double var = 0;
-        for (double x : v) var += (x - mean) * (x - mean);
-        return std::pair<double, double>{mean, v.size() > 1 ? std::sqrt(var / static_cast<double>(v.size() - 1)) : 0.0};
-    };
     nlohmann::json out = nlohmann::json::object();
     if (!args.has("json"))
         std::printf("%s: %s off vs on, %lld seeds from %llu\n%-26s %14s %10s %14s %10s %9s\n", setup.workload.spec.c_str(),
                     what.c_str(), *seeds, static_cast<unsigned long long>(setup.options.seed), "metric", "off mean",
                     "off sd", "on mean", "on sd", "on/off");
+    // a run without a value (completion_s when its tasks had not finished) is left out of the
+    // statistics and the count of runs with one is shown
+    auto side = [](const sim::MetricStats& st) {
+        if (st.n == 0) return nlohmann::json{{"mean", nullptr}, {"sd", nullptr}, {"n", 0}};
+        return nlohmann::json{{"mean", st.mean}, {"sd", st.sd}, {"n", st.n}};
+    };
+    auto cell = [](const sim::MetricStats& st, double v, const char* none) {
+        if (st.n == 0) return std::string(none);
+        char buf[48];
+        std::snprintf(buf, sizeof buf, "%.4f", v);
+        return std::string(buf);
+    };
     for (size_t i = 0; i < names.size(); ++i) {
-        auto [m0, s0] = stats(vals[i][0]);
-        auto [m1, s1] = stats(vals[i][1]);
-        const double rel = m0 != 0 ? (m1 - m0) / std::fabs(m0) * 100.0 : 0.0;
-        out[names[i]] = {{"off", {{"mean", m0}, {"sd", s0}}}, {"on", {{"mean", m1}, {"sd", s1}}}, {"relative_pct", rel}};
-        if (!args.has("json"))
-            std::printf("%-26s %14.4f %10.4f %14.4f %10.4f %+8.2f%%\n", names[i].c_str(), m0, s0, m1, s1, rel);
+        const sim::MetricStats off = sim::metricStats(vals[i][0]), on = sim::metricStats(vals[i][1]);
+        const bool both = off.n > 0 && on.n > 0;
+        const double rel = both && off.mean != 0 ? (on.mean - off.mean) / std::fabs(off.mean) * 100.0 : 0.0;
+        out[names[i]] = {{"off", side(off)}, {"on", side(on)}, {"relative_pct", both ? nlohmann::json(rel) : nlohmann::json(nullptr)}};
+        if (args.has("json")) continue;
+        std::printf("%-26s %14s %10s %14s %10s ", names[i].c_str(), cell(off, off.mean, "not finished").c_str(),
+                    cell(off, off.sd, "-").c_str(), cell(on, on.mean, "not finished").c_str(), cell(on, on.sd, "-").c_str());
+        if (both) std::printf("%+8.2f%%", rel);
+        else std::printf("%9s", "-");
+        if (off.n < off.runs || on.n < on.runs) std::printf("  (finished: off %d of %d, on %d of %d)", off.n, off.runs, on.n, on.runs);
+        std::printf("\n");
     }
     if (args.has("json"))
         std::cout << nlohmann::json{{"compare", what}, {"seeds", *seeds}, {"workload", setup.workload.spec}, {"metrics", out}}.dump(2)

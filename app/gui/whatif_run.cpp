@@ -77,20 +77,6 @@ WhatIfRun runWhatIfJob(const WhatIfSetup& setup, int setting, int seedIndex) {
     return run;
 }
 
-MetricStats statsOf(const std::vector<double>& v) {
-    MetricStats s;
-    s.n = static_cast<int>(v.size());
-    if (v.empty()) return s;
-    s.min = *std::min_element(v.begin(), v.end());
-    s.max = *std::max_element(v.begin(), v.end());
-    for (double x : v) s.mean += x;
-    s.mean /= static_cast<double>(v.size());
-    double var = 0;
-    for (double x : v) var += (x - s.mean) * (x - s.mean);
-    s.sd = v.size() > 1 ? std::sqrt(var / static_cast<double>(v.size() - 1)) : 0.0;
-    return s;
-}
-
 std::vector<WhatIfResult::Row> WhatIfResult::rows() const {
     std::vector<std::string> names;
     std::map<std::string, std::vector<double>> values[2];
@@ -105,8 +91,8 @@ std::vector<WhatIfResult::Row> WhatIfResult::rows() const {
     for (const auto& name : names) {
         Row row;
         row.metric = name;
-        row.off = statsOf(values[0][name]);
-        row.on = statsOf(values[1][name]);
+        row.off = sim::metricStats(values[0][name]);
+        row.on = sim::metricStats(values[1][name]);
         row.relativePct = row.off.n && row.on.n && row.off.mean != 0 ? (row.on.mean - row.off.mean) / std::fabs(row.off.mean) * 100.0 : 0.0;
         out.push_back(std::move(row));
     }
@@ -169,6 +155,7 @@ nlohmann::json WhatIfResult::toJson() const {
     using nlohmann::json;
     json metrics = json::object();
     auto stats = [](const MetricStats& s) {
+        if (s.n == 0) return json{{"mean", nullptr}, {"sd", nullptr}, {"min", nullptr}, {"max", nullptr}, {"n", 0}};
         return json{{"mean", s.mean}, {"sd", s.sd}, {"min", s.min}, {"max", s.max}, {"n", s.n}};
     };
     for (const auto& row : rows())
@@ -208,9 +195,20 @@ std::string WhatIfResult::toCsv() const {
     std::ostringstream out;
     out.precision(10);
     out << "metric,off_mean,off_sd,off_min,off_max,off_n,on_mean,on_sd,on_min,on_max,on_n,relative_pct\n";
-    for (const auto& r : rows())
-        out << r.metric << ',' << r.off.mean << ',' << r.off.sd << ',' << r.off.min << ',' << r.off.max << ',' << r.off.n << ','
-            << r.on.mean << ',' << r.on.sd << ',' << r.on.min << ',' << r.on.max << ',' << r.on.n << ',' << r.relativePct << '\n';
+    // a side no seed has a value for (completion_s when none finished) leaves its cells empty
+    auto side = [&out](const MetricStats& s) {
+        if (s.n == 0) out << ",,,,0";
+        else out << s.mean << ',' << s.sd << ',' << s.min << ',' << s.max << ',' << s.n;
+    };
+    for (const auto& r : rows()) {
+        out << r.metric << ',';
+        side(r.off);
+        out << ',';
+        side(r.on);
+        out << ',';
+        if (r.off.n && r.on.n) out << r.relativePct;
+        out << '\n';
+    }
     for (const auto& level : levels())
         out << "migrations_" << level << ',' << meanMigrations(0, level) << ",,,," << runsOf(0) << ','
             << meanMigrations(1, level) << ",,,," << runsOf(1) << ",\n";

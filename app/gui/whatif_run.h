@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "domains/domain_builder.h"
+#include "sim/metric_stats.h"
 #include "topology/topology_source.h"
 #include "util/result.h"
 #include "workload/workload.h"
@@ -50,11 +51,7 @@ struct WhatIfRun {
 };
 WhatIfRun runWhatIfJob(const WhatIfSetup& setup, int setting, int seedIndex);
 
-struct MetricStats {
-    double mean = 0, sd = 0, min = 0, max = 0;
-    int n = 0;
-};
-MetricStats statsOf(const std::vector<double>& values);
+using sim::MetricStats;  // n: the seeds with a value (an unfinished run has no completion_s)
 
 // The comparison: per metric, off and on statistics and the relative change of the means.
 struct WhatIfResult {

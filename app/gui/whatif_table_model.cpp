@@ -46,9 +46,9 @@ QVariant WhatIfTableModel::data(const QModelIndex& index, int role) const {
             if (col == MetricColumn)
                 return row.metric == "throughput" && !unit_.isEmpty() ? QString(qs(row.metric) + QStringLiteral(" (") + unit_ + QLatin1Char(')'))
                                                                       : qs(row.metric);
+            if (col != MetricColumn && col != DeltaColumn && (col <= OffSdColumn ? row.off : row.on).n == 0)
+                return col == OffMeanColumn || col == OnMeanColumn ? tr("not finished") : QStringLiteral("\u2013");  // no seed finished
             if (col == OffSdColumn || col == OnSdColumn) return QString(QStringLiteral("\u00b1") + number(value));
-            if (row.metric == "completion_s" && (col == OffMeanColumn || col == OnMeanColumn) && value < 0)
-                return tr("not finished");  // the tasks still ran when the simulation ended
             if (col == DeltaColumn) {
                 if (row.off.n == 0 || row.on.n == 0) return QStringLiteral("\u2013");
                 return QString::asprintf("%+.1f%%", value);
@@ -67,6 +67,7 @@ QVariant WhatIfTableModel::data(const QModelIndex& index, int role) const {
         case Qt::ToolTipRole: {
             if (col == MetricColumn || col == DeltaColumn) return {};
             const MetricStats& s = col <= OffSdColumn ? row.off : row.on;
+            if (s.n < s.runs) return tr("%1 of %2 seeds finished: min %3, max %4").arg(s.n).arg(s.runs).arg(number(s.min), number(s.max));
             return tr("%1 seeds: min %2, max %3").arg(s.n).arg(number(s.min), number(s.max));
         }
         default: return {};

@@ -1,6 +1,9 @@
 #include "sim/sim_json.h"
 
 #include <algorithm>
+#include <limits>
+
+#include "sim/placement_spread.h"
 
 namespace schedscope::sim {
 namespace {
@@ -32,13 +35,15 @@ std::vector<std::pair<std::string, double>> summaryMetrics(SimState& s, const wo
     for (auto c : s.metrics.migrationsByCause) migrations += c;
     std::vector<std::pair<std::string, double>> out = {
         {"throughput", total},
-        {"completion_s", completion(s)},
+        // NaN: not every task had finished when the run ended (no completion time to average)
+        {"completion_s", completion(s) >= 0 ? completion(s) : std::numeric_limits<double>::quiet_NaN()},
         {"migrations", static_cast<double>(migrations)},
         {"wait_p50_us", s.metrics.waitLatency.percentileNs(50) / 1e3},
         {"wait_p95_us", s.metrics.waitLatency.percentileNs(95) / 1e3},
         {"wait_p99_us", s.metrics.waitLatency.percentileNs(99) / 1e3},
         {"idle_while_overloaded_s", static_cast<double>(s.metrics.idleWhileOverloadedNs) / 1e9},
     };
+    for (auto& spread : placementSpread(s)) out.push_back(std::move(spread));
     return out;
 }
 
@@ -101,6 +106,7 @@ nlohmann::json simResultToJson(SimState& s, const workload::Workload& wl, const 
         {"idle_while_overloaded_s", static_cast<double>(s.metrics.idleWhileOverloadedNs) / 1e9},
         {"cpu_utilisation", util},
         {"events", s.metrics.events}};
+    for (const auto& [name, mean] : placementSpread(s)) metrics[name] = mean;
     json timeline = json::array();
     for (const auto& p : s.metrics.timeline) timeline.push_back({{"t_s", p.timeS}, {"running", p.running}});
     return {{"config", config}, {"metrics", metrics}, {"tasks", tasks}, {"placement_timeline", timeline}};

@@ -15,7 +15,8 @@ struct RunConfig {
 };
 
 nlohmann::json simResultToJson(SimState& s, const workload::Workload& wl, const RunConfig& config);
-// The scalar metrics a comparison reports, by name (e.g. "throughput", "wait_p99_us").
+// The scalar metrics a comparison reports, by name (e.g. "throughput", "wait_p99_us", and the
+// placement spread "busy_cores" ... "busy_nodes"); completion_s is NaN when not every task finished.
 std::vector<std::pair<std::string, double>> summaryMetrics(SimState& s, const workload::Workload& wl);
 
 }  // namespace schedscope::sim

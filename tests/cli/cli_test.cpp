@@ -149,6 +149,35 @@ TEST(Cli, ReadingATraceLessonUsesTheBundledSample) {
     EXPECT_NE(run.out.find("sched_switch"), std::string::npos) << run.out.substr(0, 2000);
 }
 
+// --compare: runs whose tasks had not finished have no completion time; they are counted, not
+// averaged in as a number. The placement spread (busy clusters) shows what CLS changes.
+TEST(Cli, CompareLeavesUnfinishedRunsOutAndShowsTheSpread) {
+    const std::string spec = "simulate --preset kunpeng920-24 --workload stream:threads=4,cpus=0-23 --compare cls --seeds 2 --duration 0.3";
+    CliRun text = cli(spec);
+    ASSERT_EQ(text.status, 0) << text.err;
+    const auto line = text.out.find("completion_s");
+    ASSERT_NE(line, std::string::npos) << text.out;
+    const std::string completion = text.out.substr(line, text.out.find('\n', line) - line);
+    EXPECT_NE(completion.find("not finished"), std::string::npos) << completion;
+    EXPECT_NE(completion.find("(finished: off 0 of 2, on 0 of 2)"), std::string::npos) << completion;
+    EXPECT_EQ(completion.find("-1.0"), std::string::npos) << completion;
+
+    CliRun json = cli(spec + " --json");
+    ASSERT_EQ(json.status, 0) << json.err;
+    const auto j = nlohmann::json::parse(json.out, nullptr, false);
+    ASSERT_FALSE(j.is_discarded()) << json.out;
+    EXPECT_TRUE(j["metrics"]["completion_s"]["off"]["mean"].is_null());
+    EXPECT_EQ(j["metrics"]["completion_s"]["on"]["n"].get<int>(), 0);
+    EXPECT_GT(j["metrics"]["busy_clusters"]["on"]["mean"].get<double>(), j["metrics"]["busy_clusters"]["off"]["mean"].get<double>() + 2);
+
+    CliRun done = cli("simulate --preset kunpeng920-24 --workload kernbench:jobs=8,cpus=0-23,work=0.05 --compare cls --seeds 2 --json");
+    ASSERT_EQ(done.status, 0) << done.err;
+    const auto d = nlohmann::json::parse(done.out, nullptr, false);
+    ASSERT_FALSE(d.is_discarded()) << done.out;
+    EXPECT_EQ(d["metrics"]["completion_s"]["off"]["n"].get<int>(), 2);
+    EXPECT_GT(d["metrics"]["completion_s"]["off"]["mean"].get<double>(), 0.04);
+}
+
 TEST(Cli, VersionAndHelp) {
     CliRun v = cli("--version");
     EXPECT_EQ(v.status, 0);

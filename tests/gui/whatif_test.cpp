@@ -4,6 +4,7 @@
 
 #include <QAbstractItemModelTester>
 #include <cmath>
+#include <limits>
 #include <QElapsedTimer>
 #include <QFile>
 #include <QJsonArray>
@@ -44,13 +45,38 @@ WhatIfResult handMadeResult() {
     return r;
 }
 
+// completion_s is NaN for a run whose tasks had not finished: such runs stay out of the mean,
+// and a side where none finished says so instead of showing a number.
+TEST(WhatIfStats, UnfinishedRunsStayOutOfTheMeans) {
+    const double nan = std::numeric_limits<double>::quiet_NaN();
+    WhatIfResult r;
+    const double completion[2][3] = {{nan, nan, nan}, {2.0, nan, 4.0}};
+    for (int k = 0; k < 3; ++k)
+        for (int setting = 0; setting < 2; ++setting) {
+            WhatIfRun run;
+            run.setting = setting;
+            run.seed = 1 + k;
+            run.metrics = {{"completion_s", completion[setting][k]}};
+            r.runs.push_back(run);
+        }
+    const auto rows = r.rows();
+    ASSERT_EQ(rows.size(), 1u);
+    EXPECT_EQ(rows[0].off.n, 0);
+    EXPECT_EQ(rows[0].on.n, 2);
+    EXPECT_EQ(rows[0].on.runs, 3);
+    EXPECT_DOUBLE_EQ(rows[0].on.mean, 3.0);
+    WhatIfTableModel model;
+    QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::Warning);
+    model.setResult(r);
+    EXPECT_EQ(model.index(0, WhatIfTableModel::OffMeanColumn).data().toString(), QStringLiteral("not finished"));
+    EXPECT_EQ(model.index(0, WhatIfTableModel::OnMeanColumn).data().toString(), QStringLiteral("3.000"));
+    EXPECT_EQ(model.index(0, WhatIfTableModel::DeltaColumn).data().toString(), QStringLiteral("\u2013"));
+    EXPECT_TRUE(model.index(0, WhatIfTableModel::OnMeanColumn).data(Qt::ToolTipRole).toString().contains(QStringLiteral("2 of 3 seeds finished")));
+    EXPECT_NE(r.toCsv().find("completion_s,,,,,0,3,1.414213562,2,4,2,\n"), std::string::npos) << r.toCsv();
+    EXPECT_TRUE(r.toJson()["metrics"]["completion_s"]["off"]["mean"].is_null());
+}
+
 TEST(WhatIfStats, MeanSpreadAndRelativeChange) {
-    const MetricStats s = statsOf({10, 12, 14});
-    EXPECT_DOUBLE_EQ(s.mean, 12);
-    EXPECT_DOUBLE_EQ(s.sd, 2);
-    EXPECT_DOUBLE_EQ(s.min, 10);
-    EXPECT_DOUBLE_EQ(s.max, 14);
-    EXPECT_EQ(s.n, 3);
     const auto rows = handMadeResult().rows();
     ASSERT_EQ(rows.size(), 2u);
     EXPECT_EQ(rows[0].metric, "throughput");
