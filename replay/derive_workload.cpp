@@ -214,7 +214,11 @@ Result<DerivedWorkload> deriveWorkload(const tracing::EventStore& store, const D
             const TaskInterval& wake = startsAsleep ? iv : b.iv[k + 1];
             const int w = keptIdx(wake.waker);
             if (w < 0 || wake.waker == pid || wake.start >= we) continue;
-            builds[wake.waker].actions.push_back({wake.start, OpKind::Wake, index[pid], {}});
+            // The Wake goes where the waker ran sched_waking, which for a wakeup that raced
+            // the sleep is before the sleep began (a kept early wake, as in the kernel), not
+            // where the wakee became runnable: by then the waker may be asleep itself, and
+            // a Wake placed after its own Wait deadlocks the pair.
+            builds[wake.waker].actions.push_back({wake.wokenAt, OpKind::Wake, index[pid], {}});
             if (startsAsleep) b.initialWait = true;
             else b.waitAt.insert(k);
             ++edgeCount[{w, index[pid]}];

@@ -7,7 +7,9 @@
 //             runnable-but-not-running is the scheduler's business, not the task's), scaled by
 //             the CPU's capacity / 1024 and by `scale`;
 //   Wake      at the point of the waker's timeline where it executed sched_waking for a kept
-//             task (1:N when it woke several without running in between);
+//             task (1:N when it woke several without running in between); a waking that raced
+//             the wakee's way to sleep ends the sleep that follows it (computeTaskIntervals),
+//             so its Wake comes before the wakee's Wait, which keeps it, as the kernel does;
 //   Wait      for a sleep ended by such a wakeup: the wakee waits until its simulated waker
 //             reaches the same point, not for the recorded time;
 //   Sleep     for a sleep ended by anything else (timer or interrupt from idle, a dropped

@@ -1,6 +1,7 @@
 #include "sched_tracker.h"
 
 #include <algorithm>
+#include <optional>
 #include <unordered_map>
 
 namespace schedscope::tracing {
@@ -41,9 +42,17 @@ std::vector<std::vector<RunSlice>> computeRunSlices(const EventStore& store) {
 }
 
 std::vector<TaskInterval> computeTaskIntervals(const EventStore& store) {
+    // A sched_waking recorded before the wakee blocked (see the header): kept for its next
+    // switch out, then for the end of the sleep that switch begins.
+    struct RacedWaking {
+        int32_t waker = -1;
+        int32_t cpu = -1;
+        uint64_t ts = 0;
+    };
     struct Open {
         TaskInterval iv;
         bool open = false;
+        std::optional<RacedWaking> raced;
     };
     std::unordered_map<int32_t, Open> open;
     std::vector<TaskInterval> out;
@@ -55,7 +64,7 @@ std::vector<TaskInterval> computeTaskIntervals(const EventStore& store) {
         out.push_back(it->second.iv);
         it->second.open = false;
     };
-    auto transition = [&](int32_t pid, TaskPhase phase, uint64_t ts, int32_t cpu, int32_t waker) {
+    auto transition = [&](int32_t pid, TaskPhase phase, uint64_t ts, int32_t cpu, int32_t waker, uint64_t wokenAt) {
         if (pid <= 0) return;
         Open& o = open[pid];
         if (o.open) {
@@ -63,23 +72,60 @@ std::vector<TaskInterval> computeTaskIntervals(const EventStore& store) {
             o.iv.end = ts;
             out.push_back(o.iv);
         }
-        o.iv = TaskInterval{pid, phase, ts, ts, cpu, waker};
+        o.iv = TaskInterval{pid, phase, ts, ts, cpu, waker, wokenAt};
         o.open = true;
+    };
+    // The end of a sleep that a raced waking ended: at its sched_wakeup, or, when that was lost,
+    // at the next sign that the task ran. Nothing for other tasks.
+    auto endRacedSleep = [&](int32_t pid, uint64_t ts, int32_t cpu) {
+        auto it = open.find(pid);
+        if (it == open.end() || !it->second.open || it->second.iv.phase != TaskPhase::Sleeping || !it->second.raced)
+            return;
+        const RacedWaking r = *it->second.raced;
+        it->second.raced.reset();
+        transition(pid, TaskPhase::Runnable, ts, cpu >= 0 ? cpu : r.cpu, r.waker, r.ts);
     };
     store.forEach([&](const SchedEvent& e) {
         const int32_t cur = tracker.observe(e);
         switch (e.kind) {
             case EventKind::Switch:
-                if (e.state == TaskState::Dead) close(e.pid, e.ts);  // the final switch of an exiting task
-                else transition(e.pid, e.state == TaskState::Runnable ? TaskPhase::Runnable : TaskPhase::Sleeping,
-                                e.ts, e.cpu, -1);
-                transition(e.pid2, TaskPhase::Running, e.ts, e.cpu, -1);
+                if (e.pid > 0) {
+                    endRacedSleep(e.pid, e.ts, -1);  // switched out again: it did run (switch in lost)
+                    Open& prev = open[e.pid];
+                    if (e.state == TaskState::Dead) {  // the final switch of an exiting task
+                        close(e.pid, e.ts);
+                        prev.raced.reset();
+                    } else if (e.state == TaskState::Runnable) {  // preempted: a raced wake won, no sleep
+                        transition(e.pid, TaskPhase::Runnable, e.ts, e.cpu, -1, 0);
+                        prev.raced.reset();
+                    } else {  // a raced waking, if any, now ends this sleep
+                        transition(e.pid, TaskPhase::Sleeping, e.ts, e.cpu, -1, 0);
+                    }
+                }
+                if (e.pid2 > 0) {
+                    endRacedSleep(e.pid2, e.ts, e.cpu);
+                    transition(e.pid2, TaskPhase::Running, e.ts, e.cpu, -1, 0);
+                    open[e.pid2].raced.reset();
+                }
                 break;
             case EventKind::Waking:
             case EventKind::WakeupNew:
-            case EventKind::Wakeup:  // kernels without sched_waking: the wakeup starts runnable
-                transition(e.pid, TaskPhase::Runnable, e.ts, e.dstCpu, wakerOf(e, cur));
+            case EventKind::Wakeup: {  // kernels without sched_waking: the wakeup starts runnable
+                if (e.pid <= 0) break;
+                // Its sched_wakeup, or (that lost) a later sched_waking: a task is traced waking
+                // again only once it has run since (TASK_WAKING, then running), so the raced
+                // sleep is over and this waking raced the next one.
+                endRacedSleep(e.pid, e.ts, e.dstCpu);
+                Open& o = open[e.pid];
+                if (!o.open || o.iv.phase == TaskPhase::Sleeping) {
+                    transition(e.pid, TaskPhase::Runnable, e.ts, e.dstCpu, wakerOf(e, cur), e.ts);
+                } else if (e.kind == EventKind::Waking) {
+                    o.raced = RacedWaking{wakerOf(e, cur), e.dstCpu, e.ts};  // not asleep yet
+                } else {
+                    o.raced.reset();  // woken before it blocked (ttwu_runnable()): no sleep
+                }
                 break;
+            }
             case EventKind::ProcessExit:
                 break;  // the task still runs until its final switch (prev_state X/Z)
             default:
@@ -92,8 +138,11 @@ std::vector<TaskInterval> computeTaskIntervals(const EventStore& store) {
             o.iv.end = store.lastTs();
             out.push_back(o.iv);
         }
-    std::sort(out.begin(), out.end(),
-              [](const TaskInterval& a, const TaskInterval& b) { return a.pid != b.pid ? a.pid < b.pid : a.start < b.start; });
+    // Stable: a task's intervals are pushed in time order, and a zero-length one must stay
+    // before the interval that starts at the same instant.
+    std::stable_sort(out.begin(), out.end(), [](const TaskInterval& a, const TaskInterval& b) {
+        return a.pid != b.pid ? a.pid < b.pid : a.start < b.start;
+    });
     return out;
 }
 

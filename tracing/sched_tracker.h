@@ -33,8 +33,26 @@ struct TaskInterval {
     uint64_t end = 0;
     int32_t cpu = -1;    // running: the CPU; runnable: the target CPU when known
     int32_t waker = -1;
+    // Runnable after a wakeup: when the waker ran sched_waking, the point of the waker's own
+    // timeline where it woke this task. Equal to start, except for a wakeup that raced the
+    // task's way to sleep (below): then before the sleep began. 0 when not woken.
+    uint64_t wokenAt = 0;
 };
-// All intervals, ordered by (pid, start). pid 0 (idle) is left out.
+// All intervals, ordered by (pid, start) and, for equal starts, in time order (a zero-length
+// runnable interval comes before what follows it). pid 0 (idle) is left out.
+//
+// A wakeup that races the wakee's way to sleep: try_to_wake_up() finds the task still on its
+// CPU, its sleeping state already set, so sched_waking is recorded while the task still runs
+// (its sched_switch out with prev_state S comes after). The kernel does not lose that wakeup:
+// either ttwu_runnable() sets the task running before it blocks (a sched_wakeup follows at once
+// and the task does not sleep, or is switched out preempted, R), or the task blocks and the
+// wakeup activates it as soon as it is off the CPU (the sched_wakeup comes after the switch).
+// So a sched_waking of a task that is running, or runnable (it has not slept since it was
+// woken: the kernel's TASK_WAKING state keeps a second ttwu from even tracing sched_waking,
+// so the switch in was lost), is kept for the task's next switch out: if that is a sleep, the
+// waking is what ends it, even when the sched_wakeup or the switch in is missing: then the
+// sleep ends at the task's next switch in or out, or at its next sched_waking (traced only
+// once the task has run again), which itself raced the next sleep.
 std::vector<TaskInterval> computeTaskIntervals(const EventStore& store);
 
 // The waker of a wake event, given the task the switches say is current on its CPU (`current`,

@@ -1,6 +1,9 @@
 // deriveWorkload() on hand-written event sequences: each rule of derive_workload.h.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <vector>
+
 #include "derive_workload.h"
 #include "runqueue_depth.h"
 
@@ -32,6 +35,16 @@ public:
         e.prio = 120;
         store.append(e);
         e.kind = EventKind::Wakeup;
+        store.append(e);
+        return *this;
+    }
+    // sched_waking alone, run by `waker` (its common_pid): the sched_wakeup that completes it
+    // follows later, or was lost.
+    Seq& waking(uint64_t t, int cpu, int pid, int target, int waker) {
+        SchedEvent e = base(t, cpu, EventKind::Waking, pid);
+        e.dstCpu = target;
+        e.prio = 120;
+        e.waker = waker;
         store.append(e);
         return *this;
     }
@@ -91,6 +104,39 @@ const workload::TaskSpec& taskOf(const DerivedWorkload& d, int pid) {
 }
 
 constexpr int A = 100, B = 200, C = 300, KW = 50;
+
+// Whether every script runs to its end. Wait is a counting semaphore (early wakes are kept), so
+// whether the scripts deadlock does not depend on timing: run each task as far as it can until
+// nothing moves.
+bool runsToTheEnd(const workload::Workload& w) {
+    const size_t n = w.tasks.size();
+    std::vector<size_t> pc(n, 0);
+    std::vector<int> pending(n, 0);
+    std::vector<bool> started(n);
+    for (size_t i = 0; i < n; ++i) started[i] = w.tasks[i].startAtBegin;
+    for (bool moved = true; moved;) {
+        moved = false;
+        for (size_t i = 0; i < n; ++i) {
+            const auto& script = w.tasks[i].script;
+            while (started[i] && pc[i] < script.size()) {
+                const auto& op = script[pc[i]];
+                if (op.kind == OpKind::Wait) {
+                    if (pending[i] == 0) break;
+                    --pending[i];
+                }
+                for (int t : op.targets) {
+                    if (op.kind == OpKind::Wake) ++pending[static_cast<size_t>(t)];
+                    if (op.kind == OpKind::Fork) started[static_cast<size_t>(t)] = true;
+                }
+                ++pc[i];
+                moved = true;
+            }
+        }
+    }
+    for (size_t i = 0; i < n; ++i)
+        if (pc[i] < w.tasks[i].script.size()) return false;
+    return true;
+}
 
 // A and B on CPU 0 pass the CPU back and forth; each wakes the other, then blocks.
 Seq pingPong(int rounds) {
@@ -342,4 +388,39 @@ TEST(DeriveWorkload, AWakeupBeforeAnyRunIsTheFirstOp) {
     ASSERT_FALSE(ta.script.empty());
     EXPECT_EQ(ta.script[0].kind, OpKind::Wake);
     EXPECT_EQ(ta.script[0].targets.size(), 2u) << "B and C in one 1:N wakeup";
+}
+
+TEST(DeriveWorkload, AWakingThatRacesTheSleepEndsThatSleep) {
+    // A on CPU 0 and B on CPU 1 wake each other. A's sched_waking of B is recorded before B's
+    // switch out (S): B was on its way to sleep, and the kernel woke it from that sleep. B's
+    // sched_wakeup and switch in are lost (idle context on CPU 1, as on the VM that recorded
+    // replay/pingpong-raced-wakeup.dat); B runs anyway, wakes A, and blocks again.
+    Seq s;
+    s.comm(A, "ping").comm(B, "pong");
+    s.sw(0, 0, 0, A).sw(0, 1, 0, B);
+    s.waking(100 * us, 0, B, 1, A);
+    s.sw(102 * us, 1, B, 0);
+    s.sw(105 * us, 0, A, 0);
+    s.waking(110 * us, 1, A, 0, B);
+    s.sw(120 * us, 1, B, 0);
+    s.wake(125 * us, 0, A, 0).sw(126 * us, 0, 0, A);
+    s.waking(130 * us, 0, B, 1, A);
+    s.sw(135 * us, 0, A, 0);
+    s.wake(140 * us, 1, B, 1).sw(141 * us, 1, 0, B);
+    s.waking(150 * us, 1, A, 0, B);
+    s.sw(160 * us, 1, B, 0);
+    s.wake(165 * us, 0, A, 0).sw(166 * us, 0, 0, A);
+    s.sw(200 * us, 0, A, 0, TaskState::Dead);
+    DerivedWorkload d = s.derive();
+    ASSERT_EQ(d.tasks.size(), 2u);
+    const int b = d.indexOfPid(B);
+    // A wakes B (the raced waking, at 100 us) before it waits for B's wakeup at 110 us
+    const auto& ta = taskOf(d, A);
+    const auto firstWait = std::find_if(ta.script.begin(), ta.script.end(), [](const auto& op) { return op.kind == OpKind::Wait; });
+    const auto firstWake = std::find_if(ta.script.begin(), ta.script.end(), [](const auto& op) { return op.kind == OpKind::Wake; });
+    ASSERT_NE(firstWake, ta.script.end());
+    EXPECT_LT(firstWake - ta.script.begin(), firstWait - ta.script.begin());
+    EXPECT_EQ(firstWake->targets, std::vector<int>{b});
+    for (const auto& e : d.edges) EXPECT_EQ(e.count, 2) << "waker " << e.waker;
+    EXPECT_TRUE(runsToTheEnd(d.workload)) << "each waits for a wake the other sends only after its own wait";
 }
