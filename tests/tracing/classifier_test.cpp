@@ -4,6 +4,7 @@
 
 #include "domains/domain_builder.h"
 #include "migration_classifier.h"
+#include "support/sched_events.h"
 #include "topology/hwloc_loader.h"
 
 using namespace schedscope;
@@ -50,16 +51,7 @@ TEST(MigrationClassifier, CountsPerLevelTimeBinAndTask) {
     ASSERT_TRUE(topo);
     auto c = classifierFor(*topo);
     EventStore s;
-    auto mig = [&](uint64_t ts, int pid, int src, int dst) {
-        SchedEvent e;
-        e.ts = ts;
-        e.cpu = dst;
-        e.kind = EventKind::MigrateTask;
-        e.pid = pid;
-        e.srcCpu = src;
-        e.dstCpu = dst;
-        s.append(e);
-    };
+    auto mig = [&](uint64_t ts, int pid, int src, int dst) { s.append(schedscope::test::migrateEvent(ts, pid, src, dst)); };
     mig(0, 1, 0, 1);                // SMT, bin 0
     mig(500'000'000, 1, 1, 2);      // MC, bin 0
     mig(1'500'000'000, 2, 0, 4);    // NUMA, bin 1

@@ -4,18 +4,13 @@
 
 #include "event_store.h"
 #include "sched_tracker.h"
+#include "support/sched_events.h"
 
 using namespace schedscope::tracing;
 
 namespace {
 SchedEvent ev(uint64_t ts, int cpu, EventKind k, int pid, int pid2 = -1) {
-    SchedEvent e;
-    e.ts = ts;
-    e.cpu = cpu;
-    e.kind = k;
-    e.pid = pid;
-    e.pid2 = pid2;
-    return e;
+    return schedscope::test::schedEvent(ts, cpu, k, pid, pid2);
 }
 }  // namespace
 

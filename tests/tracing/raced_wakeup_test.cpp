@@ -9,6 +9,7 @@
 
 #include "event_store.h"
 #include "sched_tracker.h"
+#include "support/sched_events.h"
 
 using namespace schedscope::tracing;
 
@@ -17,26 +18,10 @@ namespace {
 constexpr int P = 10, C = 20;  // P on CPU 0 wakes C on CPU 1
 
 SchedEvent sw(uint64_t ts, int cpu, int prev, int next, TaskState st) {
-    SchedEvent e;
-    e.ts = ts;
-    e.cpu = cpu;
-    e.kind = EventKind::Switch;
-    e.pid = prev;
-    e.pid2 = next;
-    e.state = st;
-    return e;
+    return schedscope::test::switchEvent(ts, cpu, prev, next, st);
 }
-
-// A wake record run by `waker` (common_pid) on `cpu`, targeting `pid` on `dst`.
 SchedEvent wake(uint64_t ts, int cpu, EventKind k, int pid, int dst, int waker) {
-    SchedEvent e;
-    e.ts = ts;
-    e.cpu = cpu;
-    e.kind = k;
-    e.pid = pid;
-    e.dstCpu = dst;
-    e.waker = waker;
-    return e;
+    return schedscope::test::wakeEvent(ts, cpu, k, pid, dst, waker);
 }
 
 std::vector<TaskInterval> intervalsOf(const std::vector<SchedEvent>& events, int pid) {
