@@ -85,7 +85,22 @@ std::vector<TaskInterval> computeTaskIntervals(const EventStore& store) {
         it->second.raced.reset();
         transition(pid, TaskPhase::Runnable, ts, cpu >= 0 ? cpu : r.cpu, r.waker, r.ts);
     };
+    // `context` is shown running on `cpu` (a switch's prev, a waking's common_pid) while the
+    // switches left another task current there: the switch that took that one off was lost.
+    // It ran no later than now; left Running it would hold the CPU until its own next event,
+    // over the tasks that did run (a replay then counted more CPU time than the CPUs had).
+    auto endStaleRunning = [&](int32_t cpu, int32_t context, uint64_t ts) {
+        const int32_t tracked = tracker.current(cpu);
+        if (tracked <= 0 || tracked == context) return;
+        auto it = open.find(tracked);
+        if (it == open.end() || !it->second.open) return;
+        const TaskInterval& iv = it->second.iv;
+        if (iv.phase == TaskPhase::Running && iv.cpu == cpu) transition(tracked, TaskPhase::Sleeping, ts, cpu, -1, 0);
+    };
     store.forEach([&](const SchedEvent& e) {
+        if (e.kind == EventKind::Switch) endStaleRunning(e.cpu, e.pid, e.ts);
+        else if ((e.kind == EventKind::Waking || e.kind == EventKind::WakeupNew) && e.waker >= 0)
+            endStaleRunning(e.cpu, e.waker, e.ts);
         const int32_t cur = tracker.observe(e);
         switch (e.kind) {
             case EventKind::Switch:

@@ -223,7 +223,13 @@ TEST_P(ReplayFidelity, BaselineReplayIsCloseToTheRecording) {
     EXPECT_EQ(f.recordedDominantLevel, f.baselineDominantLevel);
     // every derived task ran its whole script: the coupling of wakers and wakees never deadlocks
     ASSERT_GE(r->baseline->metrics.completionS, 0) << "some task never finished its script";
-    EXPECT_LT(r->baseline->metrics.completionS, 3 * r->recorded.elapsedS);
+    // The recorded tasks cannot have run longer than the CPUs had time: a switch out the trace
+    // lost left a task Running over the others (pinned.dat counted 1.75 s on 2 CPUs in 0.63 s,
+    // and its baseline, replaying that much work, ended 44% late; forkstorm.dat 47%).
+    double recordedCpu = 0;
+    for (const auto& t : r->recorded.tasks) recordedCpu += t.cpuTimeS;
+    EXPECT_LE(recordedCpu, static_cast<double>(topo.cpus.size()) * r->recorded.elapsedS * 1.001);
+    EXPECT_LT(f.completionError, 0.15);
 }
 
 INSTANTIATE_TEST_SUITE_P(Traces, ReplayFidelity,
