@@ -348,6 +348,7 @@ void TimelineView::paintTo(QPainter& p, const QRectF& target) const {
                         .arg(d.cpus)
                         .arg(d.migrations.size())
                         .arg(formatNs(double(ax.span())), formatNs(double(ax.boundSpan())));
+    if (!trace_->topologyNote.isEmpty()) title += QStringLiteral("  \u2014  ") + trace_->topologyNote;
     if (follow_ > 0) {
         const TaskSummary* t = d.task(follow_);
         title += QStringLiteral("  \u2014  ") + tr("following %1 (%2)").arg(t ? qs(t->comm) : QString()).arg(follow_);

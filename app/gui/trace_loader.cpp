@@ -61,6 +61,7 @@ TraceLoadOutcome loadTraceSession(const QString& path, const SessionPtr& current
         if (auto fits = tracing::checkTraceFitsTopology(file, *store, *current->topology, current->topology->name); !fits)
             return {0, nullptr, qs(fits.error())};
         trace->topology = current;
+        trace->topologyNote = QObject::tr("no topology sidecar: classified on %1").arg(qs(current->topology->name));
     }
     if (cancel && cancel->load()) return {0, nullptr, QObject::tr("%1: loading cancelled").arg(path)};
 

@@ -19,6 +19,9 @@ struct TraceSession {
     std::shared_ptr<const TraceAnalysis> data;
     SessionPtr topology;        // the topology and domains the trace is read against
     bool topologyFromSidecar = false;  // the window should show this topology
+    // A file without a sidecar is read against the open topology, which may not be the machine
+    // it was recorded on: said in the timeline's title and the status bar. Empty otherwise.
+    QString topologyNote;
     bool live = false;
     uint64_t lostEvents = 0;
     double loadMs = 0, analyzeMs = 0;

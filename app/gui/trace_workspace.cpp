@@ -88,12 +88,13 @@ TraceWorkspace::TraceWorkspace(MainWindow* window) : QObject(window), window_(wi
         showTrace(t);
         RecentFiles::add(QFileInfo(t->path).absoluteFilePath());
         emit recentFilesChanged();
-        window_->statusBar()->showMessage(tr("%1: %2 events read in %3 ms, analysed in %4 ms")
-                                              .arg(t->path)
-                                              .arg(t->data->store->size())
-                                              .arg(t->loadMs, 0, 'f', 0)
-                                              .arg(t->analyzeMs, 0, 'f', 0),
-                                          10'000);
+        QString message = tr("%1: %2 events read in %3 ms, analysed in %4 ms")
+                              .arg(t->path)
+                              .arg(t->data->store->size())
+                              .arg(t->loadMs, 0, 'f', 0)
+                              .arg(t->analyzeMs, 0, 'f', 0);
+        if (!t->topologyNote.isEmpty()) message += QStringLiteral("; ") + t->topologyNote;
+        window_->statusBar()->showMessage(message, 10'000);
     });
     connect(loader_, &TraceLoader::failed, this, [this](const QString& error) {
         window_->statusBar()->clearMessage();

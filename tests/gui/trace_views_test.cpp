@@ -55,6 +55,7 @@ TEST_F(TraceWindowTest, OpensTheSampleTraceWithItsSidecarTopology) {
     ASSERT_TRUE(t && t->data);
     EXPECT_TRUE(t->topologyFromSidecar);
     EXPECT_EQ(window.session(), t->topology) << "the window shows the trace's own topology";
+    EXPECT_TRUE(t->topologyNote.isEmpty());
     EXPECT_EQ(t->data->cpus, 2);
     EXPECT_GT(t->data->store->size(), 1000u);
     EXPECT_GT(t->data->migrations.size(), 0u);
@@ -165,6 +166,10 @@ TEST_F(TraceWindowTest, WithoutSidecarTheOpenTopologyIsUsedAndACpuMismatchIsAnEr
     EXPECT_FALSE(t->topologyFromSidecar);
     EXPECT_EQ(t->topology, window.session());
     EXPECT_EQ(t->data->cpus, 64);
+    // the user is told the trace is read against a topology that may not be its machine's
+    EXPECT_TRUE(t->topologyNote.startsWith(QStringLiteral("no topology sidecar: classified on ")))
+        << t->topologyNote.toStdString();
+    EXPECT_TRUE(window.statusBar()->currentMessage().contains(t->topologyNote)) << window.statusBar()->currentMessage().toStdString();
 }
 
 TEST_F(TraceWindowTest, TaskTableModelPassesTheTesterAndSortsAndFilters) {
