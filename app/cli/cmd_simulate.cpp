@@ -9,6 +9,7 @@
 
 #include "commands.h"
 #include "sim/metric_stats.h"
+#include "progress_line.h"
 #include "sim_run.h"
 #include "topology/hwloc_loader.h"
 #include "topology_options.h"
@@ -54,7 +55,10 @@ int runCompare(const Args& args, const SimSetup& setup) {
         for (long long k = 0; k < *seeds; ++k) {
             const bool cls = what == "cls" ? on : setup.build.cls;
             const bool node = what == "node" ? on : setup.build.node;
-            auto run = runSimulation(setup, cls, node, setup.options.seed + static_cast<uint64_t>(k));
+            ProgressLine line("run " + std::to_string(setting * *seeds + k + 1) + " of " + std::to_string(2 * *seeds),
+                              setup.workload.durationS > 0 ? setup.workload.durationS : setup.options.durationS);
+            auto run = runSimulation(setup, cls, node, setup.options.seed + static_cast<uint64_t>(k), 0, nullptr,
+                                     line.callback());
             if (!run) return fail(run.error());
             auto m = sim::summaryMetrics(*run->state, setup.workload);
             if (names.empty()) {
@@ -110,8 +114,11 @@ int runSimulate(const Args& args) {
         return runCompare(args, *setup);
     }
     std::vector<sim::Decision> decisions;
-    auto run = runSimulation(*setup, setup->build.cls, setup->build.node, setup->options.seed, static_cast<int>(*explain),
-                             &decisions);
+    auto run = [&] {
+        ProgressLine line("simulating", setup->workload.durationS > 0 ? setup->workload.durationS : setup->options.durationS);
+        return runSimulation(*setup, setup->build.cls, setup->build.node, setup->options.seed, static_cast<int>(*explain),
+                             &decisions, line.callback());
+    }();  // the progress line is gone before the results print
     if (!run) return fail(run.error());
     const auto cfg = runConfig(*setup, setup->build.cls, setup->build.node);
     if (args.has("json")) {

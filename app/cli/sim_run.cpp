@@ -63,7 +63,7 @@ Result<SimSetup> simSetupFrom(const Args& args) {
 }
 
 Result<SimRun> runSimulation(const SimSetup& setup, bool cls, bool node, uint64_t seed, int explain,
-                             std::vector<sim::Decision>* decisions) {
+                             std::vector<sim::Decision>* decisions, const std::function<bool(double)>& progress) {
     DomainBuildOptions b = setup.build;
     b.cls = cls;
     b.node = node;
@@ -73,6 +73,7 @@ Result<SimRun> runSimulation(const SimSetup& setup, bool cls, bool node, uint64_
     run.tree = std::move(*tree);
     sim::SimOptions o = setup.options;
     o.seed = seed;
+    o.progress = progress;
     if (explain > 0 && decisions) {
         auto sim = sim::Simulation::create(setup.topology, run.tree, setup.workload, o);
         if (!sim) return Error{sim.error()};

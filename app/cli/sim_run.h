@@ -27,8 +27,10 @@ struct SimRun {
     std::unique_ptr<sim::SimState> state;
 };
 // `explain` > 0: step mode; the first `explain` decisions are stored in `decisions`.
+// `progress`: see sim::SimOptions::progress (not called in step mode).
 Result<SimRun> runSimulation(const SimSetup& setup, bool cls, bool node, uint64_t seed, int explain = 0,
-                             std::vector<sim::Decision>* decisions = nullptr);
+                             std::vector<sim::Decision>* decisions = nullptr,
+                             const std::function<bool(double)>& progress = {});
 sim::RunConfig runConfig(const SimSetup& setup, bool cls, bool node);
 
 }  // namespace schedscope::cli

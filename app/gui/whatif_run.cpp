@@ -53,7 +53,7 @@ Result<std::shared_ptr<const WhatIfSetup>> prepareWhatIf(const WhatIfRequest& re
     return std::shared_ptr<const WhatIfSetup>(std::move(setup));
 }
 
-WhatIfRun runWhatIfJob(const WhatIfSetup& setup, int setting, int seedIndex) {
+WhatIfRun runWhatIfJob(const WhatIfSetup& setup, int setting, int seedIndex, const std::function<bool(double)>& keepGoing) {
     WhatIfRun run;
     run.setting = setting;
     run.seed = setup.request.firstSeed + static_cast<unsigned long long>(seedIndex);
@@ -61,6 +61,7 @@ WhatIfRun runWhatIfJob(const WhatIfSetup& setup, int setting, int seedIndex) {
     o.seed = run.seed;
     o.durationS = setup.request.durationS;
     o.samplePeriodS = std::max(0.001, (setup.workload.durationS > 0 ? setup.workload.durationS : o.durationS) / 100.0);
+    o.progress = keepGoing;
     auto st = sim::simulate(*setup.topology, *setup.trees[setting], setup.workload, o);
     if (!st) {
         run.error = st.error();

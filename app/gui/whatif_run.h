@@ -2,6 +2,7 @@
 // The what-if experiment behind WhatIfPanel, Qt-free: one workload on one topology under two
 // domain settings (CLS or NODE off vs on) over several seeds, and the statistics compared
 // side by side. runWhatIfJob() runs one (setting, seed); the runner calls it on a worker.
+#include <functional>
 #include <map>
 #include <memory>
 #include <nlohmann/json.hpp>
@@ -49,7 +50,10 @@ struct WhatIfRun {
     std::vector<double> cpuUtilisation;  // per CPU id, busy fraction
     std::string error;
 };
-WhatIfRun runWhatIfJob(const WhatIfSetup& setup, int setting, int seedIndex);
+// `keepGoing` is asked every 65536 simulated events (sim::SimOptions::progress): false stops
+// the run, which then carries the error "simulation cancelled".
+WhatIfRun runWhatIfJob(const WhatIfSetup& setup, int setting, int seedIndex,
+                       const std::function<bool(double)>& keepGoing = {});
 
 using sim::MetricStats;  // n: the seeds with a value (an unfinished run has no completion_s)
 

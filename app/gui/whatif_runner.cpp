@@ -83,10 +83,15 @@ void WhatIfRunner::startRuns(const WhatIfSetupOutcome& outcome) {
     const int seeds = setup->request.seeds;
     watcher->setFuture(QtConcurrent::run(&pool_, [setup, seeds](QPromise<WhatIfRun>& promise) {
         promise.setProgressRange(0, 2 * seeds);
+        // a cancel stops the run in flight too: the worker is free for the next experiment at
+        // once, and closing the window does not wait for a long simulation to end
+        auto keepGoing = [&promise](double) { return !promise.isCanceled(); };
         for (int k = 0; k < seeds; ++k)
             for (int setting = 0; setting < 2; ++setting) {
                 if (promise.isCanceled()) return;
-                promise.addResult(runWhatIfJob(*setup, setting, k));
+                WhatIfRun run = runWhatIfJob(*setup, setting, k, keepGoing);
+                if (promise.isCanceled()) return;
+                promise.addResult(std::move(run));
             }
     }));
 }

@@ -1,6 +1,7 @@
 #pragma once
 // What a simulation run is configured with, and the kernel behaviours a profile selects.
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 
@@ -26,6 +27,10 @@ struct SimOptions {
     bool nohz = true;             // idle CPUs stop their tick (NO_HZ_IDLE) and rely on the ilb
     // What-if: kernel behaviours other than the profile's (e.g. a 4.15 balancer with the NODE level).
     std::optional<SimFeatures> features;
+    // Long runs: called every 65536 events with the share of the duration simulated so far
+    // (0..1); returning false stops the run, and simulate() fails with "simulation cancelled".
+    // It only reads the clock, so a run with it is the same run as one without.
+    std::function<bool(double simulatedShare)> progress;
 };
 
 SimFeatures featuresFor(const KernelProfile& profile);

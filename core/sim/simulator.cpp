@@ -79,11 +79,15 @@ public:
         s.workloadCpus.forEach([&](int) { ++workloadIdle_; });
     }
 
-    void run(int64_t endNs) {
+    // false when opt.progress stopped it
+    bool run(int64_t endNs) {
         start(endNs);
-        while (step()) {
-        }
+        const auto& progress = s_.opt.progress;
+        const double end = static_cast<double>(std::max<int64_t>(1, endNs));
+        for (uint64_t n = 1; step(); ++n)
+            if ((n & 0xFFFF) == 0 && progress && !progress(std::min(1.0, static_cast<double>(s_.now) / end))) return false;
         finish();
+        return true;
     }
 
     void start(int64_t endNs) {
@@ -975,7 +979,7 @@ Result<std::unique_ptr<SimState>> simulate(const Topology& topo, const DomainTre
     if (!dur) return Error{dur.error()};
     s->opt.durationS = *dur;
     Engine engine(*s);
-    engine.run(static_cast<int64_t>(*dur * 1e9));
+    if (!engine.run(static_cast<int64_t>(*dur * 1e9))) return Error{"simulation cancelled"};
     return s;
 }
 

@@ -178,6 +178,29 @@ TEST(Cli, CompareLeavesUnfinishedRunsOutAndShowsTheSpread) {
     EXPECT_GT(d["metrics"]["completion_s"]["off"]["mean"].get<double>(), 0.04);
 }
 
+// A long simulation shows how far it is on a terminal, and nothing of that reaches a pipe.
+TEST(Cli, SimulationProgressOnlyOnATerminal) {
+    const std::string args = "simulate --preset kunpeng920-24 --workload hackbench:groups=2 --duration 0.6";
+    CliRun piped = cli(args);
+    ASSERT_EQ(piped.status, 0) << piped.err;
+    EXPECT_EQ(piped.err, "");
+    EXPECT_EQ(piped.out.find("simulating:"), std::string::npos);
+    if (std::system("command -v script >/dev/null 2>&1") != 0) GTEST_SKIP() << "no 'script' (util-linux) to give the CLI a terminal";
+    // script(1) runs it on a pseudo-terminal and copies what it wrote there to our pipe
+    const std::string cmd = "script -qec '" + std::string(SCHEDSCOPE_CLI) + " " + args + "' /dev/null";
+    std::string tty;
+    FILE* p = popen(cmd.c_str(), "r");
+    ASSERT_NE(p, nullptr);
+    std::array<char, 4096> buf{};
+    size_t n;
+    while ((n = fread(buf.data(), 1, buf.size(), p)) > 0) tty.append(buf.data(), n);
+    ASSERT_EQ(pclose(p), 0) << tty;
+    EXPECT_NE(tty.find("simulating: "), std::string::npos) << tty;
+    EXPECT_NE(tty.find("% of 0.6 s simulated"), std::string::npos) << tty;
+    EXPECT_NE(tty.find("\r\033[K"), std::string::npos) << "the line is cleared before the results";
+    EXPECT_NE(tty.find("throughput"), std::string::npos) << tty;
+}
+
 TEST(Cli, VersionAndHelp) {
     CliRun v = cli("--version");
     EXPECT_EQ(v.status, 0);

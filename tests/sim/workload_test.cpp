@@ -1,5 +1,7 @@
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include "sim/sim_json.h"
 #include "sim/simulator.h"
 #include "sim_topologies.h"
@@ -77,6 +79,40 @@ TEST(Determinism, SameSeedSameJson) {
         EXPECT_EQ(a, runJson(spec, 7, 0.03).dump()) << spec;
         EXPECT_NE(a, runJson(spec, 8, 0.03).dump()) << spec << ": the seed should matter for jittered bursts";
     }
+}
+
+// Long runs report how far they are and can be stopped; reporting does not change the run.
+TEST(Progress, ReportsRisingSharesWithoutChangingTheRunAndCanStopIt) {
+    const Topology topo = kunpeng920_24();
+    DomainTree tree = buildTree(topo, "linux-6.12", true, true);
+    const std::string spec = "hackbench:groups=2";
+    auto w = workload::parseWorkloadSpec(spec, 96);
+    ASSERT_TRUE(w.ok());
+    sim::SimOptions o;
+    o.durationS = 0.5;
+    auto plain = sim::simulate(topo, tree, *w, o);
+    ASSERT_TRUE(plain.ok()) << plain.error();
+    ASSERT_GT((*plain)->metrics.events, 3 * 65536) << "too short a run to be reported on";
+    std::vector<double> shares;
+    o.progress = [&](double share) {
+        shares.push_back(share);
+        return true;
+    };
+    auto reported = sim::simulate(topo, tree, *w, o);
+    ASSERT_TRUE(reported.ok()) << reported.error();
+    EXPECT_EQ(shares.size(), static_cast<size_t>((*reported)->metrics.events / 65536));
+    EXPECT_TRUE(std::is_sorted(shares.begin(), shares.end()));
+    EXPECT_GT(shares.front(), 0.0);
+    EXPECT_LE(shares.back(), 1.0);
+    const sim::RunConfig cfg{topo.name, "linux-6.12", true, true, spec};
+    EXPECT_EQ(sim::simResultToJson(**plain, *w, cfg).dump(), sim::simResultToJson(**reported, *w, cfg).dump());
+
+    int calls = 0;
+    o.progress = [&](double) { return ++calls < 2; };
+    auto stopped = sim::simulate(topo, tree, *w, o);
+    ASSERT_FALSE(stopped.ok());
+    EXPECT_EQ(stopped.error(), "simulation cancelled");
+    EXPECT_EQ(calls, 2);
 }
 
 TEST(Metrics, JsonHasTheDocumentedKeys) {

@@ -1,0 +1,32 @@
+#pragma once
+// A progress line on stderr for long work ("simulating: 43% of 20.0 s"), redrawn in place at
+// most every 0.2 s, and only when stderr is a terminal: scripts, pipes and CI logs get nothing
+// of it. The line is cleared when the work is over (destructor).
+#include <chrono>
+#include <functional>
+#include <string>
+
+namespace schedscope::cli {
+
+class ProgressLine {
+public:
+    // `label` comes before the percentage; `totalS` is what 100% stands for, in seconds.
+    ProgressLine(std::string label, double totalS);
+    ~ProgressLine();
+    ProgressLine(const ProgressLine&) = delete;
+    ProgressLine& operator=(const ProgressLine&) = delete;
+
+    // For sim::SimOptions::progress: draws the share done; never stops the work. Empty when
+    // stderr is not a terminal.
+    std::function<bool(double)> callback();
+
+private:
+    void draw(double share);
+
+    std::string label_;
+    double totalS_;
+    bool drawn_ = false;
+    std::chrono::steady_clock::time_point last_{};
+};
+
+}  // namespace schedscope::cli
