@@ -8,8 +8,8 @@
 #include <sys/resource.h>
 
 #include "commands.h"
-#include "sim/metric_stats.h"
 #include "progress_line.h"
+#include "sim/metric_stats.h"
 #include "sim_run.h"
 #include "topology/hwloc_loader.h"
 #include "topology_options.h"

@@ -7,7 +7,11 @@
 
 namespace schedscope::gui {
 
-bool higherIsBetter(const std::string& metric) { return metric == "throughput"; }
+int betterDirection(const std::string& metric) {
+    if (metric == "throughput") return 1;
+    if (metric.rfind("busy_", 0) == 0) return 0;
+    return -1;
+}
 
 WhatIfTableModel::WhatIfTableModel(QObject* parent) : QAbstractTableModel(parent) {}
 
@@ -60,8 +64,10 @@ QVariant WhatIfTableModel::data(const QModelIndex& index, int role) const {
         case Qt::TextAlignmentRole:
             return col == MetricColumn ? QVariant(int(Qt::AlignLeft | Qt::AlignVCenter)) : QVariant(int(Qt::AlignRight | Qt::AlignVCenter));
         case Qt::ForegroundRole: {
-            if (col != DeltaColumn || std::fabs(row.relativePct) < 1.0 || row.off.n == 0 || row.on.n == 0) return {};
-            const bool better = (row.relativePct > 0) == higherIsBetter(row.metric);
+            const int direction = betterDirection(row.metric);
+            if (col != DeltaColumn || direction == 0 || std::fabs(row.relativePct) < 1.0 || row.off.n == 0 || row.on.n == 0)
+                return {};
+            const bool better = (row.relativePct > 0) == (direction > 0);
             return better ? QColor(0x1b, 0x7a, 0x1b) : QColor(0xb0, 0x20, 0x20);
         }
         case Qt::ToolTipRole: {

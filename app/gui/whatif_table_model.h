@@ -29,7 +29,8 @@ private:
     QString unit_;
 };
 
-// Whether a larger value of the metric is better (throughput) or worse (latency, migrations).
-bool higherIsBetter(const std::string& metric);
+// Which way a metric's change is good: +1 higher (throughput), -1 lower (completion, migrations,
+// waits), 0 neither (the placement spread, busy_*: more spread is not better in itself).
+int betterDirection(const std::string& metric);
 
 }  // namespace schedscope::gui

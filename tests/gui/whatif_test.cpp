@@ -76,6 +76,27 @@ TEST(WhatIfStats, UnfinishedRunsStayOutOfTheMeans) {
     EXPECT_TRUE(r.toJson()["metrics"]["completion_s"]["off"]["mean"].is_null());
 }
 
+// The placement spread changes a lot between settings (1 -> 4 busy clusters) without being
+// better or worse in itself: its change is not coloured; migrations going down is.
+TEST(WhatIfStats, SpreadChangesAreNotColouredAsBetterOrWorse) {
+    WhatIfResult r;
+    for (int setting = 0; setting < 2; ++setting) {
+        WhatIfRun run;
+        run.setting = setting;
+        run.metrics = {{"busy_clusters", setting ? 4.0 : 1.0}, {"migrations", setting ? 2.0 : 8.0}};
+        r.runs.push_back(run);
+    }
+    WhatIfTableModel model;
+    model.setResult(r);
+    ASSERT_EQ(model.rowCount(), 2);
+    EXPECT_EQ(model.index(0, WhatIfTableModel::DeltaColumn).data().toString(), QStringLiteral("+300.0%"));
+    EXPECT_FALSE(model.index(0, WhatIfTableModel::DeltaColumn).data(Qt::ForegroundRole).isValid());
+    EXPECT_TRUE(model.index(1, WhatIfTableModel::DeltaColumn).data(Qt::ForegroundRole).isValid());
+    EXPECT_EQ(betterDirection("throughput"), 1);
+    EXPECT_EQ(betterDirection("wait_p99_us"), -1);
+    EXPECT_EQ(betterDirection("busy_nodes"), 0);
+}
+
 TEST(WhatIfStats, MeanSpreadAndRelativeChange) {
     const auto rows = handMadeResult().rows();
     ASSERT_EQ(rows.size(), 2u);
