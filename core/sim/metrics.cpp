@@ -60,7 +60,8 @@ private:
         return v;
     }
     static int64_t sliceEnd(int msb, int64_t m) {
-        if (msb >= 6) return sliceStart(msb, m) + (int64_t{1} << (msb - 6)) - 1;
+        // the width less one first: the top slice ends at INT64_MAX, and start + width overflows
+        if (msb >= 6) return sliceStart(msb, m) + ((int64_t{1} << (msb - 6)) - 1);
         return sliceStart(msb, m);
     }
 };
