@@ -46,23 +46,18 @@ TEST(LostSwitch, ASwitchNamingAnotherPrevEndsTheStaleRunningTask) {
     EXPECT_EQ(ten->end, 500u) << "not until the end of the trace";
 }
 
+// A sched_waking's common_pid is the task running on its CPU: 10 running at 100 with the next
+// switch at 500 (10 or 20 switching out) ends at 300 when 20 runs that waking, not when 10 does.
 TEST(LostSwitch, AWakingInAnotherTasksContextEndsItEarlier) {
-    // 20 runs sched_waking on CPU 0 at 300 (common_pid 20): 10 was off the CPU by then
-    const auto ivs = intervals({switchEvent(100, 0, 0, 10, TaskState::Runnable),
-                                wakeEvent(300, 0, EventKind::Waking, 40, 1, 20),
-                                switchEvent(500, 0, 20, 0, TaskState::Sleeping)});
-    const TaskInterval* ten = runningOf(ivs, 10);
-    ASSERT_NE(ten, nullptr);
-    EXPECT_EQ(ten->end, 300u);
-}
-
-TEST(LostSwitch, AWakingInTheRunningTasksOwnContextChangesNothing) {
-    const auto ivs = intervals({switchEvent(100, 0, 0, 10, TaskState::Runnable),
-                                wakeEvent(300, 0, EventKind::Waking, 40, 1, 10),
-                                switchEvent(500, 0, 10, 0, TaskState::Sleeping)});
-    const TaskInterval* ten = runningOf(ivs, 10);
-    ASSERT_NE(ten, nullptr);
-    EXPECT_EQ(ten->end, 500u);
+    for (const int wakerContext : {20, 10}) {
+        const int prevAt500 = wakerContext;  // the task the switch at 500 says was running
+        const auto ivs = intervals({switchEvent(100, 0, 0, 10, TaskState::Runnable),
+                                    wakeEvent(300, 0, EventKind::Waking, 40, 1, wakerContext),
+                                    switchEvent(500, 0, prevAt500, 0, TaskState::Sleeping)});
+        const TaskInterval* ten = runningOf(ivs, 10);
+        ASSERT_NE(ten, nullptr);
+        EXPECT_EQ(ten->end, wakerContext == 10 ? 500u : 300u) << "waking in " << wakerContext << "'s context";
+    }
 }
 
 class RecordedTrace : public ::testing::TestWithParam<std::string> {};
