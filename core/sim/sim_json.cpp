@@ -33,10 +33,11 @@ std::vector<std::pair<std::string, double>> summaryMetrics(SimState& s, const wo
     for (const auto& t : s.tasks) total += taskRate(t, wl, el);
     long long migrations = 0;
     for (auto c : s.metrics.migrationsByCause) migrations += c;
+    // NaN: not every task had finished when the run ended (no completion time to average)
+    const double done = completion(s);
     std::vector<std::pair<std::string, double>> out = {
         {"throughput", total},
-        // NaN: not every task had finished when the run ended (no completion time to average)
-        {"completion_s", completion(s) >= 0 ? completion(s) : std::numeric_limits<double>::quiet_NaN()},
+        {"completion_s", done >= 0 ? done : std::numeric_limits<double>::quiet_NaN()},
         {"migrations", static_cast<double>(migrations)},
         {"wait_p50_us", s.metrics.waitLatency.percentileNs(50) / 1e3},
         {"wait_p95_us", s.metrics.waitLatency.percentileNs(95) / 1e3},

@@ -979,7 +979,9 @@ Result<std::unique_ptr<SimState>> simulate(const Topology& topo, const DomainTre
     if (!dur) return Error{dur.error()};
     s->opt.durationS = *dur;
     Engine engine(*s);
-    if (!engine.run(static_cast<int64_t>(*dur * 1e9))) return Error{"simulation cancelled"};
+    const bool completed = engine.run(static_cast<int64_t>(*dur * 1e9));
+    s->opt.progress = nullptr;  // it may capture the caller's frame; the state outlives the run
+    if (!completed) return Error{"simulation cancelled"};
     return s;
 }
 
