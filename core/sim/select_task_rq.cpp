@@ -21,12 +21,6 @@ bool shareResources(const SimState& s, int a, int b) {
     return s.info[static_cast<size_t>(a)].shareId == s.info[static_cast<size_t>(b)].shareId;
 }
 bool smtActive(const SimState& s) { return !s.info.empty() && s.info.front().siblings.size() > 1; }
-// static_branch sched_cluster_active: some domain carries SD_CLUSTER
-bool clusterActive(const SimState& s, int cpu) {
-    for (const auto& d : s.domainsOf(cpu))
-        if (d.flags & SD_CLUSTER) return true;
-    return false;
-}
 
 }  // namespace
 
@@ -106,8 +100,9 @@ int selectIdleCpu(SimState& s, const Task& p, bool hasIdleCore, int target) {
     const SchedDomain& sd = dom(s, target, ti.sdLlc);
     ScanMask& scan = s.scanMask;
     scan.begin(s.cpus.size());
+    const bool allowedEverywhere = p.nrAllowed == s.onlineCount;  // the usual case: no mask to read
     for (int c : ti.llcSpan)
-        if (p.allowed.test(c)) scan.set(c);
+        if (allowedEverywhere || p.allowed.test(c)) scan.set(c);
     int nr = std::numeric_limits<int>::max();
     if (s.feat.sisUtil) {
         nr = s.llcShared[static_cast<size_t>(ti.llc)].nrIdleScan + 1;  // because !--nr is the stop condition
@@ -127,7 +122,7 @@ int selectIdleCpu(SimState& s, const Task& p, bool hasIdleCore, int target) {
     };
     const int n = static_cast<int>(s.cpus.size());
     // 6.8+: the target's cluster first (the LLC domain's first group when it is a cluster)
-    if (s.feat.clusterScan && clusterActive(s, target) && !sd.groups.empty() && ti.sdLlc > 0 &&
+    if (s.feat.clusterScan && s.clusterActive && !sd.groups.empty() && ti.sdLlc > 0 &&
         (dom(s, target, ti.sdLlc - 1).flags & SD_CLUSTER)) {
         const std::vector<int>& cl = ti.llcFirstGroup;  // sd.groups.front().span
         int r = -1;
@@ -161,7 +156,7 @@ int selectIdleSibling(SimState& s, Task& p, int prev, int target) {
         return cpu;
     };
     if (s.idle(target) && allowed(p, target)) return because("select_idle_sibling: target is idle", target);
-    const bool cluster = s.feat.clusterScan && clusterActive(s, target);
+    const bool cluster = s.feat.clusterScan && s.clusterActive;
     int prevAff = -1, recentAff = -1;
     if (prev != target && shareCache(s, prev, target) && s.idle(prev) && allowed(p, prev)) {
         if (!cluster || shareResources(s, prev, target))

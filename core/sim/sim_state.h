@@ -177,6 +177,9 @@ struct SimState {
     CpuSet workloadCpus;  // union of affinities: where idle time counts as imbalance
     int nrOverloadedCpus = 0;  // rd->overload in spirit
     int64_t nohzNextBalance = 0;
+    // static_branch sched_cluster_active: set when any CPU has an SD_CLUSTER domain (one key for
+    // the whole machine, as build_sched_domains() sets it)
+    bool clusterActive = false;
     // scheduler tunables scaled as sched_update_scaling() does (factor 1 + ilog2(min(ncpu, 8)))
     double latencyNs = 6e6, minGranNs = 0.75e6, wakeupGranNs = 1e6, baseSliceNs = 0.75e6;
     Metrics metrics;
@@ -196,7 +199,10 @@ struct SimState {
     double cpuRunnable(int cpu) { return advanced(cpus[static_cast<size_t>(cpu)].runnable); }
     double taskLoad(int task) { return advanced(tasks[static_cast<size_t>(task)].load); }
     double taskUtil(int task) { return advanced(tasks[static_cast<size_t>(task)].util); }
-    int64_t jiffyNs() const { return 1000000000LL / opt.hz; }
+    // set with opt.hz when the run starts: the tick, the balancer and the vruntime clamp read it
+    // on every event, and an integer division is tens of cycles
+    int64_t jiffyLengthNs = 4000000;
+    int64_t jiffyNs() const { return jiffyLengthNs; }
 
 private:
     double advanced(Pelt& p) const {

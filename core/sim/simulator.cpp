@@ -888,6 +888,7 @@ Result<std::unique_ptr<SimState>> makeSimState(const Topology& topo, const Domai
     s->onlineCount = s->online.count();
     if (s->online.empty()) return Error{"simulate: the topology has no online CPU"};
     if (opt.hz < 10 || opt.hz > 10000) return Error{"simulate: HZ must be in 10..10000, not " + std::to_string(opt.hz)};
+    s->jiffyLengthNs = 1000000000LL / opt.hz;
     const int n = static_cast<int>(topo.cpus.size());
     if (tree.cpuCount() != n) return Error{"simulate: the domain tree does not match the topology"};
     scaleTunables(*s);
@@ -921,6 +922,7 @@ Result<std::unique_ptr<SimState>> makeSimState(const Topology& topo, const Domai
                 ci.llc = doms[i].span.first();
             }
             if ((doms[i].flags & SD_CLUSTER) && clusterDomain < 0) clusterDomain = doms[i].span.first();
+            if (doms[i].flags & SD_CLUSTER) s->clusterActive = true;
         }
         if (ci.sdLlc >= 0) {
             const auto& llcDomain = doms[static_cast<size_t>(ci.sdLlc)];

@@ -24,9 +24,9 @@ public:
     void set(int cpu);
     void reset(int cpu);
     bool test(int cpu) const {
-        if (cpu < 0) return false;
-        const size_t w = static_cast<size_t>(cpu) / 64;
-        return w < words_.size() && (words_[w] >> (cpu % 64) & 1);
+        // a negative cpu wraps to a huge index and fails the bounds test: one branch, not two
+        const size_t u = static_cast<size_t>(cpu);
+        return u / 64 < words_.size() && (words_[u / 64] >> (u % 64) & 1);
     }
     bool empty() const;
     int count() const;
