@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <unordered_map>
 
 #include "migration_causes.h"
@@ -40,7 +41,8 @@ std::string dominant(const std::map<std::string, long long>& byLevel) {
 }
 
 Result<ReplayRun> simulateOn(const DerivedWorkload& derived, const Topology& topology, const ReplayConfig& config,
-                             const std::string& label, const ReplayOptions& options, const std::string& what) {
+                             const std::string& label, const ReplayOptions& options, int64_t idleExitNs,
+                             const std::string& what) {
     ReplayRun run;
     run.label = label;
     run.config = config;
@@ -59,6 +61,7 @@ Result<ReplayRun> simulateOn(const DerivedWorkload& derived, const Topology& top
     sim::SimOptions o;
     o.seed = options.seed;
     o.hz = options.hz;
+    o.idleExitNs = idleExitNs;
     const double windowS = static_cast<double>(derived.windowEndNs - derived.windowStartNs) / 1e9;
     o.samplePeriodS = std::max(1e-4, windowS / 200.0);
     o.durationS = run.workload->durationS;
@@ -67,6 +70,27 @@ Result<ReplayRun> simulateOn(const DerivedWorkload& derived, const Topology& top
     run.state = std::move(*st);
     run.metrics = metricsFromSim(*run.state, derived.tasks.size());
     return run;
+}
+
+// The CPU ran its idle task from `from` (or before) until `to`, when a switch ended that idle
+// slice: a wakee switched in at `to` found it idle when it was woken.
+bool idleFromTo(const std::vector<std::vector<tracing::RunSlice>>& slices, int cpu, uint64_t from, uint64_t to) {
+    if (cpu < 0 || static_cast<size_t>(cpu) >= slices.size()) return false;
+    const auto& cs = slices[static_cast<size_t>(cpu)];
+    auto it = std::lower_bound(cs.begin(), cs.end(), to, [](const tracing::RunSlice& s, uint64_t t) { return s.end < t; });
+    return it != cs.end() && it->end == to && it->pid == 0 && it->start <= from;
+}
+
+std::string idleExitAssumption(int64_t ns, long long samples, bool given) {
+    char us[32];
+    std::snprintf(us, sizeof us, "%.1f", static_cast<double>(ns) / 1000.0);
+    const std::string n = std::to_string(samples);
+    if (given) return std::string("a task woken onto an idle CPU runs ") + us + " us later (--idle-exit-us)";
+    if (samples < kMinIdleWakeups)
+        return "a task woken onto an idle CPU runs at once: the recording has " + n + " wakeup(s) onto an idle CPU, too "
+               "few to measure its idle exit latency (set --idle-exit-us)";
+    return std::string("a task woken onto an idle CPU runs ") + us + " us later: the recording's median over its " + n +
+           " wakeups onto an idle CPU (the idle state's exit and the IPI; --idle-exit-us sets it)";
 }
 
 }  // namespace
@@ -117,6 +141,7 @@ ReplayMetrics measureRecording(const tracing::EventStore& store, const DerivedWo
 
     // Wait latency: each runnable interval that ends with the task running (the simulator
     // counts the same: every enqueue to pick, after wakeups, forks and preemptions alike).
+    const auto slices = tracing::computeRunSlices(store);
     const auto intervals = tracing::computeTaskIntervals(store);
     for (size_t k = 0; k + 1 < intervals.size(); ++k) {
         const auto& iv = intervals[k];
@@ -124,10 +149,12 @@ ReplayMetrics measureRecording(const tracing::EventStore& store, const DerivedWo
         if (iv.phase != tracing::TaskPhase::Runnable || nx.pid != iv.pid || nx.phase != tracing::TaskPhase::Running) continue;
         if (iv.end < ws || iv.end > we || idx(iv.pid) < 0) continue;
         m.waitLatency.add(static_cast<int64_t>(iv.end - iv.start));
+        const bool afterSleep = k > 0 && intervals[k - 1].pid == iv.pid && intervals[k - 1].phase == tracing::TaskPhase::Sleeping;
+        if (afterSleep && idleFromTo(slices, nx.cpu, iv.start, iv.end))
+            m.idleWakeupLatency.add(static_cast<int64_t>(iv.end - iv.start));
     }
 
     // Utilisation, completion and the placement timeline from the run slices.
-    const auto slices = tracing::computeRunSlices(store);
     m.cpuUtilisation.assign(static_cast<size_t>(derived.cpuCount), 0.0);
     std::vector<double> lastRun(derived.tasks.size(), -1);
     for (size_t c = 0; c < slices.size(); ++c)
@@ -260,14 +287,18 @@ Result<ReplayResult> replayTrace(const tracing::EventStore& store, const std::st
     if (!recordedTree) return Error{what + ": " + options.recordedConfig.topologyName + ": " + recordedTree.error()};
     const double windowS = static_cast<double>(r.derived.windowEndNs - r.derived.windowStartNs) / 1e9;
     r.recorded = measureRecording(store, r.derived, *recordedTree, std::max(1e-4, windowS / 200.0));
+    const auto& idleWakeups = r.recorded.idleWakeupLatency;
+    if (options.idleExitNs) r.idleExitNs = *options.idleExitNs;
+    else if (idleWakeups.count() >= kMinIdleWakeups)
+        r.idleExitNs = std::llround(idleWakeups.percentileNs(50));
 
     if (options.baseline) {
-        auto base = simulateOn(r.derived, recordedTopology, options.recordedConfig, "baseline", options, what);
+        auto base = simulateOn(r.derived, recordedTopology, options.recordedConfig, "baseline", options, r.idleExitNs, what);
         if (!base) return Error{base.error()};
         r.baseline = std::move(*base);
         r.fidelity = computeFidelity(r.recorded, r.baseline->metrics);
     }
-    auto whatIf = simulateOn(r.derived, whatIfTopology, options.whatIf, "what-if", options, what);
+    auto whatIf = simulateOn(r.derived, whatIfTopology, options.whatIf, "what-if", options, r.idleExitNs, what);
     if (!whatIf) return Error{whatIf.error()};
     r.whatIf = std::move(*whatIf);
 
@@ -275,6 +306,7 @@ Result<ReplayResult> replayTrace(const tracing::EventStore& store, const std::st
     r.assumptions.push_back("recorded lb_newidle also holds nohz idle balancing (a sched trace without irq events "
                             "cannot tell them apart); the simulator counts each task present at the window's start "
                             "as exec-placed at time 0");
+    r.assumptions.push_back(idleExitAssumption(r.idleExitNs, idleWakeups.count(), options.idleExitNs.has_value()));
     if (static_cast<int>(whatIfTopology.cpus.size()) > r.derived.cpuCount)
         r.assumptions.push_back(options.whatIf.spread
                                     ? "trace CPU c is CPU c of " + options.whatIf.topologyName +

@@ -34,6 +34,9 @@ struct ReplayMetrics {
     std::map<std::string, long long> migrationsByLevel;
     std::map<std::string, long long> migrationsByCause;  // the simulator's cause names
     sim::LatencyHistogram waitLatency;
+    // the recording only: wakeups onto a CPU idle from the wakeup to the wakee's switch in (the
+    // idle state's exit and the IPI), from sched_wakeup to the switch in
+    sim::LatencyHistogram idleWakeupLatency;
     std::vector<double> cpuUtilisation;  // per CPU: share of elapsed time running kept tasks
     std::vector<TaskOutcome> tasks;      // indexed like DerivedWorkload::tasks
     std::vector<sim::PlacementSample> timeline;  // per CPU running task index (-1 idle) at samples
@@ -90,7 +93,11 @@ struct ReplayOptions {
     ReplayConfig whatIf;
     uint64_t seed = 1;
     int hz = 250;
+    // sim::SimOptions::idleExitNs for both runs; unset: the recording's median idle wakeup
+    // latency when it has at least kMinIdleWakeups of them, else 0
+    std::optional<int64_t> idleExitNs;
 };
+constexpr long long kMinIdleWakeups = 5;
 
 struct ReplayResult {
     DerivedWorkload derived;
@@ -98,6 +105,7 @@ struct ReplayResult {
     std::optional<ReplayRun> baseline;
     ReplayRun whatIf;
     std::optional<Fidelity> fidelity;  // with a baseline
+    int64_t idleExitNs = 0;  // what both runs used (ReplayOptions::idleExitNs)
     std::vector<std::string> assumptions;
 };
 

@@ -1,6 +1,7 @@
 // schedscope-cli replay TRACE: what the recorded machine did, next to what the simulator says it
 // would have done under the recording's own configuration (--baseline) and a what-if one.
 #include <charconv>
+#include <cmath>
 #include <cstdio>
 #include <iostream>
 
@@ -185,6 +186,12 @@ int runReplay(const Args& args) {
     auto hz = args.integer("hz", 250, 10, 10000);
     if (!hz) return fail("replay: " + hz.error());
     opt.hz = static_cast<int>(*hz);
+    if (args.has("idle-exit-us")) {
+        auto us = args.number("idle-exit-us", 0.0);
+        if (!us) return fail("replay: " + us.error());
+        if (!(*us >= 0) || *us > 1e6) return fail("replay: --idle-exit-us must be in [0, 1000000] microseconds");
+        opt.idleExitNs = std::llround(*us * 1000.0);
+    }
     auto recordedProfile = profileOption(args, "recorded-profile", kRecordedProfileDefault);
     if (!recordedProfile) return fail("replay: " + recordedProfile.error());
     auto whatIfProfile = profileOption(args, "profile", args.valueOr("recorded-profile", kRecordedProfileDefault));
@@ -257,6 +264,8 @@ std::vector<Command> replayCommands() {
         {"spread", false, "on a larger what-if machine let unpinned tasks use every CPU (default: CPUs 0..n-1)"},
         {"seed", true, "N random seed (default 1)"},
         {"hz", true, "N tick rate (default 250)"},
+        {"idle-exit-us", true, "US a task woken onto an idle CPU runs this long after the wakeup (default: the "
+                               "recording's median over such wakeups)"},
         {"window", true, "A:B seconds from the trace's start to replay (default: all)"},
         {"pid", true, "PID keep this task and its descendants (repeatable)", true},
         {"comm", true, "REGEX keep tasks whose comm matches (repeatable)", true},

@@ -1,5 +1,6 @@
 #include "sim_run.h"
 
+#include <cmath>
 #include <filesystem>
 
 #include "topology_options.h"
@@ -58,6 +59,10 @@ Result<SimSetup> simSetupFrom(const Args& args) {
     auto hz = args.integer("hz", 250, 10, 10000);
     if (!hz) return Error{hz.error()};
     s.options.hz = static_cast<int>(*hz);
+    auto idleExit = args.number("idle-exit-us", 0.0);
+    if (!idleExit) return Error{idleExit.error()};
+    if (!(*idleExit >= 0) || *idleExit > 1e6) return Error{"--idle-exit-us must be in [0, 1000000] microseconds"};
+    s.options.idleExitNs = std::llround(*idleExit * 1000.0);
     s.options.samplePeriodS = std::max(0.001, (s.workload.durationS > 0 ? s.workload.durationS : *dur) / 100.0);
     return s;
 }

@@ -60,6 +60,7 @@ nlohmann::json simResultToJson(SimState& s, const workload::Workload& wl, const 
                    {"seed", s.opt.seed},
                    {"duration_s", s.opt.durationS},
                    {"hz", s.opt.hz},
+                   {"idle_exit_us", static_cast<double>(s.opt.idleExitNs) / 1000.0},
                    {"workload", cfg.workloadSpec},
                    {"tasks", s.tasks.size()},
                    {"contention",

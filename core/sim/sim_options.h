@@ -25,6 +25,10 @@ struct SimOptions {
     double samplePeriodS = 0.01;  // placement timeline sampling
     double migrationCostNs = 500000;  // sysctl_sched_migration_cost (0.5 ms)
     bool nohz = true;             // idle CPUs stop their tick (NO_HZ_IDLE) and rely on the ilb
+    // A task woken onto an idle CPU runs this long after the wakeup: the idle state's
+    // exit latency and the wakeup IPI (a few us on bare metal in C1, tens of us from deeper
+    // states or in a VM). 0: at once. Replay sets it from the recording's own wakeups.
+    int64_t idleExitNs = 0;
     // What-if: kernel behaviours other than the profile's (e.g. a 4.15 balancer with the NODE level).
     std::optional<SimFeatures> features;
     // Long runs: called every 65536 events with the share of the duration simulated so far

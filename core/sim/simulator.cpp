@@ -18,7 +18,7 @@ namespace {
 
 using workload::OpKind;
 
-enum class Ev : uint8_t { BurstEnd, SleepEnd, Tick, Sample, ActiveBalance, End };
+enum class Ev : uint8_t { BurstEnd, SleepEnd, Tick, Sample, ActiveBalance, IdleExit, End };
 
 // Events are ordered by (time, seq); seq is the push order, so ties resolve the same way on
 // every run.
@@ -47,6 +47,7 @@ public:
         switched_.assign(n, 0);
         resourceMarked_.assign(2 * n + s.topo->nodes.size() + 1, 0);
         inSchedule_.assign(n, 0);
+        exitingIdle_.assign(n, 0);
         needResched_.assign(n, 0);
         nrCache_.assign(n, 0);
         clusterDemand_.assign(n, 0);
@@ -194,6 +195,7 @@ private:
     std::deque<Event> ticks_;
     uint64_t seq_ = 0;
     std::vector<char> mark_, inSchedule_, needResched_;
+    std::vector<char> exitingIdle_;  // per CPU: an Ev::IdleExit is pending (wakeFromIdle())
     TimerHeap burst_;  // per CPU: the end of the running task's burst
     struct PendingBurst {
         int64_t t = 0;
@@ -583,11 +585,25 @@ private:
         syncCpu(cpu);
         if (inSchedule_[static_cast<size_t>(cpu)]) return;
         if (r.curr < 0) {
-            schedule(cpu);
+            // a CPU running a script is on its way through schedule(), not asleep in idle
+            if (s_.opt.idleExitNs > 0 && how == Place::Wakeup && scriptCpu_ != cpu) wakeFromIdle(cpu);
+            else schedule(cpu);
         } else if (checkPreemptWakeup(s_, r, t)) {
             if (scriptCpu_ == cpu) needResched_[static_cast<size_t>(cpu)] = 1;
             else preempt(cpu);
         }
+    }
+
+    // A wakeup onto an idle CPU: the task is queued now (so the CPU is busy to other wakers, as
+    // idle_cpu() counts rq->ttwu_pending and nr_running), and the CPU picks it once it is out of
+    // its idle state, opt.idleExitNs later. A second wakeup meanwhile shares the exit. Forks and
+    // migrations run at once: a replayed trace's tasks are exec-placed at its start (running
+    // already, not woken), and the balancer mostly pulls onto the CPU that runs it (newidle).
+    void wakeFromIdle(int cpu) {
+        char& pending = exitingIdle_[static_cast<size_t>(cpu)];
+        if (pending) return;
+        pending = 1;
+        push(s_.now + s_.opt.idleExitNs, Ev::IdleExit, cpu);
     }
 
     void preempt(int cpu) {
@@ -825,6 +841,11 @@ private:
         case Ev::Tick: tick(e.a); break;
         case Ev::Sample: sample(); break;
         case Ev::ActiveBalance: activeLoadBalanceCpuStop(s_, *this, e.a, rq(e.a).pushCpu); break;
+        case Ev::IdleExit:
+            exitingIdle_[static_cast<size_t>(e.a)] = 0;
+            // nothing to do when a balancer took the task away, or ran something there meanwhile
+            if (rq(e.a).curr < 0) schedule(e.a);
+            break;
         case Ev::End: break;
         }
     }
@@ -889,6 +910,8 @@ Result<std::unique_ptr<SimState>> makeSimState(const Topology& topo, const Domai
     if (s->online.empty()) return Error{"simulate: the topology has no online CPU"};
     if (opt.hz < 10 || opt.hz > 10000) return Error{"simulate: HZ must be in 10..10000, not " + std::to_string(opt.hz)};
     s->jiffyLengthNs = 1000000000LL / opt.hz;
+    if (opt.idleExitNs < 0 || opt.idleExitNs > 1000000000LL)
+        return Error{"simulate: the idle exit latency must be in 0..1 s, not " + std::to_string(opt.idleExitNs) + " ns"};
     const int n = static_cast<int>(topo.cpus.size());
     if (tree.cpuCount() != n) return Error{"simulate: the domain tree does not match the topology"};
     scaleTunables(*s);

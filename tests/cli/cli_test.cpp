@@ -98,6 +98,7 @@ TEST(Cli, BadInputsGiveOneLineErrorsAndExitTwo) {
              {"domains --preset kunpeng920-24 --format yaml", "--format"},
              {"domains --bogus", "unknown option '--bogus'"},
              {"domains --preset", "needs a value"},
+             {"simulate --preset kunpeng920-24 --workload stream:threads=4 --idle-exit-us -1", "--idle-exit-us"},
              {"frobnicate", "unknown command"},
          }) {
         CliRun r = cli(c.args);

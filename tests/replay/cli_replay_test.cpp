@@ -87,6 +87,19 @@ TEST(CliReplay, WindowSelectsPartOfTheTrace) {
     EXPECT_GT(cpuPart, 0.0);
 }
 
+TEST(CliReplay, IdleExitLatencyIsTheRecordingsUnlessGiven) {
+    const std::string file = trace("replay/pingpong-raced-wakeup.dat") + " --comm pingpong --baseline --json";
+    CliRun measured = cli("replay " + file), given = cli("replay " + file + " --idle-exit-us 12.5");
+    ASSERT_EQ(measured.status, 0) << measured.err;
+    ASSERT_EQ(given.status, 0) << given.err;
+    auto m = nlohmann::json::parse(measured.out), g = nlohmann::json::parse(given.out);
+    const double us = m["baseline"]["config"]["idle_exit_us"].get<double>();
+    EXPECT_GT(us, 1.0) << "this VM's idle CPUs take tens of us to run a wakee";
+    EXPECT_EQ(m["whatif"]["config"]["idle_exit_us"].get<double>(), us);
+    EXPECT_DOUBLE_EQ(g["baseline"]["config"]["idle_exit_us"].get<double>(), 12.5);
+    EXPECT_NEAR(g["baseline"]["metrics"]["wait_latency_us"]["p50"].get<double>(), 12.5, 12.5 * 0.03);
+}
+
 TEST(CliReplay, TraceWithoutSchedSwitch) {
     const std::string path = std::string(SCHEDSCOPE_TEST_SCRATCH) + "/no-switch.txt";
     std::ofstream(path) << "# tracer: nop\n"
@@ -110,6 +123,7 @@ TEST(CliReplay, EmptyWindowAndBadOptions) {
     expectOneLineError(cli("replay " + trace("replay/pingpong.dat") + " --comm nothing-is-called-this"), "no task is left");
     expectOneLineError(cli("replay " + trace("replay/pingpong.dat") + " --memory x=2"), "0..1");
     expectOneLineError(cli("replay " + trace("replay/pingpong.dat") + " --cls maybe"), "on or off");
+    expectOneLineError(cli("replay " + trace("replay/pingpong.dat") + " --idle-exit-us -5"), "--idle-exit-us");
 }
 
 // A fresh recording on this machine, end to end: compile the ping-pong, record it with the
