@@ -58,6 +58,16 @@ std::string finalAffinity(const DerivedWorkload& d, size_t i) {
     return cpus.toList();
 }
 
+// The ping-pong tasks replayed with a baseline, recording and what-if on the sidecar machine.
+ReplayOptions pingPongOnItsOwnMachine() {
+    ReplayOptions o;
+    o.baseline = true;
+    o.derive.commRegex = {"pingpong"};
+    o.recordedConfig = {"sidecar", findProfile("linux-6.12"), true, true, false};
+    o.whatIf = o.recordedConfig;
+    return o;
+}
+
 }  // namespace
 
 TEST(ReplayTraces, PingPongDerivesTwoTasksWakingEachOther) {
@@ -136,11 +146,7 @@ TEST(ReplayTraces, AWakingThatRacedTheSleepDoesNotStallThePingPong) {
     ASSERT_GT(racedSleeps, 0) << "the fixture no longer holds a waking that raced the sleep";
 
     Topology topo = sidecar(name);
-    ReplayOptions o;
-    o.baseline = true;
-    o.derive.commRegex = {"pingpong"};
-    o.recordedConfig = {"sidecar", findProfile("linux-6.12"), true, true, false};
-    o.whatIf = o.recordedConfig;
+    ReplayOptions o = pingPongOnItsOwnMachine();
     auto r = replayTrace(store, name, topo, topo, o);
     ASSERT_TRUE(r.ok()) << r.error();
     ASSERT_EQ(r->derived.tasks.size(), 2u);
@@ -156,11 +162,7 @@ TEST(ReplayTraces, IdleWakeupLatencyIsMeasuredAndReplayed) {
     const std::string name = "replay/pingpong-raced-wakeup.dat";
     tracing::EventStore store = load(name);
     Topology topo = sidecar(name);
-    ReplayOptions o;
-    o.baseline = true;
-    o.derive.commRegex = {"pingpong"};
-    o.recordedConfig = {"sidecar", findProfile("linux-6.12"), true, true, false};
-    o.whatIf = o.recordedConfig;
+    ReplayOptions o = pingPongOnItsOwnMachine();
     auto r = replayTrace(store, name, topo, topo, o);
     ASSERT_TRUE(r.ok()) << r.error();
 
@@ -342,11 +344,7 @@ TEST(ReplayTraces, SmallerWhatIfMachineIsAnError) {
 TEST(ReplayTraces, RecordedTimelineAndJsonBlocks) {
     tracing::EventStore store = load("replay/pingpong.dat");
     Topology topo = sidecar("replay/pingpong.dat");
-    ReplayOptions o;
-    o.baseline = true;
-    o.derive.commRegex = {"pingpong"};
-    o.recordedConfig = {"sidecar", findProfile("linux-6.12"), true, true, false};
-    o.whatIf = o.recordedConfig;
+    ReplayOptions o = pingPongOnItsOwnMachine();
     o.whatIf.cls = false;
     auto r = replayTrace(store, "pingpong.dat", topo, topo, o);
     ASSERT_TRUE(r.ok()) << r.error();
