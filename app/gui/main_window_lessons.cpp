@@ -12,6 +12,7 @@
 #include "lesson_browser.h"
 #include "lessons/lesson.h"
 #include "main_window.h"
+#include "trace_workspace.h"
 #include "qt_convert.h"
 #include "session_loader.h"
 #include "topology_view.h"
@@ -49,6 +50,7 @@ void MainWindow::setUpWhatIfAndLessons() {
             whatIf_->run();
         }
     });
+    connect(trace_, &TraceWorkspace::traceShown, whatIf_, &WhatIfPanel::setTrace);
     connect(this, &MainWindow::loadFailed, this, [this] {
         pendingSelection_ = {};
         pendingWhatIfRun_ = false;

@@ -207,6 +207,21 @@ void WhatIfPanel::setSession(const SessionPtr& session) {
                                                            : tr("Open topology (none)"));
 }
 
+void WhatIfPanel::setTrace(const TraceSessionPtr& trace) {
+    const bool usable = trace && !trace->live && trace->data && trace->data->store && trace->topology && trace->topology->topology;
+    const int old = traceText_.isEmpty() ? -1 : workload_->findText(traceText_);
+    const bool wasPicked = old >= 0 && workload_->currentIndex() == old;
+    if (old >= 0) workload_->removeItem(old);
+    trace_ = usable ? trace : nullptr;
+    traceText_ = usable ? tr("trace: %1 (its tasks, derived)").arg(trace->name) : QString();
+    if (!usable) return;
+    workload_->insertItem(0, traceText_);
+    workload_->setItemData(0, tr("Replay the open trace's tasks: their bursts, sleeps, who woke whom, forks and "
+                                 "pinning, trace CPU c on CPU c"),
+                           Qt::ToolTipRole);
+    if (wasPicked) workload_->setCurrentIndex(0);
+}
+
 void WhatIfPanel::setTopologyPreset(const QString& preset) {
     const int i = topology_->findData(preset);
     topology_->setCurrentIndex(i >= 0 ? i : 0);
@@ -244,6 +259,8 @@ WhatIfRequest WhatIfPanel::request(QString* error) const {
         r.spec.value = ss(preset);
     }
     r.workload = ss(workload_->currentText().trimmed());
+    if (trace_ && !traceText_.isEmpty() && workload_->currentText() == traceText_)
+        r.trace = WhatIfRequest::TraceSource{ss(trace_->name), trace_->data->store, trace_->topology->topology};
     r.compare = ss(compare_->currentData().toString());
     r.profile = ss(profile_->currentData().toString());
     r.seeds = seeds_->value();

@@ -1,14 +1,16 @@
 #pragma once
 // WhatIfPanel: the what-if simulator dock. Pick a topology (the open one or a preset), a
-// workload (a generator spec or a workload .json file), the level to compare (CLS or NODE, off
-// vs on), a kernel profile and the number of seeds; Run simulates both settings x seeds on a
-// worker (WhatIfRunner) with a progress bar counting finished runs, and Cancel. The result:
-// a metric table (mean, spread, relative change), migrations per level for both settings as
-// bars, and each setting's mean per-CPU utilisation as topology heat. Exports JSON and CSV.
+// workload (a generator spec, a workload .json file or the open trace's tasks), the level to
+// compare (CLS or NODE, off vs on), a kernel profile and the number of seeds; Run simulates both
+// settings x seeds on a worker (WhatIfRunner) with a progress bar counting finished runs, and
+// Cancel. The result: a metric table (mean, spread, relative change), migrations per level for
+// both settings as bars, and each setting's mean per-CPU utilisation as topology heat. Exports
+// JSON and CSV.
 #include <QElapsedTimer>
 #include <QWidget>
 
 #include "session.h"
+#include "trace_loader.h"
 #include "whatif_run.h"
 
 class QComboBox;
@@ -34,6 +36,11 @@ public:
 
     // The window's open topology: the "current" choice of the topology box.
     void setSession(const SessionPtr& session);
+    // The window's open trace (a file; live captures are left out): offered as a workload, the
+    // tasks derived from it as replay derives them. Null withdraws it.
+    void setTrace(const TraceSessionPtr& trace);
+    // The workload box's text that picks the open trace ("" when none is open).
+    QString traceWorkloadText() const { return traceText_; }
 
     // Form fields, as a lesson scenario or a test sets them. An empty preset name picks the
     // open topology.
@@ -78,6 +85,8 @@ private:
     void chooseWorkloadFile();
 
     SessionPtr session_;
+    TraceSessionPtr trace_;
+    QString traceText_;
     WhatIfRunner* runner_;
     const WhatIfRunner* shown_;  // runner_, or the mirrored panel's
     QElapsedTimer lastShown_;    // partial results are redrawn at most every 200 ms

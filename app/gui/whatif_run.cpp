@@ -5,12 +5,37 @@
 #include <filesystem>
 #include <sstream>
 
+#include "derive_workload.h"
+#include "replay.h"
 #include "sim/sim_json.h"
 #include "sim/simulator.h"
 #include "workload/workload_json.h"
 #include "workload/workload_spec.h"
 
 namespace schedscope::gui {
+namespace {
+
+Result<workload::Workload> workloadFromTrace(const WhatIfRequest::TraceSource& trace, const Topology& target) {
+    if (!trace.store || !trace.recordedOn) return Error{"what-if: the trace is no longer open"};
+    replay::DeriveOptions d;
+    d.cpuCount = static_cast<int>(trace.recordedOn->cpus.size());
+    for (const auto& c : trace.recordedOn->cpus) d.capacity.push_back(c.capacity);
+    auto derived = replay::deriveWorkload(*trace.store, d, trace.name);
+    if (!derived) return Error{derived.error()};
+    auto wl = replay::mapOntoTopology(*derived, target, false, trace.name);
+    if (!wl) return Error{wl.error()};
+    wl->spec = "trace " + trace.name + " (" + std::to_string(derived->tasks.size()) + " tasks)";
+    return wl;
+}
+
+Result<workload::Workload> workloadFromSpec(const std::string& spec, int cpuCount) {
+    if (spec.empty()) return Error{"what-if: no workload (e.g. stream:threads=4,cpus=0-23, or a workload .json file)"};
+    std::error_code ec;
+    const bool isFile = spec.ends_with(".json") || std::filesystem::is_regular_file(spec, ec);
+    return isFile ? workload::loadWorkloadFile(spec, cpuCount) : workload::parseWorkloadSpec(spec, cpuCount);
+}
+
+}  // namespace
 
 Result<std::shared_ptr<const WhatIfSetup>> prepareWhatIf(const WhatIfRequest& request) {
     auto setup = std::make_shared<WhatIfSetup>();
@@ -27,11 +52,8 @@ Result<std::shared_ptr<const WhatIfSetup>> prepareWhatIf(const WhatIfRequest& re
         setup->topology = std::make_shared<const Topology>(std::move(*topo));
     }
     const int cpuCount = static_cast<int>(setup->topology->cpus.size());
-    const std::string& spec = request.workload;
-    if (spec.empty()) return Error{"what-if: no workload (e.g. stream:threads=4,cpus=0-23, or a workload .json file)"};
-    std::error_code ec;
-    const bool isFile = spec.ends_with(".json") || std::filesystem::is_regular_file(spec, ec);
-    auto wl = isFile ? workload::loadWorkloadFile(spec, cpuCount) : workload::parseWorkloadSpec(spec, cpuCount);
+    auto wl = request.trace ? workloadFromTrace(*request.trace, *setup->topology)
+                            : workloadFromSpec(request.workload, cpuCount);
     if (!wl) return Error{wl.error()};
     setup->workload = std::move(*wl);
     const KernelProfile* profile = nullptr;

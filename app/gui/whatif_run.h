@@ -6,10 +6,12 @@
 #include <map>
 #include <memory>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "domains/domain_builder.h"
+#include "event_store.h"
 #include "sim/metric_stats.h"
 #include "topology/topology_source.h"
 #include "util/result.h"
@@ -22,6 +24,15 @@ struct WhatIfRequest {
     std::shared_ptr<const Topology> topology;
     TopologySpec spec;
     std::string workload = "stream:threads=4";  // generator spec or a workload .json file
+    // A recorded trace to derive the workload from instead (replay's deriveWorkload(), on the
+    // worker: per task its bursts, sleeps, who woke it, forks and pinning), with the machine it
+    // was recorded on (its CPU count and capacities). Trace CPU c runs on CPU c of the topology.
+    struct TraceSource {
+        std::string name;
+        std::shared_ptr<const tracing::EventStore> store;
+        std::shared_ptr<const Topology> recordedOn;
+    };
+    std::optional<TraceSource> trace;
     std::string compare = "cls";                 // "cls" or "node": the setting toggled off vs on
     bool cls = true, node = true;                // the other setting's value
     std::string profile;                         // empty: the newest kernel profile

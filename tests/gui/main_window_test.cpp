@@ -27,6 +27,7 @@
 #include "recent_files.h"
 #include "topology_view.h"
 #include "trace_workspace.h"
+#include "whatif_panel.h"
 
 namespace schedscope::gui {
 namespace {
@@ -252,6 +253,9 @@ TEST_F(MainWindowTest, DroppedHwlocXmlOpensAndIsRemembered) {
     ASSERT_TRUE(traceShown.wait(60'000));
     EXPECT_EQ(window.session()->topology->onlineCount(), 2);
     EXPECT_EQ(RecentFiles::list().front(), QFileInfo(TraceWorkspace::sampleTracePath()).absoluteFilePath());
+    // and the what-if panel offers its tasks as a workload
+    EXPECT_TRUE(window.whatIfPanel()->traceWorkloadText().contains(QFileInfo(TraceWorkspace::sampleTracePath()).fileName()))
+        << window.whatIfPanel()->traceWorkloadText().toStdString();
 }
 
 TEST_F(MainWindowTest, CpuTooltipGivesMasksFlagsAndBalanceParameters) {

@@ -16,6 +16,9 @@
 #include <qcustomplot.h>
 
 #include "gui_test_util.h"
+#include "qt_convert.h"
+#include "support/fixtures.h"
+#include "trace_loader.h"
 #include "topology_view.h"
 #include "whatif_panel.h"
 #include "whatif_runner.h"
@@ -191,6 +194,45 @@ TEST(WhatIfPanel, RunsBothSettingsAndShowsTableBarsHeatAndExports) {
     const QImage shot = panel.grab().toImage();
     test::keepShot(shot, QStringLiteral("whatif"));
     EXPECT_GE(test::distinctColours(shot), 40);
+}
+
+// The open trace is a workload: its tasks, derived as replay derives them, run on a preset with
+// CLS off and on. The recording's 2 CPUs are CPUs 0-1 of the Kunpeng, which share a cluster.
+TEST(WhatIfPanel, TheOpenTraceIsAWorkload) {
+    const QString path = qs(schedscope::test::dataPath("traces/replay/pingpong.dat"));
+    const TraceLoadOutcome loaded = loadTraceSession(path, nullptr, DomainChoices{});
+    ASSERT_TRUE(loaded.trace) << loaded.error.toStdString();
+    WhatIfPanel panel;
+    EXPECT_TRUE(panel.traceWorkloadText().isEmpty());
+    panel.setTrace(loaded.trace);
+    ASSERT_TRUE(panel.traceWorkloadText().contains(QStringLiteral("pingpong.dat"))) << panel.traceWorkloadText().toStdString();
+    panel.setWorkload(panel.traceWorkloadText());
+    panel.setTopologyPreset(QStringLiteral("kunpeng920-24"));
+    panel.setSeeds(2);
+    const WhatIfRequest request = panel.request();
+    ASSERT_TRUE(request.trace.has_value());
+    QSignalSpy finished(&panel, &WhatIfPanel::finished);
+    panel.run();
+    ASSERT_TRUE(finished.wait(120'000));
+    const WhatIfResult& r = panel.runner()->result();
+    ASSERT_TRUE(r.error.empty()) << r.error;
+    ASSERT_EQ(r.runs.size(), 4u);
+    for (const auto& run : r.runs) EXPECT_TRUE(run.error.empty()) << run.error;
+    // replay derives 16 tasks from this trace (2 kernel threads dropped): the same derivation
+    EXPECT_EQ(r.setup->workload.tasks.size(), 16u);
+    for (const auto& run : r.runs) {
+        for (size_t c = 2; c < run.cpuUtilisation.size(); ++c) EXPECT_EQ(run.cpuUtilisation[c], 0.0) << "cpu " << c;
+        long long cls = run.migrationsByLevel.count("CLS") ? run.migrationsByLevel.at("CLS") : 0;
+        if (run.setting == 0) {
+            EXPECT_EQ(cls, 0) << "no CLS level with CLS off";
+        }
+        EXPECT_EQ(run.migrationsByLevel.count("NUMA"), 0u);
+    }
+    EXPECT_GT(r.meanMigrations(1, "CLS"), 0.0) << "CPUs 0-1 share a cluster: with CLS on, moves between them are CLS";
+
+    panel.setTrace(nullptr);  // the trace closed: the workload goes with it
+    EXPECT_TRUE(panel.traceWorkloadText().isEmpty());
+    EXPECT_FALSE(panel.request().trace.has_value());
 }
 
 TEST(WhatIfPanel, BadWorkloadFailsInOneLine) {
