@@ -72,15 +72,6 @@ Result<ReplayRun> simulateOn(const DerivedWorkload& derived, const Topology& top
     return run;
 }
 
-// The CPU ran its idle task from `from` (or before) until `to`, when a switch ended that idle
-// slice: a wakee switched in at `to` found it idle when it was woken.
-bool idleFromTo(const std::vector<std::vector<tracing::RunSlice>>& slices, int cpu, uint64_t from, uint64_t to) {
-    if (cpu < 0 || static_cast<size_t>(cpu) >= slices.size()) return false;
-    const auto& cs = slices[static_cast<size_t>(cpu)];
-    auto it = std::lower_bound(cs.begin(), cs.end(), to, [](const tracing::RunSlice& s, uint64_t t) { return s.end < t; });
-    return it != cs.end() && it->end == to && it->pid == 0 && it->start <= from;
-}
-
 std::string idleExitAssumption(int64_t ns, long long samples, bool given) {
     char us[32];
     std::snprintf(us, sizeof us, "%.1f", static_cast<double>(ns) / 1000.0);
@@ -149,9 +140,7 @@ ReplayMetrics measureRecording(const tracing::EventStore& store, const DerivedWo
         if (iv.phase != tracing::TaskPhase::Runnable || nx.pid != iv.pid || nx.phase != tracing::TaskPhase::Running) continue;
         if (iv.end < ws || iv.end > we || idx(iv.pid) < 0) continue;
         m.waitLatency.add(static_cast<int64_t>(iv.end - iv.start));
-        const bool afterSleep = k > 0 && intervals[k - 1].pid == iv.pid && intervals[k - 1].phase == tracing::TaskPhase::Sleeping;
-        if (afterSleep && idleFromTo(slices, nx.cpu, iv.start, iv.end))
-            m.idleWakeupLatency.add(static_cast<int64_t>(iv.end - iv.start));
+        if (isIdleWakeup(intervals, k, slices)) m.idleWakeupLatency.add(static_cast<int64_t>(iv.end - iv.start));
     }
 
     // Utilisation, completion and the placement timeline from the run slices.
@@ -288,9 +277,7 @@ Result<ReplayResult> replayTrace(const tracing::EventStore& store, const std::st
     const double windowS = static_cast<double>(r.derived.windowEndNs - r.derived.windowStartNs) / 1e9;
     r.recorded = measureRecording(store, r.derived, *recordedTree, std::max(1e-4, windowS / 200.0));
     const auto& idleWakeups = r.recorded.idleWakeupLatency;
-    if (options.idleExitNs) r.idleExitNs = *options.idleExitNs;
-    else if (idleWakeups.count() >= kMinIdleWakeups)
-        r.idleExitNs = std::llround(idleWakeups.percentileNs(50));
+    r.idleExitNs = options.idleExitNs ? *options.idleExitNs : idleExitFrom(idleWakeups);
 
     if (options.baseline) {
         auto base = simulateOn(r.derived, recordedTopology, options.recordedConfig, "baseline", options, r.idleExitNs, what);

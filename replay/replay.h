@@ -12,6 +12,7 @@
 #include "derive_workload.h"
 #include "domains/domain_builder.h"
 #include "event_store.h"
+#include "idle_wakeups.h"
 #include "sim/metrics.h"
 #include "sim/sim_json.h"
 #include "sim/simulator.h"
@@ -97,7 +98,6 @@ struct ReplayOptions {
     // latency when it has at least kMinIdleWakeups of them, else 0
     std::optional<int64_t> idleExitNs;
 };
-constexpr long long kMinIdleWakeups = 5;
 
 struct ReplayResult {
     DerivedWorkload derived;

@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "derive_workload.h"
+#include "idle_wakeups.h"
 #include "replay.h"
 #include "sim/sim_json.h"
 #include "sim/simulator.h"
@@ -15,7 +16,9 @@
 namespace schedscope::gui {
 namespace {
 
-Result<workload::Workload> workloadFromTrace(const WhatIfRequest::TraceSource& trace, const Topology& target) {
+// The trace's tasks on `target`, and the idle exit latency its wakeups onto idle CPUs show.
+Result<workload::Workload> workloadFromTrace(const WhatIfRequest::TraceSource& trace, const Topology& target,
+                                            int64_t& idleExitNs) {
     if (!trace.store || !trace.recordedOn) return Error{"what-if: the trace is no longer open"};
     replay::DeriveOptions d;
     d.cpuCount = static_cast<int>(trace.recordedOn->cpus.size());
@@ -24,6 +27,7 @@ Result<workload::Workload> workloadFromTrace(const WhatIfRequest::TraceSource& t
     if (!derived) return Error{derived.error()};
     auto wl = replay::mapOntoTopology(*derived, target, false, trace.name);
     if (!wl) return Error{wl.error()};
+    idleExitNs = replay::idleExitFrom(replay::measureIdleWakeups(*trace.store, *derived));
     wl->spec = "trace " + trace.name + " (" + std::to_string(derived->tasks.size()) + " tasks)";
     return wl;
 }
@@ -52,7 +56,7 @@ Result<std::shared_ptr<const WhatIfSetup>> prepareWhatIf(const WhatIfRequest& re
         setup->topology = std::make_shared<const Topology>(std::move(*topo));
     }
     const int cpuCount = static_cast<int>(setup->topology->cpus.size());
-    auto wl = request.trace ? workloadFromTrace(*request.trace, *setup->topology)
+    auto wl = request.trace ? workloadFromTrace(*request.trace, *setup->topology, setup->idleExitNs)
                             : workloadFromSpec(request.workload, cpuCount);
     if (!wl) return Error{wl.error()};
     setup->workload = std::move(*wl);
@@ -84,6 +88,7 @@ WhatIfRun runWhatIfJob(const WhatIfSetup& setup, int setting, int seedIndex, con
     o.durationS = setup.request.durationS;
     o.samplePeriodS = std::max(0.001, (setup.workload.durationS > 0 ? setup.workload.durationS : o.durationS) / 100.0);
     o.progress = keepGoing;
+    o.idleExitNs = setup.idleExitNs;
     auto st = sim::simulate(*setup.topology, *setup.trees[setting], setup.workload, o);
     if (!st) {
         run.error = st.error();
@@ -207,6 +212,7 @@ nlohmann::json WhatIfResult::toJson() const {
         out["seeds"] = q.seeds;
         out["first_seed"] = q.firstSeed;
         out["duration_s"] = q.durationS;
+        out["idle_exit_us"] = static_cast<double>(setup->idleExitNs) / 1000.0;
         out["cls"] = q.compare == "cls" ? json("compared") : json(q.cls);
         out["node"] = q.compare == "node" ? json("compared") : json(q.node);
     }

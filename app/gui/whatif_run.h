@@ -46,6 +46,8 @@ struct WhatIfSetup {
     WhatIfRequest request;
     std::shared_ptr<const Topology> topology;
     workload::Workload workload;
+    // sim::SimOptions::idleExitNs: a trace's own idle wakeup latency (replay::idleExitFrom()), else 0
+    int64_t idleExitNs = 0;
     DomainBuildOptions build[2];  // [0] compared setting off, [1] on
     std::shared_ptr<const DomainTree> trees[2];
     std::string profileName;

@@ -229,10 +229,32 @@ TEST(WhatIfPanel, TheOpenTraceIsAWorkload) {
         EXPECT_EQ(run.migrationsByLevel.count("NUMA"), 0u);
     }
     EXPECT_GT(r.meanMigrations(1, "CLS"), 0.0) << "CPUs 0-1 share a cluster: with CLS on, moves between them are CLS";
+    EXPECT_EQ(r.setup->idleExitNs, 0) << "no wakeup onto an idle CPU in this recording: the wakee runs at once";
 
     panel.setTrace(nullptr);  // the trace closed: the workload goes with it
     EXPECT_TRUE(panel.traceWorkloadText().isEmpty());
     EXPECT_FALSE(panel.request().trace.has_value());
+}
+
+// A trace whose wakeups land on idle CPUs: the simulated wakees wait the recording's idle exit
+// latency (34 us on this VM), as replay's do.
+TEST(WhatIfPanel, TheOpenTracesIdleExitLatencyIsSimulated) {
+    const TraceLoadOutcome loaded =
+        loadTraceSession(qs(schedscope::test::dataPath("traces/replay/pingpong-raced-wakeup.dat")), nullptr, DomainChoices{});
+    ASSERT_TRUE(loaded.trace) << loaded.error.toStdString();
+    WhatIfPanel panel;
+    panel.setTrace(loaded.trace);
+    panel.setWorkload(panel.traceWorkloadText());
+    panel.setTopologyPreset(QStringLiteral("kunpeng920-24"));
+    panel.setSeeds(1);
+    QSignalSpy finished(&panel, &WhatIfPanel::finished);
+    panel.run();
+    ASSERT_TRUE(finished.wait(120'000));
+    const WhatIfResult& r = panel.runner()->result();
+    ASSERT_TRUE(r.error.empty()) << r.error;
+    EXPECT_GT(r.setup->idleExitNs, 5000);
+    EXPECT_LT(r.setup->idleExitNs, 1000000);
+    EXPECT_DOUBLE_EQ(r.toJson()["idle_exit_us"].get<double>(), static_cast<double>(r.setup->idleExitNs) / 1000.0);
 }
 
 TEST(WhatIfPanel, BadWorkloadFailsInOneLine) {

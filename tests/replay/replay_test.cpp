@@ -195,6 +195,11 @@ TEST(ReplayTraces, IdleWakeupLatencyIsMeasuredAndReplayed) {
     EXPECT_EQ(r->baseline->state->opt.idleExitNs, r->idleExitNs);
     EXPECT_NEAR(r->fidelity->waitP50Ratio, 1.0, 0.25);
 
+    // the standalone measurement (the GUI's trace what-if) is the same
+    const auto standalone = measureIdleWakeups(store, r->derived);
+    EXPECT_EQ(standalone.count(), measured.count());
+    EXPECT_EQ(idleExitFrom(standalone), r->idleExitNs);
+
     o.idleExitNs = 0;  // what replay did before: the wakee runs at once
     auto atOnce = replayTrace(store, name, topo, topo, o);
     ASSERT_TRUE(atOnce.ok()) << atOnce.error();
