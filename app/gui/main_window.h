@@ -121,6 +121,7 @@ private:
     QDockWidget* lessonDock_ = nullptr;
     SelectionRequest pendingSelection_;
     bool pendingWhatIfRun_ = false;
+    bool pendingTraceWhatIf_ = false;  // a lesson's what-if on the trace it opens: runs once it is shown
     TraceWorkspace* trace_ = nullptr;
 };
 

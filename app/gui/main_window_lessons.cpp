@@ -50,10 +50,18 @@ void MainWindow::setUpWhatIfAndLessons() {
             whatIf_->run();
         }
     });
-    connect(trace_, &TraceWorkspace::traceShown, whatIf_, &WhatIfPanel::setTrace);
+    connect(trace_, &TraceWorkspace::traceShown, this, [this](const TraceSessionPtr& t) {
+        whatIf_->setTrace(t);
+        if (pendingTraceWhatIf_ && !whatIf_->traceWorkloadText().isEmpty()) {
+            pendingTraceWhatIf_ = false;
+            whatIf_->setWorkload(whatIf_->traceWorkloadText());
+            whatIf_->run();
+        }
+    });
     connect(this, &MainWindow::loadFailed, this, [this] {
         pendingSelection_ = {};
         pendingWhatIfRun_ = false;
+        pendingTraceWhatIf_ = false;
     });
     connect(lessons_, &LessonBrowser::scenarioRequested, this, &MainWindow::applyLessonScenario);
 }
@@ -134,14 +142,20 @@ void MainWindow::applyLessonScenario(const Lesson& lesson) {
         openPath(qs(expandDataPath("@data/" + sc["trace"].get<std::string>())));
 
     if (sc.contains("workload") && sc["workload"].is_string()) {
+        // "whatif_preset": the machine the what-if runs on when the window shows another (a
+        // trace's own, from its sidecar)
+        if (sc.contains("whatif_preset") && sc["whatif_preset"].is_string()) preset = qs(sc["whatif_preset"].get<std::string>());
         whatIf_->setTopologyPreset(preset);
-        whatIf_->setWorkload(qs(sc["workload"].get<std::string>()));
+        // "trace": the tasks of the trace the scenario opens, once it is shown
+        const bool onTrace = sc["workload"] == "trace";
+        if (!onTrace) whatIf_->setWorkload(qs(sc["workload"].get<std::string>()));
         whatIf_->setCompare(sc.contains("compare") && sc["compare"].is_string() ? qs(sc["compare"].get<std::string>())
                                                                                : QStringLiteral("cls"));
         whatIf_->setProfile(sc.contains("profile") && sc["profile"].is_string() ? qs(sc["profile"].get<std::string>()) : QString());
         whatIf_->setSeeds(sc.contains("seeds") && sc["seeds"].is_number_integer() ? sc["seeds"].get<int>() : 3);
         whatIf_->setDuration(sc.contains("duration") && sc["duration"].is_number() ? sc["duration"].get<double>() : 1.0);
-        if (preset.isEmpty() && opening) pendingWhatIfRun_ = true;  // runs on the window's topology once it is open
+        if (onTrace) pendingTraceWhatIf_ = true;
+        else if (preset.isEmpty() && opening) pendingWhatIfRun_ = true;  // runs on the window's topology once it is open
         else whatIf_->run();
         raiseView(QStringLiteral("whatif"));
     }

@@ -137,6 +137,32 @@ TEST(LessonScenario, WhatIfLessonSetsUpAndStartsTheComparison) {
     EXPECT_EQ(window.session()->topology->name, "kunpeng920-24");
 }
 
+// Lesson 7 opens the bundled trace (the window takes its 2-CPU sidecar topology) and runs the
+// trace's own tasks on a Kunpeng 920, CLS off vs on, in the what-if panel.
+TEST(LessonScenario, TraceWhatIfLessonRunsTheTracesTasksOnThePreset) {
+    MainWindow window;
+    window.resize(1400, 900);
+    window.show();
+    WhatIfPanel* panel = window.whatIfPanel();
+    QSignalSpy finished(panel, &WhatIfPanel::finished);
+    ASSERT_TRUE(window.showLesson(QStringLiteral("07-what-if-on-a-recorded-trace"), true).isEmpty());
+    ASSERT_TRUE(finished.wait(120'000)) << panel->statusText().toStdString();
+    const WhatIfResult& r = panel->runner()->result();
+    ASSERT_TRUE(r.error.empty()) << r.error;
+    ASSERT_TRUE(r.setup);
+    EXPECT_EQ(r.setup->topology->name, "kunpeng920-24");
+    EXPECT_EQ(r.setup->request.compare, "cls");
+    EXPECT_TRUE(r.setup->request.trace.has_value());
+    EXPECT_NE(r.setup->workload.spec.find("sample.dat"), std::string::npos) << r.setup->workload.spec;
+    EXPECT_EQ(r.runs.size(), 4u);
+    // CPUs 0-1 share a Kunpeng cluster: the moves between them are CLS moves only with CLS on
+    EXPECT_GT(r.meanMigrations(1, "CLS"), 0.0);
+    EXPECT_EQ(r.meanMigrations(0, "CLS"), 0.0);
+    ASSERT_TRUE(window.session());
+    EXPECT_EQ(window.session()->topology->cpus.size(), 2u) << "the window shows the trace's own machine";
+    EXPECT_TRUE(window.banner()->isHidden()) << window.banner()->text().toStdString();
+}
+
 void useBuiltCli() {
     if (qEnvironmentVariableIsEmpty("SCHEDSCOPE_CLI")) qputenv("SCHEDSCOPE_CLI", SCHEDSCOPE_CLI_BINARY);
 }
