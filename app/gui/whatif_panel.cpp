@@ -1,5 +1,6 @@
 #include "whatif_panel.h"
 
+#include <QCheckBox>
 #include <QComboBox>
 #include <QDoubleSpinBox>
 #include <QElapsedTimer>
@@ -92,6 +93,9 @@ WhatIfPanel::WhatIfPanel(QWidget* parent) : QWidget(parent) {
     duration_->setValue(1.0);
     duration_->setSuffix(tr(" s"));
     duration_->setToolTip(tr("Simulated seconds per run (a workload's own duration= wins)"));
+    spread_ = new QCheckBox(tr("may use every CPU"));
+    spread_->setToolTip(tr("With the open trace as the workload: its tasks that were not pinned may use every CPU of "
+                           "the topology, not only the recording's CPUs 0..n-1"));
 
     run_ = new QPushButton(tr("Run"));
     run_->setDefault(true);
@@ -116,6 +120,7 @@ WhatIfPanel::WhatIfPanel(QWidget* parent) : QWidget(parent) {
     form->addRow(tr("Profile"), profile_);
     form->addRow(tr("Seeds"), seeds_);
     form->addRow(tr("Duration"), duration_);
+    form->addRow(tr("Trace tasks"), spread_);
     auto* buttons = new QHBoxLayout;
     buttons->addWidget(run_);
     buttons->addWidget(cancel_);
@@ -241,6 +246,7 @@ void WhatIfPanel::setProfile(const QString& profile) {
 
 void WhatIfPanel::setSeeds(int seeds) { seeds_->setValue(seeds); }
 void WhatIfPanel::setDuration(double seconds) { duration_->setValue(seconds); }
+void WhatIfPanel::setTraceSpread(bool spread) { spread_->setChecked(spread); }
 
 WhatIfRequest WhatIfPanel::request(QString* error) const {
     WhatIfRequest r;
@@ -260,7 +266,8 @@ WhatIfRequest WhatIfPanel::request(QString* error) const {
     }
     r.workload = ss(workload_->currentText().trimmed());
     if (trace_ && !traceText_.isEmpty() && workload_->currentText() == traceText_)
-        r.trace = WhatIfRequest::TraceSource{ss(trace_->name), trace_->data->store, trace_->topology->topology};
+        r.trace = WhatIfRequest::TraceSource{ss(trace_->name), trace_->data->store, trace_->topology->topology,
+                                             spread_->isChecked()};
     r.compare = ss(compare_->currentData().toString());
     r.profile = ss(profile_->currentData().toString());
     r.seeds = seeds_->value();
@@ -340,6 +347,7 @@ void WhatIfPanel::mirror(const WhatIfPanel& other) {
     profile_->setCurrentIndex(other.profile_->currentIndex());
     seeds_->setValue(other.seeds_->value());
     duration_->setValue(other.duration_->value());
+    spread_->setChecked(other.spread_->isChecked());
     progress_->setRange(other.progress_->minimum(), other.progress_->maximum());
     progress_->setValue(other.progress_->value());
     status_->setText(other.status_->text());

@@ -13,6 +13,7 @@
 #include "trace_loader.h"
 #include "whatif_run.h"
 
+class QCheckBox;
 class QComboBox;
 class QCustomPlot;
 class QDoubleSpinBox;
@@ -50,6 +51,7 @@ public:
     void setProfile(const QString& profile);  // empty: the newest
     void setSeeds(int seeds);
     void setDuration(double seconds);
+    void setTraceSpread(bool spread);  // a trace's unpinned tasks may use every CPU
     // The request the form describes; `error` is set when it cannot run (nothing open ...).
     WhatIfRequest request(QString* error = nullptr) const;
 
@@ -97,6 +99,7 @@ private:
     QComboBox* profile_;
     QSpinBox* seeds_;
     QDoubleSpinBox* duration_;
+    QCheckBox* spread_;
     QPushButton* run_;
     QPushButton* cancel_;
     QPushButton* exportJson_;

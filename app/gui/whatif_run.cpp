@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <filesystem>
 #include <sstream>
 
@@ -25,10 +26,16 @@ Result<workload::Workload> workloadFromTrace(const WhatIfRequest::TraceSource& t
     for (const auto& c : trace.recordedOn->cpus) d.capacity.push_back(c.capacity);
     auto derived = replay::deriveWorkload(*trace.store, d, trace.name);
     if (!derived) return Error{derived.error()};
-    auto wl = replay::mapOntoTopology(*derived, target, false, trace.name);
+    auto wl = replay::mapOntoTopology(*derived, target, trace.spread, trace.name);
     if (!wl) return Error{wl.error()};
     idleExitNs = replay::idleExitFrom(replay::measureIdleWakeups(*trace.store, *derived));
-    wl->spec = "trace " + trace.name + " (" + std::to_string(derived->tasks.size()) + " tasks)";
+    wl->spec = "trace " + trace.name + " (" + std::to_string(derived->tasks.size()) + " tasks";
+    if (idleExitNs > 0) {
+        char us[48];
+        std::snprintf(us, sizeof us, ", idle exit %.1f us", static_cast<double>(idleExitNs) / 1000.0);
+        wl->spec += us;
+    }
+    wl->spec += ")";
     return wl;
 }
 

@@ -31,6 +31,9 @@ struct WhatIfRequest {
         std::string name;
         std::shared_ptr<const tracing::EventStore> store;
         std::shared_ptr<const Topology> recordedOn;
+        // Let tasks the trace did not pin use every CPU of a larger machine (replay's --spread);
+        // by default they keep the recording's CPUs 0..n-1.
+        bool spread = false;
     };
     std::optional<TraceSource> trace;
     std::string compare = "cls";                 // "cls" or "node": the setting toggled off vs on

@@ -231,6 +231,17 @@ TEST(WhatIfPanel, TheOpenTraceIsAWorkload) {
     EXPECT_GT(r.meanMigrations(1, "CLS"), 0.0) << "CPUs 0-1 share a cluster: with CLS on, moves between them are CLS";
     EXPECT_EQ(r.setup->idleExitNs, 0) << "no wakeup onto an idle CPU in this recording: the wakee runs at once";
 
+    // --spread: the tasks that were not pinned use the whole machine
+    panel.setTraceSpread(true);
+    ASSERT_TRUE(panel.request().trace->spread);
+    panel.run();
+    ASSERT_TRUE(finished.wait(120'000));
+    const WhatIfResult& spread = panel.runner()->result();
+    ASSERT_TRUE(spread.error.empty()) << spread.error;
+    int used = 0;
+    for (double u : spread.meanUtilisation(1)) used += u > 0;
+    EXPECT_GT(used, 2) << "the derived tasks stayed on the recording's 2 CPUs";
+
     panel.setTrace(nullptr);  // the trace closed: the workload goes with it
     EXPECT_TRUE(panel.traceWorkloadText().isEmpty());
     EXPECT_FALSE(panel.request().trace.has_value());
@@ -255,6 +266,7 @@ TEST(WhatIfPanel, TheOpenTracesIdleExitLatencyIsSimulated) {
     EXPECT_GT(r.setup->idleExitNs, 5000);
     EXPECT_LT(r.setup->idleExitNs, 1000000);
     EXPECT_DOUBLE_EQ(r.toJson()["idle_exit_us"].get<double>(), static_cast<double>(r.setup->idleExitNs) / 1000.0);
+    EXPECT_TRUE(panel.statusText().contains(QStringLiteral("idle exit"))) << panel.statusText().toStdString();
 }
 
 TEST(WhatIfPanel, BadWorkloadFailsInOneLine) {
