@@ -9,6 +9,7 @@
 #include "replay.h"
 #include "replay_json.h"
 #include "topology_options.h"
+#include "workload/workload_json_writer.h"
 #include "trace_reader.h"
 #include "trace_topology.h"
 
@@ -245,6 +246,16 @@ int runReplay(const Args& args) {
     if (!args.has(std::string("recorded-profile")))
         result->assumptions.push_back(std::string("recorded kernel profile: ") + kRecordedProfileDefault +
                                       " (the trace does not carry its kernel version; set --recorded-profile)");
+    if (args.has("save-workload")) {
+        // the workload the what-if simulated: trace CPU c as CPU c, unpinned tasks on CPUs
+        // 0..n-1 of the what-if machine unless --spread
+        const std::string out = args.valueOr("save-workload", "");
+        const int cpus = static_cast<int>(result->whatIf.topology->cpus.size());
+        if (auto saved = workload::saveWorkloadFile(*result->whatIf.workload, cpus, out); !saved)
+            return fail("replay: " + saved.error());
+        std::fprintf(stderr, "replay: wrote the derived workload (%zu tasks) to %s\n", result->whatIf.workload->tasks.size(),
+                     out.c_str());
+    }
     if (args.has("json")) std::cout << replayResultToJson(*result, file, args.has("timeline")).dump(2) << "\n";
     else printText(*result, file);
     return 0;
@@ -264,6 +275,8 @@ std::vector<Command> replayCommands() {
         {"spread", false, "on a larger what-if machine let unpinned tasks use every CPU (default: CPUs 0..n-1)"},
         {"seed", true, "N random seed (default 1)"},
         {"hz", true, "N tick rate (default 250)"},
+        {"save-workload", true, "FILE write the what-if's workload (the derived tasks on the what-if machine) as a "
+                                "workload .json file, to edit and run with simulate --workload FILE"},
         {"idle-exit-us", true, "US a task woken onto an idle CPU runs this long after the wakeup (default: the "
                                "recording's median over such wakeups)"},
         {"window", true, "A:B seconds from the trace's start to replay (default: all)"},

@@ -171,16 +171,18 @@ Result<Workload> parse(const std::string& text, const std::string& origin, int c
             auto jitter = numberField(o, "jitter", 0.0, ow);
             if (!jitter) return Error{jitter.error()};
             op.jitter = *jitter;
-            if (o.contains("run_ms")) {
-                auto v = positive(o["run_ms"], ow, "run_ms");
+            if (o.contains("run_ms") || o.contains("run_ns")) {
+                const bool ns = !o.contains("run_ms");
+                auto v = positive(o[ns ? "run_ns" : "run_ms"], ow, ns ? "run_ns" : "run_ms");
                 if (!v) return Error{v.error()};
                 op.kind = OpKind::Run;
-                op.amountNs = *v * 1e6;
-            } else if (o.contains("sleep_ms")) {
-                auto v = positive(o["sleep_ms"], ow, "sleep_ms");
+                op.amountNs = ns ? *v : *v * 1e6;
+            } else if (o.contains("sleep_ms") || o.contains("sleep_ns")) {
+                const bool ns = !o.contains("sleep_ms");
+                auto v = positive(o[ns ? "sleep_ns" : "sleep_ms"], ow, ns ? "sleep_ns" : "sleep_ms");
                 if (!v) return Error{v.error()};
                 op.kind = OpKind::Sleep;
-                op.amountNs = *v * 1e6;
+                op.amountNs = ns ? *v : *v * 1e6;
             } else if (o.contains("wait")) {
                 op.kind = OpKind::Wait;
             } else if (o.contains("wake")) {

@@ -100,6 +100,24 @@ TEST(CliReplay, IdleExitLatencyIsTheRecordingsUnlessGiven) {
     EXPECT_NEAR(g["baseline"]["metrics"]["wait_latency_us"]["p50"].get<double>(), 12.5, 12.5 * 0.03);
 }
 
+// replay --save-workload writes the what-if's workload as a .json file; simulate runs it on the same
+// machine to the same result, so a derived workload can be edited and re-run.
+TEST(CliReplay, SavedWorkloadRunsTheSameWithSimulate) {
+    const std::string file = std::string(SCHEDSCOPE_TEST_SCRATCH) + "/sample-derived.json";
+    CliRun rep = cli("replay " + trace("record-v6.dat") + " --preset kunpeng920-24 --cls off --save-workload '" + file +
+                     "' --json");
+    ASSERT_EQ(rep.status, 0) << rep.err;
+    EXPECT_NE(rep.err.find("wrote the derived workload"), std::string::npos) << rep.err;
+    CliRun sim = cli("simulate --preset kunpeng920-24 --cls off --workload '" + file + "' --json");
+    ASSERT_EQ(sim.status, 0) << sim.err;
+    auto r = nlohmann::json::parse(rep.out)["whatif"]["metrics"], s = nlohmann::json::parse(sim.out)["metrics"];
+    EXPECT_EQ(s["completion_s"], r["completion_s"]);
+    EXPECT_EQ(s["migrations_by_level"], r["migrations_by_level"]);
+    EXPECT_EQ(s["wait_latency_us"]["p50"], r["wait_latency_us"]["p50"]);
+    expectOneLineError(cli("replay " + trace("replay/pingpong.dat") + " --save-workload /nonexistent-dir/w.json"),
+                       "/nonexistent-dir/w.json");
+}
+
 TEST(CliReplay, TraceWithoutSchedSwitch) {
     const std::string path = std::string(SCHEDSCOPE_TEST_SCRATCH) + "/no-switch.txt";
     std::ofstream(path) << "# tracer: nop\n"

@@ -296,13 +296,7 @@ INSTANTIATE_TEST_SUITE_P(Traces, ReplayFidelity,
                          ::testing::Values("replay/pingpong.dat", "replay/forkstorm.dat", "replay/pinned.dat",
                                            "replay/hackbench.dat", "replay/pingpong-raced-wakeup.dat",
                                            "record-v6.dat"),
-                         [](const auto& info) {
-                             std::string n = info.param;
-                             n = n.substr(n.find('/') + 1);
-                             n = n.substr(0, n.find('.'));
-                             std::replace(n.begin(), n.end(), '-', '_');  // gtest names: [A-Za-z0-9_]
-                             return n;
-                         });
+                         [](const auto& info) { return schedscope::test::traceTestName(info.param); });
 
 TEST(ReplayTraces, WhatIfOnKunpengMapsTheTwoCpusAndTogglesCls) {
     tracing::EventStore store = load("replay/hackbench.dat");

@@ -60,6 +60,22 @@ TEST(WorkloadJson, Errors) {
     EXPECT_NE(cpus.error().find("beyond"), std::string::npos) << cpus.error();
 }
 
+// run_ns / sleep_ns: what replay --save-workload writes, exact to the double
+TEST(WorkloadJson, NanosecondAmounts) {
+    auto w = workload::parseWorkloadJson(R"({"tasks":[{"script":[{"run_ns":1500.5},{"sleep_ns":2500},{"run_ms":0.25}]}]})",
+                                         "x.json", 4);
+    ASSERT_TRUE(w.ok()) << w.error();
+    ASSERT_EQ(w->tasks[0].script.size(), 3u);
+    EXPECT_EQ(w->tasks[0].script[0].kind, workload::OpKind::Run);
+    EXPECT_EQ(w->tasks[0].script[0].amountNs, 1500.5);
+    EXPECT_EQ(w->tasks[0].script[1].kind, workload::OpKind::Sleep);
+    EXPECT_EQ(w->tasks[0].script[1].amountNs, 2500.0);
+    EXPECT_EQ(w->tasks[0].script[2].amountNs, 250000.0);
+    auto bad = workload::parseWorkloadJson(R"({"tasks":[{"script":[{"sleep_ns":-1}]}]})", "x.json", 4);
+    ASSERT_FALSE(bad.ok());
+    EXPECT_NE(bad.error().find("sleep_ns must be >= 0"), std::string::npos) << bad.error();
+}
+
 nlohmann::json runJson(const std::string& spec, uint64_t seed, double duration = 0.2) {
     const Topology topo = kunpeng920_24();
     DomainTree tree = buildTree(topo, "linux-6.12", true, true);

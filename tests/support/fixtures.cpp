@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -32,6 +33,13 @@ std::string extractFixture(const std::string& tarball) {
     }
     std::ofstream(dir / ".done") << "ok";
     return dir.string();
+}
+
+std::string traceTestName(const std::string& relative) {
+    std::string n = relative.substr(relative.find('/') + 1);
+    n = n.substr(0, n.find('.'));
+    std::replace(n.begin(), n.end(), '-', '_');
+    return n;
 }
 
 std::string readFile(const std::string& path) {

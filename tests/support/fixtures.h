@@ -12,6 +12,9 @@ std::string dataPath(const std::string& relative);  // tests/data/<relative>
 // returns that directory. Fails the current test on error.
 std::string extractFixture(const std::string& tarball);
 std::string readFile(const std::string& path);
+// A trace fixture's path under tests/data/traces ("replay/pingpong-raced-wakeup.dat") as a
+// parameterised test's name ("pingpong_raced_wakeup": gtest allows [A-Za-z0-9_]).
+std::string traceTestName(const std::string& relative);
 // This machine's topology (hwloc) built into sched domains with its own architecture's rules:
 // what live-capture tests classify the migrations they cause against.
 Result<DomainTree> localDomainTree();
