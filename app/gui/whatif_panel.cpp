@@ -232,7 +232,10 @@ void WhatIfPanel::setTopologyPreset(const QString& preset) {
     topology_->setCurrentIndex(i >= 0 ? i : 0);
 }
 
-void WhatIfPanel::setWorkload(const QString& spec) { workload_->setCurrentText(spec); }
+void WhatIfPanel::setWorkload(const QString& spec) {
+    workload_->setCurrentText(spec);
+    if (workload_->lineEdit()) workload_->lineEdit()->setCursorPosition(0);  // a long text shows its start
+}
 
 void WhatIfPanel::setCompare(const QString& what) {
     const int i = compare_->findData(what.toLower());
@@ -342,7 +345,8 @@ void WhatIfPanel::mirror(const WhatIfPanel& other) {
     session_ = other.session_;
     topology_->setItemText(0, other.topology_->itemText(0));
     topology_->setCurrentIndex(other.topology_->currentIndex());
-    workload_->setCurrentText(other.workload_->currentText());
+    setTrace(other.trace_);
+    setWorkload(other.workload_->currentText());
     compare_->setCurrentIndex(other.compare_->currentIndex());
     profile_->setCurrentIndex(other.profile_->currentIndex());
     seeds_->setValue(other.seeds_->value());
