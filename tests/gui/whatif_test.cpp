@@ -269,6 +269,27 @@ TEST(WhatIfPanel, TheOpenTracesIdleExitLatencyIsSimulated) {
     EXPECT_TRUE(panel.statusText().contains(QStringLiteral("idle exit"))) << panel.statusText().toStdString();
 }
 
+// A trace from a larger machine than the one picked fails in one line naming both, and the
+// panel keeps its form for the next try.
+TEST(WhatIfPanel, TraceOnASmallerMachineFailsInOneLine) {
+    const TraceLoadOutcome loaded =
+        loadTraceSession(qs(schedscope::test::dataPath("traces/replay/pingpong.dat")), nullptr, DomainChoices{});
+    ASSERT_TRUE(loaded.trace) << loaded.error.toStdString();
+    WhatIfPanel panel;
+    panel.setSession(test::loadNow(test::syntheticSpec("pack:1 core:1 pu:1")));
+    panel.setTrace(loaded.trace);
+    panel.setWorkload(panel.traceWorkloadText());
+    panel.setTopologyPreset(QString());  // the open topology: 1 CPU
+    QSignalSpy finished(&panel, &WhatIfPanel::finished);
+    panel.run();
+    ASSERT_TRUE(finished.wait(60'000));
+    const QString status = panel.statusText();
+    EXPECT_TRUE(status.startsWith(QStringLiteral("Failed:"))) << status.toStdString();
+    EXPECT_TRUE(status.contains(QStringLiteral("the recording has 2 CPUs"))) << status.toStdString();
+    EXPECT_FALSE(status.contains(QLatin1Char('\n')));
+    EXPECT_EQ(panel.request().workload, panel.traceWorkloadText().toStdString());
+}
+
 TEST(WhatIfPanel, BadWorkloadFailsInOneLine) {
     WhatIfPanel panel;
     panel.setTopologyPreset(QStringLiteral("kunpeng920-24"));
