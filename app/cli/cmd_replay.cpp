@@ -9,9 +9,9 @@
 #include "replay.h"
 #include "replay_json.h"
 #include "topology_options.h"
-#include "workload/workload_json_writer.h"
 #include "trace_reader.h"
 #include "trace_topology.h"
+#include "workload/workload_json_writer.h"
 
 namespace schedscope::cli {
 namespace {
