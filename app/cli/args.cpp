@@ -91,6 +91,30 @@ Result<long long> Args::integer(const std::string& name, long long fallback, lon
     return x;
 }
 
+Result<double> Args::numberIn(const std::string& name, double fallback, double min, double max,
+                              const std::string& unit) const {
+    auto x = number(name, fallback);
+    if (!x) return x;
+    if (!(*x >= min) || *x > max) {
+        auto text = [](double v) {  // 1000000, not 1e+06
+            std::ostringstream o;
+            if (v == std::floor(v) && std::fabs(v) < 1e15) o << static_cast<long long>(v);
+            else o << v;
+            return o.str();
+        };
+        return Error{"--" + name + " must be in [" + text(min) + ", " + text(max) + "]" + (unit.empty() ? "" : " " + unit)};
+    }
+    return x;
+}
+
+Result<bool> Args::onOff(const std::string& name, bool fallback) const {
+    auto v = value(name);
+    if (!v) return fallback;
+    if (*v == "on") return true;
+    if (*v == "off") return false;
+    return Error{"--" + name + " must be on or off, not '" + *v + "'"};
+}
+
 std::string formatOptionHelp(const std::vector<OptionSpec>& specs) {
     std::ostringstream out;
     for (const auto& s : specs) {

@@ -33,6 +33,11 @@ public:
     // Typed accessors: an error names the option and the bad value.
     Result<double> number(const std::string& name, double fallback) const;
     Result<long long> integer(const std::string& name, long long fallback, long long min, long long max) const;
+    // A number that must lie in [min, max] ("must be in [min, max] UNIT" otherwise).
+    Result<double> numberIn(const std::string& name, double fallback, double min, double max,
+                            const std::string& unit = {}) const;
+    // --NAME on|off.
+    Result<bool> onOff(const std::string& name, bool fallback) const;
 
 private:
     std::map<std::string, std::vector<std::string>> values_;

@@ -28,13 +28,6 @@ bool topologyOptionGiven(const Args& args) {
     return false;
 }
 
-Result<bool> onOff(const Args& args, const std::string& name) {
-    auto v = args.value(name);
-    if (!v || *v == "on") return true;
-    if (*v == "off") return false;
-    return Error{"--" + name + " must be on or off, not '" + *v + "'"};
-}
-
 Result<const KernelProfile*> profileOption(const Args& args, const std::string& name, const std::string& fallback) {
     const std::string p = args.valueOr(name, fallback);
     if (const KernelProfile* k = findProfile(p)) return k;
@@ -85,9 +78,8 @@ Result<DeriveOptions> deriveOptionsFrom(const Args& args) {
     auto scale = args.number("scale", 1.0);
     if (!scale) return Error{scale.error()};
     d.scale = *scale;
-    auto memDefault = args.number("memory-default", 0.0);
+    auto memDefault = args.numberIn("memory-default", 0.0, 0.0, 1.0);
     if (!memDefault) return Error{memDefault.error()};
-    if (*memDefault < 0 || *memDefault > 1) return Error{"--memory-default must be in 0..1"};
     d.defaultMemoryShare = *memDefault;
     for (const auto& m : args.values("memory")) {
         const auto eq = m.rfind('=');
@@ -188,18 +180,17 @@ int runReplay(const Args& args) {
     if (!hz) return fail("replay: " + hz.error());
     opt.hz = static_cast<int>(*hz);
     if (args.has("idle-exit-us")) {
-        auto us = args.number("idle-exit-us", 0.0);
+        auto us = args.numberIn("idle-exit-us", 0.0, 0.0, 1e6, "microseconds");
         if (!us) return fail("replay: " + us.error());
-        if (!(*us >= 0) || *us > 1e6) return fail("replay: --idle-exit-us must be in [0, 1000000] microseconds");
         opt.idleExitNs = std::llround(*us * 1000.0);
     }
     auto recordedProfile = profileOption(args, "recorded-profile", kRecordedProfileDefault);
     if (!recordedProfile) return fail("replay: " + recordedProfile.error());
     auto whatIfProfile = profileOption(args, "profile", args.valueOr("recorded-profile", kRecordedProfileDefault));
     if (!whatIfProfile) return fail("replay: " + whatIfProfile.error());
-    auto cls = onOff(args, "cls");
+    auto cls = args.onOff("cls", true);
     if (!cls) return fail("replay: " + cls.error());
-    auto node = onOff(args, "node");
+    auto node = args.onOff("node", true);
     if (!node) return fail("replay: " + node.error());
 
     std::optional<TopologySpec> choice;

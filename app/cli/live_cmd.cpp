@@ -107,9 +107,8 @@ Figures fromAggregate(const AggregateSnapshot& s, const MigrationClassifier& cla
 int runLive(const Args& args) {
     auto duration = args.number("duration", 10.0);
     if (!duration) return fail("live: " + duration.error());
-    auto window = args.number("window", 0.0);
+    auto window = args.numberIn("window", 0.0, 0.0, 1e6, "seconds");
     if (!window) return fail("live: " + window.error());
-    if (*window < 0 || *window > 1e6) return fail("live: --window must be in [0, 1000000] seconds");
     auto interval = args.number("interval", 1.0);
     if (!interval || *interval < 0) return fail("live: --interval must be a number of seconds >= 0 (0: only the total)");
     std::string source = args.valueOr("source", "tracefs");

@@ -8,18 +8,6 @@
 #include "workload/workload_spec.h"
 
 namespace schedscope::cli {
-namespace {
-
-Result<bool> onOff(const Args& args, const std::string& name, bool fallback) {
-    auto v = args.value(name);
-    if (!v) return fallback;
-    if (*v == "on") return true;
-    if (*v == "off") return false;
-    return Error{"--" + name + " must be on or off, not '" + *v + "'"};
-}
-
-}  // namespace
-
 Result<SimSetup> simSetupFrom(const Args& args) {
     SimSetup s;
     auto topo = topologyFrom(args);
@@ -43,9 +31,9 @@ Result<SimSetup> simSetupFrom(const Args& args) {
         }
     }
     s.profileName = (s.build.profile ? *s.build.profile : defaultProfile()).name;
-    auto cls = onOff(args, "cls", true);
+    auto cls = args.onOff("cls", true);
     if (!cls) return Error{cls.error()};
-    auto node = onOff(args, "node", true);
+    auto node = args.onOff("node", true);
     if (!node) return Error{node.error()};
     s.build.cls = *cls;
     s.build.node = *node;
@@ -59,9 +47,8 @@ Result<SimSetup> simSetupFrom(const Args& args) {
     auto hz = args.integer("hz", 250, 10, 10000);
     if (!hz) return Error{hz.error()};
     s.options.hz = static_cast<int>(*hz);
-    auto idleExit = args.number("idle-exit-us", 0.0);
+    auto idleExit = args.numberIn("idle-exit-us", 0.0, 0.0, 1e6, "microseconds");
     if (!idleExit) return Error{idleExit.error()};
-    if (!(*idleExit >= 0) || *idleExit > 1e6) return Error{"--idle-exit-us must be in [0, 1000000] microseconds"};
     s.options.idleExitNs = std::llround(*idleExit * 1000.0);
     s.options.samplePeriodS = std::max(0.001, (s.workload.durationS > 0 ? s.workload.durationS : *dur) / 100.0);
     return s;

@@ -100,6 +100,21 @@ TEST(CliReplay, IdleExitLatencyIsTheRecordingsUnlessGiven) {
     EXPECT_NEAR(g["baseline"]["metrics"]["wait_latency_us"]["p50"].get<double>(), 12.5, 12.5 * 0.03);
 }
 
+// replay and simulate check the options they share the same way: one line, exit 2, the range.
+TEST(CliReplay, SharedOptionsAreCheckedAlikeInReplayAndSimulate) {
+    const std::string rep = "replay " + trace("replay/pingpong.dat") + " ";
+    const std::string sim = "simulate --preset kunpeng920-24 --workload stream:threads=4 ";
+    for (const std::string& cmd : {rep, sim}) {
+        SCOPED_TRACE(cmd);
+        expectOneLineError(cli(cmd + "--idle-exit-us -3"), "--idle-exit-us must be in [0, 1000000] microseconds");
+        expectOneLineError(cli(cmd + "--idle-exit-us 2e6"), "--idle-exit-us must be in [0, 1000000] microseconds");
+        expectOneLineError(cli(cmd + "--idle-exit-us nan"), "--idle-exit-us");
+        expectOneLineError(cli(cmd + "--cls maybe"), "--cls must be on or off, not 'maybe'");
+        expectOneLineError(cli(cmd + "--node 1"), "--node must be on or off, not '1'");
+    }
+    expectOneLineError(cli(rep + "--memory-default 1.5"), "--memory-default must be in [0, 1]");
+}
+
 // replay --save-workload writes the what-if's workload as a .json file; simulate runs it on the same
 // machine to the same result, so a derived workload can be edited and re-run.
 TEST(CliReplay, SavedWorkloadRunsTheSameWithSimulate) {
