@@ -273,7 +273,7 @@ int findBusiestQueue(SimState& s, const LbEnv& env, int group) {
 }
 
 bool canMigrateTask(SimState& s, LbEnv& env, const Task& p) {
-    if (!p.allowed.test(env.dstCpu)) {
+    if (!p.anyCpu && !p.allowed.test(env.dstCpu)) {
         env.somePinned = true;
         if (env.idle == BalanceIdle::NewlyIdle || env.dstPinned) return false;
         const SchedGroup& local = dom(s, env.dstCpu, env.sd).groups.front();

@@ -13,7 +13,7 @@ const SchedDomain& dom(const SimState& s, int cpu, int i) {
     return s.domainsOf(cpu)[static_cast<size_t>(i)];
 }
 int nrDomains(const SimState& s, int cpu) { return static_cast<int>(s.domainsOf(cpu).size()); }
-bool allowed(const Task& p, int cpu) { return p.allowed.test(cpu); }
+bool allowed(const Task& p, int cpu) { return p.anyCpu || p.allowed.test(cpu); }
 bool shareCache(const SimState& s, int a, int b) {
     return s.info[static_cast<size_t>(a)].llc == s.info[static_cast<size_t>(b)].llc;
 }
@@ -100,9 +100,8 @@ int selectIdleCpu(SimState& s, const Task& p, bool hasIdleCore, int target) {
     const SchedDomain& sd = dom(s, target, ti.sdLlc);
     ScanMask& scan = s.scanMask;
     scan.begin(s.cpus.size());
-    const bool allowedEverywhere = p.nrAllowed == s.onlineCount;  // the usual case: no mask to read
     for (int c : ti.llcSpan)
-        if (allowedEverywhere || p.allowed.test(c)) scan.set(c);
+        if (allowed(p, c)) scan.set(c);
     int nr = std::numeric_limits<int>::max();
     if (s.feat.sisUtil) {
         nr = s.llcShared[static_cast<size_t>(ti.llc)].nrIdleScan + 1;  // because !--nr is the stop condition

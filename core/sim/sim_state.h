@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <algorithm>
 #include <random>
+#include <utility>
 #include <vector>
 
 #include "domains/domain_tree.h"
@@ -48,6 +49,9 @@ struct alignas(64) Task {
     int homeNode = -1;  // where its memory lives: the node it first ran on
     TaskState state = TaskState::NotStarted;
     bool inBurst = false;
+    // `allowed` is every online CPU: the usual case, where placement need not load the mask (a
+    // pointer away: its load missed the cache on a third of select_idle_smt()'s samples)
+    bool anyCpu = false;
     double deadline = 0, vlag = 0;
     double prevSumExec = 0;
     int64_t lastRan = 0;      // se.exec_start when not running: cache hotness
@@ -59,10 +63,15 @@ struct alignas(64) Task {
     int stintCpu = -1;
     // PELT
     Pelt util, runnable, load;
-    // placement (select_task_rq)
+    // placement (select_task_rq); change the mask with setAllowed(), which keeps the three in step
     int nrAllowed = 0;
     int recentUsedCpu = -1;
     CpuSet allowed;
+    void setAllowed(CpuSet cpus, int onlineCount) {
+        allowed = std::move(cpus);
+        nrAllowed = allowed.count();
+        anyCpu = nrAllowed == onlineCount;
+    }
     // wake_wide() bookkeeping (record_wakee)
     int lastWakee = -1;
     unsigned wakeeFlips = 0;

@@ -801,9 +801,8 @@ private:
                 }
             } else if (op.kind == OpKind::SetAffinity) {
                 t.pc++;
-                t.allowed = op.cpus & s_.online;
-                if (t.allowed.empty()) t.allowed = s_.online;
-                t.nrAllowed = t.allowed.count();
+                CpuSet cpus = op.cpus & s_.online;
+                t.setAllowed(cpus.empty() ? s_.online : std::move(cpus), s_.onlineCount);
                 if (!t.allowed.test(cpu)) {
                     int dst = -1;
                     t.allowed.forEach([&](int c) { if (dst < 0 && s_.idle(c)) dst = c; });
@@ -971,10 +970,9 @@ Result<std::unique_ptr<SimState>> makeSimState(const Topology& topo, const Domai
         t.id = static_cast<int>(i);
         t.spec = &spec;
         t.weight = niceToWeight(spec.nice);
-        t.allowed = spec.affinity.empty() ? s->online : (spec.affinity & s->online);
+        t.setAllowed(spec.affinity.empty() ? s->online : (spec.affinity & s->online), s->onlineCount);
         if (t.allowed.empty())
             return Error{"workload task '" + spec.name + "': its CPUs " + spec.affinity.toList() + " are not online"};
-        t.nrAllowed = t.allowed.count();
         t.cpuTime.assign(static_cast<size_t>(n), 0);
         t.loopLeft.assign(spec.script.size(), -2);
         for (const auto& op : spec.script)

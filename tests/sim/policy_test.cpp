@@ -115,8 +115,7 @@ TEST(FindIdlestGroup, ForkSpreadsOverClustersOnlyWithCls) {
         f.place(0, 0);
         Task& child = f.s->tasks[1];
         child.cpu = 0;
-        child.allowed = CpuSet::range(0, 23);
-        child.nrAllowed = 24;
+        child.setAllowed(CpuSet::range(0, 23), f.s->onlineCount);
         const int cpu = selectTaskRqFair(*f.s, child, 0, 0, WF_FORK, nullptr);
         EXPECT_EQ(cpu >= 4, inOtherCluster) << "cls=" << cls << " cpu=" << cpu;
         EXPECT_LT(cpu, 24);
@@ -128,8 +127,7 @@ TEST(SelectTaskRq, AffinityIsRespected) {
     f.place(0, 0);
     Task& p = f.s->tasks[1];
     p.cpu = 0;
-    p.allowed = CpuSet::single(17);
-    p.nrAllowed = 1;
+    p.setAllowed(CpuSet::single(17), f.s->onlineCount);
     EXPECT_EQ(selectTaskRqFair(*f.s, p, 0, 0, WF_FORK, nullptr), 17);
     EXPECT_EQ(selectTaskRqFair(*f.s, p, 0, 0, WF_TTWU, &f.s->tasks[0]), 17);
 }
@@ -202,7 +200,7 @@ TEST(CanMigrateTask, AffinityPinsTheTask) {
     f.place(0, 0);
     f.place(1, 0);
     Task& p = f.s->tasks[1];
-    p.allowed = CpuSet::range(0, 3);
+    p.setAllowed(CpuSet::range(0, 3), f.s->onlineCount);
     LbEnv env;
     env.sd = 1;
     env.dstCpu = 8;
