@@ -92,8 +92,13 @@ int DerivedWorkload::indexOfPid(int32_t pid) const {
     return -1;
 }
 
-Result<DerivedWorkload> deriveWorkload(const tracing::EventStore& store, const DeriveOptions& opt,
+Result<DerivedWorkload> deriveWorkload(const tracing::EventStore& store, const DeriveOptions& options,
                                        const std::string& what) {
+    return deriveWorkload(store, TraceTimelines::of(store), options, what);
+}
+
+Result<DerivedWorkload> deriveWorkload(const tracing::EventStore& store, const TraceTimelines& timelines,
+                                       const DeriveOptions& opt, const std::string& what) {
     if (store.count(EventKind::Switch) == 0)
         return Error{what + ": the trace has no sched_switch events; replay needs them (record with -e sched)"};
     if (!(opt.scale > 0) || opt.scale > 1000) return Error{what + ": scale must be in (0, 1000]"};
@@ -151,7 +156,7 @@ Result<DerivedWorkload> deriveWorkload(const tracing::EventStore& store, const D
 
     // ---- intervals per task, clipped to the window
     std::map<int32_t, TaskBuild> builds;  // ordered by pid: deterministic task order
-    for (const TaskInterval& iv : tracing::computeTaskIntervals(store)) {
+    for (const TaskInterval& iv : timelines.intervals) {
         if (iv.end <= ws || iv.start >= we) continue;
         TaskInterval c = iv;
         c.start = std::max(c.start, ws);

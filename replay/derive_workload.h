@@ -25,6 +25,7 @@
 #include <vector>
 
 #include "event_store.h"
+#include "trace_timelines.h"
 #include "util/cpuset.h"
 #include "util/result.h"
 #include "workload/workload.h"
@@ -95,6 +96,9 @@ bool isKernelThreadComm(std::string_view comm);
 
 // Errors (one line naming `what`): no sched_switch events, an empty window, no task left after
 // the filters, a bad regex.
+// `timelines` are the store's (TraceTimelines::of(store)); the short form derives them itself.
+Result<DerivedWorkload> deriveWorkload(const tracing::EventStore& store, const TraceTimelines& timelines,
+                                       const DeriveOptions& options, const std::string& what);
 Result<DerivedWorkload> deriveWorkload(const tracing::EventStore& store, const DeriveOptions& options,
                                        const std::string& what);
 

@@ -29,11 +29,11 @@ bool isIdleWakeup(const std::vector<tracing::TaskInterval>& intervals, size_t k,
     return idleFromTo(slices, next.cpu, iv.start, iv.end);
 }
 
-sim::LatencyHistogram measureIdleWakeups(const tracing::EventStore& store, const DerivedWorkload& derived) {
+sim::LatencyHistogram measureIdleWakeups(const TraceTimelines& timelines, const DerivedWorkload& derived) {
     std::unordered_set<int32_t> kept;
     for (const auto& t : derived.tasks) kept.insert(t.pid);
-    const auto slices = tracing::computeRunSlices(store);
-    const auto intervals = tracing::computeTaskIntervals(store);
+    const auto& slices = timelines.slices;
+    const auto& intervals = timelines.intervals;
     sim::LatencyHistogram out;
     for (size_t k = 0; k + 1 < intervals.size(); ++k) {
         const auto& iv = intervals[k];

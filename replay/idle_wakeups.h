@@ -10,10 +10,9 @@
 #include "event_store.h"
 #include "sched_tracker.h"
 #include "sim/metrics.h"
+#include "trace_timelines.h"
 
 namespace schedscope::replay {
-
-using RunSlicesByCpu = std::vector<std::vector<tracing::RunSlice>>;
 
 // intervals[k] is a runnable interval followed by the task running (intervals[k + 1]): true when
 // it is a wakeup onto an idle CPU, i.e. the task slept before it and the CPU it ran on ran its
@@ -21,7 +20,7 @@ using RunSlicesByCpu = std::vector<std::vector<tracing::RunSlice>>;
 bool isIdleWakeup(const std::vector<tracing::TaskInterval>& intervals, size_t k, const RunSlicesByCpu& slices);
 
 // The wakeup -> switch in latencies of the derived tasks' wakeups onto idle CPUs in its window.
-sim::LatencyHistogram measureIdleWakeups(const tracing::EventStore& store, const DerivedWorkload& derived);
+sim::LatencyHistogram measureIdleWakeups(const TraceTimelines& timelines, const DerivedWorkload& derived);
 
 // The idle exit latency to simulate with: the median of `wakeups` when there are at least
 // kMinIdleWakeups of them, else 0 (the wakee runs at once).

@@ -55,17 +55,17 @@ Result<ReplayRun> simulateOn(const DerivedWorkload& derived, const Topology& top
     auto tree = buildDomains(*run.topology, b);
     if (!tree) return Error{what + ": " + config.topologyName + ": " + tree.error()};
     run.tree = std::make_unique<DomainTree>(std::move(*tree));
-    auto wl = mapOntoTopology(derived, topology, config.spread, what);
-    if (!wl) return Error{wl.error()};
-    run.workload = std::make_unique<workload::Workload>(std::move(*wl));
+    auto unpinned = unpinnedCpusOn(derived, topology, config.spread, what);
+    if (!unpinned) return Error{unpinned.error()};
     sim::SimOptions o;
+    o.unpinnedCpus = std::move(*unpinned);
     o.seed = options.seed;
     o.hz = options.hz;
     o.idleExitNs = idleExitNs;
     const double windowS = static_cast<double>(derived.windowEndNs - derived.windowStartNs) / 1e9;
     o.samplePeriodS = std::max(1e-4, windowS / 200.0);
-    o.durationS = run.workload->durationS;
-    auto st = sim::simulate(*run.topology, *run.tree, *run.workload, o);
+    o.durationS = derived.workload.durationS;
+    auto st = sim::simulate(*run.topology, *run.tree, derived.workload, o);
     if (!st) return Error{what + ": " + st.error()};
     run.state = std::move(*st);
     run.metrics = metricsFromSim(*run.state, derived.tasks.size());
@@ -92,7 +92,8 @@ long long ReplayMetrics::migrations() const {
     return n;
 }
 
-ReplayMetrics measureRecording(const tracing::EventStore& store, const DerivedWorkload& derived, const DomainTree& tree,
+ReplayMetrics measureRecording(const tracing::EventStore& store, const TraceTimelines& timelines,
+                               const DerivedWorkload& derived, const DomainTree& tree,
                                double samplePeriodS) {
     ReplayMetrics m;
     const uint64_t ws = derived.windowStartNs, we = derived.windowEndNs;
@@ -132,8 +133,8 @@ ReplayMetrics measureRecording(const tracing::EventStore& store, const DerivedWo
 
     // Wait latency: each runnable interval that ends with the task running (the simulator
     // counts the same: every enqueue to pick, after wakeups, forks and preemptions alike).
-    const auto slices = tracing::computeRunSlices(store);
-    const auto intervals = tracing::computeTaskIntervals(store);
+    const auto& slices = timelines.slices;
+    const auto& intervals = timelines.intervals;
     for (size_t k = 0; k + 1 < intervals.size(); ++k) {
         const auto& iv = intervals[k];
         const auto& nx = intervals[k + 1];
@@ -236,19 +237,26 @@ Fidelity computeFidelity(const ReplayMetrics& rec, const ReplayMetrics& base) {
     return f;
 }
 
-Result<workload::Workload> mapOntoTopology(const DerivedWorkload& derived, const Topology& topology, bool spread,
-                                           const std::string& what) {
+Result<CpuSet> unpinnedCpusOn(const DerivedWorkload& derived, const Topology& topology, bool spread,
+                              const std::string& what) {
     const int n = derived.cpuCount, target = static_cast<int>(topology.cpus.size());
     if (target < n)
         return Error{what + ": the recording has " + std::to_string(n) + " CPUs but topology " + topology.name +
                      " has only " + std::to_string(target) + "; replay maps trace CPU c onto CPU c"};
+    if (spread || target == n) return CpuSet{};
+    return CpuSet::range(0, n - 1);
+}
+
+Result<workload::Workload> mapOntoTopology(const DerivedWorkload& derived, const Topology& topology, bool spread,
+                                           const std::string& what) {
+    auto unpinned = unpinnedCpusOn(derived, topology, spread, what);
+    if (!unpinned) return Error{unpinned.error()};
     workload::Workload w = derived.workload;
-    if (spread || target == n) return w;
-    const CpuSet recorded = CpuSet::range(0, n - 1);
+    if (unpinned->empty()) return w;
     for (auto& t : w.tasks) {
-        if (t.affinity.empty()) t.affinity = recorded;
+        if (t.affinity.empty()) t.affinity = *unpinned;
         for (auto& op : t.script)
-            if (op.kind == workload::OpKind::SetAffinity && op.cpus.empty()) op.cpus = recorded;
+            if (op.kind == workload::OpKind::SetAffinity && op.cpus.empty()) op.cpus = *unpinned;
     }
     return w;
 }
@@ -262,7 +270,8 @@ Result<ReplayResult> replayTrace(const tracing::EventStore& store, const std::st
     d.cpuCount = static_cast<int>(recordedTopology.cpus.size());
     d.capacity.clear();
     for (const auto& c : recordedTopology.cpus) d.capacity.push_back(c.capacity);
-    auto derived = deriveWorkload(store, d, what);
+    const TraceTimelines timelines = TraceTimelines::of(store);
+    auto derived = deriveWorkload(store, timelines, d, what);
     if (!derived) return Error{derived.error()};
 
     ReplayResult r;
@@ -275,7 +284,7 @@ Result<ReplayResult> replayTrace(const tracing::EventStore& store, const std::st
     auto recordedTree = buildDomains(recordedTopology, b);
     if (!recordedTree) return Error{what + ": " + options.recordedConfig.topologyName + ": " + recordedTree.error()};
     const double windowS = static_cast<double>(r.derived.windowEndNs - r.derived.windowStartNs) / 1e9;
-    r.recorded = measureRecording(store, r.derived, *recordedTree, std::max(1e-4, windowS / 200.0));
+    r.recorded = measureRecording(store, timelines, r.derived, *recordedTree, std::max(1e-4, windowS / 200.0));
     const auto& idleWakeups = r.recorded.idleWakeupLatency;
     r.idleExitNs = options.idleExitNs ? *options.idleExitNs : idleExitFrom(idleWakeups);
 

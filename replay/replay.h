@@ -48,8 +48,8 @@ struct ReplayMetrics {
 // (MigrationClassifier over `tree`) and cause, wait latency from runnable-to-running intervals,
 // per-CPU utilisation, per-task CPU time and exit, a placement timeline sampled every
 // `samplePeriodS`.
-ReplayMetrics measureRecording(const tracing::EventStore& store, const DerivedWorkload& derived,
-                               const DomainTree& tree, double samplePeriodS);
+ReplayMetrics measureRecording(const tracing::EventStore& store, const TraceTimelines& timelines,
+                               const DerivedWorkload& derived, const DomainTree& tree, double samplePeriodS);
 ReplayMetrics metricsFromSim(sim::SimState& state, size_t taskCount);
 
 struct ReplayConfig {
@@ -67,7 +67,7 @@ struct ReplayRun {
     ReplayConfig config;
     std::unique_ptr<Topology> topology;
     std::unique_ptr<DomainTree> tree;
-    std::unique_ptr<workload::Workload> workload;  // the derived one, mapped onto this topology
+    // runs ReplayResult::derived's workload, shared by both runs (the state points into it)
     std::unique_ptr<sim::SimState> state;
     ReplayMetrics metrics;
 };
@@ -100,6 +100,8 @@ struct ReplayOptions {
 };
 
 struct ReplayResult {
+    // Both runs' states point into derived.workload's tasks: a move keeps them where they are,
+    // and ReplayRun's unique_ptrs make the result move-only.
     DerivedWorkload derived;
     ReplayMetrics recorded;
     std::optional<ReplayRun> baseline;
@@ -109,9 +111,13 @@ struct ReplayResult {
     std::vector<std::string> assumptions;
 };
 
-// Maps the derived workload onto `topology`: trace CPU c is CPU c of the target (so a trace
-// needs at least as many CPUs); tasks not pinned in the trace get CPUs 0..n-1 unless `spread`.
+// Where the derived tasks not pinned in the trace run on `topology`: trace CPU c is CPU c of the
+// target (so a trace needs at least as many CPUs), and such tasks keep CPUs 0..n-1 unless
+// `spread` (empty: every CPU). The simulator takes it as SimOptions::unpinnedCpus.
 // Error: the target has fewer CPUs than the recording.
+Result<CpuSet> unpinnedCpusOn(const DerivedWorkload& derived, const Topology& topology, bool spread,
+                              const std::string& what);
+// The derived workload with those CPUs written into it, e.g. to save as a workload file.
 Result<workload::Workload> mapOntoTopology(const DerivedWorkload& derived, const Topology& topology, bool spread,
                                            const std::string& what);
 

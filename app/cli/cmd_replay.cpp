@@ -241,11 +241,12 @@ int runReplay(const Args& args) {
         // the workload the what-if simulated: trace CPU c as CPU c, unpinned tasks on CPUs
         // 0..n-1 of the what-if machine unless --spread
         const std::string out = args.valueOr("save-workload", "");
-        const int cpus = static_cast<int>(result->whatIf.topology->cpus.size());
-        if (auto saved = workload::saveWorkloadFile(*result->whatIf.workload, cpus, out); !saved)
+        const Topology& onto = *result->whatIf.topology;
+        auto mapped = replay::mapOntoTopology(result->derived, onto, opt.whatIf.spread, file);
+        if (!mapped) return fail(mapped.error());
+        if (auto saved = workload::saveWorkloadFile(*mapped, static_cast<int>(onto.cpus.size()), out); !saved)
             return fail("replay: " + saved.error());
-        std::fprintf(stderr, "replay: wrote the derived workload (%zu tasks) to %s\n", result->whatIf.workload->tasks.size(),
-                     out.c_str());
+        std::fprintf(stderr, "replay: wrote the derived workload (%zu tasks) to %s\n", mapped->tasks.size(), out.c_str());
     }
     if (args.has("json")) std::cout << replayResultToJson(*result, file, args.has("timeline")).dump(2) << "\n";
     else printText(*result, file);

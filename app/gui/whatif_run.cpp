@@ -17,25 +17,29 @@
 namespace schedscope::gui {
 namespace {
 
-// The trace's tasks on `target`, and the idle exit latency its wakeups onto idle CPUs show.
+// The trace's tasks for `target`, where the unpinned ones may run there (SimOptions::unpinnedCpus),
+// and the idle exit latency its wakeups onto idle CPUs show.
 Result<workload::Workload> workloadFromTrace(const WhatIfRequest::TraceSource& trace, const Topology& target,
-                                            int64_t& idleExitNs) {
+                                            int64_t& idleExitNs, CpuSet& unpinnedCpus) {
     if (!trace.store || !trace.recordedOn) return Error{"what-if: the trace is no longer open"};
     replay::DeriveOptions d;
     d.cpuCount = static_cast<int>(trace.recordedOn->cpus.size());
     for (const auto& c : trace.recordedOn->cpus) d.capacity.push_back(c.capacity);
-    auto derived = replay::deriveWorkload(*trace.store, d, trace.name);
+    const auto timelines = replay::TraceTimelines::of(*trace.store);
+    auto derived = replay::deriveWorkload(*trace.store, timelines, d, trace.name);
     if (!derived) return Error{derived.error()};
-    auto wl = replay::mapOntoTopology(*derived, target, trace.spread, trace.name);
-    if (!wl) return Error{wl.error()};
-    idleExitNs = replay::idleExitFrom(replay::measureIdleWakeups(*trace.store, *derived));
-    wl->spec = "trace " + trace.name + " (" + std::to_string(derived->tasks.size()) + " tasks";
+    auto unpinned = replay::unpinnedCpusOn(*derived, target, trace.spread, trace.name);
+    if (!unpinned) return Error{unpinned.error()};
+    unpinnedCpus = std::move(*unpinned);
+    idleExitNs = replay::idleExitFrom(replay::measureIdleWakeups(timelines, *derived));
+    workload::Workload wl = std::move(derived->workload);
+    wl.spec = "trace " + trace.name + " (" + std::to_string(derived->tasks.size()) + " tasks";
     if (idleExitNs > 0) {
         char us[48];
         std::snprintf(us, sizeof us, ", idle exit %.1f us", static_cast<double>(idleExitNs) / 1000.0);
-        wl->spec += us;
+        wl.spec += us;
     }
-    wl->spec += ")";
+    wl.spec += ")";
     return wl;
 }
 
@@ -63,7 +67,7 @@ Result<std::shared_ptr<const WhatIfSetup>> prepareWhatIf(const WhatIfRequest& re
         setup->topology = std::make_shared<const Topology>(std::move(*topo));
     }
     const int cpuCount = static_cast<int>(setup->topology->cpus.size());
-    auto wl = request.trace ? workloadFromTrace(*request.trace, *setup->topology, setup->idleExitNs)
+    auto wl = request.trace ? workloadFromTrace(*request.trace, *setup->topology, setup->idleExitNs, setup->unpinnedCpus)
                             : workloadFromSpec(request.workload, cpuCount);
     if (!wl) return Error{wl.error()};
     setup->workload = std::move(*wl);
@@ -96,6 +100,7 @@ WhatIfRun runWhatIfJob(const WhatIfSetup& setup, int setting, int seedIndex, con
     o.samplePeriodS = std::max(0.001, (setup.workload.durationS > 0 ? setup.workload.durationS : o.durationS) / 100.0);
     o.progress = keepGoing;
     o.idleExitNs = setup.idleExitNs;
+    o.unpinnedCpus = setup.unpinnedCpus;
     auto st = sim::simulate(*setup.topology, *setup.trees[setting], setup.workload, o);
     if (!st) {
         run.error = st.error();

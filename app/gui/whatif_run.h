@@ -51,6 +51,9 @@ struct WhatIfSetup {
     workload::Workload workload;
     // sim::SimOptions::idleExitNs: a trace's own idle wakeup latency (replay::idleExitFrom()), else 0
     int64_t idleExitNs = 0;
+    // sim::SimOptions::unpinnedCpus: a trace's tasks keep its CPU ids on a larger machine
+    // (replay::unpinnedCpusOn()); empty: every CPU
+    CpuSet unpinnedCpus;
     DomainBuildOptions build[2];  // [0] compared setting off, [1] on
     std::shared_ptr<const DomainTree> trees[2];
     std::string profileName;

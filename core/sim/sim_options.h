@@ -6,6 +6,7 @@
 #include <string>
 
 #include "domains/profile.h"
+#include "util/cpuset.h"
 
 namespace schedscope::sim {
 
@@ -29,6 +30,10 @@ struct SimOptions {
     // exit latency and the wakeup IPI (a few us on bare metal in C1, tens of us from deeper
     // states or in a VM). 0: at once. Replay sets it from the recording's own wakeups.
     int64_t idleExitNs = 0;
+    // The CPUs of a task that names none (an empty TaskSpec::affinity, a SetAffinity op with no
+    // CPUs); empty: every online CPU. Replay keeps a 2-CPU recording's tasks on CPUs 0-1 of a
+    // larger machine this way, and so runs one workload on both machines without copying it.
+    CpuSet unpinnedCpus;
     // What-if: kernel behaviours other than the profile's (e.g. a 4.15 balancer with the NODE level).
     std::optional<SimFeatures> features;
     // Long runs: called every 65536 events with the share of the duration simulated so far

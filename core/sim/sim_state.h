@@ -182,6 +182,7 @@ struct SimState {
         return groupImbalance[static_cast<size_t>(topologyLevel) * cpus.size() + static_cast<size_t>(firstCpu)];
     }
     CpuSet online;
+    CpuSet unpinned;  // where tasks without an affinity may run (SimOptions::unpinnedCpus)
     int onlineCount = 0;
     CpuSet workloadCpus;  // union of affinities: where idle time counts as imbalance
     int nrOverloadedCpus = 0;  // rd->overload in spirit

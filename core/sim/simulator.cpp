@@ -801,7 +801,7 @@ private:
                 }
             } else if (op.kind == OpKind::SetAffinity) {
                 t.pc++;
-                CpuSet cpus = op.cpus & s_.online;
+                CpuSet cpus = op.cpus.empty() ? s_.unpinned : (op.cpus & s_.online);
                 t.setAllowed(cpus.empty() ? s_.online : std::move(cpus), s_.onlineCount);
                 if (!t.allowed.test(cpu)) {
                     int dst = -1;
@@ -907,6 +907,9 @@ Result<std::unique_ptr<SimState>> makeSimState(const Topology& topo, const Domai
     s->online = topo.onlineCpus();
     s->onlineCount = s->online.count();
     if (s->online.empty()) return Error{"simulate: the topology has no online CPU"};
+    s->unpinned = opt.unpinnedCpus.empty() ? s->online : (opt.unpinnedCpus & s->online);
+    if (s->unpinned.empty())
+        return Error{"simulate: none of the CPUs " + opt.unpinnedCpus.toList() + " for unpinned tasks is online"};
     if (opt.hz < 10 || opt.hz > 10000) return Error{"simulate: HZ must be in 10..10000, not " + std::to_string(opt.hz)};
     s->jiffyLengthNs = 1000000000LL / opt.hz;
     if (opt.idleExitNs < 0 || opt.idleExitNs > 1000000000LL)
@@ -970,7 +973,7 @@ Result<std::unique_ptr<SimState>> makeSimState(const Topology& topo, const Domai
         t.id = static_cast<int>(i);
         t.spec = &spec;
         t.weight = niceToWeight(spec.nice);
-        t.setAllowed(spec.affinity.empty() ? s->online : (spec.affinity & s->online), s->onlineCount);
+        t.setAllowed(spec.affinity.empty() ? s->unpinned : (spec.affinity & s->online), s->onlineCount);
         if (t.allowed.empty())
             return Error{"workload task '" + spec.name + "': its CPUs " + spec.affinity.toList() + " are not online"};
         t.cpuTime.assign(static_cast<size_t>(n), 0);

@@ -196,7 +196,7 @@ TEST(ReplayTraces, IdleWakeupLatencyIsMeasuredAndReplayed) {
     EXPECT_NEAR(r->fidelity->waitP50Ratio, 1.0, 0.25);
 
     // the standalone measurement (the GUI's trace what-if) is the same
-    const auto standalone = measureIdleWakeups(store, r->derived);
+    const auto standalone = measureIdleWakeups(TraceTimelines::of(store), r->derived);
     EXPECT_EQ(standalone.count(), measured.count());
     EXPECT_EQ(idleExitFrom(standalone), r->idleExitNs);
 

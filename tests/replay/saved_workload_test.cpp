@@ -29,7 +29,7 @@ TEST_P(SavedWorkload, ReadsBackAsTheSameWorkloadAndTheSameRun) {
     o.whatIf = o.recordedConfig;
     auto r = replay::replayTrace(*store, path, topo, topo, o);
     ASSERT_TRUE(r.ok()) << r.error();
-    const workload::Workload& original = *r->whatIf.workload;
+    const workload::Workload& original = r->derived.workload;  // what both runs ran
     const int cpus = static_cast<int>(topo.cpus.size());
 
     auto back = workload::parseWorkloadJson(workload::workloadToJson(original, cpus).dump(), "saved", cpus);

@@ -131,6 +131,45 @@ TEST(Progress, ReportsRisingSharesWithoutChangingTheRunAndCanStopIt) {
     EXPECT_EQ(calls, 2);
 }
 
+// SimOptions::unpinnedCpus: tasks that name no CPUs (no affinity, a SetAffinity op without
+// CPUs) run where it says, exactly as if each had those CPUs written in.
+TEST(UnpinnedCpus, RunAsIfEveryUnpinnedTaskNamedThem) {
+    const Topology topo = kunpeng920_24();
+    DomainTree tree = buildTree(topo, "linux-6.12", true, true);
+    auto w = workload::parseWorkloadSpec("hackbench:groups=1", 96);
+    ASSERT_TRUE(w.ok()) << w.error();
+    workload::Op unpin;
+    unpin.kind = workload::OpKind::SetAffinity;  // no CPUs
+    w->tasks[0].script.insert(w->tasks[0].script.begin(), unpin);
+    const CpuSet four = CpuSet::range(4, 7);
+    workload::Workload written = *w;
+    for (auto& t : written.tasks) {
+        ASSERT_TRUE(t.affinity.empty());
+        t.affinity = four;
+        for (auto& op : t.script)
+            if (op.kind == workload::OpKind::SetAffinity) op.cpus = four;
+    }
+    sim::SimOptions o;
+    o.durationS = 0.05;
+    auto pinned = sim::simulate(topo, tree, written, o);
+    o.unpinnedCpus = four;
+    auto unpinned = sim::simulate(topo, tree, *w, o);
+    ASSERT_TRUE(pinned.ok()) << pinned.error();
+    ASSERT_TRUE(unpinned.ok()) << unpinned.error();
+    for (const auto& t : (*unpinned)->tasks)
+        for (size_t c = 0; c < t.cpuTime.size(); ++c)
+            if (!four.test(static_cast<int>(c))) {
+                EXPECT_EQ(t.cpuTime[c], 0) << t.spec->name << " ran on CPU " << c;
+            }
+    const sim::RunConfig cfg{topo.name, "linux-6.12", true, true, "hackbench"};
+    EXPECT_EQ(sim::simResultToJson(**pinned, written, cfg).dump(), sim::simResultToJson(**unpinned, *w, cfg).dump());
+
+    o.unpinnedCpus = CpuSet::range(200, 201);
+    auto none = sim::simulate(topo, tree, *w, o);
+    ASSERT_FALSE(none.ok());
+    EXPECT_EQ(none.error(), "simulate: none of the CPUs 200-201 for unpinned tasks is online");
+}
+
 TEST(Metrics, JsonHasTheDocumentedKeys) {
     auto j = runJson("pgbench:clients=8", 1);
     for (const char* k : {"config", "metrics", "tasks", "placement_timeline"}) EXPECT_TRUE(j.contains(k)) << k;
