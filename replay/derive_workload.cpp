@@ -156,15 +156,24 @@ Result<DerivedWorkload> deriveWorkload(const tracing::EventStore& store, const T
 
     // ---- intervals per task, clipped to the window
     std::map<int32_t, TaskBuild> builds;  // ordered by pid: deterministic task order
-    for (const TaskInterval& iv : timelines.intervals) {
-        if (iv.end <= ws || iv.start >= we) continue;
-        TaskInterval c = iv;
-        c.start = std::max(c.start, ws);
-        c.end = std::min(c.end, we);
-        TaskBuild& b = builds[iv.pid];
-        b.pid = iv.pid;
-        b.iv.push_back(c);
-        b.lastNs = std::max(b.lastNs, c.end);
+    const auto& all = timelines.intervals;  // by pid, each task's in time order
+    for (size_t i = 0, next = 0; i < all.size(); i = next) {
+        next = i;
+        while (next < all.size() && all[next].pid == all[i].pid) ++next;
+        TaskBuild* b = nullptr;
+        for (size_t k = i; k < next; ++k) {
+            if (all[k].end <= ws || all[k].start >= we) continue;
+            TaskInterval c = all[k];
+            c.start = std::max(c.start, ws);
+            c.end = std::min(c.end, we);
+            if (!b) {
+                b = &builds[c.pid];
+                b->pid = c.pid;
+                b->iv.reserve(next - k);
+            }
+            b->iv.push_back(c);
+            b->lastNs = std::max(b->lastNs, c.end);
+        }
     }
 
     // ---- which tasks to keep
@@ -311,6 +320,9 @@ Result<DerivedWorkload> deriveWorkload(const tracing::EventStore& store, const T
         // ---- the script
         std::stable_sort(b.actions.begin(), b.actions.end(), [](const Action& x, const Action& y) { return x.ts < y.ts; });
         auto& script = spec.script;
+        // about one op per interval and per action (a Run and a Sleep per sleep, a Run per
+        // wake, Runnable intervals none): growing by doubling copied every op several times
+        script.reserve(b.iv.size() + b.actions.size() + 2);
         double runAcc = 0;  // CPU time not yet in a Run op (normalised, unscaled)
         size_t lastWake = SIZE_MAX;  // index of the Wake op that a 1:N wakeup may extend
         auto flushRun = [&] {
@@ -318,7 +330,7 @@ Result<DerivedWorkload> deriveWorkload(const tracing::EventStore& store, const T
                 Op op;
                 op.kind = OpKind::Run;
                 op.amountNs = runAcc * opt.scale;
-                script.push_back(op);
+                script.push_back(std::move(op));
             }
             runAcc = 0;
         };
@@ -339,7 +351,7 @@ Result<DerivedWorkload> deriveWorkload(const tracing::EventStore& store, const T
             op.kind = a.kind;
             if (a.kind == OpKind::SetAffinity) op.cpus = a.cpus;
             else op.targets = {a.target};
-            script.push_back(op);
+            script.push_back(std::move(op));
             lastWake = a.kind == OpKind::Wake ? script.size() - 1 : SIZE_MAX;
         };
         size_t ai = 0;
@@ -350,7 +362,7 @@ Result<DerivedWorkload> deriveWorkload(const tracing::EventStore& store, const T
             flushRun();
             Op op;
             op.kind = OpKind::Wait;
-            script.push_back(op);
+            script.push_back(std::move(op));
             ++dt.waits;
         };
         auto pushSleep = [&](uint64_t ns) {
@@ -359,7 +371,7 @@ Result<DerivedWorkload> deriveWorkload(const tracing::EventStore& store, const T
             Op op;
             op.kind = OpKind::Sleep;
             op.amountNs = static_cast<double>(ns);
-            script.push_back(op);
+            script.push_back(std::move(op));
             ++dt.sleeps;
         };
         // Before its first interval the task was asleep (or not yet forked by a dropped parent).

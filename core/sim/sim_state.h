@@ -79,7 +79,7 @@ struct alignas(64) Task {
     // script interpreter
     const workload::TaskSpec* spec = nullptr;
     size_t pc = 0;
-    std::vector<long long> loopLeft;  // per op index, for Loop ops
+    std::vector<long long> loopLeft;  // per op index, for Loop ops (empty when the script has none)
     int pendingWakes = 0;             // Wait's counting semaphore
     // metrics
     int64_t startedAt = -1, exitedAt = -1;

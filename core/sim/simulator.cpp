@@ -70,6 +70,9 @@ public:
         traits_.reserve(s.tasks.size());
         for (const auto& t : s.tasks) traits_.push_back({t.spec->memFraction, t.spec->bandwidthGBs});
         scriptStart_.reserve(s.tasks.size() + 1);
+        size_t ops = 0;
+        for (const auto& t : s.tasks) ops += t.spec->script.size();
+        hotOps_.reserve(ops);
         for (const auto& t : s.tasks) {
             scriptStart_.push_back(hotOps_.size());
             for (const auto& op : t.spec->script) hotOps_.push_back({op.kind, op.to, op.amountNs, op.jitter, op.count});
@@ -977,12 +980,16 @@ Result<std::unique_ptr<SimState>> makeSimState(const Topology& topo, const Domai
         if (t.allowed.empty())
             return Error{"workload task '" + spec.name + "': its CPUs " + spec.affinity.toList() + " are not online"};
         t.cpuTime.assign(static_cast<size_t>(n), 0);
-        t.loopLeft.assign(spec.script.size(), -2);
-        for (const auto& op : spec.script)
+        bool loops = false;
+        for (const auto& op : spec.script) {
+            loops = loops || op.kind == OpKind::Loop;
             for (int target : op.targets)
                 if (target < 0 || static_cast<size_t>(target) >= wl.tasks.size())
                     return Error{"workload task '" + spec.name + "': refers to task " + std::to_string(target) +
                                  ", which does not exist"};
+        }
+        // only scripts with a Loop need the counters (a derived workload's long scripts have none)
+        if (loops) t.loopLeft.assign(spec.script.size(), -2);
         s->workloadCpus |= t.allowed;
     }
     return s;
