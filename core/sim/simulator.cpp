@@ -805,7 +805,8 @@ private:
             } else if (op.kind == OpKind::SetAffinity) {
                 t.pc++;
                 CpuSet cpus = op.cpus.empty() ? s_.unpinned : (op.cpus & s_.online);
-                t.setAllowed(cpus.empty() ? s_.online : std::move(cpus), s_.onlineCount);
+                if (cpus.empty()) cpus = s_.online;  // none of its CPUs is online
+                t.setAllowed(std::move(cpus), s_.onlineCount);
                 if (!t.allowed.test(cpu)) {
                     int dst = -1;
                     t.allowed.forEach([&](int c) { if (dst < 0 && s_.idle(c)) dst = c; });
