@@ -59,6 +59,7 @@ Result<ReplayRun> simulateOn(const DerivedWorkload& derived, const Topology& top
     if (!unpinned) return Error{unpinned.error()};
     sim::SimOptions o;
     o.unpinnedCpus = std::move(*unpinned);
+    o.features = config.features;
     o.seed = options.seed;
     o.hz = options.hz;
     o.idleExitNs = idleExitNs;

@@ -59,6 +59,8 @@ struct ReplayConfig {
     // Let the tasks use every CPU of a larger topology; by default they keep the recording's
     // CPU ids 0..n-1 (a 2-CPU trace runs on CPUs 0-1 of the target).
     bool spread = false;
+    // Kernel behaviours other than the profile's (e.g. DELAY_DEQUEUE off); nullopt: the profile's
+    std::optional<sim::SimFeatures> features;
 };
 
 // One simulated run, with everything the SimState points into kept alive beside it.

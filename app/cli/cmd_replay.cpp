@@ -8,6 +8,7 @@
 #include "commands.h"
 #include "replay.h"
 #include "replay_json.h"
+#include "sim_run.h"
 #include "topology_options.h"
 #include "trace_reader.h"
 #include "trace_topology.h"
@@ -113,10 +114,14 @@ void printText(const ReplayResult& r, const std::string& trace) {
                 static_cast<double>(d.windowEndNs - d.windowStartNs) / 1e9, d.tasks.size(), d.droppedTasks,
                 d.edges.size(), d.multiWakeOps);
     auto describe = [](const ReplayRun& run) {
-        std::printf("  %-9s %s (%zu CPUs), profile %s, CLS %s, NODE %s, seed %llu\n", run.label.c_str(),
-                    run.config.topologyName.c_str(), run.topology->cpus.size(),
-                    (run.config.profile ? *run.config.profile : defaultProfile()).name.c_str(), run.config.cls ? "on" : "off",
-                    run.config.node ? "on" : "off", static_cast<unsigned long long>(run.state->opt.seed));
+        const KernelProfile& profile = run.config.profile ? *run.config.profile : defaultProfile();
+        // named only when --delay-dequeue changed it from the profile's
+        const bool delay = run.state->feat.delayDequeue;
+        const char* delayNote = delay == sim::featuresFor(profile).delayDequeue ? "" : delay ? ", DELAY_DEQUEUE on" : ", DELAY_DEQUEUE off";
+        std::printf("  %-9s %s (%zu CPUs), profile %s, CLS %s, NODE %s%s, seed %llu\n", run.label.c_str(),
+                    run.config.topologyName.c_str(), run.topology->cpus.size(), profile.name.c_str(),
+                    run.config.cls ? "on" : "off", run.config.node ? "on" : "off", delayNote,
+                    static_cast<unsigned long long>(run.state->opt.seed));
     };
     if (r.baseline) describe(*r.baseline);
     describe(r.whatIf);
@@ -230,7 +235,10 @@ int runReplay(const Args& args) {
         whatIfName = recordedName;
     }
     opt.recordedConfig = {recordedName, *recordedProfile, true, true, false};
-    opt.whatIf = {whatIfName, *whatIfProfile, *cls, *node, args.has("spread")};
+    opt.whatIf = {whatIfName, *whatIfProfile, *cls, *node, args.has("spread"), {}};
+    auto delay = delayDequeueOption(args, **whatIfProfile);
+    if (!delay) return fail("replay: " + delay.error());
+    opt.whatIf.features = *delay;
 
     auto result = replayTrace(*store, file, *recordedTopo, *whatIfTopo, opt);
     if (!result) return fail(result.error());
@@ -267,6 +275,7 @@ std::vector<Command> replayCommands() {
         {"spread", false, "on a larger what-if machine let unpinned tasks use every CPU (default: CPUs 0..n-1)"},
         {"seed", true, "N random seed (default 1)"},
         {"hz", true, "N tick rate (default 250)"},
+        {"delay-dequeue", true, "on|off the what-if's DELAY_DEQUEUE (default: its profile's, on from 6.12)"},
         {"save-workload", true, "FILE write the what-if's workload (the derived tasks on the what-if machine) as a "
                                 "workload .json file, to edit and run with simulate --workload FILE"},
         {"idle-exit-us", true, "US a task woken onto an idle CPU runs this long after the wakeup (default: the "

@@ -204,6 +204,8 @@ std::vector<Command> simulateCommands() {
     opts.push_back({"seed", true, "N random seed (default 1)"});
     opts.push_back({"duration", true, "S simulated seconds (default 1; a workload's duration= wins)"});
     opts.push_back({"hz", true, "N tick rate (default 250)"});
+    opts.push_back({"delay-dequeue", true, "on|off DELAY_DEQUEUE: a task that sleeps with negative lag stays queued "
+                                           "until picked or woken in place (default: the profile's, on from 6.12)"});
     opts.push_back({"idle-exit-us", true, "US a task woken onto an idle CPU runs this long after the wakeup (the idle "
                                           "state's exit and the IPI; default 0: at once)"});
     opts.push_back({"compare", true, "cls|node run both settings over several seeds and compare"});

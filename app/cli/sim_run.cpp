@@ -8,6 +8,18 @@
 #include "workload/workload_spec.h"
 
 namespace schedscope::cli {
+
+Result<std::optional<sim::SimFeatures>> delayDequeueOption(const Args& args, const KernelProfile& profile) {
+    if (!args.has("delay-dequeue")) return std::optional<sim::SimFeatures>{};
+    auto on = args.onOff("delay-dequeue", true);
+    if (!on) return Error{on.error()};
+    if (*on && profile.fairClass != FairClass::Eevdf)
+        return Error{"--delay-dequeue on needs an EEVDF profile (linux-6.6 or later), not " + profile.name};
+    sim::SimFeatures f = sim::featuresFor(profile);
+    f.delayDequeue = *on;
+    return std::optional<sim::SimFeatures>{f};
+}
+
 Result<SimSetup> simSetupFrom(const Args& args) {
     SimSetup s;
     auto topo = topologyFrom(args);
@@ -47,6 +59,9 @@ Result<SimSetup> simSetupFrom(const Args& args) {
     auto hz = args.integer("hz", 250, 10, 10000);
     if (!hz) return Error{hz.error()};
     s.options.hz = static_cast<int>(*hz);
+    auto delay = delayDequeueOption(args, s.build.profile ? *s.build.profile : defaultProfile());
+    if (!delay) return Error{delay.error()};
+    if (*delay) s.options.features = **delay;
     auto idleExit = args.numberIn("idle-exit-us", 0.0, 0.0, 1e6, "microseconds");
     if (!idleExit) return Error{idleExit.error()};
     s.options.idleExitNs = std::llround(*idleExit * 1000.0);

@@ -1,6 +1,7 @@
 #pragma once
 // Shared by simulate and bench sim: topology + options -> domains -> simulation run.
 #include <memory>
+#include <optional>
 #include <string>
 
 #include "args.h"
@@ -19,8 +20,14 @@ struct SimSetup {
     std::string profileName;
 };
 
-// Reads --workload, --profile, --seed, --duration, --hz, --cls, --node; errors are one line.
+// Reads --workload, --profile, --seed, --duration, --hz, --cls, --node, --idle-exit-us,
+// --delay-dequeue; errors are one line.
 Result<SimSetup> simSetupFrom(const Args& args);
+
+// --delay-dequeue on|off: `profile`'s behaviours with DELAY_DEQUEUE set so (the kernel's
+// sched_features knob); nullopt when not given (the profile decides: on from 6.12). An error
+// for a CFS profile, which has no lag to delay on.
+Result<std::optional<sim::SimFeatures>> delayDequeueOption(const Args& args, const KernelProfile& profile);
 
 struct SimRun {
     DomainTree tree;

@@ -47,6 +47,17 @@ public:
         if (load == 0) return empty;
         return (static_cast<double>(zero_) + sum / static_cast<double>(load)) / kScale;
     }
+    // mirrors vruntime_eligible(): `vruntime` is not past the average over the queued entities
+    // and `curr` (weight 0: none), compared as the kernel does, without dividing:
+    // sum of (v_i - v0) w_i >= (vruntime - v0) x sum of w_i
+    bool eligible(double vruntime, double currVruntime, int64_t currWeight) const {
+        int64_t sum = sum_, load = load_;
+        if (currWeight > 0) {
+            sum += (fixed(currVruntime) - zero_) * currWeight;
+            load += currWeight;
+        }
+        return load == 0 || sum >= (fixed(vruntime) - zero_) * load;
+    }
     int64_t load() const { return load_; }
 
 private:

@@ -89,6 +89,39 @@ void dequeueEntity(SimState& s, Cpu& rq, Task& t) {
     }
 }
 
+bool entityEligible(const SimState& s, const Cpu& rq, const Task& t) {
+    if (!eevdf(s)) return true;
+    if (rq.curr < 0) return rq.avgVruntime.eligible(t.vruntime, 0, 0);
+    const Task& c = taskAt(s, rq.curr);
+    return rq.avgVruntime.eligible(t.vruntime, c.vruntime, static_cast<int64_t>(c.weight));
+}
+
+void delayDequeue(Cpu& rq, Task& t) {
+    queueEntity(rq, t);
+    t.delayed = true;
+    ++rq.nrDelayed;
+}
+
+void finishDelayedDequeue(SimState& s, Cpu& rq, Task& t) {
+    dequeueEntity(s, rq, t);  // the lag while still queued, as the kernel's tree still holds it
+    t.vlag = std::min(t.vlag, 0.0);
+    unqueueEntity(rq, t);
+    t.delayed = false;
+    --rq.nrDelayed;
+}
+
+void requeueDelayedEntity(SimState& s, Cpu& rq, Task& t) {
+    dequeueEntity(s, rq, t);  // update_entity_lag()
+    if (t.vlag > 0) {
+        unqueueEntity(rq, t);
+        t.vlag = 0;
+        placeEntity(s, rq, t, Place::Wakeup);
+        queueEntity(rq, t);
+    }
+    t.delayed = false;
+    --rq.nrDelayed;
+}
+
 int pickNextEntity(SimState& s, Cpu& rq) {
     if (rq.queued.empty()) return -1;
     if (!eevdf(s)) {

@@ -16,6 +16,17 @@ enum class Place { Wakeup, Fork, Migrated };
 void placeEntity(SimState& s, Cpu& rq, Task& t, Place how);
 // The task leaves `rq` (sleep or migration): EEVDF saves its lag (update_entity_lag()).
 void dequeueEntity(SimState& s, Cpu& rq, Task& t);
+// mirrors entity_eligible() (EEVDF): the task's vruntime is not past the queue's weighted
+// average, i.e. its lag is not negative. CFS: always.
+bool entityEligible(const SimState& s, const Cpu& rq, const Task& t);
+// DELAY_DEQUEUE (6.12) with DELAY_ZERO. delayDequeue(): the task (no longer curr) blocked while
+// not eligible and stays queued, marked Task::delayed. The engine calls finishDelayedDequeue()
+// when the pick lands on it (dequeue_entity() with DEQUEUE_DELAYED: it leaves with its lag, a
+// positive one dropped to 0) and requeueDelayedEntity() when it is woken before that (it stays
+// queued; a positive lag is dropped and it is placed anew at the average).
+void delayDequeue(Cpu& rq, Task& t);
+void finishDelayedDequeue(SimState& s, Cpu& rq, Task& t);
+void requeueDelayedEntity(SimState& s, Cpu& rq, Task& t);
 // mirrors pick_next_entity(): CFS leftmost vruntime; EEVDF pick_eevdf(). Considers rq.queued
 // only (the engine puts the previous task back first, as put_prev_entity() does). -1 if empty.
 int pickNextEntity(SimState& s, Cpu& rq);

@@ -58,8 +58,13 @@ bool pickBusiest(const SgStats& sgs, const SgStats& busiest, bool haveBusiest) {
 int detachTasks(SimState& s, SchedOps& ops, LbEnv& env, MigrationCause cause) {
     if (env.imbalance <= 0) return 0;
     Cpu& src = rqOf(s, env.srcCpu);
-    // cfs_tasks from its tail: the least recently run first; the running task is on the list too
-    std::vector<int> cand = src.queued;
+    // cfs_tasks from its tail: the least recently run first; the running task is on the list too.
+    // Delayed-dequeue tasks are not on it (the kernel takes them off so that balancing does not
+    // move a task that is asleep).
+    std::vector<int> cand;
+    cand.reserve(src.queued.size() + 1);
+    for (int id : src.queued)
+        if (!s.tasks[static_cast<size_t>(id)].delayed) cand.push_back(id);
     std::stable_sort(cand.begin(), cand.end(), [&](int a, int b) {
         return s.tasks[static_cast<size_t>(a)].lastRan < s.tasks[static_cast<size_t>(b)].lastRan;
     });
@@ -520,7 +525,9 @@ int activeLoadBalanceCpuStop(SimState& s, SchedOps& ops, int srcCpu, int dstCpu)
         if (dom(s, dstCpu, i).span.test(srcCpu)) { sdIndex = i; break; }
     if (sdIndex < 0) return 0;
     // detach_one_task() with LBF_ACTIVE_LB: the stopper preempted curr, so it may move too
-    std::vector<int> cand = src.queued;
+    std::vector<int> cand;
+    for (int id : src.queued)
+        if (!s.tasks[static_cast<size_t>(id)].delayed) cand.push_back(id);  // asleep: not on cfs_tasks
     std::stable_sort(cand.begin(), cand.end(), [&](int a, int b) {
         return s.tasks[static_cast<size_t>(a)].lastRan < s.tasks[static_cast<size_t>(b)].lastRan;
     });

@@ -13,6 +13,8 @@ SimFeatures featuresFor(const KernelProfile& p) {
     } else if (p.name == "linux-5.15") {
         f.sisUtil = false;
         f.numaImbalance = 1;
+    } else if (p.name == "linux-6.12") {
+        f.delayDequeue = true;  // "sched/fair: Implement delayed dequeue", v6.12
     }
     return f;
 }

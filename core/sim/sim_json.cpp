@@ -55,6 +55,7 @@ nlohmann::json simResultToJson(SimState& s, const workload::Workload& wl, const 
                    {"cpus", s.online.count()},
                    {"profile", cfg.profile},
                    {"fair_class", s.feat.fairClass == FairClass::Eevdf ? "eevdf" : "cfs"},
+                   {"delay_dequeue", s.feat.delayDequeue},
                    {"cls", cfg.cls},
                    {"node", cfg.node},
                    {"seed", s.opt.seed},

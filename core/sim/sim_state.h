@@ -52,6 +52,8 @@ struct alignas(64) Task {
     // `allowed` is every online CPU: the usual case, where placement need not load the mask (a
     // pointer away: its load missed the cache on a third of select_idle_smt()'s samples)
     bool anyCpu = false;
+    // se->sched_delayed (DELAY_DEQUEUE): blocked (Sleeping/Blocked) but still queued on `cpu`
+    bool delayed = false;
     double deadline = 0, vlag = 0;
     double prevSumExec = 0;
     int64_t lastRan = 0;      // se.exec_start when not running: cache hotness
@@ -111,7 +113,10 @@ struct Cpu {
     Pelt util, runnable, load;
     int64_t busySince = -1;
     int64_t busyTotal = 0;
-    int nrRunning() const { return static_cast<int>(queued.size()) + (curr >= 0 ? 1 : 0); }
+    int nrDelayed = 0;          // queued tasks that blocked and are only delayed (DELAY_DEQUEUE)
+    // runnable tasks, curr included and delayed-dequeue ones not (cfs h_nr_runnable, 6.13+: the
+    // count the balancer, the wakeup path and PELT's runnable sum read)
+    int nrRunning() const { return static_cast<int>(queued.size()) - nrDelayed + (curr >= 0 ? 1 : 0); }
 };
 
 struct LlcShared {  // sd_llc_shared

@@ -340,8 +340,9 @@ private:
     void updateTaskPelt(Task& t) {
         const bool running = t.state == TaskState::Running;
         const bool runnable = running || t.state == TaskState::Runnable;
+        // a delayed-dequeue task is still on_rq: its load stays, it is not runnable (6.13+)
         setTogether(s_.now, t.util, running ? 1024.0 : 0.0, t.runnable, runnable ? 1024.0 : 0.0, t.load,
-                    runnable ? t.weight : 0.0);
+                    runnable || t.delayed ? t.weight : 0.0);
     }
     void updateCpuPelt(int cpu) {
         Cpu& r = rq(cpu);
@@ -640,6 +641,15 @@ private:
         bool triedNewidle = false;
         for (;;) {
             const int next = pickNextEntity(s_, r);
+            if (next >= 0 && task(next).delayed) {  // pick_next_entity(): it leaves now; pick again
+                Task& t = task(next);
+                finishDelayedDequeue(s_, r, t);
+                r.loadWeight -= t.weight;
+                updateTaskPelt(t);
+                updateCpuPelt(cpu);
+                syncCpu(cpu);
+                continue;
+            }
             if (next >= 0) {
                 Task& t = task(next);
                 unqueueEntity(r, t);
@@ -677,13 +687,19 @@ private:
         Cpu& r = rq(cpu);
         Task& t = task(r.curr);
         account(cpu);
-        dequeueEntity(s_, r, t);
+        // DELAY_DEQUEUE: leaving with a negative lag, it keeps its place in the queue (and its
+        // weight on the runqueue) until the pick reaches it or a wakeup finds it still there
+        const bool delay = state != TaskState::Exited && s_.feat.delayDequeue && !entityEligible(s_, r, t);
+        if (!delay) {
+            dequeueEntity(s_, r, t);
+            r.loadWeight -= t.weight;
+        }
         t.state = state;
         t.lastRan = s_.now;
         t.inBurst = false;
-        r.loadWeight -= t.weight;
-        updateTaskPelt(t);
         setCurr(cpu, -1);
+        if (delay) delayDequeue(r, t);
+        updateTaskPelt(t);
         updateCpuPelt(cpu);
         syncCpu(cpu);
         if (state == TaskState::Exited) {
@@ -723,11 +739,34 @@ private:
 
     // try_to_wake_up()
     void ttwu(Task& t, Task* waker, int wakerCpu, bool sync) {
+        if (t.delayed) {
+            ttwuRunnable(t);
+            return;
+        }
         const int prev = t.cpu;
         const int thisCpu = wakerCpu >= 0 ? wakerCpu : prev;
         const int cpu = selectTaskRqFair(s_, t, prev, thisCpu, WF_TTWU | (sync ? WF_SYNC : 0), waker);
         if (cpu != prev) moveTask(t, prev, cpu, MigrationCause::Wakeup);
         activate(t, cpu, Place::Wakeup, false);
+    }
+
+    // ttwu_runnable() for a delayed-dequeue task: still queued where it blocked, it is woken in
+    // place (no select_task_rq_fair(), so no wakeup migration), and may preempt what runs there.
+    void ttwuRunnable(Task& t) {
+        const int cpu = t.cpu;
+        Cpu& r = rq(cpu);
+        requeueDelayedEntity(s_, r, t);
+        t.state = TaskState::Runnable;
+        t.enqueuedAt = s_.now;
+        updateTaskPelt(t);
+        updateCpuPelt(cpu);
+        if (inSchedule_[static_cast<size_t>(cpu)]) return;
+        if (r.curr < 0) {
+            schedule(cpu);
+        } else if (checkPreemptWakeup(s_, r, t)) {
+            if (scriptCpu_ == cpu) needResched_[static_cast<size_t>(cpu)] = 1;
+            else preempt(cpu);
+        }
     }
 
     // Executes the running task's script until it starts a burst, blocks or exits.

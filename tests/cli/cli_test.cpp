@@ -99,6 +99,8 @@ TEST(Cli, BadInputsGiveOneLineErrorsAndExitTwo) {
              {"domains --bogus", "unknown option '--bogus'"},
              {"domains --preset", "needs a value"},
              {"simulate --preset kunpeng920-24 --workload stream:threads=4 --idle-exit-us -1", "--idle-exit-us"},
+             {"simulate --preset kunpeng920-24 --workload stream:threads=4 --profile linux-6.1 --delay-dequeue on",
+              "needs an EEVDF profile"},
              {"frobnicate", "unknown command"},
          }) {
         CliRun r = cli(c.args);
@@ -178,6 +180,25 @@ TEST(Cli, CompareLeavesUnfinishedRunsOutAndShowsTheSpread) {
     ASSERT_FALSE(d.is_discarded()) << done.out;
     EXPECT_EQ(d["metrics"]["completion_s"]["off"]["n"].get<int>(), 2);
     EXPECT_GT(d["metrics"]["completion_s"]["off"]["mean"].get<double>(), 0.04);
+}
+
+// DELAY_DEQUEUE is the 6.12 profile's and can be turned off (or on for 6.6), as the kernel's
+// sched_features knob does: hackbench's wakers find many wakees still queued where they slept.
+TEST(Cli, DelayDequeueIsAWhatIf) {
+    const std::string spec = "simulate --preset kunpeng920-24 --workload hackbench:groups=2 --duration 0.1 --json";
+    auto run = [&](const std::string& extra) {
+        CliRun r = cli(spec + extra);
+        EXPECT_EQ(r.status, 0) << r.err;
+        return nlohmann::json::parse(r.out, nullptr, false);
+    };
+    const auto deflt = run(""), off = run(" --delay-dequeue off"), on66 = run(" --profile linux-6.6 --delay-dequeue on");
+    ASSERT_FALSE(deflt.is_discarded() || off.is_discarded() || on66.is_discarded());
+    EXPECT_TRUE(deflt["config"]["delay_dequeue"].get<bool>());
+    EXPECT_FALSE(off["config"]["delay_dequeue"].get<bool>());
+    EXPECT_TRUE(on66["config"]["delay_dequeue"].get<bool>());
+    const auto wakeups = [](const nlohmann::json& j) { return j["metrics"]["migrations_by_cause"]["wakeup"].get<long long>(); };
+    EXPECT_LT(wakeups(deflt), wakeups(off) * 9 / 10) << "woken in place: fewer wakeup migrations";
+    EXPECT_NE(deflt["metrics"]["throughput"], off["metrics"]["throughput"]);
 }
 
 // A long simulation shows how far it is on a terminal, and nothing of that reaches a pipe.

@@ -115,6 +115,18 @@ TEST(CliReplay, SharedOptionsAreCheckedAlikeInReplayAndSimulate) {
     expectOneLineError(cli(rep + "--memory-default 1.5"), "--memory-default must be in [0, 1]");
 }
 
+// replay --delay-dequeue sets the what-if's DELAY_DEQUEUE; the baseline keeps the recorded profile's.
+TEST(CliReplay, DelayDequeueChangesOnlyTheWhatIf) {
+    CliRun r = cli("replay " + trace("replay/hackbench.dat") + " --baseline --delay-dequeue off --json");
+    ASSERT_EQ(r.status, 0) << r.err;
+    const auto j = nlohmann::json::parse(r.out);
+    EXPECT_TRUE(j["baseline"]["config"]["delay_dequeue"].get<bool>());
+    EXPECT_FALSE(j["whatif"]["config"]["delay_dequeue"].get<bool>());
+    EXPECT_NE(j["baseline"]["metrics"]["wait_latency_us"]["p50"], j["whatif"]["metrics"]["wait_latency_us"]["p50"]);
+    expectOneLineError(cli("replay " + trace("replay/hackbench.dat") + " --delay-dequeue maybe"),
+                       "--delay-dequeue must be on or off, not 'maybe'");
+}
+
 // replay --save-workload writes the what-if's workload as a .json file; simulate runs it on the same
 // machine to the same result, so a derived workload can be edited and re-run.
 TEST(CliReplay, SavedWorkloadRunsTheSameWithSimulate) {

@@ -79,3 +79,38 @@ TEST(AvgVruntime, LongRunsMoveTheOriginWithoutDrift) {
 
 }  // namespace
 }  // namespace schedscope::sim
+
+namespace schedscope::sim {
+namespace {
+
+// eligible() compares without dividing, as vruntime_eligible() does; it agrees with the average
+// except within the keys' 1/16 ns rounding.
+TEST(AvgVruntime, EligibleAgreesWithTheAverage) {
+    std::mt19937_64 rng(11);
+    std::uniform_real_distribution<double> vr(0, 50e6);
+    const int64_t weights[] = {1024, 335, 3121, 15, 88761};
+    int checked = 0;
+    for (int round = 0; round < 200; ++round) {
+        AvgVruntime a;
+        std::vector<Entity> q;
+        for (int i = 0; i < 1 + round % 7; ++i) {
+            q.push_back({vr(rng), weights[rng() % 5]});
+            a.add(q.back().v, q.back().w);
+        }
+        const Entity curr{vr(rng), weights[rng() % 5]};
+        const double avg = bruteAverage(q, &curr);
+        for (int k = 0; k < 20; ++k) {
+            const double v = vr(rng);
+            if (std::fabs(v - avg) < 1.0) continue;  // within rounding either answer is right
+            EXPECT_EQ(a.eligible(v, curr.v, curr.w), v <= avg) << "v " << v << " avg " << avg;
+            ++checked;
+        }
+        EXPECT_TRUE(a.eligible(avg - 10, curr.v, curr.w));
+        EXPECT_FALSE(a.eligible(avg + 10, curr.v, curr.w));
+    }
+    EXPECT_GT(checked, 3000);
+    EXPECT_TRUE(AvgVruntime{}.eligible(123, 0, 0)) << "an empty queue: anything is eligible";
+}
+
+}  // namespace
+}  // namespace schedscope::sim

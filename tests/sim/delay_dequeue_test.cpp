@@ -1,0 +1,176 @@
+// DELAY_DEQUEUE (linux 6.12+): a task that blocks while not eligible stays queued on its CPU;
+// woken before the pick reaches it, it runs there (no wakeup placement, so no migration), and
+// picked first, it leaves with its lag (a positive one dropped: DELAY_ZERO).
+#include <gtest/gtest.h>
+
+#include "sim/fair_rq.h"
+#include "sim/load_balance.h"
+#include "sim/simulator.h"
+#include "sim_topologies.h"
+
+namespace schedscope::test {
+namespace {
+
+using namespace schedscope::sim;
+using workload::Op;
+using workload::OpKind;
+
+Op op(OpKind kind, double amountNs = 0) {
+    Op o;
+    o.kind = kind;
+    o.amountNs = amountNs;
+    return o;
+}
+
+// Two tasks on CPU 0 of an otherwise idle 2-core machine: `napper`, pinned there until it lets go
+// of its mask after 1 ms of running, then napping 50 us, and `hog`, pinned. The napper runs first
+// and blocks ahead of the hog's vruntime (not eligible), so with DELAY_DEQUEUE it is still queued
+// on CPU 0, behind the hog, when it wakes.
+workload::Workload napperBehindAHog() {
+    workload::Workload wl;
+    workload::TaskSpec hog, napper;
+    hog.name = "hog";
+    hog.affinity = CpuSet::single(0);
+    hog.script = {op(OpKind::Run, 50e6)};
+    napper.name = "napper";
+    napper.affinity = CpuSet::single(0);
+    Op unpin = op(OpKind::SetAffinity);
+    unpin.cpus = CpuSet::range(0, 1);
+    napper.script = {op(OpKind::Run, 1e6), unpin, op(OpKind::Sleep, 50e3), op(OpKind::Run, 1e6)};
+    wl.tasks = {napper, hog};
+    return wl;
+}
+
+std::unique_ptr<SimState> runNapper(bool delayDequeue) {
+    Shape shape;
+    shape.coresPerCluster = 2;
+    const Topology topo = makeTopology("2 cores", shape);
+    const DomainTree tree = buildTree(topo, "linux-6.12", true, true);
+    const auto wl = napperBehindAHog();
+    SimOptions o;
+    o.durationS = 0.1;
+    SimFeatures f = featuresFor(*findProfile("linux-6.12"));
+    EXPECT_TRUE(f.delayDequeue) << "6.12 delays the dequeue of a sleeper that is not eligible";
+    f.delayDequeue = delayDequeue;
+    o.features = f;
+    auto st = simulate(topo, tree, wl, o);
+    EXPECT_TRUE(st.ok()) << (st.ok() ? "" : st.error());
+    return st.ok() ? std::move(*st) : nullptr;
+}
+
+TEST(DelayDequeue, AWakeupFindingTheTaskStillQueuedRunsItWhereItIs) {
+    auto delayed = runNapper(true), plain = runNapper(false);
+    ASSERT_TRUE(delayed && plain);
+    const auto wakeups = [](const SimState& s) { return s.metrics.migrationsByCause[static_cast<size_t>(MigrationCause::Wakeup)]; };
+    // without the delay the wakeup finds CPU 1 idle and takes it
+    EXPECT_EQ(wakeups(*plain), 1);
+    EXPECT_GT(plain->tasks[0].cpuTime[1], 0);
+    // with it the napper is woken in place, behind the hog, and only the balancer moves it
+    EXPECT_EQ(wakeups(*delayed), 0);
+    EXPECT_GT(delayed->metrics.waitLatency.percentileNs(100), plain->metrics.waitLatency.percentileNs(100));
+    for (const auto* s : {delayed.get(), plain.get()}) {
+        EXPECT_EQ(s->tasks[0].state, TaskState::Exited) << "the napper finished its script";
+        EXPECT_FALSE(s->tasks[0].delayed);
+    }
+}
+
+// Fair-class pieces on one runqueue (equal weights): running 0 at vruntime 10 ms, 1 queued at 0.
+struct Queue {
+    Topology topo = kunpeng920_24();
+    DomainTree tree = buildTree(topo, "linux-6.12", true, true);
+    workload::Workload wl;
+    std::unique_ptr<SimState> s;
+    Queue() {
+        wl.tasks.resize(3);
+        auto st = makeSimState(topo, tree, wl, SimOptions{});
+        EXPECT_TRUE(st.ok());
+        s = std::move(*st);
+        Cpu& r = s->cpus[0];
+        s->tasks[0].vruntime = 10e6;
+        s->tasks[0].state = TaskState::Running;
+        r.curr = 0;
+        queueEntity(r, s->tasks[1]);
+    }
+    Cpu& rq() { return s->cpus[0]; }
+};
+
+TEST(DelayDequeue, EligibilityIsTheLagSign) {
+    Queue q;
+    EXPECT_DOUBLE_EQ(avgVruntime(*q.s, q.rq()), 5e6);
+    EXPECT_FALSE(entityEligible(*q.s, q.rq(), q.s->tasks[0])) << "ahead of the average";
+    EXPECT_TRUE(entityEligible(*q.s, q.rq(), q.s->tasks[1]));
+}
+
+TEST(DelayDequeue, LeavingKeepsANegativeLagAndDropsAPositiveOne) {
+    Queue q;
+    Task& behind = q.s->tasks[2];  // delayed at 2 ms: by now lag 5 - 2 > 0
+    behind.vruntime = 2e6;
+    delayDequeue(q.rq(), behind);
+    EXPECT_EQ(q.rq().nrRunning(), 2) << "a delayed task is not runnable";
+    finishDelayedDequeue(*q.s, q.rq(), behind);
+    EXPECT_EQ(behind.vlag, 0.0);
+    EXPECT_FALSE(behind.delayed);
+    EXPECT_EQ(q.rq().queued.size(), 1u);
+
+    Task& ahead = q.s->tasks[2];
+    ahead.vruntime = 9e6;  // avg (10 + 0 + 9) / 3 = 6.33 ms: lag -2.67 ms, within the clamp
+    delayDequeue(q.rq(), ahead);
+    finishDelayedDequeue(*q.s, q.rq(), ahead);
+    EXPECT_NEAR(ahead.vlag, (19e6 / 3) - 9e6, 1);
+    EXPECT_EQ(q.rq().nrDelayed, 0);
+}
+
+TEST(DelayDequeue, AWokenTaskKeepsItsPlaceUnlessItsLagIsPositive) {
+    Queue q;
+    Task& t = q.s->tasks[2];
+    t.vruntime = 9e6;  // negative lag: it stays as it was
+    t.deadline = 11e6;
+    delayDequeue(q.rq(), t);
+    requeueDelayedEntity(*q.s, q.rq(), t);
+    EXPECT_FALSE(t.delayed);
+    EXPECT_EQ(q.rq().nrRunning(), 3);
+    EXPECT_EQ(t.vruntime, 9e6);
+    EXPECT_EQ(t.deadline, 11e6);
+    EXPECT_EQ(q.rq().queued.size(), 2u);
+
+    unqueueEntity(q.rq(), t);
+    t.vruntime = 1e6;  // positive lag: dropped, placed at the average without it (5 ms)
+    delayDequeue(q.rq(), t);
+    requeueDelayedEntity(*q.s, q.rq(), t);
+    EXPECT_EQ(t.vlag, 0.0);
+    EXPECT_NEAR(t.vruntime, 5e6, 1);
+    EXPECT_GT(t.deadline, t.vruntime);
+    EXPECT_EQ(q.rq().queued.size(), 2u);
+}
+
+class RecordingOps : public SchedOps {
+public:
+    std::vector<int> moved;
+    void migrateTask(int task, int, MigrationCause) override { moved.push_back(task); }
+    void requestActiveBalance(int, int) override {}
+};
+
+TEST(DelayDequeue, TheBalancerLeavesADelayedTaskAlone) {
+    for (const bool delayed : {true, false}) {
+        Queue q;  // CPU 0: 0 running, 1 queued; CPU 1 (same cluster) idle and balancing
+        Task& t = q.s->tasks[1];
+        t.state = delayed ? TaskState::Sleeping : TaskState::Runnable;
+        if (delayed) {  // as the engine delays it: out of the queue, then back in delayed
+            unqueueEntity(q.rq(), t);
+            delayDequeue(q.rq(), t);
+        }
+        t.cpu = 0;
+        t.lastRan = 0;  // long ago: not cache hot
+        q.s->now = 1000000000;
+        q.rq().loadWeight = 2048;
+        q.rq().load = {2048, 2048, q.s->now};
+        q.rq().runnable = {2048, 2048, q.s->now};
+        q.s->tasks[1].load = {1024, 1024, q.s->now};
+        RecordingOps ops;
+        loadBalance(*q.s, ops, 1, 0, BalanceIdle::Idle, MigrationCause::LbPeriodic);
+        EXPECT_EQ(ops.moved, delayed ? std::vector<int>{} : std::vector<int>{1}) << "delayed=" << delayed;
+    }
+}
+
+}  // namespace
+}  // namespace schedscope::test
