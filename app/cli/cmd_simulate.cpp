@@ -44,9 +44,22 @@ void printSummary(sim::SimState& s, const workload::Workload& wl, const sim::Run
 
 int runCompare(const Args& args, const SimSetup& setup) {
     const std::string what = *args.value("compare");
-    if (what != "cls" && what != "node") return fail("--compare must be cls or node, not '" + what + "'");
+    if (what != "cls" && what != "node" && what != "delay-dequeue")
+        return fail("--compare must be cls, node or delay-dequeue, not '" + what + "'");
     auto seeds = args.integer("seeds", 5, 1, 1000);
     if (!seeds) return fail(seeds.error());
+    // the two sides: a level off and on, or the profile with DELAY_DEQUEUE off and on
+    SimSetup sides[2] = {setup, setup};
+    if (what == "delay-dequeue") {
+        const KernelProfile& profile = setup.build.profile ? *setup.build.profile : defaultProfile();
+        if (profile.fairClass != FairClass::Eevdf)
+            return fail("--compare delay-dequeue needs an EEVDF profile (linux-6.6 or later), not " + profile.name);
+        for (int setting = 0; setting < 2; ++setting) {
+            sim::SimFeatures f = sim::featuresFor(profile);
+            f.delayDequeue = setting == 1;
+            sides[setting].options.features = f;
+        }
+    }
     // metric -> [setting][seed]
     std::vector<std::string> names;
     std::vector<std::vector<std::vector<double>>> vals;
@@ -57,7 +70,7 @@ int runCompare(const Args& args, const SimSetup& setup) {
             const bool node = what == "node" ? on : setup.build.node;
             ProgressLine line("run " + std::to_string(setting * *seeds + k + 1) + " of " + std::to_string(2 * *seeds),
                               setup.workload.durationS > 0 ? setup.workload.durationS : setup.options.durationS);
-            auto run = runSimulation(setup, cls, node, setup.options.seed + static_cast<uint64_t>(k), 0, nullptr,
+            auto run = runSimulation(sides[setting], cls, node, setup.options.seed + static_cast<uint64_t>(k), 0, nullptr,
                                      line.callback());
             if (!run) return fail(run.error());
             auto m = sim::summaryMetrics(*run->state, setup.workload);
@@ -208,7 +221,7 @@ std::vector<Command> simulateCommands() {
                                            "until picked or woken in place (default: the profile's, on from 6.12)"});
     opts.push_back({"idle-exit-us", true, "US a task woken onto an idle CPU runs this long after the wakeup (the idle "
                                           "state's exit and the IPI; default 0: at once)"});
-    opts.push_back({"compare", true, "cls|node run both settings over several seeds and compare"});
+    opts.push_back({"compare", true, "cls|node|delay-dequeue run both settings over several seeds and compare"});
     opts.push_back({"seeds", true, "N seeds for --compare (default 5)"});
     opts.push_back({"json", false, "print JSON"});
     opts.push_back({"explain", true, "N step mode: print the first N placement and balancing decisions with the rule "

@@ -77,6 +77,7 @@ WhatIfPanel::WhatIfPanel(QWidget* parent) : QWidget(parent) {
     compare_ = new QComboBox;
     compare_->addItem(tr("CLS level: off vs on"), QStringLiteral("cls"));
     compare_->addItem(tr("NODE level: off vs on"), QStringLiteral("node"));
+    compare_->addItem(tr("DELAY_DEQUEUE: off vs on"), QStringLiteral("delay-dequeue"));
     profile_ = new QComboBox;
     profile_->addItem(tr("newest (%1)").arg(qs(defaultProfile().name)), QString());
     for (const auto& p : kernelProfiles()) {

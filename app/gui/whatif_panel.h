@@ -1,7 +1,7 @@
 #pragma once
 // WhatIfPanel: the what-if simulator dock. Pick a topology (the open one or a preset), a
 // workload (a generator spec, a workload .json file or the open trace's tasks), the level to
-// compare (CLS or NODE, off vs on), a kernel profile and the number of seeds; Run simulates both
+// compare (CLS, NODE or DELAY_DEQUEUE, off vs on), a kernel profile and the number of seeds; Run simulates both
 // settings x seeds on a worker (WhatIfRunner) with a progress bar counting finished runs, and
 // Cancel. The result: a metric table (mean, spread, relative change), migrations per level for
 // both settings as bars, and each setting's mean per-CPU utilisation as topology heat. Exports

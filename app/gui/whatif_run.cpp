@@ -55,8 +55,8 @@ Result<workload::Workload> workloadFromSpec(const std::string& spec, int cpuCoun
 Result<std::shared_ptr<const WhatIfSetup>> prepareWhatIf(const WhatIfRequest& request) {
     auto setup = std::make_shared<WhatIfSetup>();
     setup->request = request;
-    if (request.compare != "cls" && request.compare != "node")
-        return Error{"what-if: compare must be cls or node, not '" + request.compare + "'"};
+    if (request.compare != "cls" && request.compare != "node" && request.compare != "delay-dequeue")
+        return Error{"what-if: compare must be cls, node or delay-dequeue, not '" + request.compare + "'"};
     if (request.seeds < 1 || request.seeds > 1000) return Error{"what-if: seeds must be 1 to 1000"};
     if (!(request.durationS > 0) || request.durationS > 100000) return Error{"what-if: duration must be in (0, 100000] seconds"};
     if (request.topology) {
@@ -76,7 +76,17 @@ Result<std::shared_ptr<const WhatIfSetup>> prepareWhatIf(const WhatIfRequest& re
         profile = findProfile(request.profile);
         if (!profile) return Error{"what-if: unknown kernel profile '" + request.profile + "'"};
     }
-    setup->profileName = (profile ? *profile : defaultProfile()).name;
+    const KernelProfile& kernel = profile ? *profile : defaultProfile();
+    setup->profileName = kernel.name;
+    if (request.compare == "delay-dequeue") {
+        if (kernel.fairClass != FairClass::Eevdf)
+            return Error{"what-if: DELAY_DEQUEUE needs an EEVDF profile (linux-6.6 or later), not " + kernel.name};
+        for (int setting = 0; setting < 2; ++setting) {
+            sim::SimFeatures f = sim::featuresFor(kernel);
+            f.delayDequeue = setting == 1;
+            setup->features[setting] = f;
+        }
+    }
     for (int setting = 0; setting < 2; ++setting) {
         DomainBuildOptions& b = setup->build[setting];
         b.arch = setup->topology->arch;
@@ -101,6 +111,7 @@ WhatIfRun runWhatIfJob(const WhatIfSetup& setup, int setting, int seedIndex, con
     o.progress = keepGoing;
     o.idleExitNs = setup.idleExitNs;
     o.unpinnedCpus = setup.unpinnedCpus;
+    o.features = setup.features[setting];
     auto st = sim::simulate(*setup.topology, *setup.trees[setting], setup.workload, o);
     if (!st) {
         run.error = st.error();
@@ -187,7 +198,8 @@ std::vector<double> WhatIfResult::meanUtilisation(int setting) const {
 }
 
 std::string WhatIfResult::settingName(int setting) const {
-    const std::string what = setup && setup->request.compare == "node" ? "NODE" : "CLS";
+    const std::string compare = setup ? setup->request.compare : "cls";
+    const std::string what = compare == "node" ? "NODE" : compare == "delay-dequeue" ? "DELAY_DEQUEUE" : "CLS";
     return what + (setting ? " on" : " off");
 }
 
@@ -227,6 +239,7 @@ nlohmann::json WhatIfResult::toJson() const {
         out["idle_exit_us"] = static_cast<double>(setup->idleExitNs) / 1000.0;
         out["cls"] = q.compare == "cls" ? json("compared") : json(q.cls);
         out["node"] = q.compare == "node" ? json("compared") : json(q.node);
+        if (q.compare == "delay-dequeue") out["delay_dequeue"] = "compared";
     }
     if (!error.empty()) out["error"] = error;
     return out;

@@ -1,6 +1,6 @@
 #pragma once
 // The what-if experiment behind WhatIfPanel, Qt-free: one workload on one topology under two
-// domain settings (CLS or NODE off vs on) over several seeds, and the statistics compared
+// settings (the CLS or NODE level, or DELAY_DEQUEUE, off vs on) over several seeds, and the statistics compared
 // side by side. runWhatIfJob() runs one (setting, seed); the runner calls it on a worker.
 #include <functional>
 #include <map>
@@ -13,6 +13,7 @@
 #include "domains/domain_builder.h"
 #include "event_store.h"
 #include "sim/metric_stats.h"
+#include "sim/sim_options.h"
 #include "topology/topology_source.h"
 #include "util/result.h"
 #include "workload/workload.h"
@@ -36,7 +37,7 @@ struct WhatIfRequest {
         bool spread = false;
     };
     std::optional<TraceSource> trace;
-    std::string compare = "cls";                 // "cls" or "node": the setting toggled off vs on
+    std::string compare = "cls";                 // "cls", "node" or "delay-dequeue": toggled off vs on
     bool cls = true, node = true;                // the other setting's value
     std::string profile;                         // empty: the newest kernel profile
     int seeds = 3;
@@ -56,6 +57,7 @@ struct WhatIfSetup {
     CpuSet unpinnedCpus;
     DomainBuildOptions build[2];  // [0] compared setting off, [1] on
     std::shared_ptr<const DomainTree> trees[2];
+    std::optional<sim::SimFeatures> features[2];  // "delay-dequeue": the profile's, DELAY_DEQUEUE off / on
     std::string profileName;
 };
 Result<std::shared_ptr<const WhatIfSetup>> prepareWhatIf(const WhatIfRequest& request);

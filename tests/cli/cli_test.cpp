@@ -199,6 +199,17 @@ TEST(Cli, DelayDequeueIsAWhatIf) {
     const auto wakeups = [](const nlohmann::json& j) { return j["metrics"]["migrations_by_cause"]["wakeup"].get<long long>(); };
     EXPECT_LT(wakeups(deflt), wakeups(off) * 9 / 10) << "woken in place: fewer wakeup migrations";
     EXPECT_NE(deflt["metrics"]["throughput"], off["metrics"]["throughput"]);
+
+    CliRun cmp = cli("simulate --preset kunpeng920-24 --workload hackbench:groups=2 --duration 0.1 --compare delay-dequeue "
+                     "--seeds 2 --json");
+    ASSERT_EQ(cmp.status, 0) << cmp.err;
+    const auto c = nlohmann::json::parse(cmp.out, nullptr, false);
+    ASSERT_FALSE(c.is_discarded()) << cmp.out;
+    EXPECT_EQ(c["compare"], "delay-dequeue");
+    EXPECT_LT(c["metrics"]["migrations"]["on"]["mean"].get<double>(), c["metrics"]["migrations"]["off"]["mean"].get<double>());
+    CliRun cfs = cli("simulate --preset kunpeng920-24 --workload hackbench:groups=2 --profile linux-6.1 --compare delay-dequeue");
+    EXPECT_EQ(cfs.status, 2);
+    EXPECT_NE(cfs.err.find("needs an EEVDF profile"), std::string::npos) << cfs.err;
 }
 
 // A long simulation shows how far it is on a terminal, and nothing of that reaches a pipe.

@@ -196,6 +196,45 @@ TEST(WhatIfPanel, RunsBothSettingsAndShowsTableBarsHeatAndExports) {
     EXPECT_GE(test::distinctColours(shot), 40);
 }
 
+// DELAY_DEQUEUE off vs on is a comparison too: one tree, the profile's behaviours with the
+// feature off and on; hackbench's wakers find wakees still queued, so fewer wakeups migrate.
+TEST(WhatIfRun, DelayDequeueOffVersusOn) {
+    WhatIfRequest q;
+    q.spec.kind = TopologySpec::Kind::Preset;
+    q.spec.value = "kunpeng920-24";
+    q.workload = "hackbench:groups=2";
+    q.compare = "delay-dequeue";
+    q.durationS = 0.05;
+    auto setup = prepareWhatIf(q);
+    ASSERT_TRUE(setup.ok()) << setup.error();
+    WhatIfResult r;
+    r.setup = *setup;
+    for (int setting = 0; setting < 2; ++setting) {
+        ASSERT_TRUE((*setup)->features[setting].has_value());
+        EXPECT_EQ((*setup)->features[setting]->delayDequeue, setting == 1);
+        r.runs.push_back(runWhatIfJob(**setup, setting, 0, {}));
+        ASSERT_TRUE(r.runs.back().error.empty()) << r.runs.back().error;
+    }
+    EXPECT_EQ(r.settingName(0), "DELAY_DEQUEUE off");
+    EXPECT_EQ(r.settingName(1), "DELAY_DEQUEUE on");
+    auto metric = [](const WhatIfRun& run, const std::string& name) {
+        for (const auto& [n, v] : run.metrics)
+            if (n == name) return v;
+        return std::nan("");
+    };
+    EXPECT_LT(metric(r.runs[1], "migrations"), metric(r.runs[0], "migrations"));
+    EXPECT_EQ(r.toJson()["delay_dequeue"], "compared");
+
+    q.profile = "linux-6.1";
+    auto cfs = prepareWhatIf(q);
+    ASSERT_FALSE(cfs.ok());
+    EXPECT_EQ(cfs.error(), "what-if: DELAY_DEQUEUE needs an EEVDF profile (linux-6.6 or later), not linux-6.1");
+
+    WhatIfPanel panel;
+    panel.setCompare(QStringLiteral("delay-dequeue"));
+    EXPECT_EQ(panel.request().compare, "delay-dequeue");
+}
+
 // The open trace is a workload: its tasks, derived as replay derives them, run on a preset with
 // CLS off and on. The recording's 2 CPUs are CPUs 0-1 of the Kunpeng, which share a cluster.
 TEST(WhatIfPanel, TheOpenTraceIsAWorkload) {
