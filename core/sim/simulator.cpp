@@ -760,6 +760,7 @@ private:
         t.enqueuedAt = s_.now;
         updateTaskPelt(t);
         updateCpuPelt(cpu);
+        syncCpu(cpu);  // runnable again: counted in nr_running
         if (inSchedule_[static_cast<size_t>(cpu)]) return;
         if (r.curr < 0) {
             schedule(cpu);
