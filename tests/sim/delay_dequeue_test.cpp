@@ -6,6 +6,7 @@
 #include "sim/fair_rq.h"
 #include "sim/load_balance.h"
 #include "sim/simulator.h"
+#include "script_ops.h"
 #include "sim_topologies.h"
 
 namespace schedscope::test {
@@ -14,13 +15,6 @@ namespace {
 using namespace schedscope::sim;
 using workload::Op;
 using workload::OpKind;
-
-Op op(OpKind kind, double amountNs = 0) {
-    Op o;
-    o.kind = kind;
-    o.amountNs = amountNs;
-    return o;
-}
 
 // Two tasks on CPU 0 of an otherwise idle 2-core machine: `napper`, pinned there until it lets go
 // of its mask after 1 ms of running, then napping 50 us, and `hog`, pinned. The napper runs first

@@ -5,25 +5,13 @@
 #include <cmath>
 
 #include "sim/simulator.h"
+#include "script_ops.h"
 #include "sim_topologies.h"
 
 namespace schedscope::test {
 namespace {
 
-using workload::Op;
 using workload::OpKind;
-
-Op op(OpKind kind, double amountNs = 0) {
-    Op o;
-    o.kind = kind;
-    o.amountNs = amountNs;
-    return o;
-}
-Op wake(int target) {
-    Op o = op(OpKind::Wake);
-    o.targets = {target};
-    return o;
-}
 
 // Two tasks pinned to CPUs 0 and 2 of a 4-core machine hand a token back and forth, each
 // running 20 us with it: every wakeup lands on an idle CPU.
@@ -33,10 +21,10 @@ workload::Workload pinnedPingPong() {
     workload::TaskSpec a, b;
     a.name = "ping";
     a.affinity = CpuSet::single(0);
-    a.script = {op(OpKind::Run, 20000), wake(1), op(OpKind::Wait), op(OpKind::Loop)};
+    a.script = {op(OpKind::Run, 20000), wakeOp(1), op(OpKind::Wait), op(OpKind::Loop)};
     b.name = "pong";
     b.affinity = CpuSet::single(2);
-    b.script = {op(OpKind::Wait), op(OpKind::Run, 20000), wake(0), op(OpKind::Loop)};
+    b.script = {op(OpKind::Wait), op(OpKind::Run, 20000), wakeOp(0), op(OpKind::Loop)};
     wl.tasks = {a, b};
     return wl;
 }
