@@ -740,7 +740,7 @@ private:
     // try_to_wake_up()
     void ttwu(Task& t, Task* waker, int wakerCpu, bool sync) {
         if (t.delayed) {
-            ttwuRunnable(t);
+            ttwuRunnable(t, wakerCpu);
             return;
         }
         const int prev = t.cpu;
@@ -752,9 +752,22 @@ private:
 
     // ttwu_runnable() for a delayed-dequeue task: still queued where it blocked, it is woken in
     // place (no select_task_rq_fair(), so no wakeup migration), and may preempt what runs there.
-    void ttwuRunnable(Task& t) {
+    void ttwuRunnable(Task& t, int wakerCpu) {
         const int cpu = t.cpu;
         Cpu& r = rq(cpu);
+        if (s_.recording()) {  // no domain decided: the step log says why no placement ran
+            Decision d;
+            d.timeNs = s_.now;
+            d.kind = DecisionKind::WakeupPlacement;
+            d.task = t.id;
+            d.cpu = wakerCpu >= 0 ? wakerCpu : cpu;
+            d.prevCpu = cpu;
+            d.level = "none";
+            d.span = CpuSet::single(cpu);
+            d.chosenCpu = cpu;
+            d.rule = "ttwu_runnable: still queued (DELAY_DEQUEUE), woken where it is; select_task_rq_fair() not called";
+            s_.decisions->push_back(std::move(d));
+        }
         requeueDelayedEntity(s_, r, t);
         t.state = TaskState::Runnable;
         t.enqueuedAt = s_.now;

@@ -3,6 +3,8 @@
 // picked first, it leaves with its lag (a positive one dropped: DELAY_ZERO).
 #include <gtest/gtest.h>
 
+#include <optional>
+
 #include "sim/fair_rq.h"
 #include "sim/load_balance.h"
 #include "sim/simulator.h"
@@ -50,6 +52,36 @@ std::unique_ptr<SimState> runNapper(bool delayDequeue) {
     auto st = simulate(topo, tree, wl, o);
     EXPECT_TRUE(st.ok()) << (st.ok() ? "" : st.error());
     return st.ok() ? std::move(*st) : nullptr;
+}
+
+// Step mode names the in-place wakeup: no domain decided it.
+TEST(DelayDequeue, StepModeExplainsTheWakeupInPlace) {
+    Shape shape;
+    shape.coresPerCluster = 2;
+    const Topology topo = makeTopology("2 cores", shape);
+    const DomainTree tree = buildTree(topo, "linux-6.12", true, true);
+    const auto wl = napperBehindAHog();
+    for (const bool delay : {true, false}) {
+        SimOptions o;
+        o.durationS = 0.1;
+        SimFeatures f = featuresFor(*findProfile("linux-6.12"));
+        f.delayDequeue = delay;
+        o.features = f;
+        auto sim = Simulation::create(topo, tree, wl, o);
+        ASSERT_TRUE(sim.ok()) << sim.error();
+        std::optional<Decision> wakeup;
+        while (auto d = (*sim)->nextDecision())
+            if (d->kind == DecisionKind::WakeupPlacement && d->task == 0) wakeup = *d;
+        ASSERT_TRUE(wakeup) << "delay=" << delay;
+        if (delay) {
+            EXPECT_EQ(wakeup->chosenCpu, 0);
+            EXPECT_EQ(wakeup->level, "none");
+            EXPECT_EQ(wakeup->rule.rfind("ttwu_runnable: still queued (DELAY_DEQUEUE)", 0), 0u) << wakeup->rule;
+        } else {
+            EXPECT_EQ(wakeup->chosenCpu, 1) << wakeup->rule;
+            EXPECT_EQ(wakeup->rule.find("ttwu_runnable"), std::string::npos);
+        }
+    }
 }
 
 TEST(DelayDequeue, AWakeupFindingTheTaskStillQueuedRunsItWhereItIs) {
