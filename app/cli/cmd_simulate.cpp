@@ -52,12 +52,10 @@ int runCompare(const Args& args, const SimSetup& setup) {
     SimSetup sides[2] = {setup, setup};
     if (what == "delay-dequeue") {
         const KernelProfile& profile = setup.build.profile ? *setup.build.profile : defaultProfile();
-        if (profile.fairClass != FairClass::Eevdf)
-            return fail("--compare delay-dequeue needs an EEVDF profile (linux-6.6 or later), not " + profile.name);
         for (int setting = 0; setting < 2; ++setting) {
-            sim::SimFeatures f = sim::featuresFor(profile);
-            f.delayDequeue = setting == 1;
-            sides[setting].options.features = f;
+            auto f = sim::featuresWithDelayDequeue(profile, setting == 1);
+            if (!f) return fail("--compare delay-dequeue: " + f.error());
+            sides[setting].options.features = *f;
         }
     }
     // metric -> [setting][seed]

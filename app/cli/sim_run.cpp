@@ -13,11 +13,9 @@ Result<std::optional<sim::SimFeatures>> delayDequeueOption(const Args& args, con
     if (!args.has("delay-dequeue")) return std::optional<sim::SimFeatures>{};
     auto on = args.onOff("delay-dequeue", true);
     if (!on) return Error{on.error()};
-    if (*on && profile.fairClass != FairClass::Eevdf)
-        return Error{"--delay-dequeue on needs an EEVDF profile (linux-6.6 or later), not " + profile.name};
-    sim::SimFeatures f = sim::featuresFor(profile);
-    f.delayDequeue = *on;
-    return std::optional<sim::SimFeatures>{f};
+    auto f = sim::featuresWithDelayDequeue(profile, *on);
+    if (!f) return Error{"--delay-dequeue on: " + f.error()};
+    return std::optional<sim::SimFeatures>{*f};
 }
 
 Result<SimSetup> simSetupFrom(const Args& args) {

@@ -79,12 +79,10 @@ Result<std::shared_ptr<const WhatIfSetup>> prepareWhatIf(const WhatIfRequest& re
     const KernelProfile& kernel = profile ? *profile : defaultProfile();
     setup->profileName = kernel.name;
     if (request.compare == "delay-dequeue") {
-        if (kernel.fairClass != FairClass::Eevdf)
-            return Error{"what-if: DELAY_DEQUEUE needs an EEVDF profile (linux-6.6 or later), not " + kernel.name};
         for (int setting = 0; setting < 2; ++setting) {
-            sim::SimFeatures f = sim::featuresFor(kernel);
-            f.delayDequeue = setting == 1;
-            setup->features[setting] = f;
+            auto f = sim::featuresWithDelayDequeue(kernel, setting == 1);
+            if (!f) return Error{"what-if: " + f.error()};
+            setup->features[setting] = *f;
         }
     }
     for (int setting = 0; setting < 2; ++setting) {

@@ -19,4 +19,12 @@ SimFeatures featuresFor(const KernelProfile& p) {
     return f;
 }
 
+Result<SimFeatures> featuresWithDelayDequeue(const KernelProfile& profile, bool on) {
+    if (on && profile.fairClass != FairClass::Eevdf)
+        return Error{"DELAY_DEQUEUE needs an EEVDF profile (linux-6.6 or later), not " + profile.name};
+    SimFeatures f = featuresFor(profile);
+    f.delayDequeue = on;
+    return f;
+}
+
 }  // namespace schedscope::sim

@@ -7,6 +7,7 @@
 
 #include "domains/profile.h"
 #include "util/cpuset.h"
+#include "util/result.h"
 
 namespace schedscope::sim {
 
@@ -46,5 +47,8 @@ struct SimOptions {
 };
 
 SimFeatures featuresFor(const KernelProfile& profile);
+// `profile`'s behaviours with DELAY_DEQUEUE set to `on` (the kernel's sched_features knob); on is
+// an error for a CFS profile, which has no lag to delay on.
+Result<SimFeatures> featuresWithDelayDequeue(const KernelProfile& profile, bool on);
 
 }  // namespace schedscope::sim

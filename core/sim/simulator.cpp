@@ -587,10 +587,18 @@ private:
         updateTaskPelt(t);
         updateCpuPelt(cpu);
         syncCpu(cpu);
+        // a CPU running a script is on its way through schedule(), not asleep in idle
+        runOrPreempt(cpu, t, s_.opt.idleExitNs > 0 && how == Place::Wakeup && scriptCpu_ != cpu);
+    }
+
+    // `t` was just queued on `cpu`: an idle CPU runs it (after its idle exit when `idleExit`),
+    // a busy one is preempted when check_preempt_wakeup() says so (at the end of the script it
+    // is running, when it is that CPU's).
+    void runOrPreempt(int cpu, const Task& t, bool idleExit) {
+        Cpu& r = rq(cpu);
         if (inSchedule_[static_cast<size_t>(cpu)]) return;
         if (r.curr < 0) {
-            // a CPU running a script is on its way through schedule(), not asleep in idle
-            if (s_.opt.idleExitNs > 0 && how == Place::Wakeup && scriptCpu_ != cpu) wakeFromIdle(cpu);
+            if (idleExit) wakeFromIdle(cpu);
             else schedule(cpu);
         } else if (checkPreemptWakeup(s_, r, t)) {
             if (scriptCpu_ == cpu) needResched_[static_cast<size_t>(cpu)] = 1;
@@ -774,13 +782,7 @@ private:
         updateTaskPelt(t);
         updateCpuPelt(cpu);
         syncCpu(cpu);  // runnable again: counted in nr_running
-        if (inSchedule_[static_cast<size_t>(cpu)]) return;
-        if (r.curr < 0) {
-            schedule(cpu);
-        } else if (checkPreemptWakeup(s_, r, t)) {
-            if (scriptCpu_ == cpu) needResched_[static_cast<size_t>(cpu)] = 1;
-            else preempt(cpu);
-        }
+        runOrPreempt(cpu, t, false);
     }
 
     // Executes the running task's script until it starts a burst, blocks or exits.
