@@ -142,8 +142,8 @@ ReplayMetrics measureRecording(const tracing::EventStore& store, const TraceTime
         if (iv.phase != tracing::TaskPhase::Runnable || nx.pid != iv.pid || nx.phase != tracing::TaskPhase::Running) continue;
         if (iv.end < ws || iv.end > we || idx(iv.pid) < 0) continue;
         m.waitLatency.add(static_cast<int64_t>(iv.end - iv.start));
-        if (isIdleWakeup(intervals, k, slices)) m.idleWakeupLatency.add(static_cast<int64_t>(iv.end - iv.start));
     }
+    m.idleWakeupLatency = measureIdleWakeups(timelines, derived);
 
     // Utilisation, completion and the placement timeline from the run slices.
     m.cpuUtilisation.assign(static_cast<size_t>(derived.cpuCount), 0.0);

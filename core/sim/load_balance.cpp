@@ -54,21 +54,28 @@ bool pickBusiest(const SgStats& sgs, const SgStats& busiest, bool haveBusiest) {
     return false;
 }
 
+namespace {
+// rq->cfs_tasks walked from its tail: the least recently run first, the running task last (it is
+// on the list too). Delayed-dequeue tasks are not on it: the kernel takes them off so that
+// balancing does not move a task that is asleep.
+std::vector<int> cfsTasks(const SimState& s, const Cpu& rq) {
+    std::vector<int> tasks;
+    tasks.reserve(rq.queued.size() + 1);
+    for (int id : rq.queued)
+        if (!s.tasks[static_cast<size_t>(id)].delayed) tasks.push_back(id);
+    std::stable_sort(tasks.begin(), tasks.end(), [&](int a, int b) {
+        return s.tasks[static_cast<size_t>(a)].lastRan < s.tasks[static_cast<size_t>(b)].lastRan;
+    });
+    if (rq.curr >= 0) tasks.push_back(rq.curr);
+    return tasks;
+}
+}  // namespace
+
 // detach_tasks() + attach_tasks()
 int detachTasks(SimState& s, SchedOps& ops, LbEnv& env, MigrationCause cause) {
     if (env.imbalance <= 0) return 0;
     Cpu& src = rqOf(s, env.srcCpu);
-    // cfs_tasks from its tail: the least recently run first; the running task is on the list too.
-    // Delayed-dequeue tasks are not on it (the kernel takes them off so that balancing does not
-    // move a task that is asleep).
-    std::vector<int> cand;
-    cand.reserve(src.queued.size() + 1);
-    for (int id : src.queued)
-        if (!s.tasks[static_cast<size_t>(id)].delayed) cand.push_back(id);
-    std::stable_sort(cand.begin(), cand.end(), [&](int a, int b) {
-        return s.tasks[static_cast<size_t>(a)].lastRan < s.tasks[static_cast<size_t>(b)].lastRan;
-    });
-    if (src.curr >= 0) cand.push_back(src.curr);
+    const std::vector<int> cand = cfsTasks(s, src);
     const DomainState& ds = rqOf(s, env.dstCpu).dom[static_cast<size_t>(env.sd)];
     const int loopMax = std::min(32, src.nrRunning());
     int loops = 0, moved = 0;
@@ -525,14 +532,7 @@ int activeLoadBalanceCpuStop(SimState& s, SchedOps& ops, int srcCpu, int dstCpu)
         if (dom(s, dstCpu, i).span.test(srcCpu)) { sdIndex = i; break; }
     if (sdIndex < 0) return 0;
     // detach_one_task() with LBF_ACTIVE_LB: the stopper preempted curr, so it may move too
-    std::vector<int> cand;
-    for (int id : src.queued)
-        if (!s.tasks[static_cast<size_t>(id)].delayed) cand.push_back(id);  // asleep: not on cfs_tasks
-    std::stable_sort(cand.begin(), cand.end(), [&](int a, int b) {
-        return s.tasks[static_cast<size_t>(a)].lastRan < s.tasks[static_cast<size_t>(b)].lastRan;
-    });
-    if (src.curr >= 0) cand.push_back(src.curr);
-    for (int id : cand) {
+    for (int id : cfsTasks(s, src)) {
         if (!s.tasks[static_cast<size_t>(id)].allowed.test(dstCpu)) continue;
         ops.migrateTask(id, dstCpu, MigrationCause::LbActive);
         rqOf(s, dstCpu).dom[static_cast<size_t>(sdIndex)].nrBalanceFailed = 0;
