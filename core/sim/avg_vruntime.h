@@ -35,28 +35,41 @@ public:
         load_ -= weight;
     }
     // mirrors avg_vruntime(): the average over the queued entities and `curr` (weight 0: none);
-    // `empty` when nothing is queued or running. The kernel divides in integers; the simulator
-    // keeps vruntime in doubles and so divides in doubles.
+    // `empty` when nothing is queued or running. As the kernel does, the division floors, so the
+    // average is a key (1/16 ns) at or below the true one and an entity placed there with no lag
+    // is eligible (its key times the load does not exceed the sum).
     double avg(double currVruntime, int64_t currWeight, double empty) const {
-        double sum = static_cast<double>(sum_);
-        int64_t load = load_;
-        if (currWeight > 0) {
-            sum += static_cast<double>(fixed(currVruntime) - zero_) * static_cast<double>(currWeight);
-            load += currWeight;
-        }
-        if (load == 0) return empty;
-        return (static_cast<double>(zero_) + sum / static_cast<double>(load)) / kScale;
-    }
-    // mirrors vruntime_eligible(): `vruntime` is not past the average over the queued entities
-    // and `curr` (weight 0: none), compared as the kernel does, without dividing:
-    // sum of (v_i - v0) w_i >= (vruntime - v0) x sum of w_i
-    bool eligible(double vruntime, double currVruntime, int64_t currWeight) const {
         int64_t sum = sum_, load = load_;
         if (currWeight > 0) {
             sum += (fixed(currVruntime) - zero_) * currWeight;
             load += currWeight;
         }
-        return load == 0 || sum >= (fixed(vruntime) - zero_) * load;
+        if (load == 0) return empty;
+        const int64_t floored = (sum < 0 ? sum - (load - 1) : sum) / load;  // "sign flips effective floor / ceil"
+        return static_cast<double>(zero_ + floored) / kScale;
+    }
+    // mirrors vruntime_eligible() for a scan: the sums with `curr` (weight 0: none) taken once,
+    // then each vruntime compared as the kernel does, without dividing:
+    // sum of (v_i - v0) w_i >= (vruntime - v0) x sum of w_i
+    class EligibleTest {
+    public:
+        EligibleTest(int64_t sum, int64_t load, int64_t zero) : sum_(sum), load_(load), zero_(zero) {}
+        bool operator()(double vruntime) const { return load_ == 0 || sum_ >= (fixed(vruntime) - zero_) * load_; }
+
+    private:
+        int64_t sum_, load_, zero_;
+    };
+    EligibleTest eligibleTest(double currVruntime, int64_t currWeight) const {
+        int64_t sum = sum_, load = load_;
+        if (currWeight > 0) {
+            sum += (fixed(currVruntime) - zero_) * currWeight;
+            load += currWeight;
+        }
+        return {sum, load, zero_};
+    }
+    // `vruntime` is not past the average over the queued entities and `curr`
+    bool eligible(double vruntime, double currVruntime, int64_t currWeight) const {
+        return eligibleTest(currVruntime, currWeight)(vruntime);
     }
     int64_t load() const { return load_; }
 

@@ -89,11 +89,18 @@ void dequeueEntity(SimState& s, Cpu& rq, Task& t) {
     }
 }
 
+namespace {
+// entity_eligible()'s test for any vruntime against this queue as it stands (curr included)
+AvgVruntime::EligibleTest eligibleTest(const SimState& s, const Cpu& rq) {
+    if (rq.curr < 0) return rq.avgVruntime.eligibleTest(0, 0);
+    const Task& c = taskAt(s, rq.curr);
+    return rq.avgVruntime.eligibleTest(c.vruntime, static_cast<int64_t>(c.weight));
+}
+}  // namespace
+
 bool entityEligible(const SimState& s, const Cpu& rq, const Task& t) {
     if (!eevdf(s)) return true;
-    if (rq.curr < 0) return rq.avgVruntime.eligible(t.vruntime, 0, 0);
-    const Task& c = taskAt(s, rq.curr);
-    return rq.avgVruntime.eligible(t.vruntime, c.vruntime, static_cast<int64_t>(c.weight));
+    return eligibleTest(s, rq)(t.vruntime);
 }
 
 void delayDequeue(Cpu& rq, Task& t) {
@@ -131,12 +138,12 @@ int pickNextEntity(SimState& s, Cpu& rq) {
         return best;
     }
     // pick_eevdf(): the eligible entity (vruntime <= weighted average) with the earliest deadline
-    const double avg = avgVruntime(s, rq);
+    const AvgVruntime::EligibleTest eligible = eligibleTest(s, rq);
     int best = -1, fallback = rq.queued.front();
     for (int id : rq.queued) {
         const Task& t = taskAt(s, id);
         if (t.vruntime < taskAt(s, fallback).vruntime) fallback = id;
-        if (t.vruntime <= avg + 1e-6 && (best < 0 || t.deadline < taskAt(s, best).deadline)) best = id;
+        if (eligible(t.vruntime) && (best < 0 || t.deadline < taskAt(s, best).deadline)) best = id;
     }
     return best >= 0 ? best : fallback;
 }
@@ -165,9 +172,9 @@ bool checkPreemptWakeup(SimState& s, Cpu& rq, const Task& wakee) {
     if (eevdf(s)) {
         // pick_eevdf() over curr and the wakee: preempt when the wakee is eligible with an
         // earlier deadline (RUN_TO_PARITY is not modelled)
-        const double avg = avgVruntime(s, rq);
-        const bool currEligible = c.vruntime <= avg + 1e-6;
-        const bool wakeeEligible = wakee.vruntime <= avg + 1e-6;
+        const AvgVruntime::EligibleTest eligible = eligibleTest(s, rq);
+        const bool currEligible = eligible(c.vruntime);
+        const bool wakeeEligible = eligible(wakee.vruntime);
         if (!wakeeEligible) return false;
         return !currEligible || wakee.deadline < c.deadline;
     }

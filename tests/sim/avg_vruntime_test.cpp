@@ -58,8 +58,10 @@ TEST(AvgVruntime, MatchesBruteForceAfterRandomEnqueueDequeue) {
         const bool withCurr = rng() % 2 == 0;
         const double want = bruteAverage(q, withCurr ? &curr : nullptr);
         const double got = withCurr ? a.avg(curr.v, curr.w, -1) : a.avg(0, 0, -1);
-        // keys are vruntime to 1/16 ns: the average is within 1/32 ns (plus double rounding)
-        ASSERT_NEAR(got, want, 1.0 / 32 + std::fabs(want) * 1e-12) << "step " << step << ", " << q.size() << " queued";
+        // keys are vruntime to 1/16 ns (rounded: 1/32 ns off) and the average floors to a key
+        // (up to 1/16 ns below): within 3/32 ns (plus double rounding), never above by more than 1/32
+        ASSERT_NEAR(got, want, 3.0 / 32 + std::fabs(want) * 1e-12) << "step " << step << ", " << q.size() << " queued";
+        ASSERT_LE(got, want + 1.0 / 32 + std::fabs(want) * 1e-12) << "step " << step;
     }
 }
 
@@ -73,7 +75,7 @@ TEST(AvgVruntime, LongRunsMoveTheOriginWithoutDrift) {
         a.add(next, 2048);
         a.sub(v, i == 0 ? 1024 : 2048);
         v = next;
-        ASSERT_NEAR(a.avg(0, 0, -1), v, 1.0 / 32 + std::fabs(v) * 1e-15);
+        ASSERT_NEAR(a.avg(0, 0, -1), v, 3.0 / 32 + std::fabs(v) * 1e-15);
     }
 }
 
