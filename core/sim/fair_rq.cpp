@@ -65,7 +65,12 @@ void placeEntity(SimState& s, Cpu& rq, Task& t, Place how) {
         // weighted average; a new task starts at the average with half a slice (PLACE_DEADLINE_INITIAL).
         const double avg = avgVruntime(s, rq);
         const double vslice = calcDeltaFair(s.baseSliceNs, t.weight);
-        const double lag = how == Place::Fork ? 0.0 : t.vlag;
+        double lag = how == Place::Fork ? 0.0 : t.vlag;
+        // PLACE_LAG: joining moves the average towards the task by w / (W + w), which would shrink
+        // its lag by that much on every wakeup; the kernel inflates the lag by (W + w) / W first,
+        // W the weight already there (queued and curr), so the lag it left with is the lag it has.
+        const int64_t load = rq.avgVruntime.load() + (rq.curr >= 0 ? static_cast<int64_t>(taskAt(s, rq.curr).weight) : 0);
+        if (lag != 0 && load > 0) lag = lag * static_cast<double>(load + static_cast<int64_t>(t.weight)) / static_cast<double>(load);
         t.vruntime = avg - lag;
         t.deadline = t.vruntime + (how == Place::Fork ? vslice / 2 : vslice);
         return;
@@ -148,15 +153,18 @@ int pickNextEntity(SimState& s, Cpu& rq) {
     return best >= 0 ? best : fallback;
 }
 
+bool updateDeadline(SimState& s, Cpu& rq) {
+    if (!eevdf(s) || rq.curr < 0) return false;
+    Task& c = taskAt(s, rq.curr);
+    if (c.vruntime < c.deadline) return false;
+    c.deadline = c.vruntime + calcDeltaFair(s.baseSliceNs, c.weight);
+    return !rq.queued.empty();  // "if (cfs_rq->nr_running > 1) resched_curr()"
+}
+
 bool checkPreemptTick(SimState& s, Cpu& rq) {
+    if (eevdf(s)) return updateDeadline(s, rq);  // entity_tick() -> update_curr()
     if (rq.curr < 0 || rq.queued.empty()) return false;
     Task& c = taskAt(s, rq.curr);
-    if (eevdf(s)) {
-        // update_deadline(): a task that used up its slice gets a new deadline and yields
-        if (c.vruntime < c.deadline) return false;
-        c.deadline = c.vruntime + calcDeltaFair(s.baseSliceNs, c.weight);
-        return true;
-    }
     const double ideal = schedSlice(s, rq, c);
     const double ran = c.sumExec - c.prevSumExec;
     if (ran > ideal) return true;
@@ -170,13 +178,19 @@ bool checkPreemptWakeup(SimState& s, Cpu& rq, const Task& wakee) {
     if (rq.curr < 0) return true;
     const Task& c = taskAt(s, rq.curr);
     if (eevdf(s)) {
-        // pick_eevdf() over curr and the wakee: preempt when the wakee is eligible with an
-        // earlier deadline (RUN_TO_PARITY is not modelled)
+        // check_preempt_wakeup_fair(): preempt when pick_eevdf() over curr and the queue now
+        // picks the wakee: the eligible entity with the earliest deadline, curr only when its
+        // deadline is strictly earlier than the queue's best ("entity_before(curr, best)")
         const AvgVruntime::EligibleTest eligible = eligibleTest(s, rq);
+        if (!eligible(wakee.vruntime)) return false;
         const bool currEligible = eligible(c.vruntime);
-        const bool wakeeEligible = eligible(wakee.vruntime);
-        if (!wakeeEligible) return false;
-        return !currEligible || wakee.deadline < c.deadline;
+        // RUN_TO_PARITY: an eligible curr that has not used the slice it was picked with runs on
+        if (s.feat.runToParity && currEligible && c.deadline == c.pickedDeadline) return false;
+        for (int id : rq.queued) {
+            const Task& t = taskAt(s, id);
+            if (id != wakee.id && t.deadline < wakee.deadline && eligible(t.vruntime)) return false;
+        }
+        return !currEligible || !(c.deadline < wakee.deadline);
     }
     // wakeup_preempt_entity(): vdiff beyond the wakeup granularity in the wakee's vtime
     const double vdiff = c.vruntime - wakee.vruntime;

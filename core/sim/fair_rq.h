@@ -30,7 +30,12 @@ void requeueDelayedEntity(SimState& s, Cpu& rq, Task& t);
 // mirrors pick_next_entity(): CFS leftmost vruntime; EEVDF pick_eevdf(). Considers rq.queued
 // only (the engine puts the previous task back first, as put_prev_entity() does). -1 if empty.
 int pickNextEntity(SimState& s, Cpu& rq);
-// mirrors check_preempt_tick() (CFS) / update_deadline() (EEVDF): should curr yield now?
+// mirrors update_deadline() (EEVDF; CFS: nothing), which update_curr() calls on every update:
+// once curr's vruntime reaches its deadline it gets a new one a slice later, and it is to yield
+// (true) when another entity is queued. Without it a task running alone keeps the deadline of
+// a slice long past, and no wakeup can preempt it until the next tick.
+bool updateDeadline(SimState& s, Cpu& rq);
+// mirrors check_preempt_tick() (CFS) / update_deadline() at the tick (EEVDF): should curr yield now?
 bool checkPreemptTick(SimState& s, Cpu& rq);
 // mirrors check_preempt_wakeup() (CFS wakeup granularity) / check_preempt_wakeup_fair() (EEVDF).
 bool checkPreemptWakeup(SimState& s, Cpu& rq, const Task& wakee);

@@ -55,6 +55,9 @@ struct alignas(64) Task {
     // se->sched_delayed (DELAY_DEQUEUE): blocked (Sleeping/Blocked) but still queued on `cpu`
     bool delayed = false;
     double deadline = 0, vlag = 0;
+    // the deadline the task had when last picked (set_next_entity() stashes it, in vlag): while
+    // it is unchanged the task has not used that slice (RUN_TO_PARITY)
+    double pickedDeadline = -1;
     double prevSumExec = 0;
     int64_t lastRan = 0;      // se.exec_start when not running: cache hotness
     int64_t enqueuedAt = -1;  // became runnable and not yet picked

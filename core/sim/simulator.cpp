@@ -571,6 +571,9 @@ private:
     // ---- enqueue / schedule
     void activate(Task& t, int cpu, Place how, bool keepWaitStart) {
         Cpu& r = rq(cpu);
+        // enqueue_entity() -> update_curr(): curr's vruntime (and so the average the task is
+        // placed against) and deadline up to now, before the task joins
+        const bool sliceUsed = updateCurrNow(cpu);
         t.cpu = cpu;
         if (!keepWaitStart || t.enqueuedAt < 0) t.enqueuedAt = s_.now;
         t.state = TaskState::Runnable;
@@ -588,19 +591,28 @@ private:
         updateCpuPelt(cpu);
         syncCpu(cpu);
         // a CPU running a script is on its way through schedule(), not asleep in idle
-        runOrPreempt(cpu, t, s_.opt.idleExitNs > 0 && how == Place::Wakeup && scriptCpu_ != cpu);
+        runOrPreempt(cpu, t, s_.opt.idleExitNs > 0 && how == Place::Wakeup && scriptCpu_ != cpu, sliceUsed);
+    }
+
+    // update_curr(): curr's progress and vruntime up to now and update_deadline(); true when
+    // curr used its slice with another task queued (resched_curr()).
+    bool updateCurrNow(int cpu) {
+        if (rq(cpu).curr < 0) return false;
+        account(cpu);
+        return updateDeadline(s_, rq(cpu));
     }
 
     // `t` was just queued on `cpu`: an idle CPU runs it (after its idle exit when `idleExit`),
-    // a busy one is preempted when check_preempt_wakeup() says so (at the end of the script it
-    // is running, when it is that CPU's).
-    void runOrPreempt(int cpu, const Task& t, bool idleExit) {
+    // a busy one is preempted when curr's slice ran out (`sliceUsed`, found by the enqueue's
+    // update_curr()) or check_preempt_wakeup() says so (at the end of the script it is running,
+    // when it is that CPU's).
+    void runOrPreempt(int cpu, const Task& t, bool idleExit, bool sliceUsed) {
         Cpu& r = rq(cpu);
         if (inSchedule_[static_cast<size_t>(cpu)]) return;
         if (r.curr < 0) {
             if (idleExit) wakeFromIdle(cpu);
             else schedule(cpu);
-        } else if (checkPreemptWakeup(s_, r, t)) {
+        } else if (sliceUsed || updateCurrNow(cpu) || checkPreemptWakeup(s_, r, t)) {
             if (scriptCpu_ == cpu) needResched_[static_cast<size_t>(cpu)] = 1;
             else preempt(cpu);
         }
@@ -663,6 +675,7 @@ private:
                 unqueueEntity(r, t);
                 t.state = TaskState::Running;
                 t.prevSumExec = t.sumExec;
+                t.pickedDeadline = t.deadline;
                 if (t.enqueuedAt >= 0) s_.metrics.waitLatency.add(s_.now - t.enqueuedAt);
                 t.enqueuedAt = -1;
                 if (t.startedAt < 0) t.startedAt = s_.now;
@@ -782,7 +795,7 @@ private:
         updateTaskPelt(t);
         updateCpuPelt(cpu);
         syncCpu(cpu);  // runnable again: counted in nr_running
-        runOrPreempt(cpu, t, false);
+        runOrPreempt(cpu, t, false, false);
     }
 
     // Executes the running task's script until it starts a burst, blocks or exits.

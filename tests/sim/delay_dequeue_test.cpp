@@ -19,7 +19,8 @@ using workload::Op;
 using workload::OpKind;
 
 // Two tasks on CPU 0 of an otherwise idle 2-core machine: `napper`, pinned there until it lets go
-// of its mask after 1 ms of running, then napping 50 us, and `hog`, pinned. The napper runs first
+// of its mask after 1 ms of running, then napping 50 us, and `hog`, pinned, which first sleeps
+// 10 us. The napper runs first (the hog wakes behind its earlier, initial half-slice deadline)
 // and blocks ahead of the hog's vruntime (not eligible), so with DELAY_DEQUEUE it is still queued
 // on CPU 0, behind the hog, when it wakes.
 workload::Workload napperBehindAHog() {
@@ -27,7 +28,7 @@ workload::Workload napperBehindAHog() {
     workload::TaskSpec hog, napper;
     hog.name = "hog";
     hog.affinity = CpuSet::single(0);
-    hog.script = {op(OpKind::Run, 50e6)};
+    hog.script = {op(OpKind::Sleep, 10e3), op(OpKind::Run, 50e6)};  // wakes while the napper runs
     napper.name = "napper";
     napper.affinity = CpuSet::single(0);
     Op unpin = op(OpKind::SetAffinity);

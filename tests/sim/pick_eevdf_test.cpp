@@ -1,7 +1,10 @@
-// pick_eevdf() and wakeup preemption judge eligibility with entity_eligible()'s test
-// (vruntime_eligible(): integer keys, no division), and avg_vruntime() floors as the kernel's
-// does, so a task woken with no lag, placed at the average, is eligible: picked when its deadline
-// is the earliest, as in the kernel, and never by a tolerance of the simulator's own.
+// EEVDF's pick, placement and wakeup preemption against the kernel's definitions:
+// - pick_eevdf() and wakeup preemption judge eligibility with entity_eligible()'s test
+//   (vruntime_eligible(): integer keys, no division), and avg_vruntime() floors as the kernel's
+//   does, so a task woken with no lag, placed at the average, is eligible;
+// - place_entity() keeps the lag a task left with (PLACE_LAG's (W + w) / W inflation);
+// - update_curr() renews a used slice (update_deadline()); check_preempt_wakeup_fair() preempts
+//   when pick_eevdf() over curr and the queue picks the wakee (and RUN_TO_PARITY, when on).
 #include <gtest/gtest.h>
 
 #include <random>
@@ -77,6 +80,96 @@ TEST(PickEevdf, ATaskWokenWithNoLagIsEligibleAndOneKeyAheadIsNot) {
         if (anyEligible) {
             EXPECT_NE(pickNextEntity(s, rq), woken.id) << "round " << round;
         }
+    }
+}
+
+// One runqueue of the Kunpeng's CPU 0 with `n` tasks of weight 1024, none queued yet.
+struct Rq {
+    Topology topo = kunpeng920_24();
+    DomainTree tree = buildTree(topo, "linux-6.12", true, true);
+    std::unique_ptr<SimState> s;
+    explicit Rq(int n) {
+        workload::Workload wl;
+        wl.tasks.resize(static_cast<size_t>(n));
+        auto st = makeSimState(topo, tree, wl, SimOptions{});
+        EXPECT_TRUE(st.ok());
+        s = std::move(*st);
+        s->feat.runToParity = true;  // modelled, off in the profiles (featuresFor())
+    }
+    Cpu& rq() { return s->cpus[0]; }
+    Task& task(int id) { return s->tasks[static_cast<size_t>(id)]; }
+    void run(int id, double vruntime, double deadline) {
+        task(id).vruntime = vruntime;
+        task(id).deadline = deadline;
+        task(id).state = TaskState::Running;
+        rq().curr = id;
+    }
+    void queue(int id, double vruntime, double deadline) {
+        task(id).vruntime = vruntime;
+        task(id).deadline = deadline;
+        queueEntity(rq(), task(id));
+    }
+};
+
+TEST(PlaceEntity, AWokenTaskKeepsTheLagItLeftWith) {
+    for (const double lag : {2e6, -1.5e6, 3e5}) {
+        for (int others = 1; others <= 3; ++others) {
+            Rq q(5);
+            q.run(0, 10e6, 11e6);
+            for (int i = 1; i < others; ++i) q.queue(i, 10e6 + 1e6 * i, 12e6);
+            Task& t = q.task(4);
+            t.vlag = lag;
+            placeEntity(*q.s, q.rq(), t, Place::Wakeup);
+            queueEntity(q.rq(), t);
+            // joining moved the average towards it; the inflated lag leaves it `lag` behind it
+            EXPECT_NEAR(avgVruntime(*q.s, q.rq()) - t.vruntime, lag, 1.0) << "lag " << lag << ", " << others << " on the rq";
+        }
+    }
+}
+
+TEST(UpdateDeadline, AUsedSliceIsRenewedAndYieldsOnlyToAQueuedTask) {
+    Rq q(2);
+    q.run(0, 5e6, 4e6);  // ran past its deadline, alone
+    EXPECT_FALSE(updateDeadline(*q.s, q.rq())) << "alone: a new slice, no resched";
+    EXPECT_DOUBLE_EQ(q.task(0).deadline, 5e6 + q.s->baseSliceNs);
+    EXPECT_FALSE(updateDeadline(*q.s, q.rq())) << "within the new slice";
+    q.task(0).vruntime = q.task(0).deadline;
+    q.queue(1, 6e6, 8e6);
+    EXPECT_TRUE(updateDeadline(*q.s, q.rq())) << "slice used with another task queued";
+}
+
+TEST(CheckPreemptWakeup, PreemptsWhenPickEevdfWouldPickTheWakee) {
+    {  // equal deadlines, both eligible: the queue's best wins unless curr's is strictly earlier
+        Rq q(2);
+        q.run(0, 10e6, 12e6);
+        q.task(0).pickedDeadline = 11e6;  // its picked slice is used: no RUN_TO_PARITY protection
+        q.queue(1, 10e6, 12e6);
+        EXPECT_TRUE(checkPreemptWakeup(*q.s, q.rq(), q.task(1)));
+        q.task(0).deadline = 11.9e6;
+        EXPECT_FALSE(checkPreemptWakeup(*q.s, q.rq(), q.task(1)));
+    }
+    {  // another queued task, eligible with an earlier deadline, is the pick: no preemption
+        Rq q(3);
+        q.run(0, 10e6, 13e6);
+        q.queue(2, 9e6, 11e6);
+        q.queue(1, 9.5e6, 12e6);
+        EXPECT_FALSE(checkPreemptWakeup(*q.s, q.rq(), q.task(1)));
+        EXPECT_TRUE(checkPreemptWakeup(*q.s, q.rq(), q.task(2)));
+    }
+    {  // RUN_TO_PARITY: curr, eligible, in the slice it was picked with, runs on
+        Rq q(2);
+        q.run(0, 9e6, 12e6);
+        q.task(0).pickedDeadline = 12e6;
+        q.queue(1, 10e6, 11e6);  // average 9.5 ms: the wakee, at 10 ms, is not eligible
+        EXPECT_FALSE(checkPreemptWakeup(*q.s, q.rq(), q.task(1)));
+        unqueueEntity(q.rq(), q.task(1));
+        q.queue(1, 9e6, 11e6);  // average 9 ms: both eligible, the wakee's deadline earlier
+        EXPECT_FALSE(checkPreemptWakeup(*q.s, q.rq(), q.task(1))) << "protected slice";
+        q.task(0).pickedDeadline = 10e6;  // curr got a new deadline since its pick
+        EXPECT_TRUE(checkPreemptWakeup(*q.s, q.rq(), q.task(1)));
+        q.task(0).pickedDeadline = 12e6;
+        q.task(0).vruntime = 9.5e6;  // ahead of the average (9.25 ms): not eligible, not protected
+        EXPECT_TRUE(checkPreemptWakeup(*q.s, q.rq(), q.task(1)));
     }
 }
 
