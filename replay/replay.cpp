@@ -9,6 +9,7 @@
 #include "migration_classifier.h"
 #include "sched_tracker.h"
 #include "trace_topology.h"
+#include "wakeup_preemptions.h"
 
 namespace schedscope::replay {
 namespace {
@@ -144,6 +145,9 @@ ReplayMetrics measureRecording(const tracing::EventStore& store, const TraceTime
         m.waitLatency.add(static_cast<int64_t>(iv.end - iv.start));
     }
     m.idleWakeupLatency = measureIdleWakeups(timelines, derived);
+    const WakeupPreemptions pre = measureWakeupPreemptions(timelines, derived);
+    m.busyWakeups = pre.busyWakeups;
+    m.wakeupPreemptions = pre.preempting;
 
     // Utilisation, completion and the placement timeline from the run slices.
     m.cpuUtilisation.assign(static_cast<size_t>(derived.cpuCount), 0.0);
@@ -190,6 +194,8 @@ ReplayMetrics metricsFromSim(sim::SimState& s, size_t taskCount) {
         if (s.metrics.migrationsByCause[c])
             m.migrationsByCause[sim::causeName(static_cast<sim::MigrationCause>(c))] = s.metrics.migrationsByCause[c];
     m.waitLatency = s.metrics.waitLatency;
+    m.busyWakeups = s.metrics.busyWakeups;
+    m.wakeupPreemptions = s.metrics.wakeupPreemptions;
     for (const auto& c : s.cpus) m.cpuUtilisation.push_back(static_cast<double>(c.busyTotal) / 1e9 / std::max(1e-9, m.elapsedS));
     m.tasks.resize(taskCount);
     bool allExited = true;
@@ -235,6 +241,11 @@ Fidelity computeFidelity(const ReplayMetrics& rec, const ReplayMetrics& base) {
                             ? std::fabs(base.completionS - rec.completionS) / rec.completionS
                             : 1.0;  // the baseline never finished: as wrong as it gets
     f.migrationRatio = nr > 0 ? nb / nr : 0;
+    auto share = [](const ReplayMetrics& m) {
+        return m.busyWakeups > 0 ? static_cast<double>(m.wakeupPreemptions) / static_cast<double>(m.busyWakeups) : -1.0;
+    };
+    f.recordedPreemptShare = share(rec);
+    f.baselinePreemptShare = share(base);
     return f;
 }
 

@@ -38,6 +38,9 @@ struct ReplayMetrics {
     // the recording only: wakeups onto a CPU idle from the wakeup to the wakee's switch in (the
     // idle state's exit and the IPI), from sched_wakeup to the switch in
     sim::LatencyHistogram idleWakeupLatency;
+    // wakeups onto a CPU running another task, and those that preempted it at once
+    // (wakeup_preemptions.h; the simulator's sim::Metrics counters)
+    long long busyWakeups = 0, wakeupPreemptions = 0;
     std::vector<double> cpuUtilisation;  // per CPU: share of elapsed time running kept tasks
     std::vector<TaskOutcome> tasks;      // indexed like DerivedWorkload::tasks
     std::vector<sim::PlacementSample> timeline;  // per CPU running task index (-1 idle) at samples
@@ -86,6 +89,8 @@ struct Fidelity {
     // |baseline - recorded| / recorded of when the last task finished (exit or last run)
     double completionError = 0;
     double migrationRatio = 0;  // baseline / recorded migration count; 0 when none recorded
+    // share of the wakeups onto a busy CPU that preempted it; -1 when there were none
+    double recordedPreemptShare = -1, baselinePreemptShare = -1;
 };
 Fidelity computeFidelity(const ReplayMetrics& recorded, const ReplayMetrics& baseline);
 

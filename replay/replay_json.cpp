@@ -148,6 +148,9 @@ json replayResultToJson(const ReplayResult& r, const std::string& trace, bool ti
                          {"wait_p50_ratio", f.waitP50Ratio},
                          {"completion_error", f.completionError},
                          {"migration_ratio", f.migrationRatio}};
+        auto share = [](double x) { return x < 0 ? nlohmann::json(nullptr) : nlohmann::json(x); };
+        j["fidelity"]["wakeup_preemption_share"] = {{"recorded", share(f.recordedPreemptShare)},
+                                                    {"baseline", share(f.baselinePreemptShare)}};
     }
     j["assumptions"] = r.assumptions;
     return j;

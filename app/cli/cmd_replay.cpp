@@ -160,11 +160,14 @@ void printText(const ReplayResult& r, const std::string& trace) {
     causes("what-if", r.whatIf.metrics);
     if (r.fidelity) {
         const Fidelity& f = *r.fidelity;
+        auto share = [](double x) { return x < 0 ? std::string("-") : std::to_string(std::lround(x * 100)) + "%"; };
         std::printf("\nfidelity (baseline vs recorded): cpu_time_error %.1f%%, level_mix_error %.3f, dominant level "
-                    "%s / %s, completion_error %.1f%%, migrations x%.2f, median wait x%.2f\n",
+                    "%s / %s, completion_error %.1f%%, migrations x%.2f, median wait x%.2f, wakeups preempting a busy "
+                    "CPU %s / %s\n",
                     f.cpuTimeError * 100, f.levelMixError, f.recordedDominantLevel.empty() ? "-" : f.recordedDominantLevel.c_str(),
                     f.baselineDominantLevel.empty() ? "-" : f.baselineDominantLevel.c_str(), f.completionError * 100,
-                    f.migrationRatio, f.waitP50Ratio);
+                    f.migrationRatio, f.waitP50Ratio, share(f.recordedPreemptShare).c_str(),
+                    share(f.baselinePreemptShare).c_str());
     }
     std::printf("\nassumptions:\n");
     for (const auto& a : r.assumptions) std::printf("  - %s\n", a.c_str());

@@ -18,9 +18,11 @@ SimFeatures featuresFor(const KernelProfile& p) {
     }
     // RUN_TO_PARITY ("sched/eevdf: Curb wakeup-preemption", v6.6, on in the kernels) is modelled
     // but left off: against this 6.18 VM's recordings, the share of wakeups onto a busy CPU that
-    // preempted it (recorded / without / with it) was pingpong 79% / 73% / 24%, forkstorm 70% /
-    // 48% / 38%, pinned 80% / 83% / 74%, hackbench 33% / 45% / 41%: the simulated tasks' lag
-    // keeps curr eligible through its slice more often than the kernel's does.
+    // preempted it (replay's fidelity line; recorded / without / with it) was pingpong 79% / 72%
+    // / 24%, pinned 72% / 87% / 77%, forkstorm 47% / 73% / 59%, hackbench 25% / 49% / 48%, sample
+    // 66% / 85% / 89%, the two napper recordings 90% / 93% / 84% and 86% / 95% / 95%: 15 points
+    // off on average without it, 19 with it (pingpong's 55 above all: the simulated tasks' lag
+    // keeps curr eligible through its slice more often than the kernel's does).
     f.runToParity = false;
     return f;
 }

@@ -591,7 +591,8 @@ private:
         updateCpuPelt(cpu);
         syncCpu(cpu);
         // a CPU running a script is on its way through schedule(), not asleep in idle
-        runOrPreempt(cpu, t, s_.opt.idleExitNs > 0 && how == Place::Wakeup && scriptCpu_ != cpu, sliceUsed);
+        runOrPreempt(cpu, t, s_.opt.idleExitNs > 0 && how == Place::Wakeup && scriptCpu_ != cpu, sliceUsed,
+                     how == Place::Wakeup);
     }
 
     // update_curr(): curr's progress and vruntime up to now and update_deadline(); true when
@@ -606,13 +607,16 @@ private:
     // a busy one is preempted when curr's slice ran out (`sliceUsed`, found by the enqueue's
     // update_curr()) or check_preempt_wakeup() says so (at the end of the script it is running,
     // when it is that CPU's).
-    void runOrPreempt(int cpu, const Task& t, bool idleExit, bool sliceUsed) {
+    void runOrPreempt(int cpu, const Task& t, bool idleExit, bool sliceUsed, bool wakeup) {
         Cpu& r = rq(cpu);
+        const bool busy = wakeup && r.curr >= 0;
+        s_.metrics.busyWakeups += busy;
         if (inSchedule_[static_cast<size_t>(cpu)]) return;
         if (r.curr < 0) {
             if (idleExit) wakeFromIdle(cpu);
             else schedule(cpu);
         } else if (sliceUsed || updateCurrNow(cpu) || checkPreemptWakeup(s_, r, t)) {
+            s_.metrics.wakeupPreemptions += busy;
             if (scriptCpu_ == cpu) needResched_[static_cast<size_t>(cpu)] = 1;
             else preempt(cpu);
         }
@@ -795,7 +799,7 @@ private:
         updateTaskPelt(t);
         updateCpuPelt(cpu);
         syncCpu(cpu);  // runnable again: counted in nr_running
-        runOrPreempt(cpu, t, false, false);
+        runOrPreempt(cpu, t, false, false, true);
     }
 
     // Executes the running task's script until it starts a burst, blocks or exits.

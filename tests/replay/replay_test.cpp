@@ -208,6 +208,52 @@ TEST(ReplayTraces, IdleWakeupLatencyIsMeasuredAndReplayed) {
                             [](const std::string& a) { return a.find("(--idle-exit-us)") != std::string::npos; }));
 }
 
+// The share of wakeups onto a busy CPU that preempted it, counted here from the raw events: a
+// sched_wakeup of a kept task that slept, onto a CPU whose switches show another task current,
+// preempting when that CPU's next switch puts that task back (R) and switches to the wakee.
+TEST(ReplayTraces, WakeupPreemptionsAreCountedAsTheSwitchesShow) {
+    const std::string name = "replay/pingpong.dat";
+    tracing::EventStore store = load(name);
+    Topology topo = sidecar(name);
+    auto r = replayTrace(store, name, topo, topo, pingPongOnItsOwnMachine());
+    ASSERT_TRUE(r.ok()) << r.error();
+    std::set<int32_t> kept;
+    for (const auto& t : r->derived.tasks) kept.insert(t.pid);
+    std::map<int, int32_t> curr;
+    std::set<int32_t> sleeping;
+    struct Pending {
+        int32_t wakee, was;
+    };
+    std::map<int, std::vector<Pending>> pending;  // per CPU: busy wakeups waiting for its next switch
+    long long busy = 0, preempting = 0;
+    store.forEach([&](const tracing::SchedEvent& e) {
+        if (e.kind == tracing::EventKind::Wakeup && kept.count(e.pid) && sleeping.erase(e.pid) && e.dstCpu >= 0 &&
+            curr.count(e.dstCpu) && curr[e.dstCpu] != 0 && curr[e.dstCpu] != e.pid) {
+            ++busy;
+            pending[e.dstCpu].push_back({e.pid, curr[e.dstCpu]});
+        }
+        if (e.kind == tracing::EventKind::Switch) {
+            for (const Pending& p : pending[e.cpu])
+                preempting += e.pid == p.was && e.state == tracing::TaskState::Runnable && e.pid2 == p.wakee;
+            pending[e.cpu].clear();
+            if (e.state != tracing::TaskState::Runnable) sleeping.insert(e.pid);
+            curr[e.cpu] = e.pid2;
+        }
+        return true;
+    });
+    std::printf("busy-CPU wakeups: %lld (raw) / %lld (measured), preempting %lld / %lld\n", busy, r->recorded.busyWakeups,
+                preempting, r->recorded.wakeupPreemptions);
+    ASSERT_GT(busy, 500);
+    EXPECT_NEAR(static_cast<double>(r->recorded.busyWakeups), static_cast<double>(busy), 0.05 * static_cast<double>(busy));
+    EXPECT_NEAR(static_cast<double>(r->recorded.wakeupPreemptions), static_cast<double>(preempting),
+                0.05 * static_cast<double>(preempting));
+    // (the simulator's side: NapperFidelity; replayed alone, the two ping-pong tasks never find
+    // their CPU busy, as the recording's other tasks made it)
+    EXPECT_EQ(r->baseline->metrics.busyWakeups, 0);
+    EXPECT_NEAR(r->fidelity->recordedPreemptShare,
+                static_cast<double>(r->recorded.wakeupPreemptions) / static_cast<double>(r->recorded.busyWakeups), 1e-12);
+}
+
 TEST(ReplayTraces, ForkStormDerivesFortyForkedChildren) {
     DerivedWorkload d = deriveComm("replay/forkstorm.dat", "forkstorm");
     ASSERT_EQ(d.tasks.size(), 41u);
@@ -279,6 +325,14 @@ TEST_P(NapperFidelity, WaitsMatchTheKernelsWakeupPreemption) {
     const auto& rec = r->recorded.waitLatency;
     const auto& sim = r->baseline->metrics.waitLatency;
     ASSERT_GT(rec.count(), 150);
+    // most of the napper's wakeups preempted the hog, recorded and replayed
+    const Fidelity& f = *r->fidelity;
+    std::printf("%s wakeups preempting a busy CPU: recorded %.2f, replayed %.2f\n", name.c_str(), f.recordedPreemptShare,
+                f.baselinePreemptShare);
+    EXPECT_GT(f.recordedPreemptShare, 0.8);
+    EXPECT_GT(f.baselinePreemptShare, 0.8);
+    const auto j = replayResultToJson(*r, name);
+    EXPECT_DOUBLE_EQ(j["fidelity"]["wakeup_preemption_share"]["recorded"].get<double>(), f.recordedPreemptShare);
     for (const double p : {95.0, 99.0}) {
         const double want = rec.percentileNs(p), got = sim.percentileNs(p);
         std::printf("%s wait p%.0f: recorded %.0f us, replayed %.0f us\n", name.c_str(), p, want / 1000, got / 1000);
