@@ -84,6 +84,18 @@ WhatIfPanel::WhatIfPanel(QWidget* parent) : QWidget(parent) {
         profile_->addItem(qs(p.name), qs(p.name));
         profile_->setItemData(profile_->count() - 1, qs(p.description), Qt::ToolTipRole);
     }
+    delayDequeue_ = new QComboBox;
+    delayDequeue_->setObjectName(QStringLiteral("whatIfDelayDequeue"));
+    delayDequeue_->addItem(tr("the profile's"), QString());
+    delayDequeue_->addItem(tr("on"), QStringLiteral("on"));
+    delayDequeue_->addItem(tr("off"), QStringLiteral("off"));
+    delayDequeue_->setToolTip(tr("EEVDF's delayed dequeue (on from linux-6.12) for both runs, as the kernel's "
+                                 "sched_features knob sets it; the comparison of it sets it per run"));
+    auto delayFollowsCompare = [this] {
+        delayDequeue_->setEnabled(compare_->currentData().toString() != QStringLiteral("delay-dequeue"));
+    };
+    connect(compare_, &QComboBox::currentIndexChanged, this, delayFollowsCompare);
+    delayFollowsCompare();
     seeds_ = new QSpinBox;
     seeds_->setRange(1, 100);
     seeds_->setValue(3);
@@ -119,6 +131,7 @@ WhatIfPanel::WhatIfPanel(QWidget* parent) : QWidget(parent) {
     form->addRow(tr("Workload"), workloadRow);
     form->addRow(tr("Compare"), compare_);
     form->addRow(tr("Profile"), profile_);
+    form->addRow(tr("DELAY_DEQUEUE"), delayDequeue_);
     form->addRow(tr("Seeds"), seeds_);
     form->addRow(tr("Duration"), duration_);
     form->addRow(tr("Trace tasks"), spread_);
@@ -248,6 +261,11 @@ void WhatIfPanel::setProfile(const QString& profile) {
     profile_->setCurrentIndex(i >= 0 ? i : 0);
 }
 
+void WhatIfPanel::setDelayDequeue(const QString& setting) {
+    const int i = delayDequeue_->findData(setting);
+    delayDequeue_->setCurrentIndex(i >= 0 ? i : 0);
+}
+
 void WhatIfPanel::setSeeds(int seeds) { seeds_->setValue(seeds); }
 void WhatIfPanel::setDuration(double seconds) { duration_->setValue(seconds); }
 void WhatIfPanel::setTraceSpread(bool spread) { spread_->setChecked(spread); }
@@ -274,6 +292,8 @@ WhatIfRequest WhatIfPanel::request(QString* error) const {
                                              spread_->isChecked()};
     r.compare = ss(compare_->currentData().toString());
     r.profile = ss(profile_->currentData().toString());
+    const QString delay = delayDequeue_->currentData().toString();
+    if (r.compare != "delay-dequeue" && !delay.isEmpty()) r.delayDequeue = delay == QStringLiteral("on");
     r.seeds = seeds_->value();
     r.durationS = duration_->value();
     return r;
@@ -350,6 +370,7 @@ void WhatIfPanel::mirror(const WhatIfPanel& other) {
     setWorkload(other.workload_->currentText());
     compare_->setCurrentIndex(other.compare_->currentIndex());
     profile_->setCurrentIndex(other.profile_->currentIndex());
+    delayDequeue_->setCurrentIndex(other.delayDequeue_->currentIndex());
     seeds_->setValue(other.seeds_->value());
     duration_->setValue(other.duration_->value());
     spread_->setChecked(other.spread_->isChecked());

@@ -49,6 +49,7 @@ public:
     void setWorkload(const QString& spec);
     void setCompare(const QString& what);  // "cls" or "node"
     void setProfile(const QString& profile);  // empty: the newest
+    void setDelayDequeue(const QString& setting);  // "on", "off"; empty: the profile's
     void setSeeds(int seeds);
     void setDuration(double seconds);
     void setTraceSpread(bool spread);  // a trace's unpinned tasks may use every CPU
@@ -97,6 +98,7 @@ private:
     QComboBox* workload_;
     QComboBox* compare_;
     QComboBox* profile_;
+    QComboBox* delayDequeue_;  // DELAY_DEQUEUE when not compared: the profile's, on or off
     QSpinBox* seeds_;
     QDoubleSpinBox* duration_;
     QCheckBox* spread_;

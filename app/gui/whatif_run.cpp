@@ -78,9 +78,10 @@ Result<std::shared_ptr<const WhatIfSetup>> prepareWhatIf(const WhatIfRequest& re
     }
     const KernelProfile& kernel = profile ? *profile : defaultProfile();
     setup->profileName = kernel.name;
-    if (request.compare == "delay-dequeue") {
+    const bool comparesDelay = request.compare == "delay-dequeue";
+    if (comparesDelay || request.delayDequeue) {
         for (int setting = 0; setting < 2; ++setting) {
-            auto f = sim::featuresWithDelayDequeue(kernel, setting == 1);
+            auto f = sim::featuresWithDelayDequeue(kernel, comparesDelay ? setting == 1 : *request.delayDequeue);
             if (!f) return Error{"what-if: " + f.error()};
             setup->features[setting] = *f;
         }
@@ -238,6 +239,7 @@ nlohmann::json WhatIfResult::toJson() const {
         out["cls"] = q.compare == "cls" ? json("compared") : json(q.cls);
         out["node"] = q.compare == "node" ? json("compared") : json(q.node);
         if (q.compare == "delay-dequeue") out["delay_dequeue"] = "compared";
+        else if (setup->features[0]) out["delay_dequeue"] = setup->features[0]->delayDequeue;
     }
     if (!error.empty()) out["error"] = error;
     return out;

@@ -39,6 +39,9 @@ struct WhatIfRequest {
     std::optional<TraceSource> trace;
     std::string compare = "cls";                 // "cls", "node" or "delay-dequeue": toggled off vs on
     bool cls = true, node = true;                // the other setting's value
+    // DELAY_DEQUEUE when it is not the compared setting, for both runs: nullopt keeps the
+    // profile's (on from linux-6.12); on for a CFS profile is an error, as --delay-dequeue's
+    std::optional<bool> delayDequeue;
     std::string profile;                         // empty: the newest kernel profile
     int seeds = 3;
     unsigned long long firstSeed = 1;
@@ -57,7 +60,9 @@ struct WhatIfSetup {
     CpuSet unpinnedCpus;
     DomainBuildOptions build[2];  // [0] compared setting off, [1] on
     std::shared_ptr<const DomainTree> trees[2];
-    std::optional<sim::SimFeatures> features[2];  // "delay-dequeue": the profile's, DELAY_DEQUEUE off / on
+    // the profile's behaviours with DELAY_DEQUEUE off / on ("delay-dequeue"), or both set by
+    // WhatIfRequest::delayDequeue; nullopt: the profile's own
+    std::optional<sim::SimFeatures> features[2];
     std::string profileName;
 };
 Result<std::shared_ptr<const WhatIfSetup>> prepareWhatIf(const WhatIfRequest& request);

@@ -235,6 +235,57 @@ TEST(WhatIfRun, DelayDequeueOffVersusOn) {
     EXPECT_EQ(panel.request().compare, "delay-dequeue");
 }
 
+// Outside its own comparison DELAY_DEQUEUE is one setting for both runs: the profile's, or on or
+// off as chosen (the kernel's sched_features knob); on needs an EEVDF profile.
+TEST(WhatIfRun, DelayDequeueSetForBothRuns) {
+    WhatIfRequest q;
+    q.spec.kind = TopologySpec::Kind::Preset;
+    q.spec.value = "kunpeng920-24";
+    q.workload = "hackbench:groups=2";
+    q.compare = "cls";
+    q.durationS = 0.05;
+    auto profiles = prepareWhatIf(q);
+    ASSERT_TRUE(profiles.ok()) << profiles.error();
+    EXPECT_FALSE((*profiles)->features[0].has_value()) << "the profile's own";
+    q.delayDequeue = false;
+    auto off = prepareWhatIf(q);
+    ASSERT_TRUE(off.ok()) << off.error();
+    for (int setting = 0; setting < 2; ++setting) {
+        ASSERT_TRUE((*off)->features[setting].has_value());
+        EXPECT_FALSE((*off)->features[setting]->delayDequeue);
+    }
+    // the same seed on the same tree: only DELAY_DEQUEUE differs, and hackbench's wakeups see it
+    const WhatIfRun withIt = runWhatIfJob(**profiles, 1, 0, {});
+    const WhatIfRun without = runWhatIfJob(**off, 1, 0, {});
+    ASSERT_TRUE(withIt.error.empty() && without.error.empty()) << withIt.error << without.error;
+    EXPECT_NE(withIt.metrics, without.metrics);
+    WhatIfResult r;
+    r.setup = *off;
+    EXPECT_EQ(r.toJson()["delay_dequeue"], false);
+
+    q.profile = "linux-6.1";
+    EXPECT_TRUE(prepareWhatIf(q).ok()) << "off on a CFS kernel is what it has anyway";
+    q.delayDequeue = true;
+    auto cfs = prepareWhatIf(q);
+    ASSERT_FALSE(cfs.ok());
+    EXPECT_EQ(cfs.error(), "what-if: DELAY_DEQUEUE needs an EEVDF profile (linux-6.6 or later), not linux-6.1");
+
+    WhatIfPanel panel;
+    EXPECT_FALSE(panel.request().delayDequeue.has_value());
+    panel.setDelayDequeue(QStringLiteral("off"));
+    ASSERT_TRUE(panel.request().delayDequeue.has_value());
+    EXPECT_FALSE(*panel.request().delayDequeue);
+    panel.setDelayDequeue(QStringLiteral("on"));
+    EXPECT_TRUE(*panel.request().delayDequeue);
+    panel.setCompare(QStringLiteral("delay-dequeue"));
+    EXPECT_FALSE(panel.request().delayDequeue.has_value()) << "compared: set per run";
+    auto* box = panel.findChild<QComboBox*>(QStringLiteral("whatIfDelayDequeue"));
+    ASSERT_NE(box, nullptr);
+    EXPECT_FALSE(box->isEnabled());
+    panel.setCompare(QStringLiteral("cls"));
+    EXPECT_TRUE(box->isEnabled());
+}
+
 // The open trace is a workload: its tasks, derived as replay derives them, run on a preset with
 // CLS off and on. The recording's 2 CPUs are CPUs 0-1 of the Kunpeng, which share a cluster.
 TEST(WhatIfPanel, TheOpenTraceIsAWorkload) {
