@@ -196,15 +196,21 @@ TEST(WhatIfPanel, RunsBothSettingsAndShowsTableBarsHeatAndExports) {
     EXPECT_GE(test::distinctColours(shot), 40);
 }
 
-// DELAY_DEQUEUE off vs on is a comparison too: one tree, the profile's behaviours with the
-// feature off and on; hackbench's wakers find wakees still queued, so fewer wakeups migrate.
-TEST(WhatIfRun, DelayDequeueOffVersusOn) {
+// hackbench:groups=2 on the Kunpeng 920 preset, 50 ms per run, comparing `compare`
+WhatIfRequest hackbenchOnAKunpeng(const std::string& compare) {
     WhatIfRequest q;
     q.spec.kind = TopologySpec::Kind::Preset;
     q.spec.value = "kunpeng920-24";
     q.workload = "hackbench:groups=2";
-    q.compare = "delay-dequeue";
+    q.compare = compare;
     q.durationS = 0.05;
+    return q;
+}
+
+// DELAY_DEQUEUE off vs on is a comparison too: one tree, the profile's behaviours with the
+// feature off and on; hackbench's wakers find wakees still queued, so fewer wakeups migrate.
+TEST(WhatIfRun, DelayDequeueOffVersusOn) {
+    WhatIfRequest q = hackbenchOnAKunpeng("delay-dequeue");
     auto setup = prepareWhatIf(q);
     ASSERT_TRUE(setup.ok()) << setup.error();
     WhatIfResult r;
@@ -238,12 +244,7 @@ TEST(WhatIfRun, DelayDequeueOffVersusOn) {
 // Outside its own comparison DELAY_DEQUEUE is one setting for both runs: the profile's, or on or
 // off as chosen (the kernel's sched_features knob); on needs an EEVDF profile.
 TEST(WhatIfRun, DelayDequeueSetForBothRuns) {
-    WhatIfRequest q;
-    q.spec.kind = TopologySpec::Kind::Preset;
-    q.spec.value = "kunpeng920-24";
-    q.workload = "hackbench:groups=2";
-    q.compare = "cls";
-    q.durationS = 0.05;
+    WhatIfRequest q = hackbenchOnAKunpeng("cls");
     auto profiles = prepareWhatIf(q);
     ASSERT_TRUE(profiles.ok()) << profiles.error();
     EXPECT_FALSE((*profiles)->features[0].has_value()) << "the profile's own";

@@ -58,13 +58,20 @@ std::string finalAffinity(const DerivedWorkload& d, size_t i) {
     return cpus.toList();
 }
 
-// The ping-pong tasks replayed with a baseline, recording and what-if on the sidecar machine.
-ReplayOptions pingPongOnItsOwnMachine() {
+// A replay with a baseline, the recording and the what-if both on the sidecar machine and the
+// recording kernel's profile.
+ReplayOptions onItsOwnMachine() {
     ReplayOptions o;
     o.baseline = true;
-    o.derive.commRegex = {"pingpong"};
     o.recordedConfig = {"sidecar", findProfile("linux-6.12"), true, true, false};
     o.whatIf = o.recordedConfig;
+    return o;
+}
+
+// The ping-pong tasks replayed that way.
+ReplayOptions pingPongOnItsOwnMachine() {
+    ReplayOptions o = onItsOwnMachine();
+    o.derive.commRegex = {"pingpong"};
     return o;
 }
 
@@ -314,12 +321,9 @@ TEST_P(NapperFidelity, WaitsMatchTheKernelsWakeupPreemption) {
     const std::string name = GetParam();
     tracing::EventStore store = load(name);
     Topology topo = sidecar(name);
-    ReplayOptions o;
-    o.baseline = true;
+    ReplayOptions o = onItsOwnMachine();
     o.derive.commRegex = {"napper"};
     o.derive.affinity = {{"napper", CpuSet::single(1)}};  // taskset -c 1 from their start: not in the trace
-    o.recordedConfig = {"sidecar", findProfile("linux-6.12"), true, true, false};
-    o.whatIf = o.recordedConfig;
     auto r = replayTrace(store, name, topo, topo, o);
     ASSERT_TRUE(r.ok()) << r.error();
     const auto& rec = r->recorded.waitLatency;
@@ -352,11 +356,7 @@ TEST_P(ReplayFidelity, BaselineReplayIsCloseToTheRecording) {
     const std::string name = GetParam();
     tracing::EventStore store = load(name);
     Topology topo = sidecar(name);
-    ReplayOptions o;
-    o.baseline = true;
-    o.recordedConfig = {"sidecar", findProfile("linux-6.12"), true, true, false};
-    o.whatIf = o.recordedConfig;
-    auto r = replayTrace(store, name, topo, topo, o);
+    auto r = replayTrace(store, name, topo, topo, onItsOwnMachine());
     ASSERT_TRUE(r.ok()) << r.error();
     ASSERT_TRUE(r->fidelity.has_value());
     const auto& f = *r->fidelity;
