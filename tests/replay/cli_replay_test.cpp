@@ -58,6 +58,8 @@ TEST(CliReplay, WhatIfOnKunpengWithClsOnAndOffHasTheKeys) {
         EXPECT_EQ(j["baseline"]["config"]["cpus"], 2);
         EXPECT_TRUE(j["fidelity"].contains("cpu_time_error"));
         EXPECT_TRUE(j["fidelity"].contains("level_mix_error"));
+        EXPECT_GT(j["fidelity"]["wakeup_preemption_share"]["recorded"].get<double>(), 0);
+        EXPECT_GT(j["fidelity"]["wakeup_preemption_share"]["baseline"].get<double>(), 0);
         EXPECT_DOUBLE_EQ(j["derived"]["tasks"][0]["mem_fraction"].get<double>(), 0.2);
         bool mapping = false;
         for (const auto& a : j["assumptions"]) mapping = mapping || a.get<std::string>().find("trace CPU c is CPU c") != std::string::npos;
@@ -70,6 +72,10 @@ TEST(CliReplay, TextOutputShowsTheColumns) {
     ASSERT_EQ(r.status, 0) << r.err;
     for (const char* s : {"recorded", "baseline", "what-if", "fidelity", "assumptions:", "wait_p50_us"})
         EXPECT_NE(r.out.find(s), std::string::npos) << s;
+    // 1769 of the ping-pong tasks' 2232 wakeups onto a busy CPU preempted it (counted from the raw
+    // events in ReplayTraces.WakeupPreemptionsAreCountedAsTheSwitchesShow); replayed alone, the
+    // two tasks never find their CPU busy: "-"
+    EXPECT_NE(r.out.find("wakeups preempting a busy CPU 79% / -\n"), std::string::npos) << r.out;
 }
 
 TEST(CliReplay, WindowSelectsPartOfTheTrace) {
