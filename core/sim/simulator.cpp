@@ -604,9 +604,9 @@ private:
     }
 
     // `t` was just queued on `cpu`: an idle CPU runs it (after its idle exit when `idleExit`),
-    // a busy one is preempted when curr's slice ran out (`sliceUsed`, found by the enqueue's
-    // update_curr()) or check_preempt_wakeup() says so (at the end of the script it is running,
-    // when it is that CPU's).
+    // a busy one is preempted when curr's slice ran out (`sliceUsed`: the caller's
+    // update_curr(), after which curr is up to date) or check_preempt_wakeup() says so (at the
+    // end of the script it is running, when it is that CPU's).
     void runOrPreempt(int cpu, const Task& t, bool idleExit, bool sliceUsed, bool wakeup) {
         Cpu& r = rq(cpu);
         const bool busy = wakeup && r.curr >= 0;
@@ -615,7 +615,7 @@ private:
         if (r.curr < 0) {
             if (idleExit) wakeFromIdle(cpu);
             else schedule(cpu);
-        } else if (sliceUsed || updateCurrNow(cpu) || checkPreemptWakeup(s_, r, t)) {
+        } else if (sliceUsed || checkPreemptWakeup(s_, r, t)) {
             s_.metrics.wakeupPreemptions += busy;
             if (scriptCpu_ == cpu) needResched_[static_cast<size_t>(cpu)] = 1;
             else preempt(cpu);
@@ -799,7 +799,8 @@ private:
         updateTaskPelt(t);
         updateCpuPelt(cpu);
         syncCpu(cpu);  // runnable again: counted in nr_running
-        runOrPreempt(cpu, t, false, false, true);
+        // check_preempt_wakeup_fair() -> update_curr() (the requeue read curr as it was)
+        runOrPreempt(cpu, t, false, updateCurrNow(cpu), true);
     }
 
     // Executes the running task's script until it starts a burst, blocks or exits.
