@@ -19,14 +19,8 @@ bool idleFromTo(const RunSlicesByCpu& slices, int cpu, uint64_t from, uint64_t t
 }  // namespace
 
 bool isIdleWakeup(const std::vector<tracing::TaskInterval>& intervals, size_t k, const RunSlicesByCpu& slices) {
-    if (k == 0 || k + 1 >= intervals.size()) return false;
-    const auto& before = intervals[k - 1];
-    const auto& iv = intervals[k];
-    const auto& next = intervals[k + 1];
-    if (iv.phase != tracing::TaskPhase::Runnable || next.pid != iv.pid || next.phase != tracing::TaskPhase::Running)
-        return false;
-    if (before.pid != iv.pid || before.phase != tracing::TaskPhase::Sleeping) return false;
-    return idleFromTo(slices, next.cpu, iv.start, iv.end);
+    if (!isWakeupThenRun(intervals, k)) return false;
+    return idleFromTo(slices, intervals[k + 1].cpu, intervals[k].start, intervals[k].end);
 }
 
 sim::LatencyHistogram measureIdleWakeups(const TraceTimelines& timelines, const DerivedWorkload& derived) {

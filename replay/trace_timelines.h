@@ -21,4 +21,16 @@ struct TraceTimelines {
     }
 };
 
+// intervals[k] is a wakeup that ran: the task slept before it (intervals[k - 1]), was runnable,
+// and then ran (intervals[k + 1], on the CPU it ran on). Both the idle wakeups and the wakeup
+// preemptions of a recording are counted over these.
+inline bool isWakeupThenRun(const std::vector<tracing::TaskInterval>& intervals, size_t k) {
+    if (k == 0 || k + 1 >= intervals.size()) return false;
+    const auto& before = intervals[k - 1];
+    const auto& iv = intervals[k];
+    const auto& next = intervals[k + 1];
+    return iv.phase == tracing::TaskPhase::Runnable && before.pid == iv.pid &&
+           before.phase == tracing::TaskPhase::Sleeping && next.pid == iv.pid && next.phase == tracing::TaskPhase::Running;
+}
+
 }  // namespace schedscope::replay

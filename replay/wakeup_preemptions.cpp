@@ -22,13 +22,9 @@ WakeupPreemptions measureWakeupPreemptions(const TraceTimelines& timelines, cons
     const auto& iv = timelines.intervals;
     WakeupPreemptions out;
     for (size_t k = 1; k + 1 < iv.size(); ++k) {
+        if (!isWakeupThenRun(iv, k)) continue;
         const auto& woken = iv[k];
         const auto& ran = iv[k + 1];
-        // sleeping -> runnable (woken) -> running, of a kept task inside the window
-        if (woken.phase != tracing::TaskPhase::Runnable || iv[k - 1].pid != woken.pid ||
-            iv[k - 1].phase != tracing::TaskPhase::Sleeping || ran.pid != woken.pid ||
-            ran.phase != tracing::TaskPhase::Running)
-            continue;
         if (woken.start < derived.windowStartNs || woken.start > derived.windowEndNs || !kept.count(woken.pid)) continue;
         const int target = woken.cpu >= 0 ? woken.cpu : ran.cpu;
         const tracing::RunSlice* curr = sliceAt(timelines.slices, target, woken.start);
