@@ -25,6 +25,7 @@
 #include <string>
 #include <string_view>
 #include <unordered_map>
+#include <utility>
 #include <vector>
 
 #include "event_schema.h"
@@ -86,6 +87,11 @@ public:
     // Every event in global time order (ties: lower CPU first). `fn` returns false to stop.
     void forEach(const std::function<bool(const SchedEvent&)>& fn) const;
 
+    // The trace.dat buffer (trace-cmd record -B instance) the events came from; "" for the
+    // top-level buffer and for every other source.
+    const std::string& buffer() const { return buffer_; }
+    void setBuffer(std::string name) { buffer_ = std::move(name); }
+
     uint64_t firstTs() const { return firstTs_; }
     uint64_t lastTs() const { return lastTs_; }
     uint64_t count(EventKind k) const { return byKind_[static_cast<size_t>(k)]; }
@@ -127,6 +133,7 @@ private:
     std::vector<Partition> parts_;
     size_t total_ = 0;
     uint64_t firstTs_ = UINT64_MAX, lastTs_ = 0;
+    std::string buffer_;
     std::array<uint64_t, kEventKindCount> byKind_{};
     std::array<uint64_t, static_cast<size_t>(Anomaly::Count)> anomalies_{};
     std::map<std::string, uint64_t, std::less<>> other_;

@@ -2,10 +2,13 @@
 // output (libtraceevent's sched plugins print sched_switch/sched_wakeup as
 // "comm:pid [prio] S ==> comm:pid [prio]" and "comm:pid [prio] CPU:001").
 // Line shape: "<comm>-<pid> [(<tgid>)] [<cpu>] [<irq flags>] <secs>.<frac>: <event>: <payload>".
+#include <algorithm>
 #include <cerrno>
 #include <charconv>
 #include <cstring>
 #include <fstream>
+#include <utility>
+#include <vector>
 
 #include "trace_reader.h"
 
@@ -246,10 +249,28 @@ bool parseLine(std::string_view line, EventStore& store) {
     return true;
 }
 
+// "<name>: <comm>-<pid> [cpu] ...": trace-cmd report prefixes the events of an instance buffer
+// (trace-cmd record -B NAME) with the buffer's name, at the start of the line, where a task column
+// is right-aligned (leading spaces) or, when longer than its width, ends with "-<pid>". Returns
+// the name ("" for the top-level buffer) and removes the prefix from `line`.
+std::string_view takeBufferPrefix(std::string_view& line) {
+    if (line.empty() || line.front() == ' ' || line.front() == '\t' || line.front() == '#') return {};
+    const auto sp = line.find_first_of(" \t");
+    if (sp == std::string_view::npos || sp < 2 || line[sp - 1] != ':') return {};
+    const std::string_view name = line.substr(0, sp - 1);
+    if (name.find(':') != std::string_view::npos) return {};
+    line.remove_prefix(sp);
+    return name;
+}
+
 }  // namespace
 
-Result<EventStore> parseFtraceText(std::string_view text, const std::string& what, size_t maxLineBytes) {
-    EventStore store;
+Result<EventStore> parseFtraceText(std::string_view text, const std::string& what, size_t maxLineBytes,
+                                   std::string_view buffer) {
+    // one store per buffer, in the order they first appear; the top-level buffer's is first
+    std::vector<std::pair<std::string, EventStore>> stores(1);
+    EventStore* store = &stores.front().second;
+    std::string_view storeName;
     size_t lines = 0, garbage = 0;
     while (!text.empty()) {
         const auto nl = text.find('\n');
@@ -258,22 +279,46 @@ Result<EventStore> parseFtraceText(std::string_view text, const std::string& wha
         ++lines;
         if (line.size() > maxLineBytes) {
             ++garbage;
-            store.addAnomaly(Anomaly::GarbageLine);
+            store->addAnomaly(Anomaly::GarbageLine);
             continue;
         }
+        const std::string_view name = takeBufferPrefix(line);
+        if (name != storeName) {
+            auto it = std::find_if(stores.begin(), stores.end(), [&](const auto& b) { return b.first == name; });
+            if (it == stores.end()) {
+                stores.emplace_back(std::string(name), EventStore{});
+                it = stores.end() - 1;
+            }
+            store = &it->second;
+            storeName = it->first;
+        }
         line = trim(line);
-        if (isHeader(line) || lostLine(line, store)) continue;
-        if (!parseLine(line, store)) {
+        if (isHeader(line) || lostLine(line, *store)) continue;
+        if (!parseLine(line, *store)) {
             ++garbage;
-            store.addAnomaly(Anomaly::GarbageLine);
+            store->addAnomaly(Anomaly::GarbageLine);
         }
     }
-    store.finish();
-    if (store.size() == 0) {
+    std::string listed;
+    for (const auto& [name, s] : stores) listed += (listed.empty() ? "" : ", ") + (name.empty() ? std::string("top") : name);
+    EventStore* chosen = nullptr;
+    for (auto& [name, s] : stores) {
+        s.finish();
+        const bool wanted = buffer.empty() ? s.size() > 0 : (buffer == "top" ? name.empty() : name == buffer);
+        if (wanted && !chosen) {
+            chosen = &s;
+            chosen->setBuffer(name);
+        }
+    }
+    if (!buffer.empty() && !chosen)
+        return Error{what + ": no buffer '" + std::string(buffer) + "' in the trace (its buffers: " + listed + ")"};
+    if (!chosen || chosen->size() == 0) {
         if (garbage == lines) return Error{what + ": not an ftrace text trace (no line parses as an event)"};
+        if (!buffer.empty()) return Error{what + ": no sched events in its buffer '" + std::string(buffer) + "'"};
+        if (stores.size() > 1) return Error{what + ": no sched events in any of its buffers (" + listed + ")"};
         return Error{what + ": no sched events in the trace"};
     }
-    return store;
+    return std::move(*chosen);
 }
 
 Result<EventStore> readFtraceText(const std::string& path, const LoadOptions& options) {
@@ -290,7 +335,7 @@ Result<EventStore> readFtraceText(const std::string& path, const LoadOptions& op
         return Error{path + ": read error: " + std::strerror(errno)};
     if (text.find('\0') != std::string::npos) return Error{path + ": binary data, not a text trace or trace.dat"};
     if (options.cancel && options.cancel->load()) return Error{path + ": loading cancelled"};
-    auto r = parseFtraceText(text, path);
+    auto r = parseFtraceText(text, path, kMaxTextLineBytes, options.buffer);
     if (options.progress) options.progress(1.0);
     return r;
 }

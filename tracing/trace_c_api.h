@@ -41,6 +41,9 @@ struct tep_record *tracecmd_read_data(struct tracecmd_input *handle, int cpu);
 void tracecmd_free_record(struct tep_record *record);
 struct tep_handle *tracecmd_get_tep(struct tracecmd_input *handle);
 void tracecmd_set_loglevel(enum tep_loglevel level);
+int tracecmd_buffer_instances(struct tracecmd_input *handle);
+const char *tracecmd_buffer_instance_name(struct tracecmd_input *handle, int indx);
+struct tracecmd_input *tracecmd_buffer_instance_handle(struct tracecmd_input *handle, int indx);
 enum { SCHEDSCOPE_TRACECMD_FL_LOAD_NO_PLUGINS = 1 << 0 };
 
 /* tracefs.h */

@@ -3,6 +3,7 @@
 // merge re-reads compressed chunks and is several times slower on v7 files).
 #include <sys/stat.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <cstdlib>
@@ -19,6 +20,7 @@
 namespace schedscope::tracing {
 namespace {
 
+constexpr std::string_view kTopBuffer = "top";  // LoadOptions::buffer's name for the top-level buffer
 constexpr char kMagic[] = {0x17, 0x08, 0x44, 't', 'r', 'a', 'c', 'i', 'n', 'g'};
 
 struct Closer {
@@ -49,6 +51,42 @@ std::vector<uint64_t> statedRecordsPerCpu(tracecmd_input* h) {
     return out;
 }
 
+// One buffer's events and how many records it held in all.
+struct BufferRead {
+    EventStore events;
+    uint64_t records = 0;
+    size_t size() const { return events.size(); }
+};
+
+// Reads every record of one buffer (the top-level one or an instance's handle), CPU by CPU.
+Result<BufferRead> readBuffer(const std::string& path, tracecmd_input* h, SchedDecoder& decoder, const LoadOptions& options) {
+    BufferRead out;
+    EventStore& store = out.events;
+    // an instance's handle shares the file's tep, whose CPU count is the last handle's opened
+    const int cpus = tep_get_cpus(tracecmd_get_tep(h));
+    const std::vector<uint64_t> stated = statedRecordsPerCpu(h);
+    for (int cpu = 0; cpu < cpus; ++cpu) {
+        uint64_t onCpu = 0;
+        for (tep_record* rec = tracecmd_read_cpu_first(h, cpu); rec; rec = tracecmd_read_data(h, cpu)) {
+            ++onCpu;
+            decoder.decode(rec, store);
+            tracecmd_free_record(rec);
+            if ((++out.records & 0xffff) == 0) {
+                if (options.cancel && options.cancel->load()) return Error{path + ": loading cancelled"};
+                if (options.progress) options.progress((cpu + 0.5) / cpus);
+            }
+        }
+        if (options.progress) options.progress(static_cast<double>(cpu + 1) / cpus);
+        // libtracecmd skips a chunk it cannot decompress without telling: compare with the
+        // file's own count so the user sees that part of the trace is missing.
+        if (static_cast<size_t>(cpu) < stated.size() && stated[static_cast<size_t>(cpu)] > onCpu)
+            store.addAnomaly(Anomaly::Unreadable, stated[static_cast<size_t>(cpu)] - onCpu);
+    }
+    decoder.flushCounts(store);
+    store.finish();
+    return out;
+}
+
 }  // namespace
 
 Result<TraceFormat> detectTraceFormat(const std::string& path) {
@@ -68,8 +106,6 @@ Result<EventStore> readTraceDat(const std::string& path, const LoadOptions& opti
     auto format = detectTraceFormat(path);
     if (!format) return Error{format.error()};
     if (*format != TraceFormat::TraceDat) return Error{path + ": not a trace.dat file (wrong magic)"};
-    struct stat st {};
-    stat(path.c_str(), &st);
 
     tracecmd_set_loglevel(TEP_LOG_CRITICAL);
     // No plugins: we decode fields by offset and never print, and loading them costs ~10 ms.
@@ -86,32 +122,48 @@ Result<EventStore> readTraceDat(const std::string& path, const LoadOptions& opti
     SchedDecoder decoder(tep);
     if (!decoder.hasSchedEvents()) return Error{path + ": no sched events recorded (record with -e sched)"};
 
-    EventStore store;
-    const int cpus = tep_get_cpus(tep);
-    const std::vector<uint64_t> stated = statedRecordsPerCpu(handle.h);
-    uint64_t n = 0;
-    for (int cpu = 0; cpu < cpus; ++cpu) {
-        uint64_t onCpu = 0;
-        for (tep_record* rec = tracecmd_read_cpu_first(handle.h, cpu); rec; rec = tracecmd_read_data(handle.h, cpu)) {
-            ++onCpu;
-            decoder.decode(rec, store);
-            tracecmd_free_record(rec);
-            if ((++n & 0xffff) == 0) {
-                if (options.cancel && options.cancel->load()) return Error{path + ": loading cancelled"};
-                if (options.progress) options.progress((cpu + 0.5) / cpus);
-            }
-        }
-        if (options.progress) options.progress(static_cast<double>(cpu + 1) / cpus);
-        // libtracecmd skips a chunk it cannot decompress without telling: compare with the
-        // file's own count so the user sees that part of the trace is missing.
-        if (static_cast<size_t>(cpu) < stated.size() && stated[static_cast<size_t>(cpu)] > onCpu)
-            store.addAnomaly(Anomaly::Unreadable, stated[static_cast<size_t>(cpu)] - onCpu);
+    // The top-level buffer, then the instances `trace-cmd record -B NAME` recorded into.
+    std::vector<std::string> buffers = {std::string(kTopBuffer)};
+    const int instances = std::max(0, tracecmd_buffer_instances(handle.h));
+    for (int i = 0; i < instances; ++i) {
+        const char* name = tracecmd_buffer_instance_name(handle.h, i);
+        buffers.emplace_back(name ? name : "");
     }
-    decoder.flushCounts(store);
-    store.finish();
-    if (store.size() == 0)
-        return Error{path + ": no sched events in the trace (" + std::to_string(n) + " other records)"};
-    return store;
+    std::string listed;
+    for (const auto& b : buffers) listed += (listed.empty() ? "" : ", ") + (b.empty() ? std::string("(unnamed)") : b);
+
+    size_t first = 0, last = buffers.size();  // the buffers to try, in order, until one has sched events
+    if (!options.buffer.empty()) {
+        const auto it = std::find(buffers.begin(), buffers.end(), options.buffer);
+        if (it == buffers.end())
+            return Error{path + ": no buffer '" + options.buffer + "' in the trace (its buffers: " + listed + ")"};
+        first = static_cast<size_t>(it - buffers.begin());
+        last = first + 1;
+    }
+    uint64_t otherRecords = 0;
+    for (size_t b = first; b < last; ++b) {
+        tracecmd_input* h = handle.h;
+        Closer instance{nullptr};
+        if (b > 0) {
+            instance.h = tracecmd_buffer_instance_handle(handle.h, static_cast<int>(b - 1));
+            if (!instance.h) return Error{path + ": libtracecmd cannot open its buffer '" + buffers[b] + "'"};
+            h = instance.h;
+        }
+        auto store = readBuffer(path, h, decoder, options);
+        if (!store) return Error{store.error()};
+        if (store->size() == 0) {
+            otherRecords += store->records;
+            continue;
+        }
+        store->events.setBuffer(b == 0 ? std::string() : buffers[b]);
+        return std::move(store->events);
+    }
+    const std::string counted = std::to_string(otherRecords) + " other records";
+    if (!options.buffer.empty())
+        return Error{path + ": no sched events in its buffer '" + options.buffer + "' (" + counted + "; its buffers: " + listed + ")"};
+    if (buffers.size() > 1)
+        return Error{path + ": no sched events in any of its buffers (" + listed + "; " + counted + ")"};
+    return Error{path + ": no sched events in the trace (" + counted + ")"};
 }
 
 Result<EventStore> readTraceFile(const std::string& path, const LoadOptions& options) {

@@ -10,6 +10,7 @@
 #include "replay_json.h"
 #include "sim_run.h"
 #include "topology_options.h"
+#include "trace_load_options.h"
 #include "trace_reader.h"
 #include "trace_topology.h"
 #include "workload/workload_json_writer.h"
@@ -207,7 +208,7 @@ int runReplay(const Args& args) {
         if (!spec) return fail("replay: " + spec.error());
         choice = *spec;
     }
-    auto store = tracing::readTraceFile(file);
+    auto store = tracing::readTraceFile(file, loadOptionsFrom(args));
     if (!store) return fail(store.error());
     // The recording's topology: its sidecar, else the one the user names (then also the what-if's).
     auto side = tracing::readTopologySidecar(file);
@@ -277,6 +278,7 @@ std::vector<Command> replayCommands() {
         {"baseline", false, "also replay under the recording's own topology and profile; deltas against it"},
         {"spread", false, "on a larger what-if machine let unpinned tasks use every CPU (default: CPUs 0..n-1)"},
         {"seed", true, "N random seed (default 1)"},
+        bufferOption(),
         {"hz", true, "N tick rate (default 250)"},
         {"delay-dequeue", true, "on|off the what-if's DELAY_DEQUEUE (default: its profile's, on from 6.12)"},
         {"save-workload", true, "FILE write the what-if's workload (the derived tasks on the what-if machine) as a "

@@ -2,6 +2,7 @@
 #include "commands.h"
 #include "topology_options.h"
 #include "trace_cmds.h"
+#include "trace_load_options.h"
 
 namespace schedscope::cli {
 
@@ -12,6 +13,7 @@ std::vector<Command> traceCommands() {
         if (o.name == "local") o.help = "use this machine's topology (with no topology option: the trace's sidecar, FILE.topology.json)";
     statsOpts.push_back({"json", false, "print JSON"});
     statsOpts.push_back({"bin", true, "SECONDS width of the time bins of migrations per level (default 1)"});
+    statsOpts.push_back(bufferOption());
     std::vector<OptionSpec> recordOpts = {
         {"output", true, "FILE the trace.dat to write (also -o)"},
         {"o", true, "FILE same as --output"},
@@ -30,9 +32,10 @@ std::vector<Command> traceCommands() {
     };
     return {
         {"trace stats", "summarise a sched trace: events, CPUs, tasks, lost events, migrations per level and cause",
-         "FILE [topology options] [--json] [--bin S]  (FILE: trace.dat or ftrace/trace-cmd report text)", statsOpts,
+         "FILE [topology options] [--json] [--bin S] [--buffer NAME]  (FILE: trace.dat or ftrace/trace-cmd report text)", statsOpts,
          runTraceStats},
-        {"bench load", "time loading a trace: events/s, peak RSS, bytes per event", "FILE", {}, runBenchLoad},
+        {"bench load", "time loading a trace: events/s, peak RSS, bytes per event", "FILE [--buffer NAME]", {bufferOption()},
+         runBenchLoad},
         {"record", "record sched events into a trace.dat (+ topology sidecar) via a private tracefs instance",
          "-o FILE.dat [--duration S] [--file-version 6|7] [-- COMMAND...]", recordOpts, runRecord},
         {"live", "watch sched events live: events/s, lost events, migrations per level and cause",

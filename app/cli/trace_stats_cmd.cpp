@@ -11,6 +11,7 @@
 #include "migration_classifier.h"
 #include "topology_options.h"
 #include "trace_cmds.h"
+#include "trace_load_options.h"
 #include "trace_reader.h"
 #include "trace_topology.h"
 
@@ -30,6 +31,7 @@ nlohmann::json statsJson(const EventStore& store, const MigrationReport& mig, co
     nlohmann::json j;
     j["file"] = file;
     j["topology"] = topologyName;
+    j["buffer"] = store.buffer().empty() ? "top" : store.buffer();
     nlohmann::json kinds = nlohmann::json::object();
     for (int k = 0; k < kEventKindCount; ++k)
         if (auto n = store.count(static_cast<EventKind>(k))) kinds[std::string(eventKindName(static_cast<EventKind>(k)))] = n;
@@ -59,10 +61,12 @@ nlohmann::json statsJson(const EventStore& store, const MigrationReport& mig, co
 }
 
 void printText(const nlohmann::json& j) {
-    std::printf("%s: %llu events, %.3f s, %llu tasks, %llu lost events (topology: %s)\n",
+    const std::string buffer = j["buffer"].get<std::string>();
+    std::printf("%s: %llu events, %.3f s, %llu tasks, %llu lost events (topology: %s%s)\n",
                 j["file"].get<std::string>().c_str(), j["events"].get<unsigned long long>(),
                 j["duration_s"].get<double>(), j["tasks"].get<unsigned long long>(),
-                j["lost_events"].get<unsigned long long>(), j["topology"].get<std::string>().c_str());
+                j["lost_events"].get<unsigned long long>(), j["topology"].get<std::string>().c_str(),
+                buffer == "top" ? "" : ("; buffer " + buffer).c_str());
     std::printf("events by kind:\n");
     for (const auto& [k, v] : j["events_by_kind"].items()) std::printf("  %-22s %llu\n", k.c_str(), v.get<unsigned long long>());
     std::printf("other events (skipped):\n");
@@ -98,7 +102,7 @@ int runTraceStats(const Args& args) {
         if (!spec) return fail("trace stats: " + spec.error());
         choice = *spec;
     }
-    auto store = readTraceFile(file);
+    auto store = readTraceFile(file, loadOptionsFrom(args));
     if (!store) return fail(store.error());
     auto topo = topologyForTrace(file, *store, choice);
     if (!topo) return fail(topo.error());
@@ -120,7 +124,7 @@ int runBenchLoad(const Args& args) {
     const std::string file = args.positional()[0];
     const long rssBefore = peakRssKb();
     const auto t0 = std::chrono::steady_clock::now();
-    auto store = readTraceFile(file);
+    auto store = readTraceFile(file, loadOptionsFrom(args));
     const auto t1 = std::chrono::steady_clock::now();
     if (!store) return fail(store.error());
     const double secs = std::chrono::duration<double>(t1 - t0).count();

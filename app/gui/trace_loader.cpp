@@ -40,6 +40,8 @@ TraceLoadOutcome loadTraceSession(const QString& path, const SessionPtr& current
     auto trace = std::make_shared<TraceSession>();
     trace->path = path;
     trace->name = QFileInfo(path).fileName();
+    trace->buffer = qs(store->buffer());
+    if (!trace->buffer.isEmpty()) trace->name += QStringLiteral(" [%1]").arg(trace->buffer);
     trace->lostEvents = store->anomaly(tracing::Anomaly::LostEvents);
     auto sidecar = tracing::readTopologySidecar(file);
     if (!sidecar) return {0, nullptr, qs(sidecar.error())};

@@ -15,7 +15,8 @@ namespace schedscope::gui {
 
 struct TraceSession {
     QString path;   // empty for live capture
-    QString name;   // file name, or "live"
+    QString name;   // file name (with " [instance]" when read from a trace-cmd -B buffer), or "live"
+    QString buffer; // the trace.dat buffer (trace-cmd record -B instance) read; empty: the top-level one
     std::shared_ptr<const TraceAnalysis> data;
     SessionPtr topology;        // the topology and domains the trace is read against
     bool topologyFromSidecar = false;  // the window should show this topology

@@ -93,6 +93,7 @@ TraceWorkspace::TraceWorkspace(MainWindow* window) : QObject(window), window_(wi
                               .arg(t->data->store->size())
                               .arg(t->loadMs, 0, 'f', 0)
                               .arg(t->analyzeMs, 0, 'f', 0);
+        if (!t->buffer.isEmpty()) message += tr("; from its buffer %1 (trace-cmd record -B)").arg(t->buffer);
         if (!t->topologyNote.isEmpty()) message += QStringLiteral("; ") + t->topologyNote;
         window_->statusBar()->showMessage(message, 10'000);
     });

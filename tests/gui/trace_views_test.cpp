@@ -19,6 +19,7 @@
 #include "banner.h"
 #include "gui_test_util.h"
 #include "live_capture.h"
+#include "support/fixtures.h"
 #include "task_table_model.h"
 #include "timeline_view.h"
 #include "topology_view.h"
@@ -170,6 +171,24 @@ TEST_F(TraceWindowTest, WithoutSidecarTheOpenTopologyIsUsedAndACpuMismatchIsAnEr
     EXPECT_TRUE(t->topologyNote.startsWith(QStringLiteral("no topology sidecar: classified on ")))
         << t->topologyNote.toStdString();
     EXPECT_TRUE(window.statusBar()->currentMessage().contains(t->topologyNote)) << window.statusBar()->currentMessage().toStdString();
+}
+
+// A trace-cmd record -B recording: the events are in its instance buffer, which the window
+// reads and names (title and status bar) instead of failing on an empty top-level buffer.
+TEST_F(TraceWindowTest, ATraceRecordedIntoAnInstanceIsReadFromIt) {
+    {
+        QSignalSpy shown(&window, &MainWindow::sessionShown);
+        window.open(test::syntheticSpec("pack:1 core:2 pu:1"));
+        ASSERT_TRUE(shown.wait(60'000));
+    }
+    ASSERT_TRUE(openTraceNow(window, QString::fromStdString(schedscope::test::dataPath("traces/instance-only.dat"))));
+    const TraceSessionPtr t = window.traceWorkspace()->trace();
+    ASSERT_TRUE(t && t->data);
+    EXPECT_EQ(t->buffer, QStringLiteral("ssinst"));
+    EXPECT_EQ(t->name, QStringLiteral("instance-only.dat [ssinst]"));
+    EXPECT_GT(t->data->store->size(), 1000u);
+    EXPECT_TRUE(window.statusBar()->currentMessage().contains(QStringLiteral("from its buffer ssinst")))
+        << window.statusBar()->currentMessage().toStdString();
 }
 
 TEST_F(TraceWindowTest, TaskTableModelPassesTheTesterAndSortsAndFilters) {

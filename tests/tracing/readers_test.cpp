@@ -200,6 +200,84 @@ TEST(FtraceText, NoEventsIsAnError) {
     EXPECT_NE(s.error().find("no sched events"), std::string::npos);
 }
 
+// trace-cmd record -B NAME puts the events in an instance buffer; `trace-cmd report` prints its
+// lines with a "NAME: " prefix. (buffers.sh in the data directory recorded both files.)
+std::string linesOfBuffer(const std::string& report, const std::string& name) {
+    std::istringstream in(report);
+    std::string l, out;
+    while (std::getline(in, l)) {
+        const auto sp = l.find(' ');
+        const bool prefixed = !l.empty() && l.front() != ' ' && sp != std::string::npos && sp > 0 && l[sp - 1] == ':';
+        if (name.empty() ? !prefixed : l.starts_with(name + ": ")) out += l + "\n";
+    }
+    return out;
+}
+
+TEST(TraceDatBuffers, AnInstanceOnlyRecordingIsReadFromItsInstance) {
+    const std::string path = test::dataPath("traces/instance-only.dat");
+    auto store = readTraceDat(path);
+    ASSERT_TRUE(store) << store.error();
+    EXPECT_EQ(store->buffer(), "ssinst");
+    EXPECT_GT(store->count(EventKind::Switch), 500u);
+    EXPECT_EQ(store->anomaly(Anomaly::Unreadable), 0u);
+    if (haveTraceCmd()) {
+        EXPECT_EQ(countsOf(*store), countByRegex(run("trace-cmd report '" + path + "' 2>/dev/null")));
+    }
+    LoadOptions top;
+    top.buffer = "top";
+    auto none = readTraceDat(path, top);
+    ASSERT_FALSE(none);
+    EXPECT_NE(none.error().find("no sched events in its buffer 'top'"), std::string::npos) << none.error();
+    EXPECT_NE(none.error().find("its buffers: top, ssinst"), std::string::npos) << none.error();
+}
+
+TEST(TraceDatBuffers, TheTopBufferFirstAndAnInstanceOnRequest) {
+    const std::string path = test::dataPath("traces/top-and-instance.dat");
+    const std::string report = test::readFile(test::dataPath("traces/top-and-instance.report.txt"));
+    auto top = readTraceDat(path);
+    ASSERT_TRUE(top) << top.error();
+    EXPECT_EQ(top->buffer(), "");
+    EXPECT_EQ(countsOf(*top), countByRegex(linesOfBuffer(report, "")));
+    EXPECT_EQ(top->size(), top->count(EventKind::Switch));  // the top buffer recorded sched_switch only
+    LoadOptions opt;
+    opt.buffer = "ssinst";
+    auto inst = readTraceDat(path, opt);
+    ASSERT_TRUE(inst) << inst.error();
+    EXPECT_EQ(inst->buffer(), "ssinst");
+    EXPECT_EQ(countsOf(*inst), countByRegex(linesOfBuffer(report, "ssinst")));
+    EXPECT_GT(inst->count(EventKind::Wakeup), 0u);
+    opt.buffer = "nope";
+    auto missing = readTraceDat(path, opt);
+    ASSERT_FALSE(missing);
+    EXPECT_NE(missing.error().find(path), std::string::npos);
+    EXPECT_NE(missing.error().find("no buffer 'nope'"), std::string::npos) << missing.error();
+    EXPECT_EQ(missing.error().find('\n'), std::string::npos);
+}
+
+TEST(FtraceText, AReportOfSeveralBuffersKeepsThemApart) {
+    const std::string dat = test::dataPath("traces/top-and-instance.dat");
+    const std::string text = test::dataPath("traces/top-and-instance.report.txt");
+    for (const std::string buffer : {"", "ssinst", "top"}) {
+        LoadOptions opt;
+        opt.buffer = buffer;
+        auto fromDat = readTraceDat(dat, opt);
+        auto fromText = readFtraceText(text, opt);
+        ASSERT_TRUE(fromDat) << fromDat.error();
+        ASSERT_TRUE(fromText) << fromText.error();
+        EXPECT_EQ(countsOf(*fromText), countsOf(*fromDat)) << buffer;
+        EXPECT_EQ(fromText->buffer(), fromDat->buffer()) << buffer;
+        EXPECT_EQ(fromText->anomaly(Anomaly::GarbageLine), 0u) << buffer;
+    }
+    // every line of an instance-only recording carries the prefix: the instance is chosen
+    const std::string report = test::readFile(text);
+    auto onlyInstance = parseFtraceText(linesOfBuffer(report, "ssinst"), "instance.txt");
+    ASSERT_TRUE(onlyInstance) << onlyInstance.error();
+    EXPECT_EQ(onlyInstance->buffer(), "ssinst");
+    auto missing = parseFtraceText(report, "report.txt", kMaxTextLineBytes, "nope");
+    ASSERT_FALSE(missing);
+    EXPECT_NE(missing.error().find("its buffers: top, ssinst"), std::string::npos) << missing.error();
+}
+
 TEST(TraceTopology, SidecarIsUsedAndCpuMismatchNamesBoth) {
     const std::string path = test::dataPath("traces/record-v6.dat");
     auto store = readTraceDat(path);
@@ -247,4 +325,21 @@ TEST(TraceStatsCli, JsonHasTheDocumentedKeysAndCounts) {
     uint64_t byLevel = 0;
     for (const auto& [k, v] : j["migrations_by_level"].items()) byLevel += v.get<uint64_t>();
     EXPECT_EQ(byLevel, store->count(EventKind::MigrateTask));
+}
+
+TEST(TraceStatsCli, BufferOptionPicksTheInstanceAndNamesIt) {
+    const std::string path = test::dataPath("traces/top-and-instance.dat");
+    const std::string cli = std::string(SCHEDSCOPE_CLI) + " trace stats '" + path + "' --synthetic 'pack:1 core:2 pu:1'";
+    auto top = nlohmann::json::parse(run(cli + " --json"), nullptr, false);
+    auto inst = nlohmann::json::parse(run(cli + " --json --buffer ssinst"), nullptr, false);
+    ASSERT_FALSE(top.is_discarded());
+    ASSERT_FALSE(inst.is_discarded());
+    EXPECT_EQ(top["buffer"], "top");
+    EXPECT_EQ(inst["buffer"], "ssinst");
+    EXPECT_FALSE(top["events_by_kind"].contains("sched_wakeup"));
+    EXPECT_TRUE(inst["events_by_kind"].contains("sched_wakeup"));
+    EXPECT_NE(run(cli + " --buffer ssinst").find("; buffer ssinst)"), std::string::npos);
+    const std::string err = run(cli + " --buffer nope 2>&1; echo rc=$?");
+    EXPECT_NE(err.find("no buffer 'nope' in the trace (its buffers: top, ssinst)"), std::string::npos) << err;
+    EXPECT_NE(err.find("rc=2"), std::string::npos) << err;
 }

@@ -1,0 +1,17 @@
+#include "trace_load_options.h"
+
+namespace schedscope::cli {
+
+OptionSpec bufferOption() {
+    return {"buffer", true,
+            "NAME trace.dat buffer to read: an instance recorded with trace-cmd record -B NAME, or top (default: "
+            "top, or the first instance with sched events when top has none)"};
+}
+
+tracing::LoadOptions loadOptionsFrom(const Args& args) {
+    tracing::LoadOptions lo;
+    lo.buffer = args.valueOr("buffer", "");
+    return lo;
+}
+
+}  // namespace schedscope::cli
