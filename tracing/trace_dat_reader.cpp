@@ -2,9 +2,12 @@
 // partitioned by CPU, so no cross-CPU merge is needed while loading; tracecmd_iterate_events'
 // merge re-reads compressed chunks and is several times slower on v7 files).
 #include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <cerrno>
+#include <csignal>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -31,12 +34,22 @@ struct Closer {
 };
 
 // "read events" per CPU from the file's CPUSTAT options (trace-cmd record saves the ring
-// buffer's stats file of every CPU); empty when the file has none (our own recorder).
-std::vector<uint64_t> statedRecordsPerCpu(tracecmd_input* h) {
+// buffer's stats file of every CPU); empty when the file has none (our own recorder). The
+// stats of all buffers come as one text, an instance's after a "Buffer: NAME" line: only
+// `buffer`'s are read ("" for the top-level buffer's, which come first).
+std::vector<uint64_t> statedRecordsPerCpu(tracecmd_input* h, const std::string& buffer) {
     std::vector<uint64_t> out;
     const char* text = tracecmd_get_cpustats(h);
     if (!text) return out;
     std::string_view s(text);
+    const std::string header = "Buffer: ";
+    if (!buffer.empty()) {
+        const std::string line = header + buffer + "\n";
+        const size_t at = s.starts_with(line) ? 0 : s.find("\n" + line);
+        if (at == std::string_view::npos) return out;
+        s.remove_prefix(at == 0 ? line.size() : at + 1 + line.size());
+    }
+    s = s.substr(0, s.starts_with(header) ? 0 : s.find("\n" + header));  // up to the next buffer's
     size_t pos = 0;
     while ((pos = s.find("CPU: ", pos)) != std::string_view::npos) {
         pos += 5;
@@ -51,6 +64,26 @@ std::vector<uint64_t> statedRecordsPerCpu(tracecmd_input* h) {
     return out;
 }
 
+// libtracecmd 1.3.1's tracecmd_buffer_instance_handle() cleans up after a failed open (a corrupt
+// or cut instance: bad chunk table, data past the end) with tracecmd_close() on a half-built
+// handle, which walks per-CPU lists it never initialised: the process crashes, and nothing our
+// side can check first without parsing trace.dat ourselves. So the open is tried in a child
+// process first (with the default signal actions, so a crash there only ends the child) and
+// repeated here only when it worked. Only traces whose top-level buffer has no sched event pay.
+bool instanceOpensSafely(tracecmd_input* head, int index) {
+    const pid_t pid = fork();
+    if (pid < 0) return false;
+    if (pid == 0) {
+        for (int sig : {SIGSEGV, SIGBUS, SIGABRT, SIGFPE, SIGILL}) std::signal(sig, SIG_DFL);
+        tracecmd_input* h = tracecmd_buffer_instance_handle(head, index);
+        _exit(h ? 0 : 1);  // not exit(): no atexit handlers, no stdio flush of the parent's buffers
+    }
+    int status = 0;
+    while (waitpid(pid, &status, 0) < 0)
+        if (errno != EINTR) return false;
+    return WIFEXITED(status) && WEXITSTATUS(status) == 0;
+}
+
 // One buffer's events and how many records it held in all.
 struct BufferRead {
     EventStore events;
@@ -59,12 +92,13 @@ struct BufferRead {
 };
 
 // Reads every record of one buffer (the top-level one or an instance's handle), CPU by CPU.
-Result<BufferRead> readBuffer(const std::string& path, tracecmd_input* h, SchedDecoder& decoder, const LoadOptions& options) {
+Result<BufferRead> readBuffer(const std::string& path, tracecmd_input* h, const std::string& buffer, SchedDecoder& decoder,
+                              const LoadOptions& options) {
     BufferRead out;
     EventStore& store = out.events;
     // an instance's handle shares the file's tep, whose CPU count is the last handle's opened
     const int cpus = tep_get_cpus(tracecmd_get_tep(h));
-    const std::vector<uint64_t> stated = statedRecordsPerCpu(h);
+    const std::vector<uint64_t> stated = statedRecordsPerCpu(h, buffer);
     for (int cpu = 0; cpu < cpus; ++cpu) {
         uint64_t onCpu = 0;
         for (tep_record* rec = tracecmd_read_cpu_first(h, cpu); rec; rec = tracecmd_read_data(h, cpu)) {
@@ -145,11 +179,13 @@ Result<EventStore> readTraceDat(const std::string& path, const LoadOptions& opti
         tracecmd_input* h = handle.h;
         Closer instance{nullptr};
         if (b > 0) {
-            instance.h = tracecmd_buffer_instance_handle(handle.h, static_cast<int>(b - 1));
-            if (!instance.h) return Error{path + ": libtracecmd cannot open its buffer '" + buffers[b] + "'"};
+            if (instanceOpensSafely(handle.h, static_cast<int>(b - 1)))
+                instance.h = tracecmd_buffer_instance_handle(handle.h, static_cast<int>(b - 1));
+            if (!instance.h)
+                return Error{path + ": libtracecmd cannot read its buffer '" + buffers[b] + "' (truncated or corrupt trace.dat)"};
             h = instance.h;
         }
-        auto store = readBuffer(path, h, decoder, options);
+        auto store = readBuffer(path, h, b == 0 ? std::string() : buffers[b], decoder, options);
         if (!store) return Error{store.error()};
         if (store->size() == 0) {
             otherRecords += store->records;
