@@ -91,6 +91,10 @@ public:
     // top-level buffer and for every other source.
     const std::string& buffer() const { return buffer_; }
     void setBuffer(std::string name) { buffer_ = std::move(name); }
+    // The release of the kernel that recorded it ("6.1.0-13-amd64"), when the source says
+    // (a trace.dat's uname option); "" otherwise.
+    const std::string& kernelRelease() const { return kernelRelease_; }
+    void setKernelRelease(std::string release) { kernelRelease_ = std::move(release); }
 
     uint64_t firstTs() const { return firstTs_; }
     uint64_t lastTs() const { return lastTs_; }
@@ -133,7 +137,7 @@ private:
     std::vector<Partition> parts_;
     size_t total_ = 0;
     uint64_t firstTs_ = UINT64_MAX, lastTs_ = 0;
-    std::string buffer_;
+    std::string buffer_, kernelRelease_;
     std::array<uint64_t, kEventKindCount> byKind_{};
     std::array<uint64_t, static_cast<size_t>(Anomaly::Count)> anomalies_{};
     std::map<std::string, uint64_t, std::less<>> other_;

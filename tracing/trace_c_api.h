@@ -30,6 +30,7 @@ struct tracecmd_output;
 struct tracecmd_recorder;
 struct tracefs_instance;
 struct tracecmd_event_list;
+struct tracecmd_option;
 
 /* trace-cmd.h (public) */
 struct tracecmd_input *tracecmd_open(const char *file, int flags);
@@ -81,6 +82,11 @@ int tracecmd_output_set_trace_dir(struct tracecmd_output *handle, const char *tr
 int tracecmd_output_write_headers(struct tracecmd_output *handle, struct tracecmd_event_list *list);
 int tracecmd_write_cmdlines(struct tracecmd_output *handle);
 int tracecmd_append_cpu_data(struct tracecmd_output *handle, int cpus, char *const *cpu_data_files);
+const char *tracecmd_get_uname(struct tracecmd_input *handle);
+struct tracecmd_option *tracecmd_add_option(struct tracecmd_output *handle, unsigned short id, int size,
+                                            const void *data);
+/* TRACECMD_OPTION_UNAME of the private header's option enum: "sysname nodename release machine" */
+enum { SCHEDSCOPE_TRACECMD_OPTION_UNAME = 5 };
 void tracecmd_output_close(struct tracecmd_output *handle);
 void tracecmd_set_quiet(struct tracecmd_output *handle, bool set_quiet);
 struct tracecmd_recorder *tracecmd_create_buffer_recorder(const char *file, int cpu, unsigned flags,

@@ -12,6 +12,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
+#include <sstream>
 #include <string_view>
 #include <vector>
 
@@ -82,6 +83,16 @@ bool instanceOpensSafely(tracecmd_input* head, int index) {
     while (waitpid(pid, &status, 0) < 0)
         if (errno != EINTR) return false;
     return WIFEXITED(status) && WEXITSTATUS(status) == 0;
+}
+
+// The release from trace-cmd's uname option, "sysname nodename release machine" ("Linux vm
+// 6.18.44 x86_64"); "" when the file has none (or not that shape).
+std::string kernelReleaseOf(const char* uname) {
+    if (!uname) return {};
+    std::istringstream words(uname);
+    std::string sysname, nodename, release;
+    words >> sysname >> nodename >> release;
+    return sysname == "Linux" ? release : std::string();
 }
 
 // One buffer's events and how many records it held in all.
@@ -192,6 +203,7 @@ Result<EventStore> readTraceDat(const std::string& path, const LoadOptions& opti
             continue;
         }
         store->events.setBuffer(b == 0 ? std::string() : buffers[b]);
+        store->events.setKernelRelease(kernelReleaseOf(tracecmd_get_uname(handle.h)));
         return std::move(store->events);
     }
     const std::string counted = std::to_string(otherRecords) + " other records";

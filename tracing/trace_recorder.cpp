@@ -1,9 +1,11 @@
 #include "trace_recorder.h"
 
 #include <sys/stat.h>
+#include <sys/utsname.h>
 #include <unistd.h>
 
 #include <cstdio>
+#include <string>
 #include <thread>
 #include <vector>
 
@@ -64,6 +66,12 @@ Result<RecordSummary> recordTrace(const RecordOptions& options) {
     for (size_t i = 0; i < globs.size(); ++i) list[i] = {i + 1 < globs.size() ? &list[i + 1] : nullptr, globs[i].c_str()};
     if (ok) ok = tracecmd_output_write_headers(out, list.data()) == 0;
     if (ok) ok = tracecmd_write_cmdlines(out) == 0;
+    // The kernel's uname, as trace-cmd record saves it: replay picks the recording's kernel
+    // profile from its release.
+    if (struct utsname u {}; ok && uname(&u) == 0) {
+        const std::string text = std::string(u.sysname) + " " + u.nodename + " " + u.release + " " + u.machine;
+        ok = tracecmd_add_option(out, SCHEDSCOPE_TRACECMD_OPTION_UNAME, static_cast<int>(text.size() + 1), text.c_str()) != nullptr;
+    }
     std::vector<char*> files;
     files.reserve(cpuFiles.size());
     for (auto& f : cpuFiles) files.push_back(f.data());

@@ -193,10 +193,6 @@ int runReplay(const Args& args) {
         if (!us) return fail("replay: " + us.error());
         opt.idleExitNs = std::llround(*us * 1000.0);
     }
-    auto recordedProfile = profileOption(args, "recorded-profile", kRecordedProfileDefault);
-    if (!recordedProfile) return fail("replay: " + recordedProfile.error());
-    auto whatIfProfile = profileOption(args, "profile", args.valueOr("recorded-profile", kRecordedProfileDefault));
-    if (!whatIfProfile) return fail("replay: " + whatIfProfile.error());
     auto cls = args.onOff("cls", true);
     if (!cls) return fail("replay: " + cls.error());
     auto node = args.onOff("node", true);
@@ -210,6 +206,14 @@ int runReplay(const Args& args) {
     }
     auto store = tracing::readTraceFile(file, loadOptionsFrom(args));
     if (!store) return fail(store.error());
+    // The recording's kernel profile: --recorded-profile, else the one of the kernel release the
+    // trace names (trace-cmd's and our recorder's uname option), else the newest.
+    const KernelProfile* traceKernel = profileForKernelRelease(store->kernelRelease());
+    const std::string recordedDefault = traceKernel ? traceKernel->name : kRecordedProfileDefault;
+    auto recordedProfile = profileOption(args, "recorded-profile", recordedDefault);
+    if (!recordedProfile) return fail("replay: " + recordedProfile.error());
+    auto whatIfProfile = profileOption(args, "profile", (*recordedProfile)->name);
+    if (!whatIfProfile) return fail("replay: " + whatIfProfile.error());
     // The recording's topology: its sidecar, else the one the user names (then also the what-if's).
     auto side = tracing::readTopologySidecar(file);
     if (!side) return fail(side.error());
@@ -246,7 +250,10 @@ int runReplay(const Args& args) {
 
     auto result = replayTrace(*store, file, *recordedTopo, *whatIfTopo, opt);
     if (!result) return fail(result.error());
-    if (!args.has(std::string("recorded-profile")))
+    if (!args.has(std::string("recorded-profile")) && traceKernel)
+        result->assumptions.push_back("recorded kernel profile: " + traceKernel->name + ", the newest not newer than the trace's kernel " +
+                                      store->kernelRelease() + " (set --recorded-profile to change it)");
+    else if (!args.has(std::string("recorded-profile")))
         result->assumptions.push_back(std::string("recorded kernel profile: ") + kRecordedProfileDefault +
                                       " (the trace does not carry its kernel version; set --recorded-profile)");
     if (args.has("save-workload")) {
@@ -274,7 +281,8 @@ std::vector<Command> replayCommands() {
         {"cls", true, "on|off what-if: build the cluster (CLS) level (default on)"},
         {"node", true, "on|off what-if: build the NUMA identity NODE level (default on)"},
         {"profile", true, "NAME what-if kernel profile (default: the recorded one)"},
-        {"recorded-profile", true, "NAME kernel profile of the recording machine (default linux-6.12)"},
+        {"recorded-profile", true, "NAME kernel profile of the recording machine (default: the one of the kernel "
+                                   "release the trace names, else linux-6.12)"},
         {"baseline", false, "also replay under the recording's own topology and profile; deltas against it"},
         {"spread", false, "on a larger what-if machine let unpinned tasks use every CPU (default: CPUs 0..n-1)"},
         {"seed", true, "N random seed (default 1)"},

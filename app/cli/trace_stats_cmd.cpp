@@ -32,6 +32,7 @@ nlohmann::json statsJson(const EventStore& store, const MigrationReport& mig, co
     j["file"] = file;
     j["topology"] = topologyName;
     j["buffer"] = store.buffer().empty() ? "top" : store.buffer();
+    j["kernel_release"] = store.kernelRelease();  // "" when the trace does not say
     nlohmann::json kinds = nlohmann::json::object();
     for (int k = 0; k < kEventKindCount; ++k)
         if (auto n = store.count(static_cast<EventKind>(k))) kinds[std::string(eventKindName(static_cast<EventKind>(k)))] = n;
@@ -61,12 +62,12 @@ nlohmann::json statsJson(const EventStore& store, const MigrationReport& mig, co
 }
 
 void printText(const nlohmann::json& j) {
-    const std::string buffer = j["buffer"].get<std::string>();
-    std::printf("%s: %llu events, %.3f s, %llu tasks, %llu lost events (topology: %s%s)\n",
+    const std::string buffer = j["buffer"].get<std::string>(), kernel = j["kernel_release"].get<std::string>();
+    std::printf("%s: %llu events, %.3f s, %llu tasks, %llu lost events (topology: %s%s%s)\n",
                 j["file"].get<std::string>().c_str(), j["events"].get<unsigned long long>(),
                 j["duration_s"].get<double>(), j["tasks"].get<unsigned long long>(),
                 j["lost_events"].get<unsigned long long>(), j["topology"].get<std::string>().c_str(),
-                buffer == "top" ? "" : ("; buffer " + buffer).c_str());
+                buffer == "top" ? "" : ("; buffer " + buffer).c_str(), kernel.empty() ? "" : ("; kernel " + kernel).c_str());
     std::printf("events by kind:\n");
     for (const auto& [k, v] : j["events_by_kind"].items()) std::printf("  %-22s %llu\n", k.c_str(), v.get<unsigned long long>());
     std::printf("other events (skipped):\n");

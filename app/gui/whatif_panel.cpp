@@ -233,6 +233,10 @@ void WhatIfPanel::setTrace(const TraceSessionPtr& trace) {
     if (old >= 0) workload_->removeItem(old);
     trace_ = usable ? trace : nullptr;
     traceText_ = usable ? tr("trace: %1 (its tasks, derived)").arg(trace->name) : QString();
+    const KernelProfile* traceKernel = usable ? profileForKernelRelease(trace->data->store->kernelRelease()) : nullptr;
+    profile_->setItemText(0, traceKernel ? tr("newest (%1); the trace's kernel's (%2) for the trace")
+                                               .arg(qs(defaultProfile().name), qs(traceKernel->name))
+                                         : tr("newest (%1)").arg(qs(defaultProfile().name)));
     if (!usable) return;
     workload_->insertItem(0, traceText_);
     workload_->setItemData(0, tr("Replay the open trace's tasks: their bursts, sleeps, who woke whom, forks and "

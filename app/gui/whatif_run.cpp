@@ -75,6 +75,9 @@ Result<std::shared_ptr<const WhatIfSetup>> prepareWhatIf(const WhatIfRequest& re
     if (!request.profile.empty()) {
         profile = findProfile(request.profile);
         if (!profile) return Error{"what-if: unknown kernel profile '" + request.profile + "'"};
+    } else if (request.trace && request.trace->store) {
+        // a trace replays under its own kernel's rules unless another profile is asked for
+        profile = profileForKernelRelease(request.trace->store->kernelRelease());
     }
     const KernelProfile& kernel = profile ? *profile : defaultProfile();
     setup->profileName = kernel.name;

@@ -1,5 +1,8 @@
 #include "domains/profile.h"
 
+#include <charconv>
+#include <utility>
+
 #include "domains/sd_flags.h"
 
 namespace schedscope {
@@ -10,15 +13,15 @@ const std::vector<KernelProfile>& kernelProfiles() {
     // SD_SHARE_PKG_RESOURCES->SD_SHARE_LLC 6.9, EEVDF 6.6.
     static const std::vector<KernelProfile> profiles = {
         {"linux-4.14", "before the NUMA identity NODE level and the cluster level", "DIE",
-         "SD_SHARE_PKG_RESOURCES", false, false, false, false, FairClass::Cfs},
+         "SD_SHARE_PKG_RESOURCES", false, false, false, false, FairClass::Cfs, 0, 0},
         {"linux-5.15", "NODE level, no cluster level", "DIE", "SD_SHARE_PKG_RESOURCES", true, false, false, false,
-         FairClass::Cfs},
+         FairClass::Cfs, 4, 15},
         {"linux-6.1", "CLS level (flags as MC), DIE, CFS", "DIE", "SD_SHARE_PKG_RESOURCES", true, true, false, false,
-         FairClass::Cfs},
+         FairClass::Cfs, 5, 16},
         {"linux-6.6", "as 6.1 with the EEVDF fair class", "DIE", "SD_SHARE_PKG_RESOURCES", true, true, false, false,
-         FairClass::Eevdf},
+         FairClass::Eevdf, 6, 6},
         {"linux-6.12", "PKG, SD_CLUSTER, SD_SHARE_LLC, cluster-first wakeup scan, EEVDF", "PKG", "SD_SHARE_LLC", true,
-         true, true, true, FairClass::Eevdf},
+         true, true, true, FairClass::Eevdf, 6, 12},
     };
     return profiles;
 }
@@ -31,6 +34,19 @@ const KernelProfile* findProfile(const std::string& name) {
 }
 
 const KernelProfile& defaultProfile() { return kernelProfiles().back(); }
+
+const KernelProfile* profileForKernelRelease(std::string_view release) {
+    int major = 0, minor = 0;
+    const char* end = release.data() + release.size();
+    auto [p, ec] = std::from_chars(release.data(), end, major);
+    if (ec != std::errc{} || p == end || *p != '.') return nullptr;
+    auto [q, ec2] = std::from_chars(p + 1, end, minor);
+    if (ec2 != std::errc{} || q == p + 1) return nullptr;
+    const KernelProfile* best = nullptr;
+    for (const auto& k : kernelProfiles())
+        if (std::pair(major, minor) >= std::pair(k.sinceMajor, k.sinceMinor)) best = &k;
+    return best;
+}
 
 std::string flagName(const KernelProfile& profile, uint32_t flag) {
     if (flag == SD_SHARE_LLC) return profile.llcFlagName;

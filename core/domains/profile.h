@@ -3,6 +3,7 @@
 // kept in one table instead of scattered ifs.
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace schedscope {
@@ -27,11 +28,16 @@ struct KernelProfile {
     bool clusterFlag;           // SD_CLUSTER on the CLS level, since 6.8
     bool clusterScanOnWakeup;   // select_idle_cpu scans the cluster first, since 6.8
     FairClass fairClass;        // CFS before 6.6, EEVDF since
+    int sinceMajor, sinceMinor; // the first kernel this profile stands for (its changes' version)
 };
 
 const std::vector<KernelProfile>& kernelProfiles();
 const KernelProfile* findProfile(const std::string& name);  // nullptr when unknown
 const KernelProfile& defaultProfile();                      // the newest
+// The profile of a kernel by its release ("6.1.0-13-amd64", uname -r): the newest whose changes
+// that kernel has (a 5.10 kernel: linux-5.15, NODE and no CLS; 6.8: linux-6.6). nullptr when
+// the release does not start with MAJOR.MINOR.
+const KernelProfile* profileForKernelRelease(std::string_view release);
 // The flag's name as this profile's kernel prints it.
 std::string flagName(const KernelProfile& profile, uint32_t flag);
 std::vector<std::string> flagNames(const KernelProfile& profile, uint32_t flags);

@@ -55,6 +55,8 @@ TEST_P(OracleTest, BuilderMatchesTheRealKernel) {
     opt.arch = *arch;
     opt.profile = findProfile(oracle["profile"].get<std::string>());
     ASSERT_NE(opt.profile, nullptr) << oracle["profile"];
+    // the profile a trace from this kernel gets by its release (replay's default)
+    EXPECT_EQ(profileForKernelRelease(oracle["kernel"].get<std::string>()), opt.profile) << oracle["kernel"];
     const auto& cfg = oracle["config"];
     opt.config.schedSmt = cfg.value("SCHED_SMT", true);
     opt.config.schedMc = cfg.value("SCHED_MC", true);

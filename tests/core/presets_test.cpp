@@ -124,5 +124,20 @@ TEST(Presets, ProfilesRenameLevelsAndFlags) {
               (std::vector<std::string>{"SMT", "MC", "NUMA", "NUMA"}));
 }
 
+TEST(Profiles, AKernelReleaseGetsTheNewestProfileItHasTheChangesOf) {
+    const std::pair<const char*, const char*> cases[] = {
+        {"4.9.0-19-amd64", "linux-4.14"},  {"4.14.336", "linux-4.14"}, {"4.15.0-213-generic", "linux-5.15"},
+        {"5.10.0-28-arm64", "linux-5.15"}, {"5.15.0-105", "linux-5.15"}, {"5.16.0", "linux-6.1"},
+        {"6.1.0-13-amd64", "linux-6.1"},   {"6.5.13", "linux-6.1"},     {"6.6.30-rt", "linux-6.6"},
+        {"6.11.0-9", "linux-6.6"},         {"6.12.48+deb13", "linux-6.12"}, {"6.18.44-fc-v782", "linux-6.12"},
+        {"7.0", "linux-6.12"},             {"10.2.1", "linux-6.12"}};
+    for (const auto& [release, profile] : cases) {
+        const KernelProfile* p = profileForKernelRelease(release);
+        ASSERT_NE(p, nullptr) << release;
+        EXPECT_EQ(p->name, profile) << release;
+    }
+    for (const char* bad : {"", "6", "6.", "linux", "x6.1", ".1", "6.x"}) EXPECT_EQ(profileForKernelRelease(bad), nullptr) << bad;
+}
+
 }  // namespace
 }  // namespace schedscope

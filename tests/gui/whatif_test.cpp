@@ -4,6 +4,7 @@
 
 #include <QAbstractItemModelTester>
 #include <cmath>
+#include <fstream>
 #include <limits>
 #include <QElapsedTimer>
 #include <QFile>
@@ -336,6 +337,38 @@ TEST(WhatIfPanel, TheOpenTraceIsAWorkload) {
     panel.setTrace(nullptr);  // the trace closed: the workload goes with it
     EXPECT_TRUE(panel.traceWorkloadText().isEmpty());
     EXPECT_FALSE(panel.request().trace.has_value());
+}
+
+// A trace replays under its own kernel's profile unless one is picked: uname-v6.dat was recorded
+// on a 6.18 kernel; a copy whose uname says 5.18 stands for a CFS kernel's trace.
+TEST(WhatIfPanel, ATraceRunsUnderItsKernelsProfile) {
+    QTemporaryDir dir;
+    std::string bytes = schedscope::test::readFile(schedscope::test::dataPath("traces/uname-v6.dat"));
+    const auto at = bytes.find("Linux vm 6.18.44");
+    ASSERT_NE(at, std::string::npos);
+    bytes[at + 9] = '5';
+    const QString older = dir.filePath(QStringLiteral("older.dat"));
+    std::ofstream(ss(older), std::ios::binary) << bytes;
+    ASSERT_TRUE(QFile::copy(qs(schedscope::test::dataPath("traces/uname-v6.dat.topology.json")), older + QStringLiteral(".topology.json")));
+    const TraceLoadOutcome loaded = loadTraceSession(older, nullptr, DomainChoices{});
+    ASSERT_TRUE(loaded.trace) << loaded.error.toStdString();
+    WhatIfPanel panel;
+    panel.setTrace(loaded.trace);
+    panel.setWorkload(panel.traceWorkloadText());
+    panel.setTopologyPreset(QStringLiteral("kunpeng920-24"));
+    auto setup = prepareWhatIf(panel.request());
+    ASSERT_TRUE(setup) << setup.error();
+    EXPECT_EQ((*setup)->profileName, "linux-6.1");
+    EXPECT_EQ((*setup)->trees[1]->profile->fairClass, FairClass::Cfs);
+    panel.setProfile(QStringLiteral("linux-6.12"));  // a profile picked wins
+    auto picked = prepareWhatIf(panel.request());
+    ASSERT_TRUE(picked) << picked.error();
+    EXPECT_EQ((*picked)->profileName, "linux-6.12");
+    panel.setWorkload(QStringLiteral("stream:threads=4"));  // a generator: the newest, as before
+    panel.setProfile(QString());
+    auto generator = prepareWhatIf(panel.request());
+    ASSERT_TRUE(generator) << generator.error();
+    EXPECT_EQ((*generator)->profileName, defaultProfile().name);
 }
 
 // A trace whose wakeups land on idle CPUs: the simulated wakees wait the recording's idle exit

@@ -224,3 +224,34 @@ TEST(CliReplay, RecordingACommandThatCannotRunFailsWithoutAFile) {
     EXPECT_FALSE(std::filesystem::exists(dat));
     EXPECT_FALSE(std::filesystem::exists(dat + ".topology.json"));
 }
+
+// The recording's kernel profile follows the kernel release the trace names (its uname option,
+// written by trace-cmd record and by schedscope-cli record): uname-v6.dat was recorded on this
+// machine's 6.18 kernel; a copy whose release reads 5.18 stands for a trace from a CFS kernel.
+TEST(CliReplay, TheRecordedProfileFollowsTheTracesKernel) {
+    CliRun own = cli("replay " + trace("uname-v6.dat") + " --baseline --json");
+    ASSERT_EQ(own.status, 0) << own.err;
+    auto j = nlohmann::json::parse(own.out);
+    EXPECT_EQ(j["baseline"]["config"]["profile"], "linux-6.12");
+    EXPECT_NE(j["assumptions"].dump().find("the trace's kernel 6.18.44"), std::string::npos) << j["assumptions"];
+
+    const std::string dir = std::string(SCHEDSCOPE_TEST_SCRATCH) + "/uname";
+    std::filesystem::create_directories(dir);
+    std::string bytes = schedscope::test::readFile(schedscope::test::dataPath("traces/uname-v6.dat"));
+    const auto at = bytes.find("Linux vm 6.18.44");
+    ASSERT_NE(at, std::string::npos);
+    bytes[at + 9] = '5';  // "Linux vm 5.18.44...": the v6 file's options are not compressed
+    std::ofstream(dir + "/older.dat", std::ios::binary) << bytes;
+    std::filesystem::copy_file(schedscope::test::dataPath("traces/uname-v6.dat.topology.json"), dir + "/older.dat.topology.json",
+                               std::filesystem::copy_options::overwrite_existing);
+    CliRun older = cli("replay '" + dir + "/older.dat' --baseline --json");
+    ASSERT_EQ(older.status, 0) << older.err;
+    auto k = nlohmann::json::parse(older.out);
+    EXPECT_EQ(k["baseline"]["config"]["profile"], "linux-6.1");  // CFS, no DELAY_DEQUEUE
+    EXPECT_EQ(k["baseline"]["config"]["delay_dequeue"], false);
+    EXPECT_EQ(k["whatif"]["config"]["profile"], "linux-6.1");
+    // --recorded-profile still wins
+    CliRun named = cli("replay '" + dir + "/older.dat' --baseline --json --recorded-profile linux-6.6");
+    ASSERT_EQ(named.status, 0) << named.err;
+    EXPECT_EQ(nlohmann::json::parse(named.out)["baseline"]["config"]["profile"], "linux-6.6");
+}

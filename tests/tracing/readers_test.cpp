@@ -339,8 +339,24 @@ TEST(TraceStatsCli, BufferOptionPicksTheInstanceAndNamesIt) {
     EXPECT_EQ(inst["buffer"], "ssinst");
     EXPECT_FALSE(top["events_by_kind"].contains("sched_wakeup"));
     EXPECT_TRUE(inst["events_by_kind"].contains("sched_wakeup"));
-    EXPECT_NE(run(cli + " --buffer ssinst").find("; buffer ssinst)"), std::string::npos);
+    const std::string line = run(cli + " --buffer ssinst");
+    EXPECT_NE(line.find("; buffer ssinst; kernel 6.18.44-fc-v1045)"), std::string::npos) << line;
+    EXPECT_EQ(inst["kernel_release"], "6.18.44-fc-v1045");
     const std::string err = run(cli + " --buffer nope 2>&1; echo rc=$?");
     EXPECT_NE(err.find("no buffer 'nope' in the trace (its buffers: top, ssinst)"), std::string::npos) << err;
     EXPECT_NE(err.find("rc=2"), std::string::npos) << err;
+}
+
+TEST(TraceDat, TheRecordingKernelsReleaseFromItsUnameOption) {
+    auto traceCmd = readTraceDat(test::dataPath("traces/mixed-v7.dat"));  // trace-cmd record
+    auto ours = readTraceDat(test::dataPath("traces/uname-v6.dat"));       // schedscope-cli record
+    auto before = readTraceDat(test::dataPath("traces/record-v6.dat"));    // ours, before it saved one
+    ASSERT_TRUE(traceCmd && ours && before);
+    EXPECT_EQ(traceCmd->kernelRelease(), "6.18.44-fc-v782");
+    EXPECT_EQ(ours->kernelRelease(), "6.18.44-fc-v1045");
+    EXPECT_EQ(before->kernelRelease(), "");
+    if (haveTraceCmd()) {
+        const std::string dump = run("trace-cmd dump --options '" + test::dataPath("traces/mixed-v7.dat") + "' 2>&1");
+        EXPECT_NE(dump.find("Linux vm " + traceCmd->kernelRelease() + " "), std::string::npos) << dump;
+    }
 }
