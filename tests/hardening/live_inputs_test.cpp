@@ -143,7 +143,10 @@ TEST(BadLive, EventsDisabledUnderUsAreSwitchedBackOnAndReported) {
         const bool eventOn = test::readFile(eventEnable) == "1\n";
         return eventOn && test::readFile(ours + "/tracing_on") == "1\n";
     };
-    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(20);
+    // Generous: under ASan the set-up alone takes ~15 s on a 2-CPU VM (libtracefs reads the 5 MB
+    // /proc/kallsyms growing its buffer by realloc, and ASan's realloc copies every time), and
+    // twice that beside another sanitized test; 20 s failed 2 runs in 3 there.
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(90);
     while (!setUp() && std::chrono::steady_clock::now() < deadline)
         std::this_thread::sleep_for(std::chrono::milliseconds(20));
     const bool started = setUp();
