@@ -59,6 +59,7 @@ char *tracefs_instance_file_read(struct tracefs_instance *instance, const char *
 int tracefs_instance_file_write(struct tracefs_instance *instance, const char *file, const char *str);
 char **tracefs_instances(const char *regex);
 void tracefs_list_free(char **list);
+char **tracefs_system_events(const char *tracing_dir, const char *system);
 int tracefs_trace_on(struct tracefs_instance *instance);
 int tracefs_trace_off(struct tracefs_instance *instance);
 int tracefs_trace_is_on(struct tracefs_instance *instance);
@@ -71,7 +72,6 @@ int tracefs_iterate_raw_events(struct tep_handle *tep, struct tracefs_instance *
                                int (*callback)(struct tep_event *, struct tep_record *, int, void *),
                                void *callback_context);
 void tracefs_iterate_stop(struct tracefs_instance *instance);
-struct tep_handle *tracefs_local_events_system(const char *tracing_dir, const char *const *sys_names);
 
 /* trace-cmd-private.h of trace-cmd 3.1.6 (exported by libtracecmd.so.1.3.1) */
 struct tracecmd_output *tracecmd_output_create(const char *output_file);

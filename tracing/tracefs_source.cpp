@@ -5,6 +5,7 @@
 #include <chrono>
 #include <utility>
 
+#include "local_event_formats.h"
 #include "sched_decoder.h"
 #include "trace_c_api.h"
 #include "tracefs_instance.h"
@@ -13,17 +14,14 @@ namespace schedscope::tracing {
 
 struct TracefsSource::Impl {
     std::unique_ptr<PrivateInstance> instance;
-    tep_handle* tep = nullptr;
+    TepPtr tep;
     std::unique_ptr<SchedDecoder> decoder;
     EventStore* target = nullptr;
     uint64_t read = 0;
     std::chrono::steady_clock::time_point pollDeadline;
     std::chrono::steady_clock::time_point nextTamperCheck;
     std::vector<std::string> warnings;
-    ~Impl() {
-        decoder.reset();
-        if (tep) tep_free(tep);
-    }
+    ~Impl() { decoder.reset(); }  // before the formats it reads
 };
 
 TracefsSource::TracefsSource(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
@@ -34,10 +32,10 @@ Result<std::unique_ptr<TracefsSource>> TracefsSource::start() {
     if (!inst) return Error{inst.error()};
     auto impl = std::make_unique<Impl>();
     impl->instance = std::move(*inst);
-    const char* systems[] = {"sched", "power", nullptr};
-    impl->tep = tracefs_local_events_system(kTracingDir, systems);
-    if (!impl->tep) return Error{std::string(kTracingDir) + ": cannot read the sched event formats"};
-    impl->decoder = std::make_unique<SchedDecoder>(impl->tep);
+    auto tep = loadLocalEventFormats(kTracingDir, {"sched", "power"});
+    if (!tep) return Error{tep.error()};
+    impl->tep = std::move(*tep);
+    impl->decoder = std::make_unique<SchedDecoder>(impl->tep.get());
     if (!impl->decoder->hasSchedEvents()) return Error{std::string(kTracingDir) + ": no sched event formats"};
     impl->instance->traceOn();
     return std::unique_ptr<TracefsSource>(new TracefsSource(std::move(impl)));
@@ -63,7 +61,7 @@ Result<uint64_t> TracefsSource::poll(EventStore& store) {
         if ((++impl->read & 1023) == 0 && std::chrono::steady_clock::now() > impl->pollDeadline) return 1;
         return 0;
     };
-    if (tracefs_iterate_raw_events(impl_->tep, impl_->instance->get(), nullptr, 0, cb, impl_.get()) < 0)
+    if (tracefs_iterate_raw_events(impl_->tep.get(), impl_->instance->get(), nullptr, 0, cb, impl_.get()) < 0)
         return Error{impl_->instance->name() + ": reading the raw buffers failed"};
     return impl_->read - before;
 }
