@@ -34,8 +34,11 @@ Result<TepPtr> loadLocalEventFormats(const std::string& tracingDir, const std::v
         return Error{header + ": the ring buffer's page format does not parse"};
     for (const auto& system : systems) {
         char** events = tracefs_system_events(tracingDir.c_str(), system.c_str());
+        const std::string systemDir = tracingDir + "/events/" + system + "/";
         for (char** e = events; e && *e; ++e) {
-            if (!readFile(tracingDir + "/events/" + system + "/" + *e + "/format", text)) continue;
+            std::string format = systemDir;
+            format.append(*e).append("/format");
+            if (!readFile(format, text)) continue;
             tep_parse_event(tep.get(), text.data(), text.size(), system.c_str());
         }
         tracefs_list_free(events);

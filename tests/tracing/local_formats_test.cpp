@@ -33,7 +33,7 @@ int parsedEvents(tep_handle* tep, const std::string& system) {
 }
 
 fs::path scratchCopyOfFixture(const std::string& name) {
-    const fs::path dir = fs::temp_directory_path() / ("schedscope-formats-" + name + "-" + std::to_string(getpid()));
+    fs::path dir = fs::temp_directory_path() / ("schedscope-formats-" + name + "-" + std::to_string(getpid()));
     fs::remove_all(dir);
     fs::copy(test::dataPath("tracefs-formats"), dir, fs::copy_options::recursive);
     return dir;
