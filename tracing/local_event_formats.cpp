@@ -34,7 +34,8 @@ Result<TepPtr> loadLocalEventFormats(const std::string& tracingDir, const std::v
         return Error{header + ": the ring buffer's page format does not parse"};
     for (const auto& system : systems) {
         char** events = tracefs_system_events(tracingDir.c_str(), system.c_str());
-        const std::string systemDir = tracingDir + "/events/" + system + "/";
+        std::string systemDir = tracingDir;
+        systemDir.append("/events/").append(system).append("/");
         for (char** e = events; e && *e; ++e) {
             std::string format = systemDir;
             format.append(*e).append("/format");
