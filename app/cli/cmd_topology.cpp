@@ -1,4 +1,6 @@
 // schedscope-cli topology | domains
+#include <sys/utsname.h>
+
 #include <cstdio>
 #include <iostream>
 #include <nlohmann/json.hpp>
@@ -48,6 +50,17 @@ Result<DomainBuildOptions> buildOptionsFrom(const Args& args, const Topology& to
     return opt;
 }
 
+// This machine's domains, and the comparison with them, are its own kernel's: without --profile
+// they follow the running kernel's release (a 6.1 kernel builds DIE, no CLS on a hybrid CPU).
+void runningKernelProfileUnlessGiven(const Args& args, DomainBuildOptions& opt) {
+    if (args.has("profile")) return;
+    auto spec = topologySpecFrom(args);
+    if (!args.has("diff") && !(spec && spec->kind == TopologySpec::Kind::Local)) return;
+    struct utsname u {};
+    if (uname(&u) == 0)
+        if (const KernelProfile* p = profileForKernelRelease(u.release)) opt.profile = p;
+}
+
 int runDomains(const Args& args) {
     const std::string format = args.valueOr("format", args.has("json") ? "json" : "text");
     if (format != "text" && format != "json" && format != "kernel")
@@ -68,6 +81,7 @@ int runDomains(const Args& args) {
     if (!topo) return fail(topo.error());
     auto opt = buildOptionsFrom(args, *topo);
     if (!opt) return fail(opt.error());
+    runningKernelProfileUnlessGiven(args, *opt);
     auto tree = buildDomains(*topo, *opt);
     if (!tree) return fail(tree.error());
 
@@ -112,7 +126,9 @@ std::vector<Command> topologyCommands() {
     auto domainOpts = withJson;
     domainOpts.push_back({"no-cls", false, "leave out the cluster (CLS) level, as kernels before 5.16"});
     domainOpts.push_back({"no-node", false, "leave out the NUMA identity NODE level, as kernels before 4.15"});
-    domainOpts.push_back({"profile", true, "NAME kernel profile: linux-4.14, linux-5.15, linux-6.1, linux-6.6, linux-6.12 (default)"});
+    domainOpts.push_back({"profile", true,
+                          "NAME kernel profile: linux-4.14, linux-5.15, linux-6.1, linux-6.6, linux-6.12 (default; "
+                          "for --local and --diff the running kernel's)"});
     domainOpts.push_back({"format", true, "FMT text (default), json, or kernel (the sched_verbose boot log)"});
     domainOpts.push_back({"cpu", true, "LIST print only these CPUs' domains (a cpulist, e.g. 0,24)"});
     domainOpts.push_back({"kernel", false, "print the running kernel's own domains (debugfs)"});

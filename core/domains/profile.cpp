@@ -10,18 +10,22 @@ namespace schedscope {
 const std::vector<KernelProfile>& kernelProfiles() {
     // Versions: NODE level 4.15 (commit "sched/topology: Introduce NUMA identity node sched
     // domain"), CLS 5.16, DIE->PKG rename 6.7, SD_CLUSTER + cluster-first wakeup scan 6.8,
-    // SD_SHARE_PKG_RESOURCES->SD_SHARE_LLC 6.9, EEVDF 6.6.
+    // SD_SHARE_PKG_RESOURCES->SD_SHARE_LLC 6.9, EEVDF 6.6. x86: "sched,x86: Don't use cluster
+    // topology for x86 hybrid CPUs" (5.16) until "sched/x86: Add cluster topology to hybrid CPU"
+    // (6.6); "x86/sched: Remove SD_ASYM_PACKING from the SMT domain flags" and "x86/sched: Add
+    // the SD_ASYM_PACKING flag to the die domain of hybrid processors" (6.5); "cpufreq:
+    // intel_pstate: Set asymmetric CPU capacity on hybrid systems" (6.12).
     static const std::vector<KernelProfile> profiles = {
         {"linux-4.14", "before the NUMA identity NODE level and the cluster level", "DIE",
-         "SD_SHARE_PKG_RESOURCES", false, false, false, false, FairClass::Cfs, 0, 0},
+         "SD_SHARE_PKG_RESOURCES", false, false, false, false, FairClass::Cfs, true, false, false, false, 0, 0},
         {"linux-5.15", "NODE level, no cluster level", "DIE", "SD_SHARE_PKG_RESOURCES", true, false, false, false,
-         FairClass::Cfs, 4, 15},
-        {"linux-6.1", "CLS level (flags as MC), DIE, CFS", "DIE", "SD_SHARE_PKG_RESOURCES", true, true, false, false,
-         FairClass::Cfs, 5, 16},
-        {"linux-6.6", "as 6.1 with the EEVDF fair class", "DIE", "SD_SHARE_PKG_RESOURCES", true, true, false, false,
-         FairClass::Eevdf, 6, 6},
+         FairClass::Cfs, true, false, false, false, 4, 15},
+        {"linux-6.1", "CLS level (flags as MC; none on Intel hybrid CPUs), DIE, CFS", "DIE", "SD_SHARE_PKG_RESOURCES",
+         true, true, false, false, FairClass::Cfs, true, false, false, false, 5, 16},
+        {"linux-6.6", "as 6.1 with the EEVDF fair class, CLS on Intel hybrid CPUs", "DIE", "SD_SHARE_PKG_RESOURCES",
+         true, true, false, false, FairClass::Eevdf, false, true, true, false, 6, 6},
         {"linux-6.12", "PKG, SD_CLUSTER, SD_SHARE_LLC, cluster-first wakeup scan, EEVDF", "PKG", "SD_SHARE_LLC", true,
-         true, true, true, FairClass::Eevdf, 6, 12},
+         true, true, true, FairClass::Eevdf, false, true, true, true, 6, 12},
     };
     return profiles;
 }

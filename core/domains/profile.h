@@ -28,6 +28,11 @@ struct KernelProfile {
     bool clusterFlag;           // SD_CLUSTER on the CLS level, since 6.8
     bool clusterScanOnWakeup;   // select_idle_cpu scans the cluster first, since 6.8
     FairClass fairClass;        // CFS before 6.6, EEVDF since
+    // x86 ITMT (Turbo Boost Max 3.0, hybrid CPUs) and Intel hybrid CPUs, arch/x86/kernel/smpboot.c:
+    bool asymPackingOnSmt;          // x86_smt_flags() adds ITMT's SD_ASYM_PACKING, until 6.5
+    bool asymPackingOnHybridPkg;    // x86_die_flags(): SD_ASYM_PACKING on hybrid CPUs, since 6.5
+    bool clusterOnIntelHybrid;      // CLS on hybrid CPUs: skipped 5.16-6.5, built since 6.6
+    bool hybridCapacityWithoutSmt;  // intel_pstate: asym capacity, not ITMT, on hybrid without SMT (6.12)
     int sinceMajor, sinceMinor; // the first kernel this profile stands for (its changes' version)
 };
 

@@ -50,22 +50,48 @@ CpuSet genericCoregroupMask(const Topology& t, int cpu, bool schedCluster) {
     return coreMask;
 }
 
-void addArchLevels(const Topology& t, const DomainBuildOptions& o, const KernelProfile& p,
-                   std::vector<TopologyLevel>& tl) {
-    const bool cluster = o.config.schedCluster && o.cls && p.hasClusterLevel;
-    if (o.config.schedSmt)
-        tl.push_back({"SMT", [&t](int cpu) { return cpuAt(t, cpu).threadSiblings; }, smtFlags()});
+// mirrors x86_sched_itmt_flags(): SD_ASYM_PACKING while ITMT is on. A machine's sysfs says so
+// (its sched_itmt_enabled); otherwise an Intel hybrid CPU has it, as intel_pstate turns it on for
+// one, except that since 6.12 one without SMT is balanced by capacity instead (see below).
+uint32_t x86ItmtFlags(const Topology& t, const KernelProfile& p) {
+    const bool on = t.itmtEnabled ? *t.itmtEnabled : t.intelHybrid() && !(p.hybridCapacityWithoutSmt && !t.hasSmt());
+    return on ? static_cast<uint32_t>(SD_ASYM_PACKING) : 0u;
+}
 
+bool hasCapacities(const Topology& t) {
+    return std::any_of(t.cpus.begin(), t.cpus.end(), [](const CpuTopology& c) { return c.online && c.capacity != 1024; });
+}
+
+// arch/x86/kernel/smpboot.c: SMT = the siblings, CLS = cpu_l2c_shared_mask (sysfs cluster_cpus),
+// MC = cpu_llc_shared_mask, DIE/PKG = cpu_cpu_mask (the node); x86_{smt,cluster,core,die}_flags().
+void addX86Levels(const Topology& t, const DomainBuildOptions& o, const KernelProfile& p, bool cluster,
+                  std::vector<TopologyLevel>& tl, std::vector<std::string>& warnings) {
+    const uint32_t itmt = x86ItmtFlags(t, p);
+    if (o.config.schedSmt)
+        tl.push_back({"SMT", [&t](int cpu) { return cpuAt(t, cpu).threadSiblings; },
+                      smtFlags() | (p.asymPackingOnSmt ? itmt : 0)});
+    // 5.16-6.5 left the cluster out on hybrid CPUs: single tasks landed on E-core clusters
+    if (cluster && (p.clusterOnIntelHybrid || !t.intelHybrid()))
+        tl.push_back({"CLS", [&t](int cpu) { return cpuAt(t, cpu).clusterCpus; }, clusterFlags(p) | itmt});
+    if (o.config.schedMc) tl.push_back({"MC", [&t](int cpu) { return t.llcCpus(cpu); }, coreFlags() | itmt});
+    if (!x86HasNumaInPackage(t))
+        tl.push_back({p.pkgLevelName, [&t](int cpu) { return t.nodeCpus(cpuAt(t, cpu).node); },
+                      t.intelHybrid() && p.asymPackingOnHybridPkg ? itmt : 0});
+    if (t.intelHybrid() && p.hybridCapacityWithoutSmt && !t.hasSmt() && !t.itmtEnabled && !hasCapacities(t))
+        warnings.push_back("Intel hybrid CPUs without SMT: since 6.12 the kernel balances them by capacity "
+                           "(SD_ASYM_CPUCAPACITY from intel_pstate's HWP performance levels), which this topology "
+                           "does not carry; built without");
+}
+
+void addArchLevels(const Topology& t, const DomainBuildOptions& o, const KernelProfile& p,
+                   std::vector<TopologyLevel>& tl, std::vector<std::string>& warnings) {
+    const bool cluster = o.config.schedCluster && o.cls && p.hasClusterLevel;
     if (o.arch == Arch::X86_64) {
-        // arch/x86/kernel/smpboot.c: CLS = cpu_l2c_shared_mask (sysfs cluster_cpus),
-        // MC = cpu_llc_shared_mask, DIE/PKG = cpu_cpu_mask (the node).
-        if (cluster)
-            tl.push_back({"CLS", [&t](int cpu) { return cpuAt(t, cpu).clusterCpus; }, clusterFlags(p)});
-        if (o.config.schedMc) tl.push_back({"MC", [&t](int cpu) { return t.llcCpus(cpu); }, coreFlags()});
-        if (!x86HasNumaInPackage(t))
-            tl.push_back({p.pkgLevelName, [&t](int cpu) { return t.nodeCpus(cpuAt(t, cpu).node); }, 0});
+        addX86Levels(t, o, p, cluster, tl, warnings);
         return;
     }
+    if (o.config.schedSmt)
+        tl.push_back({"SMT", [&t](int cpu) { return cpuAt(t, cpu).threadSiblings; }, smtFlags()});
     // default_topology[] in kernel/sched/topology.c with the generic arch_topology masks.
     if (cluster) {
         // cpu_clustergroup_mask(): never as wide as the coregroup; then it is just the core.
@@ -139,7 +165,7 @@ std::vector<TopologyLevel> topologyLevels(const Topology& topology, const Domain
                                           std::vector<std::string>& warnings) {
     const KernelProfile& p = options.profile ? *options.profile : defaultProfile();
     std::vector<TopologyLevel> tl;
-    addArchLevels(topology, options, p, tl);
+    addArchLevels(topology, options, p, tl, warnings);
     addNumaLevels(topology, options, p, tl, warnings);
     return tl;
 }

@@ -26,7 +26,8 @@ bool groupIsOverloaded(unsigned imbalancePct, const SgStats& sgs);
 // group_has_capacity(): fewer tasks than CPUs, or util/runnable below capacity
 bool groupHasCapacity(unsigned imbalancePct, const SgStats& sgs);
 // group_classify(); `imbalanced` is sg_imbalanced() (pinned tasks kept a child unbalanced).
-// Misfit and asym packing need asymmetric CPU capacities, which the simulator does not model.
+// Misfit and asym packing need asymmetric CPU capacities or ITMT priorities, which the simulator
+// does not model (domains built for an ITMT machine carry SD_ASYM_PACKING; the balancer ignores it).
 GroupType groupClassify(unsigned imbalancePct, const SgStats& sgs, bool imbalanced);
 
 }  // namespace schedscope::sim

@@ -66,6 +66,27 @@ bool numberedEntry(const std::string& name, const std::string& prefix, int& id) 
     return true;
 }
 
+// Intel hybrid CPUs: the kernel registers a PMU per core type, sys/devices/cpu_atom and
+// sys/devices/cpu_core, whose `cpus` file lists that type's CPUs (hwloc reads the same files).
+// Kinds in hwloc's order, the less powerful first; a snapshot without them stays homogeneous.
+void readHybridKinds(const std::string& root, Topology& topo) {
+    const std::pair<const char*, const char*> pmus[] = {{"cpu_atom", "IntelAtom"}, {"cpu_core", "IntelCore"}};
+    std::vector<std::pair<std::string, CpuSet>> kinds;
+    for (const auto& [pmu, name] : pmus) {
+        auto text = readSmallFile(fs::path(root) / "sys/devices" / pmu / "cpus");
+        if (!text) continue;
+        auto set = CpuSet::parseList(*text);
+        if (set && !set->empty()) kinds.emplace_back(name, *set);
+    }
+    if (kinds.size() < 2) return;
+    for (size_t k = 0; k < kinds.size(); ++k) {
+        topo.kindNames.push_back(kinds[k].first);
+        kinds[k].second.forEach([&](int c) {
+            if (static_cast<size_t>(c) < topo.cpus.size()) topo.cpus[static_cast<size_t>(c)].kind = static_cast<int>(k);
+        });
+    }
+}
+
 }  // namespace
 
 std::optional<Arch> detectSnapshotArch(const std::string& root) {
@@ -236,6 +257,8 @@ Result<Topology> loadSysfsTopology(const std::string& root, Arch arch) {
             topo.nodes.front().cpus.set(c.id);
         }
     }
+    readHybridKinds(root, topo);
+    if (auto itmt = readInt(fs::path(root) / "proc/sys/kernel/sched_itmt_enabled")) topo.itmtEnabled = *itmt != 0;
     if (auto st = topo.check(); !st) return Error{st.error()};
     return topo;
 }

@@ -1,5 +1,6 @@
 #include "topology/topology.h"
 
+#include <algorithm>
 #include <set>
 #include <sys/utsname.h>
 
@@ -39,6 +40,15 @@ int Topology::packageCount() const {
     for (const auto& c : cpus)
         if (c.online) ids.insert(c.packageCpus.first());
     return static_cast<int>(ids.size());
+}
+
+bool Topology::intelHybrid() const {
+    if (arch != Arch::X86_64 || kindNames.size() < 2) return false;
+    return std::any_of(kindNames.begin(), kindNames.end(), [](const std::string& k) { return k.rfind("Intel", 0) == 0; });
+}
+
+bool Topology::hasSmt() const {
+    return std::any_of(cpus.begin(), cpus.end(), [](const CpuTopology& c) { return c.online && c.threadSiblings.count() > 1; });
 }
 
 int Topology::nodeIndex(int nodeId) const {

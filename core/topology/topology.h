@@ -2,6 +2,7 @@
 // The CPU topology model: what the kernel knows about each logical CPU when it builds its
 // sched domains. Every loader (sysfs snapshot, hwloc XML / synthetic / this machine, presets)
 // produces one of these; the domain builder consumes it.
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -56,6 +57,9 @@ public:
     std::vector<NumaNode> nodes;    // sorted by id
     std::vector<std::vector<int>> distance;  // [i][j] over `nodes` positions (SLIT values)
     std::vector<std::string> kindNames;      // hybrid CPU kinds, empty if homogeneous
+    // /proc/sys/kernel/sched_itmt_enabled when the source had it (a machine's sysfs); unset
+    // otherwise. x86 ITMT gives its domains SD_ASYM_PACKING (arch/x86/kernel/itmt.c).
+    std::optional<bool> itmtEnabled;
     // Beyond this distance NUMA levels lose wake-affine/exec/fork balancing (RECLAIM_DISTANCE,
     // 30 by default; AMD Zen raises it to 32 in arch/x86/kernel/cpu/amd.c).
     int nodeReclaimDistance = 30;
@@ -68,6 +72,10 @@ public:
     CpuSet llcCpus(int cpu) const;
     int onlineCount() const;
     int packageCount() const;
+    // An Intel hybrid CPU (X86_FEATURE_HYBRID_CPU): kinds named as hwloc and the kernel's
+    // cpu_core/cpu_atom PMUs name them (IntelCore, IntelAtom, ...).
+    bool intelHybrid() const;
+    bool hasSmt() const;  // some online CPU has an SMT sibling
 
     // hwloc_topology_check in spirit: masks contain their CPU, nest (SMT in cluster-or-package,
     // package), nodes are disjoint, distance matrix square with local distance 10 on the diagonal.

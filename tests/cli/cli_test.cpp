@@ -4,8 +4,10 @@
 #include <array>
 #include <cstdio>
 #include <nlohmann/json.hpp>
+#include <sys/utsname.h>
 #include <sys/wait.h>
 
+#include "domains/profile.h"
 #include "support/fixtures.h"
 
 namespace {
@@ -53,6 +55,23 @@ TEST(Cli, DomainsJsonSchema) {
     EXPECT_EQ(d0["span"], "0-3");
     EXPECT_EQ(d0["groups"].size(), 4u);
     EXPECT_NE(std::find(d0["flags"].begin(), d0["flags"].end(), "SD_SHARE_PKG_RESOURCES"), d0["flags"].end());
+}
+
+// This machine's domains are its own kernel's (a 6.1 kernel builds DIE, no CLS on a hybrid CPU);
+// a file's domains follow the newest profile; --profile overrides both.
+TEST(Cli, ThisMachinesDomainsFollowItsRunningKernelUnlessAProfileIsGiven) {
+    struct utsname u {};
+    ASSERT_EQ(uname(&u), 0);
+    const schedscope::KernelProfile* running = schedscope::profileForKernelRelease(u.release);
+    const std::string expected = running ? running->name : schedscope::defaultProfile().name;
+    auto profileOf = [](const std::string& args) {
+        CliRun r = cli(args);
+        EXPECT_EQ(r.status, 0) << args << ": " << r.err;
+        return r.status == 0 ? nlohmann::json::parse(r.out)["profile"].get<std::string>() : std::string();
+    };
+    EXPECT_EQ(profileOf("domains --local --json"), expected) << u.release;
+    EXPECT_EQ(profileOf("domains --local --json --profile linux-5.15"), "linux-5.15");
+    EXPECT_EQ(profileOf("domains --preset kunpeng920-24 --json"), schedscope::defaultProfile().name);
 }
 
 TEST(Cli, NoClsAndNoNodeToggles) {
