@@ -2,6 +2,7 @@
 
 #include <QColor>
 
+#include "domains/sd_flags.h"
 #include "qt_convert.h"
 
 namespace schedscope::gui {
@@ -15,13 +16,18 @@ QString levelLabel(const SchedDomain& d) {
     return qs(d.level);
 }
 
+// The flags that tell levels apart first (SHARE_LLC, CLUSTER, NUMA, ASYM_PACKING, ...), then the
+// balance flags sd_init() gives every level: in the kernel's bit order those four come first and
+// fill the column, hiding what differs. The tooltip keeps the kernel's order and full names.
 QString shortFlags(const KernelProfile& profile, uint32_t flags) {
+    constexpr uint32_t kEveryLevel = SD_BALANCE_NEWIDLE | SD_BALANCE_EXEC | SD_BALANCE_FORK | SD_WAKE_AFFINE;
     QStringList names;
-    for (const auto& n : flagNames(profile, flags)) {
-        QString q = qs(n);
-        if (q.startsWith(QLatin1String("SD_"))) q.remove(0, 3);
-        names << q;
-    }
+    for (uint32_t part : {flags & ~kEveryLevel, flags & kEveryLevel})
+        for (const auto& n : flagNames(profile, part)) {
+            QString q = qs(n);
+            if (q.startsWith(QLatin1String("SD_"))) q.remove(0, 3);
+            names << q;
+        }
     return names.join(QLatin1Char(' '));
 }
 

@@ -246,6 +246,13 @@ void TopologyView::paintBoxes(QPainter& p, const TopologyLayout& layout) const {
             if (cfm.horizontalAdvance(label) + 2 <= r.width()) {
                 p.setPen(text);
                 p.drawText(r, Qt::AlignCenter, label);
+                // a hybrid CPU's kind under its number, where the box has room for a second line
+                const QString kind = kindLabel(b.cpu);
+                const QRectF below(r.left(), r.center().y() + cfm.height() * 0.6, r.width(), cfm.height());
+                if (!kind.isEmpty() && below.bottom() <= r.bottom() && cfm.horizontalAdvance(kind) + 2 <= r.width()) {
+                    p.setPen(b.cpu == cpu_ ? text : text.lighter(250));
+                    p.drawText(below, Qt::AlignHCenter | Qt::AlignTop, kind);
+                }
             }
             p.setFont(font());
         } else if (!b.header.isEmpty()) {
@@ -356,6 +363,18 @@ void TopologyView::paintLegend(QPainter& p, const QRectF& r) const {
     }
 }
 
+// Hybrid CPUs: Intel's core types as people say them, other kinds (arm64 core models) by name.
+QString TopologyView::kindLabel(int cpu) const {
+    if (!session_ || !session_->topology) return {};
+    const Topology& t = *session_->topology;
+    if (t.kindNames.empty() || cpu < 0 || size_t(cpu) >= t.cpus.size()) return {};
+    const std::string& k = t.kindNames[size_t(t.cpus[size_t(cpu)].kind)];
+    if (k == "IntelCore") return tr("P-core");
+    if (k == "IntelAtom") return tr("E-core");
+    if (k == "IntelLowPower") return tr("LP E-core");
+    return qs(k);
+}
+
 QString TopologyView::tooltipFor(int box) const {
     if (box < 0 || !session_ || !session_->topology) return {};
     const TopoBox& b = layout_.boxes()[size_t(box)];
@@ -368,6 +387,7 @@ QString TopologyView::tooltipFor(int box) const {
              .arg(qs(c.threadSiblings.toList()), qs(c.clusterCpus.toList()), qs(t.llcCpus(b.cpu).toList()),
                   qs(c.packageCpus.toList()));
     if (c.capacity != 1024) s += tr("\ncapacity %1").arg(c.capacity);
+    if (!t.kindNames.empty()) s += tr("\nkind %1").arg(qs(t.kindNames[size_t(c.kind)]));
     if (size_t(b.cpu) < heat_.size() && std::isfinite(heat_[size_t(b.cpu)]))
         s += QStringLiteral("\n%1: %2").arg(heatWhat_).arg(heat_[size_t(b.cpu)]);
     if (session_->tree) {

@@ -57,6 +57,7 @@ private:
     };
     Frame frameFor(const QRectF& target) const;
     void ensureLayout() const;
+    QString kindLabel(int cpu) const;  // "P-core", "E-core", ...; empty when homogeneous
     QString tooltipFor(int box) const;
     QString selectionText() const;
     void paintBoxes(QPainter& p, const TopologyLayout& layout) const;

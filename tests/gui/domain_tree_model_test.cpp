@@ -96,6 +96,11 @@ TEST(DomainTreeModel, ShowsLevelsSpansGroupsAndParameters) {
     EXPECT_EQ(model.index(1, DomainTreeModel::GroupsColumn, cpu0).data().toInt(), 4);
     EXPECT_EQ(model.index(1, DomainTreeModel::ImbalanceColumn, cpu0).data().toInt(), 117);
     EXPECT_TRUE(model.index(1, DomainTreeModel::FlagsColumn, cpu0).data().toString().contains(QStringLiteral("SHARE_LLC")));
+    // what sets a level apart leads; the balance flags every level has follow
+    EXPECT_EQ(model.index(0, DomainTreeModel::FlagsColumn, cpu0).data().toString(),
+              QStringLiteral("SHARE_CPUCAPACITY SHARE_LLC PREFER_SIBLING BALANCE_NEWIDLE BALANCE_EXEC BALANCE_FORK WAKE_AFFINE"));
+    EXPECT_TRUE(model.index(3, DomainTreeModel::FlagsColumn, cpu0).data().toString().startsWith(QStringLiteral("SERIALIZE")))
+        << model.index(3, DomainTreeModel::FlagsColumn, cpu0).data().toString().toStdString();
     EXPECT_TRUE(model.index(1, DomainTreeModel::FlagsColumn, cpu0).data(Qt::ToolTipRole).toString().contains(
         QStringLiteral("SD_SHARE_LLC")));
     ASSERT_EQ(model.rowCount(mc), 4);

@@ -23,6 +23,7 @@
 #include "domain_tree_model.h"
 #include "domain_tree_view.h"
 #include "gui_test_util.h"
+#include "support/fixtures.h"
 #include "qt_convert.h"
 #include "recent_files.h"
 #include "topology_view.h"
@@ -258,27 +259,50 @@ TEST_F(MainWindowTest, DroppedHwlocXmlOpensAndIsRemembered) {
         << window.whatIfPanel()->traceWorkloadText().toStdString();
 }
 
+// Scans the topology view for a CPU's box, as a user's mouse would, and returns its tooltip.
+QString cpuTooltip(TopologyView* view, int cpu) {
+    QHelpEvent probe(QEvent::ToolTip, QPoint(0, 0), view->mapToGlobal(QPoint(0, 0)));
+    QCoreApplication::sendEvent(view, &probe);  // lays the widget out
+    const QString prefix = QStringLiteral("CPU %1:").arg(cpu);
+    for (int y = 0; y < view->height(); y += 4) {
+        for (int x = 0; x < view->width(); x += 4) {
+            QHelpEvent e(QEvent::ToolTip, QPoint(x, y), view->mapToGlobal(QPoint(x, y)));
+            QCoreApplication::sendEvent(view, &e);
+            if (QToolTip::text().startsWith(prefix)) return QToolTip::text();
+        }
+    }
+    return {};
+}
+
 TEST_F(MainWindowTest, CpuTooltipGivesMasksFlagsAndBalanceParameters) {
     openSynthetic();
     TopologyView* view = window.topologyView();
     ASSERT_TRUE(view->isVisible());
-    // Scan the widget for CPU 9's box, as a user's mouse would.
-    QHelpEvent probe(QEvent::ToolTip, QPoint(0, 0), view->mapToGlobal(QPoint(0, 0)));
-    QCoreApplication::sendEvent(view, &probe);  // lays the widget out
-    QString text;
-    for (int y = 0; y < view->height() && text.isEmpty(); y += 4) {
-        for (int x = 0; x < view->width() && text.isEmpty(); x += 4) {
-            QHelpEvent e(QEvent::ToolTip, QPoint(x, y), view->mapToGlobal(QPoint(x, y)));
-            QCoreApplication::sendEvent(view, &e);
-            if (QToolTip::text().startsWith(QStringLiteral("CPU 9:"))) text = QToolTip::text();
-        }
-    }
+    const QString text = cpuTooltip(view, 9);
     ASSERT_FALSE(text.isEmpty()) << "no tooltip for CPU 9";
     EXPECT_TRUE(text.contains(QStringLiteral("SMT siblings 8-9"))) << text.toStdString();
     EXPECT_TRUE(text.contains(QStringLiteral("MC: span 8-15"))) << text.toStdString();
     EXPECT_TRUE(text.contains(QStringLiteral("imbalance_pct 117"))) << text.toStdString();
     EXPECT_TRUE(text.contains(QStringLiteral("SD_SHARE_LLC"))) << text.toStdString();
     EXPECT_TRUE(text.contains(QStringLiteral("NUMA (distance 20)"))) << text.toStdString();
+}
+
+// A hybrid laptop (Arrow Lake): each CPU says its kind, and the domains carry ITMT's asym packing.
+TEST_F(MainWindowTest, AHybridCpusKindsAndAsymPackingAreShown) {
+    QSignalSpy shown(&window, &MainWindow::sessionShown);
+    TopologySpec spec;
+    spec.kind = TopologySpec::Kind::HwlocXml;
+    spec.value = schedscope::test::dataPath("topologies/xml/Intel-ArrowLake-CoreUltra5-225U.xml");
+    window.open(spec);
+    ASSERT_TRUE(shown.wait(60'000));
+    EXPECT_TRUE(cpuTooltip(window.topologyView(), 0).contains(QStringLiteral("kind IntelCore")));
+    const QString eCore = cpuTooltip(window.topologyView(), 4);
+    EXPECT_TRUE(eCore.contains(QStringLiteral("kind IntelAtom"))) << eCore.toStdString();
+    EXPECT_TRUE(eCore.contains(QStringLiteral("SD_ASYM_PACKING"))) << eCore.toStdString();
+    // the flags column leads with what differs: the E-core cluster's own flags first
+    const QModelIndex cls = window.domainModel()->index(0, DomainTreeModel::FlagsColumn, window.domainModel()->cpuIndex(4));
+    EXPECT_TRUE(cls.data().toString().startsWith(QStringLiteral("CLUSTER SHARE_LLC ASYM_PACKING")))
+        << cls.data().toString().toStdString();
 }
 
 TEST_F(MainWindowTest, KernelDiffExplainsWhyItIsUnavailableForOtherMachines) {
