@@ -32,7 +32,9 @@ public:
         tree.nodeEnabled = opt_.node;
         levels_ = topologyLevels(topo_, opt_, tree.warnings);
         for (const auto& l : levels_) tree.levels.push_back({l.name, l.overlap, l.numaLevel, l.numaDistance});
-        cpuMap_ = topo_.onlineCpus();
+        // build_sched_domains() covers housekeeping_cpumask(HK_TYPE_DOMAIN) of the active CPUs
+        cpuMap_ = topo_.onlineCpus().minus(topo_.isolated);
+        tree.isolated = topo_.onlineCpus() & topo_.isolated;
         tree.cpus.resize(topo_.cpus.size());
         for (size_t i = 0; i < tree.cpus.size(); ++i) tree.cpus[i].cpu = static_cast<int>(i);
         if (levels_.empty()) return tree;

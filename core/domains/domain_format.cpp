@@ -47,6 +47,7 @@ nlohmann::json treeHeaderToJson(const DomainTree& tree, const KernelProfile& p) 
             {"node", tree.nodeEnabled},
             {"topology_levels", levels},
             {"warnings", tree.warnings},
+            {"isolated", tree.isolated.toList()},
             {"cpus", json::array()}};
 }
 
@@ -125,6 +126,7 @@ std::string domainTreeToText(const DomainTree& tree) {
     out << "profile " << p.name << ", arch " << archName(tree.arch) << ", CLS " << (tree.clsEnabled ? "on" : "off")
         << ", NODE " << (tree.nodeEnabled ? "on" : "off") << "\n";
     for (const auto& w : tree.warnings) out << "warning: " << w << "\n";
+    if (!tree.isolated.empty()) out << "isolated (no sched domains): " << tree.isolated.toList() << "\n";
     for (const auto& c : tree.cpus) {
         if (c.domains.empty()) continue;
         out << "cpu" << c.cpu << ":\n";

@@ -258,6 +258,13 @@ Result<Topology> loadSysfsTopology(const std::string& root, Arch arch) {
         }
     }
     readHybridKinds(root, topo);
+    for (const char* file : {"sys/devices/system/cpu/isolated", "sys/fs/cgroup/cpuset.cpus.isolated"}) {
+        auto text = readSmallFile(fs::path(root) / file);
+        if (!text) continue;
+        auto set = CpuSet::parseList(*text);
+        if (!set) return Error{(fs::path(root) / file).string() + ": " + set.error()};
+        topo.isolated |= *set & onlineSet;
+    }
     if (auto itmt = readInt(fs::path(root) / "proc/sys/kernel/sched_itmt_enabled")) topo.itmtEnabled = *itmt != 0;
     if (auto st = topo.check(); !st) return Error{st.error()};
     return topo;

@@ -60,6 +60,10 @@ public:
     // /proc/sys/kernel/sched_itmt_enabled when the source had it (a machine's sysfs); unset
     // otherwise. x86 ITMT gives its domains SD_ASYM_PACKING (arch/x86/kernel/itmt.c).
     std::optional<bool> itmtEnabled;
+    // Online CPUs the kernel builds no sched domains for (they stay attached to NULL): isolcpus=
+    // (sys/devices/system/cpu/isolated, HK_TYPE_DOMAIN) and cpuset partitions of type "isolated"
+    // (cgroup v2's cpuset.cpus.isolated). Read from a machine's sysfs; empty for other inputs.
+    CpuSet isolated;
     // Beyond this distance NUMA levels lose wake-affine/exec/fork balancing (RECLAIM_DISTANCE,
     // 30 by default; AMD Zen raises it to 32 in arch/x86/kernel/cpu/amd.c).
     int nodeReclaimDistance = 30;
