@@ -23,7 +23,7 @@ namespace fs = std::filesystem;
 fs::path machineCopy(const std::string& tag) {
     const std::string dir = test::extractFixture("topologies/sysfs/64amd64-4p2n4ca2co.tar.bz2");
     const fs::path system = fs::path(dir) / "64amd64-4p2n4ca2co/fsroot/sys/devices/system";
-    const fs::path copy = fs::temp_directory_path() / ("schedscope-isolated-" + tag + "-" + std::to_string(getpid()));
+    fs::path copy = fs::temp_directory_path() / ("schedscope-isolated-" + tag + "-" + std::to_string(getpid()));
     fs::remove_all(copy);
     fs::create_directories(copy / "sys/devices/system/cpu");
     fs::create_directory_symlink(system / "node", copy / "sys/devices/system/node");
