@@ -31,6 +31,7 @@ bool groupHasCapacity(unsigned pct, const SgStats& s) {
 GroupType groupClassify(unsigned pct, const SgStats& s, bool imbalanced) {
     if (groupIsOverloaded(pct, s)) return GroupType::Overloaded;
     if (imbalanced) return GroupType::Imbalanced;
+    if (s.asymPacking) return GroupType::AsymPacking;
     if (!groupHasCapacity(pct, s)) return GroupType::FullyBusy;
     return GroupType::HasSpare;
 }

@@ -18,6 +18,10 @@ struct SgStats {
     int sumNrRunning = 0;
     int idleCpus = 0;
     int groupWeight = 0;
+    // ASYM_PACKING (balancer only): the idle dst CPU is preferred to this group (sched_group_asym()),
+    // and the priority of the group's asym_prefer_cpu, to pick the lowest such group
+    bool asymPacking = false;
+    int asymPreferPrio = 0;
     GroupType type = GroupType::HasSpare;
 };
 
@@ -26,8 +30,8 @@ bool groupIsOverloaded(unsigned imbalancePct, const SgStats& sgs);
 // group_has_capacity(): fewer tasks than CPUs, or util/runnable below capacity
 bool groupHasCapacity(unsigned imbalancePct, const SgStats& sgs);
 // group_classify(); `imbalanced` is sg_imbalanced() (pinned tasks kept a child unbalanced).
-// Misfit and asym packing need asymmetric CPU capacities or ITMT priorities, which the simulator
-// does not model (domains built for an ITMT machine carry SD_ASYM_PACKING; the balancer ignores it).
+// Asym packing: sgs.asymPacking, set by the balancer (asym_packing.h). Misfit needs asymmetric
+// CPU capacities, which the simulator does not model.
 GroupType groupClassify(unsigned imbalancePct, const SgStats& sgs, bool imbalanced);
 
 }  // namespace schedscope::sim

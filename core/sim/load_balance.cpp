@@ -4,6 +4,7 @@
 #include <cstdio>
 
 #include "domains/sd_flags.h"
+#include "sim/asym_packing.h"
 #include "sim/cpu_iter.h"
 #include "sim/select_task_rq.h"
 
@@ -42,8 +43,9 @@ bool pickBusiest(const SgStats& sgs, const SgStats& busiest, bool haveBusiest) {
     case GroupType::Overloaded:
     case GroupType::FullyBusy:  // avg_load is 0 unless overloaded: the first one stays
         return sgs.avgLoad > busiest.avgLoad;
+    case GroupType::AsymPacking:  // prefer to move from the lowest priority CPU's work
+        return busiest.asymPreferPrio > sgs.asymPreferPrio;
     case GroupType::Imbalanced:
-    case GroupType::AsymPacking:
     case GroupType::MisfitTask:
         return false;
     case GroupType::HasSpare:
@@ -116,6 +118,11 @@ int detachTasks(SimState& s, SchedOps& ops, LbEnv& env, MigrationCause cause) {
 bool needActiveBalance(const SimState& s, const LbEnv& env) {
     const SchedDomain& sd = dom(s, env.dstCpu, env.sd);
     const DomainState& ds = s.cpus[static_cast<size_t>(env.dstCpu)].dom[static_cast<size_t>(env.sd)];
+    // asym_active_balance(): push a lower priority CPU's running task up to an idle preferred
+    // CPU (whole core idle); an SMT core with busy siblings may be helped by any idle CPU
+    if (env.idle != BalanceIdle::NotIdle && schedUseAsymPrio(s, sd, env.dstCpu) &&
+        (schedAsymPrefer(s, env.dstCpu, env.srcCpu) || !schedUseAsymPrio(s, sd, env.srcCpu)))
+        return true;
     const bool failedEnough = ds.nrBalanceFailed > sd.cacheNiceTries + 2;
     if (s.feat.legacyActiveBalance) return failedEnough;
     // imbalanced_active_balance(): spreading tasks when there is spare capacity
@@ -140,6 +147,16 @@ SgStats updateSgLbStats(SimState& s, const LbEnv& env, int g) {
     });
     st.groupWeight = s.info[static_cast<size_t>(env.dstCpu)].groupWeight[static_cast<size_t>(env.sd)][static_cast<size_t>(g)];
     st.groupCapacity = grp.capacity > 0 ? grp.capacity : 1024.0 * st.groupWeight;
+    // check if the idle dst CPU is preferred to this group: sched_group_asym(), where CPU
+    // priorities do not count for an SMT core (the group's flags are SD_SHARE_CPUCAPACITY) with
+    // more than one busy sibling
+    if (!s.asymPrio.empty() && env.idle != BalanceIdle::NotIdle && st.sumNrRunning > 0 && !grp.span.test(env.dstCpu)) {
+        const int prefer = asymPreferCpu(s, grp.span);
+        st.asymPreferPrio = s.asymPrio[static_cast<size_t>(prefer)];
+        const auto& sibs = s.info[static_cast<size_t>(grp.span.first())].siblings;
+        const bool smtCore = sibs.size() > 1 && grp.span.count() == static_cast<int>(sibs.size());
+        st.asymPacking = !(smtCore && st.groupWeight - st.idleCpus != 1) && schedAsym(s, sd, env.dstCpu, prefer);
+    }
     st.type = groupClassify(sd.imbalancePct, st, groupImbalanceFlag(s, sd, grp) != 0);
     if (st.type == GroupType::Overloaded) st.avgLoad = st.groupLoad * 1024.0 / st.groupCapacity;
     return st;
@@ -183,6 +200,11 @@ void calculateImbalance(SimState& s, LbEnv& env, SdLbStats& sds) {
     const SchedDomain& sd = dom(s, env.dstCpu, env.sd);
     SgStats& local = sds.localStat;
     SgStats& busiest = sds.busiestStat;
+    if (busiest.type == GroupType::AsymPacking) {  // move every task of the lower priority group
+        env.type = MigrationType::Task;
+        env.imbalance = busiest.sumNrRunning;
+        return;
+    }
     if (busiest.type == GroupType::Imbalanced) {
         env.type = MigrationType::Task;
         env.imbalance = 1;
@@ -262,6 +284,8 @@ int findBusiestQueue(SimState& s, const LbEnv& env, int group) {
         if (!env.cpus.test(i)) return;
         const int nr = s.cpus[static_cast<size_t>(i)].nrRunning();
         if (nr == 0) return;
+        // only pull from a CPU of lower priority than dst, unless it has more than one task
+        if (nr == 1 && !s.asymPrio.empty() && schedAsym(s, sd, i, env.dstCpu)) return;
         switch (env.type) {
         case MigrationType::Load: {
             const double load = s.cpuLoad(i);
@@ -501,6 +525,13 @@ void nohzBalancerKick(SimState& s, SchedOps& ops, int cpu) {
             int busy = 0;
             dom(s, cpu, ci.sdLlc).span.forEach([&](int c) { busy += s.idle(c) ? 0 : 1; });
             kick = busy > 1;
+        }
+    }
+    if (!kick && !s.asymPrio.empty()) {
+        // ASYM_PACKING: an idle CPU preferred to this one (its whole core idle) may take the task
+        if (const int a = sdAsymPacking(s, cpu); a >= 0) {
+            const SchedDomain& sd = dom(s, cpu, a);
+            sd.span.forEach([&](int i) { kick = kick || (s.idle(i) && schedAsym(s, sd, i, cpu)); });
         }
     }
     if (!kick) return;

@@ -198,6 +198,9 @@ struct SimState {
     // static_branch sched_cluster_active: set when any CPU has an SD_CLUSTER domain (one key for
     // the whole machine, as build_sched_domains() sets it)
     bool clusterActive = false;
+    bool smtActive = false;  // sched_smt_active(): some online CPU has an SMT sibling
+    // arch_asym_cpu_priority() per CPU (ITMT, see asym_packing.h); empty when ASYM_PACKING is off
+    std::vector<int> asymPrio;
     // scheduler tunables scaled as sched_update_scaling() does (factor 1 + ilog2(min(ncpu, 8)))
     double latencyNs = 6e6, minGranNs = 0.75e6, wakeupGranNs = 1e6, baseSliceNs = 0.75e6;
     Metrics metrics;

@@ -8,6 +8,7 @@
 #include <queue>
 
 #include "domains/sd_flags.h"
+#include "sim/asym_packing.h"
 #include "sim/fair_rq.h"
 #include "sim/load_balance.h"
 #include "sim/select_task_rq.h"
@@ -1035,6 +1036,8 @@ Result<std::unique_ptr<SimState>> makeSimState(const Topology& topo, const Domai
         ci.shareId = clusterDomain >= 0 ? clusterDomain : ci.llc;
         // ci.cluster stays the hardware cluster: contention is physical even with CLS off
     }
+    for (const auto& ci : s->info) s->smtActive = s->smtActive || ci.siblings.size() > 1;
+    s->asymPrio = itmtPriorities(topo, tree);
     s->llcShared.resize(static_cast<size_t>(n));
     // a tree read from a kernel may number its levels without a level table: size by the domains
     int levelCount = 0;

@@ -1,0 +1,114 @@
+// ASYM_PACKING in the balancer (ITMT on an Intel hybrid laptop, Arrow Lake 225U: CPUs 0-3 two
+// P-cores with SMT, 4-11 two E-core clusters, 12-13 LP E-cores on their own L2): busy tasks end
+// on the P-cores, one per core, moved there by active balancing from the lower priority CPUs.
+#include <gtest/gtest.h>
+
+#include "domains/domain_builder.h"
+#include "sim/asym_packing.h"
+#include "sim/simulator.h"
+#include "support/fixtures.h"
+#include "topology/hwloc_loader.h"
+#include "workload/workload_spec.h"
+
+namespace schedscope::sim {
+namespace {
+
+struct Shares {
+    double pCores = 0, lpCores = 0;  // shares of all CPU time on CPUs 0-3 and 12-13
+    long long activeMoves = 0;
+    std::vector<int> mainCpu;  // per task: where it ran most
+};
+
+Topology arrowLake() {
+    auto t = loadHwlocXml(test::dataPath("topologies/xml/Intel-ArrowLake-CoreUltra5-225U.xml"), Arch::X86_64);
+    EXPECT_TRUE(t.ok()) << t.error();
+    return t.ok() ? *t : Topology{};
+}
+
+Shares run(const Topology& topo, const char* profile, const std::string& spec) {
+    DomainBuildOptions b;
+    b.arch = topo.arch;
+    b.profile = findProfile(profile);
+    auto tree = buildDomains(topo, b);
+    EXPECT_TRUE(tree.ok()) << tree.error();
+    auto wl = workload::parseWorkloadSpec(spec, static_cast<int>(topo.cpus.size()));
+    EXPECT_TRUE(wl.ok()) << wl.error();
+    SimOptions o;
+    o.durationS = 1.0;
+    auto st = simulate(topo, *tree, *wl, o);
+    EXPECT_TRUE(st.ok()) << st.error();
+    Shares out;
+    double total = 0;
+    for (const auto& t : (*st)->tasks) {
+        int best = 0;
+        for (size_t c = 0; c < t.cpuTime.size(); ++c) {
+            const double v = static_cast<double>(t.cpuTime[c]);
+            total += v;
+            if (c < 4) out.pCores += v;
+            if (c >= 12) out.lpCores += v;
+            if (t.cpuTime[c] > t.cpuTime[static_cast<size_t>(best)]) best = static_cast<int>(c);
+        }
+        out.mainCpu.push_back(best);
+    }
+    out.pCores /= total;
+    out.lpCores /= total;
+    out.activeMoves = (*st)->metrics.migrationsByCause[static_cast<size_t>(MigrationCause::LbActive)];
+    return out;
+}
+
+}  // namespace
+
+TEST(AsymPacking, PrioritiesFollowTheKindsAndOnlyWhenTheDomainsPack) {
+    const Topology t = arrowLake();
+    auto packed = buildDomains(t, {});
+    ASSERT_TRUE(packed.ok());
+    const auto prio = itmtPriorities(t, *packed);
+    ASSERT_EQ(prio.size(), 14u);
+    EXPECT_GT(prio[0], prio[4]);   // P-core over E-core
+    EXPECT_GT(prio[4], prio[12]);  // E-core over LP E-core
+    EXPECT_EQ(prio[0], prio[1]);   // SMT siblings share one
+    Topology off = t;
+    off.itmtEnabled = false;
+    auto plain = buildDomains(off, {});
+    ASSERT_TRUE(plain.ok());
+    EXPECT_TRUE(itmtPriorities(off, *plain).empty());
+}
+
+TEST(AsymPacking, TwoBusyTasksEndOnSeparatePCores) {
+    const Shares s = run(arrowLake(), "linux-6.12", "sysbench-cpu:threads=2");
+    EXPECT_GT(s.pCores, 0.9);
+    EXPECT_GE(s.activeMoves, 1);
+    ASSERT_EQ(s.mainCpu.size(), 2u);
+    EXPECT_NE(s.mainCpu[0] / 2, s.mainCpu[1] / 2) << "both on one P-core's SMT siblings";
+    // with ITMT off the balancer has no reason to prefer the P-cores
+    Topology off = arrowLake();
+    off.itmtEnabled = false;
+    EXPECT_LT(run(off, "linux-6.12", "sysbench-cpu:threads=2").pCores, 0.9);
+}
+
+// With SMT on, packing between cores needs the preferred core wholly idle: four busy tasks take
+// the two P-cores (one thread each) and two E-cores, not the P-cores' second threads.
+TEST(AsymPacking, FourBusyTasksTakeTwoPCoresAndTwoECoresNotTheSecondThreads) {
+    const Shares s = run(arrowLake(), "linux-6.12", "sysbench-cpu:threads=4");
+    int pThreads = 0, eCores = 0;
+    for (int c : s.mainCpu) {
+        pThreads += c < 4;
+        eCores += c >= 4 && c < 12;
+    }
+    EXPECT_EQ(pThreads, 2);
+    EXPECT_EQ(eCores, 2);
+}
+
+// Kernels before 6.5 gave the die domain no SD_ASYM_PACKING, so a task placed on Meteor/Arrow
+// Lake's LP E-cores (their own die and L2) stayed there: "x86/sched: Add the SD_ASYM_PACKING flag
+// to the die domain of hybrid processors" (6.5) fixed that.
+TEST(AsymPacking, BeforeTheDieDomainPackedATaskStayedOnTheLowPowerCores) {
+    const Topology t = arrowLake();
+    const Shares old = run(t, "linux-6.1", "sysbench-cpu:threads=2");
+    const Shares now = run(t, "linux-6.6", "sysbench-cpu:threads=2");
+    EXPECT_GT(old.lpCores, 0.3);
+    EXPECT_LT(now.lpCores, 0.05);
+    EXPECT_GT(now.pCores, 0.9);
+}
+
+}  // namespace schedscope::sim
