@@ -1,5 +1,6 @@
 #include "topology/topology_format.h"
 
+#include <algorithm>
 #include <climits>
 #include <cstdint>
 #include <map>
@@ -40,13 +41,20 @@ nlohmann::json topologyToJson(const Topology& t) {
     json nodes = json::array();
     for (size_t i = 0; i < t.nodes.size(); ++i)
         nodes.push_back({{"node", t.nodes[i].id}, {"cpus", t.nodes[i].cpus.toList()}, {"distance", t.distance[i]}});
-    return {{"name", t.name},
-            {"source", t.source},
-            {"arch", archName(t.arch)},
-            {"online_cpus", t.onlineCpus().toList()},
-            {"packages", t.packageCount()},
-            {"nodes", nodes},
-            {"cpus", cpus}};
+    json out = {{"name", t.name},
+                {"source", t.source},
+                {"arch", archName(t.arch)},
+                {"online_cpus", t.onlineCpus().toList()},
+                {"packages", t.packageCount()},
+                {"node_reclaim_distance", t.nodeReclaimDistance},
+                {"nodes", nodes},
+                {"cpus", cpus}};
+    // what changes the domains beyond the masks: the kinds in hwloc's order (the least powerful
+    // first), the ITMT switch and the isolated CPUs, when the source had them
+    if (!t.kindNames.empty()) out["kinds"] = t.kindNames;
+    if (t.itmtEnabled) out["itmt"] = *t.itmtEnabled;
+    if (!t.isolated.empty()) out["isolated"] = t.isolated.toList();
+    return out;
 }
 
 std::string topologyToText(const Topology& t) {
@@ -128,6 +136,10 @@ Result<Topology> topologyFromJson(const nlohmann::json& j, const std::string& wh
             return *s;
         };
         t.cpus.resize(cpus.size());
+        if (j.contains("kinds")) t.kindNames = j.at("kinds").get<std::vector<std::string>>();
+        if (j.contains("itmt")) t.itmtEnabled = j.at("itmt").get<bool>();
+        if (j.contains("node_reclaim_distance"))
+            t.nodeReclaimDistance = static_cast<int>(integerIn(j.at("node_reclaim_distance"), "node_reclaim_distance", 10, 255));
         for (size_t i = 0; i < cpus.size(); ++i) {
             const auto& c = cpus[i];
             CpuTopology& out = t.cpus[i];
@@ -148,6 +160,12 @@ Result<Topology> topologyFromJson(const nlohmann::json& j, const std::string& wh
             out.coreSiblings = out.packageCpus;
             if (c.contains("capacity"))
                 out.capacity = static_cast<unsigned>(integerIn(c.at("capacity"), where + "capacity", 0, UINT32_MAX));
+            if (c.contains("kind")) {  // by name; a kind the "kinds" list lacks joins it
+                const std::string kind = c.at("kind").get<std::string>();
+                auto it = std::find(t.kindNames.begin(), t.kindNames.end(), kind);
+                out.kind = static_cast<int>(it - t.kindNames.begin());
+                if (it == t.kindNames.end()) t.kindNames.push_back(kind);
+            }
             for (const auto& k : c.value("caches", nlohmann::json::array())) {
                 auto s = CpuSet::parseList(k.at("shared").get<std::string>());
                 if (!s) return Error{what + ": cache: " + s.error()};
@@ -167,6 +185,11 @@ Result<Topology> topologyFromJson(const nlohmann::json& j, const std::string& wh
         }
         CpuSet online = t.onlineCpus();
         for (auto& n : t.nodes) n.cpus &= online;
+        if (j.contains("isolated")) {
+            auto s = CpuSet::parseList(j.at("isolated").get<std::string>());
+            if (!s) return Error{what + ": isolated: " + s.error()};
+            t.isolated = *s & online;
+        }
         if (auto st = t.check(); !st) return Error{what + ": " + st.error()};
         return t;
     } catch (const std::exception& e) {

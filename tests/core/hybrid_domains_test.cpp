@@ -6,12 +6,14 @@
 
 #include <filesystem>
 #include <fstream>
+#include <nlohmann/json.hpp>
 
 #include "domains/domain_builder.h"
 #include "domains/sd_flags.h"
 #include "support/fixtures.h"
 #include "topology/hwloc_loader.h"
 #include "topology/sysfs_loader.h"
+#include "topology/topology_format.h"
 
 namespace schedscope {
 namespace {
@@ -154,6 +156,39 @@ TEST(HybridDomains, AMachinesSysfsGivesTheHybridKindsAndTheItmtSwitch) {
     EXPECT_FALSE(packs(levelOf(packed, 0, "PKG")));
     EXPECT_TRUE(packs(levelOf(build(*tbm3, "linux-6.1"), 0, "SMT")));
     fs::remove_all(copy);
+}
+
+}  // namespace schedscope
+
+namespace schedscope {
+
+// A recording's topology sidecar (the topology JSON) keeps what changes the domains beyond the
+// masks: CPU kinds in order, the ITMT switch, isolated CPUs and Zen's reclaim distance.
+TEST(TopologyJson, KeepsKindsItmtIsolationAndTheReclaimDistance) {
+    Topology arrow = xml("Intel-ArrowLake-CoreUltra5-225U");
+    arrow.isolated = CpuSet::range(10, 11);
+    arrow.itmtEnabled = true;
+    Topology zen = xml("AMD-17h-Zen-2xEpyc-7451");
+    ASSERT_EQ(zen.nodeReclaimDistance, 32);
+    for (const Topology* t : {&arrow, &zen}) {
+        auto back = topologyFromJson(nlohmann::json::parse(topologyToJson(*t).dump()), "sidecar");
+        ASSERT_TRUE(back.ok()) << back.error();
+        EXPECT_EQ(back->kindNames, t->kindNames);
+        for (size_t c = 0; c < t->cpus.size(); ++c) EXPECT_EQ(back->cpus[c].kind, t->cpus[c].kind) << "cpu" << c;
+        EXPECT_EQ(back->itmtEnabled, t->itmtEnabled);
+        EXPECT_EQ(back->isolated, t->isolated);
+        EXPECT_EQ(back->nodeReclaimDistance, t->nodeReclaimDistance);
+        for (const auto& p : kernelProfiles()) {
+            const DomainTree a = build(*t, p.name.c_str()), b = build(*back, p.name.c_str());
+            for (size_t c = 0; c < a.cpus.size(); ++c) {
+                ASSERT_EQ(a.cpus[c].domains.size(), b.cpus[c].domains.size()) << p.name << " cpu" << c;
+                for (size_t i = 0; i < a.cpus[c].domains.size(); ++i) {
+                    EXPECT_EQ(a.cpus[c].domains[i].span, b.cpus[c].domains[i].span);
+                    EXPECT_EQ(a.cpus[c].domains[i].flags, b.cpus[c].domains[i].flags) << p.name << " cpu" << c;
+                }
+            }
+        }
+    }
 }
 
 }  // namespace schedscope
