@@ -1,6 +1,4 @@
 // schedscope-cli topology | domains
-#include <sys/utsname.h>
-
 #include <cstdio>
 #include <iostream>
 #include <nlohmann/json.hpp>
@@ -56,9 +54,7 @@ void runningKernelProfileUnlessGiven(const Args& args, DomainBuildOptions& opt) 
     if (args.has("profile")) return;
     auto spec = topologySpecFrom(args);
     if (!args.has("diff") && !(spec && spec->kind == TopologySpec::Kind::Local)) return;
-    struct utsname u {};
-    if (uname(&u) == 0)
-        if (const KernelProfile* p = profileForKernelRelease(u.release)) opt.profile = p;
+    if (const KernelProfile* p = runningKernelProfile()) opt.profile = p;
 }
 
 int runDomains(const Args& args) {

@@ -52,6 +52,10 @@ LoadOutcome loadSession(const TopologySpec& spec, const DomainChoices& choices,
     Session s;
     s.spec = spec;
     s.choices = choices;
+    // this machine's domains are its own kernel's, as 'schedscope-cli domains --local' builds them
+    if (spec.kind == TopologySpec::Kind::Local && s.choices.profile.empty())
+        if (const KernelProfile* running = runningKernelProfile(); running && running != &defaultProfile())
+            s.choices.profile = running->name;
     s.topology = std::make_shared<const Topology>(std::move(topo).value());
     s.layout = std::make_shared<const TopologyLayout>(TopologyLayout::build(*s.topology));
     s.loadMs = msSince(t0);

@@ -1,5 +1,7 @@
 #include "domains/profile.h"
 
+#include <sys/utsname.h>
+
 #include <charconv>
 #include <utility>
 
@@ -50,6 +52,11 @@ const KernelProfile* profileForKernelRelease(std::string_view release) {
     for (const auto& k : kernelProfiles())
         if (std::pair(major, minor) >= std::pair(k.sinceMajor, k.sinceMinor)) best = &k;
     return best;
+}
+
+const KernelProfile* runningKernelProfile() {
+    struct utsname u {};
+    return uname(&u) == 0 ? profileForKernelRelease(u.release) : nullptr;
 }
 
 std::string flagName(const KernelProfile& profile, uint32_t flag) {

@@ -43,6 +43,8 @@ const KernelProfile& defaultProfile();                      // the newest
 // that kernel has (a 5.10 kernel: linux-5.15, NODE and no CLS; 6.8: linux-6.6). nullptr when
 // the release does not start with MAJOR.MINOR.
 const KernelProfile* profileForKernelRelease(std::string_view release);
+// The running kernel's profile (uname's release); nullptr when it cannot be told.
+const KernelProfile* runningKernelProfile();
 // The flag's name as this profile's kernel prints it.
 std::string flagName(const KernelProfile& profile, uint32_t flag);
 std::vector<std::string> flagNames(const KernelProfile& profile, uint32_t flags);

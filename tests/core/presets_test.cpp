@@ -1,6 +1,7 @@
 // The built-in topologies load, and the CLS / NODE what-if toggles change exactly the levels
 // they should.
 #include <gtest/gtest.h>
+#include <sys/utsname.h>
 
 #include "domains/domain_builder.h"
 #include "domains/sd_flags.h"
@@ -137,6 +138,13 @@ TEST(Profiles, AKernelReleaseGetsTheNewestProfileItHasTheChangesOf) {
         EXPECT_EQ(p->name, profile) << release;
     }
     for (const char* bad : {"", "6", "6.", "linux", "x6.1", ".1", "6.x"}) EXPECT_EQ(profileForKernelRelease(bad), nullptr) << bad;
+}
+
+TEST(Profiles, TheRunningKernelsProfileIsThatOfItsRelease) {
+    struct utsname u {};
+    ASSERT_EQ(uname(&u), 0);
+    EXPECT_EQ(runningKernelProfile(), profileForKernelRelease(u.release)) << u.release;
+    EXPECT_NE(runningKernelProfile(), nullptr) << "a Linux release starts with MAJOR.MINOR: " << u.release;
 }
 
 }  // namespace
