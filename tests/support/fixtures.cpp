@@ -6,6 +6,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <unistd.h>
 #include <mutex>
 #include <sstream>
 
@@ -24,14 +25,26 @@ std::string extractFixture(const std::string& tarball) {
         if (ch == '/' || ch == '.') ch = '_';
     fs::path dir = fs::path(SCHEDSCOPE_TEST_SCRATCH) / key;
     if (fs::exists(dir / ".done")) return dir.string();
-    fs::remove_all(dir);
-    fs::create_directories(dir);
-    std::string cmd = "tar xf '" + dataPath(tarball) + "' -C '" + dir.string() + "'";
+    // ctest runs tests as parallel processes, and two may want the same tarball: each extracts
+    // into a private directory and renames it into place; the first rename wins, the others
+    // drop their copy. A directory without .done is a stale one (a rename always brings it).
+    const fs::path mine = dir.string() + ".tmp-" + std::to_string(::getpid());
+    fs::remove_all(mine);
+    fs::create_directories(mine);
+    std::string cmd = "tar xf '" + dataPath(tarball) + "' -C '" + mine.string() + "'";
     if (std::system(cmd.c_str()) != 0) {
         ADD_FAILURE() << "cannot extract " << tarball;
         return dir.string();
     }
-    std::ofstream(dir / ".done") << "ok";
+    std::ofstream(mine / ".done") << "ok";
+    std::error_code ec;
+    fs::rename(mine, dir, ec);
+    if (ec && !fs::exists(dir / ".done")) {
+        fs::remove_all(dir);
+        fs::rename(mine, dir, ec);
+    }
+    fs::remove_all(mine);  // the copy that lost the race, if any
+    if (!fs::exists(dir / ".done")) ADD_FAILURE() << "cannot put " << tarball << " in place at " << dir;
     return dir.string();
 }
 
