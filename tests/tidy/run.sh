@@ -27,23 +27,30 @@ for f in $files; do
     *.cpp) srcs+=("$f") ;;
   esac
 done
+# clang cannot read GCC's precompiled headers: give clang-tidy the commands without them (it
+# parses the headers themselves instead, as each file includes them anyway). A unity build
+# lists its batches (unity_N_cxx.cxx), not its files: each file gets its batch's command.
+db=$(mktemp -d); trap 'rm -rf "$db"' EXIT
+python3 - "$build/compile_commands.json" "$db/compile_commands.json" <<'PY'
+import json, re, sys
+cmds = json.load(open(sys.argv[1]))
+out = []
+for c in cmds:
+    c["command"] = re.sub(r" -Winvalid-pch| -include \S*cmake_pch\.hxx", "", c["command"])
+    if re.search(r"/Unity/unity_\d+_cxx\.cxx$", c["file"]):
+        for src in re.findall(r'#include "([^"]+)"', open(c["file"]).read()):
+            out.append(dict(c, file=src, command=c["command"].replace(c["file"], src)))
+    else:
+        out.append(c)
+json.dump(out, open(sys.argv[2], "w"), indent=0)
+PY
 known=()
 for s in $(printf '%s\n' "${srcs[@]}" | sort -u); do
-  grep -q "\"file\": \"$here/$s\"" "$build/compile_commands.json" && known+=("$s")
+  grep -q "\"file\": \"$here/$s\"" "$db/compile_commands.json" && known+=("$s")
 done
 if [ ${#known[@]} -eq 0 ]; then echo "tidy: no changed C++ sources to check"; exit 0; fi
 echo "tidy: checking ${#known[@]} files"
 filter=()
 [ -n "${line_filter:-}" ] && filter=("-line-filter=$line_filter")
-# clang cannot read GCC's precompiled headers: give clang-tidy the commands without them (it
-# parses the headers themselves instead, as each file includes them anyway).
-db=$(mktemp -d); trap 'rm -rf "$db"' EXIT
-python3 - "$build/compile_commands.json" "$db/compile_commands.json" <<'PY'
-import json, re, sys
-cmds = json.load(open(sys.argv[1]))
-for c in cmds:
-    c["command"] = re.sub(r" -Winvalid-pch| -include \S*cmake_pch\.hxx", "", c["command"])
-json.dump(cmds, open(sys.argv[2], "w"))
-PY
 printf '%s\n' "${known[@]}" | xargs -P "$(nproc)" -n 4 clang-tidy -p "$db" --quiet "${filter[@]}" 2>/dev/null
 echo "tidy: ${#known[@]} files clean${line_filter:+ on their changed lines}"
