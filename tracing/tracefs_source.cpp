@@ -15,13 +15,12 @@ namespace schedscope::tracing {
 struct TracefsSource::Impl {
     std::unique_ptr<PrivateInstance> instance;
     TepPtr tep;
-    std::unique_ptr<SchedDecoder> decoder;
+    std::unique_ptr<SchedDecoder> decoder;  // declared after tep: destroyed before the formats it reads
     EventStore* target = nullptr;
     uint64_t read = 0;
     std::chrono::steady_clock::time_point pollDeadline;
     std::chrono::steady_clock::time_point nextTamperCheck;
     std::vector<std::string> warnings;
-    ~Impl() { decoder.reset(); }  // before the formats it reads
 };
 
 TracefsSource::TracefsSource(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}

@@ -20,7 +20,6 @@ bool shareCache(const SimState& s, int a, int b) {
 bool shareResources(const SimState& s, int a, int b) {
     return s.info[static_cast<size_t>(a)].shareId == s.info[static_cast<size_t>(b)].shareId;
 }
-bool smtActive(const SimState& s) { return !s.info.empty() && s.info.front().siblings.size() > 1; }
 
 }  // namespace
 
@@ -174,7 +173,7 @@ int selectIdleSibling(SimState& s, Task& p, int prev, int target) {
     }
     if (ti.sdLlc < 0) return because("select_idle_sibling: no LLC domain, stay on target", target);
     bool hasIdleCore = false;
-    if (smtActive(s)) {
+    if (s.smtActive) {
         hasIdleCore = s.llcShared[static_cast<size_t>(ti.llc)].hasIdleCores;
         if (!hasIdleCore && shareCache(s, prev, target)) {
             int i = selectIdleSmt(s, p, prev);
