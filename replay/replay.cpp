@@ -3,12 +3,14 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <optional>
 #include <unordered_map>
 
 #include "migration_causes.h"
 #include "migration_classifier.h"
 #include "sched_tracker.h"
 #include "trace_topology.h"
+#include "util/parallel_runs.h"
 #include "wakeup_preemptions.h"
 
 namespace schedscope::replay {
@@ -300,15 +302,19 @@ Result<ReplayResult> replayTrace(const tracing::EventStore& store, const std::st
     const auto& idleWakeups = r.recorded.idleWakeupLatency;
     r.idleExitNs = options.idleExitNs ? *options.idleExitNs : idleExitFrom(idleWakeups);
 
-    if (options.baseline) {
-        auto base = simulateOn(r.derived, recordedTopology, options.recordedConfig, "baseline", options, r.idleExitNs, what);
-        if (!base) return Error{base.error()};
-        r.baseline = std::move(*base);
+    // the baseline and the what-if are independent simulations of one workload: at once
+    std::optional<Result<ReplayRun>> base, whatIf;
+    runParallel(options.baseline ? 2 : 1, 0, [&](size_t i) {
+        if (i == 0) whatIf = simulateOn(r.derived, whatIfTopology, options.whatIf, "what-if", options, r.idleExitNs, what);
+        else base = simulateOn(r.derived, recordedTopology, options.recordedConfig, "baseline", options, r.idleExitNs, what);
+    });
+    if (base) {
+        if (!*base) return Error{base->error()};
+        r.baseline = std::move(**base);
         r.fidelity = computeFidelity(r.recorded, r.baseline->metrics);
     }
-    auto whatIf = simulateOn(r.derived, whatIfTopology, options.whatIf, "what-if", options, r.idleExitNs, what);
-    if (!whatIf) return Error{whatIf.error()};
-    r.whatIf = std::move(*whatIf);
+    if (!*whatIf) return Error{whatIf->error()};
+    r.whatIf = std::move(**whatIf);
 
     r.assumptions = r.derived.assumptions;
     r.assumptions.push_back("recorded lb_newidle also holds nohz idle balancing (a sched trace without irq events "

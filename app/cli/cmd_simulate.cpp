@@ -13,6 +13,7 @@
 #include "sim_run.h"
 #include "topology/hwloc_loader.h"
 #include "topology_options.h"
+#include "util/parallel_runs.h"
 #include "workload/bursts_and_sleeps.h"
 #include "workload/workload_spec.h"
 
@@ -58,26 +59,43 @@ int runCompare(const Args& args, const SimSetup& setup) {
             sides[setting].options.features = *f;
         }
     }
+    auto jobs = args.integer("jobs", 0, 0, 1024);
+    if (!jobs) return fail(jobs.error());
+    // every (setting, seed) run is independent: they share the workers, and each keeps its
+    // slot, so the statistics below see them in the same order however many run at once
+    const size_t runs = 2 * static_cast<size_t>(*seeds);
+    const unsigned workers = workerCount(runs, static_cast<unsigned>(*jobs));
+    // each run's summary (its state, with per-task CPU times, is dropped as soon as it is read)
+    using Summary = std::vector<std::pair<std::string, double>>;
+    std::vector<Result<Summary>> results(runs, Error{"not run"});
+    {
+        ProgressLine line(std::to_string(runs) + " runs, " + std::to_string(workers) + " at once",
+                          setup.workload.durationS > 0 ? setup.workload.durationS : setup.options.durationS);
+        runParallel(runs, workers, [&](size_t i) {
+            const int setting = static_cast<int>(i / static_cast<size_t>(*seeds));
+            const auto k = static_cast<uint64_t>(i % static_cast<size_t>(*seeds));
+            const bool on = setting == 1;
+            const bool cls = what == "cls" ? on : setup.build.cls;
+            const bool node = what == "node" ? on : setup.build.node;
+            const auto progress = line.partCallback(i, runs);
+            auto run = runSimulation(sides[setting], cls, node, setup.options.seed + k, 0, nullptr, progress);
+            if (run) results[i] = sim::summaryMetrics(*run->state, setup.workload);
+            else results[i] = Error{run.error()};
+            if (progress) progress(1.0);
+        });
+    }
     // metric -> [setting][seed]
     std::vector<std::string> names;
     std::vector<std::vector<std::vector<double>>> vals;
-    for (int setting = 0; setting < 2; ++setting) {
-        const bool on = setting == 1;
-        for (long long k = 0; k < *seeds; ++k) {
-            const bool cls = what == "cls" ? on : setup.build.cls;
-            const bool node = what == "node" ? on : setup.build.node;
-            ProgressLine line("run " + std::to_string(setting * *seeds + k + 1) + " of " + std::to_string(2 * *seeds),
-                              setup.workload.durationS > 0 ? setup.workload.durationS : setup.options.durationS);
-            auto run = runSimulation(sides[setting], cls, node, setup.options.seed + static_cast<uint64_t>(k), 0, nullptr,
-                                     line.callback());
-            if (!run) return fail(run.error());
-            auto m = sim::summaryMetrics(*run->state, setup.workload);
-            if (names.empty()) {
-                for (const auto& [n, v] : m) names.push_back(n);
-                vals.assign(names.size(), std::vector<std::vector<double>>(2));
-            }
-            for (size_t i = 0; i < m.size(); ++i) vals[i][static_cast<size_t>(setting)].push_back(m[i].second);
+    for (size_t i = 0; i < runs; ++i) {
+        if (!results[i]) return fail(results[i].error());
+        const size_t setting = i / static_cast<size_t>(*seeds);
+        const Summary& m = *results[i];
+        if (names.empty()) {
+            for (const auto& [n, v] : m) names.push_back(n);
+            vals.assign(names.size(), std::vector<std::vector<double>>(2));
         }
+        for (size_t j = 0; j < m.size(); ++j) vals[j][setting].push_back(m[j].second);
     }
     nlohmann::json out = nlohmann::json::object();
     if (!args.has("json"))
@@ -179,6 +197,24 @@ int runBenchSim(const Args& args) {
     struct rusage ru {};
     getrusage(RUSAGE_SELF, &ru);
     const double throughput = sim::summaryMetrics(**st, wl).front().second;
+    // --jobs N: N runs (seeds 1..N) at once, as --compare runs them: the events of all over the
+    // wall time shows how the simulator scales on this machine's cores (they share its caches
+    // and memory bandwidth)
+    auto jobs = args.integer("jobs", 1, 1, 1024);
+    if (!jobs) return fail(jobs.error());
+    double parallelWall = 0, parallelEvents = 0;
+    if (*jobs > 1) {
+        const size_t n = static_cast<size_t>(*jobs);
+        std::vector<long long> events(n, 0);
+        const auto p0 = std::chrono::steady_clock::now();
+        runParallel(n, static_cast<unsigned>(n), [&](size_t i) {
+            sim::SimOptions oi = o;
+            oi.seed = i + 1;
+            if (auto r = sim::simulate(*topo, *tree, wl, oi)) events[i] = (*r)->metrics.events;
+        });
+        parallelWall = std::chrono::duration<double>(std::chrono::steady_clock::now() - p0).count();
+        for (long long e : events) parallelEvents += static_cast<double>(e);
+    }
     if (args.has("json")) {
         std::cout << nlohmann::json{{"cpus", (*st)->onlineCount},
                                     {"tasks", wl.tasks.size()},
@@ -189,7 +225,11 @@ int runBenchSim(const Args& args) {
                                     {"events_per_s", ev / wall},
                                     {"events_per_cpu_s", ev / cpu},
                                     {"peak_rss_kb", ru.ru_maxrss},
-                                    {"throughput", throughput}}
+                                    {"throughput", throughput},
+                                    {"parallel", *jobs > 1 ? nlohmann::json{{"runs", *jobs},
+                                                                           {"wall_s", parallelWall},
+                                                                           {"events_per_s", parallelEvents / parallelWall}}
+                                                           : nlohmann::json(nullptr)}}
                          .dump(2)
                   << "\n";
         return 0;
@@ -199,6 +239,9 @@ int runBenchSim(const Args& args) {
                 "  peak RSS    %.1f MB\n  sim speed   %.1fx real time\n  throughput  %.4f work/s (a fingerprint of the run)\n",
                 ev, wall, cpu, ev / wall / 1e6, ev / cpu / 1e6, static_cast<double>(ru.ru_maxrss) / 1024.0, *dur / wall,
                 throughput);
+    if (*jobs > 1)
+        std::printf("  %lld at once %.3f s wall, %.2f M events/s in all (%.2fx one run's rate)\n", *jobs, parallelWall,
+                    parallelEvents / parallelWall / 1e6, parallelEvents / parallelWall / (ev / wall));
     return 0;
 }
 
@@ -221,10 +264,12 @@ std::vector<Command> simulateCommands() {
                                           "state's exit and the IPI; default 0: at once)"});
     opts.push_back({"compare", true, "cls|node|delay-dequeue run both settings over several seeds and compare"});
     opts.push_back({"seeds", true, "N seeds for --compare (default 5)"});
+    opts.push_back({"jobs", true, "N runs of --compare at once (default: one per CPU)"});
     opts.push_back({"json", false, "print JSON"});
     opts.push_back({"explain", true, "N step mode: print the first N placement and balancing decisions with the rule "
                                      "that made each (with --json: a \"decisions\" array)"});
     std::vector<OptionSpec> benchOpts = {{"duration", true, "S simulated seconds (default 10)"},
+                                         {"jobs", true, "N then also N runs at once (as --compare runs seeds): their events/s in all"},
                                          {"json", false, "print JSON"}};
     return {
         {"simulate", "simulate a workload on a topology under the kernel's placement and balancing",
@@ -232,7 +277,7 @@ std::vector<Command> simulateCommands() {
          "[--duration S] [--compare cls|node [--seeds N]] [--explain N] [--json]",
          opts, runSimulate},
         {"bench sim", "simulator speed: events per second on 128 CPUs with 256 tasks, wall and CPU time, peak RSS",
-         "[--duration S] [--json]", benchOpts,
+         "[--duration S] [--jobs N] [--json]", benchOpts,
          runBenchSim},
     };
 }

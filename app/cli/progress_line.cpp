@@ -19,6 +19,22 @@ std::function<bool(double)> ProgressLine::callback() {
     };
 }
 
+std::function<bool(double)> ProgressLine::partCallback(size_t part, size_t parts) {
+    if (!isatty(STDERR_FILENO) || part >= parts) return {};
+    {
+        const std::lock_guard hold(lock_);
+        if (parts_.size() != parts) parts_.assign(parts, 0.0);
+    }
+    return [this, part](double share) {
+        const std::lock_guard hold(lock_);
+        parts_[part] = share;
+        double sum = 0;
+        for (double p : parts_) sum += p;
+        draw(sum / static_cast<double>(parts_.size()));
+        return true;
+    };
+}
+
 void ProgressLine::draw(double share) {
     const auto now = std::chrono::steady_clock::now();
     if (drawn_ && now - last_ < std::chrono::milliseconds(200)) return;

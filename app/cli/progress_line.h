@@ -3,6 +3,8 @@
 // most every 0.2 s, and only when stderr is a terminal: scripts, pipes and CI logs get nothing
 // of it. The line is cleared when the work is over (destructor).
 #include <chrono>
+#include <mutex>
+#include <vector>
 #include <functional>
 #include <string>
 
@@ -19,6 +21,9 @@ public:
     // For sim::SimOptions::progress: draws the share done; never stops the work. Empty when
     // stderr is not a terminal.
     std::function<bool(double)> callback();
+    // For one of `parts` runs done at once on several threads: the line shows the share of all
+    // of them (the mean of the parts' shares). Empty when stderr is not a terminal.
+    std::function<bool(double)> partCallback(size_t part, size_t parts);
 
 private:
     void draw(double share);
@@ -26,6 +31,8 @@ private:
     std::string label_;
     double totalS_;
     bool drawn_ = false;
+    std::mutex lock_;             // parts report from several threads
+    std::vector<double> parts_;  // partCallback(): each part's share done
     std::chrono::steady_clock::time_point last_{};
 };
 

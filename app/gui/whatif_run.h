@@ -86,7 +86,7 @@ using sim::MetricStats;  // n: the seeds with a value (an unfinished run has no 
 // The comparison: per metric, off and on statistics and the relative change of the means.
 struct WhatIfResult {
     std::shared_ptr<const WhatIfSetup> setup;
-    std::vector<WhatIfRun> runs;  // in completion order
+    std::vector<WhatIfRun> runs;  // in (seed, setting) order, as far as they have come
     bool cancelled = false;
     std::string error;
 

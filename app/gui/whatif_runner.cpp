@@ -3,12 +3,18 @@
 #include <QFutureWatcher>
 #include <QPromise>
 #include <QtConcurrent/QtConcurrentRun>
+#include <algorithm>
+#include <mutex>
+#include <utility>
+
+#include "util/parallel_runs.h"
 
 namespace schedscope::gui {
 
 
 WhatIfRunner::WhatIfRunner(QObject* parent) : QObject(parent) {
-    // One simulation at a time: the box is shared, and a run already keeps one core busy.
+    // One experiment at a time (its setup, then its runs, which spread over the cores
+    // themselves): a new one cancels the last.
     pool_.setMaxThreadCount(1);
 }
 
@@ -71,7 +77,13 @@ void WhatIfRunner::startRuns(const WhatIfSetupOutcome& outcome) {
     auto* watcher = runWatcher_;
     connect(watcher, &QFutureWatcherBase::resultReadyAt, this, [this, watcher](int index) {
         if (watcher != runWatcher_) return;
-        result_.runs.push_back(watcher->resultAt(index));
+        // kept in (seed, setting) order, whichever worker finished first: the means add up in
+        // one order, so the same experiment shows the same figures to the last digit
+        WhatIfRun run = watcher->resultAt(index);
+        auto key = [](const WhatIfRun& r) { return std::pair(r.seed, r.setting); };
+        auto at = std::upper_bound(result_.runs.begin(), result_.runs.end(), run,
+                                   [&](const WhatIfRun& a, const WhatIfRun& b) { return key(a) < key(b); });
+        result_.runs.insert(at, std::move(run));
         emit progress(int(result_.runs.size()), total_);
     });
     connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher] {
@@ -83,16 +95,19 @@ void WhatIfRunner::startRuns(const WhatIfSetupOutcome& outcome) {
     const int seeds = setup->request.seeds;
     watcher->setFuture(QtConcurrent::run(&pool_, [setup, seeds](QPromise<WhatIfRun>& promise) {
         promise.setProgressRange(0, 2 * seeds);
-        // a cancel stops the run in flight too: the worker is free for the next experiment at
+        // a cancel stops the runs in flight too: the worker is free for the next experiment at
         // once, and closing the window does not wait for a long simulation to end
         auto keepGoing = [&promise](double) { return !promise.isCanceled(); };
-        for (int k = 0; k < seeds; ++k)
-            for (int setting = 0; setting < 2; ++setting) {
-                if (promise.isCanceled()) return;
-                WhatIfRun run = runWhatIfJob(*setup, setting, k, keepGoing);
-                if (promise.isCanceled()) return;
-                promise.addResult(std::move(run));
-            }
+        // the (seed, setting) runs are independent: one per core at once, seeds in order
+        std::mutex resultLock;
+        const size_t jobs = 2 * static_cast<size_t>(seeds);
+        runParallel(jobs, workerCount(jobs), [&](size_t i) {
+            if (promise.isCanceled()) return;
+            WhatIfRun run = runWhatIfJob(*setup, static_cast<int>(i % 2), static_cast<int>(i / 2), keepGoing);
+            if (promise.isCanceled()) return;
+            const std::lock_guard hold(resultLock);
+            promise.addResult(std::move(run));
+        });
     }));
 }
 

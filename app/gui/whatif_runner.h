@@ -1,9 +1,9 @@
 #pragma once
 // WhatIfRunner: runs a WhatIfRequest off the GUI thread. First the setup (topology load,
-// workload parse, both domain trees), then every (setting, seed) simulation, off and on
-// interleaved so a cancelled experiment still compares both sides. Progress counts finished
-// simulations. cancel() answers at once: the experiment is reported as cancelled with the runs
-// finished so far, and the simulation in flight is left to finish on the worker and dropped.
+// workload parse, both domain trees), then every (setting, seed) simulation, one per core at
+// once, off and on interleaved so a cancelled experiment still compares both sides. Progress
+// counts finished simulations. cancel() answers at once: the experiment is reported as
+// cancelled with the runs finished so far, and the simulations in flight stop and are dropped.
 #include <QFuture>
 #include <QObject>
 #include <QThreadPool>

@@ -201,6 +201,43 @@ TEST(Cli, CompareLeavesUnfinishedRunsOutAndShowsTheSpread) {
     EXPECT_GT(d["metrics"]["completion_s"]["off"]["mean"].get<double>(), 0.04);
 }
 
+// --compare runs its seeds on several threads; each run keeps its slot, so the figures are the
+// same with one worker or several (and as the runs one after another gave them).
+TEST(Cli, CompareGivesTheSameFiguresWhateverTheWorkers) {
+    const std::string spec = "simulate --preset epyc7601-2s --workload hackbench:groups=2 --duration 0.1 --compare node --seeds 3 --json";
+    CliRun one = cli(spec + " --jobs 1");
+    CliRun three = cli(spec + " --jobs 3");
+    ASSERT_EQ(one.status, 0) << one.err;
+    ASSERT_EQ(three.status, 0) << three.err;
+    EXPECT_EQ(one.out, three.out);
+    const auto j = nlohmann::json::parse(one.out, nullptr, false);
+    ASSERT_FALSE(j.is_discarded()) << one.out;
+    EXPECT_EQ(j["metrics"]["throughput"]["off"]["n"].get<int>(), 3);
+    EXPECT_GT(j["metrics"]["throughput"]["off"]["sd"].get<double>(), 0) << "three seeds, three different runs";
+    CliRun bad = cli(spec + " --jobs -1");
+    EXPECT_EQ(bad.status, 2) << bad.out;
+    EXPECT_NE(bad.err.find("--jobs"), std::string::npos) << bad.err;
+}
+
+// bench sim prints its figures; --jobs N adds N runs at once (the machine's scaling). The
+// figures are timings and not asserted; the run itself is: same events as the simulation gives.
+TEST(Cli, BenchSimPrintsEventsPerSecondAndTheParallelFigure) {
+    CliRun run = cli("bench sim --duration 0.2 --jobs 2 --json");
+    ASSERT_EQ(run.status, 0) << run.err;
+    const auto j = nlohmann::json::parse(run.out, nullptr, false);
+    ASSERT_FALSE(j.is_discarded()) << run.out;
+    EXPECT_EQ(j["cpus"].get<int>(), 128);
+    EXPECT_EQ(j["tasks"].get<int>(), 256);
+    EXPECT_GT(j["events"].get<long long>(), 10000);
+    EXPECT_GT(j["events_per_s"].get<double>(), 0);
+    EXPECT_EQ(j["parallel"]["runs"].get<int>(), 2);
+    EXPECT_GT(j["parallel"]["events_per_s"].get<double>(), 0);
+    CliRun text = cli("bench sim --duration 0.1");
+    ASSERT_EQ(text.status, 0) << text.err;
+    EXPECT_NE(text.out.find("events/s"), std::string::npos) << text.out;
+    EXPECT_EQ(text.out.find("at once"), std::string::npos) << "one run unless --jobs asks for more";
+}
+
 // DELAY_DEQUEUE is the 6.12 profile's and can be turned off (or on for 6.6), as the kernel's
 // sched_features knob does: hackbench's wakers find many wakees still queued where they slept.
 TEST(Cli, DelayDequeueIsAWhatIf) {
@@ -252,6 +289,16 @@ TEST(Cli, SimulationProgressOnlyOnATerminal) {
     EXPECT_NE(tty.find("% of 0.6 s simulated"), std::string::npos) << tty;
     EXPECT_NE(tty.find("\r\033[K"), std::string::npos) << "the line is cleared before the results";
     EXPECT_NE(tty.find("throughput"), std::string::npos) << tty;
+
+    // --compare's runs share one line, whichever worker reports
+    const std::string compare = "script -qec '" + std::string(SCHEDSCOPE_CLI) + " " + args + " --compare cls --seeds 2 --jobs 2' /dev/null";
+    std::string both;
+    p = popen(compare.c_str(), "r");
+    ASSERT_NE(p, nullptr);
+    while ((n = fread(buf.data(), 1, buf.size(), p)) > 0) both.append(buf.data(), n);
+    ASSERT_EQ(pclose(p), 0) << both;
+    EXPECT_NE(both.find("4 runs, 2 at once: "), std::string::npos) << both;
+    EXPECT_NE(both.find("on/off"), std::string::npos) << both;
 }
 
 TEST(Cli, VersionAndHelp) {

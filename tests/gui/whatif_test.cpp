@@ -163,6 +163,21 @@ TEST(WhatIfPanel, RunsBothSettingsAndShowsTableBarsHeatAndExports) {
     const WhatIfResult& r = panel.runner()->result();
     EXPECT_EQ(r.runsOf(0), 2);
     EXPECT_EQ(r.runsOf(1), 2);
+    // the runs ran at once on the cores; they are kept in (seed, setting) order, each as the
+    // same run alone gives it
+    ASSERT_EQ(r.runs.size(), 4u);
+    for (size_t i = 0; i < r.runs.size(); ++i) {
+        EXPECT_EQ(r.runs[i].setting, static_cast<int>(i % 2)) << i;
+        EXPECT_EQ(r.runs[i].seed, r.runs[0].seed + i / 2) << i;
+        const WhatIfRun alone = runWhatIfJob(*r.setup, r.runs[i].setting, static_cast<int>(i / 2));
+        ASSERT_EQ(alone.metrics.size(), r.runs[i].metrics.size());
+        for (size_t m = 0; m < alone.metrics.size(); ++m) {
+            const auto& [name, v] = r.runs[i].metrics[m];
+            EXPECT_EQ(alone.metrics[m].first, name);
+            if (std::isnan(v)) EXPECT_TRUE(std::isnan(alone.metrics[m].second)) << name;  // completion_s: not finished
+            else EXPECT_EQ(alone.metrics[m].second, v) << name << " of run " << i;
+        }
+    }
     EXPECT_GE(panel.model()->rowCount(), 5);
     EXPECT_EQ(panel.plot()->plottableCount(), 2);
     const auto levels = r.levels();
