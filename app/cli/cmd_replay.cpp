@@ -20,9 +20,9 @@ namespace {
 
 using namespace schedscope::replay;
 
-// The profile of the kernel a trace was recorded on. Neither trace.dat nor the sidecar carries
-// the kernel version yet, so the newest profile stands in (this machine runs 6.18).
-constexpr const char* kRecordedProfileDefault = "linux-6.12";
+// The profile of the kernel a trace was recorded on when the trace does not name its kernel
+// (trace-cmd writes the release in its uname option since v6 files): the newest, as simulate's.
+std::string recordedProfileDefault() { return defaultProfile().name; }
 
 bool topologyOptionGiven(const Args& args) {
     for (const char* o : {"local", "sysfs-root", "xml", "synthetic", "preset"})
@@ -33,8 +33,7 @@ bool topologyOptionGiven(const Args& args) {
 Result<const KernelProfile*> profileOption(const Args& args, const std::string& name, const std::string& fallback) {
     const std::string p = args.valueOr(name, fallback);
     if (const KernelProfile* k = findProfile(p)) return k;
-    std::string known;
-    for (const auto& k : kernelProfiles()) known += (known.empty() ? "" : ", ") + k.name;
+    const std::string known = profileNameList();
     return Error{"--" + name + ": unknown kernel profile '" + p + "' (known: " + known + ")"};
 }
 
@@ -209,7 +208,7 @@ int runReplay(const Args& args) {
     // The recording's kernel profile: --recorded-profile, else the one of the kernel release the
     // trace names (trace-cmd's and our recorder's uname option), else the newest.
     const KernelProfile* traceKernel = profileForKernelRelease(store->kernelRelease());
-    const std::string recordedDefault = traceKernel ? traceKernel->name : kRecordedProfileDefault;
+    const std::string recordedDefault = traceKernel ? traceKernel->name : recordedProfileDefault();
     auto recordedProfile = profileOption(args, "recorded-profile", recordedDefault);
     if (!recordedProfile) return fail("replay: " + recordedProfile.error());
     auto whatIfProfile = profileOption(args, "profile", (*recordedProfile)->name);
@@ -254,7 +253,7 @@ int runReplay(const Args& args) {
         result->assumptions.push_back("recorded kernel profile: " + traceKernel->name + ", the newest not newer than the trace's kernel " +
                                       store->kernelRelease() + " (set --recorded-profile to change it)");
     else if (!args.has(std::string("recorded-profile")))
-        result->assumptions.push_back(std::string("recorded kernel profile: ") + kRecordedProfileDefault +
+        result->assumptions.push_back(std::string("recorded kernel profile: ") + recordedProfileDefault() +
                                       " (the trace does not carry its kernel version; set --recorded-profile)");
     if (args.has("save-workload")) {
         // the workload the what-if simulated: trace CPU c as CPU c, unpinned tasks on CPUs
@@ -282,7 +281,7 @@ std::vector<Command> replayCommands() {
         {"node", true, "on|off what-if: build the NUMA identity NODE level (default on)"},
         {"profile", true, "NAME what-if kernel profile (default: the recorded one)"},
         {"recorded-profile", true, "NAME kernel profile of the recording machine (default: the one of the kernel "
-                                   "release the trace names, else linux-6.12)"},
+                                   "release the trace names, else the newest)"},
         {"baseline", false, "also replay under the recording's own topology and profile; deltas against it"},
         {"spread", false, "on a larger what-if machine let unpinned tasks use every CPU (default: CPUs 0..n-1)"},
         {"seed", true, "N random seed (default 1)"},

@@ -254,7 +254,7 @@ std::vector<Command> simulateCommands() {
                                       "cpus=LIST, duration=S or work=S; or a workload .json file"});
     opts.push_back({"cls", true, "on|off build the cluster (CLS) level (default on)"});
     opts.push_back({"node", true, "on|off build the NUMA identity NODE level (default on)"});
-    opts.push_back({"profile", true, "NAME kernel profile: linux-4.14, linux-5.15, linux-6.1, linux-6.6, linux-6.12 (default)"});
+    opts.push_back({"profile", true, "NAME kernel profile: " + profileNameList() + " (the newest by default), or any linux-X.Y"});
     opts.push_back({"seed", true, "N random seed (default 1)"});
     opts.push_back({"duration", true, "S simulated seconds (default 1; a workload's duration= wins)"});
     opts.push_back({"hz", true, "N tick rate (default 250)"});

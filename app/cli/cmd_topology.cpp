@@ -38,8 +38,7 @@ Result<DomainBuildOptions> buildOptionsFrom(const Args& args, const Topology& to
     if (auto p = args.value("profile")) {
         opt.profile = findProfile(*p);
         if (!opt.profile) {
-            std::string known;
-            for (const auto& k : kernelProfiles()) known += (known.empty() ? "" : ", ") + k.name;
+            const std::string known = profileNameList();
             return Error{"--profile: unknown kernel profile '" + *p + "' (known: " + known + ")"};
         }
     }
@@ -123,8 +122,8 @@ std::vector<Command> topologyCommands() {
     domainOpts.push_back({"no-cls", false, "leave out the cluster (CLS) level, as kernels before 5.16"});
     domainOpts.push_back({"no-node", false, "leave out the NUMA identity NODE level, as kernels before 4.15"});
     domainOpts.push_back({"profile", true,
-                          "NAME kernel profile: linux-4.14, linux-5.15, linux-6.1, linux-6.6, linux-6.12 (default; "
-                          "for --local and --diff the running kernel's)"});
+                          "NAME kernel profile: " + profileNameList() + " (the newest by default; "
+                          "for --local and --diff the running kernel's), or any linux-X.Y"});
     domainOpts.push_back({"format", true, "FMT text (default), json, or kernel (the sched_verbose boot log)"});
     domainOpts.push_back({"cpu", true, "LIST print only these CPUs' domains (a cpulist, e.g. 0,24)"});
     domainOpts.push_back({"kernel", false, "print the running kernel's own domains (debugfs)"});

@@ -35,8 +35,7 @@ Result<SimSetup> simSetupFrom(const Args& args) {
     if (auto p = args.value("profile")) {
         s.build.profile = findProfile(*p);
         if (!s.build.profile) {
-            std::string known;
-            for (const auto& k : kernelProfiles()) known += (known.empty() ? "" : ", ") + k.name;
+            const std::string known = profileNameList();
             return Error{"--profile: unknown kernel profile '" + *p + "' (known: " + known + ")"};
         }
     }

@@ -57,7 +57,17 @@ void DomainControls::setChoices(const DomainChoices& c) {
     const QSignalBlocker b1(cls_), b2(node_), b3(profile_);
     cls_->setChecked(c.cls);
     node_->setChecked(c.node);
-    const int i = profile_->findData(qs(c.profile.empty() ? defaultProfile().name : c.profile));
+    // a kernel between the named profiles (a trace from 6.10, this machine's 5.18) gets an entry
+    // of its own, named after its last change ("linux-6.9"): the box shows what the domains are
+    // built under
+    const KernelProfile* p = findProfile(c.profile.empty() ? defaultProfile().name : c.profile);
+    const QString name = p ? qs(p->name) : QString();
+    int i = profile_->findData(name);
+    if (i < 0 && p) {
+        profile_->addItem(name, name);
+        i = profile_->count() - 1;
+        profile_->setItemData(i, qs(p->description), Qt::ToolTipRole);
+    }
     if (i >= 0) profile_->setCurrentIndex(i);
 }
 

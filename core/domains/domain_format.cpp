@@ -109,7 +109,7 @@ std::string domainTreeToKernelLog(const DomainTree& tree) {
             for (size_t g = 0; g < sd.groups.size(); ++g) {
                 const SchedGroup& grp = sd.groups[g];
                 out << " " << grp.span.first() << ":{ span=" << grp.span.toList();
-                if ((sd.flags & SD_OVERLAP) && !(grp.balanceMask == grp.span)) out << " mask=" << grp.balanceMask.toList();
+                if ((sd.flags & (SD_OVERLAP | SD_NUMA)) && !(grp.balanceMask == grp.span)) out << " mask=" << grp.balanceMask.toList();
                 if (grp.capacity != 1024) out << " cap=" << grp.capacity;
                 out << " }";
                 if (g + 1 < sd.groups.size()) out << ",";

@@ -50,7 +50,8 @@ void checkGroups(const SchedDomain& sd, Fail fail) {
     CpuSet covered;
     for (const auto& g : sd.groups) {
         if (g.span.empty()) fail("empty group");
-        if (!(sd.flags & SD_OVERLAP) && covered.intersects(g.span)) fail("groups overlap");
+        // NUMA groups overlap: SD_OVERLAP marks them, and SD_NUMA since 6.17 dropped that flag
+        if (!(sd.flags & (SD_OVERLAP | SD_NUMA)) && covered.intersects(g.span)) fail("groups overlap");
         if (!g.span.isSubsetOf(sd.span)) fail("group " + g.span.toList() + " outside the span");
         if (g.balanceMask.empty() || !g.balanceMask.isSubsetOf(g.span)) fail("group balance mask not within the group");
         covered |= g.span;

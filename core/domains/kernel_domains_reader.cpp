@@ -123,10 +123,11 @@ std::vector<std::string> diffDomainTrees(const DomainTree& built, const DomainTr
             if (a[i].level != b[i].level) diff.push_back(at + "level: built " + a[i].level + ", kernel " + b[i].level);
             if (!b[i].span.empty() && !(a[i].span == b[i].span))
                 diff.push_back(at + a[i].level + " span: built " + a[i].span.toList() + ", kernel " + b[i].span.toList());
-            if (a[i].flags != b[i].flags) {
+            const uint32_t builtFlags = shownFlags(p, a[i].flags), kernelFlags = b[i].flags;
+            if (builtFlags != kernelFlags) {
                 std::string only;
-                for (const auto& f : flagNames(p, a[i].flags & ~b[i].flags)) only += " +" + f;
-                for (const auto& f : flagNames(p, b[i].flags & ~a[i].flags)) only += " -" + f;
+                for (const auto& f : flagNames(p, builtFlags & ~kernelFlags)) only += " +" + f;
+                for (const auto& f : flagNames(p, kernelFlags & ~builtFlags)) only += " -" + f;
                 diff.push_back(at + a[i].level + " flags differ (built vs kernel):" + only);
             }
             if (!a[i].groups.empty() && !b[i].groups.empty()) {

@@ -2,56 +2,201 @@
 
 #include <sys/utsname.h>
 
+#include <algorithm>
 #include <charconv>
+#include <optional>
 #include <utility>
 
 #include "domains/sd_flags.h"
 
 namespace schedscope {
 
+namespace {
+
+using Version = std::pair<int, int>;
+
+// What changed, when: each entry is a kernel release and what it changed in the behaviours a
+// profile describes. A profile for a version applies the changes up to it to the 4.14 base.
+struct KernelChange {
+    Version since;
+    void (*apply)(KernelProfile&);
+};
+const std::vector<KernelChange>& kernelChanges() {
+    static const std::vector<KernelChange> changes = {
+        // "sched/topology: Introduce NUMA identity node sched domain"
+        {{4, 15}, [](KernelProfile& p) { p.hasNodeLevel = true; }},
+        // "sched/fair: Allow a small load imbalance between low utilisation SD_NUMA domains"
+        {{5, 5}, [](KernelProfile& p) { p.numaImbalance = 1; }},
+        // "sched/fair: Reduce cases for active balance": only for migrate_task imbalances
+        {{5, 10}, [](KernelProfile& p) { p.legacyActiveBalance = false; }},
+        // "sched: Add cluster scheduler level in core and related Kconfig for ARM64"
+        {{5, 16}, [](KernelProfile& p) { p.hasClusterLevel = true; }},
+        // "sched/fair: Adjust the allowed NUMA imbalance when SD_NUMA spans multiple LLCs"
+        {{5, 18}, [](KernelProfile& p) { p.numaImbalance = 2; }},
+        // "sched/fair: Introduce SIS_UTIL to search idle CPU based on sum of util_avg"
+        {{6, 0}, [](KernelProfile& p) { p.sisUtil = true; }},
+        // "x86/sched: Remove SD_ASYM_PACKING from the SMT domain flags", "x86/sched: Add the
+        // SD_ASYM_PACKING flag to the die domain of hybrid processors"
+        {{6, 5},
+         [](KernelProfile& p) {
+             p.asymPackingOnSmt = false;
+             p.asymPackingOnHybridPkg = true;
+         }},
+        // EEVDF ("sched/fair: Implement an EEVDF-like scheduling policy"); "sched/x86: Add
+        // cluster topology to hybrid CPU" (5.16-6.5 had "sched,x86: Don't use cluster topology
+        // for x86 hybrid CPUs")
+        {{6, 6},
+         [](KernelProfile& p) {
+             p.fairClass = FairClass::Eevdf;
+             p.clusterOnIntelHybrid = true;
+         }},
+        // "sched/topology: Rename 'DIE' domain to 'PKG'"
+        {{6, 7}, [](KernelProfile& p) { p.pkgLevelName = "PKG"; }},
+        // "sched: Add cpus_share_resources API" (SD_CLUSTER), "sched/fair: Scan cluster before
+        // scanning LLC in wake-up path"
+        {{6, 8},
+         [](KernelProfile& p) {
+             p.clusterFlag = true;
+             p.clusterScanOnWakeup = true;
+         }},
+        // "sched/topology: Rename SD_SHARE_PKG_RESOURCES to SD_SHARE_LLC"
+        {{6, 9}, [](KernelProfile& p) { p.llcFlagName = "SD_SHARE_LLC"; }},
+        // "sched/fair: Implement delayed dequeue"; "cpufreq: intel_pstate: Set asymmetric CPU
+        // capacity on hybrid systems"
+        {{6, 12},
+         [](KernelProfile& p) {
+             p.delayDequeue = true;
+             p.hybridCapacityWithoutSmt = true;
+         }},
+        // "x86/topology: Use x86_sched_itmt_flags for PKG domain unconditionally" (after 6.13's
+        // "x86/cpu: Enable SD_ASYM_PACKING for PKG domain on AMD"); "sched/fair: Prioritize
+        // migrating eligible tasks in sched_balance_rq()"
+        {{6, 14},
+         [](KernelProfile& p) {
+             p.asymPackingOnPkg = true;
+             p.migrateEligibleFirst = true;
+         }},
+        // "sched/fair: Reduce the default slice to avoid tasks getting an extra tick"
+        {{6, 15}, [](KernelProfile& p) { p.baseSliceMs = 0.70; }},
+        // "sched/topology: Remove sched_domain_topology_level::flags": no SD_OVERLAP
+        {{6, 17}, [](KernelProfile& p) { p.overlapFlag = false; }},
+    };
+    return changes;
+}
+
+constexpr Version kOldest{4, 14};
+
+// the last change a kernel of version `v` has; kOldest when none
+Version lastChangeBy(Version v) {
+    Version last = kOldest;
+    for (const auto& c : kernelChanges())
+        if (c.since <= v) last = c.since;
+    return last;
+}
+
+KernelProfile profileAt(Version v, std::string name, std::string description) {
+    KernelProfile p;
+    p.name = std::move(name);
+    p.description = std::move(description);
+    p.pkgLevelName = "DIE";
+    p.llcFlagName = "SD_SHARE_PKG_RESOURCES";
+    for (const auto& c : kernelChanges())
+        if (c.since <= v) c.apply(p);
+    const Version since = lastChangeBy(v);
+    p.sinceMajor = since.first;
+    p.sinceMinor = since.second;
+    return p;
+}
+
+std::string versionName(Version v) { return "linux-" + std::to_string(v.first) + "." + std::to_string(v.second); }
+
+// The profiles of the change points no named profile stands for ("linux-6.9": 6.9 to 6.11),
+// built once so that their addresses last.
+const std::vector<KernelProfile>& unnamedProfiles() {
+    static const std::vector<KernelProfile> profiles = [] {
+        std::vector<KernelProfile> out;
+        std::vector<Version> points{kOldest};
+        for (const auto& c : kernelChanges()) points.push_back(c.since);
+        for (size_t i = 0; i < points.size(); ++i) {
+            const bool named = std::any_of(kernelProfiles().begin(), kernelProfiles().end(), [&](const KernelProfile& k) {
+                return Version(k.sinceMajor, k.sinceMinor) == points[i];
+            });
+            if (named) continue;
+            const std::string from = std::to_string(points[i].first) + "." + std::to_string(points[i].second);
+            const std::string until = i + 1 < points.size() ? " until " + std::to_string(points[i + 1].first) + "." +
+                                                                  std::to_string(points[i + 1].second)
+                                                            : " and later";
+            out.push_back(profileAt(points[i], versionName(points[i]), "as the kernels from " + from + until));
+        }
+        return out;
+    }();
+    return profiles;
+}
+
+// "linux-6.10", "6.10" or "6.10.3-arch1" -> (6, 10)
+std::optional<Version> parseVersion(std::string_view text) {
+    if (text.starts_with("linux-")) text.remove_prefix(6);
+    int major = 0, minor = 0;
+    const char* end = text.data() + text.size();
+    auto [p, ec] = std::from_chars(text.data(), end, major);
+    if (ec != std::errc{} || p == end || *p != '.') return std::nullopt;
+    auto [q, ec2] = std::from_chars(p + 1, end, minor);
+    if (ec2 != std::errc{} || q == p + 1) return std::nullopt;
+    return Version{major, minor};
+}
+
+// older kernels than the first profile's get it: it describes the kernels before 4.15
+const KernelProfile* profileForVersion(Version v) {
+    const Version since = lastChangeBy(v);
+    for (const auto& k : kernelProfiles())
+        if (Version(k.sinceMajor, k.sinceMinor) == since) return &k;
+    for (const auto& k : unnamedProfiles())
+        if (Version(k.sinceMajor, k.sinceMinor) == since) return &k;
+    return nullptr;
+}
+
+}  // namespace
+
 const std::vector<KernelProfile>& kernelProfiles() {
-    // Versions: NODE level 4.15 (commit "sched/topology: Introduce NUMA identity node sched
-    // domain"), CLS 5.16, DIE->PKG rename 6.7, SD_CLUSTER + cluster-first wakeup scan 6.8,
-    // SD_SHARE_PKG_RESOURCES->SD_SHARE_LLC 6.9, EEVDF 6.6. x86: "sched,x86: Don't use cluster
-    // topology for x86 hybrid CPUs" (5.16) until "sched/x86: Add cluster topology to hybrid CPU"
-    // (6.6); "x86/sched: Remove SD_ASYM_PACKING from the SMT domain flags" and "x86/sched: Add
-    // the SD_ASYM_PACKING flag to the die domain of hybrid processors" (6.5); "cpufreq:
-    // intel_pstate: Set asymmetric CPU capacity on hybrid systems" (6.12).
     static const std::vector<KernelProfile> profiles = {
-        {"linux-4.14", "before the NUMA identity NODE level and the cluster level", "DIE",
-         "SD_SHARE_PKG_RESOURCES", false, false, false, false, FairClass::Cfs, true, false, false, false, 0, 0},
-        {"linux-5.15", "NODE level, no cluster level", "DIE", "SD_SHARE_PKG_RESOURCES", true, false, false, false,
-         FairClass::Cfs, true, false, false, false, 4, 15},
-        {"linux-6.1", "CLS level (flags as MC; none on Intel hybrid CPUs), DIE, CFS", "DIE", "SD_SHARE_PKG_RESOURCES",
-         true, true, false, false, FairClass::Cfs, true, false, false, false, 5, 16},
-        {"linux-6.6", "as 6.1 with the EEVDF fair class, CLS on Intel hybrid CPUs", "DIE", "SD_SHARE_PKG_RESOURCES",
-         true, true, false, false, FairClass::Eevdf, false, true, true, false, 6, 6},
-        {"linux-6.12", "PKG, SD_CLUSTER, SD_SHARE_LLC, cluster-first wakeup scan, EEVDF", "PKG", "SD_SHARE_LLC", true,
-         true, true, true, FairClass::Eevdf, false, true, true, true, 6, 12},
+        profileAt({4, 14}, "linux-4.14", "before the NUMA identity NODE level and the cluster level"),
+        profileAt({5, 15}, "linux-5.15", "NODE level, no cluster level"),
+        profileAt({6, 1}, "linux-6.1", "CLS level (flags as MC; none on Intel hybrid CPUs), DIE, CFS"),
+        profileAt({6, 6}, "linux-6.6", "as 6.1 with the EEVDF fair class, CLS on Intel hybrid CPUs"),
+        profileAt({6, 8}, "linux-6.8", "PKG, SD_CLUSTER and the cluster-first wakeup scan, SD_SHARE_PKG_RESOURCES"),
+        profileAt({6, 12}, "linux-6.12", "PKG, SD_CLUSTER, SD_SHARE_LLC, cluster-first wakeup scan, EEVDF, delayed dequeue"),
+        profileAt({6, 18}, "linux-6.18",
+                  "as 6.12, no SD_OVERLAP, x86 PKG packing under ITMT, 0.70 ms slices, eligible tasks migrate first"),
     };
     return profiles;
+}
+
+std::string profileNameList() {
+    std::string out;
+    for (const auto& p : kernelProfiles()) out += (out.empty() ? "" : ", ") + p.name;
+    return out;
 }
 
 const KernelProfile* findProfile(const std::string& name) {
     for (const auto& p : kernelProfiles())
         if (p.name == name) return &p;
-    if (name == "linux-6.6+" || name == "current" || name == "latest") return &defaultProfile();
-    return nullptr;
+    if (name == "current" || name == "latest") return &defaultProfile();
+    if (!name.starts_with("linux-")) return nullptr;
+    const auto v = parseVersion(name);
+    if (!v || name.size() != versionName(*v).size()) return nullptr;  // "linux-6.10" only, not "linux-6.10x"
+    // a version after the newest profile's is not one we know the changes of (a running kernel
+    // that new still gets the newest: profileForKernelRelease())
+    if (*v > parseVersion(defaultProfile().name).value_or(*v)) return nullptr;
+    if (*v < kOldest) return nullptr;  // nor before the oldest (a running 4.9 kernel gets 4.14's)
+    return profileForVersion(*v);
 }
 
 const KernelProfile& defaultProfile() { return kernelProfiles().back(); }
 
 const KernelProfile* profileForKernelRelease(std::string_view release) {
-    int major = 0, minor = 0;
-    const char* end = release.data() + release.size();
-    auto [p, ec] = std::from_chars(release.data(), end, major);
-    if (ec != std::errc{} || p == end || *p != '.') return nullptr;
-    auto [q, ec2] = std::from_chars(p + 1, end, minor);
-    if (ec2 != std::errc{} || q == p + 1) return nullptr;
-    const KernelProfile* best = nullptr;
-    for (const auto& k : kernelProfiles())
-        if (std::pair(major, minor) >= std::pair(k.sinceMajor, k.sinceMinor)) best = &k;
-    return best;
+    if (release.starts_with("linux-")) return nullptr;
+    const auto v = parseVersion(release);
+    return v ? profileForVersion(*v) : nullptr;
 }
 
 const KernelProfile* runningKernelProfile() {
@@ -61,6 +206,7 @@ const KernelProfile* runningKernelProfile() {
 
 std::string flagName(const KernelProfile& profile, uint32_t flag) {
     if (flag == SD_SHARE_LLC) return profile.llcFlagName;
+    if (flag == SD_OVERLAP && !profile.overlapFlag) return "";
     for (const auto& f : sdFlagTable())
         if (f.flag == flag) return f.name;
     return "SD_UNKNOWN";
@@ -69,8 +215,12 @@ std::string flagName(const KernelProfile& profile, uint32_t flag) {
 std::vector<std::string> flagNames(const KernelProfile& profile, uint32_t flags) {
     std::vector<std::string> out;
     for (const auto& f : sdFlagTable())
-        if (flags & f.flag) out.push_back(flagName(profile, f.flag));
+        if (shownFlags(profile, flags) & f.flag) out.push_back(flagName(profile, f.flag));
     return out;
+}
+
+uint32_t shownFlags(const KernelProfile& profile, uint32_t flags) {
+    return profile.overlapFlag ? flags : flags & ~static_cast<uint32_t>(SD_OVERLAP);
 }
 
 uint32_t flagFromName(const KernelProfile& profile, const std::string& name) {

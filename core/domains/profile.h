@@ -18,36 +18,58 @@ struct KernelConfig {
 
 enum class FairClass { Cfs, Eevdf };
 
+// One kernel version's behaviours, as far as schedscope models them. A profile is built from a
+// list of dated kernel changes (profile.cpp), so any version gets the changes it has:
+// profileForKernelRelease("6.10.3") has PKG and SD_SHARE_LLC but no delayed dequeue.
 struct KernelProfile {
     std::string name;           // "linux-6.1"
     std::string description;
     std::string pkgLevelName;   // "DIE" before 6.7, "PKG" since
     std::string llcFlagName;    // "SD_SHARE_PKG_RESOURCES" before 6.9, "SD_SHARE_LLC" since
-    bool hasNodeLevel;          // NUMA identity NODE level, since 4.15
-    bool hasClusterLevel;       // CLS level, since 5.16
-    bool clusterFlag;           // SD_CLUSTER on the CLS level, since 6.8
-    bool clusterScanOnWakeup;   // select_idle_cpu scans the cluster first, since 6.8
-    FairClass fairClass;        // CFS before 6.6, EEVDF since
-    // x86 ITMT (Turbo Boost Max 3.0, hybrid CPUs) and Intel hybrid CPUs, arch/x86/kernel/smpboot.c:
-    bool asymPackingOnSmt;          // x86_smt_flags() adds ITMT's SD_ASYM_PACKING, until 6.5
-    bool asymPackingOnHybridPkg;    // x86_die_flags(): SD_ASYM_PACKING on hybrid CPUs, since 6.5
-    bool clusterOnIntelHybrid;      // CLS on hybrid CPUs: skipped 5.16-6.5, built since 6.6
-    bool hybridCapacityWithoutSmt;  // intel_pstate: asym capacity, not ITMT, on hybrid without SMT (6.12)
-    int sinceMajor, sinceMinor; // the first kernel this profile stands for (its changes' version)
+    bool hasNodeLevel = false;         // NUMA identity NODE level, since 4.15
+    bool hasClusterLevel = false;      // CLS level, since 5.16
+    bool clusterFlag = false;          // SD_CLUSTER on the CLS level, since 6.8
+    bool clusterScanOnWakeup = false;  // select_idle_cpu scans the cluster first, since 6.8
+    bool overlapFlag = true;           // SD_OVERLAP on NUMA levels, until 6.16 (6.17 keys on SD_NUMA)
+    FairClass fairClass = FairClass::Cfs;  // CFS before 6.6, EEVDF since
+    // x86 ITMT (Turbo Boost Max 3.0, hybrid CPUs, AMD preferred cores), arch/x86/kernel/smpboot.c:
+    bool asymPackingOnSmt = true;           // x86_smt_flags() adds ITMT's SD_ASYM_PACKING, until 6.4
+    bool asymPackingOnHybridPkg = false;    // x86_die_flags(): SD_ASYM_PACKING on hybrid CPUs, since 6.5
+    bool asymPackingOnPkg = false;          // PKG takes x86_sched_itmt_flags() on any CPU, since 6.14
+    bool clusterOnIntelHybrid = false;      // CLS on hybrid CPUs: skipped 5.16-6.5, built since 6.6
+    bool hybridCapacityWithoutSmt = false;  // intel_pstate: asym capacity, not ITMT, on hybrid without SMT (6.12)
+    // fair class behaviours the simulator follows
+    bool sisUtil = false;              // SIS_UTIL scan limit in select_idle_cpu, since 6.0
+    int numaImbalance = 0;             // adjust_numa_imbalance: 0 none, 1 25% of the span (5.7), 2 imb_numa_nr (5.18)
+    bool legacyActiveBalance = true;   // before 5.10: active balance for any imbalance type
+    bool delayDequeue = false;         // DELAY_DEQUEUE, since 6.12
+    bool migrateEligibleFirst = false; // can_migrate_task() keeps ineligible tasks until a failure, since 6.14
+    double baseSliceMs = 0.75;         // sysctl_sched_base_slice: 0.75 ms, 0.70 ms since 6.15
+    int sinceMajor = 0, sinceMinor = 0; // the first kernel this profile stands for
 };
 
+// The named profiles offered in menus and --help: long-term kernels of the major distributions
+// and the versions where what the tool shows changed.
 const std::vector<KernelProfile>& kernelProfiles();
-const KernelProfile* findProfile(const std::string& name);  // nullptr when unknown
-const KernelProfile& defaultProfile();                      // the newest
-// The profile of a kernel by its release ("6.1.0-13-amd64", uname -r): the newest whose changes
-// that kernel has (a 5.10 kernel: linux-5.15, NODE and no CLS; 6.8: linux-6.6). nullptr when
-// the release does not start with MAJOR.MINOR.
+// "linux-4.14, linux-5.15, ..., linux-6.18": the named profiles, for help texts and errors.
+std::string profileNameList();
+// A named profile, or any "linux-MAJOR.MINOR" (built from the changes up to that version);
+// nullptr when unknown.
+const KernelProfile* findProfile(const std::string& name);
+const KernelProfile& defaultProfile();  // the newest
+// The profile of a kernel by its release ("6.1.0-13-amd64", uname -r): the changes up to its
+// MAJOR.MINOR (a 5.10 kernel: NODE and no CLS; 6.8: PKG, SD_CLUSTER, SD_SHARE_PKG_RESOURCES),
+// the named profile when one has exactly that kernel's behaviours. nullptr when the release
+// does not start with MAJOR.MINOR, or is older than 4.14.
 const KernelProfile* profileForKernelRelease(std::string_view release);
 // The running kernel's profile (uname's release); nullptr when it cannot be told.
 const KernelProfile* runningKernelProfile();
 // The flag's name as this profile's kernel prints it.
 std::string flagName(const KernelProfile& profile, uint32_t flag);
 std::vector<std::string> flagNames(const KernelProfile& profile, uint32_t flags);
+// The flags this profile's kernel has of `flags` (SD_OVERLAP is gone since 6.17; the builder
+// still marks overlapping NUMA groups with it).
+uint32_t shownFlags(const KernelProfile& profile, uint32_t flags);
 // Inverse of flagName under this profile; 0 when unknown.
 uint32_t flagFromName(const KernelProfile& profile, const std::string& name);
 

@@ -76,7 +76,7 @@ void addX86Levels(const Topology& t, const DomainBuildOptions& o, const KernelPr
     if (o.config.schedMc) tl.push_back({"MC", [&t](int cpu) { return t.llcCpus(cpu); }, coreFlags() | itmt});
     if (!x86HasNumaInPackage(t))
         tl.push_back({p.pkgLevelName, [&t](int cpu) { return t.nodeCpus(cpuAt(t, cpu).node); },
-                      t.intelHybrid() && p.asymPackingOnHybridPkg ? itmt : 0});
+                      p.asymPackingOnPkg || (t.intelHybrid() && p.asymPackingOnHybridPkg) ? itmt : 0});
     if (t.intelHybrid() && p.hybridCapacityWithoutSmt && !t.hasSmt() && !t.itmtEnabled && !hasCapacities(t))
         warnings.push_back("Intel hybrid CPUs without SMT: since 6.12 the kernel balances them by capacity "
                            "(SD_ASYM_CPUCAPACITY from intel_pstate's HWP performance levels), which this topology "

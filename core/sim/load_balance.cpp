@@ -6,6 +6,7 @@
 #include "domains/sd_flags.h"
 #include "sim/asym_packing.h"
 #include "sim/cpu_iter.h"
+#include "sim/fair_rq.h"
 #include "sim/select_task_rq.h"
 
 namespace schedscope::sim {
@@ -309,6 +310,15 @@ int findBusiestQueue(SimState& s, const LbEnv& env, int group) {
 }
 
 bool canMigrateTask(SimState& s, LbEnv& env, const Task& p) {
+    // task_is_ineligible_on_dst_cpu() (6.14+): eligible tasks move first; one that would join a
+    // busy destination with negative lag (judged on its own queue: place_entity() keeps the lag)
+    // waits until this domain has failed to balance
+    if (s.feat.migrateEligibleFirst && s.feat.fairClass == FairClass::Eevdf) {
+        const Cpu& dst = s.cpus[static_cast<size_t>(env.dstCpu)];
+        const bool dstQueued = dst.curr >= 0 || !dst.queued.empty();
+        const int failed = s.cpus[static_cast<size_t>(env.dstCpu)].dom[static_cast<size_t>(env.sd)].nrBalanceFailed;
+        if (!failed && dstQueued && !entityEligible(s, s.cpus[static_cast<size_t>(p.cpu)], p)) return false;
+    }
     if (!p.anyCpu && !p.allowed.test(env.dstCpu)) {
         env.somePinned = true;
         if (env.idle == BalanceIdle::NewlyIdle || env.dstPinned) return false;

@@ -6,16 +6,12 @@ SimFeatures featuresFor(const KernelProfile& p) {
     SimFeatures f;
     f.fairClass = p.fairClass;
     f.clusterScan = p.clusterScanOnWakeup;
-    if (p.name == "linux-4.14") {
-        f.sisUtil = false;
-        f.numaImbalance = 0;
-        f.legacyActiveBalance = true;
-    } else if (p.name == "linux-5.15") {
-        f.sisUtil = false;
-        f.numaImbalance = 1;
-    } else if (p.name == "linux-6.12") {
-        f.delayDequeue = true;  // "sched/fair: Implement delayed dequeue", v6.12
-    }
+    f.sisUtil = p.sisUtil;
+    f.numaImbalance = p.numaImbalance;
+    f.legacyActiveBalance = p.legacyActiveBalance;
+    f.delayDequeue = p.delayDequeue;
+    f.migrateEligibleFirst = p.migrateEligibleFirst;
+    f.baseSliceNs = p.baseSliceMs * 1e6;
     // RUN_TO_PARITY ("sched/eevdf: Curb wakeup-preemption", v6.6, on in the kernels) is modelled
     // but left off: against this 6.18 VM's recordings, the share of wakeups onto a busy CPU that
     // preempted it (replay's fidelity line; recorded / without / with it) was pingpong 79% / 72%

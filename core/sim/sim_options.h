@@ -24,6 +24,10 @@ struct SimFeatures {
     // RUN_TO_PARITY (EEVDF, 6.6+): a woken task does not preempt curr while curr is eligible and
     // still in the slice it was picked with (off in every profile: see featuresFor())
     bool runToParity = false;
+    // can_migrate_task() leaves a task that would not be eligible on the destination until the
+    // domain has failed to balance (6.14+, task_is_ineligible_on_dst_cpu())
+    bool migrateEligibleFirst = false;
+    double baseSliceNs = 0.75e6;  // sysctl_sched_base_slice before scaling (0.70 ms since 6.15)
 };
 
 struct SimOptions {

@@ -968,7 +968,7 @@ void scaleTunables(SimState& s) {
     s.latencyNs = 6e6 * factor;
     s.minGranNs = 0.75e6 * factor;
     s.wakeupGranNs = 1e6 * factor;
-    s.baseSliceNs = 0.75e6 * factor;
+    s.baseSliceNs = s.feat.baseSliceNs * factor;
 }
 
 }  // namespace

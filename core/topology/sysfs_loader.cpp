@@ -265,7 +265,12 @@ Result<Topology> loadSysfsTopology(const std::string& root, Arch arch) {
         if (!set) return Error{(fs::path(root) / file).string() + ": " + set.error()};
         topo.isolated |= *set & onlineSet;
     }
+    // the ITMT switch: a sysctl until 6.13, a debugfs bool ("Y"/"N") since 6.14 ("x86/itmt: Move
+    // the sched_itmt_enabled sysctl to debugfs")
     if (auto itmt = readInt(fs::path(root) / "proc/sys/kernel/sched_itmt_enabled")) topo.itmtEnabled = *itmt != 0;
+    else if (auto flag = readSmallFile(fs::path(root) / "sys/kernel/debug/x86/sched_itmt_enabled"); flag && !flag->empty())
+        if ((*flag)[0] == 'Y' || (*flag)[0] == 'N' || (*flag)[0] == '1' || (*flag)[0] == '0')
+            topo.itmtEnabled = (*flag)[0] == 'Y' || (*flag)[0] == '1';
     if (auto st = topo.check(); !st) return Error{st.error()};
     return topo;
 }

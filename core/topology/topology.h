@@ -57,8 +57,9 @@ public:
     std::vector<NumaNode> nodes;    // sorted by id
     std::vector<std::vector<int>> distance;  // [i][j] over `nodes` positions (SLIT values)
     std::vector<std::string> kindNames;      // hybrid CPU kinds, empty if homogeneous
-    // /proc/sys/kernel/sched_itmt_enabled when the source had it (a machine's sysfs); unset
-    // otherwise. x86 ITMT gives its domains SD_ASYM_PACKING (arch/x86/kernel/itmt.c).
+    // /proc/sys/kernel/sched_itmt_enabled (since 6.14 debugfs x86/sched_itmt_enabled) when the
+    // source had it (a machine's sysfs); unset otherwise. x86 ITMT gives its domains
+    // SD_ASYM_PACKING (arch/x86/kernel/itmt.c).
     std::optional<bool> itmtEnabled;
     // Online CPUs the kernel builds no sched domains for (they stay attached to NULL): isolcpus=
     // (sys/devices/system/cpu/isolated, HK_TYPE_DOMAIN) and cpuset partitions of type "isolated"

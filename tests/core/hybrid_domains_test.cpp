@@ -155,7 +155,39 @@ TEST(HybridDomains, AMachinesSysfsGivesTheHybridKindsAndTheItmtSwitch) {
     EXPECT_TRUE(packs(levelOf(packed, 0, "MC")));
     EXPECT_FALSE(packs(levelOf(packed, 0, "PKG")));
     EXPECT_TRUE(packs(levelOf(build(*tbm3, "linux-6.1"), 0, "SMT")));
+    // since 6.14 the switch is a debugfs bool: x86/sched_itmt_enabled
+    fs::remove(copy / "proc/sys/kernel/sched_itmt_enabled");
+    fs::create_directories(copy / "sys/kernel/debug/x86");
+    std::ofstream(copy / "sys/kernel/debug/x86/sched_itmt_enabled") << "Y\n";
+    auto debugfs = loadSysfsTopology(copy.string(), Arch::X86_64);
+    ASSERT_TRUE(debugfs.ok()) << debugfs.error();
+    EXPECT_EQ(debugfs->itmtEnabled, std::optional<bool>(true));
+    EXPECT_TRUE(packs(levelOf(build(*debugfs, "linux-6.18"), 0, "MC")));
+    std::ofstream(copy / "sys/kernel/debug/x86/sched_itmt_enabled", std::ios::trunc) << "N\n";
+    auto debugfsOff = loadSysfsTopology(copy.string(), Arch::X86_64);
+    ASSERT_TRUE(debugfsOff.ok()) << debugfsOff.error();
+    EXPECT_EQ(debugfsOff->itmtEnabled, std::optional<bool>(false));
+    EXPECT_EQ(domainsWithAsymPacking(build(*debugfsOff, "linux-6.18")), 0);
     fs::remove_all(copy);
+}
+
+// Since 6.14 PKG takes the ITMT flags on any CPU ("x86/topology: Use x86_sched_itmt_flags for
+// PKG domain unconditionally"): a package of two LLCs with preferred cores (AMD's, or Turbo
+// Boost Max 3.0) packs across its LLCs; 6.12 only did so on hybrid CPUs.
+TEST(HybridDomains, PreferredCoresPackAcrossTheLlcsOfAPackageSince614) {
+    auto t = loadHwlocSynthetic("pack:1 l3:2 core:4 pu:2", Arch::X86_64);
+    ASSERT_TRUE(t.ok()) << t.error();
+    t->itmtEnabled = true;
+    const DomainTree since = build(*t, "linux-6.18");
+    ASSERT_NE(levelOf(since, 0, "PKG"), nullptr);
+    EXPECT_TRUE(packs(levelOf(since, 0, "PKG")));
+    EXPECT_TRUE(packs(levelOf(since, 0, "MC")));
+    const DomainTree before = build(*t, "linux-6.12");
+    ASSERT_NE(levelOf(before, 0, "PKG"), nullptr);
+    EXPECT_FALSE(packs(levelOf(before, 0, "PKG")));
+    EXPECT_TRUE(packs(levelOf(before, 0, "MC")));
+    t->itmtEnabled = false;
+    EXPECT_EQ(domainsWithAsymPacking(build(*t, "linux-6.18")), 0) << "ITMT off: no packing anywhere";
 }
 
 }  // namespace schedscope

@@ -6,6 +6,8 @@
 #include <fstream>
 
 #include "domains/domain_builder.h"
+#include "domains/domain_format.h"
+#include "domains/sd_flags.h"
 #include "domains/kernel_domains_reader.h"
 #include "support/fixtures.h"
 #include "topology/sysfs_loader.h"
@@ -77,6 +79,35 @@ TEST(KernelDomainsReader, RoundTripsAndDiffsAgainstTheBuilder) {
     ASSERT_FALSE(diff.empty());
     EXPECT_NE(diff.front().find("levels differ: built SMT MC NODE NUMA NUMA, kernel SMT MC NUMA NUMA"), std::string::npos)
         << diff.front();
+}
+
+// 6.17 dropped SD_OVERLAP (overlapping NUMA groups are keyed on SD_NUMA): a 6.18 kernel's view
+// matches the linux-6.18 build, while a 6.12 build differs from it by that flag on the NUMA
+// levels only.
+TEST(KernelDomainsReader, SdOverlapIsGoneSince617) {
+    std::string root = test::extractFixture("oracle/x86-naples-ccx-dies8/sysfs.tar.xz");
+    auto topo = loadSysfsTopology(root, Arch::X86_64);
+    ASSERT_TRUE(topo.ok()) << topo.error();
+    DomainBuildOptions o618, o612;
+    o618.profile = findProfile("linux-6.18");
+    o612.profile = findProfile("linux-6.12");
+    auto built618 = buildDomains(*topo, o618);
+    auto built612 = buildDomains(*topo, o612);
+    ASSERT_TRUE(built618.ok() && built612.ok());
+    EXPECT_TRUE(validateDomainTree(*built618).empty()) << "NUMA groups still overlap";
+    auto kernel = readKernelDomains(writeKernelView(*built618, "kernel-view-618"));
+    ASSERT_TRUE(kernel.ok()) << kernel.error();
+    for (const auto& d : kernel->domainsOf(0)) EXPECT_FALSE(d.flags & SD_OVERLAP) << d.level;
+    EXPECT_TRUE(diffDomainTrees(*built618, *kernel).empty());
+    const auto diff = diffDomainTrees(*built612, *kernel);
+    ASSERT_FALSE(diff.empty());
+    for (const auto& line : diff) {
+        EXPECT_NE(line.find("NUMA flags differ (built vs kernel): +SD_OVERLAP"), std::string::npos) << line;
+    }
+    EXPECT_NE(domainTreeToText(*built612).find("SD_OVERLAP"), std::string::npos);
+    EXPECT_EQ(domainTreeToText(*built618).find("SD_OVERLAP"), std::string::npos);
+    // the sched_verbose log prints the overlapping groups' balance masks all the same
+    EXPECT_EQ(domainTreeToKernelLog(*built612), domainTreeToKernelLog(*built618));
 }
 
 TEST(KernelDomainsReader, MissingDebugfsIsAClearError) {

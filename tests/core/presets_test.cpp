@@ -125,19 +125,59 @@ TEST(Presets, ProfilesRenameLevelsAndFlags) {
               (std::vector<std::string>{"SMT", "MC", "NUMA", "NUMA"}));
 }
 
-TEST(Profiles, AKernelReleaseGetsTheNewestProfileItHasTheChangesOf) {
+// A kernel gets the changes up to its version: the named profile when one has exactly those
+// (5.10's are 5.15's), else the profile of its last change ("linux-6.9": 6.9 to 6.11).
+TEST(Profiles, AKernelReleaseGetsTheChangesUpToItsVersion) {
     const std::pair<const char*, const char*> cases[] = {
-        {"4.9.0-19-amd64", "linux-4.14"},  {"4.14.336", "linux-4.14"}, {"4.15.0-213-generic", "linux-5.15"},
-        {"5.10.0-28-arm64", "linux-5.15"}, {"5.15.0-105", "linux-5.15"}, {"5.16.0", "linux-6.1"},
-        {"6.1.0-13-amd64", "linux-6.1"},   {"6.5.13", "linux-6.1"},     {"6.6.30-rt", "linux-6.6"},
-        {"6.11.0-9", "linux-6.6"},         {"6.12.48+deb13", "linux-6.12"}, {"6.18.44-fc-v782", "linux-6.12"},
-        {"7.0", "linux-6.12"},             {"10.2.1", "linux-6.12"}};
+        {"4.9.0-19-amd64", "linux-4.14"}, {"4.14.336", "linux-4.14"},    {"4.15.0-213-generic", "linux-4.15"},
+        {"5.10.0-28-arm64", "linux-5.15"}, {"5.15.0-105", "linux-5.15"},  {"5.16.0", "linux-5.16"},
+        {"6.1.0-13-amd64", "linux-6.1"},  {"6.5.13", "linux-6.5"},       {"6.6.30-rt", "linux-6.6"},
+        {"6.7.1", "linux-6.7"},           {"6.8.0-45-generic", "linux-6.8"}, {"6.11.0-9", "linux-6.9"},
+        {"6.12.48+deb13", "linux-6.12"},  {"6.13.2", "linux-6.12"},      {"6.16.1", "linux-6.15"},
+        {"6.18.44-fc-v782", "linux-6.18"}, {"7.0", "linux-6.18"},        {"10.2.1", "linux-6.18"}};
     for (const auto& [release, profile] : cases) {
         const KernelProfile* p = profileForKernelRelease(release);
         ASSERT_NE(p, nullptr) << release;
         EXPECT_EQ(p->name, profile) << release;
+        EXPECT_EQ(findProfile(p->name), p) << "one profile per set of changes: " << release;
     }
-    for (const char* bad : {"", "6", "6.", "linux", "x6.1", ".1", "6.x"}) EXPECT_EQ(profileForKernelRelease(bad), nullptr) << bad;
+    for (const char* bad : {"", "6", "6.", "linux", "x6.1", ".1", "6.x", "linux-6.1"})
+        EXPECT_EQ(profileForKernelRelease(bad), nullptr) << bad;
+}
+
+// What each change did, on the profiles of the kernels around it: Ubuntu 24.04's 6.8 has PKG and
+// SD_CLUSTER but not yet SD_SHARE_LLC; 6.9-6.11 have it without delayed dequeue.
+TEST(Profiles, EachVersionHasTheChangesOfItsKernel) {
+    const KernelProfile& p68 = *findProfile("linux-6.8");
+    EXPECT_EQ(p68.pkgLevelName, "PKG");
+    EXPECT_TRUE(p68.clusterFlag);
+    EXPECT_TRUE(p68.clusterScanOnWakeup);
+    EXPECT_EQ(p68.llcFlagName, "SD_SHARE_PKG_RESOURCES");
+    EXPECT_FALSE(p68.delayDequeue);
+    const KernelProfile& p610 = *findProfile("linux-6.10");
+    EXPECT_EQ(p610.name, "linux-6.9");
+    EXPECT_EQ(p610.llcFlagName, "SD_SHARE_LLC");
+    EXPECT_FALSE(p610.delayDequeue);
+    EXPECT_EQ(findProfile("linux-6.7")->pkgLevelName, "PKG");
+    EXPECT_FALSE(findProfile("linux-6.7")->clusterFlag);
+    EXPECT_EQ(findProfile("linux-6.6")->pkgLevelName, "DIE");
+    EXPECT_FALSE(findProfile("linux-5.17")->sisUtil);
+    EXPECT_EQ(findProfile("linux-5.17")->numaImbalance, 1);
+    EXPECT_EQ(findProfile("linux-5.18")->numaImbalance, 2);
+    EXPECT_TRUE(findProfile("linux-6.0")->sisUtil);
+    const KernelProfile& p612 = *findProfile("linux-6.12");
+    const KernelProfile& p618 = *findProfile("linux-6.18");
+    EXPECT_TRUE(p612.overlapFlag);
+    EXPECT_FALSE(p618.overlapFlag);
+    EXPECT_FALSE(p612.asymPackingOnPkg);
+    EXPECT_TRUE(p618.asymPackingOnPkg);
+    EXPECT_DOUBLE_EQ(p612.baseSliceMs, 0.75);
+    EXPECT_DOUBLE_EQ(p618.baseSliceMs, 0.70);
+    EXPECT_EQ(&defaultProfile(), &p618);
+    EXPECT_EQ(findProfile("linux-4.9"), nullptr) << "before the oldest profile";
+    EXPECT_EQ(findProfile("linux-6.19"), nullptr) << "after the newest profile: changes we do not know";
+    EXPECT_EQ(findProfile("linux-6.10x"), nullptr);
+    EXPECT_EQ(profileNameList(), "linux-4.14, linux-5.15, linux-6.1, linux-6.6, linux-6.8, linux-6.12, linux-6.18");
 }
 
 TEST(Profiles, TheRunningKernelsProfileIsThatOfItsRelease) {

@@ -186,6 +186,18 @@ TEST_F(MainWindowTest, ToolbarTogglesRebuildTheDomains) {
     EXPECT_EQ(window.session()->tree->profile->name, "linux-6.1");
     const QModelIndex mc = window.domainModel()->index(1, DomainTreeModel::FlagsColumn, window.domainModel()->cpuIndex(0));
     EXPECT_TRUE(mc.data().toString().contains(QStringLiteral("SHARE_PKG_RESOURCES"))) << mc.data().toString().toStdString();
+
+    // a kernel between the named profiles (a trace from 6.10, a machine running it) gets its own
+    // entry, named after its last change: the box shows what the domains are built under
+    DomainChoices between = window.session()->choices;
+    between.profile = "linux-6.10";
+    window.domainControls()->setChoices(between);
+    EXPECT_EQ(profile->currentText(), QStringLiteral("linux-6.9"));
+    EXPECT_EQ(window.domainControls()->choices().profile, "linux-6.9");
+    EXPECT_TRUE(profile->itemData(profile->currentIndex(), Qt::ToolTipRole).toString().contains(QStringLiteral("6.12")));
+    between.profile = "linux-6.1";
+    window.domainControls()->setChoices(between);
+    EXPECT_EQ(window.domainControls()->choices().profile, "linux-6.1");
 }
 
 TEST_F(MainWindowTest, SelectionFollowsBetweenViews) {

@@ -373,7 +373,7 @@ TEST(WhatIfPanel, ATraceRunsUnderItsKernelsProfile) {
     panel.setTopologyPreset(QStringLiteral("kunpeng920-24"));
     auto setup = prepareWhatIf(panel.request());
     ASSERT_TRUE(setup) << setup.error();
-    EXPECT_EQ((*setup)->profileName, "linux-6.1");
+    EXPECT_EQ((*setup)->profileName, "linux-5.18");
     EXPECT_EQ((*setup)->trees[1]->profile->fairClass, FairClass::Cfs);
     panel.setProfile(QStringLiteral("linux-6.12"));  // a profile picked wins
     auto picked = prepareWhatIf(panel.request());

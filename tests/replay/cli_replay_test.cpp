@@ -232,7 +232,7 @@ TEST(CliReplay, TheRecordedProfileFollowsTheTracesKernel) {
     CliRun own = cli("replay " + trace("uname-v6.dat") + " --baseline --json");
     ASSERT_EQ(own.status, 0) << own.err;
     auto j = nlohmann::json::parse(own.out);
-    EXPECT_EQ(j["baseline"]["config"]["profile"], "linux-6.12");
+    EXPECT_EQ(j["baseline"]["config"]["profile"], "linux-6.18");
     EXPECT_NE(j["assumptions"].dump().find("the trace's kernel 6.18.44"), std::string::npos) << j["assumptions"];
 
     const std::string dir = std::string(SCHEDSCOPE_TEST_SCRATCH) + "/uname";
@@ -247,9 +247,9 @@ TEST(CliReplay, TheRecordedProfileFollowsTheTracesKernel) {
     CliRun older = cli("replay '" + dir + "/older.dat' --baseline --json");
     ASSERT_EQ(older.status, 0) << older.err;
     auto k = nlohmann::json::parse(older.out);
-    EXPECT_EQ(k["baseline"]["config"]["profile"], "linux-6.1");  // CFS, no DELAY_DEQUEUE
+    EXPECT_EQ(k["baseline"]["config"]["profile"], "linux-5.18");  // CFS, no DELAY_DEQUEUE
     EXPECT_EQ(k["baseline"]["config"]["delay_dequeue"], false);
-    EXPECT_EQ(k["whatif"]["config"]["profile"], "linux-6.1");
+    EXPECT_EQ(k["whatif"]["config"]["profile"], "linux-5.18");
     // --recorded-profile still wins
     CliRun named = cli("replay '" + dir + "/older.dat' --baseline --json --recorded-profile linux-6.6");
     ASSERT_EQ(named.status, 0) << named.err;

@@ -210,6 +210,35 @@ TEST(CanMigrateTask, AffinityPinsTheTask) {
     EXPECT_TRUE(env.allPinned);
 }
 
+// 6.14's task_is_ineligible_on_dst_cpu(): a task with negative lag (vruntime past its queue's
+// average) stays where it is while the domain has not failed to balance, if the destination has
+// tasks; an eligible one goes. 6.12 moves either.
+TEST(CanMigrateTask, EligibleTasksMoveFirstSince614) {
+    for (const std::string profile : {"linux-6.18", "linux-6.12"}) {
+        Fixture f(kunpeng920_24(), profile, true, 5);
+        f.s->tasks[1].vruntime = 1e9;  // far past the others: not eligible on CPU 0
+        f.place(0, 0);
+        f.place(1, 0);
+        f.place(2, 0);
+        f.place(3, 8);  // the destination runs a task
+        for (auto& t : f.s->tasks) t.lastRan = 0;  // nothing cache hot
+        LbEnv env;
+        env.sd = 1;  // MC of CPU 8
+        env.dstCpu = 8;
+        env.idle = BalanceIdle::Idle;
+        const bool since614 = profile == "linux-6.18";
+        ASSERT_FALSE(entityEligible(*f.s, f.s->cpus[0], f.s->tasks[1]));
+        ASSERT_TRUE(entityEligible(*f.s, f.s->cpus[0], f.s->tasks[2]));
+        EXPECT_EQ(canMigrateTask(*f.s, env, f.s->tasks[1]), !since614) << profile;
+        EXPECT_TRUE(canMigrateTask(*f.s, env, f.s->tasks[2])) << profile;
+        f.s->cpus[8].dom[1].nrBalanceFailed = 1;
+        EXPECT_TRUE(canMigrateTask(*f.s, env, f.s->tasks[1])) << profile << ": once the domain failed to balance";
+        f.s->cpus[8].dom[1].nrBalanceFailed = 0;
+        env.dstCpu = 12;  // an idle destination: joining an empty queue, any lag is fine
+        EXPECT_TRUE(canMigrateTask(*f.s, env, f.s->tasks[1])) << profile;
+    }
+}
+
 TEST(GroupClassify, KernelOrder) {
     SgStats s;
     s.groupWeight = 4;
