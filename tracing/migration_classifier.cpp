@@ -37,7 +37,11 @@ MigrationReport MigrationClassifier::classify(const EventStore& store, uint64_t 
     r.causeByLevel.assign(r.levels.size(), std::vector<uint64_t>(static_cast<size_t>(MigrationCause::Count), 0));
     r.binNs = binNs ? binNs : 1;
     r.firstTs = store.size() ? store.firstTs() : 0;
-    const size_t bins = store.size() ? static_cast<size_t>((store.lastTs() - r.firstTs) / r.binNs + 1) : 0;
+    // A fine bin over a long trace (or one stray timestamp far in the future) would ask for
+    // millions of bins: at most kMaxBins, the bin widened to fit (r.binNs says which).
+    const uint64_t span = store.size() ? store.lastTs() - r.firstTs : 0;
+    if (span / r.binNs >= kMaxBins) r.binNs = span / kMaxBins + 1;
+    const size_t bins = store.size() ? static_cast<size_t>(span / r.binNs + 1) : 0;
     r.byLevelOverTime.assign(bins, std::vector<uint64_t>(r.levels.size(), 0));
     r.migrations = inferMigrations(store);
     for (uint32_t i = 0; i < r.migrations.size(); ++i) {

@@ -40,6 +40,8 @@ public:
     }
     std::string levelName(int src, int dst) const;
 
+    // byLevelOverTime has at most kMaxBins bins: a finer `binNs` is widened (MigrationReport::binNs).
+    static constexpr uint64_t kMaxBins = 100000;
     MigrationReport classify(const EventStore& store, uint64_t binNs = 1000000000ull) const;
 
 private:

@@ -62,7 +62,7 @@ std::vector<Command> lessonCommands() {
              {{"list", false, "list the lessons"},
               {"json", false, "print the lesson's steps and figures as JSON instead of running it"},
               {"no-run", false, "print the text only"}},
-             runLesson}};
+             runLesson, 1}};
 }
 
 }  // namespace schedscope::cli

@@ -307,7 +307,7 @@ std::vector<Command> replayCommands() {
     return {{"replay", "replay a recorded trace in the simulator: recorded vs baseline vs what-if (CLS/NODE, machine)",
              "TRACE [topology options] [--cls on|off] [--node on|off] [--profile NAME] [--seed N] [--window A:B] "
              "[--pid P] [--comm REGEX] [--baseline] [--json]",
-             opts, runReplay}};
+             opts, runReplay, 1}};
 }
 
 }  // namespace schedscope::cli

@@ -33,9 +33,9 @@ std::vector<Command> traceCommands() {
     return {
         {"trace stats", "summarise a sched trace: events, CPUs, tasks, lost events, migrations per level and cause",
          "FILE [topology options] [--json] [--bin S] [--buffer NAME]  (FILE: trace.dat or ftrace/trace-cmd report text)", statsOpts,
-         runTraceStats},
+         runTraceStats, 1},
         {"bench load", "time loading a trace: events/s, peak RSS, bytes per event", "FILE [--buffer NAME]", {bufferOption()},
-         runBenchLoad},
+         runBenchLoad, 1},
         {"record", "record sched events into a trace.dat (+ topology sidecar) via a private tracefs instance",
          "-o FILE.dat [--duration S] [--file-version 6|7] [-- COMMAND...]", recordOpts, runRecord},
         {"live", "watch sched events live: events/s, lost events, migrations per level and cause",

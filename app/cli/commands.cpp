@@ -1,5 +1,6 @@
 #include "commands.h"
 
+#include <filesystem>
 #include <iostream>
 
 namespace schedscope::cli {
@@ -43,6 +44,15 @@ const Command* findCommand(const std::vector<std::string>& words, size_t& used) 
 int runCommand(const Command& cmd, const std::vector<std::string>& rest) {
     auto args = Args::parse(rest, cmd.options);
     if (!args) return fail(cmd.name + ": " + args.error());
+    // a word that is not an option is a mistake (a path without its --xml, say), not to be ignored
+    if (args->positional().size() > static_cast<size_t>(cmd.positionals)) {
+        const std::string& word = args->positional()[static_cast<size_t>(cmd.positionals)];
+        std::error_code ec;
+        std::string hint;
+        if (std::filesystem::is_directory(word, ec)) hint = " (a sysfs snapshot? --sysfs-root " + word + ")";
+        else if (word.ends_with(".xml")) hint = " (a topology? --xml " + word + ")";
+        return fail(cmd.name + ": unexpected argument '" + word + "'" + hint);
+    }
     try {
         return cmd.run(*args);
     } catch (const std::exception& e) {

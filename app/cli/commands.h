@@ -14,6 +14,7 @@ struct Command {
     std::string usage;    // "[topology options] [--json]"
     std::vector<OptionSpec> options;
     int (*run)(const Args& args);
+    int positionals = 0;  // words it takes besides its options (a trace FILE, a lesson NAME)
 };
 
 const std::vector<Command>& commands();

@@ -105,7 +105,7 @@ Figures fromAggregate(const AggregateSnapshot& s, const MigrationClassifier& cla
 }  // namespace
 
 int runLive(const Args& args) {
-    auto duration = args.number("duration", 10.0);
+    auto duration = args.numberIn("duration", 10.0, 0.001, 1e9, "seconds");
     if (!duration) return fail("live: " + duration.error());
     auto window = args.numberIn("window", 0.0, 0.0, 1e6, "seconds");
     if (!window) return fail("live: " + window.error());

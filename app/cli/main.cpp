@@ -61,6 +61,15 @@ int main(int argc, char** argv) {
     size_t used = 0;
     const Command* cmd = findCommand(words, used);
     if (!cmd) {
+        // "trace foo", "bench": the first word names a group of two-word commands
+        std::string group;
+        for (const auto& c : commands())
+            if (c.name.starts_with(words[0] + " ")) group += (group.empty() ? "" : ", ") + c.name;
+        if (!group.empty()) {
+            const std::string sub = words.size() > 1 ? "unknown subcommand '" + words[1] + "'" : "a subcommand is missing";
+            std::fprintf(stderr, "schedscope-cli: %s: %s (%s)\n", words[0].c_str(), sub.c_str(), group.c_str());
+            return 2;
+        }
         std::fprintf(stderr, "schedscope-cli: unknown command '%s'\n", words[0].c_str());
         printUsage(stderr);
         return 2;

@@ -76,7 +76,7 @@ int runRecord(const Args& args) {
     if (!out) out = args.value("o");
     if (!out) return fail("record: give the output file with -o FILE.dat");
     const bool hasCommand = !args.trailing().empty();
-    auto duration = args.number("duration", hasCommand ? 1e9 : 10.0);
+    auto duration = args.numberIn("duration", hasCommand ? 1e9 : 10.0, 0.001, 1e9, "seconds");
     if (!duration) return fail("record: " + duration.error());
     auto version = args.integer("file-version", 7, 6, 7);
     if (!version) return fail("record: " + version.error());

@@ -2,6 +2,7 @@
 #include <sys/resource.h>
 
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <iostream>
 #include <nlohmann/json.hpp>
@@ -93,9 +94,8 @@ long peakRssKb() {
 int runTraceStats(const Args& args) {
     if (args.positional().size() != 1) return fail("trace stats: give exactly one trace FILE");
     const std::string file = args.positional()[0];
-    auto binS = args.number("bin", 1.0);
+    auto binS = args.numberIn("bin", 1.0, 1e-6, 1e6, "seconds");
     if (!binS) return fail("trace stats: " + binS.error());
-    if (*binS <= 0) return fail("trace stats: --bin must be positive");
 
     std::optional<TopologySpec> choice;
     if (topologyOptionGiven(args)) {
@@ -112,7 +112,12 @@ int runTraceStats(const Args& args) {
     auto tree = buildDomains(*topo, opt);
     if (!tree) return fail(file + ": " + tree.error());
     MigrationClassifier classifier(*tree);
-    auto report = classifier.classify(*store, static_cast<uint64_t>(*binS * 1e9));
+    const auto binNs = static_cast<uint64_t>(std::llround(*binS * 1e9));
+    auto report = classifier.classify(*store, binNs);
+    if (report.binNs != binNs)
+        std::fprintf(stderr, "note: %s: bins of %g s over its %.0f s (at most %llu bins)\n", file.c_str(),
+                     static_cast<double>(report.binNs) / 1e9, static_cast<double>(store->lastTs() - store->firstTs()) / 1e9,
+                     static_cast<unsigned long long>(MigrationClassifier::kMaxBins));
     const std::string topoName = choice ? choice->describe() : sidecarPath(file);
     auto j = statsJson(*store, report, file, topoName);
     if (args.has("json")) std::cout << j.dump(2) << "\n";

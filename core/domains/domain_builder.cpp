@@ -28,8 +28,9 @@ public:
         DomainTree tree;
         tree.profile = &profile_;
         tree.arch = opt_.arch;
-        tree.clsEnabled = opt_.cls;
-        tree.nodeEnabled = opt_.node;
+        // what the kernel builds: the option, if the profile's kernel has the level at all
+        tree.clsEnabled = opt_.cls && opt_.config.schedCluster && profile_.hasClusterLevel;
+        tree.nodeEnabled = opt_.node && profile_.hasNodeLevel;
         levels_ = topologyLevels(topo_, opt_, tree.warnings);
         for (const auto& l : levels_) tree.levels.push_back({l.name, l.overlap, l.numaLevel, l.numaDistance});
         // build_sched_domains() covers housekeeping_cpumask(HK_TYPE_DOMAIN) of the active CPUs

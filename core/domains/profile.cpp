@@ -122,11 +122,9 @@ const std::vector<KernelProfile>& unnamedProfiles() {
                 return Version(k.sinceMajor, k.sinceMinor) == points[i];
             });
             if (named) continue;
-            const std::string from = std::to_string(points[i].first) + "." + std::to_string(points[i].second);
-            const std::string until = i + 1 < points.size() ? " until " + std::to_string(points[i + 1].first) + "." +
-                                                                  std::to_string(points[i + 1].second)
-                                                            : " and later";
-            out.push_back(profileAt(points[i], versionName(points[i]), "as the kernels from " + from + until));
+            std::string description = "as the kernels from " + versionName(points[i]).substr(6);
+            description += i + 1 < points.size() ? " until " + versionName(points[i + 1]).substr(6) : " and later";
+            out.push_back(profileAt(points[i], versionName(points[i]), description));
         }
         return out;
     }();

@@ -41,6 +41,10 @@ struct SimOptions {
     // exit latency and the wakeup IPI (a few us on bare metal in C1, tens of us from deeper
     // states or in a VM). 0: at once. Replay sets it from the recording's own wakeups.
     int64_t idleExitNs = 0;
+    // This many events at one instant end the run with an error: a script looping through ops
+    // that take no time would otherwise spin for ever (a real burst of same-time events, such
+    // as thousands of tasks forked at once, is far below it).
+    uint64_t stuckEvents = 20'000'000;
     // The CPUs of a task that names none (an empty TaskSpec::affinity, a SetAffinity op with no
     // CPUs); empty: every online CPU. Replay keeps a 2-CPU recording's tasks on CPUs 0-1 of a
     // larger machine this way, and so runs one workload on both machines without copying it.

@@ -129,6 +129,15 @@ public:
         }
         s_.now = e.t;
         if (e.type == Ev::End) return false;
+        // A script that loops through ops taking no time (zero-length runs or sleeps) would
+        // spin at one instant for ever: that many events without the clock moving ends the run.
+        if (e.t != lastStepTime_) {
+            lastStepTime_ = e.t;
+            stepsAtThisTime_ = 0;
+        } else if (++stepsAtThisTime_ > s_.opt.stuckEvents) {
+            stuck_ = true;
+            return false;
+        }
         ++s_.metrics.events;
         handle(e);
         endEvent();
@@ -148,6 +157,9 @@ public:
         for (size_t i = 0; i < levelMigrations_.size(); ++i)
             if (levelMigrations_[i]) m.migrationsByLevel[levelNames_[i]] += levelMigrations_[i];
     }
+
+    // the run ended because simulated time stopped (see step())
+    bool stuck() const { return stuck_; }
 
     int staleSpeeds() {
         int n = 0;
@@ -252,6 +264,9 @@ private:
     int exited_ = 0;
     int workloadIdle_ = 0, overloaded_ = 0;
     int scriptCpu_ = -1;
+    int64_t lastStepTime_ = -1;
+    uint64_t stepsAtThisTime_ = 0;
+    bool stuck_ = false;
 
     Task& task(int id) { return s_.tasks[static_cast<size_t>(id)]; }
     Cpu& rq(int cpu) { return s_.cpus[static_cast<size_t>(cpu)]; }
@@ -1091,6 +1106,10 @@ Result<std::unique_ptr<SimState>> simulate(const Topology& topo, const DomainTre
     Engine engine(*s);
     const bool completed = engine.run(static_cast<int64_t>(*dur * 1e9));
     s->opt.progress = nullptr;  // it may capture the caller's frame; the state outlives the run
+    if (engine.stuck())
+        return Error{"simulation stuck at " + std::to_string(static_cast<double>(s->now) / 1e9) + " s: " +
+                     std::to_string(s->opt.stuckEvents) + " events without the clock moving (a task's script loops "
+                     "through ops that take no time)"};
     if (!completed) return Error{"simulation cancelled"};
     return s;
 }

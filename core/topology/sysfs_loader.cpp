@@ -98,6 +98,19 @@ std::optional<Arch> detectSnapshotArch(const std::string& root) {
         if (line.rfind("cpu\t", 0) == 0 && line.find("POWER") != std::string::npos) return Arch::Arm64;  // generic rules
         if (line.rfind("arch", 0) == 0 && line.find("IA-64") != std::string::npos) return Arch::Arm64;
     }
+    // No cpuinfo: the topology files tell. die_id/die_cpus exist where the arch defines
+    // TOPOLOGY_DIE_SYSFS (x86; s390, not modelled); a 5.16+ kernel (it has cluster_cpus) without
+    // them runs the generic arch_topology rules (arm64, riscv).
+    std::error_code ec;
+    for (const auto& e : fs::directory_iterator(fs::path(root) / "sys/devices/system/cpu", ec)) {
+        int id;
+        if (!numberedEntry(e.path().filename().string(), "cpu", id)) continue;
+        const fs::path t = e.path() / "topology";
+        if (!fs::is_directory(t, ec)) continue;
+        if (fs::exists(t / "die_id", ec) || fs::exists(t / "die_cpus_list", ec)) return Arch::X86_64;
+        if (fs::exists(t / "cluster_cpus_list", ec) || fs::exists(t / "cluster_cpus", ec)) return Arch::Arm64;
+        return std::nullopt;  // an older kernel: its files do not say
+    }
     return std::nullopt;
 }
 
@@ -126,6 +139,11 @@ Result<Topology> loadSysfsTopology(const std::string& root, Arch arch) {
         auto s = CpuSet::parseList(*t);
         if (!s) return Error{(cpuDir / "online").string() + ": " + s.error()};
         online = *s;
+        // an online CPU without its directory is a broken snapshot, not a CPU to drop quietly
+        for (int id = online.first(); id >= 0; id = online.next(id))
+            if (!std::binary_search(ids.begin(), ids.end(), id))
+                return Error{(cpuDir / "online").string() + " lists cpu" + std::to_string(id) + " but " +
+                             (cpuDir / ("cpu" + std::to_string(id))).string() + " is missing"};
     }
 
     Topology topo;

@@ -1,5 +1,6 @@
 #include "workload/workload_json.h"
 
+#include <algorithm>
 #include <climits>
 #include <cmath>
 #include <fstream>
@@ -26,7 +27,7 @@ Result<CpuSet> cpusFrom(const json& v, const std::string& where, int cpuCount) {
 Result<double> positive(const json& v, const std::string& where, const std::string& key) {
     if (!v.is_number()) return Error{where + ": " + key + " must be a number"};
     const double d = v.get<double>();
-    if (!(d >= 0) || d > 1e12) return Error{where + ": " + key + " must be >= 0"};
+    if (!(d >= 0) || d > 1e12) return Error{where + ": " + key + " must be a number from 0 to 1e12"};
     return d;
 }
 
@@ -221,6 +222,14 @@ Result<Workload> parse(const std::string& text, const std::string& origin, int c
                 auto count = intField(o, "count", -1, -1, LLONG_MAX, ow);
                 if (!count) return Error{count.error()};
                 op.count = *count;
+                // a body that neither takes time nor can block would spin at one instant
+                const bool passesTime = std::any_of(t.script.begin() + op.to, t.script.end(), [](const Op& b) {
+                    return ((b.kind == OpKind::Run || b.kind == OpKind::Sleep) && b.amountNs > 0) ||
+                           b.kind == OpKind::Wait || (b.kind == OpKind::Barrier && b.parties > 1) || b.kind == OpKind::Exit;
+                });
+                if (!passesTime)
+                    return Error{ow + ": the loop back to op " + std::to_string(op.to) +
+                                 " runs no op that takes time (a run or sleep above 0) or waits: it would never end"};
             } else if (o.contains("exit")) {
                 op.kind = OpKind::Exit;
             } else {

@@ -286,6 +286,9 @@ Result<Workload> parseSpec(const std::string& spec, int cpuCount) {
             if (lastKey != gen->count && lastKey != "cpus" && lastKey != "duration" && lastKey != "work")
                 return Error{"workload " + name + ": unknown parameter '" + lastKey + "' (takes " + gen->count +
                              ", cpus, duration, work)"};
+            // a key given twice is a typo or two workloads run together ("stream:threads=4;pbzip2:
+            // threads=2"): the second would silently win
+            if (p.kv.count(lastKey)) return Error{"workload " + name + ": " + lastKey + "= is given twice (one workload per spec)"};
             p.kv[lastKey] = tok.substr(eq + 1);
         }
     }

@@ -101,6 +101,16 @@ TEST(Cli, TopologyListAndJson) {
     EXPECT_EQ(j["nodes"].size(), 4u);
 }
 
+// The header says what the kernel builds: a 5.15 kernel has no CLS level, whatever --cls says.
+TEST(Cli, TheHeaderSaysWhichLevelsTheProfileBuilds) {
+    CliRun old = cli("domains --preset kunpeng920-24 --profile linux-5.15 --cpu 0");
+    ASSERT_EQ(old.status, 0) << old.err;
+    EXPECT_EQ(old.out.substr(0, old.out.find('\n')), "profile linux-5.15, arch arm64, CLS off, NODE on");
+    CliRun now = cli("domains --preset kunpeng920-24 --cpu 0");
+    ASSERT_EQ(now.status, 0) << now.err;
+    EXPECT_EQ(now.out.substr(0, now.out.find('\n')), "profile linux-6.18, arch arm64, CLS on, NODE on");
+}
+
 TEST(Cli, BadInputsGiveOneLineErrorsAndExitTwo) {
     struct Case {
         std::string args, mustMention;
@@ -121,6 +131,19 @@ TEST(Cli, BadInputsGiveOneLineErrorsAndExitTwo) {
              {"simulate --preset kunpeng920-24 --workload stream:threads=4 --profile linux-6.1 --delay-dequeue on",
               "needs an EEVDF profile"},
              {"frobnicate", "unknown command"},
+             // a word that is not an option is not ignored; a directory or .xml gets a hint
+             {"topology " + scratch + "/broken.xml", "unexpected argument '" + scratch + "/broken.xml' (a topology? --xml"},
+             {"domains --preset kunpeng920-24 " + scratch, "(a sysfs snapshot? --sysfs-root " + scratch + ")"},
+             {"trace frobnicate", "trace: unknown subcommand 'frobnicate' (trace stats)"},
+             {"bench", "bench: a subcommand is missing (bench load, bench sim)"},
+             // two workloads run together: the second's count would silently win
+             {"simulate --preset kunpeng920-24 --workload stream:threads=4:threads=2", "threads= is given twice"},
+             // a comparison of a level the profile's kernel never builds
+             {"simulate --preset kunpeng920-24 --workload stream:threads=4 --profile linux-5.15 --compare cls",
+              "linux-5.15 has no CLS level (5.16+): both runs would be the same"},
+             {"trace stats x.dat --bin 1e11", "--bin"},
+             {"record -o " + scratch + "/never.dat --duration -1", "--duration"},
+             {"live --duration 0", "--duration"},
          }) {
         CliRun r = cli(c.args);
         EXPECT_EQ(r.status, 2) << c.args;

@@ -131,6 +131,30 @@ TEST(TopologyErrors, MalformedAndMissingInputsNameTheFile) {
     EXPECT_NE(preset.error().find("kunpeng920-24"), std::string::npos) << "lists the known presets";
 }
 
+// A snapshot whose online list names a CPU without its directory is broken, not a smaller
+// machine: the error names both. And without /proc/cpuinfo the topology files tell the arch:
+// die_id is x86's (TOPOLOGY_DIE_SYSFS); a 5.16+ kernel's cluster files without it, arm64's.
+TEST(TopologyErrors, ASnapshotMissingAnOnlineCpuAndTheArchOfOneWithoutCpuinfo) {
+    const fs::path arm = test::extractFixture("oracle/arm64-kunpeng-1s2n-4cl-dt/sysfs.tar.xz");
+    const fs::path x86 = test::extractFixture("oracle/x86-2s8c2t/sysfs.tar.xz");
+    ASSERT_FALSE(fs::exists(arm / "proc/cpuinfo"));
+    EXPECT_EQ(detectSnapshotArch(arm.string()), std::optional<Arch>(Arch::Arm64));
+    EXPECT_EQ(detectSnapshotArch(x86.string()), std::optional<Arch>(Arch::X86_64));
+    auto t = loadTopology({TopologySpec::Kind::SysfsRoot, arm.string()});
+    ASSERT_TRUE(t.ok()) << t.error();
+    EXPECT_EQ(t->arch, Arch::Arm64);
+
+    const fs::path copy = fs::path(SCHEDSCOPE_TEST_SCRATCH) / ("missing-cpu-" + std::to_string(getpid()));
+    fs::remove_all(copy);
+    fs::copy(x86, copy, fs::copy_options::recursive | fs::copy_options::copy_symlinks);
+    fs::remove_all(copy / "sys/devices/system/cpu/cpu5");
+    auto broken = loadSysfsTopology(copy.string(), Arch::X86_64);
+    ASSERT_FALSE(broken.ok());
+    EXPECT_EQ(broken.error(), (copy / "sys/devices/system/cpu/online").string() + " lists cpu5 but " +
+                                  (copy / "sys/devices/system/cpu/cpu5").string() + " is missing");
+    fs::remove_all(copy);
+}
+
 TEST(TopologyLimits, FourThousandCpusBuildQuickly) {
     auto t = loadHwlocSynthetic("pack:8 numa:2 l3:4 core:32 pu:2", Arch::X86_64);
     ASSERT_TRUE(t.ok()) << t.error();

@@ -6,6 +6,9 @@
 
 #include "hardening_support.h"
 #include "support/fixtures.h"
+#include "domains/domain_builder.h"
+#include "migration_classifier.h"
+#include "topology/hwloc_loader.h"
 #include "trace_reader.h"
 
 using namespace schedscope;
@@ -116,6 +119,34 @@ TEST(BadText, FileReaderRefusesBinaryAndNamesTheFile) {
     auto r = readFtraceText(p);
     ASSERT_FALSE(r);
     EXPECT_EQ(r.error(), p + ": binary data, not a text trace or trace.dat");
+}
+
+}  // namespace
+
+namespace {
+
+// One stray timestamp far in the future (a corrupt line, a clock jump) makes the trace span
+// 31 years: the migration histogram keeps at most kMaxBins bins, each widened to fit, instead of
+// allocating a billion (the CLI notes the wider bin).
+TEST(BadText, AFarFutureTimestampWidensTheHistogramBins) {
+    std::string text = tracefsText();
+    const auto at = text.rfind("1213.284453:");
+    ASSERT_NE(at, std::string::npos);
+    text.replace(at, 4, "999999999");  // 999999999.284453 s
+    auto store = parseFtraceText(text, "future.txt");
+    ASSERT_TRUE(store) << store.error();
+    auto topo = loadHwlocSynthetic("pack:1 core:2 pu:1", Arch::X86_64);
+    ASSERT_TRUE(topo) << topo.error();
+    auto tree = buildDomains(*topo, {});
+    ASSERT_TRUE(tree) << tree.error();
+    const MigrationReport r = MigrationClassifier(*tree).classify(*store, 1000000000ull);
+    EXPECT_LE(r.byLevelOverTime.size(), MigrationClassifier::kMaxBins);
+    EXPECT_GT(r.binNs, 1000000000ull);
+    EXPECT_GE(r.binNs * r.byLevelOverTime.size(), store->lastTs() - store->firstTs());
+    uint64_t binned = 0;
+    for (const auto& bin : r.byLevelOverTime)
+        for (uint64_t n : bin) binned += n;
+    EXPECT_EQ(binned, r.migrations.size()) << "every migration still lands in a bin";
 }
 
 }  // namespace

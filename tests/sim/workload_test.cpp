@@ -73,7 +73,43 @@ TEST(WorkloadJson, NanosecondAmounts) {
     EXPECT_EQ(w->tasks[0].script[2].amountNs, 250000.0);
     auto bad = workload::parseWorkloadJson(R"({"tasks":[{"script":[{"sleep_ns":-1}]}]})", "x.json", 4);
     ASSERT_FALSE(bad.ok());
-    EXPECT_NE(bad.error().find("sleep_ns must be >= 0"), std::string::npos) << bad.error();
+    EXPECT_NE(bad.error().find("sleep_ns must be a number from 0 to 1e12"), std::string::npos) << bad.error();
+}
+
+// A loop whose body takes no simulated time (zero-length runs or sleeps, no wait) would spin at
+// one instant for ever: the file is refused, naming the op. A body with a wait may block, so it
+// is allowed; the simulator's own guard ends a run whose clock stops all the same.
+TEST(WorkloadJson, ALoopThatTakesNoTimeIsRefused) {
+    for (const char* body : {R"({"run_ms":0},{"loop_to":0})", R"({"sleep_ms":0},{"loop_to":0,"count":1000000000})"}) {
+        auto w = workload::parseWorkloadJson(std::string(R"({"tasks":[{"name":"z","script":[)") + body + "]}]}", "z.json", 4);
+        ASSERT_FALSE(w.ok()) << body;
+        EXPECT_EQ(w.error(), "z.json: task 'z' op 1: the loop back to op 0 runs no op that takes time (a run or sleep "
+                             "above 0) or waits: it would never end");
+    }
+    EXPECT_TRUE(workload::parseWorkloadJson(R"({"tasks":[{"script":[{"run_ms":0},{"sleep_ms":1},{"loop_to":0}]}]})", "ok.json", 4).ok());
+    EXPECT_TRUE(workload::parseWorkloadJson(R"({"tasks":[{"name":"a","script":[{"wait":true},{"loop_to":0}]}]})", "ok.json", 4).ok());
+
+    // the same workload built by hand (as a library user may): the run ends with an error
+    workload::Workload spin;
+    workload::TaskSpec t;
+    t.name = "spin";
+    workload::Op run;
+    run.kind = workload::OpKind::Run;
+    run.amountNs = 0;
+    workload::Op loop;
+    loop.kind = workload::OpKind::Loop;
+    loop.to = 0;
+    t.script = {run, loop};
+    spin.tasks.push_back(t);
+    const Topology topo = kunpeng920_24();
+    const DomainTree tree = buildTree(topo, "linux-6.12", true, true);
+    sim::SimOptions o;
+    o.durationS = 1;
+    o.stuckEvents = 100000;
+    auto st = sim::simulate(topo, tree, spin, o);
+    ASSERT_FALSE(st.ok());
+    EXPECT_EQ(st.error(), "simulation stuck at 0.000000 s: 100000 events without the clock moving (a task's script "
+                          "loops through ops that take no time)");
 }
 
 nlohmann::json runJson(const std::string& spec, uint64_t seed, double duration = 0.2) {
