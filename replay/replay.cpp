@@ -117,23 +117,18 @@ ReplayMetrics measureRecording(const tracing::EventStore& store, const TraceTime
         m.migrationsByCause[cause]++;
         m.tasks[static_cast<size_t>(i)].migrations++;
     };
-    std::unordered_map<int32_t, bool> forkMigrated;
-    for (const auto& mig : tracing::inferMigrations(store)) {
-        const int i = idx(mig.pid);
-        if (i < 0 || mig.ts < ws || mig.ts > we) continue;
-        count(i, mig.src, mig.dst, simCauseName(mig.cause));
-        if (mig.cause == tracing::MigrationCause::Fork) forkMigrated[mig.pid] = true;
-    }
-    // Fork placement: wake_up_new_task() moves the child with __set_task_cpu(), which emits no
-    // sched_migrate_task; sched_wakeup_new runs on the parent's CPU and names the child's.
-    // The simulator counts these as fork migrations, so the recording must too.
-    store.forEach([&](const tracing::SchedEvent& e) {
-        if (e.kind != tracing::EventKind::WakeupNew || e.ts < ws || e.ts > we) return true;
-        const int i = idx(e.pid);
-        if (i >= 0 && e.dstCpu >= 0 && e.dstCpu != e.cpu && !forkMigrated.count(e.pid))
-            count(i, e.cpu, e.dstCpu, sim::causeName(sim::MigrationCause::Fork));
-        return true;
-    });
+    // the sched_migrate_task ones and the fork placements, which the simulator counts as fork
+    // migrations too
+    const auto inferred = tracing::inferMigrations(store);
+    auto add = [&](const std::vector<tracing::Migration>& migs) {
+        for (const auto& mig : migs) {
+            const int i = idx(mig.pid);
+            if (i < 0 || mig.ts < ws || mig.ts > we) continue;
+            count(i, mig.src, mig.dst, simCauseName(mig.cause));
+        }
+    };
+    add(inferred);
+    add(tracing::forkPlacements(store, inferred));
 
     // Wait latency: each runnable interval that ends with the task running (the simulator
     // counts the same: every enqueue to pick, after wakeups, forks and preemptions alike).

@@ -13,6 +13,19 @@ bool isSoftirqd(std::string_view comm) { return comm.starts_with("ksoftirqd/"); 
 
 }  // namespace
 
+std::vector<Migration> forkPlacements(const EventStore& store, const std::vector<Migration>& inferred) {
+    std::unordered_set<int32_t> migrated;
+    for (const auto& m : inferred)
+        if (m.cause == MigrationCause::Fork) migrated.insert(m.pid);
+    std::vector<Migration> out;
+    store.forEach([&](const SchedEvent& e) {
+        if (e.kind == EventKind::WakeupNew && e.dstCpu >= 0 && e.dstCpu != e.cpu && !migrated.count(e.pid))
+            out.push_back({e.ts, e.pid, e.cpu, e.dstCpu, e.cpu, -1, MigrationCause::Fork});
+        return true;
+    });
+    return out;
+}
+
 std::vector<Migration> inferMigrations(const EventStore& store) {
     std::vector<Migration> out;
     CpuTracker tracker(store.cpuCount());

@@ -51,4 +51,10 @@ struct Migration {
 // Every sched_migrate_task of the store, in time order, with its cause.
 std::vector<Migration> inferMigrations(const EventStore& store);
 
+// Fork placements onto another CPU: wake_up_new_task() moves the child with __set_task_cpu(),
+// which emits no sched_migrate_task; sched_wakeup_new runs on the parent's CPU and names the
+// child's (src = the parent's CPU, cause Fork). Children `inferred` already has a Fork migration
+// of are left out. The simulator counts these as fork migrations; replay and trace stats add them.
+std::vector<Migration> forkPlacements(const EventStore& store, const std::vector<Migration>& inferred);
+
 }  // namespace schedscope::tracing

@@ -179,8 +179,8 @@ int runSimulate(const Args& args) {
 // A 128-CPU EPYC-like machine, 256 tasks alternating short bursts and sleeps (wakeup heavy),
 // 10 simulated seconds: prints events per second of wall time.
 int runBenchSim(const Args& args) {
-    auto dur = args.number("duration", 10.0);
-    if (!dur) return fail(dur.error());
+    auto dur = args.numberIn("duration", 10.0, 0.001, 100000, "seconds");
+    if (!dur) return fail("bench sim: " + dur.error());
     auto topo = loadHwlocSynthetic("pack:2 numa:4 l3:2 core:4 pu:2", Arch::X86_64);
     if (!topo) return failRuntime(topo.error());
     DomainBuildOptions b;

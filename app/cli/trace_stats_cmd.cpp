@@ -56,6 +56,8 @@ nlohmann::json statsJson(const EventStore& store, const MigrationReport& mig, co
     for (size_t c = 0; c < mig.byCause.size(); ++c) causes[std::string(kMigrationCauseNames[c])] = mig.byCause[c];
     j["migrations_by_cause"] = causes;
     j["migrations"] = mig.migrations.size();
+    // not in the counts above (no sched_migrate_task), but migrations to replay and the simulator
+    j["fork_placements"] = forkPlacements(store, mig.migrations).size();
     j["bin_s"] = static_cast<double>(mig.binNs) / 1e9;
     j["migrations_by_level_over_time"] = mig.byLevelOverTime;
     j["anomalies"] = store.anomalyTable();
@@ -79,6 +81,9 @@ void printText(const nlohmann::json& j) {
     for (const auto& [k, v] : j["migrations_by_level"].items()) std::printf("  %-22s %llu\n", k.c_str(), v.get<unsigned long long>());
     std::printf("migrations by cause:\n");
     for (const auto& [k, v] : j["migrations_by_cause"].items()) std::printf("  %-22s %llu\n", k.c_str(), v.get<unsigned long long>());
+    std::printf("fork placements onto another CPU (sched_wakeup_new; no sched_migrate_task, replay counts them as fork "
+                "migrations): %llu\n",
+                j["fork_placements"].get<unsigned long long>());
     std::printf("anomalies:\n");
     for (const auto& [k, v] : j["anomalies"].items()) std::printf("  %-22s %llu\n", k.c_str(), v.get<unsigned long long>());
 }

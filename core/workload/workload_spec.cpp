@@ -288,7 +288,11 @@ Result<Workload> parseSpec(const std::string& spec, int cpuCount) {
                              ", cpus, duration, work)"};
             // a key given twice is a typo or two workloads run together ("stream:threads=4;pbzip2:
             // threads=2"): the second would silently win
-            if (p.kv.count(lastKey)) return Error{"workload " + name + ": " + lastKey + "= is given twice (one workload per spec)"};
+            if (p.kv.count(lastKey)) {
+                std::string message = "workload " + name + ": ";
+                message += lastKey + "= is given twice (one workload per spec)";
+                return Error{message};
+            }
             p.kv[lastKey] = tok.substr(eq + 1);
         }
     }

@@ -144,6 +144,7 @@ TEST(Cli, BadInputsGiveOneLineErrorsAndExitTwo) {
              {"trace stats x.dat --bin 1e11", "--bin"},
              {"record -o " + scratch + "/never.dat --duration -1", "--duration"},
              {"live --duration 0", "--duration"},
+             {"bench sim --duration 0", "bench sim: --duration"},
          }) {
         CliRun r = cli(c.args);
         EXPECT_EQ(r.status, 2) << c.args;

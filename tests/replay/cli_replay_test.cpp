@@ -67,6 +67,25 @@ TEST(CliReplay, WhatIfOnKunpengWithClsOnAndOffHasTheKeys) {
     }
 }
 
+// Fork placements (sched_wakeup_new onto another CPU) emit no sched_migrate_task: trace stats
+// shows them beside its migration counts, replay counts them as fork migrations (as the
+// simulator does). Replay keeps a subset of the tasks, so it can never count more forks.
+TEST(CliReplay, TraceStatsAndReplayAgreeOnForks) {
+    CliRun stats = cli("trace stats " + trace("replay/forkstorm.dat") + " --json");
+    ASSERT_EQ(stats.status, 0) << stats.err;
+    const auto s = nlohmann::json::parse(stats.out);
+    const long long placements = s["fork_placements"].get<long long>();
+    EXPECT_GT(placements, 0);
+    CliRun rep = cli("replay " + trace("replay/forkstorm.dat") + " --json");
+    ASSERT_EQ(rep.status, 0) << rep.err;
+    const auto r = nlohmann::json::parse(rep.out);
+    const long long replayForks = r["recorded"]["metrics"]["migrations_by_cause"].value("fork", 0LL);
+    EXPECT_GT(replayForks, 0);
+    EXPECT_LE(replayForks, s["migrations_by_cause"]["fork"].get<long long>() + placements);
+    CliRun text = cli("trace stats " + trace("replay/forkstorm.dat"));
+    EXPECT_NE(text.out.find("fork placements onto another CPU"), std::string::npos) << text.out;
+}
+
 TEST(CliReplay, TextOutputShowsTheColumns) {
     CliRun r = cli("replay " + trace("replay/pingpong.dat") + " --baseline --cls off --comm pingpong");
     ASSERT_EQ(r.status, 0) << r.err;
