@@ -53,6 +53,9 @@ int runCompare(const Args& args, const SimSetup& setup) {
     const KernelProfile& kernel = setup.build.profile ? *setup.build.profile : defaultProfile();
     if (what == "cls" && !kernel.hasClusterLevel)
         return fail("--compare cls: " + kernel.name + " has no CLS level (5.16+): both runs would be the same");
+    if (what == "cls" && !archHasClusterLevel(setup.build.arch))
+        return fail(std::string("--compare cls: ") + archName(setup.build.arch) +
+                    " kernels build no CLS level (no SCHED_CLUSTER): both runs would be the same");
     if (what == "node" && !kernel.hasNodeLevel)
         return fail("--compare node: " + kernel.name + " has no NODE level (4.15+): both runs would be the same");
     // the two sides: a level off and on, or the profile with DELAY_DEQUEUE off and on

@@ -80,6 +80,8 @@ QColor levelColor(const QString& level) {
         {QStringLiteral("MC"), QColor(0x1f, 0x77, 0xb4)},   {QStringLiteral("PKG"), QColor(0x94, 0x67, 0xbd)},
         {QStringLiteral("DIE"), QColor(0x94, 0x67, 0xbd)},  {QStringLiteral("NODE"), QColor(0xff, 0x7f, 0x0e)},
         {QStringLiteral("NUMA"), QColor(0xd6, 0x27, 0x28)},
+        // powerpc's L2 level between SMT and PKG (POWER9 core pairs): in CLS's place, a cluster's colour
+        {QStringLiteral("CACHE"), QColor(0x17, 0xbe, 0xcf)},
     };
     auto it = colours.find(level);
     return it != colours.end() ? it->second : QColor(0x7f, 0x7f, 0x7f);

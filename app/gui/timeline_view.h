@@ -16,7 +16,7 @@ namespace schedscope::gui {
 
 // A task's colour, the same in every view: a hue from a hash of the pid.
 QColor taskColor(int32_t pid);
-// A migration level's colour ("SMT", "CLS", "MC", "PKG"/"DIE", "NODE", "NUMA", else grey).
+// A migration level's colour ("SMT", "CLS"/"CACHE", "MC", "PKG"/"DIE", "NODE", "NUMA", else grey).
 QColor levelColor(const QString& level);
 
 class TimelineView : public QWidget {

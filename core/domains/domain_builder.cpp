@@ -29,7 +29,7 @@ public:
         tree.profile = &profile_;
         tree.arch = opt_.arch;
         // what the kernel builds: the option, if the profile's kernel has the level at all
-        tree.clsEnabled = opt_.cls && opt_.config.schedCluster && profile_.hasClusterLevel;
+        tree.clsEnabled = archHasClusterLevel(opt_.arch) && opt_.cls && opt_.config.schedCluster && profile_.hasClusterLevel;
         tree.nodeEnabled = opt_.node && profile_.hasNodeLevel;
         levels_ = topologyLevels(topo_, opt_, tree.warnings);
         for (const auto& l : levels_) tree.levels.push_back({l.name, l.overlap, l.numaLevel, l.numaDistance});
@@ -343,6 +343,8 @@ private:
 };
 
 }  // namespace
+
+bool archHasClusterLevel(Arch arch) { return arch != Arch::Ppc64; }
 
 Result<DomainTree> buildDomains(const Topology& topology, const DomainBuildOptions& options) {
     if (auto st = topology.check(); !st) return Error{st.error()};

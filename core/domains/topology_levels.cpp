@@ -83,11 +83,60 @@ void addX86Levels(const Topology& t, const DomainBuildOptions& o, const KernelPr
                            "does not carry; built without");
 }
 
+// The sharers of a CPU's data or unified cache of `level`, empty when sysfs lists none.
+CpuSet cacheSharers(const CpuTopology& c, int level) {
+    for (const auto& ci : c.caches)
+        if (ci.level == level && ci.type != "Instruction") return ci.shared;
+    return {};
+}
+
+// The SMT mask powerpc builds on: on "big core" POWER9 (SMT8 cores made of two SMT4 thread
+// groups, each with its own L1) the kernel schedules small cores (cpu_smallcore_mask(), the
+// L1's sharers, fewer than the thread siblings); otherwise the thread siblings.
+CpuSet powerpcSmtMask(const CpuTopology& c) {
+    const CpuSet l1 = cacheSharers(c, 1) & c.threadSiblings;
+    if (l1.count() > 1 && l1.test(c.id) && l1 != c.threadSiblings) return l1;
+    return c.threadSiblings;
+}
+
+// CPU_FTR_ASYM_SMT (arch/powerpc/include/asm/cputable.h): only POWER7 (and POWER7+) run a
+// core's lower threads faster when the others idle, so their SMT level packs.
+bool powerpcAsymSmt(const Topology& t) { return t.cpuModel.rfind("POWER7", 0) == 0; }
+
+// arch/powerpc/kernel/smp.c build_sched_topology() (the same levels since 4.13's POWER9 CACHE
+// level and 5.1's big-core detection): SMT with powerpc_smt_flags(); CACHE, the L2's sharers,
+// when some CPU's L2 reaches beyond its SMT mask (shared_caches), and it is the LLC the wakeup
+// path scans (SD_SHARE_LLC), not the L3; MC, the coregroup of POWER10 dedicated LPARs, comes
+// from firmware associativity no sysfs file exports, and is not built; PKG is the node with no
+// flags (SD_ASYM_PACKING only in shared-processor LPARs). powerpc has no SCHED_CLUSTER: no CLS.
+void addPowerpcLevels(const Topology& t, const DomainBuildOptions& o, const KernelProfile& p,
+                      std::vector<TopologyLevel>& tl) {
+    if (o.config.schedSmt)
+        tl.push_back({"SMT", [&t](int cpu) { return powerpcSmtMask(cpuAt(t, cpu)); },
+                      smtFlags() | (powerpcAsymSmt(t) ? static_cast<uint32_t>(SD_ASYM_PACKING) : 0u)});
+    const bool sharedCaches = std::any_of(t.cpus.begin(), t.cpus.end(), [](const CpuTopology& c) {
+        return c.online && cacheSharers(c, 2).count() > powerpcSmtMask(c).count();
+    });
+    if (sharedCaches)
+        tl.push_back({"CACHE",
+                      [&t](int cpu) {
+                          const CpuTopology& c = cpuAt(t, cpu);
+                          const CpuSet l2 = cacheSharers(c, 2);
+                          return l2.empty() ? powerpcSmtMask(c) : l2;
+                      },
+                      coreFlags()});
+    tl.push_back({p.pkgLevelName, [&t](int cpu) { return t.nodeCpus(cpuAt(t, cpu).node); }, 0});
+}
+
 void addArchLevels(const Topology& t, const DomainBuildOptions& o, const KernelProfile& p,
                    std::vector<TopologyLevel>& tl, std::vector<std::string>& warnings) {
-    const bool cluster = o.config.schedCluster && o.cls && p.hasClusterLevel;
+    const bool cluster = archHasClusterLevel(o.arch) && o.config.schedCluster && o.cls && p.hasClusterLevel;
     if (o.arch == Arch::X86_64) {
         addX86Levels(t, o, p, cluster, tl, warnings);
+        return;
+    }
+    if (o.arch == Arch::Ppc64) {
+        addPowerpcLevels(t, o, p, tl);
         return;
     }
     if (o.config.schedSmt)

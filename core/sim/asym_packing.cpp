@@ -4,13 +4,19 @@
 
 namespace schedscope::sim {
 
-std::vector<int> itmtPriorities(const Topology& t, const DomainTree& tree) {
-    if (t.kindNames.size() < 2) return {};
+std::vector<int> asymPriorities(const Topology& t, const DomainTree& tree) {
     bool packs = false;
     for (const auto& c : tree.cpus)
         for (const auto& d : c.domains) packs = packs || (d.flags & SD_ASYM_PACKING);
     if (!packs) return {};
     std::vector<int> prio(t.cpus.size(), 0);
+    if (tree.arch != Arch::X86_64) {
+        // arch_asym_cpu_priority()'s weak default, and powerpc's outside shared-processor LPARs:
+        // -cpu, the lower CPU numbers first (POWER7's thread 0 of a core before thread 3)
+        for (size_t c = 0; c < t.cpus.size(); ++c) prio[c] = -static_cast<int>(c);
+        return prio;
+    }
+    if (t.kindNames.size() < 2) return {};
     for (size_t c = 0; c < t.cpus.size(); ++c) prio[c] = t.cpus[c].kind + 1;
     return prio;
 }

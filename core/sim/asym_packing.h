@@ -1,10 +1,11 @@
 #pragma once
-// ASYM_PACKING with ITMT priorities (kernel/sched/fair.c, v6.12): on a machine whose domains carry
-// SD_ASYM_PACKING (x86 ITMT: hybrid CPUs, Turbo Boost Max 3.0) the balancer packs tasks onto the
-// CPUs of highest priority (arch_asym_cpu_priority()). Priorities here come from the CPU kinds,
-// the more powerful kind higher (hwloc lists kinds from the least powerful); the SMT siblings of a
-// core share one, as since 6.5 ("x86/sched/itmt: Give all SMT siblings of a core the same
-// priority"). Every function is false when all CPUs have the same priority.
+// ASYM_PACKING (kernel/sched/fair.c, v6.12): on a machine whose domains carry SD_ASYM_PACKING
+// (x86 ITMT: hybrid CPUs, Turbo Boost Max 3.0; POWER7's asymmetric SMT) the balancer packs tasks
+// onto the CPUs of highest priority (arch_asym_cpu_priority()). On x86 priorities come from the
+// CPU kinds, the more powerful kind higher (hwloc lists kinds from the least powerful); the SMT
+// siblings of a core share one, as since 6.5 ("x86/sched/itmt: Give all SMT siblings of a core
+// the same priority"). Elsewhere the lower CPU number wins. Every function is false when all
+// CPUs have the same priority.
 #include <vector>
 
 #include "domains/domain_tree.h"
@@ -12,8 +13,8 @@
 
 namespace schedscope::sim {
 
-// Per CPU, or empty when no domain has SD_ASYM_PACKING or the CPUs are all of one kind.
-std::vector<int> itmtPriorities(const Topology& topology, const DomainTree& tree);
+// Per CPU, or empty when no domain has SD_ASYM_PACKING or (x86) the CPUs are all of one kind.
+std::vector<int> asymPriorities(const Topology& topology, const DomainTree& tree);
 
 // sched_asym_prefer(): a's priority above b's
 inline bool schedAsymPrefer(const SimState& s, int a, int b) {

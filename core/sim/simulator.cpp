@@ -1052,7 +1052,7 @@ Result<std::unique_ptr<SimState>> makeSimState(const Topology& topo, const Domai
         // ci.cluster stays the hardware cluster: contention is physical even with CLS off
     }
     for (const auto& ci : s->info) s->smtActive = s->smtActive || ci.siblings.size() > 1;
-    s->asymPrio = itmtPriorities(topo, tree);
+    s->asymPrio = asymPriorities(topo, tree);
     s->llcShared.resize(static_cast<size_t>(n));
     // a tree read from a kernel may number its levels without a level table: size by the domains
     int levelCount = 0;

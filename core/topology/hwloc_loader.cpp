@@ -79,6 +79,9 @@ Result<Topology> convert(hwloc_topology_t ht, const std::string& what, bool arch
         }
     }
     t.arch = arch;
+    // hwloc puts CPUModel on each package (x86, powerpc) or on the root
+    if (hwloc_obj_t pu = hwloc_get_next_obj_by_type(ht, HWLOC_OBJ_PU, nullptr))
+        if (const char* model = infoOf(pu, "CPUModel")) t.cpuModel = model;
 
     CpuSet complete = fromBitmap(hwloc_topology_get_complete_cpuset(ht));
     CpuSet online = fromBitmap(hwloc_topology_get_topology_cpuset(ht));

@@ -95,8 +95,8 @@ std::optional<Arch> detectSnapshotArch(const std::string& root) {
     for (int n = 0; n < 200 && std::getline(in, line); ++n) {
         if (line.rfind("vendor_id", 0) == 0) return Arch::X86_64;
         if (line.rfind("CPU implementer", 0) == 0 || line.find("asimd") != std::string::npos) return Arch::Arm64;
-        if (line.rfind("cpu\t", 0) == 0 && line.find("POWER") != std::string::npos) return Arch::Arm64;  // generic rules
-        if (line.rfind("arch", 0) == 0 && line.find("IA-64") != std::string::npos) return Arch::Arm64;
+        if (line.rfind("cpu\t", 0) == 0 && line.find("POWER") != std::string::npos) return Arch::Ppc64;
+        if (line.rfind("arch", 0) == 0 && line.find("IA-64") != std::string::npos) return Arch::Generic;
     }
     // No cpuinfo: the topology files tell. die_id/die_cpus exist where the arch defines
     // TOPOLOGY_DIE_SYSFS (x86; s390, not modelled); a 5.16+ kernel (it has cluster_cpus) without
@@ -113,6 +113,26 @@ std::optional<Arch> detectSnapshotArch(const std::string& root) {
     }
     return std::nullopt;
 }
+
+namespace {
+// The CPU model /proc/cpuinfo names first: x86's and riscv's "model name", powerpc's "cpu"
+// ("POWER9 (raw), altivec supported"); empty when it names none (arm64 gives only part numbers).
+std::string snapshotCpuModel(const std::string& root) {
+    std::ifstream in(fs::path(root) / "proc/cpuinfo");
+    std::string line;
+    for (int n = 0; n < 200 && std::getline(in, line); ++n) {
+        const auto colon = line.find(':');
+        if (colon == std::string::npos) continue;
+        std::string key = line.substr(0, colon);
+        while (!key.empty() && (key.back() == ' ' || key.back() == '\t')) key.pop_back();
+        if (key != "model name" && key != "cpu") continue;
+        std::string value = line.substr(colon + 1);
+        value.erase(0, value.find_first_not_of(" \t"));
+        if (!value.empty()) return value;
+    }
+    return {};
+}
+}  // namespace
 
 Result<Topology> loadSysfsTopology(const std::string& root, Arch arch) {
     const fs::path cpuDir = fs::path(root) / "sys/devices/system/cpu";
@@ -151,6 +171,7 @@ Result<Topology> loadSysfsTopology(const std::string& root, Arch arch) {
     if (topo.name.empty()) topo.name = root == "/" ? "this machine" : root;
     topo.source = root == "/" ? "sysfs of this machine" : "sysfs snapshot " + root;
     topo.arch = arch;
+    topo.cpuModel = snapshotCpuModel(root);
     topo.cpus.resize(static_cast<size_t>(ids.back()) + 1);
     for (size_t i = 0; i < topo.cpus.size(); ++i) {
         topo.cpus[i].id = static_cast<int>(i);

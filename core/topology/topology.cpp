@@ -6,15 +6,24 @@
 
 namespace schedscope {
 
-const char* archName(Arch a) { return a == Arch::X86_64 ? "x86_64" : "arm64"; }
+const char* archName(Arch a) {
+    switch (a) {
+    case Arch::X86_64: return "x86_64";
+    case Arch::Arm64: return "arm64";
+    case Arch::Ppc64: return "ppc64";
+    case Arch::Generic: return "generic";
+    }
+    return "generic";
+}
 
 Result<Arch> parseArch(const std::string& n) {
     if (n == "x86_64" || n == "x86" || n == "amd64") return Arch::X86_64;
-    // Other arches (riscv, ppc, ia64) are approximated by the generic arch_topology rules arm64 uses.
-    if (n == "arm64" || n == "aarch64" || n == "riscv64" || n == "generic" || n == "ppc" || n == "ppc64" ||
-        n == "ppc64le" || n == "ia64")
-        return Arch::Arm64;
-    return Error{"unknown architecture '" + n + "' (expected x86_64 or arm64)"};
+    if (n == "arm64" || n == "aarch64") return Arch::Arm64;
+    // uname's and hwloc's names for 32- and 64-bit, big- and little-endian powerpc
+    if (n == "ppc64" || n == "ppc64le" || n == "ppc" || n == "powerpc" || n == "powerpc64") return Arch::Ppc64;
+    // riscv, ia64 and the rest build the generic default_topology[] as arm64 does
+    if (n == "generic" || n == "riscv64" || n == "riscv" || n == "ia64") return Arch::Generic;
+    return Error{"unknown architecture '" + n + "' (expected x86_64, arm64, ppc64 or generic)"};
 }
 
 Arch hostArch() {

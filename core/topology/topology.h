@@ -11,11 +11,13 @@
 
 namespace schedscope {
 
-// The architecture decides which masks the kernel uses for each level (x86's smpboot.c vs the
-// generic drivers/base/arch_topology.c used by arm64 and riscv).
-enum class Arch { X86_64, Arm64 };
+// The architecture decides which masks the kernel uses for each level: x86's smpboot.c,
+// powerpc's smp.c, or the generic default_topology[] with drivers/base/arch_topology.c's masks
+// (arm64; Generic is the same rules for the other arches: riscv, ia64...).
+enum class Arch { X86_64, Arm64, Ppc64, Generic };
 const char* archName(Arch a);
-Result<Arch> parseArch(const std::string& name);  // "x86_64"/"x86"/"amd64", "arm64"/"aarch64"
+// "x86_64"/"x86"/"amd64", "arm64"/"aarch64", "ppc64"/"ppc64le"/"ppc"/"powerpc", "generic"/"riscv64"/"ia64"
+Result<Arch> parseArch(const std::string& name);
 Arch hostArch();
 
 struct CacheInfo {
@@ -57,6 +59,9 @@ public:
     std::vector<NumaNode> nodes;    // sorted by id
     std::vector<std::vector<int>> distance;  // [i][j] over `nodes` positions (SLIT values)
     std::vector<std::string> kindNames;      // hybrid CPU kinds, empty if homogeneous
+    // The CPU model as the source names it (hwloc's CPUModel, /proc/cpuinfo's "model name" or
+    // powerpc's "cpu"); empty when unknown. powerpc's SMT flags depend on it (POWER7's ASYM_SMT).
+    std::string cpuModel;
     // /proc/sys/kernel/sched_itmt_enabled (since 6.14 debugfs x86/sched_itmt_enabled) when the
     // source had it (a machine's sysfs); unset otherwise. x86 ITMT gives its domains
     // SD_ASYM_PACKING (arch/x86/kernel/itmt.c).

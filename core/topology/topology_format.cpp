@@ -52,6 +52,7 @@ nlohmann::json topologyToJson(const Topology& t) {
     // what changes the domains beyond the masks: the kinds in hwloc's order (the least powerful
     // first), the ITMT switch and the isolated CPUs, when the source had them
     if (!t.kindNames.empty()) out["kinds"] = t.kindNames;
+    if (!t.cpuModel.empty()) out["cpu_model"] = t.cpuModel;
     if (t.itmtEnabled) out["itmt"] = *t.itmtEnabled;
     if (!t.isolated.empty()) out["isolated"] = t.isolated.toList();
     return out;
@@ -61,7 +62,8 @@ std::string topologyToText(const Topology& t) {
     std::ostringstream out;
     CpuSet online = t.onlineCpus();
     out << t.name << " (" << t.source << ", " << archName(t.arch) << "): " << online.count() << " CPUs, "
-        << t.packageCount() << " package(s), " << t.nodes.size() << " NUMA node(s)\n";
+        << t.packageCount() << " package(s), " << t.nodes.size() << " NUMA node(s)"
+        << (t.cpuModel.empty() ? "" : ", " + t.cpuModel) << "\n";
     // Group CPUs the way lstopo nests them: package > node > LLC > cluster > core > CPU.
     std::map<int, std::map<int, std::map<int, std::map<int, std::set<CpuSet>>>>> tree;
     for (const auto& c : t.cpus) {
@@ -136,6 +138,7 @@ Result<Topology> topologyFromJson(const nlohmann::json& j, const std::string& wh
             return *s;
         };
         t.cpus.resize(cpus.size());
+        t.cpuModel = j.value("cpu_model", "");
         if (j.contains("kinds")) t.kindNames = j.at("kinds").get<std::vector<std::string>>();
         if (j.contains("itmt")) t.itmtEnabled = j.at("itmt").get<bool>();
         if (j.contains("node_reclaim_distance"))

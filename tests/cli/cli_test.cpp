@@ -109,6 +109,10 @@ TEST(Cli, TheHeaderSaysWhichLevelsTheProfileBuilds) {
     CliRun now = cli("domains --preset kunpeng920-24 --cpu 0");
     ASSERT_EQ(now.status, 0) << now.err;
     EXPECT_EQ(now.out.substr(0, now.out.find('\n')), "profile linux-6.18, arch arm64, CLS on, NODE on");
+    // powerpc kernels have no SCHED_CLUSTER: the same clusters build no CLS level
+    CliRun ppc = cli("domains --preset kunpeng920-24 --arch ppc64 --cpu 0");
+    ASSERT_EQ(ppc.status, 0) << ppc.err;
+    EXPECT_EQ(ppc.out.substr(0, ppc.out.find('\n')), "profile linux-6.18, arch ppc64, CLS off, NODE on");
 }
 
 TEST(Cli, BadInputsGiveOneLineErrorsAndExitTwo) {
@@ -141,6 +145,9 @@ TEST(Cli, BadInputsGiveOneLineErrorsAndExitTwo) {
              // a comparison of a level the profile's kernel never builds
              {"simulate --preset kunpeng920-24 --workload stream:threads=4 --profile linux-5.15 --compare cls",
               "linux-5.15 has no CLS level (5.16+): both runs would be the same"},
+             {"simulate --preset kunpeng920-24 --arch ppc64 --workload stream:threads=4 --compare cls",
+              "ppc64 kernels build no CLS level"},
+             {"domains --preset kunpeng920-24 --arch sparc", "unknown architecture 'sparc' (expected x86_64, arm64, ppc64 or generic)"},
              {"trace stats x.dat --bin 1e11", "--bin"},
              {"record -o " + scratch + "/never.dat --duration -1", "--duration"},
              {"live --duration 0", "--duration"},

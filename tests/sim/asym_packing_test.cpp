@@ -8,6 +8,7 @@
 #include "sim/simulator.h"
 #include "support/fixtures.h"
 #include "topology/hwloc_loader.h"
+#include "workload/workload_json.h"
 #include "workload/workload_spec.h"
 
 namespace schedscope::sim {
@@ -62,7 +63,7 @@ TEST(AsymPacking, PrioritiesFollowTheKindsAndOnlyWhenTheDomainsPack) {
     const Topology t = arrowLake();
     auto packed = buildDomains(t, {});
     ASSERT_TRUE(packed.ok());
-    const auto prio = itmtPriorities(t, *packed);
+    const auto prio = asymPriorities(t, *packed);
     ASSERT_EQ(prio.size(), 14u);
     EXPECT_GT(prio[0], prio[4]);   // P-core over E-core
     EXPECT_GT(prio[4], prio[12]);  // E-core over LP E-core
@@ -71,7 +72,7 @@ TEST(AsymPacking, PrioritiesFollowTheKindsAndOnlyWhenTheDomainsPack) {
     off.itmtEnabled = false;
     auto plain = buildDomains(off, {});
     ASSERT_TRUE(plain.ok());
-    EXPECT_TRUE(itmtPriorities(off, *plain).empty());
+    EXPECT_TRUE(asymPriorities(off, *plain).empty());
 }
 
 TEST(AsymPacking, TwoBusyTasksEndOnSeparatePCores) {
@@ -109,6 +110,51 @@ TEST(AsymPacking, BeforeTheDieDomainPackedATaskStayedOnTheLowPowerCores) {
     EXPECT_GT(old.lpCores, 0.3);
     EXPECT_LT(now.lpCores, 0.05);
     EXPECT_GT(now.pCores, 0.9);
+}
+
+// POWER7's asymmetric SMT (CPU_FTR_ASYM_SMT): a core runs faster with only its lower threads
+// busy, and powerpc gives the SMT level SD_ASYM_PACKING with priority -cpu. Three short tasks and
+// a long one on one core's four threads: when the short ones exit, the long one is actively
+// moved down to thread 0. Under the generic (arm64) rules it stays where it was.
+TEST(AsymPacking, APower7CoreMovesItsLastTaskDownToThreadZero) {
+    auto topo = loadHwlocXmlDetectArch(test::dataPath("topologies/xml/256ppc-8n8s4t.xml"));
+    ASSERT_TRUE(topo.ok()) << topo.error();
+    const std::string json = R"({"name": "one long task among short ones on core 0", "tasks": [
+        {"name": "short-0", "cpus": "0-3", "script": [{"run_ms": 50}, {"exit": true}]},
+        {"name": "short-1", "cpus": "0-3", "script": [{"run_ms": 50}, {"exit": true}]},
+        {"name": "short-2", "cpus": "0-3", "script": [{"run_ms": 50}, {"exit": true}]},
+        {"name": "long", "cpus": "0-3", "script": [{"run_ms": 500}, {"exit": true}]}]})";
+    auto wl = workload::parseWorkloadJson(json, "test", static_cast<int>(topo->cpus.size()));
+    ASSERT_TRUE(wl.ok()) << wl.error();
+    auto lastCpuOfLongTask = [&](Arch arch, long long& activeMoves) {
+        DomainBuildOptions b;
+        b.arch = arch;
+        auto tree = buildDomains(*topo, b);
+        EXPECT_TRUE(tree.ok()) << tree.error();
+        const auto prio = asymPriorities(*topo, *tree);
+        if (arch == Arch::Ppc64) {
+            EXPECT_EQ(prio.size(), topo->cpus.size());
+            EXPECT_TRUE(prio.size() > 3 && prio[0] > prio[1] && prio[1] > prio[3]) << "lower CPU numbers first";
+        } else {
+            EXPECT_TRUE(prio.empty());
+        }
+        SimOptions o;
+        o.durationS = 1.0;
+        auto st = simulate(*topo, *tree, *wl, o);
+        EXPECT_TRUE(st.ok()) << st.error();
+        if (!st.ok()) return -1;
+        activeMoves = (*st)->metrics.migrationsByCause[static_cast<size_t>(MigrationCause::LbActive)];
+        const auto& t = (*st)->tasks.back();
+        EXPECT_EQ(t.spec->name, "long");
+        return t.cpu;
+    };
+    long long ppcMoves = 0, genericMoves = 0;
+    const int ppcCpu = lastCpuOfLongTask(Arch::Ppc64, ppcMoves);
+    const int genericCpu = lastCpuOfLongTask(Arch::Arm64, genericMoves);
+    EXPECT_EQ(ppcCpu, 0);
+    EXPECT_GE(ppcMoves, 1);
+    EXPECT_NE(genericCpu, 0) << "nothing moves it without the packing";
+    EXPECT_EQ(genericMoves, 0);
 }
 
 }  // namespace schedscope::sim
