@@ -94,7 +94,7 @@ CpuSet cacheSharers(const CpuTopology& c, int level) {
 // groups, each with its own L1) the kernel schedules small cores (cpu_smallcore_mask(), the
 // L1's sharers, fewer than the thread siblings); otherwise the thread siblings.
 CpuSet powerpcSmtMask(const CpuTopology& c) {
-    const CpuSet l1 = cacheSharers(c, 1) & c.threadSiblings;
+    CpuSet l1 = cacheSharers(c, 1) & c.threadSiblings;
     if (l1.count() > 1 && l1.test(c.id) && l1 != c.threadSiblings) return l1;
     return c.threadSiblings;
 }
