@@ -26,7 +26,7 @@ std::string bashCompletionScript(const std::vector<Command>& commands) {
         << "    --preset) COMPREPLY=($(compgen -W \"" << presets << "\" -- \"$cur\")); return ;;\n"
         << "    --xml|-o|--output) _filedir; return ;;\n"
         << "    --sysfs-root) _filedir -d; return ;;\n"
-        << "    --arch) COMPREPLY=($(compgen -W \"x86_64 arm64 ppc64 generic\" -- \"$cur\")); return ;;\n"
+        << "    --arch) COMPREPLY=($(compgen -W \"x86_64 arm64 ppc64 s390x generic\" -- \"$cur\")); return ;;\n"
         << "    --format) COMPREPLY=($(compgen -W \"text json kernel\" -- \"$cur\")); return ;;\n"
         << "  esac\n"
         << "  local opts=\"\"\n"

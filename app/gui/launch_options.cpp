@@ -35,7 +35,7 @@ LaunchOptions parseLaunchOptions(const QStringList& arguments) {
     const QCommandLineOption synthOpt(QStringLiteral("synthetic"),
                                       QObject::tr("Open an hwloc synthetic topology, e.g. \"pack:2 numa:2 l3:2 core:4 pu:2\"."),
                                       QStringLiteral("STR"));
-    const QCommandLineOption archOpt(QStringLiteral("arch"), QObject::tr("Kernel rules to apply: x86_64, arm64, ppc64 or generic."),
+    const QCommandLineOption archOpt(QStringLiteral("arch"), QObject::tr("Kernel rules to apply: x86_64, arm64, ppc64, s390x or generic."),
                                      QStringLiteral("ARCH"));
     const QCommandLineOption noClsOpt(QStringLiteral("no-cls"), QObject::tr("Leave out the CLS level (kernels before 5.16)."));
     const QCommandLineOption noNodeOpt(QStringLiteral("no-node"), QObject::tr("Leave out the NODE level (kernels before 4.15)."));

@@ -82,6 +82,8 @@ QColor levelColor(const QString& level) {
         {QStringLiteral("NUMA"), QColor(0xd6, 0x27, 0x28)},
         // powerpc's L2 level between SMT and PKG (POWER9 core pairs): in CLS's place, a cluster's colour
         {QStringLiteral("CACHE"), QColor(0x17, 0xbe, 0xcf)},
+        // s390's boards and drawers between the socket (MC) and the machine (PKG)
+        {QStringLiteral("BOOK"), QColor(0x8c, 0x56, 0x4b)},  {QStringLiteral("DRAWER"), QColor(0xe3, 0x77, 0xc2)},
     };
     auto it = colours.find(level);
     return it != colours.end() ? it->second : QColor(0x7f, 0x7f, 0x7f);

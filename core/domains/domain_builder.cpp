@@ -344,7 +344,7 @@ private:
 
 }  // namespace
 
-bool archHasClusterLevel(Arch arch) { return arch != Arch::Ppc64; }
+bool archHasClusterLevel(Arch arch) { return arch == Arch::X86_64 || arch == Arch::Arm64; }
 
 Result<DomainTree> buildDomains(const Topology& topology, const DomainBuildOptions& options) {
     if (auto st = topology.check(); !st) return Error{st.error()};

@@ -15,8 +15,8 @@ struct DomainBuildOptions {
     bool node = true;  // build the NUMA identity NODE level (what-if: off as before 4.15)
 };
 
-// Whether the arch's kernels can build a CLS level at all: x86 and the generic arch_topology
-// arches select SCHED_CLUSTER (5.16+); powerpc does not.
+// Whether the arch's kernels can build a CLS level at all: only x86 and arm64 select
+// ARCH_SUPPORTS_SCHED_CLUSTER (5.16+); powerpc, s390, riscv and the others do not.
 bool archHasClusterLevel(Arch arch);
 
 Result<DomainTree> buildDomains(const Topology& topology, const DomainBuildOptions& options);

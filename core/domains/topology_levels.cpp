@@ -128,6 +128,30 @@ void addPowerpcLevels(const Topology& t, const DomainBuildOptions& o, const Kern
     tl.push_back({p.pkgLevelName, [&t](int cpu) { return t.nodeCpus(cpuAt(t, cpu).node); }, 0});
 }
 
+// arch/s390/kernel/topology.c s390_topology[]: SMT, MC = the socket (cpu_coregroup_mask() is
+// its core_mask), BOOK and DRAWER from the machine's topology tables, then PKG = the node. Only
+// SMT and MC carry flags (cpu_smt_flags(), cpu_core_flags()); s390 has no SCHED_CLUSTER.
+void addS390Levels(const Topology& t, const DomainBuildOptions& o, const KernelProfile& p,
+                   std::vector<TopologyLevel>& tl) {
+    if (o.config.schedSmt) tl.push_back({"SMT", [&t](int cpu) { return cpuAt(t, cpu).threadSiblings; }, smtFlags()});
+    if (o.config.schedMc) tl.push_back({"MC", [&t](int cpu) { return cpuAt(t, cpu).coreSiblings; }, coreFlags()});
+    // a source without book or drawer masks (hwloc made no group): they degenerate into the socket
+    tl.push_back({"BOOK",
+                  [&t](int cpu) {
+                      const CpuTopology& c = cpuAt(t, cpu);
+                      return c.bookCpus.empty() ? c.coreSiblings : c.bookCpus;
+                  },
+                  0});
+    tl.push_back({"DRAWER",
+                  [&t](int cpu) {
+                      const CpuTopology& c = cpuAt(t, cpu);
+                      if (!c.drawerCpus.empty()) return c.drawerCpus;
+                      return c.bookCpus.empty() ? c.coreSiblings : c.bookCpus;
+                  },
+                  0});
+    tl.push_back({p.pkgLevelName, [&t](int cpu) { return t.nodeCpus(cpuAt(t, cpu).node); }, 0});
+}
+
 void addArchLevels(const Topology& t, const DomainBuildOptions& o, const KernelProfile& p,
                    std::vector<TopologyLevel>& tl, std::vector<std::string>& warnings) {
     const bool cluster = archHasClusterLevel(o.arch) && o.config.schedCluster && o.cls && p.hasClusterLevel;
@@ -137,6 +161,10 @@ void addArchLevels(const Topology& t, const DomainBuildOptions& o, const KernelP
     }
     if (o.arch == Arch::Ppc64) {
         addPowerpcLevels(t, o, p, tl);
+        return;
+    }
+    if (o.arch == Arch::S390) {
+        addS390Levels(t, o, p, tl);
         return;
     }
     if (o.config.schedSmt)

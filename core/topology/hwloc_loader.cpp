@@ -194,9 +194,15 @@ Result<Topology> convert(hwloc_topology_t ht, const std::string& what, bool arch
         c.packageId = pkg ? static_cast<int>(pkg->os_index) : 0;
         c.dieId = die ? static_cast<int>(die->os_index) : 0;
         c.coreId = core ? static_cast<int>(core->os_index) : id;
-        hwloc_obj_t cluster = nullptr;
-        for (hwloc_obj_t p = pu->parent; p && !cluster; p = p->parent)
-            if (p->type == HWLOC_OBJ_GROUP && p->subtype && !std::strcmp(p->subtype, "Cluster")) cluster = p;
+        hwloc_obj_t cluster = nullptr, book = nullptr, drawer = nullptr;
+        for (hwloc_obj_t p = pu->parent; p; p = p->parent) {
+            if (p->type != HWLOC_OBJ_GROUP || !p->subtype) continue;
+            if (!cluster && !std::strcmp(p->subtype, "Cluster")) cluster = p;
+            if (!book && !std::strcmp(p->subtype, "Book")) book = p;
+            if (!drawer && !std::strcmp(p->subtype, "Drawer")) drawer = p;
+        }
+        if (book) c.bookCpus = fromBitmap(book->cpuset) & online;
+        if (drawer) c.drawerCpus = fromBitmap(drawer->cpuset) & online;
         // Caches, innermost first, as sysfs cache/indexN lists them.
         hwloc_obj_t l2 = nullptr;
         std::vector<CacheInfo> caches;

@@ -93,20 +93,30 @@ std::optional<Arch> detectSnapshotArch(const std::string& root) {
     std::ifstream in(fs::path(root) / "proc/cpuinfo");
     std::string line;
     for (int n = 0; n < 200 && std::getline(in, line); ++n) {
-        if (line.rfind("vendor_id", 0) == 0) return Arch::X86_64;
+        if (line.rfind("vendor_id", 0) == 0) return line.find("S390") != std::string::npos ? Arch::S390 : Arch::X86_64;
         if (line.rfind("CPU implementer", 0) == 0 || line.find("asimd") != std::string::npos) return Arch::Arm64;
         if (line.rfind("cpu\t", 0) == 0 && line.find("POWER") != std::string::npos) return Arch::Ppc64;
         if (line.rfind("arch", 0) == 0 && line.find("IA-64") != std::string::npos) return Arch::Generic;
     }
-    // No cpuinfo: the topology files tell. die_id/die_cpus exist where the arch defines
-    // TOPOLOGY_DIE_SYSFS (x86; s390, not modelled); a 5.16+ kernel (it has cluster_cpus) without
-    // them runs the generic arch_topology rules (arm64, riscv).
+    // hwloc-gather-topology's dumps note the machine's uname ("Architecture: s390x")
+    std::ifstream note(fs::path(root) / "proc/hwloc-nofile-info");
+    while (std::getline(note, line))
+        if (line.rfind("Architecture:", 0) == 0) {
+            const auto start = line.find_first_not_of(' ', 13);
+            if (start == std::string::npos) break;
+            if (auto a = parseArch(line.substr(start))) return *a;
+            break;
+        }
+    // Neither: the topology files tell. book_siblings is s390's (TOPOLOGY_BOOK_SYSFS);
+    // die_id/die_cpus exist where the arch defines TOPOLOGY_DIE_SYSFS (x86); a 5.16+ kernel (it
+    // has cluster_cpus) without them runs the generic arch_topology rules (arm64, riscv).
     std::error_code ec;
     for (const auto& e : fs::directory_iterator(fs::path(root) / "sys/devices/system/cpu", ec)) {
         int id;
         if (!numberedEntry(e.path().filename().string(), "cpu", id)) continue;
         const fs::path t = e.path() / "topology";
         if (!fs::is_directory(t, ec)) continue;
+        if (fs::exists(t / "book_siblings", ec) || fs::exists(t / "book_siblings_list", ec)) return Arch::S390;
         if (fs::exists(t / "die_id", ec) || fs::exists(t / "die_cpus_list", ec)) return Arch::X86_64;
         if (fs::exists(t / "cluster_cpus_list", ec) || fs::exists(t / "cluster_cpus", ec)) return Arch::Arm64;
         return std::nullopt;  // an older kernel: its files do not say
@@ -199,6 +209,12 @@ Result<Topology> loadSysfsTopology(const std::string& root, Arch arch) {
         c.packageCpus = masks[4] ? *masks[4] : masks[2].value_or(CpuSet{});
         c.coreSiblings = masks[2] ? *masks[2] : c.packageCpus;
         c.dieCpus = masks[3].value_or(c.packageCpus);
+        // s390 (TOPOLOGY_BOOK_SYSFS, TOPOLOGY_DRAWER_SYSFS)
+        for (auto [name, out] : {std::pair{"book_siblings", &c.bookCpus}, {"drawer_siblings", &c.drawerCpus}}) {
+            auto r = readMask(t, name);
+            if (!r) return Error{r.error()};
+            if (*r) *out = **r;
+        }
         c.packageId = readInt(t / "physical_package_id").value_or(-1);
         c.dieId = readInt(t / "die_id").value_or(-1);
         c.clusterId = readInt(t / "cluster_id").value_or(-1);

@@ -11,6 +11,7 @@ const char* archName(Arch a) {
     case Arch::X86_64: return "x86_64";
     case Arch::Arm64: return "arm64";
     case Arch::Ppc64: return "ppc64";
+    case Arch::S390: return "s390x";
     case Arch::Generic: return "generic";
     }
     return "generic";
@@ -21,9 +22,10 @@ Result<Arch> parseArch(const std::string& n) {
     if (n == "arm64" || n == "aarch64") return Arch::Arm64;
     // uname's and hwloc's names for 32- and 64-bit, big- and little-endian powerpc
     if (n == "ppc64" || n == "ppc64le" || n == "ppc" || n == "powerpc" || n == "powerpc64") return Arch::Ppc64;
+    if (n == "s390x" || n == "s390") return Arch::S390;
     // riscv, ia64 and the rest build the generic default_topology[] as arm64 does
     if (n == "generic" || n == "riscv64" || n == "riscv" || n == "ia64") return Arch::Generic;
-    return Error{"unknown architecture '" + n + "' (expected x86_64, arm64, ppc64 or generic)"};
+    return Error{"unknown architecture '" + n + "' (expected x86_64, arm64, ppc64, s390x or generic)"};
 }
 
 Arch hostArch() {

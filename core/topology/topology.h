@@ -12,11 +12,13 @@
 namespace schedscope {
 
 // The architecture decides which masks the kernel uses for each level: x86's smpboot.c,
-// powerpc's smp.c, or the generic default_topology[] with drivers/base/arch_topology.c's masks
-// (arm64; Generic is the same rules for the other arches: riscv, ia64...).
-enum class Arch { X86_64, Arm64, Ppc64, Generic };
+// powerpc's smp.c, s390's topology.c, or the generic default_topology[] with
+// drivers/base/arch_topology.c's masks (arm64; Generic is the same rules for the other arches:
+// riscv, ia64...).
+enum class Arch { X86_64, Arm64, Ppc64, S390, Generic };
 const char* archName(Arch a);
-// "x86_64"/"x86"/"amd64", "arm64"/"aarch64", "ppc64"/"ppc64le"/"ppc"/"powerpc", "generic"/"riscv64"/"ia64"
+// "x86_64"/"x86"/"amd64", "arm64"/"aarch64", "ppc64"/"ppc64le"/"ppc"/"powerpc", "s390x"/"s390",
+// "generic"/"riscv64"/"ia64"
 Result<Arch> parseArch(const std::string& name);
 Arch hostArch();
 
@@ -40,6 +42,9 @@ struct CpuTopology {
     CpuSet coreSiblings;    // core_siblings_list: the package as the kernel sees it
     CpuSet dieCpus;         // die_cpus_list (x86 only; package elsewhere)
     CpuSet packageCpus;     // package_cpus_list
+    // s390's book_siblings_list and drawer_siblings_list (hwloc's Book and Drawer groups): the
+    // boards and drawers that group its sockets; empty elsewhere
+    CpuSet bookCpus, drawerCpus;
     std::vector<CacheInfo> caches;  // in sysfs cache/indexN order
     unsigned capacity = 1024;       // cpu_capacity (arm64 asymmetric systems); 1024 otherwise
     int kind = 0;                   // index into Topology::kindNames (hybrid CPUs)

@@ -36,6 +36,8 @@ nlohmann::json topologyToJson(const Topology& t) {
                    {"capacity", c.capacity},
                    {"caches", caches}};
         if (!t.kindNames.empty()) jc["kind"] = t.kindNames[static_cast<size_t>(c.kind)];
+        if (!c.bookCpus.empty()) jc["book_cpus"] = c.bookCpus.toList();
+        if (!c.drawerCpus.empty()) jc["drawer_cpus"] = c.drawerCpus.toList();
         cpus.push_back(jc);
     }
     json nodes = json::array();
@@ -161,6 +163,8 @@ Result<Topology> topologyFromJson(const nlohmann::json& j, const std::string& wh
             out.dieCpus = mask(c, "die_cpus");
             out.packageCpus = mask(c, "package_cpus");
             out.coreSiblings = out.packageCpus;
+            if (c.contains("book_cpus")) out.bookCpus = mask(c, "book_cpus");
+            if (c.contains("drawer_cpus")) out.drawerCpus = mask(c, "drawer_cpus");
             if (c.contains("capacity"))
                 out.capacity = static_cast<unsigned>(integerIn(c.at("capacity"), where + "capacity", 0, UINT32_MAX));
             if (c.contains("kind")) {  // by name; a kind the "kinds" list lacks joins it

@@ -147,7 +147,7 @@ TEST(Cli, BadInputsGiveOneLineErrorsAndExitTwo) {
               "linux-5.15 has no CLS level (5.16+): both runs would be the same"},
              {"simulate --preset kunpeng920-24 --arch ppc64 --workload stream:threads=4 --compare cls",
               "ppc64 kernels build no CLS level"},
-             {"domains --preset kunpeng920-24 --arch sparc", "unknown architecture 'sparc' (expected x86_64, arm64, ppc64 or generic)"},
+             {"domains --preset kunpeng920-24 --arch sparc", "unknown architecture 'sparc' (expected x86_64, arm64, ppc64, s390x or generic)"},
              {"trace stats x.dat --bin 1e11", "--bin"},
              {"record -o " + scratch + "/never.dat --duration -1", "--duration"},
              {"live --duration 0", "--duration"},
