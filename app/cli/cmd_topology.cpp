@@ -58,6 +58,8 @@ void runningKernelProfileUnlessGiven(const Args& args, DomainBuildOptions& opt) 
 
 int runDomains(const Args& args) {
     const std::string format = args.valueOr("format", args.has("json") ? "json" : "text");
+    if (args.has("json") && format != "json")
+        return fail("domains: --json and --format " + format + " ask for two formats: give one");
     if (format != "text" && format != "json" && format != "kernel")
         return fail("domains: --format must be text, json or kernel, not '" + format + "'");
 
@@ -98,7 +100,7 @@ int runDomains(const Args& args) {
         for (auto& c : tree->cpus)
             if (!keep->test(c.cpu)) c.cpu = -1;
         std::erase_if(tree->cpus, [](const CpuDomains& c) { return c.cpu < 0; });
-        if (tree->cpus.empty()) return fail("domains: --cpu " + *only + " names no CPU of this topology");
+        if (tree->cpus.empty()) return fail("domains: --cpu '" + *only + "' names no CPU of this topology");
     }
     if (format == "json") {
         writeDomainTreeJson(std::cout, *tree);

@@ -129,6 +129,8 @@ TEST(Cli, BadInputsGiveOneLineErrorsAndExitTwo) {
              {"domains --sysfs-root /nonexistent", "/nonexistent"},
              {"domains --preset kunpeng920-24 --profile linux-9.9", "unknown kernel profile"},
              {"domains --preset kunpeng920-24 --format yaml", "--format"},
+             {"domains --preset kunpeng920-24 --json --format text", "--json and --format text ask for two formats"},
+             {"domains --preset kunpeng920-24 --cpu ''", "--cpu '' names no CPU of this topology"},
              {"domains --bogus", "unknown option '--bogus'"},
              {"domains --preset", "needs a value"},
              {"simulate --preset kunpeng920-24 --workload stream:threads=4 --idle-exit-us -1", "--idle-exit-us"},
