@@ -6,6 +6,7 @@
 #include <QSignalBlocker>
 #include <set>
 
+#include "domains/domain_builder.h"
 #include "qt_convert.h"
 
 namespace schedscope::gui {
@@ -75,7 +76,25 @@ void DomainControls::setSession(const SessionPtr& session) {
     const QSignalBlocker block(level_);
     const int keep = level_->currentData().isValid() ? level_->currentData().toInt() : -1;
     level_->clear();
+    cls_->setEnabled(true);
+    node_->setEnabled(true);
+    cls_->setToolTip(tr("Build the cluster level (CONFIG_SCHED_CLUSTER, kernels 5.16+)"));
+    node_->setToolTip(tr("Build the NUMA identity NODE level (kernels 4.15+)"));
     if (!session || !session->tree) return;
+    // a level this arch or kernel never builds: the box stays as the user left it, greyed out
+    const DomainTree& tree = *session->tree;
+    const KernelProfile& kernel = tree.profile ? *tree.profile : defaultProfile();
+    if (!archHasClusterLevel(tree.arch)) {
+        cls_->setEnabled(false);
+        cls_->setToolTip(tr("%1 kernels build no cluster level (no CONFIG_SCHED_CLUSTER)").arg(qs(archName(tree.arch))));
+    } else if (!kernel.hasClusterLevel) {
+        cls_->setEnabled(false);
+        cls_->setToolTip(tr("%1 has no cluster level (5.16+)").arg(qs(kernel.name)));
+    }
+    if (!kernel.hasNodeLevel) {
+        node_->setEnabled(false);
+        node_->setToolTip(tr("%1 has no NODE level (4.15+)").arg(qs(kernel.name)));
+    }
     std::set<int> present;  // levels some CPU still has after pruning
     for (const auto& c : session->tree->cpus)
         for (const auto& d : c.domains) present.insert(d.topologyLevel);

@@ -200,6 +200,34 @@ TEST_F(MainWindowTest, ToolbarTogglesRebuildTheDomains) {
     EXPECT_EQ(window.domainControls()->choices().profile, "linux-6.1");
 }
 
+// A level the loaded arch or kernel never builds greys its box out, with the reason, and the
+// box comes back as it was under a kernel that builds it.
+TEST_F(MainWindowTest, TheClsBoxIsGreyWhereNoKernelBuildsTheLevel) {
+    QCheckBox* cls = nullptr;
+    for (auto* box : window.domainControls()->findChildren<QCheckBox*>())
+        if (box->text() == QStringLiteral("CLS")) cls = box;
+    ASSERT_NE(cls, nullptr);
+    openSynthetic();
+    EXPECT_TRUE(cls->isEnabled());
+    QSignalSpy shown(&window, &MainWindow::sessionShown);
+    DomainChoices old = window.session()->choices;
+    old.profile = "linux-5.15";
+    window.domainControls()->setChoices(old);
+    emit window.domainControls()->choicesChanged(window.domainControls()->choices());
+    ASSERT_TRUE(shown.wait(60'000));
+    EXPECT_FALSE(cls->isEnabled());
+    EXPECT_TRUE(cls->isChecked()) << "the choice is kept for the next kernel";
+    EXPECT_TRUE(cls->toolTip().contains(QStringLiteral("linux-5.15"))) << cls->toolTip().toStdString();
+
+    TopologySpec power9 = test::syntheticSpec("numa:2 l2:10 core:2 pu:4");
+    power9.arch = Arch::Ppc64;
+    window.open(power9);
+    ASSERT_TRUE(test::waitIdle(window));
+    ASSERT_EQ(window.session()->tree->arch, Arch::Ppc64);
+    EXPECT_FALSE(cls->isEnabled());
+    EXPECT_TRUE(cls->toolTip().contains(QStringLiteral("ppc64"))) << cls->toolTip().toStdString();
+}
+
 TEST_F(MainWindowTest, SelectionFollowsBetweenViews) {
     openSynthetic();
     const auto& doms = window.session()->tree->domainsOf(37);
