@@ -83,11 +83,15 @@ Result<Topology> convert(hwloc_topology_t ht, const std::string& what, bool arch
     if (hwloc_obj_t pu = hwloc_get_next_obj_by_type(ht, HWLOC_OBJ_PU, nullptr))
         if (const char* model = infoOf(pu, "CPUModel")) t.cpuModel = model;
 
+    // fromBitmap() keeps CPUs below kMaxCpus only: look at hwloc's own last index first, or a
+    // CPU numbered beyond the limit would vanish without a word
+    const int lastIndex = hwloc_bitmap_last(hwloc_topology_get_complete_cpuset(ht));
+    if (lastIndex >= kMaxCpus || hwloc_bitmap_weight(hwloc_topology_get_complete_cpuset(ht)) > kMaxCpus)
+        return Error{what + ": CPU numbers beyond " + std::to_string(kMaxCpus - 1) + " (the tool's limit is " +
+                     std::to_string(kMaxCpus) + " CPUs; this topology's last is " + std::to_string(lastIndex) + ")"};
     CpuSet complete = fromBitmap(hwloc_topology_get_complete_cpuset(ht));
     CpuSet online = fromBitmap(hwloc_topology_get_topology_cpuset(ht));
     if (online.empty()) return Error{what + ": the topology has no CPU"};
-    if (complete.last() >= kMaxCpus || online.last() >= kMaxCpus)
-        return Error{what + ": more than " + std::to_string(kMaxCpus) + " CPUs"};
     t.cpus.resize(static_cast<size_t>(std::max(complete.last(), online.last())) + 1);
     for (size_t i = 0; i < t.cpus.size(); ++i) {
         t.cpus[i].id = static_cast<int>(i);

@@ -124,6 +124,11 @@ TEST(TopologyErrors, MalformedAndMissingInputsNameTheFile) {
     ASSERT_FALSE(huge.ok());
     EXPECT_NE(huge.error().find("100000000 CPUs"), std::string::npos) << huge.error();
     EXPECT_FALSE(loadHwlocSynthetic("pack:2 bogus:3", Arch::X86_64).ok());
+    // a CPU numbered beyond the limit is an error, not a CPU quietly left out
+    auto farIndex = loadHwlocSynthetic("pack:1 core:2 pu:1(indexes=0,9000)", Arch::X86_64);
+    ASSERT_FALSE(farIndex.ok());
+    EXPECT_NE(farIndex.error().find("last is 9000"), std::string::npos) << farIndex.error();
+    EXPECT_NE(farIndex.error().find("8192 CPUs"), std::string::npos) << farIndex.error();
 
     auto preset = loadTopology({TopologySpec::Kind::Preset, "no-such-machine"});
     ASSERT_FALSE(preset.ok());
