@@ -25,16 +25,7 @@ Topology xml(const std::string& name) {
     return t.ok() ? *t : Topology{};
 }
 
-DomainTree build(const Topology& t, const char* profile) {
-    DomainBuildOptions opt;
-    opt.arch = t.arch;
-    opt.profile = findProfile(profile);
-    auto tree = buildDomains(t, opt);
-    EXPECT_TRUE(tree.ok()) << tree.error();
-    if (!tree.ok()) return {};
-    EXPECT_TRUE(validateDomainTree(*tree).empty());
-    return *tree;
-}
+DomainTree build(const Topology& t, const char* profile) { return test::buildValidDomains(t, t.arch, profile); }
 
 const SchedDomain* levelOf(const DomainTree& tree, int cpu, const std::string& level) {
     for (const auto& d : tree.domainsOf(cpu))

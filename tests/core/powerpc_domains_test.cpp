@@ -18,15 +18,7 @@ namespace {
 namespace fs = std::filesystem;
 
 DomainTree build(const Topology& t, Arch arch, const char* profile = "linux-6.18") {
-    DomainBuildOptions opt;
-    opt.arch = arch;
-    opt.profile = findProfile(profile);
-    auto tree = buildDomains(t, opt);
-    EXPECT_TRUE(tree.ok()) << tree.error();
-    if (!tree.ok()) return {};
-    const auto errors = validateDomainTree(*tree);
-    EXPECT_TRUE(errors.empty()) << errors.front();
-    return *tree;
+    return test::buildValidDomains(t, arch, profile);
 }
 
 std::vector<std::string> levelNames(const DomainTree& tree, int cpu) {

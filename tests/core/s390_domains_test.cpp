@@ -103,17 +103,7 @@ std::string writeS390Snapshot(const std::string& name, bool withCpuinfo) {
     return root.string();
 }
 
-DomainTree build(const Topology& t, const char* profile = "linux-6.18") {
-    DomainBuildOptions opt;
-    opt.arch = t.arch;
-    opt.profile = findProfile(profile);
-    auto tree = buildDomains(t, opt);
-    EXPECT_TRUE(tree.ok()) << tree.error();
-    if (!tree.ok()) return {};
-    const auto errors = validateDomainTree(*tree);
-    EXPECT_TRUE(errors.empty()) << errors.front();
-    return *tree;
-}
+DomainTree build(const Topology& t, const char* profile = "linux-6.18") { return test::buildValidDomains(t, t.arch, profile); }
 
 // level name -> span of `cpu`'s domains
 std::map<std::string, std::string> spans(const DomainTree& tree, int cpu) {

@@ -70,4 +70,17 @@ Result<DomainTree> localDomainTree() {
     return buildDomains(*topo, opt);
 }
 
+DomainTree buildValidDomains(const Topology& topology, Arch arch, const char* profile) {
+    DomainBuildOptions opt;
+    opt.arch = arch;
+    opt.profile = findProfile(profile);
+    EXPECT_NE(opt.profile, nullptr) << profile;
+    auto tree = buildDomains(topology, opt);
+    EXPECT_TRUE(tree.ok()) << tree.error();
+    if (!tree.ok()) return {};
+    const auto errors = validateDomainTree(*tree);
+    EXPECT_TRUE(errors.empty()) << errors.front();
+    return *tree;
+}
+
 }  // namespace schedscope::test

@@ -18,5 +18,8 @@ std::string traceTestName(const std::string& relative);
 // This machine's topology (hwloc) built into sched domains with its own architecture's rules:
 // what live-capture tests classify the migrations they cause against.
 Result<DomainTree> localDomainTree();
+// The domains of `topology` under `arch`'s rules and a named kernel profile, checked by the
+// domain validator; fails the current test (and returns an empty tree) on any error.
+DomainTree buildValidDomains(const Topology& topology, Arch arch, const char* profile);
 
 }  // namespace schedscope::test
