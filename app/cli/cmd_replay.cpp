@@ -24,12 +24,6 @@ using namespace schedscope::replay;
 // (trace-cmd writes the release in its uname option since v6 files): the newest, as simulate's.
 std::string recordedProfileDefault() { return defaultProfile().name; }
 
-bool topologyOptionGiven(const Args& args) {
-    for (const char* o : {"local", "sysfs-root", "xml", "synthetic", "preset"})
-        if (args.has(o)) return true;
-    return false;
-}
-
 Result<const KernelProfile*> profileOption(const Args& args, const std::string& name, const std::string& fallback) {
     const std::string p = args.valueOr(name, fallback);
     if (const KernelProfile* k = findProfile(p)) return k;
@@ -108,7 +102,7 @@ void printRow(const std::string& name, const std::vector<double>& vals, bool wit
     std::printf("\n");
 }
 
-void printText(const ReplayResult& r, const std::string& trace) {
+void printReplayText(const ReplayResult& r, const std::string& trace) {
     const auto& d = r.derived;
     std::printf("replay of %s: window %.3f s, %zu tasks (%d dropped), %zu wake edges, %d 1:N wakeups\n", trace.c_str(),
                 static_cast<double>(d.windowEndNs - d.windowStartNs) / 1e9, d.tasks.size(), d.droppedTasks,
@@ -267,7 +261,7 @@ int runReplay(const Args& args) {
         std::fprintf(stderr, "replay: wrote the derived workload (%zu tasks) to %s\n", mapped->tasks.size(), out.c_str());
     }
     if (args.has("json")) std::cout << replayResultToJson(*result, file, args.has("timeline")).dump(2) << "\n";
-    else printText(*result, file);
+    else printReplayText(*result, file);
     return 0;
 }
 

@@ -31,6 +31,12 @@ Result<TopologySpec> topologySpecFrom(const Args& args) {
     return spec;
 }
 
+bool topologyOptionGiven(const Args& args) {
+    for (const char* o : {"local", "sysfs-root", "xml", "synthetic", "preset"})
+        if (args.has(o)) return true;
+    return false;
+}
+
 Result<Topology> topologyFrom(const Args& args) {
     auto spec = topologySpecFrom(args);
     if (!spec) return Error{spec.error()};

@@ -11,5 +11,7 @@ std::vector<OptionSpec> topologyOptions();  // --local --sysfs-root --xml --synt
 // Reads those options (default: --local); errors name the option and input.
 Result<TopologySpec> topologySpecFrom(const Args& args);
 Result<Topology> topologyFrom(const Args& args);
+// Whether any of the topology-source options was given (e.g. to override a trace's own topology).
+bool topologyOptionGiven(const Args& args);
 
 }  // namespace schedscope::cli

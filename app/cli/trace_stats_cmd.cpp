@@ -21,12 +21,6 @@ namespace {
 
 using namespace schedscope::tracing;
 
-bool topologyOptionGiven(const Args& args) {
-    for (const char* o : {"local", "sysfs-root", "xml", "synthetic", "preset"})
-        if (args.has(o)) return true;
-    return false;
-}
-
 nlohmann::json statsJson(const EventStore& store, const MigrationReport& mig, const std::string& file,
                          const std::string& topologyName) {
     nlohmann::json j;
@@ -64,7 +58,7 @@ nlohmann::json statsJson(const EventStore& store, const MigrationReport& mig, co
     return j;
 }
 
-void printText(const nlohmann::json& j) {
+void printStatsText(const nlohmann::json& j) {
     const std::string buffer = j["buffer"].get<std::string>(), kernel = j["kernel_release"].get<std::string>();
     std::printf("%s: %llu events, %.3f s, %llu tasks, %llu lost events (topology: %s%s%s)\n",
                 j["file"].get<std::string>().c_str(), j["events"].get<unsigned long long>(),
@@ -126,7 +120,7 @@ int runTraceStats(const Args& args) {
     const std::string topoName = choice ? choice->describe() : sidecarPath(file);
     auto j = statsJson(*store, report, file, topoName);
     if (args.has("json")) std::cout << j.dump(2) << "\n";
-    else printText(j);
+    else printStatsText(j);
     return 0;
 }
 

@@ -12,10 +12,6 @@
 namespace schedscope::sim {
 namespace {
 
-const SchedDomain& dom(const SimState& s, int cpu, int i) {
-    return s.domainsOf(cpu)[static_cast<size_t>(i)];
-}
-int nrDomains(const SimState& s, int cpu) { return static_cast<int>(s.domainsOf(cpu).size()); }
 Cpu& rqOf(SimState& s, int cpu) { return s.cpus[static_cast<size_t>(cpu)]; }
 
 char& groupImbalanceFlag(SimState& s, const SchedDomain& sd, const SchedGroup& g) {

@@ -9,10 +9,6 @@
 namespace schedscope::sim {
 namespace {
 
-const SchedDomain& dom(const SimState& s, int cpu, int i) {
-    return s.domainsOf(cpu)[static_cast<size_t>(i)];
-}
-int nrDomains(const SimState& s, int cpu) { return static_cast<int>(s.domainsOf(cpu).size()); }
 bool allowed(const Task& p, int cpu) { return p.anyCpu || p.allowed.test(cpu); }
 bool shareCache(const SimState& s, int a, int b) {
     return s.info[static_cast<size_t>(a)].llc == s.info[static_cast<size_t>(b)].llc;

@@ -232,4 +232,11 @@ private:
     }
 };
 
+// The i-th sched domain of `cpu` (0: the lowest level) and how many it has: the walks of the
+// wakeup path (select_task_rq.cpp) and the balancer (load_balance.cpp) by level.
+inline const SchedDomain& dom(const SimState& s, int cpu, int i) {
+    return s.domainsOf(cpu)[static_cast<size_t>(i)];
+}
+inline int nrDomains(const SimState& s, int cpu) { return static_cast<int>(s.domainsOf(cpu).size()); }
+
 }  // namespace schedscope::sim

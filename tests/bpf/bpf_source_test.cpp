@@ -29,14 +29,14 @@ std::unique_ptr<Machine> localMachine() {
 
 }  // namespace
 
-#define SKIP_WITHOUT_BPF()                                                                          \
+#define SKIP_WITHOUT_BPF_OR_TWO_CPUS()                                                              \
     do {                                                                                            \
         if (auto why = BpfSource::unavailableReason(); !why.empty()) GTEST_SKIP() << "BPF capture unavailable: " << why; \
         if (sysconf(_SC_NPROCESSORS_ONLN) < 2) GTEST_SKIP() << "needs at least 2 online CPUs";      \
     } while (0)
 
 TEST(BpfSource, StreamSeesAffinityMovesWithCauseAndLevel) {
-    SKIP_WITHOUT_BPF();
+    SKIP_WITHOUT_BPF_OR_TWO_CPUS();
     auto m = localMachine();
     ASSERT_TRUE(m);
     BpfOptions opt;
@@ -78,7 +78,7 @@ TEST(BpfSource, StreamSeesAffinityMovesWithCauseAndLevel) {
 }
 
 TEST(BpfSource, AggregateCountsAffinityMovesInTheKernel) {
-    SKIP_WITHOUT_BPF();
+    SKIP_WITHOUT_BPF_OR_TWO_CPUS();
     auto m = localMachine();
     ASSERT_TRUE(m);
     BpfOptions opt;
@@ -111,7 +111,7 @@ TEST(BpfSource, AggregateCountsAffinityMovesInTheKernel) {
 }
 
 TEST(BpfSource, RawTracepointFallbackStreamsAndAggregates) {
-    SKIP_WITHOUT_BPF();
+    SKIP_WITHOUT_BPF_OR_TWO_CPUS();
     for (BpfMode mode : {BpfMode::Stream, BpfMode::Aggregate}) {
         BpfOptions opt;
         opt.mode = mode;

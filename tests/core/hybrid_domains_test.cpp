@@ -25,7 +25,7 @@ Topology xml(const std::string& name) {
     return t.ok() ? *t : Topology{};
 }
 
-DomainTree build(const Topology& t, const char* profile) { return test::buildValidDomains(t, t.arch, profile); }
+DomainTree buildHybrid(const Topology& t, const char* profile) { return test::buildValidDomains(t, t.arch, profile); }
 
 const SchedDomain* levelOf(const DomainTree& tree, int cpu, const std::string& level) {
     for (const auto& d : tree.domainsOf(cpu))
@@ -48,7 +48,7 @@ int domainsWithAsymPacking(const DomainTree& tree) {
 TEST(HybridDomains, ArrowLakeUnderLinux61HasNoClusterLevelAndPacksOnSmtAndMc) {
     const Topology t = xml("Intel-ArrowLake-CoreUltra5-225U");
     ASSERT_TRUE(t.intelHybrid());
-    const DomainTree tree = build(t, "linux-6.1");
+    const DomainTree tree = buildHybrid(t, "linux-6.1");
     for (const auto& c : tree.cpus)
         for (const auto& d : c.domains) EXPECT_NE(d.level, "CLS") << "cpu" << c.cpu;
     EXPECT_TRUE(packs(levelOf(tree, 0, "SMT")));
@@ -65,7 +65,7 @@ TEST(HybridDomains, ArrowLakeSince66HasClustersAndPacksUpToThePackageButNotOnSmt
     const Topology t = xml("Intel-ArrowLake-CoreUltra5-225U");
     for (const char* profile : {"linux-6.6", "linux-6.12"}) {
         SCOPED_TRACE(profile);
-        const DomainTree tree = build(t, profile);
+        const DomainTree tree = buildHybrid(t, profile);
         const std::string pkg = findProfile(profile)->pkgLevelName;
         const SchedDomain* cls = levelOf(tree, 4, "CLS");
         ASSERT_NE(cls, nullptr);
@@ -86,10 +86,10 @@ TEST(HybridDomains, LakefieldWithoutSmtIsLeftToCapacitiesSince612) {
     const Topology t = xml("5intel64-hybrid-lakefield");
     ASSERT_TRUE(t.intelHybrid());
     ASSERT_FALSE(t.hasSmt());
-    const DomainTree before = build(t, "linux-6.6");
+    const DomainTree before = buildHybrid(t, "linux-6.6");
     EXPECT_TRUE(packs(levelOf(before, 0, "MC")));
     EXPECT_TRUE(before.warnings.empty());
-    const DomainTree since = build(t, "linux-6.12");
+    const DomainTree since = buildHybrid(t, "linux-6.12");
     EXPECT_EQ(domainsWithAsymPacking(since), 0);
     ASSERT_EQ(since.warnings.size(), 1u);
     EXPECT_NE(since.warnings[0].find("SD_ASYM_CPUCAPACITY"), std::string::npos) << since.warnings[0];
@@ -98,7 +98,7 @@ TEST(HybridDomains, LakefieldWithoutSmtIsLeftToCapacitiesSince612) {
 TEST(HybridDomains, AHomogeneousIntelServerHasNoAsymPackingUnderAnyProfile) {
     const Topology t = xml("Intel-Skylake-2xXeon6140");
     EXPECT_FALSE(t.intelHybrid());
-    for (const auto& p : kernelProfiles()) EXPECT_EQ(domainsWithAsymPacking(build(t, p.name.c_str())), 0) << p.name;
+    for (const auto& p : kernelProfiles()) EXPECT_EQ(domainsWithAsymPacking(buildHybrid(t, p.name.c_str())), 0) << p.name;
 }
 
 // A machine's own sysfs: the cpu_core / cpu_atom PMUs name the kinds (as hwloc reads them), and
@@ -111,7 +111,7 @@ TEST(HybridDomains, AMachinesSysfsGivesTheHybridKindsAndTheItmtSwitch) {
     ASSERT_TRUE(plain.ok()) << plain.error();
     EXPECT_FALSE(plain->intelHybrid());
     EXPECT_FALSE(plain->itmtEnabled.has_value());
-    EXPECT_EQ(domainsWithAsymPacking(build(*plain, "linux-6.12")), 0);
+    EXPECT_EQ(domainsWithAsymPacking(buildHybrid(*plain, "linux-6.12")), 0);
 
     const fs::path copy = fs::temp_directory_path() / ("schedscope-hybrid-" + std::to_string(getpid()));
     fs::remove_all(copy);
@@ -125,8 +125,8 @@ TEST(HybridDomains, AMachinesSysfsGivesTheHybridKindsAndTheItmtSwitch) {
     EXPECT_TRUE(hybrid->intelHybrid());
     EXPECT_EQ(hybrid->kindNames[static_cast<size_t>(hybrid->cpus[0].kind)], "IntelCore");
     EXPECT_EQ(hybrid->kindNames[static_cast<size_t>(hybrid->cpus[12].kind)], "IntelAtom");
-    EXPECT_EQ(levelOf(build(*hybrid, "linux-6.1"), 12, "CLS"), nullptr);
-    EXPECT_TRUE(packs(levelOf(build(*hybrid, "linux-6.12"), 12, "CLS")));
+    EXPECT_EQ(levelOf(buildHybrid(*hybrid, "linux-6.1"), 12, "CLS"), nullptr);
+    EXPECT_TRUE(packs(levelOf(buildHybrid(*hybrid, "linux-6.12"), 12, "CLS")));
 
     // the machine says ITMT is off (sysctl): no asym packing even on a hybrid CPU
     fs::create_directories(copy / "proc/sys/kernel");
@@ -134,7 +134,7 @@ TEST(HybridDomains, AMachinesSysfsGivesTheHybridKindsAndTheItmtSwitch) {
     auto off = loadSysfsTopology(copy.string(), Arch::X86_64);
     ASSERT_TRUE(off.ok()) << off.error();
     EXPECT_EQ(off->itmtEnabled, std::optional<bool>(false));
-    EXPECT_EQ(domainsWithAsymPacking(build(*off, "linux-6.12")), 0);
+    EXPECT_EQ(domainsWithAsymPacking(buildHybrid(*off, "linux-6.12")), 0);
     // ... and on: Turbo Boost Max 3.0 on a homogeneous CPU packs on MC too
     fs::remove_all(copy / "sys/devices/cpu_core");
     fs::remove_all(copy / "sys/devices/cpu_atom");
@@ -142,10 +142,10 @@ TEST(HybridDomains, AMachinesSysfsGivesTheHybridKindsAndTheItmtSwitch) {
     auto tbm3 = loadSysfsTopology(copy.string(), Arch::X86_64);
     ASSERT_TRUE(tbm3.ok()) << tbm3.error();
     EXPECT_FALSE(tbm3->intelHybrid());
-    const DomainTree packed = build(*tbm3, "linux-6.12");
+    const DomainTree packed = buildHybrid(*tbm3, "linux-6.12");
     EXPECT_TRUE(packs(levelOf(packed, 0, "MC")));
     EXPECT_FALSE(packs(levelOf(packed, 0, "PKG")));
-    EXPECT_TRUE(packs(levelOf(build(*tbm3, "linux-6.1"), 0, "SMT")));
+    EXPECT_TRUE(packs(levelOf(buildHybrid(*tbm3, "linux-6.1"), 0, "SMT")));
     // since 6.14 the switch is a debugfs bool: x86/sched_itmt_enabled
     fs::remove(copy / "proc/sys/kernel/sched_itmt_enabled");
     fs::create_directories(copy / "sys/kernel/debug/x86");
@@ -153,12 +153,12 @@ TEST(HybridDomains, AMachinesSysfsGivesTheHybridKindsAndTheItmtSwitch) {
     auto debugfs = loadSysfsTopology(copy.string(), Arch::X86_64);
     ASSERT_TRUE(debugfs.ok()) << debugfs.error();
     EXPECT_EQ(debugfs->itmtEnabled, std::optional<bool>(true));
-    EXPECT_TRUE(packs(levelOf(build(*debugfs, "linux-6.18"), 0, "MC")));
+    EXPECT_TRUE(packs(levelOf(buildHybrid(*debugfs, "linux-6.18"), 0, "MC")));
     std::ofstream(copy / "sys/kernel/debug/x86/sched_itmt_enabled", std::ios::trunc) << "N\n";
     auto debugfsOff = loadSysfsTopology(copy.string(), Arch::X86_64);
     ASSERT_TRUE(debugfsOff.ok()) << debugfsOff.error();
     EXPECT_EQ(debugfsOff->itmtEnabled, std::optional<bool>(false));
-    EXPECT_EQ(domainsWithAsymPacking(build(*debugfsOff, "linux-6.18")), 0);
+    EXPECT_EQ(domainsWithAsymPacking(buildHybrid(*debugfsOff, "linux-6.18")), 0);
     fs::remove_all(copy);
 }
 
@@ -169,16 +169,16 @@ TEST(HybridDomains, PreferredCoresPackAcrossTheLlcsOfAPackageSince614) {
     auto t = loadHwlocSynthetic("pack:1 l3:2 core:4 pu:2", Arch::X86_64);
     ASSERT_TRUE(t.ok()) << t.error();
     t->itmtEnabled = true;
-    const DomainTree since = build(*t, "linux-6.18");
+    const DomainTree since = buildHybrid(*t, "linux-6.18");
     ASSERT_NE(levelOf(since, 0, "PKG"), nullptr);
     EXPECT_TRUE(packs(levelOf(since, 0, "PKG")));
     EXPECT_TRUE(packs(levelOf(since, 0, "MC")));
-    const DomainTree before = build(*t, "linux-6.12");
+    const DomainTree before = buildHybrid(*t, "linux-6.12");
     ASSERT_NE(levelOf(before, 0, "PKG"), nullptr);
     EXPECT_FALSE(packs(levelOf(before, 0, "PKG")));
     EXPECT_TRUE(packs(levelOf(before, 0, "MC")));
     t->itmtEnabled = false;
-    EXPECT_EQ(domainsWithAsymPacking(build(*t, "linux-6.18")), 0) << "ITMT off: no packing anywhere";
+    EXPECT_EQ(domainsWithAsymPacking(buildHybrid(*t, "linux-6.18")), 0) << "ITMT off: no packing anywhere";
 }
 
 }  // namespace schedscope
@@ -202,7 +202,7 @@ TEST(TopologyJson, KeepsKindsItmtIsolationAndTheReclaimDistance) {
         EXPECT_EQ(back->isolated, t->isolated);
         EXPECT_EQ(back->nodeReclaimDistance, t->nodeReclaimDistance);
         for (const auto& p : kernelProfiles()) {
-            const DomainTree a = build(*t, p.name.c_str()), b = build(*back, p.name.c_str());
+            const DomainTree a = buildHybrid(*t, p.name.c_str()), b = buildHybrid(*back, p.name.c_str());
             for (size_t c = 0; c < a.cpus.size(); ++c) {
                 ASSERT_EQ(a.cpus[c].domains.size(), b.cpus[c].domains.size()) << p.name << " cpu" << c;
                 for (size_t i = 0; i < a.cpus[c].domains.size(); ++i) {

@@ -17,17 +17,17 @@ namespace schedscope {
 namespace {
 namespace fs = std::filesystem;
 
-DomainTree build(const Topology& t, Arch arch, const char* profile = "linux-6.18") {
+DomainTree buildPowerpc(const Topology& t, Arch arch, const char* profile = "linux-6.18") {
     return test::buildValidDomains(t, arch, profile);
 }
 
-std::vector<std::string> levelNames(const DomainTree& tree, int cpu) {
+std::vector<std::string> levelNamesOf(const DomainTree& tree, int cpu) {
     std::vector<std::string> out;
     for (const auto& d : tree.domainsOf(cpu)) out.push_back(d.level);
     return out;
 }
 
-CpuSet cpus(const char* list) { return *CpuSet::parseList(list); }
+CpuSet cpuList(const char* list) { return *CpuSet::parseList(list); }
 
 Topology power7Xml() {
     auto t = loadHwlocXmlDetectArch(test::dataPath("topologies/xml/256ppc-8n8s4t.xml"));
@@ -48,19 +48,19 @@ TEST(PowerpcDomains, Power7PacksOnItsSmtLevelAndItsLlcIsTheCore) {
     const Topology t = power7Xml();
     EXPECT_EQ(t.arch, Arch::Ppc64) << "hwloc's Architecture=ppc";
     EXPECT_EQ(t.cpuModel.rfind("POWER7", 0), 0u) << t.cpuModel;
-    const DomainTree tree = build(t, t.arch);
+    const DomainTree tree = buildPowerpc(t, t.arch);
     EXPECT_FALSE(tree.clsEnabled) << "powerpc has no SCHED_CLUSTER";
     // each core is its own package with its own L2 and L3: no CACHE level, and no MC
-    EXPECT_EQ(levelNames(tree, 5), (std::vector<std::string>{"SMT", "PKG", "NUMA", "NUMA"}));
+    EXPECT_EQ(levelNamesOf(tree, 5), (std::vector<std::string>{"SMT", "PKG", "NUMA", "NUMA"}));
     const SchedDomain& smt = tree.domainsOf(5)[0];
-    EXPECT_EQ(smt.span, cpus("4-7"));
+    EXPECT_EQ(smt.span, cpuList("4-7"));
     EXPECT_TRUE(smt.flags & SD_ASYM_PACKING) << "CPU_FTR_ASYM_SMT";
     EXPECT_TRUE(smt.flags & SD_SHARE_LLC);
     const SchedDomain& pkg = tree.domainsOf(5)[1];
-    EXPECT_EQ(pkg.span, cpus("0-31")) << "the node";
+    EXPECT_EQ(pkg.span, cpuList("0-31")) << "the node";
     EXPECT_FALSE(pkg.flags & (SD_SHARE_LLC | SD_ASYM_PACKING));
     // the generic arm64 rules on the same machine: the same spans, but nothing packs
-    const DomainTree generic = build(t, Arch::Arm64);
+    const DomainTree generic = buildPowerpc(t, Arch::Arm64);
     for (const auto& c : generic.cpus)
         for (const auto& d : c.domains) EXPECT_FALSE(d.flags & SD_ASYM_PACKING) << d.level;
 }
@@ -76,7 +76,7 @@ TEST(PowerpcDomains, TheSysfsDumpOfThePower7GivesTheDomainsOfItsXml) {
     EXPECT_EQ(fromSysfs->cpuModel.rfind("POWER7", 0), 0u) << fromSysfs->cpuModel;
     const Topology fromXml = power7Xml();
     ASSERT_EQ(fromSysfs->onlineCpus(), fromXml.onlineCpus());
-    const DomainTree a = build(*fromSysfs, *arch), b = build(fromXml, fromXml.arch);
+    const DomainTree a = buildPowerpc(*fromSysfs, *arch), b = buildPowerpc(fromXml, fromXml.arch);
     fromXml.onlineCpus().forEach([&](int cpu) {
         ASSERT_EQ(a.domainsOf(cpu).size(), b.domainsOf(cpu).size()) << "cpu" << cpu;
         for (size_t i = 0; i < a.domainsOf(cpu).size(); ++i) {
@@ -90,7 +90,7 @@ TEST(PowerpcDomains, Power8HasSymmetricSmt) {
     auto t = loadHwlocXmlDetectArch(test::dataPath("topologies/xml/power8gpudistances.xml"));
     ASSERT_TRUE(t.ok()) << t.error();
     EXPECT_EQ(t->arch, Arch::Ppc64) << "hwloc's Architecture=ppc64le";
-    const DomainTree tree = build(*t, t->arch);
+    const DomainTree tree = buildPowerpc(*t, t->arch);
     const SchedDomain& smt = tree.domainsOf(0).front();
     EXPECT_EQ(smt.level, "SMT");
     EXPECT_FALSE(smt.flags & SD_ASYM_PACKING) << "POWER8 has no CPU_FTR_ASYM_SMT";
@@ -98,17 +98,17 @@ TEST(PowerpcDomains, Power8HasSymmetricSmt) {
 
 TEST(PowerpcDomains, Power9CorePairsSharingAnL2GetACacheLevelThatIsTheLlc) {
     const Topology t = power9Pairs();
-    const DomainTree tree = build(t, Arch::Ppc64);
-    EXPECT_EQ(levelNames(tree, 0), (std::vector<std::string>{"SMT", "CACHE", "PKG", "NUMA"}));
+    const DomainTree tree = buildPowerpc(t, Arch::Ppc64);
+    EXPECT_EQ(levelNamesOf(tree, 0), (std::vector<std::string>{"SMT", "CACHE", "PKG", "NUMA"}));
     const auto& doms = tree.domainsOf(9);
-    EXPECT_EQ(doms[0].span, cpus("8-11"));
-    EXPECT_EQ(doms[1].span, cpus("8-15")) << "the L2 of the core pair";
+    EXPECT_EQ(doms[0].span, cpuList("8-11"));
+    EXPECT_EQ(doms[1].span, cpuList("8-15")) << "the L2 of the core pair";
     EXPECT_TRUE(doms[1].flags & SD_SHARE_LLC);
     EXPECT_FALSE(doms[1].flags & SD_SHARE_CPUCAPACITY);
-    EXPECT_EQ(doms[2].span, cpus("0-79")) << "the node";
+    EXPECT_EQ(doms[2].span, cpuList("0-79")) << "the node";
     EXPECT_FALSE(doms[2].flags & SD_SHARE_LLC) << "sd_llc stops at CACHE";
     // before 6.7 the node level was called DIE
-    EXPECT_EQ(levelNames(build(t, Arch::Ppc64, "linux-6.6"), 0), (std::vector<std::string>{"SMT", "CACHE", "DIE", "NUMA"}));
+    EXPECT_EQ(levelNamesOf(buildPowerpc(t, Arch::Ppc64, "linux-6.6"), 0), (std::vector<std::string>{"SMT", "CACHE", "DIE", "NUMA"}));
 }
 
 // A "big core" POWER9 (SMT8 cores of two SMT4 thread groups, each with its own L1 and the L2
@@ -123,10 +123,10 @@ TEST(PowerpcDomains, BigCorePower9SchedulesSmallCores) {
         for (int i = 1; i < 4; ++i) l1.shared.set(first + i);
         c.caches = {l1, CacheInfo{2, "Unified", c.threadSiblings}};
     }
-    const DomainTree tree = build(t, Arch::Ppc64);
-    EXPECT_EQ(levelNames(tree, 13), (std::vector<std::string>{"SMT", "CACHE", "PKG"}));
-    EXPECT_EQ(tree.domainsOf(13)[0].span, cpus("12-15"));
-    EXPECT_EQ(tree.domainsOf(13)[1].span, cpus("8-15"));
+    const DomainTree tree = buildPowerpc(t, Arch::Ppc64);
+    EXPECT_EQ(levelNamesOf(tree, 13), (std::vector<std::string>{"SMT", "CACHE", "PKG"}));
+    EXPECT_EQ(tree.domainsOf(13)[0].span, cpuList("12-15"));
+    EXPECT_EQ(tree.domainsOf(13)[1].span, cpuList("8-15"));
 }
 
 }  // namespace schedscope

@@ -29,7 +29,7 @@ const std::vector<std::vector<std::vector<std::vector<int>>>> kMachine = {
     {{{13, 14}, {15}}, {{16}, {17, 18, 19}}},
 };
 
-void writeFile(const fs::path& p, const std::string& text) {
+void writeS390File(const fs::path& p, const std::string& text) {
     fs::create_directories(p.parent_path());
     std::ofstream(p) << text << "\n";
 }
@@ -51,8 +51,8 @@ std::string maskOf(const std::vector<int>& cpus) {
 
 // NAME_list and NAME, as the kernel exports every sibling mask
 void writeMask(const fs::path& dir, const std::string& name, const std::vector<int>& cpus) {
-    writeFile(dir / (name + "_list"), listOf(cpus));
-    writeFile(dir / name, maskOf(cpus));
+    writeS390File(dir / (name + "_list"), listOf(cpus));
+    writeS390File(dir / name, maskOf(cpus));
 }
 
 // The sysfs and cpuinfo of the machine under `root`; without cpuinfo when `withCpuinfo` is false.
@@ -76,10 +76,10 @@ std::string writeS390Snapshot(const std::string& name, bool withCpuinfo) {
                     writeMask(t, "core_siblings", socket);
                     writeMask(t, "book_siblings", bookCpus);
                     writeMask(t, "drawer_siblings", drawer);
-                    writeFile(t / "physical_package_id", std::to_string(socketId));
-                    writeFile(t / "core_id", std::to_string(cpu));
-                    writeFile(t / "book_id", std::to_string(bookId));
-                    writeFile(t / "drawer_id", std::to_string(d));
+                    writeS390File(t / "physical_package_id", std::to_string(socketId));
+                    writeS390File(t / "core_id", std::to_string(cpu));
+                    writeS390File(t / "book_id", std::to_string(bookId));
+                    writeS390File(t / "drawer_id", std::to_string(d));
                     all.push_back(cpu);
                 }
                 ++socketId;
@@ -87,26 +87,26 @@ std::string writeS390Snapshot(const std::string& name, bool withCpuinfo) {
             ++bookId;
         }
     }
-    writeFile(cpuDir / "online", "0-19");
-    writeFile(cpuDir / "possible", "0-19");
-    writeFile(root / "sys/devices/system/node/node0/cpulist", "0-19");
-    writeFile(root / "sys/devices/system/node/node0/distance", "10");
-    writeFile(root / "sys/devices/system/node/online", "0");
+    writeS390File(cpuDir / "online", "0-19");
+    writeS390File(cpuDir / "possible", "0-19");
+    writeS390File(root / "sys/devices/system/node/node0/cpulist", "0-19");
+    writeS390File(root / "sys/devices/system/node/node0/distance", "10");
+    writeS390File(root / "sys/devices/system/node/online", "0");
     // as hwloc-gather-topology records the machine's uname: hwloc's Linux backend reads books
     // and drawers only on s390
-    writeFile(root / "proc/hwloc-nofile-info", "Architecture: s390x");
+    writeS390File(root / "proc/hwloc-nofile-info", "Architecture: s390x");
     if (withCpuinfo) {
         std::string info = "vendor_id       : IBM/S390\n# processors    : 20\n";
         for (int cpu : all) info += "processor " + std::to_string(cpu) + ": version = 00,  identification = 0A2B3C,  machine = 3906\n";
-        writeFile(root / "proc/cpuinfo", info);
+        writeS390File(root / "proc/cpuinfo", info);
     }
     return root.string();
 }
 
-DomainTree build(const Topology& t, const char* profile = "linux-6.18") { return test::buildValidDomains(t, t.arch, profile); }
+DomainTree buildS390(const Topology& t, const char* profile = "linux-6.18") { return test::buildValidDomains(t, t.arch, profile); }
 
 // level name -> span of `cpu`'s domains
-std::map<std::string, std::string> spans(const DomainTree& tree, int cpu) {
+std::map<std::string, std::string> levelSpans(const DomainTree& tree, int cpu) {
     std::map<std::string, std::string> out;
     for (const auto& d : tree.domainsOf(cpu)) out[d.level] = d.span.toList();
     return out;
@@ -114,20 +114,20 @@ std::map<std::string, std::string> spans(const DomainTree& tree, int cpu) {
 
 void expectS390Domains(const Topology& t) {
     EXPECT_EQ(t.arch, Arch::S390);
-    const DomainTree tree = build(t);
+    const DomainTree tree = buildS390(t);
     EXPECT_FALSE(tree.clsEnabled) << "s390 has no SCHED_CLUSTER";
     // cpu0: its socket, its book (two sockets), its drawer (two books), the machine
     using Spans = std::map<std::string, std::string>;
-    EXPECT_EQ(spans(tree, 0), (Spans{{"MC", "0-2"}, {"BOOK", "0-2,10-12"}, {"DRAWER", "0-12"}, {"PKG", "0-19"}}));
+    EXPECT_EQ(levelSpans(tree, 0), (Spans{{"MC", "0-2"}, {"BOOK", "0-2,10-12"}, {"DRAWER", "0-12"}, {"PKG", "0-19"}}));
     ASSERT_FALSE(tree.domainsOf(0).empty());
     EXPECT_TRUE(tree.domainsOf(0).front().flags & SD_SHARE_LLC) << "MC: cpu_core_flags()";
     for (size_t i = 1; i < tree.domainsOf(0).size(); ++i)
         EXPECT_FALSE(tree.domainsOf(0)[i].flags & SD_SHARE_LLC) << tree.domainsOf(0)[i].level;
     // cpu15 is alone in its socket (no MC) and its book holds one more socket
-    EXPECT_EQ(spans(tree, 15), (Spans{{"BOOK", "13-15"}, {"DRAWER", "13-19"}, {"PKG", "0-19"}}));
-    EXPECT_EQ(spans(tree, 17), (Spans{{"MC", "17-19"}, {"BOOK", "16-19"}, {"DRAWER", "13-19"}, {"PKG", "0-19"}}));
+    EXPECT_EQ(levelSpans(tree, 15), (Spans{{"BOOK", "13-15"}, {"DRAWER", "13-19"}, {"PKG", "0-19"}}));
+    EXPECT_EQ(levelSpans(tree, 17), (Spans{{"MC", "17-19"}, {"BOOK", "16-19"}, {"DRAWER", "13-19"}, {"PKG", "0-19"}}));
     // before 6.7 the last level was DIE
-    EXPECT_EQ(spans(build(t, "linux-6.6"), 0).count("DIE"), 1u);
+    EXPECT_EQ(levelSpans(buildS390(t, "linux-6.6"), 0).count("DIE"), 1u);
 }
 
 }  // namespace

@@ -28,6 +28,9 @@ inline SessionPtr loadNow(const TopologySpec& spec, const DomainChoices& choices
     return out.session;
 }
 
+// At least this many distinct colours (distinctColours()): a view drew its picture, not a blank.
+inline constexpr int kManyColours = 40;
+
 inline int distinctColours(const QImage& image) {
     QSet<QRgb> seen;
     const QImage img = image.convertToFormat(QImage::Format_RGB32);

@@ -15,8 +15,6 @@
 namespace schedscope::gui {
 namespace {
 
-constexpr int kManyColours = 40;
-
 class ViewScreenshot : public ::testing::TestWithParam<const char*> {};
 
 TEST_P(ViewScreenshot, IsNotBlankAndHasTheRequestedSize) {
@@ -31,7 +29,7 @@ TEST_P(ViewScreenshot, IsNotBlankAndHasTheRequestedSize) {
     const QImage image = window.renderView(view, size);
     test::keepShot(image, view);
     EXPECT_EQ(image.size(), size);
-    EXPECT_GE(test::distinctColours(image), kManyColours);
+    EXPECT_GE(test::distinctColours(image), test::kManyColours);
 
     QTemporaryDir dir;
     for (const char* suffix : {"png", "svg", "pdf"}) {
@@ -110,7 +108,7 @@ TEST(BinaryScreenshot, RendersEachViewWithoutADisplay) {
         ASSERT_EQ(r.exitCode, 0) << view << ": " << r.stdErr.toStdString();
         const QImage img(out);
         EXPECT_EQ(img.size(), QSize(800, 520)) << view;
-        EXPECT_GE(test::distinctColours(img), kManyColours) << view;
+        EXPECT_GE(test::distinctColours(img), test::kManyColours) << view;
     }
 }
 

@@ -29,8 +29,6 @@
 namespace schedscope::gui {
 namespace {
 
-constexpr int kManyColours = 40;
-
 QString samplePath() { return TraceWorkspace::sampleTracePath(); }
 
 // Opens a trace through the window (worker, progress) and waits for it to be shown.
@@ -86,7 +84,7 @@ TEST_P(TraceViewScreenshot, IsNotBlankAndHasTheRequestedSize) {
     const QImage image = window.renderView(view, size);
     test::keepShot(image, QStringLiteral("trace-") + view);
     EXPECT_EQ(image.size(), size);
-    EXPECT_GE(test::distinctColours(image), kManyColours);
+    EXPECT_GE(test::distinctColours(image), test::kManyColours);
 
     QTemporaryDir dir;
     for (const char* suffix : {"png", "svg", "pdf"}) {
@@ -103,7 +101,7 @@ TEST_F(TraceWindowTest, WholeWindowWithATraceIsNotBlank) {
     ASSERT_TRUE(openTraceNow(window, samplePath()));
     const QImage image = window.renderView(QStringLiteral("window"), window.size());
     test::keepShot(image, QStringLiteral("trace-window"));
-    EXPECT_GE(test::distinctColours(image), kManyColours);
+    EXPECT_GE(test::distinctColours(image), test::kManyColours);
 }
 
 TEST_F(TraceWindowTest, BrokenTraceKeepsTheOpenOneAndShowsTheError) {
@@ -270,7 +268,7 @@ TEST_F(TraceWindowTest, MarkersGiveTheIntervalStatistics) {
     tl->setGroupCollapsed(0, true);
     const QImage img = window.renderView(QStringLiteral("timeline"), QSize(900, 300));
     test::keepShot(img, QStringLiteral("trace-timeline-collapsed"));
-    EXPECT_GE(test::distinctColours(img), kManyColours);
+    EXPECT_GE(test::distinctColours(img), test::kManyColours);
 }
 
 TEST(TraceLoaderTest, ReportsRealProgressAndDeliversTheTrace) {
@@ -388,7 +386,7 @@ TEST(BinaryTraceScreenshot, RendersTheTraceViews) {
         EXPECT_EQ(p.exitCode(), 0) << view << ": " << p.readAllStandardError().toStdString();
         const QImage img(out);
         EXPECT_EQ(img.size(), QSize(1100, 600)) << view;
-        EXPECT_GE(test::distinctColours(img), kManyColours) << view;
+        EXPECT_GE(test::distinctColours(img), test::kManyColours) << view;
         test::keepShot(img, QStringLiteral("binary-") + QLatin1String(view));
     }
 }

@@ -29,7 +29,7 @@ namespace schedscope::gui {
 namespace {
 
 QStringList* g_warnings = nullptr;
-void captureWarnings(QtMsgType type, const QMessageLogContext&, const QString& msg) {
+void captureWhatIfWarnings(QtMsgType type, const QMessageLogContext&, const QString& msg) {
     if (g_warnings && type != QtDebugMsg && type != QtInfoMsg) g_warnings->append(msg);
 }
 
@@ -118,7 +118,7 @@ TEST(WhatIfStats, MeanSpreadAndRelativeChange) {
 TEST(WhatIfTableModel, PassesTheModelTesterThroughResets) {
     QStringList warnings;
     g_warnings = &warnings;
-    const QtMessageHandler previous = qInstallMessageHandler(captureWarnings);
+    const QtMessageHandler previous = qInstallMessageHandler(captureWhatIfWarnings);
     {
         WhatIfTableModel model;
         QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::Warning);

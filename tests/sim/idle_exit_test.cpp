@@ -29,12 +29,12 @@ workload::Workload pinnedPingPong() {
     return wl;
 }
 
-struct Outcome {
+struct IdleExitOutcome {
     double waitP50Us = 0;
     double pingWorkS = 0;
 };
 
-Outcome run(int64_t idleExitNs) {
+IdleExitOutcome run(int64_t idleExitNs) {
     Shape shape;
     shape.coresPerCluster = 4;
     const Topology topo = makeTopology("4 cores", shape);
@@ -49,7 +49,7 @@ Outcome run(int64_t idleExitNs) {
 }
 
 TEST(IdleExit, WakeupsOntoIdleCpusWaitTheExitLatency) {
-    const Outcome atOnce = run(0), slow = run(40000);
+    const IdleExitOutcome atOnce = run(0), slow = run(40000);
     std::printf("wait p50: %.2f us at once, %.2f us with a 40 us exit; ping's work %.4f s / %.4f s\n", atOnce.waitP50Us,
                 slow.waitP50Us, atOnce.pingWorkS, slow.pingWorkS);
     EXPECT_EQ(atOnce.waitP50Us, 0.0);

@@ -13,6 +13,9 @@
 
 using namespace schedscope::tracing;
 
+// Its own namespace: P and C name other pids in causes_test.cpp, which a unity build compiles
+// in the same translation unit.
+namespace raced_wakeup_test {
 namespace {
 
 constexpr int P = 10, C = 20;  // P on CPU 0 wakes C on CPU 1
@@ -161,3 +164,5 @@ TEST(RacedWakeup, ASecondWakingWhileTheRacedSleepLooksOpenRacedTheNextSleep) {
     EXPECT_EQ(iv[4].wokenAt, 140u) << "the second waking ended the sleep at 142, not a later one";
     EXPECT_EQ(iv[5].phase, TaskPhase::Sleeping);
 }
+
+}  // namespace raced_wakeup_test
