@@ -17,6 +17,12 @@ uint32_t clusterFlags(const KernelProfile& p) {                        // cpu_cl
 
 const CpuTopology& cpuAt(const Topology& t, int cpu) { return t.cpus.at(static_cast<size_t>(cpu)); }
 
+// The last arch level on every arch: tl_pkg_mask(), cpu_node_mask(), the CPU's NUMA node (named
+// DIE before 6.7), with the arch's flags.
+TopologyLevel pkgLevel(const Topology& t, const KernelProfile& p, uint32_t flags) {
+    return {p.pkgLevelName, [&t](int cpu) { return t.nodeCpus(cpuAt(t, cpu).node); }, flags};
+}
+
 // mirrors x86's x86_has_numa_in_package (arch/x86/kernel/smpboot.c, set_cpu_sibling_map):
 // two CPUs of one package on different nodes. Then the DIE/PKG level is left out and the NUMA
 // levels build the spanning domains from the SLIT instead.
@@ -75,8 +81,7 @@ void addX86Levels(const Topology& t, const DomainBuildOptions& o, const KernelPr
         tl.push_back({"CLS", [&t](int cpu) { return cpuAt(t, cpu).clusterCpus; }, clusterFlags(p) | itmt});
     if (o.config.schedMc) tl.push_back({"MC", [&t](int cpu) { return t.llcCpus(cpu); }, coreFlags() | itmt});
     if (!x86HasNumaInPackage(t))
-        tl.push_back({p.pkgLevelName, [&t](int cpu) { return t.nodeCpus(cpuAt(t, cpu).node); },
-                      p.asymPackingOnPkg || (t.intelHybrid() && p.asymPackingOnHybridPkg) ? itmt : 0});
+        tl.push_back(pkgLevel(t, p, p.asymPackingOnPkg || (t.intelHybrid() && p.asymPackingOnHybridPkg) ? itmt : 0));
     if (t.intelHybrid() && p.hybridCapacityWithoutSmt && !t.hasSmt() && !t.itmtEnabled && !hasCapacities(t))
         warnings.push_back("Intel hybrid CPUs without SMT: since 6.12 the kernel balances them by capacity "
                            "(SD_ASYM_CPUCAPACITY from intel_pstate's HWP performance levels), which this topology "
@@ -125,7 +130,7 @@ void addPowerpcLevels(const Topology& t, const DomainBuildOptions& o, const Kern
                           return l2.empty() ? powerpcSmtMask(c) : l2;
                       },
                       coreFlags()});
-    tl.push_back({p.pkgLevelName, [&t](int cpu) { return t.nodeCpus(cpuAt(t, cpu).node); }, 0});
+    tl.push_back(pkgLevel(t, p, 0));
 }
 
 // arch/s390/kernel/topology.c s390_topology[]: SMT, MC = the socket (cpu_coregroup_mask() is
@@ -135,21 +140,18 @@ void addS390Levels(const Topology& t, const DomainBuildOptions& o, const KernelP
                    std::vector<TopologyLevel>& tl) {
     if (o.config.schedSmt) tl.push_back({"SMT", [&t](int cpu) { return cpuAt(t, cpu).threadSiblings; }, smtFlags()});
     if (o.config.schedMc) tl.push_back({"MC", [&t](int cpu) { return cpuAt(t, cpu).coreSiblings; }, coreFlags()});
-    // a source without book or drawer masks (hwloc made no group): they degenerate into the socket
-    tl.push_back({"BOOK",
-                  [&t](int cpu) {
+    // a source without book or drawer masks (hwloc made no group): each is the level below, and
+    // degenerates
+    auto book = [&t](int cpu) {
+        const CpuTopology& c = cpuAt(t, cpu);
+        return c.bookCpus.empty() ? c.coreSiblings : c.bookCpus;
+    };
+    tl.push_back({"BOOK", book, 0});
+    tl.push_back({"DRAWER", [&t, book](int cpu) {
                       const CpuTopology& c = cpuAt(t, cpu);
-                      return c.bookCpus.empty() ? c.coreSiblings : c.bookCpus;
-                  },
-                  0});
-    tl.push_back({"DRAWER",
-                  [&t](int cpu) {
-                      const CpuTopology& c = cpuAt(t, cpu);
-                      if (!c.drawerCpus.empty()) return c.drawerCpus;
-                      return c.bookCpus.empty() ? c.coreSiblings : c.bookCpus;
-                  },
-                  0});
-    tl.push_back({p.pkgLevelName, [&t](int cpu) { return t.nodeCpus(cpuAt(t, cpu).node); }, 0});
+                      return c.drawerCpus.empty() ? book(cpu) : c.drawerCpus;
+                  }, 0});
+    tl.push_back(pkgLevel(t, p, 0));
 }
 
 void addArchLevels(const Topology& t, const DomainBuildOptions& o, const KernelProfile& p,
@@ -182,7 +184,7 @@ void addArchLevels(const Topology& t, const DomainBuildOptions& o, const KernelP
     }
     if (o.config.schedMc)
         tl.push_back({"MC", [&t, cluster](int cpu) { return genericCoregroupMask(t, cpu, cluster); }, coreFlags()});
-    tl.push_back({p.pkgLevelName, [&t](int cpu) { return t.nodeCpus(cpuAt(t, cpu).node); }, 0});
+    tl.push_back(pkgLevel(t, p, 0));
 }
 
 // mirrors sched_init_numa(): one level per distinct distance between CPU-bearing nodes.

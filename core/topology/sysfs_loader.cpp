@@ -100,7 +100,7 @@ std::optional<Arch> detectSnapshotArch(const std::string& root) {
     }
     // hwloc-gather-topology's dumps note the machine's uname ("Architecture: s390x")
     std::ifstream note(fs::path(root) / "proc/hwloc-nofile-info");
-    while (std::getline(note, line))
+    for (int n = 0; n < 50 && std::getline(note, line); ++n)
         if (line.rfind("Architecture:", 0) == 0) {
             const auto start = line.find_first_not_of(' ', 13);
             if (start == std::string::npos) break;
