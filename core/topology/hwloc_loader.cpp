@@ -354,6 +354,10 @@ Result<Topology> loadHwlocXml(const std::string& path, Arch arch) { return loadX
 Result<Topology> loadHwlocXmlDetectArch(const std::string& path) { return loadXmlImpl(path, hostArch(), false); }
 
 Result<Topology> loadHwlocSynthetic(const std::string& description, Arch arch) {
+    // hwloc reads the description as a C string: what follows a NUL byte would escape the size
+    // guard below ("222222\0...:2" is 222222 CPUs to hwloc, 2 to the guard)
+    if (description.find('\0') != std::string::npos)
+        return Error{"synthetic topology: the description contains a NUL byte"};
     const std::string what = "synthetic topology '" + description + "'";
     long long pus = syntheticPuCount(description);
     if (pus > kMaxCpus)

@@ -124,6 +124,10 @@ TEST(TopologyErrors, MalformedAndMissingInputsNameTheFile) {
     ASSERT_FALSE(huge.ok());
     EXPECT_NE(huge.error().find("100000000 CPUs"), std::string::npos) << huge.error();
     EXPECT_FALSE(loadHwlocSynthetic("pack:2 bogus:3", Arch::X86_64).ok());
+    // hwloc stops at a NUL byte: the size guard must not read past it (hwloc built 222222 CPUs)
+    auto nul = loadHwlocSynthetic(std::string("222222\0:2", 9), Arch::X86_64);
+    ASSERT_FALSE(nul.ok());
+    EXPECT_NE(nul.error().find("NUL byte"), std::string::npos) << nul.error();
     // a CPU numbered beyond the limit is an error, not a CPU quietly left out
     auto farIndex = loadHwlocSynthetic("pack:1 core:2 pu:1(indexes=0,9000)", Arch::X86_64);
     ASSERT_FALSE(farIndex.ok());
