@@ -4,6 +4,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <hwloc.h>
 
 #include "domains/domain_builder.h"
 #include "support/fixtures.h"
@@ -131,8 +132,21 @@ TEST(TopologyErrors, MalformedAndMissingInputsNameTheFile) {
     // a CPU numbered beyond the limit is an error, not a CPU quietly left out
     auto farIndex = loadHwlocSynthetic("pack:1 core:2 pu:1(indexes=0,9000)", Arch::X86_64);
     ASSERT_FALSE(farIndex.ok());
-    EXPECT_NE(farIndex.error().find("last is 9000"), std::string::npos) << farIndex.error();
-    EXPECT_NE(farIndex.error().find("8192 CPUs"), std::string::npos) << farIndex.error();
+    EXPECT_NE(farIndex.error().find("index 9000 is beyond the limit of 8192 CPUs"), std::string::npos) << farIndex.error();
+    // the same machine as XML (hwloc's own export) is refused too
+    const std::string farXml = dir + "/cpu-9000.xml";
+    {
+        hwloc_topology_t ht = nullptr;
+        ASSERT_EQ(hwloc_topology_init(&ht), 0);
+        ASSERT_EQ(hwloc_topology_set_synthetic(ht, "pack:1 core:2 pu:1(indexes=0,9000)"), 0);
+        ASSERT_EQ(hwloc_topology_load(ht), 0);
+        ASSERT_EQ(hwloc_topology_export_xml(ht, farXml.c_str(), 0), 0);
+        hwloc_topology_destroy(ht);
+    }
+    auto farFile = loadHwlocXml(farXml, Arch::X86_64);
+    ASSERT_FALSE(farFile.ok());
+    EXPECT_NE(farFile.error().find("cpu-9000.xml"), std::string::npos) << farFile.error();
+    EXPECT_NE(farFile.error().find("last is 9000"), std::string::npos) << farFile.error();
 
     auto preset = loadTopology({TopologySpec::Kind::Preset, "no-such-machine"});
     ASSERT_FALSE(preset.ok());
