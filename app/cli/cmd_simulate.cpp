@@ -51,13 +51,9 @@ int runCompare(const Args& args, const SimSetup& setup) {
     if (!seeds) return fail(seeds.error());
     // a level the profile's kernel never builds: both sides would be the same run
     const KernelProfile& kernel = setup.build.profile ? *setup.build.profile : defaultProfile();
-    if (what == "cls" && !kernel.hasClusterLevel)
-        return fail("--compare cls: " + kernel.name + " has no CLS level (5.16+): both runs would be the same");
-    if (what == "cls" && !archHasClusterLevel(setup.build.arch))
-        return fail(std::string("--compare cls: ") + archName(setup.build.arch) +
-                    " kernels build no CLS level (no SCHED_CLUSTER): both runs would be the same");
-    if (what == "node" && !kernel.hasNodeLevel)
-        return fail("--compare node: " + kernel.name + " has no NODE level (4.15+): both runs would be the same");
+    const std::string level = what == "cls" ? "CLS" : what == "node" ? "NODE" : "";
+    if (const std::string why = levelNeverBuilt(level, setup.build.arch, kernel); !why.empty())
+        return fail("--compare " + what + ": " + why + ": both runs would be the same");
     // the two sides: a level off and on, or the profile with DELAY_DEQUEUE off and on
     SimSetup sides[2] = {setup, setup};
     if (what == "delay-dequeue") {

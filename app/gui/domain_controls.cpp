@@ -84,16 +84,11 @@ void DomainControls::setSession(const SessionPtr& session) {
     // a level this arch or kernel never builds: the box stays as the user left it, greyed out
     const DomainTree& tree = *session->tree;
     const KernelProfile& kernel = tree.profile ? *tree.profile : defaultProfile();
-    if (!archHasClusterLevel(tree.arch)) {
-        cls_->setEnabled(false);
-        cls_->setToolTip(tr("%1 kernels build no cluster level (no CONFIG_SCHED_CLUSTER)").arg(qs(archName(tree.arch))));
-    } else if (!kernel.hasClusterLevel) {
-        cls_->setEnabled(false);
-        cls_->setToolTip(tr("%1 has no cluster level (5.16+)").arg(qs(kernel.name)));
-    }
-    if (!kernel.hasNodeLevel) {
-        node_->setEnabled(false);
-        node_->setToolTip(tr("%1 has no NODE level (4.15+)").arg(qs(kernel.name)));
+    for (auto [box, level] : {std::pair{cls_, "CLS"}, {node_, "NODE"}}) {
+        const std::string why = levelNeverBuilt(level, tree.arch, kernel);
+        if (why.empty()) continue;
+        box->setEnabled(false);
+        box->setToolTip(qs(why));
     }
     std::set<int> present;  // levels some CPU still has after pruning
     for (const auto& c : session->tree->cpus)

@@ -81,13 +81,9 @@ Result<std::shared_ptr<const WhatIfSetup>> prepareWhatIf(const WhatIfRequest& re
     }
     const KernelProfile& kernel = profile ? *profile : defaultProfile();
     setup->profileName = kernel.name;
-    if (request.compare == "cls" && !kernel.hasClusterLevel)
-        return Error{"what-if: " + kernel.name + " has no CLS level (5.16+): both runs would be the same"};
-    if (request.compare == "cls" && !archHasClusterLevel(setup->topology->arch))
-        return Error{std::string("what-if: ") + archName(setup->topology->arch) +
-                     " kernels build no CLS level (no SCHED_CLUSTER): both runs would be the same"};
-    if (request.compare == "node" && !kernel.hasNodeLevel)
-        return Error{"what-if: " + kernel.name + " has no NODE level (4.15+): both runs would be the same"};
+    const std::string level = request.compare == "cls" ? "CLS" : request.compare == "node" ? "NODE" : "";
+    if (const std::string why = levelNeverBuilt(level, setup->topology->arch, kernel); !why.empty())
+        return Error{"what-if: " + why + ": both runs would be the same"};
     const bool comparesDelay = request.compare == "delay-dequeue";
     if (comparesDelay || request.delayDequeue) {
         for (int setting = 0; setting < 2; ++setting) {

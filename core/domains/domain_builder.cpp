@@ -29,7 +29,7 @@ public:
         tree.profile = &profile_;
         tree.arch = opt_.arch;
         // what the kernel builds: the option, if the profile's kernel has the level at all
-        tree.clsEnabled = archHasClusterLevel(opt_.arch) && opt_.cls && opt_.config.schedCluster && profile_.hasClusterLevel;
+        tree.clsEnabled = buildsClusterLevel(opt_, profile_);
         tree.nodeEnabled = opt_.node && profile_.hasNodeLevel;
         levels_ = topologyLevels(topo_, opt_, tree.warnings);
         for (const auto& l : levels_) tree.levels.push_back({l.name, l.overlap, l.numaLevel, l.numaDistance});
@@ -344,7 +344,20 @@ private:
 
 }  // namespace
 
-bool archHasClusterLevel(Arch arch) { return arch == Arch::X86_64 || arch == Arch::Arm64; }
+std::string levelNeverBuilt(const std::string& level, Arch arch, const KernelProfile& profile) {
+    if (level == "CLS") {
+        // the arch first: no kernel version of it builds the level
+        if (arch != Arch::X86_64 && arch != Arch::Arm64)
+            return std::string(archName(arch)) + " kernels build no CLS level (no SCHED_CLUSTER)";
+        if (!profile.hasClusterLevel) return profile.name + " has no CLS level (5.16+)";
+    }
+    if (level == "NODE" && !profile.hasNodeLevel) return profile.name + " has no NODE level (4.15+)";
+    return {};
+}
+
+bool buildsClusterLevel(const DomainBuildOptions& options, const KernelProfile& profile) {
+    return options.cls && options.config.schedCluster && levelNeverBuilt("CLS", options.arch, profile).empty();
+}
 
 Result<DomainTree> buildDomains(const Topology& topology, const DomainBuildOptions& options) {
     if (auto st = topology.check(); !st) return Error{st.error()};

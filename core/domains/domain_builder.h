@@ -15,9 +15,12 @@ struct DomainBuildOptions {
     bool node = true;  // build the NUMA identity NODE level (what-if: off as before 4.15)
 };
 
-// Whether the arch's kernels can build a CLS level at all: only x86 and arm64 select
-// ARCH_SUPPORTS_SCHED_CLUSTER (5.16+); powerpc, s390, riscv and the others do not.
-bool archHasClusterLevel(Arch arch);
+// Why `profile`'s kernel on `arch` never builds the "CLS" or "NODE" level, whatever the options
+// ask ("linux-5.15 has no CLS level (5.16+)", "ppc64 kernels build no CLS level (no
+// SCHED_CLUSTER)": only x86 and arm64 select ARCH_SUPPORTS_SCHED_CLUSTER); empty when it can.
+std::string levelNeverBuilt(const std::string& level, Arch arch, const KernelProfile& profile);
+// The CLS level is in the table: the options ask for it and the kernel can build it.
+bool buildsClusterLevel(const DomainBuildOptions& options, const KernelProfile& profile);
 
 Result<DomainTree> buildDomains(const Topology& topology, const DomainBuildOptions& options);
 

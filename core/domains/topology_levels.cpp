@@ -156,7 +156,7 @@ void addS390Levels(const Topology& t, const DomainBuildOptions& o, const KernelP
 
 void addArchLevels(const Topology& t, const DomainBuildOptions& o, const KernelProfile& p,
                    std::vector<TopologyLevel>& tl, std::vector<std::string>& warnings) {
-    const bool cluster = archHasClusterLevel(o.arch) && o.config.schedCluster && o.cls && p.hasClusterLevel;
+    const bool cluster = buildsClusterLevel(o, p);
     if (o.arch == Arch::X86_64) {
         addX86Levels(t, o, p, cluster, tl, warnings);
         return;
