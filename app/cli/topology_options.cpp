@@ -1,5 +1,7 @@
 #include "topology_options.h"
 
+#include <cstdio>
+
 namespace schedscope::cli {
 
 std::vector<OptionSpec> topologyOptions() {
@@ -40,7 +42,12 @@ bool topologyOptionGiven(const Args& args) {
 Result<Topology> topologyFrom(const Args& args) {
     auto spec = topologySpecFrom(args);
     if (!spec) return Error{spec.error()};
-    return loadTopology(*spec);
+    auto topo = loadTopology(*spec);
+    // what loading set aside (an invalid SLIT, a CPU two nodes list) is said once, on stderr, so
+    // every command's output stays what it was
+    if (topo)
+        for (const auto& w : topo->warnings) std::fprintf(stderr, "schedscope-cli: warning: %s: %s\n", spec->describe().c_str(), w.c_str());
+    return topo;
 }
 
 }  // namespace schedscope::cli

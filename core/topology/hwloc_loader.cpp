@@ -238,6 +238,7 @@ Result<Topology> convert(hwloc_topology_t ht, const std::string& what, bool arch
     for (const auto& c : t.cpus) maxCap = std::max(maxCap, c.online ? c.capacity : 0u);
     if (maxCap && maxCap != 1024)
         for (auto& c : t.cpus) c.capacity = static_cast<unsigned>(uint64_t{c.capacity} * 1024 / maxCap);
+    ignoreInvalidSlit(t);
     if (auto st = t.check(); !st) return Error{st.error()};
     return t;
 }

@@ -22,7 +22,11 @@ std::optional<std::string> readSmallFile(const fs::path& p) {
         text.append(buf, static_cast<size_t>(in.gcount()));
         if (text.size() > kLimit) return std::nullopt;
     }
-    while (!text.empty() && (text.back() == '\n' || text.back() == ' ')) text.pop_back();
+    // A sysfs text attribute is a C string: dumps of real machines (hwloc's test set among them)
+    // keep the NUL that ends it, '0\n\0', which is no part of the value.
+    if (const size_t nul = text.find('\0'); nul != std::string::npos) text.resize(nul);
+    while (!text.empty() && (text.back() == '\n' || text.back() == ' ' || text.back() == '\t' || text.back() == '\r'))
+        text.pop_back();
     return text;
 }
 
@@ -206,7 +210,12 @@ Result<Topology> loadSysfsTopology(const std::string& root, Arch arch) {
         }
         c.threadSiblings = masks[0].value_or(CpuSet::single(id));
         c.clusterCpus = masks[1].value_or(c.threadSiblings);  // kernels before 5.16 have no cluster files
-        c.packageCpus = masks[4] ? *masks[4] : masks[2].value_or(CpuSet{});
+        // Kernels before 2.6.x's core_siblings (a PS3's 2.6.16) export thread_siblings only: the
+        // package is then at least what the finer masks say it holds.
+        c.packageCpus = masks[4]   ? *masks[4]
+                        : masks[2] ? *masks[2]
+                        : masks[3] ? *masks[3]
+                                   : c.clusterCpus | c.threadSiblings;
         c.coreSiblings = masks[2] ? *masks[2] : c.packageCpus;
         c.dieCpus = masks[3].value_or(c.packageCpus);
         // s390 (TOPOLOGY_BOOK_SYSFS, TOPOLOGY_DRAWER_SYSFS)
@@ -232,6 +241,10 @@ Result<Topology> loadSysfsTopology(const std::string& root, Arch arch) {
                 auto shared = readMaskFiles(e.path(), "shared_cpu_list", "shared_cpu_map");
                 if (!shared) return Error{shared.error()};
                 ci.shared = shared->value_or(CpuSet::single(id));
+                // A kernel's cacheinfo always lists the CPU itself; an empty map (old ia64
+                // kernels left their L3's zero) says nothing of who shares the cache: leave it out
+                // rather than call it private to this CPU and cut the LLC below the SMT siblings.
+                if (ci.shared.empty()) continue;
                 caches.emplace_back(idx, std::move(ci));
             }
         }
@@ -267,13 +280,30 @@ Result<Topology> loadSysfsTopology(const std::string& root, Arch arch) {
         topo.nodes.push_back({0, onlineSet});
         topo.distance = {{10}};
     } else {
+        CpuSet taken, listedTwice;
+        std::string nodesListingTwice;
+        int nrNodesListingTwice = 0;
         for (int id : nodeIds) {
             const fs::path nd = nodeDir / ("node" + std::to_string(id));
             auto cpus = readMaskFiles(nd, "cpulist", "cpumap");
             if (!cpus) return Error{cpus.error()};
-            CpuSet listed = cpus->value_or(CpuSet{});
-            topo.nodes.push_back({id, listed & onlineSet});
+            CpuSet listed = cpus->value_or(CpuSet{}) & onlineSet;
+            // The kernel gives a CPU one node (cpu_to_node()); a snapshot whose nodes list the
+            // same CPUs (a firmware's broken SRAT, hwloc's "buggynuma" machine) keeps each CPU
+            // on the first node listing it, as the hwloc XML loader does.
+            if (const CpuSet again = listed & taken; !again.empty()) {
+                listedTwice |= again;
+                nodesListingTwice += (nodesListingTwice.empty() ? "node" : ", node") + std::to_string(id);
+                ++nrNodesListingTwice;
+                listed = listed.minus(taken);
+            }
+            taken |= listed;
+            topo.nodes.push_back({id, listed});
         }
+        if (!listedTwice.empty())
+            topo.warnings.push_back(nodesListingTwice + (nrNodesListingTwice == 1 ? " lists" : " list") + " CPUs " +
+                                    listedTwice.toList() +
+                                    " that a lower node lists too: each CPU stays on the lowest node listing it");
         for (size_t i = 0; i < nodeIds.size(); ++i) {
             const fs::path f = nodeDir / ("node" + std::to_string(nodeIds[i])) / "distance";
             std::vector<int> row;
@@ -326,6 +356,7 @@ Result<Topology> loadSysfsTopology(const std::string& root, Arch arch) {
     else if (auto flag = readSmallFile(fs::path(root) / "sys/kernel/debug/x86/sched_itmt_enabled"); flag && !flag->empty())
         if ((*flag)[0] == 'Y' || (*flag)[0] == 'N' || (*flag)[0] == '1' || (*flag)[0] == '0')
             topo.itmtEnabled = (*flag)[0] == 'Y' || (*flag)[0] == '1';
+    ignoreInvalidSlit(topo);
     if (auto st = topo.check(); !st) return Error{st.error()};
     return topo;
 }

@@ -127,16 +127,35 @@ Status Topology::check() const {
             return Error{where + ": distance matrix row " + std::to_string(i) + " has the wrong length"};
         for (size_t j = 0; j < distance.size(); ++j) {
             int d = distance[i][j];
-            if (d < 10 || d > 254)
+            if (d < 10 || d > 255)
                 return Error{where + ": NUMA distance " + std::to_string(d) + " between nodes " +
                              std::to_string(nodes[i].id) + " and " + std::to_string(nodes[j].id) +
-                             " is outside the valid range 10..254"};
+                             " is outside the valid range 10..255"};
             if (i != j && d <= distance[i][i])
                 return Error{where + ": NUMA distance between different nodes " + std::to_string(nodes[i].id) +
                              " and " + std::to_string(nodes[j].id) + " is not larger than the local distance"};
         }
     }
     return {};
+}
+
+void ignoreInvalidSlit(Topology& t) {
+    const size_t n = t.distance.size();
+    for (const auto& row : t.distance)
+        if (row.size() != n) return;  // not a table check() can read either: it says so
+    for (size_t i = 0; i < n; ++i)
+        for (size_t j = 0; j < n; ++j) {
+            const int d = t.distance[i][j];
+            const bool valid = i == j ? d == 10 : d > 10 && d <= 255;
+            if (valid) continue;
+            const std::string a = std::to_string(t.nodes[i].id), b = std::to_string(t.nodes[j].id);
+            t.warnings.push_back("NUMA distance " + std::to_string(d) + " from node " + a + " to node " + b +
+                                 " is not a valid SLIT entry (" + (i == j ? "local must be 10" : "remote must be 11..255") +
+                                 "): the kernel ignores the table, distances 10 local and 20 remote used");
+            for (size_t x = 0; x < n; ++x)
+                for (size_t y = 0; y < n; ++y) t.distance[x][y] = x == y ? 10 : 20;
+            return;
+        }
 }
 
 }  // namespace schedscope

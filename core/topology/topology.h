@@ -78,6 +78,9 @@ public:
     // Beyond this distance NUMA levels lose wake-affine/exec/fork balancing (RECLAIM_DISTANCE,
     // 30 by default; AMD Zen raises it to 32 in arch/x86/kernel/cpu/amd.c).
     int nodeReclaimDistance = 30;
+    // What loading set aside from the input, as the kernel would (an invalid SLIT it ignores,
+    // a CPU two nodes list); one line each, shown with the domains.
+    std::vector<std::string> warnings;
 
     CpuSet onlineCpus() const;
     CpuSet nodeCpus(int nodeId) const;
@@ -96,5 +99,11 @@ public:
     // package), nodes are disjoint, distance matrix square with local distance 10 on the diagonal.
     Status check() const;
 };
+
+// The kernel ignores a whole distance table that breaks the SLIT rules (slit_valid() in
+// drivers/acpi/numa/srat.c, the same test in of_numa's distance map): 10 on the diagonal, more
+// than 10 elsewhere, a byte each. It keeps LOCAL_DISTANCE/REMOTE_DISTANCE, 10 and 20, instead.
+// Applies that to `t.distance` and says so in `t.warnings`; a square table only.
+void ignoreInvalidSlit(Topology& t);
 
 }  // namespace schedscope

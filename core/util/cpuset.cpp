@@ -38,16 +38,16 @@ Result<CpuSet> CpuSet::parseList(std::string_view text) {
         size_t comma = t.find(',');
         std::string_view item = trimmed(t.substr(0, comma));
         t = comma == std::string_view::npos ? std::string_view{} : t.substr(comma + 1);
-        if (item.empty()) return Error{"empty item in cpulist '" + std::string(text) + "'"};
+        if (item.empty()) return Error{"empty item in cpulist '" + escapeControl(std::string(text)) + "'"};
         size_t dash = item.find('-');
         int a = 0, b = 0;
         if (dash == std::string_view::npos) {
-            if (!parseInt(item, a)) return Error{"bad cpu number '" + std::string(item) + "' in cpulist"};
+            if (!parseInt(item, a)) return Error{"bad cpu number '" + escapeControl(std::string(item)) + "' in cpulist"};
             b = a;
         } else {
             // the kernel also allows a stride suffix "0-7:2/4"; accept the plain range form only
             if (!parseInt(item.substr(0, dash), a) || !parseInt(item.substr(dash + 1), b) || b < a)
-                return Error{"bad cpu range '" + std::string(item) + "' in cpulist"};
+                return Error{"bad cpu range '" + escapeControl(std::string(item)) + "' in cpulist"};
         }
         if (b >= kMaxCpus) return Error{"cpu " + std::to_string(b) + " exceeds the limit of " + std::to_string(kMaxCpus) + " CPUs"};
         for (int c = a; c <= b; ++c) s.set(c);
@@ -64,7 +64,7 @@ Result<CpuSet> CpuSet::parseMask(std::string_view text) {
         uint32_t v = 0;
         auto [p, ec] = std::from_chars(w.data(), w.data() + w.size(), v, 16);
         if (w.empty() || ec != std::errc() || p != w.data() + w.size())
-            return Error{"bad hex cpumask '" + std::string(text) + "'"};
+            return Error{"bad hex cpumask '" + escapeControl(std::string(text)) + "'"};
         words.push_back(v);
         if (comma == std::string_view::npos) break;
         t = t.substr(comma + 1);

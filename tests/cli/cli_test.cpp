@@ -43,6 +43,20 @@ TEST(Cli, DomainsKernelFormatForKunpeng) {
     EXPECT_NE(r.out.find("CPU95 attaching sched-domain(s):"), std::string::npos);
 }
 
+// What loading set aside is said on stderr, one line each, naming the input; stdout is the
+// same domains output as for any snapshot (hwloc's Altix XE320 dump: eight nodes list CPUs 0-7).
+TEST(Cli, TopologyWarningsGoToStderrAndTheDomainsStillPrint) {
+    const std::string dir = schedscope::test::extractFixture("topologies/sysfs/8em64t-2s2ca2c-buggynuma.tar.bz2");
+    const std::string root = dir + "/8em64t-2s2ca2c-buggynuma";
+    CliRun r = cli("domains --sysfs-root " + root);
+    ASSERT_EQ(r.status, 0) << r.err;
+    EXPECT_EQ(lines(r.err), 2) << r.err;
+    EXPECT_NE(r.err.find("schedscope-cli: warning: --sysfs-root " + root + ": node1, node2"), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("not a valid SLIT entry"), std::string::npos) << r.err;
+    EXPECT_EQ(r.out.find("warning"), std::string::npos);
+    EXPECT_NE(r.out.find("PKG span=0-7"), std::string::npos) << r.out.substr(0, 400);
+}
+
 TEST(Cli, DomainsJsonSchema) {
     CliRun r = cli("domains --preset kunpeng920-24 --json --profile linux-6.1");
     ASSERT_EQ(r.status, 0) << r.err;

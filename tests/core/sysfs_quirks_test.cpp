@@ -1,0 +1,139 @@
+// Real sysfs dumps with the quirks of their kernels and of the tools that saved them, all from
+// hwloc's test suite (tests/hwloc/linux/): NUL-terminated attribute files (a 128-core Kunpeng
+// 920), a kernel exporting thread_siblings only (a PS3), nodes that all list the same CPUs with an
+// all-10 distance table (an SGI Altix XE320 with buggy NUMA firmware), and a distance of 0 with
+// cache maps left empty (an ia64 machine). Each loads as the kernel would have run it and says
+// what it set aside.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+
+#include "domains/domain_builder.h"
+#include "support/fixtures.h"
+#include "topology/sysfs_loader.h"
+
+namespace schedscope {
+namespace {
+namespace fs = std::filesystem;
+
+// the dump's root: the directory holding its sys/
+std::string quirkRoot(const std::string& tarball) {
+    const std::string dir = test::extractFixture("topologies/sysfs/" + tarball);
+    for (const auto& e : fs::recursive_directory_iterator(dir))
+        if (e.is_directory() && e.path().filename() == "sys") return e.path().parent_path().string();
+    return dir;
+}
+
+Topology loadQuirky(const std::string& tarball) {
+    const std::string root = quirkRoot(tarball);
+    auto topo = loadSysfsTopology(root, detectSnapshotArch(root).value_or(Arch::X86_64));
+    EXPECT_TRUE(topo.ok()) << tarball << ": " << (topo.ok() ? "" : topo.error());
+    return topo.ok() ? std::move(topo).value() : Topology{};
+}
+
+bool anyWarningHas(const Topology& t, const std::string& text) {
+    for (const auto& w : t.warnings)
+        if (w.find(text) != std::string::npos) return true;
+    return false;
+}
+
+TEST(SysfsQuirks, AKunpeng920DumpWithNulTerminatedFilesBuildsTheSeedsHierarchy) {
+    // 2 packages x 2 nodes x 8 clusters of 4 cores; every cpulist file ends "\n\0"
+    const Topology topo = loadQuirky("128arm-2pa2n8cluster4co.tar.bz2");
+    ASSERT_EQ(topo.onlineCount(), 128);
+    EXPECT_EQ(topo.arch, Arch::Arm64);
+    EXPECT_TRUE(topo.warnings.empty());
+    EXPECT_EQ(topo.cpus[0].clusterCpus.toList(), "0-3");
+    EXPECT_EQ(topo.nodes.size(), 4u);
+    auto tree = buildDomains(topo, {.arch = Arch::Arm64});
+    ASSERT_TRUE(tree.ok()) << tree.error();
+    EXPECT_TRUE(validateDomainTree(*tree).empty());
+    const auto& d = tree->domainsOf(0);
+    // distances from node 0: 16, 32, 33 (25 is node 1's to node 2): the 25 level spans what the
+    // 16 one does for cpu0 and degenerates
+    std::vector<std::string> spans;
+    for (const auto& sd : d) spans.push_back(sd.level + " " + sd.span.toList());
+    EXPECT_EQ(spans, (std::vector<std::string>{"CLS 0-3", "MC 0-31", "NUMA 0-63", "NUMA 0-95", "NUMA 0-127"}));
+    ASSERT_EQ(d.size(), 5u);
+    // The overlapping NUMA groups: at 0-95 node 2's group is its own node, not the 32-127 its
+    // sibling's child spans (find_descended_sibling(), the fix found on this very machine); at
+    // the top, node 3's group is its 32-distance span, 32-127, overlapping cpu0's 0-95.
+    ASSERT_EQ(d[3].groups.size(), 2u);
+    EXPECT_EQ(d[3].groups[0].span.toList(), "0-63");
+    EXPECT_EQ(d[3].groups[1].span.toList(), "64-95");
+    ASSERT_EQ(d[4].groups.size(), 2u);
+    EXPECT_EQ(d[4].groups[0].span.toList(), "0-95");
+    EXPECT_EQ(d[4].groups[1].span.toList(), "32-127");
+}
+
+TEST(SysfsQuirks, AKernelWithOnlyThreadSiblingsGetsAPackageHoldingThem) {
+    // a PS3 (Cell, 2.6-era kernel): cpuN/topology holds thread_siblings and nothing else
+    const Topology topo = loadQuirky("2ps3-2t.tar.bz2");
+    ASSERT_EQ(topo.onlineCount(), 2);
+    EXPECT_EQ(topo.cpus[0].packageCpus.toList(), "0-1");
+    auto tree = buildDomains(topo, {.arch = topo.arch});
+    ASSERT_TRUE(tree.ok()) << tree.error();
+    ASSERT_EQ(tree->domainsOf(0).size(), 1u);
+    EXPECT_EQ(tree->domainsOf(0)[0].level, "SMT");
+}
+
+TEST(SysfsQuirks, NodesListingTheSameCpusKeepEachOnTheLowestAndTheirAll10TableIsIgnored) {
+    // eight nodes, each listing CPUs 0-7, every distance 10 (hwloc drops the NUMA information)
+    const Topology topo = loadQuirky("8em64t-2s2ca2c-buggynuma.tar.bz2");
+    ASSERT_EQ(topo.onlineCount(), 8);
+    EXPECT_EQ(topo.nodeCpus(0).toList(), "0-7");
+    for (int n = 1; n < 8; ++n) EXPECT_TRUE(topo.nodeCpus(n).empty()) << "node" << n;
+    EXPECT_TRUE(anyWarningHas(topo, "node1, node2, node3, node4, node5, node6, node7 list CPUs 0-7")) << topo.warnings.front();
+    EXPECT_TRUE(anyWarningHas(topo, "NUMA distance 10 from node 0 to node 1 is not a valid SLIT entry"));
+    EXPECT_EQ(topo.nodeDistance(0, 1), 20);
+    auto tree = buildDomains(topo, {.arch = Arch::X86_64});
+    ASSERT_TRUE(tree.ok()) << tree.error();
+    EXPECT_TRUE(validateDomainTree(*tree).empty());
+    // two sockets sharing one node: no NUMA level, the package spans both
+    EXPECT_EQ(tree->domainsOf(0).back().span.toList(), "0-7");
+    EXPECT_EQ(tree->lowestCommonLevel(0, 1), "PKG");
+}
+
+TEST(SysfsQuirks, ADistanceOfZeroAndEmptyCacheMapsAreSetAside) {
+    const Topology topo = loadQuirky("8ia64-2s2c2t.tar.bz2");
+    ASSERT_EQ(topo.onlineCount(), 8);
+    ASSERT_EQ(topo.distance.size(), 1u);
+    EXPECT_EQ(topo.distance[0][0], 10);
+    EXPECT_TRUE(anyWarningHas(topo, "NUMA distance 0 from node 0 to node 0"));
+    // the L3's shared_cpu_map is all zeros: the last level known is the L2 of the core's threads
+    EXPECT_EQ(topo.llcCpus(0).toList(), "0-1");
+    auto tree = buildDomains(topo, {.arch = topo.arch});
+    ASSERT_TRUE(tree.ok()) << tree.error();
+    EXPECT_TRUE(tree->warnings.empty()) << tree->warnings.front();
+    EXPECT_TRUE(validateDomainTree(*tree).empty());
+}
+
+TEST(SlitRules, TheKernelsTestDecidesWhetherATableIsUsed) {
+    Topology t;
+    t.nodes = {{0, CpuSet::single(0)}, {1, CpuSet::single(1)}};
+    t.distance = {{10, 21}, {21, 10}};
+    ignoreInvalidSlit(t);
+    EXPECT_TRUE(t.warnings.empty());
+    EXPECT_EQ(t.distance[0][1], 21);
+    // a local distance other than 10 is no SLIT, even when the remote one is larger
+    t.distance = {{20, 40}, {40, 20}};
+    ignoreInvalidSlit(t);
+    ASSERT_EQ(t.warnings.size(), 1u);
+    EXPECT_NE(t.warnings[0].find("local must be 10"), std::string::npos) << t.warnings[0];
+    EXPECT_EQ(t.distance, (std::vector<std::vector<int>>{{10, 20}, {20, 10}}));
+    // beyond a byte
+    t.warnings.clear();
+    t.distance = {{10, 300}, {300, 10}};
+    ignoreInvalidSlit(t);
+    EXPECT_EQ(t.warnings.size(), 1u);
+    EXPECT_EQ(t.distance[0][1], 20);
+}
+
+TEST(CpuListErrors, ControlBytesInACpulistAreShownEscaped) {
+    auto r = CpuSet::parseList(std::string("0\x01", 2));
+    ASSERT_FALSE(r.ok());
+    EXPECT_NE(r.error().find("'0\\x01'"), std::string::npos) << r.error();
+}
+
+}  // namespace
+}  // namespace schedscope
