@@ -248,9 +248,17 @@ void MainWindow::showSession(const SessionPtr& session) {
                               .arg(session->loadMs, 0, 'f', 0)
                               .arg(session->buildMs, 0, 'f', 1));
     if (bannerIsLoadError_) banner_->hide();
-    if (!session->problems.empty()) {
-        banner_->showNotice(tr("%n consistency problem(s) in the built domains; first: %1", nullptr,
-                               int(session->problems.size())).arg(qs(session->problems.front())));
+    // what the loader set aside from the input (an invalid SLIT, a CPU two nodes list) first,
+    // then what the built domains break
+    QStringList notices;
+    if (const auto& set = session->topology->warnings; !set.empty())
+        notices << tr("%n input problem(s) set aside as the kernel would; first: %1", nullptr, int(set.size()))
+                       .arg(qs(set.front()));
+    if (!session->problems.empty())
+        notices << tr("%n consistency problem(s) in the built domains; first: %1", nullptr,
+                      int(session->problems.size())).arg(qs(session->problems.front()));
+    if (!notices.isEmpty()) {
+        banner_->showNotice(notices.join(QStringLiteral("  \u00b7  ")));
         bannerIsLoadError_ = true;  // cleared by the next successful load
     }
     if (newTopology) {

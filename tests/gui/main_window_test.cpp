@@ -62,6 +62,23 @@ TEST_F(MainWindowTest, LoadsOnAWorkerAndShowsTheSession) {
     EXPECT_TRUE(window.banner()->isHidden());
 }
 
+// A snapshot the loader repaired (hwloc's Altix XE320 dump: eight nodes list CPUs 0-7 with an
+// all-10 distance table) opens, and the banner says what was set aside, apart from the domains'
+// own consistency problems.
+TEST_F(MainWindowTest, InputProblemsSetAsideAreNamedInTheBanner) {
+    const std::string dir = schedscope::test::extractFixture("topologies/sysfs/8em64t-2s2ca2c-buggynuma.tar.bz2");
+    QSignalSpy shown(&window, &MainWindow::sessionShown);
+    window.open(TopologySpec{TopologySpec::Kind::SysfsRoot, dir + "/8em64t-2s2ca2c-buggynuma"});
+    ASSERT_TRUE(shown.wait(60'000));
+    ASSERT_TRUE(window.session());
+    EXPECT_EQ(window.session()->topology->onlineCount(), 8);
+    EXPECT_FALSE(window.banner()->isHidden());
+    const QString text = window.banner()->text();
+    EXPECT_TRUE(text.startsWith(QStringLiteral("2 input problem(s) set aside as the kernel would; first: node1, node2")))
+        << text.toStdString();
+    EXPECT_FALSE(text.contains(QStringLiteral("consistency problem"))) << text.toStdString();
+}
+
 // CPU time this thread has used, in ms: unlike wall time it does not count the time a busy
 // shared machine keeps the thread off the CPU, only the work the GUI thread itself did.
 double threadCpuMs() {
