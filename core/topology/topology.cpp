@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <set>
+#include <utility>
 #include <sys/utsname.h>
 
 namespace schedscope {
@@ -148,10 +149,12 @@ void ignoreInvalidSlit(Topology& t) {
             const int d = t.distance[i][j];
             const bool valid = i == j ? d == 10 : d > 10 && d <= 255;
             if (valid) continue;
-            const std::string a = std::to_string(t.nodes[i].id), b = std::to_string(t.nodes[j].id);
-            t.warnings.push_back("NUMA distance " + std::to_string(d) + " from node " + a + " to node " + b +
-                                 " is not a valid SLIT entry (" + (i == j ? "local must be 10" : "remote must be 11..255") +
-                                 "): the kernel ignores the table, distances 10 local and 20 remote used");
+            std::string w = "NUMA distance " + std::to_string(d);
+            w += " from node " + std::to_string(t.nodes[i].id);
+            w += " to node " + std::to_string(t.nodes[j].id);
+            w += i == j ? " is not a valid SLIT entry (local must be 10)" : " is not a valid SLIT entry (remote must be 11..255)";
+            w += ": the kernel ignores the table, distances 10 local and 20 remote used";
+            t.warnings.push_back(std::move(w));
             for (size_t x = 0; x < n; ++x)
                 for (size_t y = 0; y < n; ++y) t.distance[x][y] = x == y ? 10 : 20;
             return;

@@ -18,7 +18,7 @@ namespace fs = std::filesystem;
 
 // the dump's root: the directory holding its sys/
 std::string quirkRoot(const std::string& tarball) {
-    const std::string dir = test::extractFixture("topologies/sysfs/" + tarball);
+    std::string dir = test::extractFixture("topologies/sysfs/" + tarball);
     for (const auto& e : fs::recursive_directory_iterator(dir))
         if (e.is_directory() && e.path().filename() == "sys") return e.path().parent_path().string();
     return dir;
@@ -52,6 +52,7 @@ TEST(SysfsQuirks, AKunpeng920DumpWithNulTerminatedFilesBuildsTheSeedsHierarchy) 
     // distances from node 0: 16, 32, 33 (25 is node 1's to node 2): the 25 level spans what the
     // 16 one does for cpu0 and degenerates
     std::vector<std::string> spans;
+    spans.reserve(d.size());
     for (const auto& sd : d) spans.push_back(sd.level + " " + sd.span.toList());
     EXPECT_EQ(spans, (std::vector<std::string>{"CLS 0-3", "MC 0-31", "NUMA 0-63", "NUMA 0-95", "NUMA 0-127"}));
     ASSERT_EQ(d.size(), 5u);
