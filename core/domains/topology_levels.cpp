@@ -68,18 +68,28 @@ bool hasCapacities(const Topology& t) {
     return std::any_of(t.cpus.begin(), t.cpus.end(), [](const CpuTopology& c) { return c.online && c.capacity != 1024; });
 }
 
+// x86's sibling masks never cross a node: set_cpu_sibling_map() links two CPUs only when
+// match_smt()/match_l2c()/match_llc() hold, and those end in topology_sane(), false for CPUs on
+// different nodes (with a WARN, except Intel's sub-NUMA clustering, which match_llc() expects).
+// A sysfs snapshot's thread_siblings and cluster_cpus are those masks already; the LLC comes
+// from cacheinfo, which does not cut it: a Xeon with SNC shows its L3 across both of a
+// package's nodes, while the kernel's MC stops at the node.
+CpuSet x86SiblingMask(const Topology& t, int cpu, const CpuSet& shared) { return shared & t.nodeCpus(cpuAt(t, cpu).node); }
+
 // arch/x86/kernel/smpboot.c: SMT = the siblings, CLS = cpu_l2c_shared_mask (sysfs cluster_cpus),
 // MC = cpu_llc_shared_mask, DIE/PKG = cpu_cpu_mask (the node); x86_{smt,cluster,core,die}_flags().
 void addX86Levels(const Topology& t, const DomainBuildOptions& o, const KernelProfile& p, bool cluster,
                   std::vector<TopologyLevel>& tl, std::vector<std::string>& warnings) {
     const uint32_t itmt = x86ItmtFlags(t, p);
     if (o.config.schedSmt)
-        tl.push_back({"SMT", [&t](int cpu) { return cpuAt(t, cpu).threadSiblings; },
+        tl.push_back({"SMT", [&t](int cpu) { return x86SiblingMask(t, cpu, cpuAt(t, cpu).threadSiblings); },
                       smtFlags() | (p.asymPackingOnSmt ? itmt : 0)});
     // 5.16-6.5 left the cluster out on hybrid CPUs: single tasks landed on E-core clusters
     if (cluster && (p.clusterOnIntelHybrid || !t.intelHybrid()))
-        tl.push_back({"CLS", [&t](int cpu) { return cpuAt(t, cpu).clusterCpus; }, clusterFlags(p) | itmt});
-    if (o.config.schedMc) tl.push_back({"MC", [&t](int cpu) { return t.llcCpus(cpu); }, coreFlags() | itmt});
+        tl.push_back({"CLS", [&t](int cpu) { return x86SiblingMask(t, cpu, cpuAt(t, cpu).clusterCpus); },
+                      clusterFlags(p) | itmt});
+    if (o.config.schedMc)
+        tl.push_back({"MC", [&t](int cpu) { return x86SiblingMask(t, cpu, t.llcCpus(cpu)); }, coreFlags() | itmt});
     if (!x86HasNumaInPackage(t))
         tl.push_back(pkgLevel(t, p, p.asymPackingOnPkg || (t.intelHybrid() && p.asymPackingOnHybridPkg) ? itmt : 0));
     if (t.intelHybrid() && p.hybridCapacityWithoutSmt && !t.hasSmt() && !t.itmtEnabled && !hasCapacities(t))

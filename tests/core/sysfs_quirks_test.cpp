@@ -1,9 +1,9 @@
 // Real sysfs dumps with the quirks of their kernels and of the tools that saved them, all from
 // hwloc's test suite (tests/hwloc/linux/): NUL-terminated attribute files (a 128-core Kunpeng
 // 920), a kernel exporting thread_siblings only (a PS3), nodes that all list the same CPUs with an
-// all-10 distance table (an SGI Altix XE320 with buggy NUMA firmware), and a distance of 0 with
-// cache maps left empty (an ia64 machine). Each loads as the kernel would have run it and says
-// what it set aside.
+// all-10 distance table (an SGI Altix XE320 with buggy NUMA firmware), a distance of 0 with cache
+// maps left empty (an ia64 machine), and an SNC2 Xeon whose L3 spans two nodes. Each loads as the
+// kernel would have run it and says what it set aside.
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -107,6 +107,31 @@ TEST(SysfsQuirks, ADistanceOfZeroAndEmptyCacheMapsAreSetAside) {
     ASSERT_TRUE(tree.ok()) << tree.error();
     EXPECT_TRUE(tree->warnings.empty()) << tree->warnings.front();
     EXPECT_TRUE(validateDomainTree(*tree).empty());
+}
+
+TEST(SysfsQuirks, SubNumaClusteringCutsTheLlcDomainAtTheNodeAndDropsPkg) {
+    // dual Xeon Gold 6230 in SNC2 mode: each package's L3 (cacheinfo) spans both of its nodes,
+    // but match_llc() links no CPUs of different nodes, so MC is the node; the package holds
+    // two nodes (x86_has_numa_in_package), so no PKG level: the SLIT's 11 builds it instead
+    const Topology topo = loadQuirky("memorysidecaches.tar.bz2");
+    ASSERT_EQ(topo.onlineCount(), 80);
+    ASSERT_EQ(topo.llcCpus(0).count(), 40);
+    auto tree = buildDomains(topo, {.arch = Arch::X86_64});
+    ASSERT_TRUE(tree.ok()) << tree.error();
+    EXPECT_TRUE(tree->warnings.empty()) << tree->warnings.front();
+    EXPECT_TRUE(validateDomainTree(*tree).empty());
+    std::vector<std::string> levels;
+    std::vector<int> sizes;
+    levels.reserve(tree->domainsOf(0).size());
+    sizes.reserve(tree->domainsOf(0).size());
+    for (const auto& sd : tree->domainsOf(0)) {
+        levels.push_back(sd.level);
+        sizes.push_back(sd.span.count());
+    }
+    EXPECT_EQ(levels, (std::vector<std::string>{"SMT", "MC", "NUMA", "NUMA"}));
+    EXPECT_EQ(sizes, (std::vector<int>{2, 20, 40, 80}));
+    EXPECT_EQ(tree->domainsOf(0)[1].span, topo.nodeCpus(0));
+    EXPECT_EQ(tree->domainsOf(0)[2].span, topo.cpus[0].packageCpus);
 }
 
 TEST(SlitRules, TheKernelsTestDecidesWhetherATableIsUsed) {
