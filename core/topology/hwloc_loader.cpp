@@ -225,7 +225,7 @@ Result<Topology> convert(hwloc_topology_t ht, const std::string& what, bool arch
         // The kernel's cluster: firmware clusters where hwloc saw them (sysfs cluster_cpus);
         // on x86 the L2 sharers (cpu_l2c_shared_mask); otherwise just the core.
         if (cluster) c.clusterCpus = fromBitmap(cluster->cpuset) & online;
-        else if (arch == Arch::X86_64 && l2) c.clusterCpus = fromBitmap(l2->cpuset) & online;
+        else if (arch == Arch::X86_64 && l2) c.clusterCpus = (fromBitmap(l2->cpuset) & online) | c.threadSiblings;  // see the sysfs loader
         else c.clusterCpus = c.threadSiblings;
         c.clusterId = c.clusterCpus.first();
         if (capacityOf.count(id)) c.capacity = capacityOf[id];

@@ -252,9 +252,11 @@ Result<Topology> loadSysfsTopology(const std::string& root, Arch arch) {
         for (auto& [idx, ci] : caches) c.caches.push_back(std::move(ci));
         // Kernels before 5.16 export no cluster_cpus. A current x86 kernel derives the cluster
         // from the L2 sharers (cpu_l2c_shared_mask), so do the same; elsewhere it is the core.
+        // Hardware threads share their core's L2 whatever an old cacheinfo said (3.x kernels
+        // listed a Bulldozer compute unit's L2 as private to each of its two "threads").
         if (!masks[1] && arch == Arch::X86_64)
             for (const auto& k : c.caches)
-                if (k.level == 2 && k.type != "Instruction") c.clusterCpus = k.shared;
+                if (k.level == 2 && k.type != "Instruction") c.clusterCpus = k.shared | c.threadSiblings;
     }
     CpuSet onlineSet = topo.onlineCpus();
     if (onlineSet.empty()) return Error{root + ": no online CPU"};

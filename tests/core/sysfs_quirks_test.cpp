@@ -2,8 +2,9 @@
 // hwloc's test suite (tests/hwloc/linux/): NUL-terminated attribute files (a 128-core Kunpeng
 // 920), a kernel exporting thread_siblings only (a PS3), nodes that all list the same CPUs with an
 // all-10 distance table (an SGI Altix XE320 with buggy NUMA firmware), a distance of 0 with cache
-// maps left empty (an ia64 machine), and an SNC2 Xeon whose L3 spans two nodes. Each loads as the
-// kernel would have run it and says what it set aside.
+// maps left empty (an ia64 machine), an L2 listed as private to each of a Bulldozer compute
+// unit's two threads, and an SNC2 Xeon whose L3 spans two nodes. Each loads as the kernel would
+// have run it and says what it set aside.
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -132,6 +133,22 @@ TEST(SysfsQuirks, SubNumaClusteringCutsTheLlcDomainAtTheNodeAndDropsPkg) {
     EXPECT_EQ(sizes, (std::vector<int>{2, 20, 40, 80}));
     EXPECT_EQ(tree->domainsOf(0)[1].span, topo.nodeCpus(0));
     EXPECT_EQ(tree->domainsOf(0)[2].span, topo.cpus[0].packageCpus);
+}
+
+TEST(SysfsQuirks, AnL2ListedAsPrivateStillHoldsTheThreadsThatShareIt) {
+    // Opteron 6276 (Bulldozer) on a 3.x kernel: a compute unit's two cores are thread siblings,
+    // but cacheinfo lists their shared L2 as each one's own. Without cluster_cpus the x86
+    // cluster is the L2's sharers; the threads of a core share its L2, so it holds them.
+    const Topology topo = loadQuirky("64amd64-4s2n4ca2co.tar.bz2");
+    ASSERT_EQ(topo.onlineCount(), 64);
+    EXPECT_EQ(topo.cpus[0].threadSiblings.toList(), "0-1");
+    EXPECT_EQ(topo.cpus[0].clusterCpus.toList(), "0-1");
+    auto tree = buildDomains(topo, {.arch = Arch::X86_64});
+    ASSERT_TRUE(tree.ok()) << tree.error();
+    EXPECT_TRUE(tree->warnings.empty()) << tree->warnings.front();  // was "SMT not a subset of CLS" for all 64
+    EXPECT_EQ(tree->domainsOf(0)[0].level, "SMT");
+    EXPECT_EQ(tree->domainsOf(0)[1].level, "MC");
+    EXPECT_EQ(tree->domainsOf(0)[1].span.toList(), "0-7");
 }
 
 TEST(SlitRules, TheKernelsTestDecidesWhetherATableIsUsed) {
