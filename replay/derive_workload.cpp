@@ -101,6 +101,12 @@ Result<DerivedWorkload> deriveWorkload(const tracing::EventStore& store, const T
                                        const DeriveOptions& opt, const std::string& what) {
     if (store.count(EventKind::Switch) == 0)
         return Error{what + ": the trace has no sched_switch events; replay needs them (record with -e sched)"};
+    // run and sleep times come from the timestamps: a clock counting cycles or ticks would make
+    // every burst a wrong multiple of its length
+    if (!store.clockCountsNs())
+        return Error{what + ": its trace clock " + (store.traceClock().empty() ? std::string("(raw counts)") : store.traceClock()) +
+                     " does not count nanoseconds, and replay needs run and sleep times (record with a ns clock, e.g. "
+                     "trace-cmd record -C local, or with --tsc2nsec)"};
     if (!(opt.scale > 0) || opt.scale > 1000) return Error{what + ": scale must be in (0, 1000]"};
     const uint64_t first = store.firstTs(), last = store.lastTs();
     const double spanS = static_cast<double>(last - first) / 1e9;

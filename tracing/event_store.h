@@ -95,6 +95,15 @@ public:
     // (a trace.dat's uname option); "" otherwise.
     const std::string& kernelRelease() const { return kernelRelease_; }
     void setKernelRelease(std::string release) { kernelRelease_ = std::move(release); }
+    // The trace clock that stamped the events ("local", "x86-tsc", ...; "" when the source does
+    // not say) and whether its counts are nanoseconds. The kernel's counter, uptime (jiffies) and
+    // x86-tsc (cycles) clocks are not: their traces keep event order, not durations.
+    const std::string& traceClock() const { return traceClock_; }
+    bool clockCountsNs() const { return clockCountsNs_; }
+    void setTraceClock(std::string name, bool countsNs) {
+        traceClock_ = std::move(name);
+        clockCountsNs_ = countsNs;
+    }
 
     uint64_t firstTs() const { return firstTs_; }
     uint64_t lastTs() const { return lastTs_; }
@@ -137,7 +146,8 @@ private:
     std::vector<Partition> parts_;
     size_t total_ = 0;
     uint64_t firstTs_ = UINT64_MAX, lastTs_ = 0;
-    std::string buffer_, kernelRelease_;
+    std::string buffer_, kernelRelease_, traceClock_;
+    bool clockCountsNs_ = true;
     std::array<uint64_t, kEventKindCount> byKind_{};
     std::array<uint64_t, static_cast<size_t>(Anomaly::Count)> anomalies_{};
     std::map<std::string, uint64_t, std::less<>> other_;

@@ -29,10 +29,13 @@ bool toInt(std::string_view s, T& out) {
     return ec == std::errc{} && p == s.data() + s.size();
 }
 
-bool parseTimestamp(std::string_view s, uint64_t& ns) {
+// "<s>.<us or ns>" for the nanosecond clocks; a plain count ("1182856670255253") where the
+// trace clock does not count ns (counter, uptime, x86-tsc): `rawCount` says which it was.
+bool parseTimestamp(std::string_view s, uint64_t& ns, bool& rawCount) {
     const auto dot = s.find('.');
     uint64_t secs = 0, frac = 0;
-    if (dot == std::string_view::npos) return false;
+    rawCount = dot == std::string_view::npos;
+    if (rawCount) return toInt(s, ns);
     if (!toInt(s.substr(0, dot), secs)) return false;
     std::string_view f = s.substr(dot + 1);
     if (f.empty() || f.size() > 9 || !toInt(f, frac)) return false;
@@ -221,7 +224,9 @@ bool parseLine(std::string_view line, EventStore& store) {
         tok = rest.substr(0, sp);
     }
     uint64_t ts = 0;
-    if (!tok.ends_with(':') || !parseTimestamp(tok.substr(0, tok.size() - 1), ts)) return false;
+    bool rawCount = false;
+    if (!tok.ends_with(':') || !parseTimestamp(tok.substr(0, tok.size() - 1), ts, rawCount)) return false;
+    if (rawCount && store.clockCountsNs()) store.setTraceClock("", false);
     if (sp == std::string_view::npos) return false;
     rest = trim(rest.substr(sp + 1));
     const auto colon = rest.find(": ");

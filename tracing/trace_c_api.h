@@ -83,6 +83,12 @@ int tracecmd_output_write_headers(struct tracecmd_output *handle, struct tracecm
 int tracecmd_write_cmdlines(struct tracecmd_output *handle);
 int tracecmd_append_cpu_data(struct tracecmd_output *handle, int cpus, char *const *cpu_data_files);
 const char *tracecmd_get_uname(struct tracecmd_input *handle);
+/* the clock the trace was recorded with ("local", "x86-tsc", ...), NULL when the file has none */
+const char *tracecmd_get_trace_clock(struct tracecmd_input *handle);
+unsigned long tracecmd_get_flags(struct tracecmd_input *handle);
+/* TRACECMD_FL_IN_USECS of the private header's flags: the timestamps count nanoseconds (a ns
+ * trace clock, or x86-tsc with the TSC2NSEC option applied) */
+enum { SCHEDSCOPE_TRACECMD_FL_IN_USECS = 1 << 2 };
 struct tracecmd_option *tracecmd_add_option(struct tracecmd_output *handle, unsigned short id, int size,
                                             const void *data);
 /* TRACECMD_OPTION_UNAME of the private header's option enum: "sysname nodename release machine" */

@@ -204,6 +204,8 @@ Result<EventStore> readTraceDat(const std::string& path, const LoadOptions& opti
         }
         store->events.setBuffer(b == 0 ? std::string() : buffers[b]);
         store->events.setKernelRelease(kernelReleaseOf(tracecmd_get_uname(handle.h)));
+        const char* clock = tracecmd_get_trace_clock(handle.h);
+        store->events.setTraceClock(clock ? clock : "", (tracecmd_get_flags(handle.h) & SCHEDSCOPE_TRACECMD_FL_IN_USECS) != 0);
         return std::move(store->events);
     }
     const std::string counted = std::to_string(otherRecords) + " other records";

@@ -40,7 +40,13 @@ nlohmann::json statsJson(const EventStore& store, const MigrationReport& mig, co
     j["events_by_cpu"] = cpus;
     j["events"] = store.size();
     j["tasks"] = store.taskCount();
-    j["duration_s"] = store.size() ? static_cast<double>(store.lastTs() - store.firstTs()) / 1e9 : 0.0;
+    // a clock that does not count ns (counter, uptime, x86-tsc without --tsc2nsec) spans counts,
+    // not seconds: the duration is given in its counts and duration_s is null
+    const uint64_t span = store.size() ? store.lastTs() - store.firstTs() : 0;
+    j["trace_clock"] = store.traceClock();  // "" when the trace does not say
+    j["clock_counts_ns"] = store.clockCountsNs();
+    j["duration_s"] = store.clockCountsNs() ? nlohmann::json(static_cast<double>(span) / 1e9) : nlohmann::json(nullptr);
+    j["duration_clock_counts"] = span;
     j["lost_events"] = store.anomaly(Anomaly::LostEvents);
     nlohmann::json levels = nlohmann::json::object();
     for (size_t l = 0; l < mig.levels.size(); ++l)
@@ -60,9 +66,16 @@ nlohmann::json statsJson(const EventStore& store, const MigrationReport& mig, co
 
 void printStatsText(const nlohmann::json& j) {
     const std::string buffer = j["buffer"].get<std::string>(), kernel = j["kernel_release"].get<std::string>();
-    std::printf("%s: %llu events, %.3f s, %llu tasks, %llu lost events (topology: %s%s%s)\n",
-                j["file"].get<std::string>().c_str(), j["events"].get<unsigned long long>(),
-                j["duration_s"].get<double>(), j["tasks"].get<unsigned long long>(),
+    const std::string clock = j["trace_clock"].get<std::string>();
+    char duration[160];
+    if (j["clock_counts_ns"].get<bool>())
+        std::snprintf(duration, sizeof duration, "%.3f s", j["duration_s"].get<double>());
+    else
+        std::snprintf(duration, sizeof duration, "%llu %s counts (the trace clock does not count ns: times are its counts)",
+                      j["duration_clock_counts"].get<unsigned long long>(), clock.empty() ? "clock" : clock.c_str());
+    std::printf("%s: %llu events, %s, %llu tasks, %llu lost events (topology: %s%s%s)\n",
+                j["file"].get<std::string>().c_str(), j["events"].get<unsigned long long>(), duration,
+                j["tasks"].get<unsigned long long>(),
                 j["lost_events"].get<unsigned long long>(), j["topology"].get<std::string>().c_str(),
                 buffer == "top" ? "" : ("; buffer " + buffer).c_str(), kernel.empty() ? "" : ("; kernel " + kernel).c_str());
     std::printf("events by kind:\n");

@@ -96,6 +96,11 @@ TraceWorkspace::TraceWorkspace(MainWindow* window) : QObject(window), window_(wi
         if (!t->buffer.isEmpty()) message += tr("; from its buffer %1 (trace-cmd record -B)").arg(t->buffer);
         if (!t->topologyNote.isEmpty()) message += QStringLiteral("; ") + t->topologyNote;
         window_->statusBar()->showMessage(message, 10'000);
+        if (const auto& store = *t->data->store; !store.clockCountsNs())
+            window_->banner()->showNotice(
+                tr("%1: its trace clock %2 does not count nanoseconds: the timeline's times are its counts, and "
+                   "what-if replay needs real times (record with trace-cmd record -C local, or --tsc2nsec)")
+                    .arg(t->name, store.traceClock().empty() ? tr("(raw counts)") : qs(store.traceClock())));
     });
     connect(loader_, &TraceLoader::failed, this, [this](const QString& error) {
         window_->statusBar()->clearMessage();

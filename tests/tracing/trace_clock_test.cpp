@@ -1,0 +1,80 @@
+// The trace clock: traces recorded with a clock that does not count nanoseconds (trace-cmd
+// record -C x86-tsc or -C counter, recorded here by tests/data/traces/clocks.sh) are read with
+// their clock named and flagged, so their spans are not reported as seconds; the report text of
+// such a trace prints plain counts, which the text reader takes as such.
+#include <gtest/gtest.h>
+
+#include <array>
+#include <cstdio>
+#include <nlohmann/json.hpp>
+
+#include "support/fixtures.h"
+#include "trace_reader.h"
+
+using namespace schedscope;
+using namespace schedscope::tracing;
+
+namespace {
+
+std::string runCommand(const std::string& cmd) {
+    std::string out;
+    FILE* p = popen(cmd.c_str(), "r");
+    if (!p) return out;
+    std::array<char, 65536> buf{};
+    size_t n;
+    while ((n = fread(buf.data(), 1, buf.size(), p)) > 0) out.append(buf.data(), n);
+    pclose(p);
+    return out;
+}
+
+TEST(TraceClock, TraceDatFilesNameTheirClockAndWhetherItCountsNs) {
+    auto tsc = readTraceDat(test::dataPath("traces/clock-x86-tsc.dat"));
+    auto counter = readTraceDat(test::dataPath("traces/clock-counter.dat"));
+    auto local = readTraceDat(test::dataPath("traces/mixed-v7.dat"));  // trace-cmd's default clock
+    ASSERT_TRUE(tsc.ok()) << tsc.error();
+    ASSERT_TRUE(counter.ok()) << counter.error();
+    ASSERT_TRUE(local.ok()) << local.error();
+    EXPECT_EQ(tsc->traceClock(), "x86-tsc");
+    EXPECT_FALSE(tsc->clockCountsNs());
+    EXPECT_EQ(counter->traceClock(), "counter");
+    EXPECT_FALSE(counter->clockCountsNs());
+    EXPECT_EQ(local->traceClock(), "local");
+    EXPECT_TRUE(local->clockCountsNs());
+    // the counter clock ticks once per event, so its span is about the number of events
+    EXPECT_GT(counter->size(), 500u);
+    EXPECT_LT(counter->lastTs() - counter->firstTs(), 4 * counter->size());
+}
+
+TEST(TraceClock, AReportOfRawCountsIsReadAsCountsNotRejected) {
+    // "core_tests-16358 [001]       10741: sched_migrate_task: ..." : no seconds, no dot
+    auto text = readFtraceText(test::dataPath("traces/clock-counter.report.txt"));
+    auto dat = readTraceDat(test::dataPath("traces/clock-counter.dat"));
+    ASSERT_TRUE(text.ok()) << text.error();
+    ASSERT_TRUE(dat.ok());
+    EXPECT_FALSE(text->clockCountsNs());
+    EXPECT_EQ(text->size(), dat->size());
+    EXPECT_EQ(text->firstTs(), dat->firstTs());
+    EXPECT_EQ(text->lastTs(), dat->lastTs());
+    // a report in seconds stays in ns
+    auto seconds = readFtraceText(test::dataPath("traces/mixed-v7.report.txt"));
+    ASSERT_TRUE(seconds.ok());
+    EXPECT_TRUE(seconds->clockCountsNs());
+}
+
+TEST(TraceClock, TraceStatsGivesTheSpanInClockCountsNotSeconds) {
+    const std::string file = test::dataPath("traces/clock-x86-tsc.dat");
+    const std::string cli = std::string(SCHEDSCOPE_CLI) + " trace stats '" + file + "' --local";
+    const auto j = nlohmann::json::parse(runCommand(cli + " --json"));
+    EXPECT_EQ(j["trace_clock"], "x86-tsc");
+    EXPECT_EQ(j["clock_counts_ns"], false);
+    EXPECT_TRUE(j["duration_s"].is_null());
+    EXPECT_GT(j["duration_clock_counts"].get<uint64_t>(), 0u);
+    const std::string text = runCommand(cli);
+    EXPECT_NE(text.find(" x86-tsc counts (the trace clock does not count ns"), std::string::npos) << text.substr(0, 300);
+    // replay needs times: a one-line error naming the file and the clock
+    const std::string replay = runCommand(std::string(SCHEDSCOPE_CLI) + " replay '" + file + "' --local 2>&1; echo rc=$?");
+    EXPECT_NE(replay.find(file + ": its trace clock x86-tsc does not count nanoseconds"), std::string::npos) << replay;
+    EXPECT_NE(replay.find("rc=2"), std::string::npos) << replay;
+}
+
+}  // namespace
