@@ -132,7 +132,7 @@ std::vector<Command> topologyCommands() {
     domainOpts.push_back({"diff", false, "compare the built domains with the running kernel's (exit 1 if they differ)"});
     return {
         {"topology", "show a CPU topology: packages, NUMA nodes, LLCs, clusters, cores, CPUs",
-         "[--local | --sysfs-root DIR | --xml FILE | --synthetic STR | --preset NAME] [--json] [--list]", topologyOpts,
+         "[--local | --sysfs-root DIR|ARCHIVE | --xml FILE | --synthetic STR | --preset NAME] [--json] [--list]", topologyOpts,
          runTopology},
         {"domains", "build the sched domains the kernel would build for a topology",
          "[topology options] [--arch ARCH] [--no-cls] [--no-node] [--profile NAME] [--format text|json|kernel] "

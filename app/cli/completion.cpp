@@ -25,7 +25,7 @@ std::string bashCompletionScript(const std::vector<Command>& commands) {
         << "  case \"$prev\" in\n"
         << "    --preset) COMPREPLY=($(compgen -W \"" << presets << "\" -- \"$cur\")); return ;;\n"
         << "    --xml|-o|--output) _filedir; return ;;\n"
-        << "    --sysfs-root) _filedir -d; return ;;\n"
+        << "    --sysfs-root) _filedir '@(tar|tbz2|tgz|txz|bz2|gz|xz)'; return ;;\n"
         << "    --arch) COMPREPLY=($(compgen -W \"x86_64 arm64 ppc64 s390x generic\" -- \"$cur\")); return ;;\n"
         << "    --format) COMPREPLY=($(compgen -W \"text json kernel\" -- \"$cur\")); return ;;\n"
         << "  esac\n"

@@ -7,7 +7,7 @@ namespace schedscope::cli {
 std::vector<OptionSpec> topologyOptions() {
     return {
         {"local", false, "use this machine's topology (default)"},
-        {"sysfs-root", true, "DIR a sysfs snapshot root holding sys/devices/system/{cpu,node}"},
+        {"sysfs-root", true, "DIR|ARCHIVE a sysfs snapshot: the directory holding sys/devices/system/{cpu,node} (or one above it), or its .tar[.bz2|.gz|.xz] as hwloc-gather-topology saves it"},
         {"xml", true, "FILE an hwloc XML export (hwloc 2.x format)"},
         {"synthetic", true, "STR an hwloc synthetic description, e.g. \"pack:2 numa:2 l3:2 core:4 pu:2\""},
         {"preset", true, "NAME a built-in topology (see 'topology --list')"},

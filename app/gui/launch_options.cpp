@@ -30,8 +30,9 @@ LaunchOptions parseLaunchOptions(const QStringList& arguments) {
     const QCommandLineOption presetOpt(QStringLiteral("preset"), QObject::tr("Open a built-in topology."), QStringLiteral("NAME"));
     const QCommandLineOption xmlOpt(QStringLiteral("xml"), QObject::tr("Open an hwloc XML export."), QStringLiteral("FILE"));
     const QCommandLineOption sysfsOpt(QStringLiteral("sysfs-root"),
-                                      QObject::tr("Open a sysfs snapshot root holding sys/devices/system/{cpu,node}."),
-                                      QStringLiteral("DIR"));
+                                      QObject::tr("Open a sysfs snapshot: the directory holding sys/devices/system/{cpu,node}, "
+                                                  "or its .tar[.bz2|.gz|.xz] archive."),
+                                      QStringLiteral("DIR|ARCHIVE"));
     const QCommandLineOption synthOpt(QStringLiteral("synthetic"),
                                       QObject::tr("Open an hwloc synthetic topology, e.g. \"pack:2 numa:2 l3:2 core:4 pu:2\"."),
                                       QStringLiteral("STR"));

@@ -32,6 +32,7 @@
 #include "qt_convert.h"
 #include "recent_files.h"
 #include "session_loader.h"
+#include "topology/snapshot_archive.h"
 #include "topology_view.h"
 #include "trace_workspace.h"
 #include "view_export.h"
@@ -129,6 +130,7 @@ void MainWindow::buildMenus(QMenuBar* bar) {
     file->addAction(tr("Open &this machine"), this, [this] { open(TopologySpec{}); });
     file->addAction(tr("Open hwloc &XML\u2026"), QKeySequence::Open, this, &MainWindow::openXmlDialog);
     file->addAction(tr("Open sysfs &snapshot\u2026"), this, &MainWindow::openSysfsDialog);
+    file->addAction(tr("Open sysfs snapshot &archive\u2026"), this, &MainWindow::openSysfsArchiveDialog);
     file->addAction(tr("Open s&ynthetic\u2026"), this, &MainWindow::openSyntheticDialog);
     file->addAction(tr("Open t&race\u2026"), this, [this] { trace_->openTraceDialog(); });
     QMenu* presets = file->addMenu(tr("&Presets"));
@@ -222,7 +224,7 @@ void MainWindow::open(const TopologySpec& spec) { loader_->load(spec, controls_-
 void MainWindow::openPath(const QString& path) {
     const QFileInfo fi(path);
     TopologySpec spec;
-    if (fi.isDir()) {
+    if (fi.isDir() || isSnapshotArchive(ss(path))) {
         spec.kind = TopologySpec::Kind::SysfsRoot;
     } else if (fi.suffix().compare(QLatin1String("xml"), Qt::CaseInsensitive) == 0) {
         spec.kind = TopologySpec::Kind::HwlocXml;
@@ -335,6 +337,14 @@ void MainWindow::openSysfsDialog() {
     s.kind = TopologySpec::Kind::SysfsRoot;
     s.value = ss(d);
     open(s);
+}
+
+// hwloc-gather-topology's tarballs and the like: extracted to a temporary directory and read
+void MainWindow::openSysfsArchiveDialog() {
+    const QString f = QFileDialog::getOpenFileName(
+        this, tr("Open sysfs snapshot archive"), QString(),
+        tr("Snapshot archives (*.tar *.tar.bz2 *.tbz2 *.tar.gz *.tgz *.tar.xz *.txz);;All files (*)"));
+    if (!f.isEmpty()) openPath(f);
 }
 
 void MainWindow::openSyntheticDialog() {

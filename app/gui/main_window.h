@@ -95,6 +95,7 @@ private:
     void exportWithDialog(const QString& view);
     void openXmlDialog();
     void openSysfsDialog();
+    void openSysfsArchiveDialog();
     void openSyntheticDialog();
     void setUpWhatIfAndLessons();
     void applyPendingSelection();

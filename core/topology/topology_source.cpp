@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include "topology/hwloc_loader.h"
+#include "topology/snapshot_archive.h"
 #include "topology/sysfs_loader.h"
 
 namespace schedscope {
@@ -47,6 +48,38 @@ std::vector<PresetInfo> listPresets() {
     return out;
 }
 
+namespace {
+Result<Topology> loadSysfsAt(const std::string& root, const TopologySpec& spec) {
+    auto topo = loadSysfsTopology(root, spec.archGiven ? spec.arch : detectSnapshotArch(root).value_or(hostArch()));
+    // hwloc's x86+linux dumps hold <machine>/fsroot/sys: the machine is the directory above
+    if (topo && topo->name == "fsroot") topo->name = fs::path(root).parent_path().filename().string();
+    return topo;
+}
+
+// A directory holding sys/, one a few levels above it (an extracted dump), or the dump's archive.
+Result<Topology> loadSysfsSnapshot(const TopologySpec& spec) {
+    if (!isSnapshotArchive(spec.value)) {
+        auto root = findSnapshotRoot(spec.value);
+        if (!root) return Error{root.error()};
+        return loadSysfsAt(*root, spec);
+    }
+    auto extracted = ExtractedSnapshot::extract(spec.value);
+    if (!extracted) return Error{extracted.error()};
+    auto root = findSnapshotRoot(extracted->dir());
+    if (!root) return Error{spec.value + ": no sysfs snapshot in the archive (no sys/devices/system/cpu directory)"};
+    auto topo = loadSysfsAt(*root, spec);
+    // errors name files inside the archive, not in the temporary directory it goes away with
+    if (!topo) {
+        std::string e = topo.error();
+        for (size_t at; (at = e.find(extracted->dir())) != std::string::npos;)
+            e.replace(at, extracted->dir().size(), spec.value);
+        return Error{e};
+    }
+        topo->source = "sysfs snapshot " + spec.value;
+    return topo;
+}
+}  // namespace
+
 Result<Topology> loadTopology(const TopologySpec& spec) {
     switch (spec.kind) {
         case TopologySpec::Kind::Local: {
@@ -54,8 +87,7 @@ Result<Topology> loadTopology(const TopologySpec& spec) {
             if (t && spec.archGiven) t->arch = spec.arch;
             return t;
         }
-        case TopologySpec::Kind::SysfsRoot:
-            return loadSysfsTopology(spec.value, spec.archGiven ? spec.arch : detectSnapshotArch(spec.value).value_or(hostArch()));
+        case TopologySpec::Kind::SysfsRoot: return loadSysfsSnapshot(spec);
         case TopologySpec::Kind::HwlocXml:
             return spec.archGiven ? loadHwlocXml(spec.value, spec.arch) : loadHwlocXmlDetectArch(spec.value);
         case TopologySpec::Kind::Synthetic:

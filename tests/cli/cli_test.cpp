@@ -57,6 +57,19 @@ TEST(Cli, TopologyWarningsGoToStderrAndTheDomainsStillPrint) {
     EXPECT_NE(r.out.find("PKG span=0-7"), std::string::npos) << r.out.substr(0, 400);
 }
 
+// hwloc-gather-topology's tarball straight in, as hwloc's own tools take it (2 x Opteron
+// 6272 dump, <machine>/fsroot/sys inside)
+TEST(Cli, ASysfsSnapshotArchiveIsReadDirectly) {
+    const std::string archive = schedscope::test::dataPath("topologies/sysfs/64amd64-4p2n4ca2co.tar.bz2");
+    CliRun r = cli("topology --sysfs-root " + archive);
+    ASSERT_EQ(r.status, 0) << r.err;
+    EXPECT_EQ(r.out.rfind("64amd64-4p2n4ca2co (sysfs snapshot " + archive + ", x86_64): 64 CPUs", 0), 0u) << r.out.substr(0, 200);
+    CliRun bad = cli("domains --sysfs-root " + schedscope::test::dataPath("traces/mixed-v7.dat") + ".tar");
+    EXPECT_EQ(bad.status, 2);
+    EXPECT_EQ(lines(bad.err), 1) << bad.err;
+    EXPECT_NE(bad.err.find("mixed-v7.dat.tar: no such file"), std::string::npos) << bad.err;
+}
+
 TEST(Cli, DomainsJsonSchema) {
     CliRun r = cli("domains --preset kunpeng920-24 --json --profile linux-6.1");
     ASSERT_EQ(r.status, 0) << r.err;

@@ -63,12 +63,12 @@ TEST_F(MainWindowTest, LoadsOnAWorkerAndShowsTheSession) {
 }
 
 // A snapshot the loader repaired (hwloc's Altix XE320 dump: eight nodes list CPUs 0-7 with an
-// all-10 distance table) opens, and the banner says what was set aside, apart from the domains'
-// own consistency problems.
+// all-10 distance table) opens from its tarball, as a file dropped on the window or given on the
+// command line is, and the banner says what was set aside, apart from the domains' own
+// consistency problems.
 TEST_F(MainWindowTest, InputProblemsSetAsideAreNamedInTheBanner) {
-    const std::string dir = schedscope::test::extractFixture("topologies/sysfs/8em64t-2s2ca2c-buggynuma.tar.bz2");
     QSignalSpy shown(&window, &MainWindow::sessionShown);
-    window.open(TopologySpec{TopologySpec::Kind::SysfsRoot, dir + "/8em64t-2s2ca2c-buggynuma"});
+    window.openPath(qs(schedscope::test::dataPath("topologies/sysfs/8em64t-2s2ca2c-buggynuma.tar.bz2")));
     ASSERT_TRUE(shown.wait(60'000));
     ASSERT_TRUE(window.session());
     EXPECT_EQ(window.session()->topology->onlineCount(), 8);
