@@ -1,5 +1,7 @@
 #include "session.h"
 
+#include <algorithm>
+
 #include "qt_convert.h"
 
 namespace schedscope::gui {
@@ -13,6 +15,14 @@ DomainBuildOptions DomainChoices::toOptions(const Topology& topology) const {
     return opt;
 }
 
+namespace {
+// " (2 without CPUs)" where some nodes are memory only (HBM, CXL): they hold no sched domain
+QString cpuLessNodes(const Topology& t) {
+    const auto n = std::count_if(t.nodes.begin(), t.nodes.end(), [](const NumaNode& node) { return node.cpus.empty(); });
+    return n > 0 ? QStringLiteral(" (%1 without CPUs)").arg(n) : QString();
+}
+}  // namespace
+
 QString Session::title() const {
     if (!topology) return {};
     auto count = [](qsizetype n, const QString& one, const QString& many) -> QString {
@@ -21,7 +31,8 @@ QString Session::title() const {
     return qs(topology->name) + QStringLiteral(" \u2014 ") +
            count(topology->onlineCount(), QStringLiteral("CPU"), QStringLiteral("CPUs")) + QStringLiteral(", ") +
            count(topology->packageCount(), QStringLiteral("package"), QStringLiteral("packages")) + QStringLiteral(", ") +
-           count(qsizetype(topology->nodes.size()), QStringLiteral("NUMA node"), QStringLiteral("NUMA nodes"));
+           count(qsizetype(topology->nodes.size()), QStringLiteral("NUMA node"), QStringLiteral("NUMA nodes")) +
+           cpuLessNodes(*topology);
 }
 
 }  // namespace schedscope::gui

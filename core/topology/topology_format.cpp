@@ -64,8 +64,11 @@ std::string topologyToText(const Topology& t) {
     std::ostringstream out;
     CpuSet online = t.onlineCpus();
     out << t.name << " (" << t.source << ", " << archName(t.arch) << "): " << online.count() << " CPUs, "
-        << t.packageCount() << " package(s), " << t.nodes.size() << " NUMA node(s)"
-        << (t.cpuModel.empty() ? "" : ", " + t.cpuModel) << "\n";
+        << t.packageCount() << " package(s), " << t.nodes.size() << " NUMA node(s)";
+    // memory-only nodes (HBM, CXL, or CPUs a lower node claimed): they hold no domain
+    const auto cpuLess = std::count_if(t.nodes.begin(), t.nodes.end(), [](const NumaNode& n) { return n.cpus.empty(); });
+    if (cpuLess > 0) out << " (" << cpuLess << " without CPUs)";
+    out << (t.cpuModel.empty() ? "" : ", " + t.cpuModel) << "\n";
     // Group CPUs the way lstopo nests them: package > node > LLC > cluster > core > CPU.
     std::map<int, std::map<int, std::map<int, std::map<int, std::set<CpuSet>>>>> tree;
     for (const auto& c : t.cpus) {

@@ -55,6 +55,10 @@ TEST(Cli, TopologyWarningsGoToStderrAndTheDomainsStillPrint) {
     EXPECT_NE(r.err.find("not a valid SLIT entry"), std::string::npos) << r.err;
     EXPECT_EQ(r.out.find("warning"), std::string::npos);
     EXPECT_NE(r.out.find("PKG span=0-7"), std::string::npos) << r.out.substr(0, 400);
+    CliRun t = cli("topology --sysfs-root " + root);
+    ASSERT_EQ(t.status, 0) << t.err;
+    EXPECT_NE(t.out.find(": 8 CPUs, 2 package(s), 8 NUMA node(s) (7 without CPUs), Intel(R) Xeon(R) CPU"), std::string::npos)
+        << t.out.substr(0, 300);
 }
 
 // hwloc-gather-topology's tarball straight in, as hwloc's own tools take it (2 x Opteron

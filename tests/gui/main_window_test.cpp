@@ -77,6 +77,9 @@ TEST_F(MainWindowTest, InputProblemsSetAsideAreNamedInTheBanner) {
     EXPECT_TRUE(text.startsWith(QStringLiteral("2 input problem(s) set aside as the kernel would; first: node1, node2")))
         << text.toStdString();
     EXPECT_FALSE(text.contains(QStringLiteral("consistency problem"))) << text.toStdString();
+    // the nodes left without CPUs are counted as such
+    EXPECT_TRUE(window.session()->title().endsWith(QStringLiteral("8 NUMA nodes (7 without CPUs)")))
+        << window.session()->title().toStdString();
 }
 
 // CPU time this thread has used, in ms: unlike wall time it does not count the time a busy
