@@ -29,6 +29,15 @@ QString formatNs(double ns) {
     return QString::number(ns, 'f', 0) + QStringLiteral(" ns");
 }
 
+// A trace clock that does not count ns (x86-tsc, counter): its counts, with an SI prefix.
+QString formatCount(double n) {
+    const double a = std::fabs(n);
+    if (a >= 1e9) return QString::number(n / 1e9, 'f', a >= 1e10 ? 1 : 3) + QStringLiteral(" G");
+    if (a >= 1e6) return QString::number(n / 1e6, 'f', a >= 1e7 ? 1 : 2) + QStringLiteral(" M");
+    if (a >= 1e3) return QString::number(n / 1e3, 'f', a >= 1e4 ? 1 : 2) + QStringLiteral(" k");
+    return QString::number(n, 'f', 0);
+}
+
 // A tick step of 1, 2 or 5 times a power of ten, about `targetNs` long.
 double niceStep(double targetNs) {
     const double p = std::pow(10.0, std::floor(std::log10(std::max(targetNs, 1.0))));
@@ -97,6 +106,11 @@ TimelineView::TimelineView(QWidget* parent) : QWidget(parent) {
     setToolTip(tr("Wheel or +/-: zoom; drag, shift+wheel or arrows: pan; Home: whole trace.\n"
                   "Click: marker A; shift+click: marker B; double-click a slice: follow its task; "
                   "click a group name: collapse or expand it."));
+}
+
+QString TimelineView::timeText(double t) const {
+    const bool counts = trace_ && trace_->data && trace_->data->store && !trace_->data->store->clockCountsNs();
+    return counts ? formatCount(t) : formatNs(t);
 }
 
 void TimelineView::setTrace(TraceSessionPtr trace) {
@@ -238,7 +252,7 @@ QString TimelineView::markerSummary() const {
     double busy = 0;
     for (double b : st->busy) busy += b;
     return tr("A\u2192B %1: %2 events; migrations %3; busy %4% on average")
-        .arg(formatNs(double(st->b - st->a)))
+        .arg(timeText(double(st->b - st->a)))
         .arg(st->events)
         .arg(levels.join(QStringLiteral(", ")))
         .arg(st->busy.empty() ? 0.0 : 100.0 * busy / double(st->busy.size()), 0, 'f', 1);
@@ -351,7 +365,10 @@ void TimelineView::paintTo(QPainter& p, const QRectF& target) const {
                         .arg(d.store ? d.store->size() : 0)
                         .arg(d.cpus)
                         .arg(d.migrations.size())
-                        .arg(formatNs(double(ax.span())), formatNs(double(ax.boundSpan())));
+                        .arg(timeText(double(ax.span())), timeText(double(ax.boundSpan())));
+    if (d.store && !d.store->clockCountsNs())
+        title += QStringLiteral("  \u2014  ") +
+                 tr("%1 counts, not ns").arg(d.store->traceClock().empty() ? tr("clock") : qs(d.store->traceClock()));
     if (!trace_->topologyNote.isEmpty()) title += QStringLiteral("  \u2014  ") + trace_->topologyNote;
     if (follow_ > 0) {
         const TaskSummary* t = d.task(follow_);
@@ -393,7 +410,7 @@ void TimelineView::paintRuler(QPainter& p, const QRectF& r, const TimeAxis& ax) 
     for (double t = first; base + t <= double(ax.viewEnd); t += step) {
         const double x = r.left() + ax.toPixel(int64_t(base + t));
         p.drawLine(QPointF(x, r.bottom() - 5), QPointF(x, r.bottom()));
-        p.drawText(QRectF(x + 3, r.top(), 100, r.height() - 2), Qt::AlignVCenter | Qt::AlignLeft, formatNs(t));
+        p.drawText(QRectF(x + 3, r.top(), 100, r.height() - 2), Qt::AlignVCenter | Qt::AlignLeft, timeText(t));
     }
 }
 

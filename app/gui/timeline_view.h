@@ -74,6 +74,8 @@ protected:
     void contextMenuEvent(QContextMenuEvent* e) override;
 
 private:
+    // `t` (a span or an offset) in the trace clock's units: ns, or counts of a clock that is not ns
+    QString timeText(double t) const;
     struct LaneGroup {
         QString name;
         std::vector<int> cpus;

@@ -189,6 +189,24 @@ TEST_F(TraceWindowTest, ATraceRecordedIntoAnInstanceIsReadFromIt) {
         << window.statusBar()->currentMessage().toStdString();
 }
 
+// A trace stamped by a clock that does not count ns (trace-cmd record -C x86-tsc) opens, and
+// the banner says its times are clock counts and what-if replay cannot use them.
+TEST_F(TraceWindowTest, ATraceWhoseClockIsNotNsIsOpenedWithANotice) {
+    {
+        QSignalSpy shown(&window, &MainWindow::sessionShown);
+        window.open(test::syntheticSpec("pack:1 core:2 pu:1"));
+        ASSERT_TRUE(shown.wait(60'000));
+    }
+    ASSERT_TRUE(openTraceNow(window, QString::fromStdString(schedscope::test::dataPath("traces/clock-x86-tsc.dat"))));
+    const TraceSessionPtr t = window.traceWorkspace()->trace();
+    ASSERT_TRUE(t && t->data);
+    EXPECT_FALSE(t->data->store->clockCountsNs());
+    EXPECT_FALSE(window.banner()->isHidden());
+    EXPECT_TRUE(window.banner()->text().startsWith(
+        QStringLiteral("clock-x86-tsc.dat: its trace clock x86-tsc does not count nanoseconds")))
+        << window.banner()->text().toStdString();
+}
+
 TEST_F(TraceWindowTest, TaskTableModelPassesTheTesterAndSortsAndFilters) {
     TaskTableModel model;
     QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::Fatal);
