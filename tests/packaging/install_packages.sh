@@ -13,6 +13,8 @@ echo "built: ${debs[*]##*/}"
 for d in "${debs[@]}"; do
   info=$(dpkg-deb --info "$d")  # not piped into grep -q: with pipefail, SIGPIPE would fail it
   [[ "$info" == *"Depends:"* ]] || [[ "$d" == *data* ]] || { echo "no Depends in $d"; exit 1; }
+  # the archive compressions tar runs for --sysfs-root ARCHIVE
+  [[ "$d" != *schedscope-cli_* ]] || [[ "$info" == *"Recommends: bzip2, xz-utils"* ]] || { echo "no Recommends in $d"; exit 1; }
 done
 # The root has no libc etc. of its own: the programs use the host's libraries, so dependency
 # checks are forced; everything schedscope ships must come from the root.
@@ -23,6 +25,9 @@ unset SCHEDSCOPE_DATA_DIR
 "$cli" --version
 "$cli" domains --preset kunpeng920-24 >"$work/domains.txt"
 grep -q "CLS span=0-3" "$work/domains.txt"
+# a sysfs snapshot straight from its tarball, extracted with tar
+"$cli" topology --sysfs-root "$(dirname "${BASH_SOURCE[0]}")/../data/topologies/sysfs/2ps3-2t.tar.bz2" >"$work/ps3.txt"
+grep -q "2 CPUs" "$work/ps3.txt"
 test -s "$work/root/usr/share/man/man1/schedscope-cli.1"
 test -s "$work/root/usr/share/bash-completion/completions/schedscope-cli"
 if [ -x "$work/root/usr/bin/schedscope" ]; then
