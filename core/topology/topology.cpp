@@ -142,8 +142,9 @@ Status Topology::check() const {
 
 void ignoreInvalidSlit(Topology& t) {
     const size_t n = t.distance.size();
+    if (n != t.nodes.size()) return;  // not a table check() can read either: it says so
     for (const auto& row : t.distance)
-        if (row.size() != n) return;  // not a table check() can read either: it says so
+        if (row.size() != n) return;
     for (size_t i = 0; i < n; ++i)
         for (size_t j = 0; j < n; ++j) {
             const int d = t.distance[i][j];

@@ -170,6 +170,12 @@ TEST(SlitRules, TheKernelsTestDecidesWhetherATableIsUsed) {
     ignoreInvalidSlit(t);
     EXPECT_EQ(t.warnings.size(), 1u);
     EXPECT_EQ(t.distance[0][1], 20);
+    // a table that does not match the nodes is left for check() to refuse
+    t.warnings.clear();
+    t.distance = {{10, 0, 0}, {0, 10, 0}, {0, 0, 10}};
+    ignoreInvalidSlit(t);
+    EXPECT_TRUE(t.warnings.empty());
+    EXPECT_FALSE(t.check().ok());
 }
 
 TEST(CpuListErrors, ControlBytesInACpulistAreShownEscaped) {
