@@ -38,6 +38,14 @@ bool openTraceNow(MainWindow& w, const QString& path) {
     return shown.wait(60'000);
 }
 
+// Opens a fixture trace on a synthetic two-CPU machine (the traces recorded on this VM fit it).
+bool openFixtureOnTwoCpus(MainWindow& w, const std::string& fixture) {
+    QSignalSpy shown(&w, &MainWindow::sessionShown);
+    w.open(test::syntheticSpec("pack:1 core:2 pu:1"));
+    if (!shown.wait(60'000)) return false;
+    return openTraceNow(w, QString::fromStdString(schedscope::test::dataPath(fixture)));
+}
+
 class TraceWindowTest : public ::testing::Test {
 protected:
     void SetUp() override {
@@ -174,12 +182,7 @@ TEST_F(TraceWindowTest, WithoutSidecarTheOpenTopologyIsUsedAndACpuMismatchIsAnEr
 // A trace-cmd record -B recording: the events are in its instance buffer, which the window
 // reads and names (title and status bar) instead of failing on an empty top-level buffer.
 TEST_F(TraceWindowTest, ATraceRecordedIntoAnInstanceIsReadFromIt) {
-    {
-        QSignalSpy shown(&window, &MainWindow::sessionShown);
-        window.open(test::syntheticSpec("pack:1 core:2 pu:1"));
-        ASSERT_TRUE(shown.wait(60'000));
-    }
-    ASSERT_TRUE(openTraceNow(window, QString::fromStdString(schedscope::test::dataPath("traces/instance-only.dat"))));
+    ASSERT_TRUE(openFixtureOnTwoCpus(window, "traces/instance-only.dat"));
     const TraceSessionPtr t = window.traceWorkspace()->trace();
     ASSERT_TRUE(t && t->data);
     EXPECT_EQ(t->buffer, QStringLiteral("ssinst"));
@@ -192,12 +195,7 @@ TEST_F(TraceWindowTest, ATraceRecordedIntoAnInstanceIsReadFromIt) {
 // A trace stamped by a clock that does not count ns (trace-cmd record -C x86-tsc) opens, and
 // the banner says its times are clock counts and what-if replay cannot use them.
 TEST_F(TraceWindowTest, ATraceWhoseClockIsNotNsIsOpenedWithANotice) {
-    {
-        QSignalSpy shown(&window, &MainWindow::sessionShown);
-        window.open(test::syntheticSpec("pack:1 core:2 pu:1"));
-        ASSERT_TRUE(shown.wait(60'000));
-    }
-    ASSERT_TRUE(openTraceNow(window, QString::fromStdString(schedscope::test::dataPath("traces/clock-x86-tsc.dat"))));
+    ASSERT_TRUE(openFixtureOnTwoCpus(window, "traces/clock-x86-tsc.dat"));
     const TraceSessionPtr t = window.traceWorkspace()->trace();
     ASSERT_TRUE(t && t->data);
     EXPECT_FALSE(t->data->store->clockCountsNs());
