@@ -210,8 +210,8 @@ Result<Topology> loadSysfsTopology(const std::string& root, Arch arch) {
         }
         c.threadSiblings = masks[0].value_or(CpuSet::single(id));
         c.clusterCpus = masks[1].value_or(c.threadSiblings);  // kernels before 5.16 have no cluster files
-        // Kernels before 2.6.x's core_siblings (a PS3's 2.6.16) export thread_siblings only: the
-        // package is then at least what the finer masks say it holds.
+        // Old kernels (the PS3's in hwloc's test set) export thread_siblings only: the package
+        // is then at least what the finer masks say it holds.
         c.packageCpus = masks[4]   ? *masks[4]
                         : masks[2] ? *masks[2]
                         : masks[3] ? *masks[3]
