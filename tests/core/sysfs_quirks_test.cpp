@@ -7,26 +7,20 @@
 // have run it and says what it set aside.
 #include <gtest/gtest.h>
 
-#include <filesystem>
 
 #include "domains/domain_builder.h"
 #include "support/fixtures.h"
+#include "topology/snapshot_archive.h"
 #include "topology/sysfs_loader.h"
 
 namespace schedscope {
 namespace {
-namespace fs = std::filesystem;
-
-// the dump's root: the directory holding its sys/
-std::string quirkRoot(const std::string& tarball) {
-    std::string dir = test::extractFixture("topologies/sysfs/" + tarball);
-    for (const auto& e : fs::recursive_directory_iterator(dir))
-        if (e.is_directory() && e.path().filename() == "sys") return e.path().parent_path().string();
-    return dir;
-}
 
 Topology loadQuirky(const std::string& tarball) {
-    const std::string root = quirkRoot(tarball);
+    const auto found = findSnapshotRoot(test::extractFixture("topologies/sysfs/" + tarball));
+    EXPECT_TRUE(found.ok()) << tarball << ": " << (found.ok() ? "" : found.error());
+    if (!found.ok()) return {};
+    const std::string& root = *found;
     auto topo = loadSysfsTopology(root, detectSnapshotArch(root).value_or(Arch::X86_64));
     EXPECT_TRUE(topo.ok()) << tarball << ": " << (topo.ok() ? "" : topo.error());
     return topo.ok() ? std::move(topo).value() : Topology{};

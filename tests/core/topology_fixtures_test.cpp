@@ -9,6 +9,7 @@
 #include "domains/domain_builder.h"
 #include "support/fixtures.h"
 #include "topology/hwloc_loader.h"
+#include "topology/snapshot_archive.h"
 #include "topology/sysfs_loader.h"
 #include "topology/topology_source.h"
 
@@ -61,12 +62,10 @@ INSTANTIATE_TEST_SUITE_P(Hwloc, XmlFixture, ::testing::ValuesIn(filesIn("topolog
 
 class SysfsFixture : public ::testing::TestWithParam<std::string> {};
 TEST_P(SysfsFixture, LoadsAndBuildsValidDomains) {
-    std::string dir = test::extractFixture("topologies/sysfs/" + GetParam());
     // The snapshot's top directory holds sys/ (or fsroot/sys/ for x86+linux dumps).
-    std::string root;
-    for (const auto& e : fs::recursive_directory_iterator(dir))
-        if (e.is_directory() && e.path().filename() == "sys" && root.empty()) root = e.path().parent_path().string();
-    ASSERT_FALSE(root.empty());
+    auto found = findSnapshotRoot(test::extractFixture("topologies/sysfs/" + GetParam()));
+    ASSERT_TRUE(found.ok()) << found.error();
+    const std::string root = *found;
     auto arch = detectSnapshotArch(root);
     auto topo = loadSysfsTopology(root, arch.value_or(Arch::X86_64));
     ASSERT_TRUE(topo.ok()) << topo.error();
