@@ -13,6 +13,8 @@ packages=(
   # topology
   # (libhwloc-plugins: the libxml2 XML importer; hwloc's built-in parser crashes on some bad XML)
   libhwloc-dev hwloc libhwloc-plugins nlohmann-json3-dev
+  # (libxml2-dev: hwloc 3.x XML is rewritten into the 2.x form before hwloc 2.9 reads it)
+  libxml2-dev
   # tracing
   libtraceevent-dev libtracefs-dev libtracecmd-dev
   # BPF (CO-RE program built at build time)

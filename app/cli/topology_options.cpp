@@ -8,7 +8,7 @@ std::vector<OptionSpec> topologyOptions() {
     return {
         {"local", false, "use this machine's topology (default)"},
         {"sysfs-root", true, "DIR|ARCHIVE a sysfs snapshot: the directory holding sys/devices/system/{cpu,node} (or one above it), or its .tar[.bz2|.gz|.xz] as hwloc-gather-topology saves it"},
-        {"xml", true, "FILE an hwloc XML export (hwloc 2.x format)"},
+        {"xml", true, "FILE an hwloc XML export (hwloc 2.x or 3.x format)"},
         {"synthetic", true, "STR an hwloc synthetic description, e.g. \"pack:2 numa:2 l3:2 core:4 pu:2\""},
         {"preset", true, "NAME a built-in topology (see 'topology --list')"},
         {"arch", true, "ARCH the kernel rules to apply: x86_64, arm64, ppc64, s390x or generic (default: the input's, else this machine's)"},

@@ -7,6 +7,7 @@
 #include <csignal>
 #include <cstring>
 #include <fstream>
+#include <limits>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -15,6 +16,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "topology/hwloc_xml_v3.h"
 #include "topology/sysfs_loader.h"
 
 namespace schedscope {
@@ -292,13 +294,26 @@ long long syntheticLargestIndex(const std::string& desc) {
     return largest;
 }
 
+// What hwloc reads: the file itself, or (`buffer` set) a document made from it.
+struct XmlInput {
+    const std::string& path;
+    const std::string* buffer = nullptr;
+};
+
+int setXmlInput(hwloc_topology_t ht, const XmlInput& in) {
+    // hwloc counts the terminating NUL in the buffer's size
+    if (in.buffer) return hwloc_topology_set_xmlbuffer(ht, in.buffer->c_str(), static_cast<int>(in.buffer->size() + 1));
+    return hwloc_topology_set_xml(ht, in.path.c_str());
+}
+
 }  // namespace
 
 // hwloc 2.9 dereferences NULL on some well-formed but inconsistent XML (found by fuzz_hwloc_xml;
 // `lstopo -i` dies the same way). A file from another machine must never take the app down, so
 // hwloc first reads it in a forked child; only a file the child survived is loaded here.
 // Returns "" when hwloc can load it, else the one-line reason.
-static std::string probeXmlInChild(const std::string& path) {
+static std::string probeXmlInChild(const XmlInput& in) {
+    const std::string& path = in.path;
     const pid_t child = fork();
     if (child < 0) return "";  // cannot isolate: load in process as before
     if (child == 0) {
@@ -311,7 +326,7 @@ static std::string probeXmlInChild(const std::string& path) {
         if (hwloc_topology_init(&ht) != 0) _exit(3);
         hwloc_topology_set_flags(ht, HWLOC_TOPOLOGY_FLAG_INCLUDE_DISALLOWED);
         hwloc_topology_set_io_types_filter(ht, HWLOC_TYPE_FILTER_KEEP_NONE);
-        if (hwloc_topology_set_xml(ht, path.c_str()) != 0 || hwloc_topology_load(ht) != 0) _exit(3);
+        if (setXmlInput(ht, in) != 0 || hwloc_topology_load(ht) != 0) _exit(3);
         _exit(0);  // no cleanup: the process ends here
     }
     // A probe should never block, but if it does the user gets an error, not a frozen loader.
@@ -342,18 +357,33 @@ static Result<Topology> loadXmlImpl(const std::string& path, Arch arch, bool arc
     head.resize(static_cast<size_t>(in.gcount()));
     if (head.find("<topology") == std::string::npos)
         return Error{path + ": not an hwloc XML topology (no <topology> element at the start)"};
-    if (head.find("<topology version=\"3.") != std::string::npos)
-        return Error{path + ": hwloc 3.x XML format, which hwloc " HWLOC_VERSION
+    // hwloc 2.x reads hwloc 3.x XML once rewritten in its own format (hwloc_xml_v3.h);
+    // a format newer than that is refused with the way out
+    const int major = hwlocXmlMajorVersion(head);
+    // declared before `ht`: released after its destroy; held over the rewrite too, as hwloc's
+    // libxml2 importer shares libxml2's global state
+    const std::lock_guard hwlocLock(hwlocMutex());
+    std::string rewritten;
+    XmlInput input{path};
+    if (major == 3 && HWLOC_API_VERSION < 0x00030000) {
+        auto v2 = hwloc3XmlAsV2(path);
+        if (!v2) return Error{v2.error()};
+        if (v2->size() >= static_cast<size_t>(std::numeric_limits<int>::max()))
+            return Error{path + ": too large for hwloc to read (over 2 GB)"};
+        rewritten = std::move(*v2);
+        input.buffer = &rewritten;
+    } else if (major > 3) {
+        return Error{path + ": hwloc " + std::to_string(major) + ".x XML format, which hwloc " HWLOC_VERSION
                             " cannot read; re-export it with 'lstopo --export-xml-flags v2 out.xml'"};
-    const std::lock_guard hwlocLock(hwlocMutex());  // declared before `ht`: released after its destroy
+    }
     keepHwlocPluginsLoaded();
-    if (auto crash = probeXmlInChild(path); !crash.empty()) return Error{crash};
+    if (auto crash = probeXmlInChild(input); !crash.empty()) return Error{crash};
     auto ht = makeTopology();
     if (!ht) return Error{ht.error()};
     // hwloc prints XML parse errors itself when HWLOC_XML_VERBOSE is set; keep stderr clean.
     // With the libxml2 importer (libhwloc-plugins) a malformed file already fails here, with
     // EINVAL; hwloc's built-in parser only fails in hwloc_topology_load(). Same message for both.
-    if (hwloc_topology_set_xml(ht->get(), path.c_str()) != 0) {
+    if (setXmlInput(ht->get(), input) != 0) {
         if (errno == EINVAL) return Error{path + ": malformed hwloc XML (hwloc failed to load it)"};
         return Error{path + ": hwloc cannot read this XML (" + std::string(std::strerror(errno)) + ")"};
     }
@@ -363,7 +393,7 @@ static Result<Topology> loadXmlImpl(const std::string& path, Arch arch, bool arc
     if (!t) return t;
     std::string base = path.substr(path.find_last_of('/') + 1);
     t->name = base.size() > 4 && base.ends_with(".xml") ? base.substr(0, base.size() - 4) : base;
-    t->source = "hwloc XML " + path;
+    t->source = input.buffer ? "hwloc 3.x XML " + path : "hwloc XML " + path;
     return t;
 }
 

@@ -91,14 +91,6 @@ TEST(TopologyFixtures, SysfsSnapshotMatchesHwlocExportOfTheSameMachine) {
     }
 }
 
-TEST(TopologyErrors, Hwloc3XmlGetsAnExportHint) {
-    auto t = loadHwlocXmlDetectArch(test::dataPath("topologies/xml-v3/nvidia-dgx-gb10.xml"));
-    ASSERT_FALSE(t.ok());
-    EXPECT_NE(t.error().find("hwloc 3.x XML"), std::string::npos) << t.error();
-    EXPECT_NE(t.error().find("--export-xml-flags v2"), std::string::npos) << t.error();
-    EXPECT_NE(t.error().find("nvidia-dgx-gb10.xml"), std::string::npos) << t.error();
-}
-
 TEST(TopologyErrors, MalformedAndMissingInputsNameTheFile) {
     std::string dir = std::string(SCHEDSCOPE_TEST_SCRATCH) + "/bad-inputs";
     fs::create_directories(dir);

@@ -39,7 +39,7 @@ done
 
 seed_dir() {  # real inputs for each target
   case "$1" in
-    fuzz_hwloc_xml) echo "$here/tests/data/topologies/xml $here/resources/topologies" ;;
+    fuzz_hwloc_xml) echo "$here/tests/data/topologies/xml $here/tests/data/topologies/xml-v3 $here/resources/topologies" ;;
     # The fixtures are cut to -max_len (64 KB), which leaves only broken files: a whole small
     # recording (33 KB, file version 7) is what lets mutations reach our decoder at all
     # (coverage 96 -> ~900 edges).

@@ -78,14 +78,6 @@ TEST(BadTopology, MalformedXml) {
     EXPECT_EQ(b.error(), notXml + ": not an hwloc XML topology (no <topology> element at the start)");
 }
 
-TEST(BadTopology, Hwloc3XmlGetsTheExportHint) {
-    const std::string path = test::dataPath("topologies/xml-v3/nvidia-dgx-gb10.xml");
-    auto t = loadHwlocXmlDetectArch(path);
-    ASSERT_FALSE(t);
-    EXPECT_EQ(t.error(), path + ": hwloc 3.x XML format, which hwloc " HWLOC_VERSION
-                                " cannot read; re-export it with 'lstopo --export-xml-flags v2 out.xml'");
-}
-
 TEST(BadTopology, SysfsSnapshotMissingFiles) {
     // No topology directory for an online CPU: refused, naming the directory.
     SysfsTree broken("missing-topology", 4);
