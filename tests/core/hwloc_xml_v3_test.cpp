@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <fstream>
 #include <hwloc.h>
+#include <nlohmann/json.hpp>
 #include <sstream>
 
 #include "domains/domain_builder.h"
