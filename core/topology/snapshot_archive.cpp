@@ -1,6 +1,7 @@
 #include "topology/snapshot_archive.h"
 
 #include <fcntl.h>
+#include <signal.h>
 #include <spawn.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -10,6 +11,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
+#include <string_view>
 #include <vector>
 
 extern char** environ;
@@ -38,6 +40,75 @@ void collectRoots(const fs::path& dir, int depth, std::vector<fs::path>& found) 
         if (found.size() > 1) return;
     }
 }
+// The size field of a `tar -tv` line ("MODE OWNER/GROUP SIZE DATE TIME NAME"), 0 for a device
+// ("MAJOR,MINOR") or a line it cannot read.
+long long listedSize(std::string_view line) {
+    size_t at = 0;
+    for (int field = 0; field < 2; ++field) {
+        at = line.find(' ', at);
+        if (at == std::string_view::npos) return 0;
+        while (at < line.size() && line[at] == ' ') ++at;
+    }
+    long long size = 0;
+    for (; at < line.size() && line[at] >= '0' && line[at] <= '9'; ++at) {
+        if (size > (1LL << 50)) return size;  // far past any limit: no overflow
+        size = size * 10 + (line[at] - '0');
+    }
+    return at < line.size() && line[at] == ' ' ? size : 0;
+}
+
+// Lists the archive (tar -tvf) and stops tar as soon as its members add up to more than the
+// limits. A listing that fails is let through: the extraction then fails with tar's own words.
+Result<bool> checkListing(const std::string& archive, const ArchiveLimits& limits) {
+    int pipeFds[2];
+    if (pipe2(pipeFds, O_CLOEXEC) != 0) return Error{archive + ": cannot run tar: " + std::strerror(errno)};
+    posix_spawn_file_actions_t actions;
+    posix_spawn_file_actions_init(&actions);
+    posix_spawn_file_actions_adddup2(&actions, pipeFds[1], STDOUT_FILENO);
+    posix_spawn_file_actions_addopen(&actions, STDERR_FILENO, "/dev/null", O_WRONLY, 0);
+    std::string a = archive;
+    std::array<char*, 4> argv = {const_cast<char*>("tar"), const_cast<char*>("-tvf"), a.data(), nullptr};
+    pid_t pid = 0;
+    const int spawned = posix_spawnp(&pid, "tar", &actions, nullptr, argv.data(), environ);
+    posix_spawn_file_actions_destroy(&actions);
+    close(pipeFds[1]);
+    if (spawned != 0) {
+        close(pipeFds[0]);
+        return Error{archive + ": cannot run tar to extract it: " + std::strerror(spawned)};
+    }
+    long long bytes = 0, members = 0;
+    std::string pending;
+    char buf[65536];
+    bool tooBig = false;
+    for (ssize_t n; !tooBig && (n = read(pipeFds[0], buf, sizeof buf)) != 0;) {
+        if (n < 0) {
+            if (errno == EINTR) continue;
+            break;
+        }
+        pending.append(buf, static_cast<size_t>(n));
+        size_t start = 0;
+        for (size_t nl; (nl = pending.find('\n', start)) != std::string::npos; start = nl + 1) {
+            bytes += listedSize(std::string_view(pending).substr(start, nl - start));
+            ++members;
+        }
+        pending.erase(0, start);
+        if (pending.size() > 65536) pending.clear();  // a name that long is not sysfs; its size does not matter
+        tooBig = bytes > limits.maxBytes || members > limits.maxMembers;
+    }
+    close(pipeFds[0]);
+    if (tooBig) kill(pid, SIGKILL);
+    int status = 0;
+    while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {}
+    if (bytes > limits.maxBytes) {
+        const std::string cap = limits.maxBytes >= (1LL << 20) ? std::to_string(limits.maxBytes >> 20) + " MiB"
+                                                               : std::to_string(limits.maxBytes) + " bytes";
+        return Error{archive + ": unpacks to more than " + cap + ", too much for a sysfs snapshot: not extracted"};
+    }
+    if (members > limits.maxMembers)
+        return Error{archive + ": holds more than " + std::to_string(limits.maxMembers) +
+                     " files, too many for a sysfs snapshot: not extracted"};
+    return true;
+}
 }  // namespace
 
 Result<std::string> findSnapshotRoot(const std::string& dir) {
@@ -51,9 +122,11 @@ Result<std::string> findSnapshotRoot(const std::string& dir) {
     return Error{dir + ": holds several sysfs snapshots (" + found[0].string() + ", " + found[1].string() + "): name one"};
 }
 
-Result<ExtractedSnapshot> ExtractedSnapshot::extract(const std::string& archive) {
+Result<ExtractedSnapshot> ExtractedSnapshot::extract(const std::string& archive, const ArchiveLimits& limits) {
     std::error_code ec;
     if (!fs::is_regular_file(archive, ec)) return Error{archive + ": no such file"};
+    // tar has no limit of its own: list first (the dumps are small, so reading twice is cheap)
+    if (auto listed = checkListing(archive, limits); !listed) return Error{listed.error()};
     const char* tmp = std::getenv("TMPDIR");
     std::string pattern = std::string(tmp && *tmp ? tmp : "/tmp") + "/schedscope-snapshot-XXXXXX";
     if (!mkdtemp(pattern.data())) return Error{archive + ": cannot make a directory to extract it into: " + std::strerror(errno)};

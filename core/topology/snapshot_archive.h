@@ -16,10 +16,18 @@ bool isSnapshotArchive(const std::string& path);
 // below it that does; an error naming `dir` when none or several do.
 Result<std::string> findSnapshotRoot(const std::string& dir);
 
+// What an archive may unpack to. A sysfs snapshot is small (a few hundred thousand files of a
+// few bytes for thousands of CPUs), so an archive that lists more is refused before anything is
+// written: a hostile or mistaken one cannot fill $TMPDIR.
+struct ArchiveLimits {
+    long long maxBytes = 512LL << 20;
+    long long maxMembers = 2'000'000;
+};
+
 // An archive extracted into a fresh directory under $TMPDIR (or /tmp), removed with the object.
 class ExtractedSnapshot {
 public:
-    static Result<ExtractedSnapshot> extract(const std::string& archive);
+    static Result<ExtractedSnapshot> extract(const std::string& archive, const ArchiveLimits& limits = {});
     ExtractedSnapshot(ExtractedSnapshot&& other) noexcept;
     ExtractedSnapshot& operator=(ExtractedSnapshot&&) = delete;
     ExtractedSnapshot(const ExtractedSnapshot&) = delete;

@@ -90,6 +90,37 @@ TEST(SnapshotArchive, BadArchivesAreOneLineErrorsNamingThem) {
     EXPECT_EQ(extractionDirsLeft(), before);
 }
 
+TEST(SnapshotArchive, AnArchiveListingMoreThanTheLimitsIsRefusedBeforeExtraction) {
+    // the fixture lists 24 members, 2 KB in all
+    const std::string archive = test::dataPath("topologies/sysfs/2ps3-2t.tar.bz2");
+    const size_t before = extractionDirsLeft();
+    auto members = ExtractedSnapshot::extract(archive, {1 << 20, 10});
+    ASSERT_FALSE(members.ok());
+    EXPECT_EQ(members.error(), archive + ": holds more than 10 files, too many for a sysfs snapshot: not extracted");
+    auto bytes = ExtractedSnapshot::extract(archive, {100, 1000});
+    ASSERT_FALSE(bytes.ok());
+    EXPECT_EQ(bytes.error(), archive + ": unpacks to more than 100 bytes, too much for a sysfs snapshot: not extracted");
+    EXPECT_EQ(extractionDirsLeft(), before);  // nothing was written
+    {
+        auto enough = ExtractedSnapshot::extract(archive, {1 << 20, 24});
+        ASSERT_TRUE(enough.ok()) << enough.error();
+        EXPECT_TRUE(findSnapshotRoot(enough->dir()).ok());
+    }
+
+    // the default limit: a 3 MB gzip of a 600 MiB file of zeros stops at the listing
+    const fs::path dir = fs::path(SCHEDSCOPE_TEST_SCRATCH) / "snapshot-archives";
+    fs::create_directories(dir);
+    const std::string bomb = (dir / "bomb.tar.gz").string();
+    ASSERT_EQ(std::system(("truncate -s 600M '" + (dir / "zeros").string() + "' && tar czf '" + bomb + "' -C '" +
+                           dir.string() + "' zeros --sparse && rm '" + (dir / "zeros").string() + "'")
+                              .c_str()),
+              0);
+    auto r = loadTopology(sysfsSpec(bomb));
+    ASSERT_FALSE(r.ok());
+    EXPECT_EQ(r.error(), bomb + ": unpacks to more than 512 MiB, too much for a sysfs snapshot: not extracted");
+    EXPECT_EQ(extractionDirsLeft(), before);
+}
+
 TEST(SnapshotArchive, ADirectoryOfSeveralSnapshotsAsksForOne) {
     const fs::path dir = fs::path(SCHEDSCOPE_TEST_SCRATCH) / "two-snapshots";
     for (const char* m : {"a", "b"}) fs::create_directories(dir / m / "sys/devices/system/cpu");
