@@ -6,7 +6,6 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include <array>
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
@@ -40,6 +39,41 @@ void collectRoots(const fs::path& dir, int depth, std::vector<fs::path>& found) 
         if (found.size() > 1) return;
     }
 }
+// Starts tar with `args`, one of its outputs (`piped`: STDOUT_FILENO or STDERR_FILENO) into the
+// returned pipe, the other to /dev/null.
+struct TarRun {
+    pid_t pid;
+    int fd;
+};
+Result<TarRun> runTar(std::vector<std::string> args, int piped, const std::string& archive) {
+    int pipeFds[2];
+    if (pipe2(pipeFds, O_CLOEXEC) != 0) return Error{archive + ": cannot run tar: " + std::strerror(errno)};
+    posix_spawn_file_actions_t actions;
+    posix_spawn_file_actions_init(&actions);
+    posix_spawn_file_actions_adddup2(&actions, pipeFds[1], piped);
+    posix_spawn_file_actions_addopen(&actions, piped == STDOUT_FILENO ? STDERR_FILENO : STDOUT_FILENO, "/dev/null",
+                                     O_WRONLY, 0);
+    args.insert(args.begin(), "tar");
+    std::vector<char*> argv;
+    for (std::string& a : args) argv.push_back(a.data());
+    argv.push_back(nullptr);
+    pid_t pid = 0;
+    const int spawned = posix_spawnp(&pid, "tar", &actions, nullptr, argv.data(), environ);
+    posix_spawn_file_actions_destroy(&actions);
+    close(pipeFds[1]);
+    if (spawned != 0) {
+        close(pipeFds[0]);
+        return Error{archive + ": cannot run tar to extract it: " + std::strerror(spawned)};
+    }
+    return TarRun{pid, pipeFds[0]};
+}
+
+int waitStatus(pid_t pid) {
+    int status = 0;
+    while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {}
+    return status;
+}
+
 // The size field of a `tar -tv` line ("MODE OWNER/GROUP SIZE DATE TIME NAME"), 0 for a device
 // ("MAJOR,MINOR") or a line it cannot read.
 long long listedSize(std::string_view line) {
@@ -60,27 +94,14 @@ long long listedSize(std::string_view line) {
 // Lists the archive (tar -tvf) and stops tar as soon as its members add up to more than the
 // limits. A listing that fails is let through: the extraction then fails with tar's own words.
 Result<bool> checkListing(const std::string& archive, const ArchiveLimits& limits) {
-    int pipeFds[2];
-    if (pipe2(pipeFds, O_CLOEXEC) != 0) return Error{archive + ": cannot run tar: " + std::strerror(errno)};
-    posix_spawn_file_actions_t actions;
-    posix_spawn_file_actions_init(&actions);
-    posix_spawn_file_actions_adddup2(&actions, pipeFds[1], STDOUT_FILENO);
-    posix_spawn_file_actions_addopen(&actions, STDERR_FILENO, "/dev/null", O_WRONLY, 0);
-    std::string a = archive;
-    std::array<char*, 4> argv = {const_cast<char*>("tar"), const_cast<char*>("-tvf"), a.data(), nullptr};
-    pid_t pid = 0;
-    const int spawned = posix_spawnp(&pid, "tar", &actions, nullptr, argv.data(), environ);
-    posix_spawn_file_actions_destroy(&actions);
-    close(pipeFds[1]);
-    if (spawned != 0) {
-        close(pipeFds[0]);
-        return Error{archive + ": cannot run tar to extract it: " + std::strerror(spawned)};
-    }
+    auto tar = runTar({"-tvf", archive}, STDOUT_FILENO, archive);
+    if (!tar) return Error{tar.error()};
+    const auto [pid, fd] = *tar;
     long long bytes = 0, members = 0;
     std::string pending;
     char buf[65536];
     bool tooBig = false;
-    for (ssize_t n; !tooBig && (n = read(pipeFds[0], buf, sizeof buf)) != 0;) {
+    for (ssize_t n; !tooBig && (n = read(fd, buf, sizeof buf)) != 0;) {
         if (n < 0) {
             if (errno == EINTR) continue;
             break;
@@ -95,10 +116,9 @@ Result<bool> checkListing(const std::string& archive, const ArchiveLimits& limit
         if (pending.size() > 65536) pending.clear();  // a name that long is not sysfs; its size does not matter
         tooBig = bytes > limits.maxBytes || members > limits.maxMembers;
     }
-    close(pipeFds[0]);
+    close(fd);
     if (tooBig) kill(pid, SIGKILL);
-    int status = 0;
-    while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {}
+    waitStatus(pid);
     if (bytes > limits.maxBytes) {
         const std::string cap = limits.maxBytes >= (1LL << 20) ? std::to_string(limits.maxBytes >> 20) + " MiB"
                                                                : std::to_string(limits.maxBytes) + " bytes";
@@ -133,28 +153,15 @@ Result<ExtractedSnapshot> ExtractedSnapshot::extract(const std::string& archive,
     ExtractedSnapshot out(pattern);
     // tar reads any of the compressions by itself (-a on extraction is implied by GNU tar);
     // its complaints go to a pipe and the first line into the error
-    int pipeFds[2];
-    if (pipe2(pipeFds, O_CLOEXEC) != 0) return Error{archive + ": cannot run tar: " + std::strerror(errno)};
-    posix_spawn_file_actions_t actions;
-    posix_spawn_file_actions_init(&actions);
-    posix_spawn_file_actions_adddup2(&actions, pipeFds[1], STDERR_FILENO);
-    posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, "/dev/null", O_WRONLY, 0);
-    std::string a = archive, d = out.dir_;
-    std::array<char*, 8> argv = {const_cast<char*>("tar"), const_cast<char*>("--no-same-owner"),
-                                 const_cast<char*>("--no-same-permissions"), const_cast<char*>("-xf"), a.data(),
-                                 const_cast<char*>("-C"), d.data(), nullptr};
-    pid_t pid = 0;
-    const int spawned = posix_spawnp(&pid, "tar", &actions, nullptr, argv.data(), environ);
-    posix_spawn_file_actions_destroy(&actions);
-    close(pipeFds[1]);
+    auto tar = runTar({"--no-same-owner", "--no-same-permissions", "-xf", archive, "-C", out.dir_}, STDERR_FILENO, archive);
+    if (!tar) return Error{tar.error()};
+    const auto [pid, fd] = *tar;
     std::string complaint;
     char buf[512];
-    for (ssize_t n; (n = read(pipeFds[0], buf, sizeof buf)) > 0;)
+    for (ssize_t n; (n = read(fd, buf, sizeof buf)) > 0;)
         if (complaint.size() < 4096) complaint.append(buf, static_cast<size_t>(n));
-    close(pipeFds[0]);
-    if (spawned != 0) return Error{archive + ": cannot run tar to extract it: " + std::strerror(spawned)};
-    int status = 0;
-    while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {}
+    close(fd);
+    const int status = waitStatus(pid);
     if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
         const auto nl = complaint.find('\n');
         std::string first = escapeControl(complaint.substr(0, nl));

@@ -7,7 +7,6 @@
 #include <fstream>
 #include <hwloc.h>
 #include <nlohmann/json.hpp>
-#include <sstream>
 
 #include "domains/domain_builder.h"
 #include "domains/domain_format.h"
@@ -20,27 +19,7 @@ namespace schedscope {
 namespace {
 namespace fs = std::filesystem;
 
-std::vector<std::string> v3Fixtures() {
-    std::vector<std::string> out;
-    for (const auto& e : fs::directory_iterator(test::dataPath("topologies/xml-v3")))
-        if (e.path().extension() == ".xml") out.push_back(e.path().filename().string());
-    std::sort(out.begin(), out.end());
-    return out;
-}
-
-std::string paramName(const ::testing::TestParamInfo<std::string>& info) {
-    std::string n = info.param;
-    for (char& c : n)
-        if (!isalnum(static_cast<unsigned char>(c))) c = '_';
-    return n;
-}
-
-std::string readAll(const std::string& path) {
-    std::ifstream in(path, std::ios::binary);
-    std::stringstream ss;
-    ss << in.rdbuf();
-    return ss.str();
-}
+std::string paramName(const ::testing::TestParamInfo<std::string>& info) { return test::fileTestName(info.param); }
 
 std::string scratch(const std::string& name) {
     const std::string dir = std::string(SCHEDSCOPE_TEST_SCRATCH) + "/hwloc-xml-v3";
@@ -61,7 +40,7 @@ nlohmann::json machineOf(const Topology& t) {
 class Hwloc3Fixture : public ::testing::TestWithParam<std::string> {};
 TEST_P(Hwloc3Fixture, ReadsAsTheV2ExportOfTheSameMachine) {
     const std::string v3Path = test::dataPath("topologies/xml-v3/" + GetParam());
-    ASSERT_EQ(hwlocXmlMajorVersion(readAll(v3Path).substr(0, 512)), 3) << "not a 3.x fixture";
+    ASSERT_EQ(hwlocXmlMajorVersion(test::readFile(v3Path).substr(0, 512)), 3) << "not a 3.x fixture";
     auto v3 = loadHwlocXmlDetectArch(v3Path);
     auto v2 = loadHwlocXmlDetectArch(test::dataPath("topologies/xml/" + GetParam()));
     ASSERT_TRUE(v3.ok()) << v3.error();
@@ -79,7 +58,7 @@ TEST_P(Hwloc3Fixture, ReadsAsTheV2ExportOfTheSameMachine) {
         EXPECT_EQ(domainTreeToText(*a), domainTreeToText(*b)) << "cls=" << cls;
     }
 }
-INSTANTIATE_TEST_SUITE_P(Hwloc, Hwloc3Fixture, ::testing::ValuesIn(v3Fixtures()), paramName);
+INSTANTIATE_TEST_SUITE_P(Hwloc, Hwloc3Fixture, ::testing::ValuesIn(test::fixtureFiles("topologies/xml-v3", ".xml")), paramName);
 
 TEST(Hwloc3Xml, ArchitectureComesFromTheTopologyWideInfos) {
     // hwloc 3.0 moved Architecture out of the root object: an aarch64 machine must not be read
@@ -134,7 +113,7 @@ TEST(Hwloc3Xml, MajorVersionOfTheHead) {
 }
 
 TEST(Hwloc3Xml, BadDocumentsGetOneLineErrorsNamingTheFile) {
-    const std::string whole = readAll(test::dataPath("topologies/xml-v3/16amd64-4distances.xml"));
+    const std::string whole = test::readFile(test::dataPath("topologies/xml-v3/16amd64-4distances.xml"));
     const std::string truncated = scratch("truncated.xml");
     writeFile(truncated, whole.substr(0, whole.size() / 3));
     auto a = loadHwlocXmlDetectArch(truncated);

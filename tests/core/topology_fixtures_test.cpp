@@ -17,20 +17,7 @@ namespace schedscope {
 namespace {
 namespace fs = std::filesystem;
 
-std::vector<std::string> filesIn(const std::string& dir, const std::string& suffix) {
-    std::vector<std::string> out;
-    for (const auto& e : fs::directory_iterator(test::dataPath(dir)))
-        if (e.path().string().ends_with(suffix)) out.push_back(e.path().filename().string());
-    std::sort(out.begin(), out.end());
-    return out;
-}
-
-std::string testName(const ::testing::TestParamInfo<std::string>& info) {
-    std::string n = info.param;
-    for (char& c : n)
-        if (!isalnum(static_cast<unsigned char>(c))) c = '_';
-    return n;
-}
+std::string testName(const ::testing::TestParamInfo<std::string>& info) { return test::fileTestName(info.param); }
 
 void expectValidDomains(const Topology& topo, const std::string& what) {
     ASSERT_TRUE(topo.check().ok()) << what << ": " << topo.check().error();
@@ -58,7 +45,7 @@ TEST_P(XmlFixture, LoadsAndBuildsValidDomains) {
     EXPECT_GT(topo->onlineCount(), 0);
     expectValidDomains(*topo, GetParam());
 }
-INSTANTIATE_TEST_SUITE_P(Hwloc, XmlFixture, ::testing::ValuesIn(filesIn("topologies/xml", ".xml")), testName);
+INSTANTIATE_TEST_SUITE_P(Hwloc, XmlFixture, ::testing::ValuesIn(test::fixtureFiles("topologies/xml", ".xml")), testName);
 
 class SysfsFixture : public ::testing::TestWithParam<std::string> {};
 TEST_P(SysfsFixture, LoadsAndBuildsValidDomains) {
@@ -71,7 +58,7 @@ TEST_P(SysfsFixture, LoadsAndBuildsValidDomains) {
     ASSERT_TRUE(topo.ok()) << topo.error();
     expectValidDomains(*topo, GetParam());
 }
-INSTANTIATE_TEST_SUITE_P(Hwloc, SysfsFixture, ::testing::ValuesIn(filesIn("topologies/sysfs", ".tar.bz2")), testName);
+INSTANTIATE_TEST_SUITE_P(Hwloc, SysfsFixture, ::testing::ValuesIn(test::fixtureFiles("topologies/sysfs", ".tar.bz2")), testName);
 
 TEST(TopologyFixtures, SysfsSnapshotMatchesHwlocExportOfTheSameMachine) {
     // The sysfs dump and the XML hwloc made from it must give the same domains (x86 machine).

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cctype>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -52,6 +53,21 @@ std::string traceTestName(const std::string& relative) {
     std::string n = relative.substr(relative.find('/') + 1);
     n = n.substr(0, n.find('.'));
     std::replace(n.begin(), n.end(), '-', '_');
+    return n;
+}
+
+std::vector<std::string> fixtureFiles(const std::string& dir, const std::string& suffix) {
+    std::vector<std::string> out;
+    for (const auto& e : std::filesystem::directory_iterator(dataPath(dir)))
+        if (e.path().string().ends_with(suffix)) out.push_back(e.path().filename().string());
+    std::sort(out.begin(), out.end());
+    return out;
+}
+
+std::string fileTestName(const std::string& file) {
+    std::string n = file;
+    for (char& c : n)
+        if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
     return n;
 }
 

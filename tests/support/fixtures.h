@@ -2,6 +2,7 @@
 // Test fixtures: paths into tests/data, extraction of snapshot tarballs into the build tree, and
 // this machine's sched domains for the live-capture tests.
 #include <string>
+#include <vector>
 
 #include "domains/domain_builder.h"
 
@@ -12,6 +13,10 @@ std::string dataPath(const std::string& relative);  // tests/data/<relative>
 // returns that directory. Fails the current test on error.
 std::string extractFixture(const std::string& tarball);
 std::string readFile(const std::string& path);
+// The files of tests/data/<dir> whose names end in `suffix`, by name, for a parameterised test.
+std::vector<std::string> fixtureFiles(const std::string& dir, const std::string& suffix);
+// A fixture file's name as a parameterised test's name: [A-Za-z0-9] kept, the rest '_'.
+std::string fileTestName(const std::string& file);
 // A trace fixture's path under tests/data/traces ("replay/pingpong-raced-wakeup.dat") as a
 // parameterised test's name ("pingpong_raced_wakeup": gtest allows [A-Za-z0-9_]).
 std::string traceTestName(const std::string& relative);
