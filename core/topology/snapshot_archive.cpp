@@ -55,6 +55,7 @@ Result<TarRun> runTar(std::vector<std::string> args, int piped, const std::strin
                                      O_WRONLY, 0);
     args.insert(args.begin(), "tar");
     std::vector<char*> argv;
+    argv.reserve(args.size() + 1);
     for (std::string& a : args) argv.push_back(a.data());
     argv.push_back(nullptr);
     pid_t pid = 0;
