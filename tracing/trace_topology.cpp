@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include "topology/topology_format.h"
+#include "util/input_file.h"
 
 namespace schedscope::tracing {
 
@@ -24,9 +25,9 @@ Result<std::optional<Topology>> readTopologySidecar(const std::string& tracePath
     const std::string path = sidecarPath(tracePath);
     struct stat st {};
     if (stat(path.c_str(), &st) != 0) return std::optional<Topology>{};
-    std::ifstream in(path);
-    if (!in) return Error{path + ": cannot read the topology sidecar"};
-    nlohmann::json j = nlohmann::json::parse(in, nullptr, /*allow_exceptions=*/false);
+    auto text = readInputFile(path, "topology sidecar");
+    if (!text) return Error{text.error()};
+    nlohmann::json j = nlohmann::json::parse(*text, nullptr, /*allow_exceptions=*/false);
     if (j.is_discarded()) return Error{path + ": not valid JSON"};
     auto topo = topologyFromJson(j, path);
     if (!topo) return Error{topo.error()};

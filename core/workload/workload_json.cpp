@@ -3,11 +3,11 @@
 #include <algorithm>
 #include <climits>
 #include <cmath>
-#include <fstream>
 #include <map>
 #include <optional>
 #include <nlohmann/json.hpp>
-#include <sstream>
+
+#include "util/input_file.h"
 
 namespace schedscope::workload {
 namespace {
@@ -246,11 +246,9 @@ Result<Workload> parse(const std::string& text, const std::string& origin, int c
 }  // namespace
 
 Result<Workload> loadWorkloadFile(const std::string& path, int cpuCount) {
-    std::ifstream in(path);
-    if (!in) return Error{path + ": cannot open workload file"};
-    std::ostringstream ss;
-    ss << in.rdbuf();
-    return parseWorkloadJson(ss.str(), path, cpuCount);
+    auto text = readInputFile(path, "workload file");
+    if (!text) return Error{text.error()};
+    return parseWorkloadJson(*text, path, cpuCount);
 }
 
 }  // namespace schedscope::workload

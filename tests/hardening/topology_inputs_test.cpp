@@ -1,6 +1,7 @@
 // Bad-input catalogue, topology rows. Sysfs snapshots are written here, file by file, so each
 // test shows exactly which file is missing or odd.
 #include <gtest/gtest.h>
+#include <sys/stat.h>
 
 #include <filesystem>
 #include <fstream>
@@ -76,6 +77,31 @@ TEST(BadTopology, MalformedXml) {
     auto b = loadHwlocXml(notXml, Arch::X86_64);
     ASSERT_FALSE(b);
     EXPECT_EQ(b.error(), notXml + ": not an hwloc XML topology (no <topology> element at the start)");
+}
+
+TEST(BadTopology, XmlThatIsNoRegularFileOrFarTooBigIsNotRead) {
+    const std::string fifo = scratchPath("xml/fifo.xml");
+    fs::remove(fifo);
+    ASSERT_EQ(mkfifo(fifo.c_str(), 0600), 0);
+    auto a = loadHwlocXml(fifo, Arch::X86_64);
+    ASSERT_FALSE(a);
+    EXPECT_EQ(a.error(), fifo + ": not a regular file");
+    // 300 MiB (sparse): larger than any machine's export, refused before hwloc parses it
+    const std::string big = scratchPath("xml/big.xml");
+    writeFile(big, "<?xml version=\"1.0\"?>\n<topology version=\"2.0\">\n");
+    fs::resize_file(big, 300ull << 20);
+    auto b = loadHwlocXml(big, Arch::X86_64);
+    ASSERT_FALSE(b);
+    EXPECT_EQ(b.error(), big + ": 300 MiB, more than the 256 MiB an hwloc XML topology may have");
+}
+
+TEST(BadTopology, SidecarThatIsNoRegularFileIsNotRead) {
+    const std::string trace = scratchPath("sidecar/fifo.dat");
+    fs::remove(tracing::sidecarPath(trace));
+    ASSERT_EQ(mkfifo(tracing::sidecarPath(trace).c_str(), 0600), 0);
+    auto t = tracing::readTopologySidecar(trace);
+    ASSERT_FALSE(t);
+    EXPECT_EQ(t.error(), tracing::sidecarPath(trace) + ": not a regular file");
 }
 
 TEST(BadTopology, SysfsSnapshotMissingFiles) {

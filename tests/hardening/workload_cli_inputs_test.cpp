@@ -1,6 +1,9 @@
 // Bad-input catalogue, workload and CLI rows: the library's exact message, and the CLI printing
 // it on one line with exit code 2.
 #include <gtest/gtest.h>
+#include <sys/stat.h>
+
+#include <filesystem>
 
 #include "hardening_support.h"
 #include "workload/workload_json.h"
@@ -89,6 +92,28 @@ TEST(BadWorkload, TooManyTasks) {
     EXPECT_EQ(w.error(), "workload kernbench: jobs=100000,duration=100000 would make 250000300000 tasks (at most 200000)");
     auto ok = parseWorkloadSpec("kernbench:jobs=8,duration=2", 24);
     ASSERT_TRUE(ok) << ok.error();
+}
+
+TEST(BadWorkload, FilesThatAreNoRegularFileOrFarTooBigAreNotRead) {
+    const std::string missing = scratchPath("workload-files/missing.json");
+    auto a = loadWorkloadFile(missing, 4);
+    ASSERT_FALSE(a);
+    EXPECT_EQ(a.error(), missing + ": cannot open workload file (No such file or directory)");
+    // a FIFO named like a workload file: refused at once, not waited on for a writer
+    const std::string fifo = scratchPath("workload-files/fifo.json");
+    std::filesystem::remove(fifo);
+    ASSERT_EQ(mkfifo(fifo.c_str(), 0600), 0);
+    auto b = loadWorkloadFile(fifo, 4);
+    ASSERT_FALSE(b);
+    EXPECT_EQ(b.error(), fifo + ": not a regular file");
+    // 65 MiB (sparse: no disk used) is past the 64 MiB an input may have
+    const std::string big = scratchPath("workload-files/big.json");
+    writeFile(big, "{");
+    std::filesystem::resize_file(big, 65ull << 20);
+    auto c = loadWorkloadFile(big, 4);
+    ASSERT_FALSE(c);
+    EXPECT_EQ(c.error(), big + ": workload file of 65 MiB, more than the 64 MiB an input may have");
+    expectCliError("simulate --preset kunpeng920-24 --workload " + big, c.error());
 }
 
 }  // namespace

@@ -1,0 +1,20 @@
+#pragma once
+// Whole-file reads of inputs other people made (workload files, topology sidecars). Such a
+// file is parsed into a DOM several times its size, so one that is far larger than any real
+// input, or not a regular file at all (a FIFO, /dev/zero), is refused with its name instead of
+// being read without bound.
+#include <cstddef>
+#include <string>
+
+#include "util/result.h"
+
+namespace schedscope {
+
+// 64 MiB: a workload of 10^5 tasks or the sidecar of a 4096-CPU machine is a few MiB.
+inline constexpr size_t kMaxInputFileBytes = size_t{64} << 20;
+
+// The bytes of `path`, a regular file of at most `maxBytes`; `what` names it in errors
+// ("workload file": "x.json: cannot open workload file (No such file or directory)").
+Result<std::string> readInputFile(const std::string& path, const std::string& what, size_t maxBytes = kMaxInputFileBytes);
+
+}  // namespace schedscope
