@@ -257,27 +257,6 @@ Result<HwlocTopology> makeTopology() {
     return owner;
 }
 
-// Product of the arities in a synthetic description ("pack:2 numa:2 core:4 pu:2" -> 32), capped.
-long long syntheticPuCount(const std::string& desc) {
-    std::istringstream in(desc);
-    std::string tok;
-    long long product = 1;
-    while (in >> tok) {
-        size_t colon = tok.find(':');
-        std::string num = colon == std::string::npos ? tok : tok.substr(colon + 1);
-        long long n = 0;
-        size_t i = 0;
-        while (i < num.size() && std::isdigit(static_cast<unsigned char>(num[i])) && n < 1'000'000'000)
-            n = n * 10 + (num[i++] - '0');
-        if (i == 0) continue;  // attributes such as "(memory=1GB)"
-        // Saturate instead of overflowing: "pack:9999999999 core:9999999999" is just "too many".
-        constexpr long long kCap = 1'000'000'000'000LL;
-        n = std::clamp<long long>(n, 1, 1'000'000'000);
-        product = product > kCap / n ? kCap : std::min(product * n, kCap);
-    }
-    return product;
-}
-
 // The largest number in the description's "(indexes=...)" lists: hwloc allocates a bitmap up to
 // it before anything else looks at the CPUs (a second for 1e8 here, minutes under ASan).
 long long syntheticLargestIndex(const std::string& desc) {
@@ -308,6 +287,26 @@ int setXmlInput(hwloc_topology_t ht, const XmlInput& in) {
 }
 
 }  // namespace
+
+long long syntheticPuCount(const std::string& desc) {
+    std::istringstream in(desc);
+    std::string tok;
+    long long product = 1;
+    while (in >> tok) {
+        size_t colon = tok.find(':');
+        std::string num = colon == std::string::npos ? tok : tok.substr(colon + 1);
+        long long n = 0;
+        size_t i = 0;
+        while (i < num.size() && std::isdigit(static_cast<unsigned char>(num[i])) && n < 1'000'000'000)
+            n = n * 10 + (num[i++] - '0');
+        if (i == 0) continue;  // attributes such as "(memory=1GB)"
+        // Saturate instead of overflowing: "pack:9999999999 core:9999999999" is just "too many".
+        constexpr long long kCap = 1'000'000'000'000LL;
+        n = std::clamp<long long>(n, 1, 1'000'000'000);
+        product = product > kCap / n ? kCap : std::min(product * n, kCap);
+    }
+    return product;
+}
 
 // hwloc 2.9 dereferences NULL on some well-formed but inconsistent XML (found by fuzz_hwloc_xml;
 // `lstopo -i` dies the same way). A file from another machine must never take the app down, so
