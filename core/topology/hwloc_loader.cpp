@@ -308,12 +308,13 @@ long long syntheticPuCount(const std::string& desc) {
     return product;
 }
 
+namespace fs = std::filesystem;
+// The largest XML file read: a machine's export is a few MiB even with all its I/O devices.
+constexpr uintmax_t kMaxXmlBytes = uintmax_t{256} << 20;
+
 // hwloc 2.9 dereferences NULL on some well-formed but inconsistent XML (found by fuzz_hwloc_xml;
 // `lstopo -i` dies the same way). A file from another machine must never take the app down, so
 // hwloc first reads it in a forked child; only a file the child survived is loaded here.
-namespace fs = std::filesystem;
-constexpr uintmax_t kMaxXmlBytes = uintmax_t{256} << 20;
-
 // Returns "" when hwloc can load it, else the one-line reason.
 static std::string probeXmlInChild(const XmlInput& in) {
     const std::string& path = in.path;
@@ -354,7 +355,7 @@ static std::string probeXmlInChild(const XmlInput& in) {
 
 static Result<Topology> loadXmlImpl(const std::string& path, Arch arch, bool archGiven) {
     // hwloc (and the 3.x rewrite) parse the whole file into a DOM: a file far larger than any
-    // machine's export (a few MiB with all its I/O devices), or no regular file, is refused first
+    // machine's export, or no regular file (a FIFO would block the open), is refused first
     std::error_code ec;
     if (fs::exists(path, ec) && !fs::is_regular_file(path, ec)) return Error{path + ": not a regular file"};
     if (const auto size = fs::file_size(path, ec); !ec && size > kMaxXmlBytes)
