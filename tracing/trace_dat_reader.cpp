@@ -138,6 +138,8 @@ Result<TraceFormat> detectTraceFormat(const std::string& path) {
     struct stat st {};
     if (stat(path.c_str(), &st) != 0) return Error{path + ": " + std::strerror(errno)};
     if (S_ISDIR(st.st_mode)) return Error{path + ": is a directory, not a trace"};
+    // a FIFO or a device has no size to check and would block or never end (/dev/zero)
+    if (!S_ISREG(st.st_mode)) return Error{path + ": not a regular file"};
     if (st.st_size == 0) return Error{path + ": empty file"};
     std::ifstream in(path, std::ios::binary);
     if (!in) return Error{path + ": cannot open: " + std::strerror(errno)};

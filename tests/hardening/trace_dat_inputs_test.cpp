@@ -5,8 +5,11 @@
 // it should by reading the unpatched value first.
 #include <gtest/gtest.h>
 
+#include <sys/stat.h>
+
 #include <chrono>
 #include <cstdio>
+#include <filesystem>
 
 #include "hardening_support.h"
 #include "support/fixtures.h"
@@ -59,6 +62,21 @@ TEST(BadTraceDat, ZeroBytes) {
     auto any = readTraceFile(path);  // the format detector says the same
     ASSERT_FALSE(any);
     EXPECT_EQ(any.error(), path + ": empty file");
+}
+
+TEST(BadTraceDat, NoRegularFile) {
+    // a FIFO would block libtracecmd's open and /dev/zero never ends: both report a size of 0
+    const std::string fifo = scratchPath("dat/fifo.dat");
+    std::filesystem::remove(fifo);
+    ASSERT_EQ(mkfifo(fifo.c_str(), 0600), 0);
+    for (const std::string& path : {fifo, std::string("/dev/zero")}) {
+        auto r = readTraceDat(path);
+        ASSERT_FALSE(r) << path;
+        EXPECT_EQ(r.error(), path + ": not a regular file");
+        auto any = readTraceFile(path);
+        ASSERT_FALSE(any) << path;
+        EXPECT_EQ(any.error(), path + ": not a regular file");
+    }
 }
 
 TEST(BadTraceDat, WrongMagic) {
