@@ -24,6 +24,7 @@ json runJson(const ReplayRun& run, const DerivedWorkload& d, bool timelines) {
     j["config"]["hz"] = run.state->opt.hz;
     j["config"]["idle_exit_us"] = static_cast<double>(run.state->opt.idleExitNs) / 1000.0;
     j["config"]["delay_dequeue"] = run.state->feat.delayDequeue;
+    j["config"]["newidle_random"] = run.state->feat.newidleRandom;
     if (timelines) {
         json tl = json::array();
         for (const auto& p : run.metrics.timeline) tl.push_back({{"t_s", p.timeS}, {"running", p.running}});

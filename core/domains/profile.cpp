@@ -13,13 +13,26 @@ namespace schedscope {
 
 namespace {
 
-using Version = std::pair<int, int>;
+// MAJOR.MINOR.SUBLEVEL; the sublevel only matters for the stable releases a change was
+// backported to
+struct Version {
+    int major = 0, minor = 0, sublevel = 0;
+    auto operator<=>(const Version&) const = default;
+    bool sameBranch(const Version& o) const { return major == o.major && minor == o.minor; }
+};
 
 // What changed, when: each entry is a kernel release and what it changed in the behaviours a
-// profile describes. A profile for a version applies the changes up to it to the 4.14 base.
+// profile describes, and the stable releases of older branches that got the change too. A
+// profile for a version applies the changes it has to the 4.14 base.
 struct KernelChange {
     Version since;
     void (*apply)(KernelProfile&);
+    std::vector<Version> backports = {};  // the first stable release of each branch with it
+
+    bool in(const Version& v) const {
+        if (since <= v) return true;
+        return std::any_of(backports.begin(), backports.end(), [&](const Version& b) { return b.sameBranch(v) && b <= v; });
+    }
 };
 const std::vector<KernelChange>& kernelChanges() {
     static const std::vector<KernelChange> changes = {
@@ -80,17 +93,25 @@ const std::vector<KernelChange>& kernelChanges() {
         {{6, 15}, [](KernelProfile& p) { p.baseSliceMs = 0.70; }},
         // "sched/topology: Remove sched_domain_topology_level::flags": no SD_OVERLAP
         {{6, 17}, [](KernelProfile& p) { p.overlapFlag = false; }},
+        // "sched/fair: Proportional newidle balance" (NI_RANDOM), with the revert of 6.17's
+        // max_newidle_lb_cost bump; taken into the stable branches in January 2026 (the
+        // linux-stable-rc pushes of 6.1.160-rc2, 6.6.120-rc1, 6.12.65-rc1 and 6.18.5-rc1)
+        {{6, 19}, [](KernelProfile& p) { p.newidleRandom = true; }, {{6, 1, 160}, {6, 6, 120}, {6, 12, 65}, {6, 18, 5}}},
     };
     return changes;
 }
 
 constexpr Version kOldest{4, 14};
 
-// the last change a kernel of version `v` has; kOldest when none
+// the last change point a kernel of version `v` has: a release that changed something, or a
+// stable release of v's branch that took a later change in; kOldest when none
 Version lastChangeBy(Version v) {
     Version last = kOldest;
-    for (const auto& c : kernelChanges())
-        if (c.since <= v) last = c.since;
+    for (const auto& c : kernelChanges()) {
+        if (c.since <= v) last = std::max(last, c.since);
+        for (const Version& b : c.backports)
+            if (b.sameBranch(v) && b <= v) last = std::max(last, b);
+    }
     return last;
 }
 
@@ -101,55 +122,79 @@ KernelProfile profileAt(Version v, std::string name, std::string description) {
     p.pkgLevelName = "DIE";
     p.llcFlagName = "SD_SHARE_PKG_RESOURCES";
     for (const auto& c : kernelChanges())
-        if (c.since <= v) c.apply(p);
+        if (c.in(v)) c.apply(p);
     const Version since = lastChangeBy(v);
-    p.sinceMajor = since.first;
-    p.sinceMinor = since.second;
+    p.sinceMajor = since.major;
+    p.sinceMinor = since.minor;
+    p.sinceSublevel = since.sublevel;
     return p;
 }
 
-std::string versionName(Version v) { return "linux-" + std::to_string(v.first) + "." + std::to_string(v.second); }
+// "linux-6.12", or "linux-6.12.65" for a stable release a change was backported to
+std::string versionName(Version v) {
+    std::string name = "linux-" + std::to_string(v.major) + "." + std::to_string(v.minor);
+    return v.sublevel ? name + "." + std::to_string(v.sublevel) : name;
+}
+Version sinceOf(const KernelProfile& k) { return {k.sinceMajor, k.sinceMinor, k.sinceSublevel}; }
 
 // The profiles of the change points no named profile stands for ("linux-6.9": 6.9 to 6.11),
 // built once so that their addresses last.
 const std::vector<KernelProfile>& unnamedProfiles() {
     static const std::vector<KernelProfile> profiles = [] {
         std::vector<KernelProfile> out;
-        std::vector<Version> points{kOldest};
-        for (const auto& c : kernelChanges()) points.push_back(c.since);
+        std::vector<Version> points{kOldest}, backports;
+        for (const auto& c : kernelChanges()) {
+            points.push_back(c.since);
+            backports.insert(backports.end(), c.backports.begin(), c.backports.end());
+        }
+        auto named = [](const Version& v) {
+            return std::any_of(kernelProfiles().begin(), kernelProfiles().end(),
+                               [&](const KernelProfile& k) { return sinceOf(k) == v; });
+        };
         for (size_t i = 0; i < points.size(); ++i) {
-            const bool named = std::any_of(kernelProfiles().begin(), kernelProfiles().end(), [&](const KernelProfile& k) {
-                return Version(k.sinceMajor, k.sinceMinor) == points[i];
-            });
-            if (named) continue;
+            if (named(points[i])) continue;
             std::string description = "as the kernels from " + versionName(points[i]).substr(6);
             description += i + 1 < points.size() ? " until " + versionName(points[i + 1]).substr(6) : " and later";
             out.push_back(profileAt(points[i], versionName(points[i]), description));
+        }
+        // a stable branch from the release that took a backport in
+        std::sort(backports.begin(), backports.end());
+        backports.erase(std::unique(backports.begin(), backports.end()), backports.end());
+        for (const Version& b : backports) {
+            if (named(b)) continue;
+            const std::string branch = versionName({b.major, b.minor, 0}).substr(6);
+            out.push_back(profileAt(b, versionName(b), "as " + branch + ", with the stable backports up to " +
+                                                              versionName(b).substr(6)));
         }
         return out;
     }();
     return profiles;
 }
 
-// "linux-6.10", "6.10" or "6.10.3-arch1" -> (6, 10)
+// "linux-6.10", "6.10", "6.10.3-arch1" or "6.18.5" -> (6, 10, 0), (6, 10, 3), (6, 18, 5); the
+// sublevel is 0 when there is none (also in "6.1.0-13-amd64", Debian's ABI name for 6.1.x)
 std::optional<Version> parseVersion(std::string_view text) {
     if (text.starts_with("linux-")) text.remove_prefix(6);
-    int major = 0, minor = 0;
+    Version v;
     const char* end = text.data() + text.size();
-    auto [p, ec] = std::from_chars(text.data(), end, major);
+    auto [p, ec] = std::from_chars(text.data(), end, v.major);
     if (ec != std::errc{} || p == end || *p != '.') return std::nullopt;
-    auto [q, ec2] = std::from_chars(p + 1, end, minor);
+    auto [q, ec2] = std::from_chars(p + 1, end, v.minor);
     if (ec2 != std::errc{} || q == p + 1) return std::nullopt;
-    return Version{major, minor};
+    if (q != end && *q == '.') {
+        auto [r, ec3] = std::from_chars(q + 1, end, v.sublevel);
+        if (ec3 != std::errc{}) v.sublevel = 0;
+    }
+    return v;
 }
 
 // older kernels than the first profile's get it: it describes the kernels before 4.15
 const KernelProfile* profileForVersion(Version v) {
     const Version since = lastChangeBy(v);
     for (const auto& k : kernelProfiles())
-        if (Version(k.sinceMajor, k.sinceMinor) == since) return &k;
+        if (sinceOf(k) == since) return &k;
     for (const auto& k : unnamedProfiles())
-        if (Version(k.sinceMajor, k.sinceMinor) == since) return &k;
+        if (sinceOf(k) == since) return &k;
     return nullptr;
 }
 
@@ -165,6 +210,9 @@ const std::vector<KernelProfile>& kernelProfiles() {
         profileAt({6, 12}, "linux-6.12", "PKG, SD_CLUSTER, SD_SHARE_LLC, cluster-first wakeup scan, EEVDF, delayed dequeue"),
         profileAt({6, 18}, "linux-6.18",
                   "as 6.12, no SD_OVERLAP, x86 PKG packing under ITMT, 0.70 ms slices, eligible tasks migrate first"),
+        profileAt({6, 19}, "linux-6.19",
+                  "as 6.18 with newidle balance proportional to its success (NI_RANDOM; stable since 6.1.160, "
+                  "6.6.120, 6.12.65, 6.18.5)"),
     };
     return profiles;
 }
@@ -184,7 +232,8 @@ const KernelProfile* findProfile(const std::string& name) {
     if (!v || name.size() != versionName(*v).size()) return nullptr;  // "linux-6.10" only, not "linux-6.10x"
     // a version after the newest profile's is not one we know the changes of (a running kernel
     // that new still gets the newest: profileForKernelRelease())
-    if (*v > parseVersion(defaultProfile().name).value_or(*v)) return nullptr;
+    const Version newest = parseVersion(defaultProfile().name).value_or(*v);
+    if (Version{v->major, v->minor, 0} > newest) return nullptr;
     if (*v < kOldest) return nullptr;  // nor before the oldest (a running 4.9 kernel gets 4.14's)
     return profileForVersion(*v);
 }

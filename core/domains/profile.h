@@ -45,22 +45,27 @@ struct KernelProfile {
     bool delayDequeue = false;         // DELAY_DEQUEUE, since 6.12
     bool migrateEligibleFirst = false; // can_migrate_task() keeps ineligible tasks until a failure, since 6.14
     double baseSliceMs = 0.75;         // sysctl_sched_base_slice: 0.75 ms, 0.70 ms since 6.15
-    int sinceMajor = 0, sinceMinor = 0; // the first kernel this profile stands for
+    bool newidleRandom = false;        // NI_RANDOM: newidle balance by success rate, 6.19 (and stable backports)
+    // the first kernel this profile stands for; the sublevel is not 0 for a stable release that
+    // took a later change in ("linux-6.18.5")
+    int sinceMajor = 0, sinceMinor = 0, sinceSublevel = 0;
 };
 
 // The named profiles offered in menus and --help: long-term kernels of the major distributions
 // and the versions where what the tool shows changed.
 const std::vector<KernelProfile>& kernelProfiles();
-// "linux-4.14, linux-5.15, ..., linux-6.18": the named profiles, for help texts and errors.
+// "linux-4.14, linux-5.15, ..., linux-6.19": the named profiles, for help texts and errors.
 std::string profileNameList();
-// A named profile, or any "linux-MAJOR.MINOR" (built from the changes up to that version);
-// nullptr when unknown.
+// A named profile, or any "linux-MAJOR.MINOR[.SUBLEVEL]" (built from the changes that version
+// has: "linux-6.12.70" has the stable backports of 6.12.65); nullptr when unknown.
 const KernelProfile* findProfile(const std::string& name);
 const KernelProfile& defaultProfile();  // the newest
 // The profile of a kernel by its release ("6.1.0-13-amd64", uname -r): the changes up to its
-// MAJOR.MINOR (a 5.10 kernel: NODE and no CLS; 6.8: PKG, SD_CLUSTER, SD_SHARE_PKG_RESOURCES),
-// the named profile when one has exactly that kernel's behaviours. nullptr when the release
-// does not start with MAJOR.MINOR, or is older than 4.14.
+// MAJOR.MINOR (a 5.10 kernel: NODE and no CLS; 6.8: PKG, SD_CLUSTER, SD_SHARE_PKG_RESOURCES)
+// and those its stable SUBLEVEL took in ("6.18.44": NI_RANDOM, as linux-6.18.5), the named
+// profile when one has exactly that kernel's behaviours. nullptr when the release does not
+// start with MAJOR.MINOR, or is older than 4.14. Debian's "6.1.0-13" names its ABI, not its
+// sublevel, so it gets the branch's first release.
 const KernelProfile* profileForKernelRelease(std::string_view release);
 // The running kernel's profile (uname's release); nullptr when it cannot be told.
 const KernelProfile* runningKernelProfile();

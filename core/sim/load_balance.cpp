@@ -489,6 +489,22 @@ void rebalanceDomains(SimState& s, SchedOps& ops, int cpu, BalanceIdle idle, Mig
     rq.nextBalance = next;
 }
 
+namespace {
+
+// update_newidle_stats() (6.19): every 1024 calls the success count becomes the ratio and both
+// halve, a running average over the last ~1k newidle balances of the domain
+void updateNewidleStats(DomainState& ds, unsigned success) {
+    ds.newidleCall++;
+    ds.newidleSuccess += success;
+    if (ds.newidleCall >= 1024) {
+        ds.newidleRatio = ds.newidleSuccess;
+        ds.newidleCall /= 2;
+        ds.newidleSuccess /= 2;
+    }
+}
+
+}  // namespace
+
 bool newidleBalance(SimState& s, SchedOps& ops, int cpu) {
     Cpu& rq = rqOf(s, cpu);
     rq.idleStamp = s.now;
@@ -508,8 +524,27 @@ bool newidleBalance(SimState& s, SchedOps& ops, int cpu) {
             // the cost of a balance pass: modelled as 0.25 us per CPU in the span
             const double cost = 250.0 * s.info[static_cast<size_t>(cpu)].spanWeight[static_cast<size_t>(i)];
             if (rq.avgIdleNs < currCost + cost) break;
-            if (sd.flags & SD_BALANCE_NEWIDLE)
+            if (sd.flags & SD_BALANCE_NEWIDLE) {
+                DomainState& ds = rq.dom[static_cast<size_t>(i)];
+                unsigned weight = 1;
+                if (s.feat.newidleRandom) {
+                    // sched_balance_newidle() (6.19): a 1024-sided die; a domain is balanced with
+                    // the odds of its success ratio, and a success then counts 1024/odds, so the
+                    // ratio estimates how often a balance would have pulled had it always run
+                    const unsigned d1k = static_cast<unsigned>(s.rng() % 1024);
+                    weight = 1 + ds.newidleRatio;
+                    if (d1k > weight) {
+                        updateNewidleStats(ds, 0);
+                        ++s.metrics.newidleSkipped;
+                        continue;
+                    }
+                    weight = (1024 + weight / 2) / weight;
+                }
+                ++s.metrics.newidleBalances;
                 pulled = loadBalance(s, ops, cpu, i, BalanceIdle::NewlyIdle, MigrationCause::LbNewidle) > 0;
+                // update_newidle_cost(): a pass always costs something, so the stats are updated
+                updateNewidleStats(ds, weight * (pulled ? 1 : 0));
+            }
             currCost += cost;
             if (pulled || rq.nrRunning() > 0) break;
         }

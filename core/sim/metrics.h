@@ -39,6 +39,8 @@ struct Metrics {
     std::vector<PlacementSample> timeline;
     long long events = 0;  // simulated events processed (for the benchmark)
     long long activeBalances = 0;
+    // newidle balance passes over a domain that ran, and those NI_RANDOM's die skipped
+    long long newidleBalances = 0, newidleSkipped = 0;
     // wakeups onto a CPU running another task, and those that preempted it at once (wakeup
     // preemption, or curr's slice found used at the enqueue)
     long long busyWakeups = 0, wakeupPreemptions = 0;

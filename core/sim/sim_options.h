@@ -28,6 +28,9 @@ struct SimFeatures {
     // domain has failed to balance (6.14+, task_is_ineligible_on_dst_cpu())
     bool migrateEligibleFirst = false;
     double baseSliceNs = 0.75e6;  // sysctl_sched_base_slice before scaling (0.70 ms since 6.15)
+    // NI_RANDOM (6.19; 6.1.160, 6.6.120, 6.12.65, 6.18.5): newidle balance runs at a domain with
+    // the probability of its recent success, so a domain where pulling rarely works is rarely tried
+    bool newidleRandom = false;
 };
 
 struct SimOptions {

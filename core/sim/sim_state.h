@@ -97,6 +97,9 @@ struct DomainState {  // the per-CPU copy of a sched_domain's mutable fields
     double balanceIntervalMs = 1;
     unsigned nrBalanceFailed = 0;
     double maxNewidleLbCostNs = 0;
+    // NI_RANDOM's success rate (sd_init() starts them at 50%): newidle balances tried and, by
+    // their weight, pulled a task; newidle_ratio out of 1024
+    unsigned newidleCall = 512, newidleSuccess = 256, newidleRatio = 512;
 };
 
 struct Cpu {

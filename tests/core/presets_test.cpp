@@ -126,7 +126,8 @@ TEST(Presets, ProfilesRenameLevelsAndFlags) {
 }
 
 // A kernel gets the changes up to its version: the named profile when one has exactly those
-// (5.10's are 5.15's), else the profile of its last change ("linux-6.9": 6.9 to 6.11).
+// (5.10's are 5.15's), else the profile of its last change ("linux-6.9": 6.9 to 6.11); a stable
+// release gets what was backported to its branch up to it ("linux-6.12.65": NI_RANDOM).
 TEST(Profiles, AKernelReleaseGetsTheChangesUpToItsVersion) {
     const std::pair<const char*, const char*> cases[] = {
         {"4.9.0-19-amd64", "linux-4.14"}, {"4.14.336", "linux-4.14"},    {"4.15.0-213-generic", "linux-4.15"},
@@ -134,7 +135,10 @@ TEST(Profiles, AKernelReleaseGetsTheChangesUpToItsVersion) {
         {"6.1.0-13-amd64", "linux-6.1"},  {"6.5.13", "linux-6.5"},       {"6.6.30-rt", "linux-6.6"},
         {"6.7.1", "linux-6.7"},           {"6.8.0-45-generic", "linux-6.8"}, {"6.11.0-9", "linux-6.9"},
         {"6.12.48+deb13", "linux-6.12"},  {"6.13.2", "linux-6.12"},      {"6.16.1", "linux-6.15"},
-        {"6.18.44-fc-v782", "linux-6.18"}, {"7.0", "linux-6.18"},        {"10.2.1", "linux-6.18"}};
+        {"6.18.4", "linux-6.18"},         {"6.18.5", "linux-6.18.5"},    {"6.18.44-fc-v782", "linux-6.18.5"},
+        {"6.1.159", "linux-6.1"},         {"6.1.160", "linux-6.1.160"},  {"6.6.120-rt", "linux-6.6.120"},
+        {"6.12.64", "linux-6.12"},        {"6.12.65", "linux-6.12.65"},  {"6.12.70+deb13", "linux-6.12.65"},
+        {"6.19.2", "linux-6.19"},         {"7.0", "linux-6.19"},         {"10.2.1", "linux-6.19"}};
     for (const auto& [release, profile] : cases) {
         const KernelProfile* p = profileForKernelRelease(release);
         ASSERT_NE(p, nullptr) << release;
@@ -173,11 +177,27 @@ TEST(Profiles, EachVersionHasTheChangesOfItsKernel) {
     EXPECT_TRUE(p618.asymPackingOnPkg);
     EXPECT_DOUBLE_EQ(p612.baseSliceMs, 0.75);
     EXPECT_DOUBLE_EQ(p618.baseSliceMs, 0.70);
-    EXPECT_EQ(&defaultProfile(), &p618);
+    // NI_RANDOM: 6.19, and the stable releases it was backported to, with their branch's changes
+    const KernelProfile& p619 = *findProfile("linux-6.19");
+    EXPECT_FALSE(p618.newidleRandom);
+    EXPECT_TRUE(p619.newidleRandom);
+    const KernelProfile& p61265 = *findProfile("linux-6.12.65");
+    EXPECT_TRUE(p61265.newidleRandom);
+    EXPECT_FALSE(p612.newidleRandom);
+    EXPECT_TRUE(p61265.overlapFlag) << "a 6.12 kernel still";
+    EXPECT_DOUBLE_EQ(p61265.baseSliceMs, 0.75);
+    EXPECT_EQ(findProfile("linux-6.12.70"), &p61265);
+    EXPECT_FALSE(findProfile("linux-6.1")->newidleRandom);
+    EXPECT_TRUE(findProfile("linux-6.1.160")->newidleRandom);
+    EXPECT_EQ(findProfile("linux-6.1.160")->fairClass, FairClass::Cfs);
+    EXPECT_EQ(findProfile("linux-6.18.5")->name, "linux-6.18.5");
+    EXPECT_EQ(findProfile("linux-6.19.3"), &p619) << "a stable release of the newest";
+    EXPECT_EQ(&defaultProfile(), &p619);
     EXPECT_EQ(findProfile("linux-4.9"), nullptr) << "before the oldest profile";
-    EXPECT_EQ(findProfile("linux-6.19"), nullptr) << "after the newest profile: changes we do not know";
+    EXPECT_EQ(findProfile("linux-6.20"), nullptr) << "after the newest profile: changes we do not know";
     EXPECT_EQ(findProfile("linux-6.10x"), nullptr);
-    EXPECT_EQ(profileNameList(), "linux-4.14, linux-5.15, linux-6.1, linux-6.6, linux-6.8, linux-6.12, linux-6.18");
+    EXPECT_EQ(profileNameList(),
+              "linux-4.14, linux-5.15, linux-6.1, linux-6.6, linux-6.8, linux-6.12, linux-6.18, linux-6.19");
 }
 
 TEST(Profiles, TheRunningKernelsProfileIsThatOfItsRelease) {

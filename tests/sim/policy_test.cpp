@@ -176,6 +176,47 @@ TEST(LoadBalance, OneTaskPerCpuInAClusterNeedsActiveBalanceAfterFailures) {
     EXPECT_TRUE(ops.moved.empty());
 }
 
+// NI_RANDOM (6.19, and the 6.1.160/6.6.120/6.12.65/6.18.5 stable releases): CPU 8 goes newly
+// idle while CPU 0 runs two tasks pinned to it, so no newidle pass can ever pull. Every visit of a
+// domain counts as a failure, whether the die let the pass run or not: from sd_init()'s 512 calls
+// with 256 successes, update_newidle_stats() sets the ratio at call 1024 and halves both counts,
+// so 4096 visits give the ratios 256, 128, ..., 2 (eight halvings). Passes then run about
+// (1 + ratio + 1) / 1024 of the time; without NI_RANDOM (6.18) every visit runs one.
+TEST(NewidleBalance, NiRandomTriesAFailingDomainInProportionToItsSuccess) {
+    auto visit = [](const std::string& profile, int times) {
+        auto f = std::make_unique<Fixture>(kunpeng920_24(), profile, true, 0);
+        f->wl = dummyTasks(2, CpuSet::single(0));
+        auto st = makeSimState(f->topo, f->tree, f->wl, SimOptions{});
+        EXPECT_TRUE(st.ok());
+        f->s = std::move(*st);
+        f->s->now = 1000000000;
+        f->place(0, 0);
+        f->place(1, 0);
+        f->s->nrOverloadedCpus = 1;
+        NullOps ops;
+        for (int i = 0; i < times; ++i) EXPECT_FALSE(newidleBalance(*f->s, ops, 8));
+        EXPECT_TRUE(ops.moved.empty());
+        return f;
+    };
+    auto on = visit("linux-6.19", 4096);
+    const size_t domains = on->tree.domainsOf(8).size();
+    ASSERT_EQ(domains, 5u) << "CLS, MC and the three NUMA levels";
+    for (const DomainState& d : on->s->cpus[8].dom) {
+        EXPECT_EQ(d.newidleRatio, 2u);
+        EXPECT_EQ(d.newidleCall, 512u);
+        EXPECT_EQ(d.newidleSuccess, 1u);
+    }
+    const long long visits = 4096LL * static_cast<long long>(domains);
+    EXPECT_EQ(on->s->metrics.newidleBalances + on->s->metrics.newidleSkipped, visits);
+    // the first 512 visits of a domain still run half the passes; afterwards ever fewer
+    EXPECT_GT(on->s->metrics.newidleBalances, 256LL * static_cast<long long>(domains));
+    EXPECT_LT(on->s->metrics.newidleBalances, visits / 4);
+
+    auto off = visit("linux-6.18", 4096);
+    EXPECT_EQ(off->s->metrics.newidleBalances, visits);
+    EXPECT_EQ(off->s->metrics.newidleSkipped, 0);
+}
+
 TEST(CanMigrateTask, RefusesCacheHotTaskUntilBalancingFailedEnough) {
     Fixture f(kunpeng920_24(), "linux-6.1", true, 2);
     f.place(0, 0);
