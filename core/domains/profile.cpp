@@ -42,8 +42,13 @@ const std::vector<KernelChange>& kernelChanges() {
         {{5, 5}, [](KernelProfile& p) { p.numaImbalance = 1; }},
         // "sched/fair: Reduce cases for active balance": only for migrate_task imbalances
         {{5, 10}, [](KernelProfile& p) { p.legacyActiveBalance = false; }},
-        // "sched: Add cluster scheduler level in core and related Kconfig for ARM64"
-        {{5, 16}, [](KernelProfile& p) { p.hasClusterLevel = true; }},
+        // "sched: Add cluster scheduler level in core and related Kconfig for ARM64"; "sched/fair:
+        // Remove sysctl_sched_migration_cost condition" (newidle balance)
+        {{5, 16},
+         [](KernelProfile& p) {
+             p.hasClusterLevel = true;
+             p.newidleCostGate = true;
+         }},
         // "sched/fair: Adjust the allowed NUMA imbalance when SD_NUMA spans multiple LLCs"
         {{5, 18}, [](KernelProfile& p) { p.numaImbalance = 2; }},
         // "sched/fair: Introduce SIS_UTIL to search idle CPU based on sum of util_avg"
@@ -91,12 +96,23 @@ const std::vector<KernelChange>& kernelChanges() {
          }},
         // "sched/fair: Reduce the default slice to avoid tasks getting an extra tick"
         {{6, 15}, [](KernelProfile& p) { p.baseSliceMs = 0.70; }},
-        // "sched/topology: Remove sched_domain_topology_level::flags": no SD_OVERLAP
-        {{6, 17}, [](KernelProfile& p) { p.overlapFlag = false; }},
-        // "sched/fair: Proportional newidle balance" (NI_RANDOM), with the revert of 6.17's
-        // max_newidle_lb_cost bump; taken into the stable branches in January 2026 (the
+        // "sched/topology: Remove sched_domain_topology_level::flags": no SD_OVERLAP; "sched/fair:
+        // Bump sd->max_newidle_lb_cost when newidle balance fails" (its stable backports are
+        // not modelled: only the releases that took the revert are known here)
+        {{6, 17},
+         [](KernelProfile& p) {
+             p.overlapFlag = false;
+             p.newidleFailBump = true;
+         }},
+        // "sched/fair: Revert max_newidle_lb_cost bump" and "sched/fair: Proportional newidle
+        // balance" (NI_RANDOM); taken into the stable branches in January 2026 (the
         // linux-stable-rc pushes of 6.1.160-rc2, 6.6.120-rc1, 6.12.65-rc1 and 6.18.5-rc1)
-        {{6, 19}, [](KernelProfile& p) { p.newidleRandom = true; }, {{6, 1, 160}, {6, 6, 120}, {6, 12, 65}, {6, 18, 5}}},
+        {{6, 19},
+         [](KernelProfile& p) {
+             p.newidleFailBump = false;
+             p.newidleRandom = true;
+         },
+         {{6, 1, 160}, {6, 6, 120}, {6, 12, 65}, {6, 18, 5}}},
     };
     return changes;
 }
@@ -209,7 +225,8 @@ const std::vector<KernelProfile>& kernelProfiles() {
         profileAt({6, 8}, "linux-6.8", "PKG, SD_CLUSTER and the cluster-first wakeup scan, SD_SHARE_PKG_RESOURCES"),
         profileAt({6, 12}, "linux-6.12", "PKG, SD_CLUSTER, SD_SHARE_LLC, cluster-first wakeup scan, EEVDF, delayed dequeue"),
         profileAt({6, 18}, "linux-6.18",
-                  "as 6.12, no SD_OVERLAP, x86 PKG packing under ITMT, 0.70 ms slices, eligible tasks migrate first"),
+                  "as 6.12, no SD_OVERLAP, x86 PKG packing under ITMT, 0.70 ms slices, eligible tasks migrate first, "
+                  "failed newidle balance bumps its cost"),
         profileAt({6, 19}, "linux-6.19",
                   "as 6.18 with newidle balance proportional to its success (NI_RANDOM; stable since 6.1.160, "
                   "6.6.120, 6.12.65, 6.18.5)"),

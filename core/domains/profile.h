@@ -45,6 +45,8 @@ struct KernelProfile {
     bool delayDequeue = false;         // DELAY_DEQUEUE, since 6.12
     bool migrateEligibleFirst = false; // can_migrate_task() keeps ineligible tasks until a failure, since 6.14
     double baseSliceMs = 0.75;         // sysctl_sched_base_slice: 0.75 ms, 0.70 ms since 6.15
+    bool newidleCostGate = false;      // newidle gated by max_newidle_lb_cost, not migration cost, since 5.16
+    bool newidleFailBump = false;      // failed newidle passes bump max_newidle_lb_cost, 6.17 to 6.19's revert
     bool newidleRandom = false;        // NI_RANDOM: newidle balance by success rate, 6.19 (and stable backports)
     // the first kernel this profile stands for; the sublevel is not 0 for a stable release that
     // took a later change in ("linux-6.18.5")

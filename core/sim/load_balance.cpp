@@ -503,6 +503,19 @@ void updateNewidleStats(DomainState& ds, unsigned success) {
     }
 }
 
+// update_newidle_cost(): the domain's max pass cost, raised at once and, untouched for a second,
+// decayed by 1% (253/256). With the 6.17 bump it is capped at sysctl_sched_migration_cost +
+// 200 ns. (The kernel also decays it from the periodic balance; here only newidle visits do.)
+void updateNewidleCost(const SimState& s, DomainState& ds, double cost) {
+    if (cost > ds.maxNewidleLbCostNs) {
+        ds.maxNewidleLbCostNs = s.feat.newidleFailBump ? std::min(cost, s.opt.migrationCostNs + 200) : cost;
+        ds.lastDecayNs = s.now;
+    } else if (s.now > ds.lastDecayNs + 1000000000LL) {
+        ds.maxNewidleLbCostNs = ds.maxNewidleLbCostNs * 253 / 256;
+        ds.lastDecayNs = s.now;
+    }
+}
+
 }  // namespace
 
 bool newidleBalance(SimState& s, SchedOps& ops, int cpu) {
@@ -514,18 +527,25 @@ bool newidleBalance(SimState& s, SchedOps& ops, int cpu) {
         next = std::min(next, ds.lastBalance + balanceIntervalNs(s, dom(s, cpu, i), ds, false));
     };
     bool pulled = false;
-    if (rq.avgIdleNs < s.opt.migrationCostNs || s.nrOverloadedCpus == 0) {
+    // Too short an expected idle for a pass: before 5.16 shorter than sysctl_sched_migration_cost;
+    // since ("sched/fair: Remove sysctl_sched_migration_cost condition") than the lowest
+    // domain's max_newidle_lb_cost, what a pass there has cost at most lately.
+    const bool costGate = s.feat.newidleCostGate;
+    const bool tooShort = costGate ? nrDomains(s, cpu) > 0 && rq.avgIdleNs < rq.dom[0].maxNewidleLbCostNs
+                                   : rq.avgIdleNs < s.opt.migrationCostNs;
+    if (tooShort || s.nrOverloadedCpus == 0) {
         if (nrDomains(s, cpu) > 0) updateNext(0);
     } else {
         double currCost = 0;
         for (int i = 0; i < nrDomains(s, cpu); ++i) {
             const SchedDomain& sd = dom(s, cpu, i);
+            DomainState& ds = rq.dom[static_cast<size_t>(i)];
             updateNext(i);
-            // the cost of a balance pass: modelled as 0.25 us per CPU in the span
+            // the cost of a balance pass: modelled as 0.25 us per CPU in the span (the domain's
+            // max_newidle_lb_cost once a pass ran, which is what the legacy gate compares)
             const double cost = 250.0 * s.info[static_cast<size_t>(cpu)].spanWeight[static_cast<size_t>(i)];
-            if (rq.avgIdleNs < currCost + cost) break;
+            if (rq.avgIdleNs < currCost + (costGate ? ds.maxNewidleLbCostNs : cost)) break;
             if (sd.flags & SD_BALANCE_NEWIDLE) {
-                DomainState& ds = rq.dom[static_cast<size_t>(i)];
                 unsigned weight = 1;
                 if (s.feat.newidleRandom) {
                     // sched_balance_newidle() (6.19): a 1024-sided die; a domain is balanced with
@@ -542,6 +562,10 @@ bool newidleBalance(SimState& s, SchedOps& ops, int cpu) {
                 }
                 ++s.metrics.newidleBalances;
                 pulled = loadBalance(s, ops, cpu, i, BalanceIdle::NewlyIdle, MigrationCause::LbNewidle) > 0;
+                // 6.17-6.18.4: a failed pass is charged half again the domain's max cost, so a
+                // domain that keeps failing is soon gated off like before 5.16
+                const double charged = s.feat.newidleFailBump && !pulled ? 1.5 * ds.maxNewidleLbCostNs : cost;
+                if (costGate) updateNewidleCost(s, ds, charged);
                 // update_newidle_cost(): a pass always costs something, so the stats are updated
                 updateNewidleStats(ds, weight * (pulled ? 1 : 0));
             }

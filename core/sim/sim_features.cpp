@@ -13,6 +13,8 @@ SimFeatures featuresFor(const KernelProfile& p) {
     f.migrateEligibleFirst = p.migrateEligibleFirst;
     f.baseSliceNs = p.baseSliceMs * 1e6;
     f.newidleRandom = p.newidleRandom;
+    f.newidleCostGate = p.newidleCostGate;
+    f.newidleFailBump = p.newidleFailBump;
     // RUN_TO_PARITY ("sched/eevdf: Curb wakeup-preemption", v6.6, on in the kernels) is modelled
     // but left off: against this 6.18 VM's recordings, the share of wakeups onto a busy CPU that
     // preempted it (replay's fidelity line; recorded / without / with it) was pingpong 79% / 72%

@@ -31,6 +31,11 @@ struct SimFeatures {
     // NI_RANDOM (6.19; 6.1.160, 6.6.120, 6.12.65, 6.18.5): newidle balance runs at a domain with
     // the probability of its recent success, so a domain where pulling rarely works is rarely tried
     bool newidleRandom = false;
+    // newidle balance needs an expected idle longer than the lowest domain's recent pass cost,
+    // not than sysctl_sched_migration_cost (5.16+)
+    bool newidleCostGate = true;
+    // a failed newidle pass bumps the domain's cost by half (6.17 until the 6.19 revert)
+    bool newidleFailBump = false;
 };
 
 struct SimOptions {

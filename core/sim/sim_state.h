@@ -96,7 +96,8 @@ struct DomainState {  // the per-CPU copy of a sched_domain's mutable fields
     int64_t lastBalance = 0;
     double balanceIntervalMs = 1;
     unsigned nrBalanceFailed = 0;
-    double maxNewidleLbCostNs = 0;
+    double maxNewidleLbCostNs = 0;  // sd->max_newidle_lb_cost (5.16+ newidle gate)
+    int64_t lastDecayNs = 0;        // sd->last_decay_max_lb_cost
     // NI_RANDOM's success rate (sd_init() starts them at 50%): newidle balances tried and, by
     // their weight, pulled a task; newidle_ratio out of 1024
     unsigned newidleCall = 512, newidleSuccess = 256, newidleRatio = 512;

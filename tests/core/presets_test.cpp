@@ -191,6 +191,15 @@ TEST(Profiles, EachVersionHasTheChangesOfItsKernel) {
     EXPECT_TRUE(findProfile("linux-6.1.160")->newidleRandom);
     EXPECT_EQ(findProfile("linux-6.1.160")->fairClass, FairClass::Cfs);
     EXPECT_EQ(findProfile("linux-6.18.5")->name, "linux-6.18.5");
+    // the newidle gate: migration cost until 5.15, the pass cost since, bumped by failures from
+    // 6.17 until the revert that came with NI_RANDOM
+    EXPECT_FALSE(findProfile("linux-5.15")->newidleCostGate);
+    EXPECT_TRUE(findProfile("linux-5.16")->newidleCostGate);
+    EXPECT_FALSE(findProfile("linux-6.16")->newidleFailBump);
+    EXPECT_TRUE(findProfile("linux-6.17")->newidleFailBump);
+    EXPECT_TRUE(p618.newidleFailBump);
+    EXPECT_FALSE(findProfile("linux-6.18.5")->newidleFailBump);
+    EXPECT_FALSE(p619.newidleFailBump);
     EXPECT_EQ(findProfile("linux-6.19.3"), &p619) << "a stable release of the newest";
     EXPECT_EQ(&defaultProfile(), &p619);
     EXPECT_EQ(findProfile("linux-4.9"), nullptr) << "before the oldest profile";

@@ -217,6 +217,54 @@ TEST(NewidleBalance, NiRandomTriesAFailingDomainInProportionToItsSuccess) {
     EXPECT_EQ(off->s->metrics.newidleSkipped, 0);
 }
 
+// The newidle gate. CPU 0 runs one task and queues another; CPU 8 goes newly idle expecting
+// 0.4 ms of idle. Before 5.16 that is below sysctl_sched_migration_cost (0.5 ms) and it does not
+// balance at all; since, it only has to exceed what a pass of its lowest domain cost (modelled:
+// 0.25 us per CPU, 1 us for the 4-CPU cluster), so it pulls the queued task at MC.
+TEST(NewidleBalance, SinceLinux516AnExpectedIdleLongerThanAPassIsEnough) {
+    for (const std::string profile : {"linux-5.15", "linux-6.12"}) {
+        Fixture f(kunpeng920_24(), profile, true, 2);
+        f.place(0, 0);
+        f.place(1, 0);
+        f.s->nrOverloadedCpus = 1;
+        f.s->cpus[8].avgIdleNs = 400000;
+        NullOps ops;
+        const bool pulled = newidleBalance(*f.s, ops, 8);
+        EXPECT_EQ(pulled, profile == "linux-6.12") << profile;
+        EXPECT_EQ(ops.moved.size(), profile == "linux-6.12" ? 1u : 0u) << profile;
+    }
+}
+
+// 6.17's bump (reverted in 6.19 and 6.18.5): once a pass at MC has pulled (and so recorded its
+// 6 us cost), every failed pass there charges 1.5x the domain's max cost, up to
+// sysctl_sched_migration_cost + 200 ns; with 0.4 ms of expected idle MC is then skipped, as it
+// was before 5.16. 6.12 keeps the pass's own cost and keeps balancing MC.
+TEST(NewidleBalance, FailedPassesBumpTheCostIn617) {
+    for (const std::string profile : {"linux-6.12", "linux-6.18"}) {
+        Fixture f(kunpeng920_24(), profile, true, 2);
+        f.place(0, 0);
+        f.place(1, 0);
+        f.s->nrOverloadedCpus = 1;
+        f.s->cpus[8].avgIdleNs = 400000;
+        NullOps ops;
+        ASSERT_TRUE(newidleBalance(*f.s, ops, 8)) << profile;
+        const size_t mc = 1;  // CLS, MC, NUMA...
+        EXPECT_DOUBLE_EQ(f.s->cpus[8].dom[mc].maxNewidleLbCostNs, 6000.0) << profile;
+        for (Task& t : f.s->tasks) t.setAllowed(CpuSet::single(0), f.s->online.count());  // nothing can move now
+        for (int i = 0; i < 20; ++i) EXPECT_FALSE(newidleBalance(*f.s, ops, 8)) << profile << " " << i;
+        const long long before = f.s->metrics.newidleBalances;
+        EXPECT_FALSE(newidleBalance(*f.s, ops, 8));
+        const long long passes = f.s->metrics.newidleBalances - before;
+        if (profile == "linux-6.18") {
+            EXPECT_DOUBLE_EQ(f.s->cpus[8].dom[mc].maxNewidleLbCostNs, 500200.0);
+            EXPECT_EQ(passes, 1) << "CLS only: MC's cost is now above the expected idle";
+        } else {
+            EXPECT_DOUBLE_EQ(f.s->cpus[8].dom[mc].maxNewidleLbCostNs, 6000.0);
+            EXPECT_EQ(passes, 5) << "every domain";
+        }
+    }
+}
+
 TEST(CanMigrateTask, RefusesCacheHotTaskUntilBalancingFailedEnough) {
     Fixture f(kunpeng920_24(), "linux-6.1", true, 2);
     f.place(0, 0);
