@@ -135,9 +135,10 @@ SgStats updateSgLbStats(SimState& s, const LbEnv& env, int g) {
     SgStats st;
     grp.span.forEach([&](int i) {
         if (!env.cpus.test(i)) return;
-        st.groupLoad += s.cpuLoad(i);
-        st.groupUtil += s.cpuUtil(i);
-        st.groupRunnable += s.cpuRunnable(i);
+        const SimState::CpuSignals sig = s.cpuSignals(i);
+        st.groupLoad += sig.load;
+        st.groupUtil += sig.util;
+        st.groupRunnable += sig.runnable;
         const int nr = s.cpus[static_cast<size_t>(i)].nrRunning();
         st.sumNrRunning += nr;
         if (nr == 0) st.idleCpus++;

@@ -54,6 +54,25 @@ struct Pelt {
     }
 };
 
+// Decays three signals that move together to `now`: one factor for the three when they share a
+// stamp (the same bits update() gives each), as the balancer reads a runqueue's load, util and
+// runnable for every CPU of every group it looks at.
+inline void advanceTogether(int64_t now, Pelt& a, Pelt& b, Pelt& c) {
+    if (a.stamp == b.stamp && b.stamp == c.stamp) {
+        if (now > a.stamp) {
+            const double decay = peltDecay(now - a.stamp);
+            a.value = a.input + (a.value - a.input) * decay;
+            b.value = b.input + (b.value - b.input) * decay;
+            c.value = c.input + (c.value - c.input) * decay;
+            a.stamp = b.stamp = c.stamp = now;
+        }
+        return;
+    }
+    a.update(now);
+    b.update(now);
+    c.update(now);
+}
+
 // Sets the inputs of three signals that move together (a task's or a runqueue's util, runnable
 // and load), decaying them to `now` first. They usually share a stamp, and then one decay
 // factor serves all three: the same factor update() would look up for each, so the same bits.

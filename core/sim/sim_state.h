@@ -222,6 +222,15 @@ struct SimState {
     double cpuLoad(int cpu) { return advanced(cpus[static_cast<size_t>(cpu)].load); }  // cpu_load(): the runqueue's load_avg
     double cpuUtil(int cpu) { return std::min(1024.0, advanced(cpus[static_cast<size_t>(cpu)].util)); }  // cpu_util_cfs()
     double cpuRunnable(int cpu) { return advanced(cpus[static_cast<size_t>(cpu)].runnable); }
+    // cpuLoad(), cpuUtil() and cpuRunnable() at one decay
+    struct CpuSignals {
+        double load, util, runnable;
+    };
+    CpuSignals cpuSignals(int cpu) {
+        Cpu& r = cpus[static_cast<size_t>(cpu)];
+        advanceTogether(now, r.load, r.util, r.runnable);
+        return {r.load.value, std::min(1024.0, r.util.value), r.runnable.value};
+    }
     double taskLoad(int task) { return advanced(tasks[static_cast<size_t>(task)].load); }
     double taskUtil(int task) { return advanced(tasks[static_cast<size_t>(task)].util); }
     // set with opt.hz when the run starts: the tick, the balancer and the vruntime clamp read it
