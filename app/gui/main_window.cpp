@@ -242,6 +242,9 @@ void MainWindow::showSession(const SessionPtr& session) {
     const bool newTopology = !session_ || session_->topology != session->topology;
     session_ = session;
     model_->setSession(session);
+    // the loader may have chosen for the user (this machine's own kernel's profile): the
+    // controls show what the domains were built under, and rebuild from it
+    controls_->setChoices(session->choices);
     controls_->setSession(session);
     topologyView_->setSession(session);
     setWindowTitle(tr("schedscope \u2014 %1").arg(qs(session->topology->name)));

@@ -220,6 +220,23 @@ TEST_F(MainWindowTest, ToolbarTogglesRebuildTheDomains) {
     EXPECT_EQ(window.domainControls()->choices().profile, "linux-6.1");
 }
 
+// This machine opens under its own kernel's profile (6.18.44 here: linux-6.18.5, not the
+// newest), and the profile box says so: a rebuild from the box keeps it.
+TEST_F(MainWindowTest, ThisMachineShowsItsKernelsProfile) {
+    const KernelProfile* running = runningKernelProfile();
+    if (!running) GTEST_SKIP() << "the running kernel's release does not name a version";
+    QSignalSpy shown(&window, &MainWindow::sessionShown);
+    TopologySpec local;
+    local.kind = TopologySpec::Kind::Local;
+    window.open(local);
+    ASSERT_TRUE(shown.wait(60'000));
+    ASSERT_TRUE(window.session() && window.session()->tree);
+    const KernelProfile& built = window.session()->tree->profile ? *window.session()->tree->profile : defaultProfile();
+    EXPECT_EQ(built.name, running->name);
+    const std::string shownProfile = window.domainControls()->choices().profile;
+    EXPECT_EQ(shownProfile.empty() ? defaultProfile().name : shownProfile, running->name);
+}
+
 // A level the loaded arch or kernel never builds greys its box out, with the reason, and the
 // box comes back as it was under a kernel that builds it.
 TEST_F(MainWindowTest, TheClsBoxIsGreyWhereNoKernelBuildsTheLevel) {
