@@ -77,22 +77,10 @@ inline void advanceTogether(int64_t now, Pelt& a, Pelt& b, Pelt& c) {
 // and load), decaying them to `now` first. They usually share a stamp, and then one decay
 // factor serves all three: the same factor update() would look up for each, so the same bits.
 inline void setTogether(int64_t now, Pelt& a, double ia, Pelt& b, double ib, Pelt& c, double ic) {
-    if (a.stamp == b.stamp && b.stamp == c.stamp) {
-        if (now > a.stamp) {
-            const double decay = peltDecay(now - a.stamp);
-            a.value = a.input + (a.value - a.input) * decay;
-            b.value = b.input + (b.value - b.input) * decay;
-            c.value = c.input + (c.value - c.input) * decay;
-            a.stamp = b.stamp = c.stamp = now;
-        }
-        a.input = ia;
-        b.input = ib;
-        c.input = ic;
-        return;
-    }
-    a.set(now, ia);
-    b.set(now, ib);
-    c.set(now, ic);
+    advanceTogether(now, a, b, c);
+    a.input = ia;
+    b.input = ib;
+    c.input = ic;
 }
 
 }  // namespace schedscope::sim

@@ -217,19 +217,25 @@ TEST(NewidleBalance, NiRandomTriesAFailingDomainInProportionToItsSuccess) {
     EXPECT_EQ(off->s->metrics.newidleSkipped, 0);
 }
 
+// CPU 0 runs one task and queues another; CPU 8, newly idle, expects 0.4 ms of idle.
+std::unique_ptr<Fixture> queuedOnCpu0IdleCpu8(const std::string& profile) {
+    auto f = std::make_unique<Fixture>(kunpeng920_24(), profile, true, 2);
+    f->place(0, 0);
+    f->place(1, 0);
+    f->s->nrOverloadedCpus = 1;
+    f->s->cpus[8].avgIdleNs = 400000;
+    return f;
+}
+
 // The newidle gate. CPU 0 runs one task and queues another; CPU 8 goes newly idle expecting
 // 0.4 ms of idle. Before 5.16 that is below sysctl_sched_migration_cost (0.5 ms) and it does not
 // balance at all; since, it only has to exceed what a pass of its lowest domain cost (modelled:
 // 0.25 us per CPU, 1 us for the 4-CPU cluster), so it pulls the queued task at MC.
 TEST(NewidleBalance, SinceLinux516AnExpectedIdleLongerThanAPassIsEnough) {
     for (const std::string profile : {"linux-5.15", "linux-6.12"}) {
-        Fixture f(kunpeng920_24(), profile, true, 2);
-        f.place(0, 0);
-        f.place(1, 0);
-        f.s->nrOverloadedCpus = 1;
-        f.s->cpus[8].avgIdleNs = 400000;
+        auto f = queuedOnCpu0IdleCpu8(profile);
         NullOps ops;
-        const bool pulled = newidleBalance(*f.s, ops, 8);
+        const bool pulled = newidleBalance(*f->s, ops, 8);
         EXPECT_EQ(pulled, profile == "linux-6.12") << profile;
         EXPECT_EQ(ops.moved.size(), profile == "linux-6.12" ? 1u : 0u) << profile;
     }
@@ -241,11 +247,8 @@ TEST(NewidleBalance, SinceLinux516AnExpectedIdleLongerThanAPassIsEnough) {
 // was before 5.16. 6.12 keeps the pass's own cost and keeps balancing MC.
 TEST(NewidleBalance, FailedPassesBumpTheCostIn617) {
     for (const std::string profile : {"linux-6.12", "linux-6.18"}) {
-        Fixture f(kunpeng920_24(), profile, true, 2);
-        f.place(0, 0);
-        f.place(1, 0);
-        f.s->nrOverloadedCpus = 1;
-        f.s->cpus[8].avgIdleNs = 400000;
+        auto fixture = queuedOnCpu0IdleCpu8(profile);
+        Fixture& f = *fixture;
         NullOps ops;
         ASSERT_TRUE(newidleBalance(*f.s, ops, 8)) << profile;
         const size_t mc = 1;  // CLS, MC, NUMA...
