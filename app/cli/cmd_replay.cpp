@@ -109,12 +109,14 @@ void printReplayText(const ReplayResult& r, const std::string& trace) {
                 d.edges.size(), d.multiWakeOps);
     auto describe = [](const ReplayRun& run) {
         const KernelProfile& profile = run.config.profile ? *run.config.profile : defaultProfile();
-        // named only when --delay-dequeue changed it from the profile's
-        const bool delay = run.state->feat.delayDequeue;
-        const char* delayNote = delay == sim::featuresFor(profile).delayDequeue ? "" : delay ? ", DELAY_DEQUEUE on" : ", DELAY_DEQUEUE off";
-        std::printf("  %-9s %s (%zu CPUs), profile %s, CLS %s, NODE %s%s, seed %llu\n", run.label.c_str(),
+        // named only when --delay-dequeue or --ni-random changed it from the profile's
+        const bool delay = run.state->feat.delayDequeue, random = run.state->feat.newidleRandom;
+        const sim::SimFeatures own = sim::featuresFor(profile);
+        const char* delayNote = delay == own.delayDequeue ? "" : delay ? ", DELAY_DEQUEUE on" : ", DELAY_DEQUEUE off";
+        const char* randomNote = random == own.newidleRandom ? "" : random ? ", NI_RANDOM on" : ", NI_RANDOM off";
+        std::printf("  %-9s %s (%zu CPUs), profile %s, CLS %s, NODE %s%s%s, seed %llu\n", run.label.c_str(),
                     run.config.topologyName.c_str(), run.topology->cpus.size(), profile.name.c_str(),
-                    run.config.cls ? "on" : "off", run.config.node ? "on" : "off", delayNote,
+                    run.config.cls ? "on" : "off", run.config.node ? "on" : "off", delayNote, randomNote,
                     static_cast<unsigned long long>(run.state->opt.seed));
     };
     if (r.baseline) describe(*r.baseline);
@@ -237,7 +239,7 @@ int runReplay(const Args& args) {
     }
     opt.recordedConfig = {recordedName, *recordedProfile, true, true, false};
     opt.whatIf = {whatIfName, *whatIfProfile, *cls, *node, args.has("spread"), {}};
-    auto delay = delayDequeueOption(args, **whatIfProfile);
+    auto delay = schedFeatureOptions(args, **whatIfProfile);
     if (!delay) return fail("replay: " + delay.error());
     opt.whatIf.features = *delay;
 
@@ -282,6 +284,7 @@ std::vector<Command> replayCommands() {
         bufferOption(),
         {"hz", true, "N tick rate (default 250)"},
         {"delay-dequeue", true, "on|off the what-if's DELAY_DEQUEUE (default: its profile's, on from 6.12)"},
+        {"ni-random", true, "on|off the what-if's NI_RANDOM newidle balance (default: its profile's, on from 6.19)"},
         {"save-workload", true, "FILE write the what-if's workload (the derived tasks on the what-if machine) as a "
                                 "workload .json file, to edit and run with simulate --workload FILE"},
         {"idle-exit-us", true, "US a task woken onto an idle CPU runs this long after the wakeup (default: the "

@@ -45,8 +45,8 @@ void printSummary(sim::SimState& s, const workload::Workload& wl, const sim::Run
 
 int runCompare(const Args& args, const SimSetup& setup) {
     const std::string what = *args.value("compare");
-    if (what != "cls" && what != "node" && what != "delay-dequeue")
-        return fail("--compare must be cls, node or delay-dequeue, not '" + what + "'");
+    if (what != "cls" && what != "node" && what != "delay-dequeue" && what != "ni-random")
+        return fail("--compare must be cls, node, delay-dequeue or ni-random, not '" + what + "'");
     auto seeds = args.integer("seeds", 5, 1, 1000);
     if (!seeds) return fail(seeds.error());
     // a level the profile's kernel never builds: both sides would be the same run
@@ -54,14 +54,22 @@ int runCompare(const Args& args, const SimSetup& setup) {
     const std::string level = what == "cls" ? "CLS" : what == "node" ? "NODE" : "";
     if (const std::string why = levelNeverBuilt(level, setup.build.arch, kernel); !why.empty())
         return fail("--compare " + what + ": " + why + ": both runs would be the same");
-    // the two sides: a level off and on, or the profile with DELAY_DEQUEUE off and on
+    // the two sides: a level off and on, or the profile with DELAY_DEQUEUE or NI_RANDOM off and
+    // on (other knobs as --delay-dequeue / --ni-random set them)
     SimSetup sides[2] = {setup, setup};
-    if (what == "delay-dequeue") {
+    if (what == "delay-dequeue" || what == "ni-random") {
         const KernelProfile& profile = setup.build.profile ? *setup.build.profile : defaultProfile();
         for (int setting = 0; setting < 2; ++setting) {
-            auto f = sim::featuresWithDelayDequeue(profile, setting == 1);
-            if (!f) return fail("--compare delay-dequeue: " + f.error());
-            sides[setting].options.features = *f;
+            sim::SimFeatures f = setup.options.features ? *setup.options.features : sim::featuresFor(profile);
+            if (what == "delay-dequeue") {
+                auto delayed = sim::featuresWithDelayDequeue(profile, setting == 1);
+                if (!delayed) return fail("--compare delay-dequeue: " + delayed.error());
+                delayed->newidleRandom = f.newidleRandom;
+                f = *delayed;
+            } else {
+                f.newidleRandom = setting == 1;
+            }
+            sides[setting].options.features = f;
         }
     }
     auto jobs = args.integer("jobs", 0, 0, 1024);
@@ -265,9 +273,11 @@ std::vector<Command> simulateCommands() {
     opts.push_back({"hz", true, "N tick rate (default 250)"});
     opts.push_back({"delay-dequeue", true, "on|off DELAY_DEQUEUE: a task that sleeps with negative lag stays queued "
                                            "until picked or woken in place (default: the profile's, on from 6.12)"});
+    opts.push_back({"ni-random", true, "on|off NI_RANDOM: newidle balance runs at a domain with the odds of its recent "
+                                       "success (default: the profile's, on from 6.19 and 6.1.160/6.6.120/6.12.65/6.18.5)"});
     opts.push_back({"idle-exit-us", true, "US a task woken onto an idle CPU runs this long after the wakeup (the idle "
                                           "state's exit and the IPI; default 0: at once)"});
-    opts.push_back({"compare", true, "cls|node|delay-dequeue run both settings over several seeds and compare"});
+    opts.push_back({"compare", true, "cls|node|delay-dequeue|ni-random run both settings over several seeds and compare"});
     opts.push_back({"seeds", true, "N seeds for --compare (default 5)"});
     opts.push_back({"jobs", true, "N runs of --compare at once (default: one per CPU)"});
     opts.push_back({"json", false, "print JSON"});

@@ -9,13 +9,22 @@
 
 namespace schedscope::cli {
 
-Result<std::optional<sim::SimFeatures>> delayDequeueOption(const Args& args, const KernelProfile& profile) {
-    if (!args.has("delay-dequeue")) return std::optional<sim::SimFeatures>{};
-    auto on = args.onOff("delay-dequeue", true);
-    if (!on) return Error{on.error()};
-    auto f = sim::featuresWithDelayDequeue(profile, *on);
-    if (!f) return Error{"--delay-dequeue on: " + f.error()};
-    return std::optional<sim::SimFeatures>{*f};
+Result<std::optional<sim::SimFeatures>> schedFeatureOptions(const Args& args, const KernelProfile& profile) {
+    if (!args.has("delay-dequeue") && !args.has("ni-random")) return std::optional<sim::SimFeatures>{};
+    sim::SimFeatures f = sim::featuresFor(profile);
+    if (args.has("delay-dequeue")) {
+        auto on = args.onOff("delay-dequeue", true);
+        if (!on) return Error{on.error()};
+        auto delayed = sim::featuresWithDelayDequeue(profile, *on);
+        if (!delayed) return Error{"--delay-dequeue on: " + delayed.error()};
+        f = *delayed;
+    }
+    if (args.has("ni-random")) {
+        auto on = args.onOff("ni-random", true);
+        if (!on) return Error{on.error()};
+        f.newidleRandom = *on;
+    }
+    return std::optional<sim::SimFeatures>{f};
 }
 
 Result<SimSetup> simSetupFrom(const Args& args) {
@@ -56,9 +65,9 @@ Result<SimSetup> simSetupFrom(const Args& args) {
     auto hz = args.integer("hz", 250, 10, 10000);
     if (!hz) return Error{hz.error()};
     s.options.hz = static_cast<int>(*hz);
-    auto delay = delayDequeueOption(args, s.build.profile ? *s.build.profile : defaultProfile());
-    if (!delay) return Error{delay.error()};
-    if (*delay) s.options.features = **delay;
+    auto features = schedFeatureOptions(args, s.build.profile ? *s.build.profile : defaultProfile());
+    if (!features) return Error{features.error()};
+    if (*features) s.options.features = **features;
     auto idleExit = args.numberIn("idle-exit-us", 0.0, 0.0, 1e6, "microseconds");
     if (!idleExit) return Error{idleExit.error()};
     s.options.idleExitNs = std::llround(*idleExit * 1000.0);

@@ -21,13 +21,14 @@ struct SimSetup {
 };
 
 // Reads --workload, --profile, --seed, --duration, --hz, --cls, --node, --idle-exit-us,
-// --delay-dequeue; errors are one line.
+// --delay-dequeue, --ni-random; errors are one line.
 Result<SimSetup> simSetupFrom(const Args& args);
 
-// --delay-dequeue on|off: `profile`'s behaviours with DELAY_DEQUEUE set so (the kernel's
-// sched_features knob); nullopt when not given (the profile decides: on from 6.12). An error
-// for a CFS profile, which has no lag to delay on.
-Result<std::optional<sim::SimFeatures>> delayDequeueOption(const Args& args, const KernelProfile& profile);
+// --delay-dequeue on|off and --ni-random on|off: `profile`'s behaviours with DELAY_DEQUEUE or
+// NI_RANDOM set so (the kernel's sched_features knobs); nullopt when neither is given (the
+// profile decides: DELAY_DEQUEUE from 6.12, NI_RANDOM from 6.19 and its stable backports).
+// DELAY_DEQUEUE on is an error for a CFS profile, which has no lag to delay on.
+Result<std::optional<sim::SimFeatures>> schedFeatureOptions(const Args& args, const KernelProfile& profile);
 
 struct SimRun {
     DomainTree tree;

@@ -43,6 +43,7 @@ std::vector<std::pair<std::string, double>> summaryMetrics(SimState& s, const wo
         {"wait_p95_us", s.metrics.waitLatency.percentileNs(95) / 1e3},
         {"wait_p99_us", s.metrics.waitLatency.percentileNs(99) / 1e3},
         {"idle_while_overloaded_s", static_cast<double>(s.metrics.idleWhileOverloadedNs) / 1e9},
+        {"newidle_passes", static_cast<double>(s.metrics.newidleBalances)},
     };
     for (auto& spread : placementSpread(s)) out.push_back(std::move(spread));
     return out;

@@ -332,6 +332,38 @@ TEST(Cli, DelayDequeueIsAWhatIf) {
     EXPECT_NE(cfs.err.find("needs an EEVDF profile"), std::string::npos) << cfs.err;
 }
 
+// NI_RANDOM is the 6.19 profile's knob: off, every newidle visit of a domain runs a pass; on (also
+// under linux-6.12, as 6.12.65 has it), passes at domains that rarely pull are skipped.
+TEST(Cli, NiRandomIsAWhatIf) {
+    const std::string spec = "simulate --preset kunpeng920-24 --workload hackbench:groups=2 --duration 0.1 --json";
+    auto run = [&](const std::string& extra) {
+        CliRun r = cli(spec + extra);
+        EXPECT_EQ(r.status, 0) << r.err;
+        return nlohmann::json::parse(r.out, nullptr, false);
+    };
+    const auto deflt = run(""), off = run(" --ni-random off"), on612 = run(" --profile linux-6.12 --ni-random on");
+    ASSERT_FALSE(deflt.is_discarded() || off.is_discarded() || on612.is_discarded());
+    EXPECT_TRUE(deflt["config"]["newidle_random"].get<bool>());
+    EXPECT_FALSE(off["config"]["newidle_random"].get<bool>());
+    EXPECT_TRUE(on612["config"]["newidle_random"].get<bool>());
+    EXPECT_TRUE(on612["config"]["delay_dequeue"].get<bool>()) << "the profile's other knobs stay";
+    EXPECT_EQ(off["metrics"]["newidle_balance"]["skipped"], 0);
+    EXPECT_GT(deflt["metrics"]["newidle_balance"]["skipped"].get<long long>(), 0);
+    EXPECT_GT(on612["metrics"]["newidle_balance"]["skipped"].get<long long>(), 0);
+
+    CliRun cmp = cli("simulate --preset kunpeng920-24 --workload hackbench:groups=2 --duration 0.1 --compare ni-random "
+                     "--seeds 2 --json");
+    ASSERT_EQ(cmp.status, 0) << cmp.err;
+    const auto c = nlohmann::json::parse(cmp.out, nullptr, false);
+    ASSERT_FALSE(c.is_discarded()) << cmp.out;
+    EXPECT_EQ(c["compare"], "ni-random");
+    EXPECT_LT(c["metrics"]["newidle_passes"]["on"]["mean"].get<double>(),
+              c["metrics"]["newidle_passes"]["off"]["mean"].get<double>() * 0.75);
+    CliRun bad = cli("simulate --preset kunpeng920-24 --workload hackbench:groups=2 --ni-random maybe");
+    EXPECT_EQ(bad.status, 2);
+    EXPECT_NE(bad.err.find("ni-random"), std::string::npos) << bad.err;
+}
+
 // A long simulation shows how far it is on a terminal, and nothing of that reaches a pipe.
 TEST(Cli, SimulationProgressOnlyOnATerminal) {
     const std::string args = "simulate --preset kunpeng920-24 --workload hackbench:groups=2 --duration 0.6";
