@@ -55,8 +55,9 @@ Result<workload::Workload> workloadFromSpec(const std::string& spec, int cpuCoun
 Result<std::shared_ptr<const WhatIfSetup>> prepareWhatIf(const WhatIfRequest& request) {
     auto setup = std::make_shared<WhatIfSetup>();
     setup->request = request;
-    if (request.compare != "cls" && request.compare != "node" && request.compare != "delay-dequeue")
-        return Error{"what-if: compare must be cls, node or delay-dequeue, not '" + request.compare + "'"};
+    if (request.compare != "cls" && request.compare != "node" && request.compare != "delay-dequeue" &&
+        request.compare != "ni-random")
+        return Error{"what-if: compare must be cls, node, delay-dequeue or ni-random, not '" + request.compare + "'"};
     if (request.seeds < 1 || request.seeds > 1000) return Error{"what-if: seeds must be 1 to 1000"};
     if (!(request.durationS > 0) || request.durationS > 100000) return Error{"what-if: duration must be in (0, 100000] seconds"};
     if (request.topology) {
@@ -84,12 +85,17 @@ Result<std::shared_ptr<const WhatIfSetup>> prepareWhatIf(const WhatIfRequest& re
     const std::string level = request.compare == "cls" ? "CLS" : request.compare == "node" ? "NODE" : "";
     if (const std::string why = levelNeverBuilt(level, setup->topology->arch, kernel); !why.empty())
         return Error{"what-if: " + why + ": both runs would be the same"};
-    const bool comparesDelay = request.compare == "delay-dequeue";
-    if (comparesDelay || request.delayDequeue) {
+    const bool comparesDelay = request.compare == "delay-dequeue", comparesRandom = request.compare == "ni-random";
+    if (comparesDelay || request.delayDequeue || comparesRandom) {
         for (int setting = 0; setting < 2; ++setting) {
-            auto f = sim::featuresWithDelayDequeue(kernel, comparesDelay ? setting == 1 : *request.delayDequeue);
-            if (!f) return Error{"what-if: " + f.error()};
-            setup->features[setting] = *f;
+            sim::SimFeatures f = sim::featuresFor(kernel);
+            if (comparesDelay || request.delayDequeue) {
+                auto delayed = sim::featuresWithDelayDequeue(kernel, comparesDelay ? setting == 1 : *request.delayDequeue);
+                if (!delayed) return Error{"what-if: " + delayed.error()};
+                f = *delayed;
+            }
+            if (comparesRandom) f.newidleRandom = setting == 1;
+            setup->features[setting] = f;
         }
     }
     for (int setting = 0; setting < 2; ++setting) {
@@ -204,7 +210,10 @@ std::vector<double> WhatIfResult::meanUtilisation(int setting) const {
 
 std::string WhatIfResult::settingName(int setting) const {
     const std::string compare = setup ? setup->request.compare : "cls";
-    const std::string what = compare == "node" ? "NODE" : compare == "delay-dequeue" ? "DELAY_DEQUEUE" : "CLS";
+    const std::string what = compare == "node"            ? "NODE"
+                             : compare == "delay-dequeue" ? "DELAY_DEQUEUE"
+                             : compare == "ni-random"     ? "NI_RANDOM"
+                                                          : "CLS";
     return what + (setting ? " on" : " off");
 }
 
@@ -246,6 +255,7 @@ nlohmann::json WhatIfResult::toJson() const {
         out["node"] = q.compare == "node" ? json("compared") : json(q.node);
         if (q.compare == "delay-dequeue") out["delay_dequeue"] = "compared";
         else if (setup->features[0]) out["delay_dequeue"] = setup->features[0]->delayDequeue;
+        if (q.compare == "ni-random") out["ni_random"] = "compared";
     }
     if (!error.empty()) out["error"] = error;
     return out;

@@ -37,7 +37,7 @@ struct WhatIfRequest {
         bool spread = false;
     };
     std::optional<TraceSource> trace;
-    std::string compare = "cls";                 // "cls", "node" or "delay-dequeue": toggled off vs on
+    std::string compare = "cls";                 // "cls", "node", "delay-dequeue" or "ni-random": off vs on
     bool cls = true, node = true;                // the other setting's value
     // DELAY_DEQUEUE when it is not the compared setting, for both runs: nullopt keeps the
     // profile's (on from linux-6.12); on for a CFS profile is an error, as --delay-dequeue's
@@ -60,8 +60,9 @@ struct WhatIfSetup {
     CpuSet unpinnedCpus;
     DomainBuildOptions build[2];  // [0] compared setting off, [1] on
     std::shared_ptr<const DomainTree> trees[2];
-    // the profile's behaviours with DELAY_DEQUEUE off / on ("delay-dequeue"), or both set by
-    // WhatIfRequest::delayDequeue; nullopt: the profile's own
+    // the profile's behaviours with DELAY_DEQUEUE or NI_RANDOM off / on ("delay-dequeue",
+    // "ni-random"), or DELAY_DEQUEUE set for both by WhatIfRequest::delayDequeue; nullopt: the
+    // profile's own
     std::optional<sim::SimFeatures> features[2];
     std::string profileName;
 };

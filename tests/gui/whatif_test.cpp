@@ -257,6 +257,36 @@ TEST(WhatIfRun, DelayDequeueOffVersusOn) {
     EXPECT_EQ(panel.request().compare, "delay-dequeue");
 }
 
+// NI_RANDOM off vs on: the newest profile with every newidle visit balancing, and with the visits
+// of rarely successful domains skipped; the panel offers it.
+TEST(WhatIfRun, NiRandomOffVersusOn) {
+    WhatIfRequest q = hackbenchOnAKunpeng("ni-random");
+    auto setup = prepareWhatIf(q);
+    ASSERT_TRUE(setup.ok()) << setup.error();
+    WhatIfResult r;
+    r.setup = *setup;
+    for (int setting = 0; setting < 2; ++setting) {
+        ASSERT_TRUE((*setup)->features[setting].has_value());
+        EXPECT_EQ((*setup)->features[setting]->newidleRandom, setting == 1);
+        EXPECT_TRUE((*setup)->features[setting]->delayDequeue) << "the profile's DELAY_DEQUEUE stays";
+        r.runs.push_back(runWhatIfJob(**setup, setting, 0, {}));
+        ASSERT_TRUE(r.runs.back().error.empty()) << r.runs.back().error;
+    }
+    EXPECT_EQ(r.settingName(0), "NI_RANDOM off");
+    EXPECT_EQ(r.settingName(1), "NI_RANDOM on");
+    auto metric = [](const WhatIfRun& run, const std::string& name) {
+        for (const auto& [n, v] : run.metrics)
+            if (n == name) return v;
+        return std::nan("");
+    };
+    EXPECT_LT(metric(r.runs[1], "newidle_passes"), metric(r.runs[0], "newidle_passes") * 0.75);
+    EXPECT_EQ(r.toJson()["ni_random"], "compared");
+
+    WhatIfPanel panel;
+    panel.setCompare(QStringLiteral("ni-random"));
+    EXPECT_EQ(panel.request().compare, "ni-random");
+}
+
 // Outside its own comparison DELAY_DEQUEUE is one setting for both runs: the profile's, or on or
 // off as chosen (the kernel's sched_features knob); on needs an EEVDF profile.
 TEST(WhatIfRun, DelayDequeueSetForBothRuns) {
