@@ -78,7 +78,7 @@ WhatIfPanel::WhatIfPanel(QWidget* parent) : QWidget(parent) {
     compare_->addItem(tr("CLS level: off vs on"), QStringLiteral("cls"));
     compare_->addItem(tr("NODE level: off vs on"), QStringLiteral("node"));
     compare_->addItem(tr("DELAY_DEQUEUE: off vs on"), QStringLiteral("delay-dequeue"));
-    compare_->addItem(tr("NI_RANDOM newidle balance: off vs on"), QStringLiteral("ni-random"));
+    compare_->addItem(tr("NI_RANDOM: off vs on"), QStringLiteral("ni-random"));
     compare_->setItemData(compare_->count() - 1,
                           tr("6.19's proportional newidle balance (also in 6.1.160, 6.6.120, 6.12.65, 6.18.5): a newly "
                              "idle CPU balances a domain with the odds of its recent success"),
