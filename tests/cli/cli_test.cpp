@@ -302,15 +302,17 @@ TEST(Cli, BenchSimPrintsEventsPerSecondAndTheParallelFigure) {
     EXPECT_EQ(text.out.find("at once"), std::string::npos) << "one run unless --jobs asks for more";
 }
 
+// simulate's JSON for hackbench:groups=2 on a Kunpeng 920 for 0.1 s, with `extra` options
+nlohmann::json hackbench01sJson(const std::string& extra) {
+    CliRun r = cli("simulate --preset kunpeng920-24 --workload hackbench:groups=2 --duration 0.1 --json" + extra);
+    EXPECT_EQ(r.status, 0) << r.err;
+    return nlohmann::json::parse(r.out, nullptr, false);
+}
+
 // DELAY_DEQUEUE is the 6.12 profile's and can be turned off (or on for 6.6), as the kernel's
 // sched_features knob does: hackbench's wakers find many wakees still queued where they slept.
 TEST(Cli, DelayDequeueIsAWhatIf) {
-    const std::string spec = "simulate --preset kunpeng920-24 --workload hackbench:groups=2 --duration 0.1 --json";
-    auto run = [&](const std::string& extra) {
-        CliRun r = cli(spec + extra);
-        EXPECT_EQ(r.status, 0) << r.err;
-        return nlohmann::json::parse(r.out, nullptr, false);
-    };
+    const auto run = hackbench01sJson;
     const auto deflt = run(""), off = run(" --delay-dequeue off"), on66 = run(" --profile linux-6.6 --delay-dequeue on");
     ASSERT_FALSE(deflt.is_discarded() || off.is_discarded() || on66.is_discarded());
     EXPECT_TRUE(deflt["config"]["delay_dequeue"].get<bool>());
@@ -335,12 +337,7 @@ TEST(Cli, DelayDequeueIsAWhatIf) {
 // NI_RANDOM is the 6.19 profile's knob: off, every newidle visit of a domain runs a pass; on (also
 // under linux-6.12, as 6.12.65 has it), passes at domains that rarely pull are skipped.
 TEST(Cli, NiRandomIsAWhatIf) {
-    const std::string spec = "simulate --preset kunpeng920-24 --workload hackbench:groups=2 --duration 0.1 --json";
-    auto run = [&](const std::string& extra) {
-        CliRun r = cli(spec + extra);
-        EXPECT_EQ(r.status, 0) << r.err;
-        return nlohmann::json::parse(r.out, nullptr, false);
-    };
+    const auto run = hackbench01sJson;
     const auto deflt = run(""), off = run(" --ni-random off"), on612 = run(" --profile linux-6.12 --ni-random on");
     ASSERT_FALSE(deflt.is_discarded() || off.is_discarded() || on612.is_discarded());
     EXPECT_TRUE(deflt["config"]["newidle_random"].get<bool>());

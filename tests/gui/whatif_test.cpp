@@ -223,28 +223,37 @@ WhatIfRequest hackbenchOnAKunpeng(const std::string& compare) {
     return q;
 }
 
+// Both settings of a prepared comparison, seed 0 each; every run must succeed.
+WhatIfResult runBothSettings(const std::shared_ptr<const WhatIfSetup>& setup) {
+    WhatIfResult r;
+    r.setup = setup;
+    for (int setting = 0; setting < 2; ++setting) {
+        r.runs.push_back(runWhatIfJob(*setup, setting, 0, {}));
+        EXPECT_TRUE(r.runs.back().error.empty()) << r.runs.back().error;
+    }
+    return r;
+}
+
+double metricOf(const WhatIfRun& run, const std::string& name) {
+    for (const auto& [n, v] : run.metrics)
+        if (n == name) return v;
+    return std::nan("");
+}
+
 // DELAY_DEQUEUE off vs on is a comparison too: one tree, the profile's behaviours with the
 // feature off and on; hackbench's wakers find wakees still queued, so fewer wakeups migrate.
 TEST(WhatIfRun, DelayDequeueOffVersusOn) {
     WhatIfRequest q = hackbenchOnAKunpeng("delay-dequeue");
     auto setup = prepareWhatIf(q);
     ASSERT_TRUE(setup.ok()) << setup.error();
-    WhatIfResult r;
-    r.setup = *setup;
     for (int setting = 0; setting < 2; ++setting) {
         ASSERT_TRUE((*setup)->features[setting].has_value());
         EXPECT_EQ((*setup)->features[setting]->delayDequeue, setting == 1);
-        r.runs.push_back(runWhatIfJob(**setup, setting, 0, {}));
-        ASSERT_TRUE(r.runs.back().error.empty()) << r.runs.back().error;
     }
+    const WhatIfResult r = runBothSettings(*setup);
     EXPECT_EQ(r.settingName(0), "DELAY_DEQUEUE off");
     EXPECT_EQ(r.settingName(1), "DELAY_DEQUEUE on");
-    auto metric = [](const WhatIfRun& run, const std::string& name) {
-        for (const auto& [n, v] : run.metrics)
-            if (n == name) return v;
-        return std::nan("");
-    };
-    EXPECT_LT(metric(r.runs[1], "migrations"), metric(r.runs[0], "migrations"));
+    EXPECT_LT(metricOf(r.runs[1], "migrations"), metricOf(r.runs[0], "migrations"));
     EXPECT_EQ(r.toJson()["delay_dequeue"], "compared");
 
     q.profile = "linux-6.1";
@@ -263,23 +272,15 @@ TEST(WhatIfRun, NiRandomOffVersusOn) {
     WhatIfRequest q = hackbenchOnAKunpeng("ni-random");
     auto setup = prepareWhatIf(q);
     ASSERT_TRUE(setup.ok()) << setup.error();
-    WhatIfResult r;
-    r.setup = *setup;
     for (int setting = 0; setting < 2; ++setting) {
         ASSERT_TRUE((*setup)->features[setting].has_value());
         EXPECT_EQ((*setup)->features[setting]->newidleRandom, setting == 1);
         EXPECT_TRUE((*setup)->features[setting]->delayDequeue) << "the profile's DELAY_DEQUEUE stays";
-        r.runs.push_back(runWhatIfJob(**setup, setting, 0, {}));
-        ASSERT_TRUE(r.runs.back().error.empty()) << r.runs.back().error;
     }
+    const WhatIfResult r = runBothSettings(*setup);
     EXPECT_EQ(r.settingName(0), "NI_RANDOM off");
     EXPECT_EQ(r.settingName(1), "NI_RANDOM on");
-    auto metric = [](const WhatIfRun& run, const std::string& name) {
-        for (const auto& [n, v] : run.metrics)
-            if (n == name) return v;
-        return std::nan("");
-    };
-    EXPECT_LT(metric(r.runs[1], "newidle_passes"), metric(r.runs[0], "newidle_passes") * 0.75);
+    EXPECT_LT(metricOf(r.runs[1], "newidle_passes"), metricOf(r.runs[0], "newidle_passes") * 0.75);
     EXPECT_EQ(r.toJson()["ni_random"], "compared");
 
     WhatIfPanel panel;
