@@ -60,16 +60,11 @@ int runCompare(const Args& args, const SimSetup& setup) {
     if (what == "delay-dequeue" || what == "ni-random") {
         const KernelProfile& profile = setup.build.profile ? *setup.build.profile : defaultProfile();
         for (int setting = 0; setting < 2; ++setting) {
-            sim::SimFeatures f = setup.options.features ? *setup.options.features : sim::featuresFor(profile);
-            if (what == "delay-dequeue") {
-                auto delayed = sim::featuresWithDelayDequeue(profile, setting == 1);
-                if (!delayed) return fail("--compare delay-dequeue: " + delayed.error());
-                delayed->newidleRandom = f.newidleRandom;
-                f = *delayed;
-            } else {
-                f.newidleRandom = setting == 1;
-            }
-            sides[setting].options.features = f;
+            sim::SchedKnobs knobs = setup.knobs;
+            (what == "delay-dequeue" ? knobs.delayDequeue : knobs.newidleRandom) = setting == 1;
+            auto f = sim::featuresWithKnobs(profile, knobs);
+            if (!f) return fail("--compare " + what + ": " + f.error());
+            sides[setting].options.features = *f;
         }
     }
     auto jobs = args.integer("jobs", 0, 0, 1024);

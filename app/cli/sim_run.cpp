@@ -9,22 +9,24 @@
 
 namespace schedscope::cli {
 
+Result<sim::SchedKnobs> schedKnobOptions(const Args& args) {
+    sim::SchedKnobs knobs;
+    for (auto [name, knob] : {std::pair{"delay-dequeue", &knobs.delayDequeue}, {"ni-random", &knobs.newidleRandom}}) {
+        if (!args.has(name)) continue;
+        auto on = args.onOff(name, true);
+        if (!on) return Error{on.error()};
+        *knob = *on;
+    }
+    return knobs;
+}
+
 Result<std::optional<sim::SimFeatures>> schedFeatureOptions(const Args& args, const KernelProfile& profile) {
-    if (!args.has("delay-dequeue") && !args.has("ni-random")) return std::optional<sim::SimFeatures>{};
-    sim::SimFeatures f = sim::featuresFor(profile);
-    if (args.has("delay-dequeue")) {
-        auto on = args.onOff("delay-dequeue", true);
-        if (!on) return Error{on.error()};
-        auto delayed = sim::featuresWithDelayDequeue(profile, *on);
-        if (!delayed) return Error{"--delay-dequeue on: " + delayed.error()};
-        f = *delayed;
-    }
-    if (args.has("ni-random")) {
-        auto on = args.onOff("ni-random", true);
-        if (!on) return Error{on.error()};
-        f.newidleRandom = *on;
-    }
-    return std::optional<sim::SimFeatures>{f};
+    auto knobs = schedKnobOptions(args);
+    if (!knobs) return Error{knobs.error()};
+    if (!knobs->delayDequeue && !knobs->newidleRandom) return std::optional<sim::SimFeatures>{};
+    auto f = sim::featuresWithKnobs(profile, *knobs);
+    if (!f) return Error{"--delay-dequeue on: " + f.error()};
+    return std::optional<sim::SimFeatures>{*f};
 }
 
 Result<SimSetup> simSetupFrom(const Args& args) {
@@ -65,6 +67,9 @@ Result<SimSetup> simSetupFrom(const Args& args) {
     auto hz = args.integer("hz", 250, 10, 10000);
     if (!hz) return Error{hz.error()};
     s.options.hz = static_cast<int>(*hz);
+    auto knobs = schedKnobOptions(args);
+    if (!knobs) return Error{knobs.error()};
+    s.knobs = *knobs;
     auto features = schedFeatureOptions(args, s.build.profile ? *s.build.profile : defaultProfile());
     if (!features) return Error{features.error()};
     if (*features) s.options.features = **features;

@@ -6,6 +6,7 @@
 
 #include "args.h"
 #include "domains/domain_builder.h"
+#include "sim/sched_knobs.h"
 #include "sim/sim_json.h"
 #include "sim/simulator.h"
 #include "workload/workload.h"
@@ -17,6 +18,7 @@ struct SimSetup {
     workload::Workload workload;
     DomainBuildOptions build;
     sim::SimOptions options;
+    sim::SchedKnobs knobs;  // --delay-dequeue / --ni-random as given (options.features holds their result)
     std::string profileName;
 };
 
@@ -29,6 +31,8 @@ Result<SimSetup> simSetupFrom(const Args& args);
 // profile decides: DELAY_DEQUEUE from 6.12, NI_RANDOM from 6.19 and its stable backports).
 // DELAY_DEQUEUE on is an error for a CFS profile, which has no lag to delay on.
 Result<std::optional<sim::SimFeatures>> schedFeatureOptions(const Args& args, const KernelProfile& profile);
+// the knobs those options set, unset when not given
+Result<sim::SchedKnobs> schedKnobOptions(const Args& args);
 
 struct SimRun {
     DomainTree tree;

@@ -9,6 +9,7 @@
 #include "derive_workload.h"
 #include "idle_wakeups.h"
 #include "replay.h"
+#include "sim/sched_knobs.h"
 #include "sim/sim_json.h"
 #include "sim/simulator.h"
 #include "workload/workload_json.h"
@@ -88,14 +89,12 @@ Result<std::shared_ptr<const WhatIfSetup>> prepareWhatIf(const WhatIfRequest& re
     const bool comparesDelay = request.compare == "delay-dequeue", comparesRandom = request.compare == "ni-random";
     if (comparesDelay || request.delayDequeue || comparesRandom) {
         for (int setting = 0; setting < 2; ++setting) {
-            sim::SimFeatures f = sim::featuresFor(kernel);
-            if (comparesDelay || request.delayDequeue) {
-                auto delayed = sim::featuresWithDelayDequeue(kernel, comparesDelay ? setting == 1 : *request.delayDequeue);
-                if (!delayed) return Error{"what-if: " + delayed.error()};
-                f = *delayed;
-            }
-            if (comparesRandom) f.newidleRandom = setting == 1;
-            setup->features[setting] = f;
+            sim::SchedKnobs knobs{request.delayDequeue, std::nullopt};
+            if (comparesDelay) knobs.delayDequeue = setting == 1;
+            if (comparesRandom) knobs.newidleRandom = setting == 1;
+            auto f = sim::featuresWithKnobs(kernel, knobs);
+            if (!f) return Error{"what-if: " + f.error()};
+            setup->features[setting] = *f;
         }
     }
     for (int setting = 0; setting < 2; ++setting) {

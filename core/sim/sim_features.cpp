@@ -1,3 +1,4 @@
+#include "sim/sched_knobs.h"
 #include "sim/sim_options.h"
 
 namespace schedscope::sim {
@@ -31,6 +32,17 @@ Result<SimFeatures> featuresWithDelayDequeue(const KernelProfile& profile, bool 
         return Error{"DELAY_DEQUEUE needs an EEVDF profile (linux-6.6 or later), not " + profile.name};
     SimFeatures f = featuresFor(profile);
     f.delayDequeue = on;
+    return f;
+}
+
+Result<SimFeatures> featuresWithKnobs(const KernelProfile& profile, const SchedKnobs& knobs) {
+    SimFeatures f = featuresFor(profile);
+    if (knobs.delayDequeue) {
+        auto delayed = featuresWithDelayDequeue(profile, *knobs.delayDequeue);
+        if (!delayed) return Error{delayed.error()};
+        f = *delayed;
+    }
+    if (knobs.newidleRandom) f.newidleRandom = *knobs.newidleRandom;
     return f;
 }
 
