@@ -1,6 +1,7 @@
 #include "sim/load_balance.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 
 #include "domains/sd_flags.h"
@@ -129,12 +130,13 @@ bool needActiveBalance(const SimState& s, const LbEnv& env) {
 
 }  // namespace
 
-SgStats updateSgLbStats(SimState& s, const LbEnv& env, int g) {
-    const SchedDomain& sd = dom(s, env.dstCpu, env.sd);
-    const SchedGroup& grp = sd.groups[static_cast<size_t>(g)];
+namespace {
+// update_sg_lb_stats()'s loop over the group's CPUs still in env->cpus
+SgStats sumCpuByCpu(SimState& s, const LbEnv& env, const CpuSet& span) {
     SgStats st;
-    grp.span.forEach([&](int i) {
-        if (!env.cpus.test(i)) return;
+    const CpuSet& cpus = env.candidates();
+    span.forEach([&](int i) {
+        if (!cpus.test(i)) return;
         const SimState::CpuSignals sig = s.cpuSignals(i);
         st.groupLoad += sig.load;
         st.groupUtil += sig.util;
@@ -143,6 +145,37 @@ SgStats updateSgLbStats(SimState& s, const LbEnv& env, int g) {
         st.sumNrRunning += nr;
         if (nr == 0) st.idleCpus++;
     });
+    return st;
+}
+
+// the span sums and the CPU-by-CPU ones agree: the same counts, signals within the span sums'
+// rounding to 1/1024 and a relative 1e-9 of accumulated rounding
+bool sameSums(const SgStats& a, const SgStats& b) {
+    auto close = [](double x, double y) { return std::abs(x - y) <= 1.0 / 1024 + 1e-9 * std::max(std::abs(x), std::abs(y)); };
+    return a.sumNrRunning == b.sumNrRunning && a.idleCpus == b.idleCpus && close(a.groupLoad, b.groupLoad) &&
+           close(a.groupUtil, b.groupUtil) && close(a.groupRunnable, b.groupRunnable);
+}
+}  // namespace
+
+SgStats updateSgLbStats(SimState& s, const LbEnv& env, int g) {
+    const SchedDomain& sd = dom(s, env.dstCpu, env.sd);
+    const SchedGroup& grp = sd.groups[static_cast<size_t>(g)];
+    SgStats st;
+    if (env.cpusWhole) {
+        const auto& ci = s.info[static_cast<size_t>(env.dstCpu)];
+        const SpanSums::Sums sum = s.groupSums(ci.groupSpanId[static_cast<size_t>(env.sd)][static_cast<size_t>(g)]);
+        st.groupLoad = sum.load;
+        st.groupUtil = sum.util;
+        st.groupRunnable = sum.runnable;
+        st.sumNrRunning = sum.nrRunning;
+        st.idleCpus = sum.idleCpus;
+        if (s.verifySpanSums) {
+            ++s.spanSumChecks;
+            if (!sameSums(st, sumCpuByCpu(s, env, grp.span))) ++s.spanSumMismatches;
+        }
+    } else {
+        st = sumCpuByCpu(s, env, grp.span);
+    }
     st.groupWeight = s.info[static_cast<size_t>(env.dstCpu)].groupWeight[static_cast<size_t>(env.sd)][static_cast<size_t>(g)];
     st.groupCapacity = grp.capacity > 0 ? grp.capacity : 1024.0 * st.groupWeight;
     // check if the idle dst CPU is preferred to this group: sched_group_asym(), where CPU
@@ -278,8 +311,9 @@ int findBusiestQueue(SimState& s, const LbEnv& env, int group) {
     const SchedDomain& sd = dom(s, env.dstCpu, env.sd);
     int busiest = -1, busiestNr = 0;
     double busiestLoad = 0, busiestUtil = -1;
+    const CpuSet& cpus = env.candidates();
     sd.groups[static_cast<size_t>(group)].span.forEach([&](int i) {
-        if (!env.cpus.test(i)) return;
+        if (!cpus.test(i)) return;
         const int nr = s.cpus[static_cast<size_t>(i)].nrRunning();
         if (nr == 0) return;
         // only pull from a CPU of lower priority than dst, unless it has more than one task
@@ -320,7 +354,7 @@ bool canMigrateTask(SimState& s, LbEnv& env, const Task& p) {
         env.somePinned = true;
         if (env.idle == BalanceIdle::NewlyIdle || env.dstPinned) return false;
         const SchedGroup& local = dom(s, env.dstCpu, env.sd).groups.front();
-        (local.span & env.cpus).forEach([&](int c) {
+        (local.span & env.candidates()).forEach([&](int c) {
             if (!env.dstPinned && p.allowed.test(c)) { env.dstPinned = true; env.newDstCpu = c; }
         });
         return false;
@@ -354,7 +388,7 @@ bool shouldWeBalanceIn(SimState& s, int dstCpu, int sdIndex, BalanceIdle idle, c
 }  // namespace
 
 bool shouldWeBalance(SimState& s, const LbEnv& env) {
-    return shouldWeBalanceIn(s, env.dstCpu, env.sd, env.idle, env.cpus, nullptr);
+    return shouldWeBalanceIn(s, env.dstCpu, env.sd, env.idle, env.candidates(), nullptr);
 }
 
 namespace {
@@ -401,7 +435,9 @@ int loadBalance(SimState& s, SchedOps& ops, int cpu, int sdIndex, BalanceIdle id
     env.sd = sdIndex;
     env.dstCpu = cpu;
     env.idle = idle;
-    env.cpus = sd.span & s.online;
+    env.span = &sd.span;
+    env.cpusWhole = sd.span.isSubsetOf(s.online);
+    if (!env.cpusWhole) env.cpus = sd.span & s.online;
     int moved = 0;
     bool activeStarted = false;
     bool onePinned = false;
@@ -422,7 +458,7 @@ int loadBalance(SimState& s, SchedOps& ops, int cpu, int sdIndex, BalanceIdle id
                 groupImbalanceFlag(s, parent, parent.groups.front()) = true;
             }
             if (env.allPinned) {
-                env.cpus.reset(busiest);
+                env.dropCandidate(busiest);
                 if (!env.cpus.isSubsetOf(sd.groups.front().span)) continue;  // goto redo
                 onePinned = true;
                 break;

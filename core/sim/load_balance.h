@@ -30,7 +30,19 @@ struct LbEnv {
     MigrationType type = MigrationType::Load;
     bool allPinned = false, somePinned = false, dstPinned = false;
     int newDstCpu = -1;
-    CpuSet cpus;  // env->cpus: candidates still considered
+    // env->cpus, the CPUs still considered (candidates()): the domain's whole span (`span`, with
+    // cpusWhole) until a CPU is dropped because all its tasks are pinned, then `cpus`. The whole
+    // span is the common case: it takes no copy, and its group sums are read from
+    // SimState::spanSums rather than added up CPU by CPU.
+    bool cpusWhole = false;
+    const CpuSet* span = nullptr;
+    CpuSet cpus;
+    const CpuSet& candidates() const { return cpusWhole ? *span : cpus; }
+    void dropCandidate(int cpu) {
+        if (cpusWhole) cpus = *span;
+        cpusWhole = false;
+        cpus.reset(cpu);
+    }
     std::vector<int> moved;  // step mode only: the tasks detach_tasks() moved
 };
 

@@ -19,4 +19,12 @@ const char* causeName(MigrationCause c) {
     return "?";
 }
 
+void SimState::publishChangedCpus() {
+    for (int c : spanSums.changedCpus()) {
+        const Cpu& r = cpus[static_cast<size_t>(c)];
+        spanSums.publish(c, {&r.load, &r.util, &r.runnable, r.nrRunning()}, now);
+    }
+    spanSums.clearChanged();
+}
+
 }  // namespace schedscope::sim

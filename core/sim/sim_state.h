@@ -15,6 +15,7 @@
 #include "sim/metrics.h"
 #include "sim/pelt.h"
 #include "sim/sim_options.h"
+#include "sim/span_sums.h"
 #include "workload/workload.h"
 
 namespace schedscope::sim {
@@ -103,6 +104,8 @@ struct DomainState {  // the per-CPU copy of a sched_domain's mutable fields
     unsigned newidleCall = 512, newidleSuccess = 256, newidleRatio = 512;
 };
 
+// A runqueue. Whoever changes curr, queued, nrDelayed or the signals' inputs or values tells
+// SimState::cpuChanged() (the engine does): the balancer's group sums (span_sums.h) follow it.
 struct Cpu {
     int id = 0;
     int curr = -1;              // running task or -1 (idle)
@@ -145,6 +148,7 @@ struct CpuInfo {
     // paths do not count bits
     std::vector<int> spanWeight;
     std::vector<std::vector<int>> groupWeight;
+    std::vector<std::vector<int>> groupSpanId;  // each group's span in SimState::spanSums
 };
 
 // select_idle_cpu()'s scratch cpumask (sched_domains_tmpmask): a stamp per CPU, so starting a
@@ -231,6 +235,24 @@ struct SimState {
         advanceTogether(now, r.load, r.util, r.runnable);
         return {r.load.value, std::min(1024.0, r.util.value), r.runnable.value};
     }
+    // update_sg_lb_stats()'s sums over a group span (SpanSums): the CPUs changed since the last
+    // read are folded in first. cpuChanged() marks a CPU whose signals' inputs or values, or
+    // whose nr_running, changed.
+    SpanSums spanSums;
+    void cpuChanged(int cpu) { spanSums.markChanged(cpu); }
+    SpanSums::Sums groupSums(int spanId) {
+        if (const int cpu = spanSums.onlyCpu(spanId); cpu >= 0) {
+            const CpuSignals sig = cpuSignals(cpu);
+            const int nr = cpus[static_cast<size_t>(cpu)].nrRunning();
+            return {sig.load, sig.util, sig.runnable, nr, nr == 0 ? 1 : 0};
+        }
+        if (!spanSums.changedCpus().empty()) publishChangedCpus();
+        return spanSums.read(spanId, now);
+    }
+    // tests: updateSgLbStats() also adds up the CPUs one by one, counts the groups it read from
+    // the span sums and those whose sums differ (beyond SpanSums' rounding)
+    bool verifySpanSums = false;
+    long long spanSumChecks = 0, spanSumMismatches = 0;
     double taskLoad(int task) { return advanced(tasks[static_cast<size_t>(task)].load); }
     double taskUtil(int task) { return advanced(tasks[static_cast<size_t>(task)].util); }
     // set with opt.hz when the run starts: the tick, the balancer and the vruntime clamp read it
@@ -239,6 +261,7 @@ struct SimState {
     int64_t jiffyNs() const { return jiffyLengthNs; }
 
 private:
+    void publishChangedCpus();
     double advanced(Pelt& p) const {
         p.update(now);
         return p.value;

@@ -336,6 +336,7 @@ private:
 
     // time with an idle CPU (that the workload may use) while another CPU has >= 2 runnable
     void syncCpu(int cpu) {
+        s_.cpuChanged(cpu);
         const int nr = rq(cpu).nrRunning();
         int& old = nrCache_[static_cast<size_t>(cpu)];
         if (nr == old) return;
@@ -363,6 +364,7 @@ private:
     void updateCpuPelt(int cpu) {
         Cpu& r = rq(cpu);
         setTogether(s_.now, r.util, r.curr >= 0 ? 1024.0 : 0.0, r.runnable, 1024.0 * r.nrRunning(), r.load, r.loadWeight);
+        s_.cpuChanged(cpu);
     }
     // detach_entity_load_avg() / attach_entity_load_avg()
     void moveTask(Task& t, int src, int dst, MigrationCause cause) {
@@ -376,6 +378,8 @@ private:
         b.util.value = std::min(1024.0, b.util.value + t.util.value);
         b.runnable.value += t.runnable.value;
         b.load.value += t.load.value;
+        s_.cpuChanged(src);
+        s_.cpuChanged(dst);
         if (s_.feat.fairClass == FairClass::Cfs) t.vruntime = t.vruntime - a.minVruntime + b.minVruntime;
         t.cpu = dst;
         t.migrations++;
@@ -501,6 +505,7 @@ private:
             t.lastUpdate = s_.now;
         }
         r.curr = next;
+        s_.cpuChanged(cpu);
         coreBusy_[static_cast<size_t>(info(cpu).core)] += (next >= 0) - (prev >= 0);
         if (prev < 0 && next >= 0) r.busySince = s_.now;
         if (prev >= 0 && next < 0 && r.busySince >= 0) { r.busyTotal += s_.now - r.busySince; r.busySince = -1; }
@@ -1031,7 +1036,11 @@ Result<std::unique_ptr<SimState>> makeSimState(const Topology& topo, const Domai
         for (const auto& d : doms) {
             ci.spanWeight.push_back(d.span.count());
             ci.groupWeight.emplace_back();
-            for (const auto& g : d.groups) ci.groupWeight.back().push_back(g.span.count());
+            ci.groupSpanId.emplace_back();
+            for (const auto& g : d.groups) {
+                ci.groupWeight.back().push_back(g.span.count());
+                ci.groupSpanId.back().push_back(s->spanSums.addSpan(g.span));
+            }
         }
         for (size_t i = 0; i < doms.size(); ++i) {
             if (doms[i].flags & SD_SHARE_LLC) {  // sd_llc: the highest domain sharing the LLC
@@ -1051,6 +1060,7 @@ Result<std::unique_ptr<SimState>> makeSimState(const Topology& topo, const Domai
         ci.shareId = clusterDomain >= 0 ? clusterDomain : ci.llc;
         // ci.cluster stays the hardware cluster: contention is physical even with CLS off
     }
+    s->spanSums.reset(n);
     for (const auto& ci : s->info) s->smtActive = s->smtActive || ci.siblings.size() > 1;
     s->asymPrio = asymPriorities(topo, tree);
     s->llcShared.resize(static_cast<size_t>(n));

@@ -36,7 +36,9 @@ struct Fixture {
         EXPECT_TRUE(st.ok());
         s = std::move(*st);
         s->now = 1000000000;  // 1 s in: nothing is cache hot by accident
+        s->verifySpanSums = true;
     }
+    ~Fixture() { EXPECT_EQ(s->spanSumMismatches, 0) << "the balancer's group sums missed a change"; }
     // Puts task `id` on `cpu`: running if the CPU is idle, else queued.
     void place(int id, int cpu) {
         Task& t = s->tasks[static_cast<size_t>(id)];
@@ -51,6 +53,7 @@ struct Fixture {
         r.load = {r.loadWeight, r.loadWeight, s->now};
         t.load = {t.weight, t.weight, s->now};
         t.util = {1024.0 / nr, 1024.0 / nr, s->now};
+        s->cpuChanged(cpu);  // the balancer's group sums see the runqueue as set here
     }
 };
 

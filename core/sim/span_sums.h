@@ -1,0 +1,103 @@
+#pragma once
+// The runqueue signals summed over each group span the balancer reads, kept up to date as the
+// CPUs change instead of added up CPU by CPU on every pass.
+//
+// update_sg_lb_stats() adds the load, util and runnable averages and nr_running of every CPU of
+// every group it looks at. In the kernel that loop is the cost a newidle pass is charged for;
+// here it was a quarter of a run's instructions, one PELT decay per CPU per group per pass.
+//
+// A runqueue signal between two changes is in + (v - in) * exp(-(t - stamp) / tau): a constant
+// plus a decaying part. Written against a reference time R the decaying part is
+// d * exp(-(t - R) / tau) with d = (v - in) * exp((stamp - R) / tau), so a span's sum at any t
+// is sum(in) + sum(d) * exp(-(t - R) / tau): one decay per span, whatever its size. A change on
+// a CPU (a new input when a task comes or goes, a jump when a task's average is attached or
+// detached) replaces that CPU's (in, d) in every span that holds it. CPUs are published lazily:
+// marked when they change, folded in when a sum is next read. R moves forward now and then so
+// that exp((stamp - R) / tau) stays small and the sums keep their precision.
+//
+// The sums are the per-CPU sums up to the rounding of many additions and subtractions, so they
+// are rounded to 1/1024 when read: spans whose sums are equal in exact arithmetic (saturated
+// runqueues, idle ones) read as equal, as the kernel's integer sums do, and ties go the
+// kernel's way.
+#include <cstdint>
+#include <map>
+#include <vector>
+
+#include "sim/pelt.h"
+#include "util/cpuset.h"
+
+namespace schedscope::sim {
+
+class SpanSums {
+public:
+    struct Sums {
+        double load = 0, util = 0, runnable = 0;
+        int nrRunning = 0, idleCpus = 0;
+    };
+    // What a CPU contributes: its runqueue's three signals and how many tasks it runs.
+    struct CpuReading {
+        const Pelt* load;
+        const Pelt* util;
+        const Pelt* runnable;
+        int nrRunning;
+    };
+
+    // Registers `span` (once per distinct span) and returns its id. All spans are added before
+    // the first publish().
+    int addSpan(const CpuSet& span);
+    // Sizes the per-CPU state for `ncpus` CPUs, all idle with zero signals.
+    void reset(int ncpus);
+
+    void markChanged(int cpu) {
+        char& m = changed_[static_cast<size_t>(cpu)];
+        if (m) return;
+        m = 1;
+        changedCpus_.push_back(cpu);
+    }
+    const std::vector<int>& changedCpus() const { return changedCpus_; }
+    // Folds `cpu`'s current state in; `now` is the engine's clock (never behind the last call).
+    void publish(int cpu, const CpuReading& r, int64_t now);
+    // Ends a round of publish() calls for the changed CPUs.
+    void clearChanged();
+
+    // The sums over span `id` at `now`. The caller publishes the changed CPUs first
+    // (SimState::groupSums()).
+    Sums read(int id, int64_t now);
+    // The CPU when span `id` is that one CPU, else -1. One-CPU spans (the groups of an SMT
+    // level) are not kept: the caller reads the CPU itself, which is as cheap as a read here,
+    // and every publish() has one span less to update.
+    int onlyCpu(int id) const { return onlyCpu_[static_cast<size_t>(id)]; }
+
+    size_t spanCount() const { return spans_.size(); }
+
+private:
+    static constexpr int kSignals = 3;  // load, util, runnable
+    // exp((stamp - R) / tau) stays below e^2.8 with R at most this far behind the clock
+    static constexpr int64_t kRebaseNs = int64_t{1} << 27;
+    struct Contribution {
+        double in[kSignals] = {0, 0, 0};
+        double d[kSignals] = {0, 0, 0};
+        int nrRunning = 0;
+    };
+    struct SpanTotals {
+        double in[kSignals] = {0, 0, 0};
+        double d[kSignals] = {0, 0, 0};
+        int nrRunning = 0, idleCpus = 0;
+    };
+    void rebase(int64_t now);
+    double growthSince(int64_t stamp) const;  // exp((stamp - R) / tau)
+
+    std::vector<CpuSet> spans_;
+    std::vector<int> onlyCpu_;
+    std::map<CpuSet, int> ids_;  // the distinct spans: a machine's CPUs share most of their groups
+    std::vector<SpanTotals> totals_;
+    std::vector<std::vector<int>> spansOfCpu_;
+    std::vector<Contribution> cpus_;
+    std::vector<char> changed_;
+    std::vector<int> changedCpus_;
+    int64_t ref_ = 0;  // R
+    int64_t decayAt_ = -1;  // the last read's clock and its exp(-(now - R) / tau)
+    double decay_ = 1;
+};
+
+}  // namespace schedscope::sim
