@@ -10,6 +10,8 @@
 
 #include "sim/simulator.h"
 #include "sim_topologies.h"
+#include "support/fixtures.h"
+#include "topology/hwloc_loader.h"
 #include "workload/bursts_and_sleeps.h"
 #include "workload/workload_spec.h"
 
@@ -163,6 +165,30 @@ TEST(SpanSumsInRuns, HackbenchOnKunpengUnderEveryNewidleRule) {
     for (const char* profile : {"linux-5.15", "linux-6.12", "linux-6.18", "linux-6.19"})
         expectSpanSumsMatch(topo, profile, fromSpec(topo, "hackbench:groups=2,duration=0.1"), 0.1);
 }
+
+// Every real machine of the fixtures: overlapping NUMA groups (ia64, POWER8 with GPU
+// distances, irregular groups), an offline CPU, hybrid CPUs with ITMT priorities, SMT-4.
+class SpanSumsOnMachine : public ::testing::TestWithParam<std::string> {};
+TEST_P(SpanSumsOnMachine, EveryGroupReadMatches) {
+    auto topo = loadHwlocXmlDetectArch(dataPath("topologies/xml/" + GetParam()));
+    ASSERT_TRUE(topo.ok()) << topo.error();
+    const DomainTree tree = buildValidDomains(*topo, topo->arch, "linux-6.19");
+    const int cpus = topo->onlineCount();
+    sim::SimOptions opt;
+    opt.durationS = 0.03;
+    opt.samplePeriodS = 0.01;
+    auto sim = sim::Simulation::create(*topo, tree, workload::burstsAndSleeps(2 * cpus, 2, 0.5, 4.0), opt);
+    ASSERT_TRUE(sim.ok()) << sim.error();
+    sim::SimState& s = (*sim)->state();
+    s.verifySpanSums = true;
+    (*sim)->runToEnd();
+    if (cpus > 1) {
+        EXPECT_GT(s.spanSumChecks, 0);
+    }
+    EXPECT_EQ(s.spanSumMismatches, 0) << "of " << s.spanSumChecks << " groups";
+}
+INSTANTIATE_TEST_SUITE_P(Fixtures, SpanSumsOnMachine, ::testing::ValuesIn(fixtureFiles("topologies/xml", ".xml")),
+                         [](const ::testing::TestParamInfo<std::string>& info) { return fileTestName(info.param); });
 
 // Pinned tasks: idle CPUs of the node find nothing they may pull, drop the busiest CPU from
 // env->cpus (all pinned) and add up by hand from then on.
