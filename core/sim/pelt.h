@@ -12,33 +12,27 @@ namespace schedscope::sim {
 // (a libm exp() each was ~4% of a run), so dt is split into four bytes and the factor is the
 // product of four precomputed powers: exp(-a - b) = exp(-a) exp(-b), within a few ulps of exp()
 // and the same bits on every run. Beyond 2^32 ns (4.3 s, a factor of 1e-40) exp() is called.
-// With kSign = +1 the table gives the growth exp(dt / tau) instead (span_sums.h): there dt stays
-// below 2^28 ns, so the powers of the top byte stay far from overflow.
-template <int kSign>
-class PeltExpTable {
+class PeltDecayTable {
 public:
     static constexpr double kTauNs = 32.0 * 1.024e6 / 0.6931471805599453;
-    PeltExpTable() {
+    PeltDecayTable() {
         for (int k = 0; k < 4; ++k)
             for (int i = 0; i < 256; ++i)
-                pow_[k][i] = std::exp(kSign * static_cast<double>(static_cast<int64_t>(i) << (8 * k)) / kTauNs);
+                pow_[k][i] = std::exp(-static_cast<double>(static_cast<int64_t>(i) << (8 * k)) / kTauNs);
     }
     double operator()(int64_t dt) const {
         const uint64_t u = static_cast<uint64_t>(dt);
-        if (u >> 32) return std::exp(kSign * static_cast<double>(dt) / kTauNs);
+        if (u >> 32) return std::exp(-static_cast<double>(dt) / kTauNs);
         return pow_[0][u & 255] * pow_[1][(u >> 8) & 255] * (pow_[2][(u >> 16) & 255] * pow_[3][u >> 24]);
     }
 
 private:
-    double pow_[4][256];  // pow_[k][i] = exp(kSign * (i << 8k) / tau)
+    double pow_[4][256];  // pow_[k][i] = exp(-(i << 8k) / tau)
 };
-using PeltDecayTable = PeltExpTable<-1>;
 
 inline const PeltDecayTable kPeltDecayTable;
-inline const PeltExpTable<1> kPeltGrowthTable;
 
 inline double peltDecay(int64_t dt) { return kPeltDecayTable(dt); }
-inline double peltGrowth(int64_t dt) { return kPeltGrowthTable(dt); }  // 1 / peltDecay(dt)
 
 struct Pelt {
     double value = 0;

@@ -19,40 +19,43 @@ void SpanSums::reset(int ncpus) {
     cpus_.assign(n, Contribution{});
     changed_.assign(n, 0);
     changedCpus_.clear();
-    spansOfCpu_.assign(n, {});
     totals_.assign(spans_.size(), SpanTotals{});
+    std::vector<std::vector<int>> spansOf(n);
     for (size_t id = 0; id < spans_.size(); ++id) {
         if (onlyCpu_[id] >= 0) continue;
         spans_[id].forEach([&](int c) {
-            if (c < ncpus) spansOfCpu_[static_cast<size_t>(c)].push_back(static_cast<int>(id));
+            if (c < ncpus) spansOf[static_cast<size_t>(c)].push_back(static_cast<int>(id));
         });
         totals_[id].idleCpus = std::min(spans_[id].count(), ncpus);
     }
-    ref_ = 0;
-    decayAt_ = -1;
-}
-
-double SpanSums::growthSince(int64_t stamp) const {
-    return stamp >= ref_ ? peltGrowth(stamp - ref_) : peltDecay(ref_ - stamp);
+    spansOfCpu_.clear();
+    spansStart_.assign(1, 0);
+    for (const auto& ids : spansOf) {
+        spansOfCpu_.insert(spansOfCpu_.end(), ids.begin(), ids.end());
+        spansStart_.push_back(static_cast<int>(spansOfCpu_.size()));
+    }
+    ref_ = kRebaseNs;
+    readAt_ = -1;
 }
 
 void SpanSums::rebase(int64_t now) {
-    const double f = peltDecay(now - ref_);
+    const int64_t next = now + kRebaseNs;
+    const double f = peltDecay(next - ref_);
     for (SpanTotals& t : totals_)
         for (double& d : t.d) d *= f;
     for (Contribution& c : cpus_)
         for (double& d : c.d) d *= f;
-    ref_ = now;
-    decayAt_ = -1;
+    ref_ = next;
+    readAt_ = -1;
 }
 
 void SpanSums::publish(int cpu, const CpuReading& r, int64_t now) {
-    if (now - ref_ > kRebaseNs) rebase(now);
+    if (now > ref_) rebase(now);
     // a runqueue's three signals are decayed and set together, so they usually share a stamp
-    const double growth = growthSince(r.load->stamp);
-    auto decaying = [&](const Pelt& p) { return (p.value - p.input) * (p.stamp == r.load->stamp ? growth : growthSince(p.stamp)); };
+    const double weight = peltDecay(ref_ - r.load->stamp);
+    auto decaying = [&](const Pelt& p) { return (p.value - p.input) * (p.stamp == r.load->stamp ? weight : peltDecay(ref_ - p.stamp)); };
     const double in[kSignals] = {r.load->input, r.util->input, r.runnable->input};
-    const double d[kSignals] = {(r.load->value - r.load->input) * growth, decaying(*r.util), decaying(*r.runnable)};
+    const double d[kSignals] = {(r.load->value - r.load->input) * weight, decaying(*r.util), decaying(*r.runnable)};
     Contribution& prev = cpus_[static_cast<size_t>(cpu)];
     const double dIn[kSignals] = {in[0] - prev.in[0], in[1] - prev.in[1], in[2] - prev.in[2]};
     const double dD[kSignals] = {d[0] - prev.d[0], d[1] - prev.d[1], d[2] - prev.d[2]};
@@ -64,8 +67,10 @@ void SpanSums::publish(int cpu, const CpuReading& r, int64_t now) {
     // written out: GCC at -O2 kept the three-signal loop, and this runs for every span the CPU
     // is in on every publish
     static_assert(kSignals == 3);
-    for (int id : spansOfCpu_[static_cast<size_t>(cpu)]) {
-        SpanTotals& t = totals_[static_cast<size_t>(id)];
+    const int* id = spansOfCpu_.data() + spansStart_[static_cast<size_t>(cpu)];
+    const int* end = spansOfCpu_.data() + spansStart_[static_cast<size_t>(cpu) + 1];
+    for (; id != end; ++id) {
+        SpanTotals& t = totals_[static_cast<size_t>(*id)];
         t.in[0] += dIn[0];
         t.in[1] += dIn[1];
         t.in[2] += dIn[2];
@@ -92,16 +97,16 @@ double roundTo1024th(double x) {
 }  // namespace
 
 SpanSums::Sums SpanSums::read(int id, int64_t now) {
-    if (now - ref_ > kRebaseNs) rebase(now);
-    if (now != decayAt_) {
-        decay_ = peltDecay(now - ref_);
-        decayAt_ = now;
+    if (now > ref_) rebase(now);
+    if (now != readAt_) {  // the balancer reads many groups at one instant
+        toNow_ = 1.0 / peltDecay(ref_ - now);
+        readAt_ = now;
     }
     const SpanTotals& t = totals_[static_cast<size_t>(id)];
     Sums s;
-    s.load = roundTo1024th(t.in[0] + t.d[0] * decay_);
-    s.util = roundTo1024th(t.in[1] + t.d[1] * decay_);
-    s.runnable = roundTo1024th(t.in[2] + t.d[2] * decay_);
+    s.load = roundTo1024th(t.in[0] + t.d[0] * toNow_);
+    s.util = roundTo1024th(t.in[1] + t.d[1] * toNow_);
+    s.runnable = roundTo1024th(t.in[2] + t.d[2] * toNow_);
     s.nrRunning = t.nrRunning;
     s.idleCpus = t.idleCpus;
     return s;

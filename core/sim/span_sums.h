@@ -8,12 +8,16 @@
 //
 // A runqueue signal between two changes is in + (v - in) * exp(-(t - stamp) / tau): a constant
 // plus a decaying part. Written against a reference time R the decaying part is
-// d * exp(-(t - R) / tau) with d = (v - in) * exp((stamp - R) / tau), so a span's sum at any t
-// is sum(in) + sum(d) * exp(-(t - R) / tau): one decay per span, whatever its size. A change on
+// d * exp((R - t) / tau) with d = (v - in) * exp(-(R - stamp) / tau), so a span's sum at any t
+// is sum(in) + sum(d) * exp((R - t) / tau): one factor per span, whatever its size. A change on
 // a CPU (a new input when a task comes or goes, a jump when a task's average is attached or
 // detached) replaces that CPU's (in, d) in every span that holds it. CPUs are published lazily:
-// marked when they change, folded in when a sum is next read. R moves forward now and then so
-// that exp((stamp - R) / tau) stays small and the sums keep their precision.
+// marked when they change, folded in when a sum is next read.
+//
+// R is kept ahead of the clock (a stamp is never past it), so d is a PELT decay: the engine's
+// own table, already in cache, with no second table beside it. When the clock passes R, R
+// moves a step ahead and every d is decayed by the step; the factor at a read stays below
+// e^2.8, and the sums keep their precision.
 //
 // The sums are the per-CPU sums up to the rounding of many additions and subtractions, so they
 // are rounded to 1/1024 when read: spans whose sums are equal in exact arithmetic (saturated
@@ -72,7 +76,7 @@ public:
 
 private:
     static constexpr int kSignals = 3;  // load, util, runnable
-    // exp((stamp - R) / tau) stays below e^2.8 with R at most this far behind the clock
+    // how far ahead of the clock R is set: exp((R - t) / tau) stays below e^2.8
     static constexpr int64_t kRebaseNs = int64_t{1} << 27;
     struct Contribution {
         double in[kSignals] = {0, 0, 0};
@@ -84,20 +88,20 @@ private:
         double d[kSignals] = {0, 0, 0};
         int nrRunning = 0, idleCpus = 0;
     };
-    void rebase(int64_t now);
-    double growthSince(int64_t stamp) const;  // exp((stamp - R) / tau)
+    void rebase(int64_t now);  // R = now + kRebaseNs
 
     std::vector<CpuSet> spans_;
     std::vector<int> onlyCpu_;
     std::map<CpuSet, int> ids_;  // the distinct spans: a machine's CPUs share most of their groups
     std::vector<SpanTotals> totals_;
-    std::vector<std::vector<int>> spansOfCpu_;
+    std::vector<int> spansOfCpu_;  // CPU c's multi-CPU spans: [spansStart_[c], spansStart_[c + 1])
+    std::vector<int> spansStart_;
     std::vector<Contribution> cpus_;
     std::vector<char> changed_;
     std::vector<int> changedCpus_;
-    int64_t ref_ = 0;  // R
-    int64_t decayAt_ = -1;  // the last read's clock and its exp(-(now - R) / tau)
-    double decay_ = 1;
+    int64_t ref_ = kRebaseNs;  // R
+    int64_t readAt_ = -1;  // the last read's clock and its exp((R - now) / tau)
+    double toNow_ = 1;
 };
 
 }  // namespace schedscope::sim
