@@ -34,11 +34,11 @@ enum class BalanceIdle { NotIdle, Idle, NewlyIdle };  // enum cpu_idle_type
 // script or is reported. 256 tasks' first lines fit in L1 where whole Tasks did not.
 struct alignas(64) Task {
     // hot: progress of the running task (account(), retime())
-    double speed = 1.0;    // while running
-    double remaining = 0;  // work left in the current Run op (uncontended ns)
+    double speed = 1.0;     // while running
+    double slowness = 1.0;  // 1 / speed: a burst end is remaining x slowness, without a division
+    double remaining = 0;   // work left in the current Run op (uncontended ns)
     int64_t lastUpdate = 0;
     double workDone = 0;
-    double bandwidthWork = 0;  // work x GB/s, for the bandwidth unit
     double sumExec = 0;
     // fair class (CFS vruntime or EEVDF deadline); the weight sits with them, as avg_vruntime()
     // reads both for every queued task
@@ -67,6 +67,7 @@ struct alignas(64) Task {
     // accounted on another CPU and when the run ends (integers: the same totals)
     int64_t stintNs = 0;
     int stintCpu = -1;
+    double bandwidthWork = 0;  // work x GB/s, for the bandwidth unit (account() is here already)
     // PELT
     Pelt util, runnable, load;
     // placement (select_task_rq); change the mask with setAllowed(), which keeps the three in step

@@ -80,6 +80,8 @@ public:
         }
         scriptStart_.push_back(hotOps_.size());
         coreBusy_.assign(n, 0);
+        running_.assign(n, -1);
+        for (const CpuInfo& ci : s.info) keys_.push_back({ci.core, ci.cluster, ci.llc, ci.node});
         workloadIdle_ = 0;
         s.workloadCpus.forEach([&](int) { ++workloadIdle_; });
     }
@@ -165,7 +167,7 @@ public:
         int n = 0;
         for (size_t c = 0; c < s_.cpus.size(); ++c) {
             const int id = s_.cpus[c].curr;
-            if (id >= 0 && task(id).speed != taskSpeed(static_cast<int>(c))) ++n;
+            if (id >= 0 && task(id).slowness != taskSlowness(static_cast<int>(c))) ++n;
         }
         return n;
     }
@@ -245,7 +247,14 @@ private:
     // the spec fields the contention model reads on every re-timing, per task, packed
     struct Traits {
         double memFraction = 0, bandwidthGBs = 0;
+        int homeNode = -1;  // Task::homeNode, set with it
     };
+    // the CpuInfo fields taskSlowness() reads, packed: it runs for every CPU next to a switch,
+    // and a CpuInfo is several cache lines
+    struct ContentionKeys {
+        int core = 0, cluster = 0, llc = 0, node = 0;
+    };
+    std::vector<ContentionKeys> keys_;
     std::vector<Traits> traits_;
     // The op fields runScript() reads for every burst and sleep, for all tasks in one array
     // (task i's ops from scriptStart_[i]): perf showed the load of a 104-byte Op from the
@@ -259,6 +268,9 @@ private:
     std::vector<HotOp> hotOps_;
     std::vector<size_t> scriptStart_;
     std::vector<int> coreBusy_;  // per core (CpuInfo::core): its CPUs running a task
+    // rq(cpu).curr, packed: the re-timing reads it for every CPU next to a switch (a whole node
+    // when its memory demand changes), and a Cpu is several cache lines
+    std::vector<int> running_;
     size_t nodeCount_ = 0;
     std::map<int, Barrier> barriers_;
     int exited_ = 0;
@@ -299,11 +311,22 @@ private:
         return pending_[c].burst;
     }
     void flushBursts() {
-        for (int cpu : pendingCpus_) {
-            Pending& p = pending_[static_cast<size_t>(cpu)];
-            if (p.burst.arm) burst_.arm(cpu, p.burst.t, p.burst.seq);
-            else burst_.cancel(cpu);
-            p = {};
+        // many re-timings at once (a node's memory demand changed): in place, then one heapify
+        if (pendingCpus_.size() * 8 > burst_.size() + 16) {
+            for (int cpu : pendingCpus_) {
+                Pending& p = pending_[static_cast<size_t>(cpu)];
+                if (p.burst.arm) burst_.set(cpu, p.burst.t, p.burst.seq);
+                else burst_.unset(cpu);
+                p = {};
+            }
+            burst_.endBatch();
+        } else {
+            for (int cpu : pendingCpus_) {
+                Pending& p = pending_[static_cast<size_t>(cpu)];
+                if (p.burst.arm) burst_.arm(cpu, p.burst.t, p.burst.seq);
+                else burst_.cancel(cpu);
+                p = {};
+            }
         }
         pendingCpus_.clear();
     }
@@ -387,19 +410,20 @@ private:
     }
 
     // ---- contention
-    // A task's speed while it runs on `cpu`: its CPU part slowed by a busy SMT sibling, its
-    // memory part stretched by the most contended of its cluster, LLC and home node (the other
-    // two weigh in by secondaryWeight) and by the distance to its memory.
-    double taskSpeed(int cpu) {
-        const int id = rq(cpu).curr;
+    // How slowly a task runs on `cpu` (1 / speed): its CPU part slowed by a busy SMT sibling,
+    // its memory part stretched by the most contended of its cluster, LLC and home node (the
+    // other two weigh in by secondaryWeight) and by the distance to its memory. The re-timing
+    // compares and multiplies by it: a burst end no longer waits on two chained divisions.
+    double taskSlowness(int cpu) {
+        const int id = running_[static_cast<size_t>(cpu)];
         const Traits& tr = traits_[static_cast<size_t>(id)];
         const auto& c = s_.contention;
-        const CpuInfo& ci = info(cpu);
+        const ContentionKeys& ci = keys_[static_cast<size_t>(cpu)];
         double cpuPart = 1.0 - tr.memFraction;
         if (coreBusy_[static_cast<size_t>(ci.core)] > 1) cpuPart *= c.smtSlowdown;  // a sibling runs too
         double memPart = 0;
         if (tr.memFraction > 0) {
-            const size_t home = static_cast<size_t>(task(id).homeNode);
+            const size_t home = static_cast<size_t>(tr.homeNode);
             const double a = clusterStretch_[static_cast<size_t>(ci.cluster)], b = llcStretch_[static_cast<size_t>(ci.llc)],
                          n = nodeStretch_[home];
             // the largest, plus the other two in either order (their sum does not depend on it)
@@ -410,7 +434,7 @@ private:
             const double remote = remote_[home * nodeCount_ + static_cast<size_t>(ci.node)];
             memPart = tr.memFraction * stretch * remote;
         }
-        return 1.0 / (cpuPart + memPart);
+        return cpuPart + memPart;
     }
 
     // The CPUs whose running task's speed depends on what runs on `cpu` are its SMT siblings (and
@@ -489,7 +513,8 @@ private:
         Cpu& r = rq(cpu);
         const int prev = r.curr;
         if (prev == next) return;
-        if (next >= 0 && task(next).homeNode < 0) task(next).homeNode = info(cpu).node;  // first touch
+        if (next >= 0 && task(next).homeNode < 0)  // first touch
+            task(next).homeNode = traits_[static_cast<size_t>(next)].homeNode = info(cpu).node;
         // each switch of the event marks its own resources, so a task that comes and goes
         // within the event still re-times those it touched
         for (int sib : info(cpu).siblings) addAffected(sib);
@@ -505,6 +530,7 @@ private:
             t.lastUpdate = s_.now;
         }
         r.curr = next;
+        running_[static_cast<size_t>(cpu)] = next;
         s_.cpuChanged(cpu);
         coreBusy_[static_cast<size_t>(info(cpu).core)] += (next >= 0) - (prev >= 0);
         if (prev < 0 && next >= 0) r.busySince = s_.now;
@@ -523,15 +549,16 @@ private:
             mark_[i] = 0;
             const bool switched = switched_[i];
             switched_[i] = 0;
-            if (rq(c).curr < 0) continue;
+            const int curr = running_[i];
+            if (curr < 0) continue;
             if (switched) {
                 retime(c);
                 continue;
             }
-            const double speed = taskSpeed(c);
-            if (speed == task(rq(c).curr).speed) continue;
+            const double slowness = taskSlowness(c);
+            if (slowness == task(curr).slowness) continue;
             account(c);
-            retime(c, speed);
+            retime(c, slowness);
         }
         affected_.clear();
     }
@@ -542,12 +569,13 @@ private:
     }
 
     // New speed and burst end for the task running on `cpu`.
-    void retime(int cpu) { retime(cpu, taskSpeed(cpu)); }
-    void retime(int cpu, double speed) {
-        Task& t = task(rq(cpu).curr);
-        t.speed = speed;
+    void retime(int cpu) { retime(cpu, taskSlowness(cpu)); }
+    void retime(int cpu, double slowness) {
+        Task& t = task(running_[static_cast<size_t>(cpu)]);
+        t.slowness = slowness;
+        t.speed = 1.0 / slowness;
         if (t.inBurst) {
-            setBurstEnd(cpu, s_.now + ceilNs(std::max(0.0, t.remaining) / t.speed));
+            setBurstEnd(cpu, s_.now + ceilNs(std::max(0.0, t.remaining) * slowness));
         } else {
             cancelBurstEnd(cpu);
         }
@@ -571,11 +599,12 @@ private:
     // line, and each caller (setCurr()'s neighbour loop above all, where many calls return at
     // once with dt == 0) then paid a call and reloaded what it had in registers.
     [[gnu::always_inline]] void account(int cpu) {
-        Cpu& r = rq(cpu);
-        if (r.curr < 0) return;
-        Task& t = task(r.curr);
+        const int curr = running_[static_cast<size_t>(cpu)];
+        if (curr < 0) return;
+        Task& t = task(curr);
         const int64_t dt = s_.now - t.lastUpdate;
         if (dt <= 0) return;
+        Cpu& r = rq(cpu);
         const double work = static_cast<double>(dt) * t.speed;
         if (t.inBurst) t.remaining -= work;
         t.workDone += work;
@@ -848,7 +877,7 @@ private:
                 // Switched in during this event, it gets its speed and burst end when the event
                 // is over; else only the burst end is new (a neighbour's switch in this event
                 // that changes its speed re-times it again then).
-                if (!switched_[static_cast<size_t>(cpu)]) retime(cpu, t.speed);
+                if (!switched_[static_cast<size_t>(cpu)]) retime(cpu, t.slowness);
                 break;
             }
             if (h.kind == OpKind::Sleep) {

@@ -55,6 +55,32 @@ public:
         return e;
     }
 
+    // A batch of re-armings and cancellations: set() and unset() change entries in place,
+    // heap order aside, and endBatch() restores it with one bottom-up heapify, O(n). When
+    // a context switch changes the memory demand of a whole NUMA node, every burst running
+    // there is re-timed at once, and n sifts of log n each cost more. The pop order is the
+    // same either way: (t, seq) orders all timers.
+    void set(int slot, int64_t t, uint64_t seq) {
+        int& p = pos_[static_cast<size_t>(slot)];
+        if (p < 0) {
+            p = static_cast<int>(heap_.size());
+            heap_.emplace_back();
+        }
+        place(static_cast<size_t>(p), Entry{t, seq, slot});
+    }
+    void unset(int slot) {
+        int& p = pos_[static_cast<size_t>(slot)];
+        if (p < 0) return;
+        const size_t i = static_cast<size_t>(p);
+        p = -1;
+        const Entry last = heap_.back();
+        heap_.pop_back();
+        if (i < heap_.size()) place(i, last);
+    }
+    void endBatch() {
+        for (size_t i = heap_.size() / 2; i-- > 0;) siftDown(i, heap_[i]);
+    }
+
 private:
     std::vector<Entry> heap_;
     std::vector<int> pos_;  // per slot: index into heap_, -1 when not armed
