@@ -314,22 +314,16 @@ private:
         // many re-timings at once (a node's memory demand changed): in place, then one heapify.
         // k sifts cost about k log2 n moves, a heapify about 2n: past a third of the timers
         // (log2 n is 7 or 8 on the 128-256 CPU machines where this happens) the heapify wins
-        if (pendingCpus_.size() * 3 > burst_.size() + 16) {
-            for (int cpu : pendingCpus_) {
-                Pending& p = pending_[static_cast<size_t>(cpu)];
-                if (p.burst.arm) burst_.set(cpu, p.burst.t, p.burst.seq);
-                else burst_.unset(cpu);
-                p = {};
-            }
-            burst_.endBatch();
-        } else {
-            for (int cpu : pendingCpus_) {
-                Pending& p = pending_[static_cast<size_t>(cpu)];
-                if (p.burst.arm) burst_.arm(cpu, p.burst.t, p.burst.seq);
-                else burst_.cancel(cpu);
-                p = {};
-            }
+        const bool batch = pendingCpus_.size() * 3 > burst_.size() + 16;
+        for (int cpu : pendingCpus_) {
+            Pending& p = pending_[static_cast<size_t>(cpu)];
+            if (p.burst.arm && batch) burst_.set(cpu, p.burst.t, p.burst.seq);
+            else if (p.burst.arm) burst_.arm(cpu, p.burst.t, p.burst.seq);
+            else if (batch) burst_.unset(cpu);
+            else burst_.cancel(cpu);
+            p = {};
         }
+        if (batch) burst_.endBatch();
         pendingCpus_.clear();
     }
 

@@ -16,21 +16,17 @@ namespace schedscope::test {
 namespace {
 
 void expectFreshSpeeds(const Topology& topo, const workload::Workload& wl, const std::string& profile, double seconds) {
-    const DomainTree tree = buildTree(topo, profile, true, true);
-    sim::SimOptions opt;
-    opt.durationS = seconds;
-    opt.samplePeriodS = seconds / 4;
-    auto sim = sim::Simulation::create(topo, tree, wl, opt);
-    ASSERT_TRUE(sim.ok()) << sim.error();
+    const TestRun run = startRun(topo, profile, wl, seconds);
+    ASSERT_TRUE(run.sim);
     long long events = 0;
-    while ((*sim)->stepEvent()) {
+    while (run.sim->stepEvent()) {
         ++events;
-        ASSERT_EQ((*sim)->staleSpeeds(), 0) << wl.name << ": after event " << events << " at " << (*sim)->state().now
-                                            << " ns";
+        ASSERT_EQ(run.sim->staleSpeeds(), 0) << wl.name << ": after event " << events << " at " << run.sim->state().now
+                                             << " ns";
     }
     // the case in point happened: memory-bound tasks ran away from their home node
     int away = 0;
-    for (const auto& t : (*sim)->state().tasks)
+    for (const auto& t : run.sim->state().tasks)
         if (t.spec->memFraction > 0 && t.cpu >= 0 && t.homeNode >= 0 &&
             topo.nodeIndex(topo.cpus[static_cast<size_t>(t.cpu)].node) != t.homeNode)
             ++away;

@@ -1,7 +1,10 @@
 #pragma once
 // Topologies for the simulator tests: the real-machine presets of resources/topologies/ for the
 // seed scenarios, and small regular shapes built here for policy unit tests.
+#include <memory>
+
 #include "domains/domain_builder.h"
+#include "sim/simulator.h"
 #include "topology/topology.h"
 
 namespace schedscope::test {
@@ -24,5 +27,14 @@ Topology preset(const std::string& name);
 Topology epyc7601_2s();
 
 DomainTree buildTree(const Topology& t, const std::string& profile, bool cls, bool node);
+
+// A run of `wl` on `topo` under `profile` (CLS and NODE on) for `seconds`, to step through or
+// inspect, with the domain tree it runs on. `sim` is null (and the test failed) when it could
+// not start.
+struct TestRun {
+    std::unique_ptr<DomainTree> tree;
+    std::unique_ptr<sim::Simulation> sim;
+};
+TestRun startRun(const Topology& topo, const std::string& profile, const workload::Workload& wl, double seconds);
 
 }  // namespace schedscope::test

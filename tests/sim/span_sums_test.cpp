@@ -137,15 +137,11 @@ TEST(SpanSums, SettledSpansTieExactly) {
 
 // Whole runs: every group the balancer reads from the span sums is added up CPU by CPU too.
 void expectSpanSumsMatch(const Topology& topo, const std::string& profile, const workload::Workload& wl, double seconds) {
-    const DomainTree tree = buildTree(topo, profile, true, true);
-    sim::SimOptions opt;
-    opt.durationS = seconds;
-    opt.samplePeriodS = seconds / 4;
-    auto sim = sim::Simulation::create(topo, tree, wl, opt);
-    ASSERT_TRUE(sim.ok()) << sim.error();
-    sim::SimState& s = (*sim)->state();
+    const TestRun run = startRun(topo, profile, wl, seconds);
+    ASSERT_TRUE(run.sim);
+    sim::SimState& s = run.sim->state();
     s.verifySpanSums = true;
-    (*sim)->runToEnd();
+    run.sim->runToEnd();
     EXPECT_GT(s.spanSumChecks, 1000) << wl.name << " under " << profile;
     EXPECT_EQ(s.spanSumMismatches, 0) << wl.name << " under " << profile << ": of " << s.spanSumChecks << " groups";
 }

@@ -14,11 +14,37 @@ namespace {
 
 using sim::TimerHeap;
 
+// The timers a TimerHeap should hold, in a plain ordered set.
+struct ReferenceTimers {
+    std::set<std::tuple<int64_t, uint64_t, int>> ordered;
+    std::map<int, std::tuple<int64_t, uint64_t, int>> armed;
+    void arm(int slot, int64_t t, uint64_t seq) {
+        cancel(slot);
+        armed[slot] = {t, seq, slot};
+        ordered.insert(armed[slot]);
+    }
+    void cancel(int slot) {
+        if (auto it = armed.find(slot); it != armed.end()) {
+            ordered.erase(it->second);
+            armed.erase(it);
+        }
+    }
+    // pops the earliest from both and checks they agree
+    void expectPop(TimerHeap& heap) {
+        const auto want = *ordered.begin();
+        ordered.erase(ordered.begin());
+        armed.erase(std::get<2>(want));
+        const TimerHeap::Entry got = heap.pop();
+        ASSERT_EQ(got.t, std::get<0>(want));
+        ASSERT_EQ(got.seq, std::get<1>(want));
+        ASSERT_EQ(got.slot, std::get<2>(want));
+    }
+};
+
 TEST(TimerHeap, MatchesAnOrderedSet) {
     constexpr int kSlots = 37;
     TimerHeap heap(kSlots);
-    std::set<std::tuple<int64_t, uint64_t, int>> ref;
-    std::map<int, std::tuple<int64_t, uint64_t, int>> armed;
+    ReferenceTimers ref;
     std::mt19937_64 rng(5);
     uint64_t seq = 0;
     for (int step = 0; step < 200000; ++step) {
@@ -26,29 +52,18 @@ TEST(TimerHeap, MatchesAnOrderedSet) {
         const int slot = static_cast<int>(rng() % kSlots);
         if (op < 6) {  // arm or re-arm, often at a tied time
             const int64_t t = static_cast<int64_t>(rng() % 50);
-            if (auto it = armed.find(slot); it != armed.end()) ref.erase(it->second);
-            armed[slot] = {t, seq, slot};
-            ref.insert(armed[slot]);
+            ref.arm(slot, t, seq);
             heap.arm(slot, t, seq++);
         } else if (op < 8) {
-            if (auto it = armed.find(slot); it != armed.end()) {
-                ref.erase(it->second);
-                armed.erase(it);
-            }
+            ref.cancel(slot);
             heap.cancel(slot);
-        } else if (!ref.empty()) {
-            const auto want = *ref.begin();
-            ref.erase(ref.begin());
-            armed.erase(std::get<2>(want));
-            const TimerHeap::Entry got = heap.pop();
-            ASSERT_EQ(got.t, std::get<0>(want));
-            ASSERT_EQ(got.seq, std::get<1>(want));
-            ASSERT_EQ(got.slot, std::get<2>(want));
+        } else if (!ref.ordered.empty()) {
+            ASSERT_NO_FATAL_FAILURE(ref.expectPop(heap));
         }
-        ASSERT_EQ(heap.size(), ref.size());
-        ASSERT_EQ(heap.armed(slot), armed.count(slot) == 1);
-        if (!ref.empty()) {
-            ASSERT_EQ(heap.top().slot, std::get<2>(*ref.begin()));
+        ASSERT_EQ(heap.size(), ref.ordered.size());
+        ASSERT_EQ(heap.armed(slot), ref.armed.count(slot) == 1);
+        if (!ref.ordered.empty()) {
+            ASSERT_EQ(heap.top().slot, std::get<2>(*ref.ordered.begin()));
         }
     }
 }
@@ -58,45 +73,30 @@ TEST(TimerHeap, MatchesAnOrderedSet) {
 TEST(TimerHeap, BatchesMatchAnOrderedSet) {
     constexpr int kSlots = 64;
     TimerHeap heap(kSlots);
-    std::set<std::tuple<int64_t, uint64_t, int>> ref;
-    std::map<int, std::tuple<int64_t, uint64_t, int>> armed;
+    ReferenceTimers ref;
     std::mt19937_64 rng(11);
     uint64_t seq = 0;
-    auto arm = [&](int slot, int64_t t, bool batch) {
-        if (auto it = armed.find(slot); it != armed.end()) ref.erase(it->second);
-        armed[slot] = {t, seq, slot};
-        ref.insert(armed[slot]);
-        if (batch) heap.set(slot, t, seq++);
-        else heap.arm(slot, t, seq++);
-    };
-    auto cancel = [&](int slot, bool batch) {
-        if (auto it = armed.find(slot); it != armed.end()) {
-            ref.erase(it->second);
-            armed.erase(it);
-        }
-        if (batch) heap.unset(slot);
-        else heap.cancel(slot);
-    };
     for (int round = 0; round < 3000; ++round) {
         const bool batch = rng() % 2 == 0;
         const int changes = 1 + static_cast<int>(rng() % (batch ? kSlots : 4));
         for (int i = 0; i < changes; ++i) {
             const int slot = static_cast<int>(rng() % kSlots);
-            if (rng() % 4 == 0) cancel(slot, batch);
-            else arm(slot, static_cast<int64_t>(rng() % 100), batch);
+            if (rng() % 4 == 0) {
+                ref.cancel(slot);
+                if (batch) heap.unset(slot);
+                else heap.cancel(slot);
+            } else {
+                const int64_t t = static_cast<int64_t>(rng() % 100);
+                ref.arm(slot, t, seq);
+                if (batch) heap.set(slot, t, seq++);
+                else heap.arm(slot, t, seq++);
+            }
         }
         if (batch) heap.endBatch();
-        ASSERT_EQ(heap.size(), ref.size());
-        for (int pops = static_cast<int>(rng() % 6); pops > 0 && !ref.empty(); --pops) {
-            const auto want = *ref.begin();
-            ref.erase(ref.begin());
-            armed.erase(std::get<2>(want));
-            const TimerHeap::Entry got = heap.pop();
-            ASSERT_EQ(got.t, std::get<0>(want));
-            ASSERT_EQ(got.seq, std::get<1>(want));
-            ASSERT_EQ(got.slot, std::get<2>(want));
-        }
-        for (int slot = 0; slot < kSlots; ++slot) ASSERT_EQ(heap.armed(slot), armed.count(slot) == 1);
+        ASSERT_EQ(heap.size(), ref.ordered.size());
+        for (int pops = static_cast<int>(rng() % 6); pops > 0 && !ref.ordered.empty(); --pops)
+            ASSERT_NO_FATAL_FAILURE(ref.expectPop(heap));
+        for (int slot = 0; slot < kSlots; ++slot) ASSERT_EQ(heap.armed(slot), ref.armed.count(slot) == 1);
     }
 }
 
