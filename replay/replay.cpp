@@ -200,7 +200,7 @@ ReplayMetrics metricsFromSim(sim::SimState& s, size_t taskCount) {
     for (size_t i = 0; i < taskCount && i < s.tasks.size(); ++i) {
         const sim::Task& t = s.tasks[i];
         TaskOutcome& o = m.tasks[i];
-        for (int64_t ns : t.cpuTime) o.cpuTimeS += static_cast<double>(ns) / 1e9;
+        for (const sim::CpuTimes::Entry& e : t.cpuTime) o.cpuTimeS += static_cast<double>(e.ns) / 1e9;
         o.completionS = t.exitedAt >= 0 ? static_cast<double>(t.exitedAt) / 1e9 : -1;
         o.migrations = t.migrations;
         if (o.completionS < 0) allExited = false;

@@ -40,6 +40,8 @@ public:
     const SchedGroup& front() const { return (*this)[0]; }
     // Identity of the shared ring: CPUs whose views share it see the same groups.
     const void* ringId() const { return ring_.get(); }
+    // Where this view starts in the shared ring: (*this)[i] is the ring's group (first() + i) mod size().
+    size_t first() const { return first_; }
 
     class const_iterator {
     public:

@@ -162,8 +162,7 @@ SgStats updateSgLbStats(SimState& s, const LbEnv& env, int g) {
     const SchedGroup& grp = sd.groups[static_cast<size_t>(g)];
     SgStats st;
     if (env.cpusWhole) {
-        const auto& ci = s.info[static_cast<size_t>(env.dstCpu)];
-        const SpanSums::Sums sum = s.groupSums(ci.groupSpanId[static_cast<size_t>(env.sd)][static_cast<size_t>(g)]);
+        const SpanSums::Sums sum = s.groupSums(s.groupSpanId(env.dstCpu, env.sd, g));
         st.groupLoad = sum.load;
         st.groupUtil = sum.util;
         st.groupRunnable = sum.runnable;

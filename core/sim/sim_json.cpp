@@ -80,8 +80,7 @@ nlohmann::json simResultToJson(SimState& s, const workload::Workload& wl, const 
         total += rate;
         perTask.push_back(rate);
         json byCpu = json::object();
-        for (size_t c = 0; c < t.cpuTime.size(); ++c)
-            if (t.cpuTime[c] > 0) byCpu[std::to_string(c)] = static_cast<double>(t.cpuTime[c]) / 1e9;
+        for (const CpuTimes::Entry& e : t.cpuTime) byCpu[std::to_string(e.cpu)] = static_cast<double>(e.ns) / 1e9;
         tasks.push_back({{"id", t.id},
                          {"name", t.spec->name},
                          {"throughput", rate},

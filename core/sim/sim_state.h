@@ -11,6 +11,7 @@
 #include "domains/domain_tree.h"
 #include "sim/avg_vruntime.h"
 #include "sim/contention.h"
+#include "sim/cpu_times.h"
 #include "sim/decision.h"
 #include "sim/metrics.h"
 #include "sim/pelt.h"
@@ -90,7 +91,7 @@ struct alignas(64) Task {
     int pendingWakes = 0;             // Wait's counting semaphore
     // metrics
     int64_t startedAt = -1, exitedAt = -1;
-    std::vector<int64_t> cpuTime;  // per CPU; complete once the run finished (see stintNs)
+    CpuTimes cpuTime;  // complete once the run finished (see stintNs)
     long long migrations = 0;
 };
 
@@ -149,7 +150,14 @@ struct CpuInfo {
     // paths do not count bits
     std::vector<int> spanWeight;
     std::vector<std::vector<int>> groupWeight;
-    std::vector<std::vector<int>> groupSpanId;  // each group's span in SimState::spanSums
+    // per domain: its group ring in SimState::ringSpanIds and where this CPU's view of it
+    // starts (GroupRing::first()), so a group's span id is looked up, not stored per CPU: a flat
+    // domain of 4096 single-CPU groups would otherwise take 4096 x 4096 ids
+    struct GroupSpans {
+        int ring = 0;
+        size_t first = 0;
+    };
+    std::vector<GroupSpans> groupSpans;
 };
 
 // select_idle_cpu()'s scratch cpumask (sched_domains_tmpmask): a stamp per CPU, so starting a
@@ -240,6 +248,14 @@ struct SimState {
     // read are folded in first. cpuChanged() marks a CPU whose signals' inputs or values, or
     // whose nr_running, changed.
     SpanSums spanSums;
+    std::vector<std::vector<int>> ringSpanIds;  // per distinct group ring: its groups' span ids, in ring order
+    // the span id of group `g` of domain `sd` of `cpu`
+    int groupSpanId(int cpu, int sd, int g) const {
+        const CpuInfo::GroupSpans& gs = info[static_cast<size_t>(cpu)].groupSpans[static_cast<size_t>(sd)];
+        const std::vector<int>& ids = ringSpanIds[static_cast<size_t>(gs.ring)];
+        const size_t at = gs.first + static_cast<size_t>(g);
+        return ids[at < ids.size() ? at : at - ids.size()];
+    }
     void cpuChanged(int cpu) { spanSums.markChanged(cpu); }
     SpanSums::Sums groupSums(int spanId) {
         if (const int cpu = spanSums.onlyCpu(spanId); cpu >= 0) {

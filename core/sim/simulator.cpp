@@ -6,6 +6,7 @@
 #include <deque>
 #include <map>
 #include <queue>
+#include <unordered_map>
 
 #include "domains/sd_flags.h"
 #include "sim/asym_packing.h"
@@ -587,7 +588,7 @@ private:
 
     // adds the task's CPU time on its last CPU to cpuTime
     static void endStint(Task& t) {
-        if (t.stintCpu >= 0) t.cpuTime[static_cast<size_t>(t.stintCpu)] += t.stintNs;
+        if (t.stintCpu >= 0) t.cpuTime.add(t.stintCpu, t.stintNs);
         t.stintNs = 0;
     }
 
@@ -1018,6 +1019,23 @@ void scaleTunables(SimState& s) {
 
 }  // namespace
 
+namespace {
+// The index of `groups`' ring in s.ringSpanIds, its groups' spans registered in s.spanSums the
+// first time a CPU's view of it comes by.
+int ringSpanIds(SimState& s, std::unordered_map<const void*, int>& rings, const GroupRing& groups) {
+    const auto [it, added] = rings.try_emplace(groups.ringId(), static_cast<int>(s.ringSpanIds.size()));
+    if (!added) return it->second;
+    const size_t n = groups.size();
+    std::vector<int> ids(n);
+    for (size_t i = 0; i < n; ++i) {
+        const size_t at = groups.first() + i;
+        ids[at < n ? at : at - n] = s.spanSums.addSpan(groups[i].span);
+    }
+    s.ringSpanIds.push_back(std::move(ids));
+    return it->second;
+}
+}  // namespace
+
 Result<std::unique_ptr<SimState>> makeSimState(const Topology& topo, const DomainTree& tree,
                                                const workload::Workload& wl, const SimOptions& opt) {
     auto s = std::make_unique<SimState>();
@@ -1042,6 +1060,7 @@ Result<std::unique_ptr<SimState>> makeSimState(const Topology& topo, const Domai
     scaleTunables(*s);
     s->cpus.resize(static_cast<size_t>(n));
     s->info.resize(static_cast<size_t>(n));
+    std::unordered_map<const void*, int> rings;  // GroupRing::ringId() -> index into s->ringSpanIds
     for (int c = 0; c < n; ++c) {
         Cpu& r = s->cpus[static_cast<size_t>(c)];
         r.id = c;
@@ -1061,11 +1080,8 @@ Result<std::unique_ptr<SimState>> makeSimState(const Topology& topo, const Domai
         for (const auto& d : doms) {
             ci.spanWeight.push_back(d.span.count());
             ci.groupWeight.emplace_back();
-            ci.groupSpanId.emplace_back();
-            for (const auto& g : d.groups) {
-                ci.groupWeight.back().push_back(g.span.count());
-                ci.groupSpanId.back().push_back(s->spanSums.addSpan(g.span));
-            }
+            for (const auto& g : d.groups) ci.groupWeight.back().push_back(g.span.count());
+            ci.groupSpans.push_back({ringSpanIds(*s, rings, d.groups), d.groups.first()});
         }
         for (size_t i = 0; i < doms.size(); ++i) {
             if (doms[i].flags & SD_SHARE_LLC) {  // sd_llc: the highest domain sharing the LLC
@@ -1106,7 +1122,6 @@ Result<std::unique_ptr<SimState>> makeSimState(const Topology& topo, const Domai
         t.setAllowed(spec.affinity.empty() ? s->unpinned : (spec.affinity & s->online), s->onlineCount);
         if (t.allowed.empty())
             return Error{"workload task '" + spec.name + "': its CPUs " + spec.affinity.toList() + " are not online"};
-        t.cpuTime.assign(static_cast<size_t>(n), 0);
         bool loops = false;
         for (const auto& op : spec.script) {
             loops = loops || op.kind == OpKind::Loop;

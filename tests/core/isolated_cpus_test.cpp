@@ -95,8 +95,8 @@ TEST(IsolatedCpus, TasksReachAnIsolatedCpuOnlyWhenPinnedToIt) {
         EXPECT_TRUE(st.ok()) << st.error();
         int64_t ns = 0, total = 0;
         for (const auto& t : (*st)->tasks) {
-            ns += t.cpuTime[static_cast<size_t>(cpu)];
-            for (int64_t v : t.cpuTime) total += v;
+            ns += t.cpuTime.of(cpu);
+            total += t.cpuTime.total();
         }
         EXPECT_GT(total, 0);
         return ns;

@@ -41,15 +41,13 @@ Shares run(const Topology& topo, const char* profile, const std::string& spec) {
     Shares out;
     double total = 0;
     for (const auto& t : (*st)->tasks) {
-        int best = 0;
-        for (size_t c = 0; c < t.cpuTime.size(); ++c) {
-            const double v = static_cast<double>(t.cpuTime[c]);
+        for (const CpuTimes::Entry& e : t.cpuTime) {
+            const double v = static_cast<double>(e.ns);
             total += v;
-            if (c < 4) out.pCores += v;
-            if (c >= 12) out.lpCores += v;
-            if (t.cpuTime[c] > t.cpuTime[static_cast<size_t>(best)]) best = static_cast<int>(c);
+            if (e.cpu < 4) out.pCores += v;
+            if (e.cpu >= 12) out.lpCores += v;
         }
-        out.mainCpu.push_back(best);
+        out.mainCpu.push_back(std::max(0, t.cpuTime.mostUsed()));
     }
     out.pCores /= total;
     out.lpCores /= total;

@@ -91,7 +91,7 @@ TEST(DelayDequeue, AWakeupFindingTheTaskStillQueuedRunsItWhereItIs) {
     const auto wakeups = [](const SimState& s) { return s.metrics.migrationsByCause[static_cast<size_t>(MigrationCause::Wakeup)]; };
     // without the delay the wakeup finds CPU 1 idle and takes it
     EXPECT_EQ(wakeups(*plain), 1);
-    EXPECT_GT(plain->tasks[0].cpuTime[1], 0);
+    EXPECT_GT(plain->tasks[0].cpuTime.of(1), 0);
     // with it the napper is woken in place, behind the hog, and only the balancer moves it
     EXPECT_EQ(wakeups(*delayed), 0);
     EXPECT_GT(delayed->metrics.waitLatency.percentileNs(100), plain->metrics.waitLatency.percentileNs(100));

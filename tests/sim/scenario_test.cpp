@@ -36,12 +36,7 @@ Outcome runOnce(const Topology& topo, const std::string& profile, bool cls, bool
     Outcome out;
     out.json = sim::simResultToJson(**st, *wl, {topo.name, profile, cls, node, spec});
     out.throughput = out.json["metrics"]["throughput"]["total"].get<double>();
-    for (const auto& t : (*st)->tasks) {
-        size_t best = 0;
-        for (size_t c = 0; c < t.cpuTime.size(); ++c)
-            if (t.cpuTime[c] > t.cpuTime[best]) best = c;
-        out.cpus.push_back(static_cast<int>(best));
-    }
+    for (const auto& t : (*st)->tasks) out.cpus.push_back(std::max(0, t.cpuTime.mostUsed()));
     return out;
 }
 
