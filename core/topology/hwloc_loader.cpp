@@ -292,18 +292,26 @@ long long syntheticPuCount(const std::string& desc) {
     std::istringstream in(desc);
     std::string tok;
     long long product = 1;
-    while (in >> tok) {
-        size_t colon = tok.find(':');
-        std::string num = colon == std::string::npos ? tok : tok.substr(colon + 1);
+    auto multiply = [&](const std::string& num) {
         long long n = 0;
         size_t i = 0;
         while (i < num.size() && std::isdigit(static_cast<unsigned char>(num[i])) && n < 1'000'000'000)
             n = n * 10 + (num[i++] - '0');
-        if (i == 0) continue;  // attributes such as "(memory=1GB)"
+        if (i == 0) return;  // attributes such as "(memory=1GB)"
         // Saturate instead of overflowing: "pack:9999999999 core:9999999999" is just "too many".
         constexpr long long kCap = 1'000'000'000'000LL;
         n = std::clamp<long long>(n, 1, 1'000'000'000);
         product = product > kCap / n ? kCap : std::min(product * n, kCap);
+    };
+    while (in >> tok) {
+        if (tok.find(':') == std::string::npos) {
+            multiply(tok);  // a bare count: "4096"
+            continue;
+        }
+        // every "type:count" in the token: hwloc also reads levels run together without a space
+        // ("pack:52nu@ma:22" is 52 packages of 22 NUMA nodes), which once slipped past this guard
+        for (size_t colon = tok.find(':'); colon != std::string::npos; colon = tok.find(':', colon + 1))
+            multiply(tok.substr(colon + 1));
     }
     return product;
 }

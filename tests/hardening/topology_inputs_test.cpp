@@ -229,6 +229,19 @@ TEST(BadTopology, SyntheticAskingForABillionPus) {
     EXPECT_NE(u.error().find("more than the limit of 8192"), std::string::npos) << u.error();
 }
 
+// hwloc reads levels written without a space between them: the size guard counts them as it
+// does ("pack:52nu@ma:22" is 52 x 22 NUMA nodes, 4576 CPUs, which once counted as 208).
+TEST(BadTopology, SyntheticLevelsRunTogetherAreCounted) {
+    EXPECT_EQ(syntheticPuCount("pack:52nu@ma:22 core:4 pu:1"), 4576);
+    auto t = loadHwlocSynthetic("pack:52nu@ma:22 core:4 pu:1", Arch::X86_64);
+    ASSERT_TRUE(t) << t.error();
+    EXPECT_EQ(t->onlineCount(), 4576);
+    auto over = loadHwlocSynthetic("pack:52nu@ma:22 core:8 pu:1", Arch::X86_64);
+    ASSERT_FALSE(over);
+    EXPECT_EQ(over.error(),
+              "synthetic topology 'pack:52nu@ma:22 core:8 pu:1': asks for 9152 CPUs, more than the limit of 8192");
+}
+
 // A trace's topology sidecar is JSON from another machine: a number that is a float or out of
 // range is named, never cast (1e224 into an int was undefined behaviour; found by fuzzing).
 TEST(BadTopology, SidecarNumbersOutOfRange) {
