@@ -19,6 +19,9 @@ DomainControls::DomainControls(QWidget* parent) : QToolBar(tr("Domains"), parent
     node_->setToolTip(tr("Build the NUMA identity NODE level (kernels 4.15+)"));
     profile_ = new QComboBox(this);
     profile_->setToolTip(tr("Kernel version whose rules and names are used"));
+    // grows with the entry added for a kernel between the named profiles ("linux-6.18.44"):
+    // sized once at first show, the box cut its name off
+    profile_->setSizeAdjustPolicy(QComboBox::AdjustToContents);
     for (const auto& p : kernelProfiles()) profile_->addItem(qs(p.name), qs(p.name));
     profile_->setCurrentIndex(profile_->findData(qs(defaultProfile().name)));
     level_ = new QComboBox(this);

@@ -215,6 +215,12 @@ TEST_F(MainWindowTest, ToolbarTogglesRebuildTheDomains) {
     EXPECT_EQ(profile->currentText(), QStringLiteral("linux-6.9"));
     EXPECT_EQ(window.domainControls()->choices().profile, "linux-6.9");
     EXPECT_TRUE(profile->itemData(profile->currentIndex(), Qt::ToolTipRole).toString().contains(QStringLiteral("6.12")));
+    // a stable kernel whose name is longer than every named profile's: the box grows to show it
+    const int widthBefore = profile->sizeHint().width();
+    between.profile = "linux-6.18.44";
+    window.domainControls()->setChoices(between);
+    EXPECT_EQ(profile->currentText(), QStringLiteral("linux-6.18.5"));
+    EXPECT_GT(profile->sizeHint().width(), widthBefore) << "the box cuts off " << profile->currentText().toStdString();
     between.profile = "linux-6.1";
     window.domainControls()->setChoices(between);
     EXPECT_EQ(window.domainControls()->choices().profile, "linux-6.1");
