@@ -122,7 +122,7 @@ WhatIfPanel::WhatIfPanel(QWidget* parent) : QWidget(parent) {
     progress_ = new QProgressBar;
     progress_->setRange(0, 1);
     progress_->setValue(0);
-    progress_->setFormat(tr("%v of %m runs"));
+    progress_->setFormat(tr("no runs yet"));  // "0 of 1 runs" before the first would be wrong
     status_ = new QLabel(tr("Pick a workload and press Run."));
     status_->setWordWrap(true);
     status_->setObjectName(QStringLiteral("whatIfStatus"));
@@ -332,6 +332,7 @@ void WhatIfPanel::onStarted(int total) {
     exportCsv_->setEnabled(false);
     progress_->setRange(0, total);
     progress_->setValue(0);
+    progress_->setFormat(tr("%v of %m runs"));
     status_->setText(tr("Preparing: loading the topology and building both domain trees\u2026"));
     showResult();
 }
@@ -385,6 +386,7 @@ void WhatIfPanel::mirror(const WhatIfPanel& other) {
     spread_->setChecked(other.spread_->isChecked());
     progress_->setRange(other.progress_->minimum(), other.progress_->maximum());
     progress_->setValue(other.progress_->value());
+    progress_->setFormat(other.progress_->format());
     status_->setText(other.status_->text());
     run_->setEnabled(other.run_->isEnabled());
     cancel_->setEnabled(other.cancel_->isEnabled());

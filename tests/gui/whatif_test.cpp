@@ -148,6 +148,9 @@ TEST(WhatIfPanel, RunsBothSettingsAndShowsTableBarsHeatAndExports) {
     panel.setCompare(QStringLiteral("cls"));
     panel.setSeeds(2);
     panel.setDuration(0.2);
+    auto* bar = panel.findChild<QProgressBar*>();
+    ASSERT_NE(bar, nullptr);
+    EXPECT_EQ(bar->text(), QStringLiteral("no runs yet"));
     QSignalSpy progress(panel.runner(), &WhatIfRunner::progress);
     QSignalSpy finished(&panel, &WhatIfPanel::finished);
     panel.run();
@@ -155,6 +158,7 @@ TEST(WhatIfPanel, RunsBothSettingsAndShowsTableBarsHeatAndExports) {
     ASSERT_TRUE(finished.wait(120'000));
     EXPECT_FALSE(panel.running());
     EXPECT_TRUE(panel.statusText().startsWith(QStringLiteral("Done"))) << panel.statusText().toStdString();
+    EXPECT_EQ(bar->text(), QStringLiteral("4 of 4 runs"));
     // One progress step per finished run, up to 2 settings x 2 seeds.
     ASSERT_GE(progress.size(), 5);
     EXPECT_EQ(progress.last().at(0).toInt(), 4);
