@@ -96,11 +96,20 @@ WhatIfPanel::WhatIfPanel(QWidget* parent) : QWidget(parent) {
     delayDequeue_->addItem(tr("off"), QStringLiteral("off"));
     delayDequeue_->setToolTip(tr("EEVDF's delayed dequeue (on from linux-6.12) for both runs, as the kernel's "
                                  "sched_features knob sets it; the comparison of it sets it per run"));
-    auto delayFollowsCompare = [this] {
+    niRandom_ = new QComboBox;
+    niRandom_->setObjectName(QStringLiteral("whatIfNiRandom"));
+    niRandom_->addItem(tr("the profile's"), QString());
+    niRandom_->addItem(tr("on"), QStringLiteral("on"));
+    niRandom_->addItem(tr("off"), QStringLiteral("off"));
+    niRandom_->setToolTip(tr("Newidle balance at a domain with the odds of its recent success (on from linux-6.19) "
+                             "for both runs, as the kernel's sched_features knob sets it; the comparison of it sets "
+                             "it per run"));
+    auto knobsFollowCompare = [this] {
         delayDequeue_->setEnabled(compare_->currentData().toString() != QStringLiteral("delay-dequeue"));
+        niRandom_->setEnabled(compare_->currentData().toString() != QStringLiteral("ni-random"));
     };
-    connect(compare_, &QComboBox::currentIndexChanged, this, delayFollowsCompare);
-    delayFollowsCompare();
+    connect(compare_, &QComboBox::currentIndexChanged, this, knobsFollowCompare);
+    knobsFollowCompare();
     seeds_ = new QSpinBox;
     seeds_->setRange(1, 100);
     seeds_->setValue(3);
@@ -137,6 +146,7 @@ WhatIfPanel::WhatIfPanel(QWidget* parent) : QWidget(parent) {
     form->addRow(tr("Compare"), compare_);
     form->addRow(tr("Profile"), profile_);
     form->addRow(tr("DELAY_DEQUEUE"), delayDequeue_);
+    form->addRow(tr("NI_RANDOM"), niRandom_);
     form->addRow(tr("Seeds"), seeds_);
     form->addRow(tr("Duration"), duration_);
     form->addRow(tr("Trace tasks"), spread_);
@@ -275,6 +285,11 @@ void WhatIfPanel::setDelayDequeue(const QString& setting) {
     delayDequeue_->setCurrentIndex(i >= 0 ? i : 0);
 }
 
+void WhatIfPanel::setNiRandom(const QString& setting) {
+    const int i = niRandom_->findData(setting);
+    niRandom_->setCurrentIndex(i >= 0 ? i : 0);
+}
+
 void WhatIfPanel::setSeeds(int seeds) { seeds_->setValue(seeds); }
 void WhatIfPanel::setDuration(double seconds) { duration_->setValue(seconds); }
 void WhatIfPanel::setTraceSpread(bool spread) { spread_->setChecked(spread); }
@@ -303,6 +318,8 @@ WhatIfRequest WhatIfPanel::request(QString* error) const {
     r.profile = ss(profile_->currentData().toString());
     const QString delay = delayDequeue_->currentData().toString();
     if (r.compare != "delay-dequeue" && !delay.isEmpty()) r.delayDequeue = delay == QStringLiteral("on");
+    const QString random = niRandom_->currentData().toString();
+    if (r.compare != "ni-random" && !random.isEmpty()) r.newidleRandom = random == QStringLiteral("on");
     r.seeds = seeds_->value();
     r.durationS = duration_->value();
     return r;
@@ -381,6 +398,7 @@ void WhatIfPanel::mirror(const WhatIfPanel& other) {
     compare_->setCurrentIndex(other.compare_->currentIndex());
     profile_->setCurrentIndex(other.profile_->currentIndex());
     delayDequeue_->setCurrentIndex(other.delayDequeue_->currentIndex());
+    niRandom_->setCurrentIndex(other.niRandom_->currentIndex());
     seeds_->setValue(other.seeds_->value());
     duration_->setValue(other.duration_->value());
     spread_->setChecked(other.spread_->isChecked());

@@ -50,6 +50,7 @@ public:
     void setCompare(const QString& what);  // "cls" or "node"
     void setProfile(const QString& profile);  // empty: the newest
     void setDelayDequeue(const QString& setting);  // "on", "off"; empty: the profile's
+    void setNiRandom(const QString& setting);      // "on", "off"; empty: the profile's
     void setSeeds(int seeds);
     void setDuration(double seconds);
     void setTraceSpread(bool spread);  // a trace's unpinned tasks may use every CPU
@@ -99,6 +100,7 @@ private:
     QComboBox* compare_;
     QComboBox* profile_;
     QComboBox* delayDequeue_;  // DELAY_DEQUEUE when not compared: the profile's, on or off
+    QComboBox* niRandom_;      // NI_RANDOM when not compared: the profile's, on or off
     QSpinBox* seeds_;
     QDoubleSpinBox* duration_;
     QCheckBox* spread_;

@@ -87,9 +87,9 @@ Result<std::shared_ptr<const WhatIfSetup>> prepareWhatIf(const WhatIfRequest& re
     if (const std::string why = levelNeverBuilt(level, setup->topology->arch, kernel); !why.empty())
         return Error{"what-if: " + why + ": both runs would be the same"};
     const bool comparesDelay = request.compare == "delay-dequeue", comparesRandom = request.compare == "ni-random";
-    if (comparesDelay || request.delayDequeue || comparesRandom) {
+    if (comparesDelay || request.delayDequeue || comparesRandom || request.newidleRandom) {
         for (int setting = 0; setting < 2; ++setting) {
-            sim::SchedKnobs knobs{request.delayDequeue, std::nullopt};
+            sim::SchedKnobs knobs{request.delayDequeue, request.newidleRandom};
             if (comparesDelay) knobs.delayDequeue = setting == 1;
             if (comparesRandom) knobs.newidleRandom = setting == 1;
             auto f = sim::featuresWithKnobs(kernel, knobs);
@@ -255,6 +255,7 @@ nlohmann::json WhatIfResult::toJson() const {
         if (q.compare == "delay-dequeue") out["delay_dequeue"] = "compared";
         else if (setup->features[0]) out["delay_dequeue"] = setup->features[0]->delayDequeue;
         if (q.compare == "ni-random") out["ni_random"] = "compared";
+        else if (setup->features[0]) out["ni_random"] = setup->features[0]->newidleRandom;
     }
     if (!error.empty()) out["error"] = error;
     return out;

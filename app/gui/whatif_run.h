@@ -42,6 +42,9 @@ struct WhatIfRequest {
     // DELAY_DEQUEUE when it is not the compared setting, for both runs: nullopt keeps the
     // profile's (on from linux-6.12); on for a CFS profile is an error, as --delay-dequeue's
     std::optional<bool> delayDequeue;
+    // NI_RANDOM when it is not the compared setting, for both runs: nullopt keeps the profile's
+    // (on from linux-6.19)
+    std::optional<bool> newidleRandom;
     std::string profile;                         // empty: the newest kernel profile
     int seeds = 3;
     unsigned long long firstSeed = 1;
@@ -61,8 +64,8 @@ struct WhatIfSetup {
     DomainBuildOptions build[2];  // [0] compared setting off, [1] on
     std::shared_ptr<const DomainTree> trees[2];
     // the profile's behaviours with DELAY_DEQUEUE or NI_RANDOM off / on ("delay-dequeue",
-    // "ni-random"), or DELAY_DEQUEUE set for both by WhatIfRequest::delayDequeue; nullopt: the
-    // profile's own
+    // "ni-random"), or either set for both by WhatIfRequest::delayDequeue / newidleRandom;
+    // nullopt: the profile's own
     std::optional<sim::SimFeatures> features[2];
     std::string profileName;
 };

@@ -338,6 +338,44 @@ TEST(WhatIfRun, DelayDequeueSetForBothRuns) {
     EXPECT_TRUE(box->isEnabled());
 }
 
+// Outside its own comparison NI_RANDOM is one setting for both runs too: the profile's (on from
+// 6.19), or on or off as chosen; forced off, the newest kernel visits every domain on newidle.
+TEST(WhatIfRun, NiRandomSetForBothRuns) {
+    WhatIfRequest q = hackbenchOnAKunpeng("cls");
+    auto profiles = prepareWhatIf(q);
+    ASSERT_TRUE(profiles.ok()) << profiles.error();
+    q.newidleRandom = false;
+    auto off = prepareWhatIf(q);
+    ASSERT_TRUE(off.ok()) << off.error();
+    for (int setting = 0; setting < 2; ++setting) {
+        ASSERT_TRUE((*off)->features[setting].has_value());
+        EXPECT_FALSE((*off)->features[setting]->newidleRandom);
+        EXPECT_TRUE((*off)->features[setting]->delayDequeue) << "the profile's DELAY_DEQUEUE stays";
+    }
+    const WhatIfRun withIt = runWhatIfJob(**profiles, 1, 0, {});
+    const WhatIfRun without = runWhatIfJob(**off, 1, 0, {});
+    ASSERT_TRUE(withIt.error.empty() && without.error.empty()) << withIt.error << without.error;
+    EXPECT_LT(metricOf(withIt, "newidle_passes"), metricOf(without, "newidle_passes") * 0.75);
+    WhatIfResult r;
+    r.setup = *off;
+    EXPECT_EQ(r.toJson()["ni_random"], false);
+
+    WhatIfPanel panel;
+    EXPECT_FALSE(panel.request().newidleRandom.has_value());
+    panel.setNiRandom(QStringLiteral("off"));
+    ASSERT_TRUE(panel.request().newidleRandom.has_value());
+    EXPECT_FALSE(*panel.request().newidleRandom);
+    panel.setNiRandom(QStringLiteral("on"));
+    EXPECT_TRUE(*panel.request().newidleRandom);
+    panel.setCompare(QStringLiteral("ni-random"));
+    EXPECT_FALSE(panel.request().newidleRandom.has_value()) << "compared: set per run";
+    auto* box = panel.findChild<QComboBox*>(QStringLiteral("whatIfNiRandom"));
+    ASSERT_NE(box, nullptr);
+    EXPECT_FALSE(box->isEnabled());
+    panel.setCompare(QStringLiteral("cls"));
+    EXPECT_TRUE(box->isEnabled());
+}
+
 // The open trace is a workload: its tasks, derived as replay derives them, run on a preset with
 // CLS off and on. The recording's 2 CPUs are CPUs 0-1 of the Kunpeng, which share a cluster.
 TEST(WhatIfPanel, TheOpenTraceIsAWorkload) {
