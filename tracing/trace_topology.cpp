@@ -2,9 +2,11 @@
 
 #include <sys/stat.h>
 
+#include <algorithm>
 #include <fstream>
 #include <nlohmann/json.hpp>
 
+#include "topology/hwloc_loader.h"
 #include "topology/topology_format.h"
 #include "util/input_file.h"
 
@@ -32,6 +34,14 @@ Result<std::optional<Topology>> readTopologySidecar(const std::string& tracePath
     auto topo = topologyFromJson(j, path);
     if (!topo) return Error{topo.error()};
     return std::optional<Topology>{std::move(*topo)};
+}
+
+Result<Topology> flatTopologyForTrace(const EventStore& store) {
+    const int cpus = std::max(1, store.cpuCount());
+    auto topo = loadHwlocSynthetic("pu:" + std::to_string(cpus), Arch::Generic);
+    if (!topo) return Error{"a flat " + std::to_string(cpus) + "-CPU topology: " + topo.error()};
+    topo->name = std::to_string(cpus) + " CPUs, layout unknown";
+    return topo;
 }
 
 Status checkTraceFitsTopology(const std::string& tracePath, const EventStore& store, const Topology& topology,

@@ -20,6 +20,10 @@ Result<std::optional<Topology>> readTopologySidecar(const std::string& tracePath
 // A trace CPU id >= the topology's CPU count is an error naming both.
 Result<Topology> topologyForTrace(const std::string& tracePath, const EventStore& store,
                                   const std::optional<TopologySpec>& userChoice);
+// A stand-in for a trace with no sidecar and no topology named: its CPUs as one flat package
+// ("N CPUs, layout unknown"), so its events, tasks, migrations and their causes can be shown.
+// Migrations on it say nothing about sched-domain levels.
+Result<Topology> flatTopologyForTrace(const EventStore& store);
 Status checkTraceFitsTopology(const std::string& tracePath, const EventStore& store, const Topology& topology,
                               const std::string& topologyName);
 

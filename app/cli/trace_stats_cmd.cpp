@@ -21,11 +21,13 @@ namespace {
 
 using namespace schedscope::tracing;
 
+// `topologyName` empty: no topology is known (no sidecar, none named); the migrations are counted
+// on a flat stand-in and have no levels
 nlohmann::json statsJson(const EventStore& store, const MigrationReport& mig, const std::string& file,
                          const std::string& topologyName) {
     nlohmann::json j;
     j["file"] = file;
-    j["topology"] = topologyName;
+    j["topology"] = topologyName.empty() ? nlohmann::json(nullptr) : nlohmann::json(topologyName);
     j["buffer"] = store.buffer().empty() ? "top" : store.buffer();
     j["kernel_release"] = store.kernelRelease();  // "" when the trace does not say
     nlohmann::json kinds = nlohmann::json::object();
@@ -51,7 +53,7 @@ nlohmann::json statsJson(const EventStore& store, const MigrationReport& mig, co
     nlohmann::json levels = nlohmann::json::object();
     for (size_t l = 0; l < mig.levels.size(); ++l)
         if (mig.byLevel[l] || l + 1 < mig.levels.size()) levels[mig.levels[l]] = mig.byLevel[l];
-    j["migrations_by_level"] = levels;
+    j["migrations_by_level"] = topologyName.empty() ? nlohmann::json(nullptr) : levels;
     nlohmann::json causes = nlohmann::json::object();
     for (size_t c = 0; c < mig.byCause.size(); ++c) causes[std::string(kMigrationCauseNames[c])] = mig.byCause[c];
     j["migrations_by_cause"] = causes;
@@ -59,7 +61,7 @@ nlohmann::json statsJson(const EventStore& store, const MigrationReport& mig, co
     // not in the counts above (no sched_migrate_task), but migrations to replay and the simulator
     j["fork_placements"] = forkPlacements(store, mig.migrations).size();
     j["bin_s"] = static_cast<double>(mig.binNs) / 1e9;
-    j["migrations_by_level_over_time"] = mig.byLevelOverTime;
+    j["migrations_by_level_over_time"] = topologyName.empty() ? nlohmann::json(nullptr) : nlohmann::json(mig.byLevelOverTime);
     j["anomalies"] = store.anomalyTable();
     return j;
 }
@@ -76,7 +78,8 @@ void printStatsText(const nlohmann::json& j) {
     std::printf("%s: %llu events, %s, %llu tasks, %llu lost events (topology: %s%s%s)\n",
                 j["file"].get<std::string>().c_str(), j["events"].get<unsigned long long>(), duration,
                 j["tasks"].get<unsigned long long>(),
-                j["lost_events"].get<unsigned long long>(), j["topology"].get<std::string>().c_str(),
+                j["lost_events"].get<unsigned long long>(),
+                j["topology"].is_null() ? "unknown" : j["topology"].get<std::string>().c_str(),
                 buffer == "top" ? "" : ("; buffer " + buffer).c_str(), kernel.empty() ? "" : ("; kernel " + kernel).c_str());
     std::printf("events by kind:\n");
     for (const auto& [k, v] : j["events_by_kind"].items()) std::printf("  %-22s %llu\n", k.c_str(), v.get<unsigned long long>());
@@ -84,8 +87,14 @@ void printStatsText(const nlohmann::json& j) {
     for (const auto& [k, v] : j["other_events"].items()) std::printf("  %-22s %llu\n", k.c_str(), v.get<unsigned long long>());
     std::printf("events by CPU:\n");
     for (const auto& [k, v] : j["events_by_cpu"].items()) std::printf("  cpu%-19s %llu\n", k.c_str(), v.get<unsigned long long>());
-    std::printf("migrations by level (%llu):\n", j["migrations"].get<unsigned long long>());
-    for (const auto& [k, v] : j["migrations_by_level"].items()) std::printf("  %-22s %llu\n", k.c_str(), v.get<unsigned long long>());
+    if (j["migrations_by_level"].is_null()) {
+        std::printf("migrations by level (%llu): not classified, the recording machine's topology is unknown\n",
+                    j["migrations"].get<unsigned long long>());
+    } else {
+        std::printf("migrations by level (%llu):\n", j["migrations"].get<unsigned long long>());
+        for (const auto& [k, v] : j["migrations_by_level"].items())
+            std::printf("  %-22s %llu\n", k.c_str(), v.get<unsigned long long>());
+    }
     std::printf("migrations by cause:\n");
     for (const auto& [k, v] : j["migrations_by_cause"].items()) std::printf("  %-22s %llu\n", k.c_str(), v.get<unsigned long long>());
     std::printf("fork placements onto another CPU (sched_wakeup_new; no sched_migrate_task, replay counts them as fork "
@@ -117,8 +126,20 @@ int runTraceStats(const Args& args) {
     }
     auto store = readTraceFile(file, loadOptionsFrom(args));
     if (!store) return fail(store.error());
-    auto topo = topologyForTrace(file, *store, choice);
+    // With no topology named and no sidecar, the trace is still summarised: only its migrations'
+    // levels need the recording machine, and those are left out (with a note saying how to get them).
+    bool levelsKnown = true;
+    if (!choice) {
+        auto sidecar = readTopologySidecar(file);
+        if (!sidecar) return fail(sidecar.error());
+        levelsKnown = sidecar->has_value();
+    }
+    auto topo = levelsKnown ? topologyForTrace(file, *store, choice) : flatTopologyForTrace(*store);
     if (!topo) return fail(topo.error());
+    if (!levelsKnown)
+        std::fprintf(stderr, "note: %s: no topology sidecar (%s): migrations are not classified by level; name the "
+                             "recording machine with --local, --preset, --xml, --synthetic or --sysfs-root\n",
+                     file.c_str(), sidecarPath(file).c_str());
     DomainBuildOptions opt;
     opt.arch = topo->arch;
     auto tree = buildDomains(*topo, opt);
@@ -130,7 +151,7 @@ int runTraceStats(const Args& args) {
         std::fprintf(stderr, "note: %s: bins of %g s over its %.0f s (at most %llu bins)\n", file.c_str(),
                      static_cast<double>(report.binNs) / 1e9, static_cast<double>(store->lastTs() - store->firstTs()) / 1e9,
                      static_cast<unsigned long long>(MigrationClassifier::kMaxBins));
-    const std::string topoName = choice ? choice->describe() : sidecarPath(file);
+    const std::string topoName = choice ? choice->describe() : levelsKnown ? sidecarPath(file) : std::string();
     auto j = statsJson(*store, report, file, topoName);
     if (args.has("json")) std::cout << j.dump(2) << "\n";
     else printStatsText(j);

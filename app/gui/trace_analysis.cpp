@@ -52,7 +52,7 @@ std::shared_ptr<const TraceAnalysis> analyzeTrace(std::shared_ptr<const tracing:
     // Migrations, classified by the lowest domain level spanning source and destination.
     {
         const tracing::MigrationClassifier classifier(tree);
-        a->levels = classifier.levelNames();
+        if (options.levelsKnown) a->levels = classifier.levelNames();
         a->levels.push_back("unknown");
         a->migrations = tracing::inferMigrations(s);
         const uint64_t span = a->lastTs > a->firstTs ? a->lastTs - a->firstTs : 1;
@@ -62,7 +62,7 @@ std::shared_ptr<const TraceAnalysis> analyzeTrace(std::shared_ptr<const tracing:
         a->migrationTsByLevel.assign(a->levels.size(), {});
         a->matrix.assign(n * n, 0);
         for (auto& m : a->migrations) {
-            m.level = classifier.level(m.src, m.dst);
+            m.level = options.levelsKnown ? classifier.level(m.src, m.dst) : -1;
             const size_t l = a->levelIndex(m.level);
             a->migrationTsByLevel[l].push_back(m.ts);
             ++a->ratesByLevel[l][std::min(bins - 1, static_cast<size_t>((m.ts - a->firstTs) / a->rateBinNs))];

@@ -68,6 +68,9 @@ struct AnalysisOptions {
     std::function<void(double)> progress;       // 0..1
     const std::atomic<bool>* cancel = nullptr;  // set to stop: analyzeTrace returns null
     size_t rateBins = 200;                      // time bins of the per-level rates
+    // false: the tree is a stand-in for an unknown machine (a flat package of the trace's CPUs),
+    // and every migration's level is "unknown"
+    bool levelsKnown = true;
 };
 
 // Derives the views' tables. `tree` classifies migrations (a CPU outside it: "unknown").

@@ -15,6 +15,20 @@ namespace schedscope::gui {
 namespace {
 using Clock = std::chrono::steady_clock;
 double msSince(Clock::time_point t0) { return std::chrono::duration<double, std::milli>(Clock::now() - t0).count(); }
+
+// A trace from a bigger machine than the open one (or with none open) still opens, as any viewer
+// opens it: its CPUs as one flat package, so the timeline, tasks and latency are all there; only
+// the levels of its migrations wait for the recording machine's topology.
+LoadOutcome flatSession(const tracing::EventStore& store, const DomainChoices& choices) {
+    auto flat = tracing::flatTopologyForTrace(store);
+    if (!flat) return {0, nullptr, qs(flat.error())};
+    TopologySpec spec;
+    spec.kind = TopologySpec::Kind::Synthetic;
+    spec.value = "pu:" + std::to_string(flat->cpus.size());
+    spec.arch = flat->arch;
+    spec.archGiven = true;
+    return sessionFromTopology(std::move(*flat), spec, choices);
+}
 }  // namespace
 
 TraceLoadOutcome loadTraceSession(const QString& path, const SessionPtr& current, const DomainChoices& choices,
@@ -45,6 +59,7 @@ TraceLoadOutcome loadTraceSession(const QString& path, const SessionPtr& current
     trace->lostEvents = store->anomaly(tracing::Anomaly::LostEvents);
     auto sidecar = tracing::readTopologySidecar(file);
     if (!sidecar) return {0, nullptr, qs(sidecar.error())};
+    bool flatStandIn = false;
     if (*sidecar) {
         if (auto fits = tracing::checkTraceFitsTopology(file, *store, **sidecar, tracing::sidecarPath(file)); !fits)
             return {0, nullptr, qs(fits.error())};
@@ -56,14 +71,24 @@ TraceLoadOutcome loadTraceSession(const QString& path, const SessionPtr& current
         auto built = sessionFromTopology(std::move(**sidecar), spec, choices);
         if (!built.session) return {0, nullptr, built.error};
         trace->topology = built.session;
-        trace->topologyFromSidecar = true;
-    } else {
-        if (!current || !current->tree)
-            return {0, nullptr, QObject::tr("%1: no topology sidecar and no topology open to read it against").arg(path)};
-        if (auto fits = tracing::checkTraceFitsTopology(file, *store, *current->topology, current->topology->name); !fits)
-            return {0, nullptr, qs(fits.error())};
+        trace->showsOwnTopology = true;
+    } else if (current && current->tree &&
+               tracing::checkTraceFitsTopology(file, *store, *current->topology, current->topology->name)) {
         trace->topology = current;
         trace->topologyNote = QObject::tr("no topology sidecar: classified on %1").arg(qs(current->topology->name));
+    } else {
+        auto flat = flatSession(*store, choices);
+        if (!flat.session) return {0, nullptr, QObject::tr("%1: %2").arg(path, flat.error)};
+        trace->topology = flat.session;
+        trace->showsOwnTopology = true;
+        flatStandIn = true;
+        const QString why = current && current->tree ? QObject::tr("no topology sidecar, and %1 has only %2 CPUs")
+                                                           .arg(qs(current->topology->name))
+                                                           .arg(current->topology->cpus.size())
+                                                     : QObject::tr("no topology sidecar and none open");
+        trace->topologyNote = QObject::tr("%1: shown on %2, migrations not classified by level (open the recording "
+                                          "machine's topology, then the trace)")
+                                  .arg(why, qs(flat.session->topology->name));
     }
     if (cancel && cancel->load()) return {0, nullptr, QObject::tr("%1: loading cancelled").arg(path)};
 
@@ -72,6 +97,7 @@ TraceLoadOutcome loadTraceSession(const QString& path, const SessionPtr& current
     AnalysisOptions ao;
     ao.cancel = cancel;
     ao.progress = [&](double f) { stage(650 + static_cast<int>(f * 350), QString()); };
+    ao.levelsKnown = !flatStandIn;
     trace->data = analyzeTrace(std::make_shared<const tracing::EventStore>(std::move(store).value()), *trace->topology->tree, ao);
     if (!trace->data) return {0, nullptr, QObject::tr("%1: loading cancelled").arg(path)};
     trace->loadMs = loadMs;

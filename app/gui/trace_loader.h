@@ -19,9 +19,12 @@ struct TraceSession {
     QString buffer; // the trace.dat buffer (trace-cmd record -B instance) read; empty: the top-level one
     std::shared_ptr<const TraceAnalysis> data;
     SessionPtr topology;        // the topology and domains the trace is read against
-    bool topologyFromSidecar = false;  // the window should show this topology
+    // the trace brings its own topology, which the window shows: its sidecar's, or a flat stand-in
+    // for its CPUs when it has none and the open topology is too small for it
+    bool showsOwnTopology = false;
     // A file without a sidecar is read against the open topology, which may not be the machine
-    // it was recorded on: said in the timeline's title and the status bar. Empty otherwise.
+    // it was recorded on, or on the flat stand-in: said in the timeline's title and the status
+    // bar. Empty otherwise.
     QString topologyNote;
     bool live = false;
     uint64_t lostEvents = 0;

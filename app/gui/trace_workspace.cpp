@@ -84,7 +84,7 @@ TraceWorkspace::TraceWorkspace(MainWindow* window) : QObject(window), window_(wi
     connect(loader_, &TraceLoader::loaded, this, [this](const TraceSessionPtr& t) {
         live_->stop();  // a file replaces live capture
         liveLabel_->hide();
-        if (t->topologyFromSidecar) emit topologyFromTrace(t->topology);
+        if (t->showsOwnTopology) emit topologyFromTrace(t->topology);
         showTrace(t);
         RecentFiles::add(QFileInfo(t->path).absoluteFilePath());
         emit recentFilesChanged();

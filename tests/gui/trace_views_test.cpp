@@ -60,7 +60,7 @@ TEST_F(TraceWindowTest, OpensTheSampleTraceWithItsSidecarTopology) {
     ASSERT_TRUE(openTraceNow(window, samplePath()));
     const TraceSessionPtr t = window.traceWorkspace()->trace();
     ASSERT_TRUE(t && t->data);
-    EXPECT_TRUE(t->topologyFromSidecar);
+    EXPECT_TRUE(t->showsOwnTopology);
     EXPECT_EQ(window.session(), t->topology) << "the window shows the trace's own topology";
     EXPECT_TRUE(t->topologyNote.isEmpty());
     EXPECT_EQ(t->data->cpus, 2);
@@ -147,21 +147,30 @@ TEST_F(TraceWindowTest, BrokenTraceKeepsTheOpenOneAndShowsTheError) {
     EXPECT_TRUE(window.banner()->text().contains(QStringLiteral("garbage.txt"))) << window.banner()->text().toStdString();
 }
 
-TEST_F(TraceWindowTest, WithoutSidecarTheOpenTopologyIsUsedAndACpuMismatchIsAnError) {
+TEST_F(TraceWindowTest, WithoutSidecarTheOpenTopologyIsUsedOrAFlatOneWhenTooSmall) {
     QTemporaryDir dir;
     const QString copy = dir.filePath(QStringLiteral("nosidecar.dat"));
     ASSERT_TRUE(QFile::copy(samplePath(), copy));
-    // A one-CPU topology cannot hold a 2-CPU trace.
+    // A one-CPU topology cannot hold a 2-CPU trace: it opens on a flat stand-in for its CPUs,
+    // which the window shows, and says its migrations' levels are unknown.
     {
         QSignalSpy shown(&window, &MainWindow::sessionShown);
         window.open(test::syntheticSpec("pack:1 core:1 pu:1"));
         ASSERT_TRUE(shown.wait(60'000));
     }
-    QSignalSpy failed(&window, &MainWindow::loadFailed);
-    window.openTraceFile(copy);
-    ASSERT_TRUE(failed.wait(60'000));
-    EXPECT_FALSE(window.traceWorkspace()->trace());
-    EXPECT_TRUE(window.banner()->text().contains(QStringLiteral("has only 1 CPUs"))) << window.banner()->text().toStdString();
+    ASSERT_TRUE(openTraceNow(window, copy));
+    {
+        const TraceSessionPtr flat = window.traceWorkspace()->trace();
+        EXPECT_TRUE(flat->showsOwnTopology);
+        EXPECT_EQ(flat->topology->topology->name, "2 CPUs, layout unknown");
+        EXPECT_EQ(flat->data->cpus, 2);
+        ASSERT_FALSE(flat->data->migrations.empty());
+        EXPECT_EQ(flat->data->levels, std::vector<std::string>{"unknown"}) << "no level is made up for them";
+        for (const auto& m : flat->data->migrations) EXPECT_EQ(m.level, -1);
+        EXPECT_TRUE(flat->topologyNote.contains(QStringLiteral("has only 1 CPUs"))) << flat->topologyNote.toStdString();
+        EXPECT_TRUE(flat->topologyNote.contains(QStringLiteral("not classified by level"))) << flat->topologyNote.toStdString();
+        EXPECT_EQ(window.session(), flat->topology);
+    }
     // A 64-CPU topology holds it: read against the open topology.
     {
         QSignalSpy shown(&window, &MainWindow::sessionShown);
@@ -170,7 +179,7 @@ TEST_F(TraceWindowTest, WithoutSidecarTheOpenTopologyIsUsedAndACpuMismatchIsAnEr
     }
     ASSERT_TRUE(openTraceNow(window, copy));
     const TraceSessionPtr t = window.traceWorkspace()->trace();
-    EXPECT_FALSE(t->topologyFromSidecar);
+    EXPECT_FALSE(t->showsOwnTopology);
     EXPECT_EQ(t->topology, window.session());
     EXPECT_EQ(t->data->cpus, 64);
     // the user is told the trace is read against a topology that may not be its machine's

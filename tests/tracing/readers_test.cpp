@@ -312,6 +312,34 @@ TEST(TraceStatsCli, HelpNamesTheSidecarAsTheDefaultTopology) {
     EXPECT_NE(err.find("no topology sidecar"), std::string::npos) << err;
 }
 
+// A trace from another machine, with no sidecar and no topology named, is still summarised: its
+// events, tasks and migrations by cause; only the levels, which need that machine, are left out
+// (null in JSON), with a note on stderr naming the file and how to get them.
+TEST(TraceStatsCli, ATraceWithoutATopologyIsSummarisedWithoutLevels) {
+    const std::string path = test::dataPath("traces/mixed-v7.dat");
+    const std::string both = run(std::string(SCHEDSCOPE_CLI) + " trace stats '" + path + "' 2>&1 >/dev/null");
+    EXPECT_NE(both.find(path + ": no topology sidecar"), std::string::npos) << both;
+    EXPECT_NE(both.find("--preset"), std::string::npos) << both;
+    const std::string out = run(std::string(SCHEDSCOPE_CLI) + " trace stats '" + path + "' --json 2>/dev/null");
+    auto j = nlohmann::json::parse(out, nullptr, false);
+    ASSERT_FALSE(j.is_discarded()) << out;
+    auto store = readTraceDat(path);
+    ASSERT_TRUE(store);
+    EXPECT_TRUE(j["topology"].is_null());
+    EXPECT_TRUE(j["migrations_by_level"].is_null());
+    EXPECT_EQ(j["events"].get<uint64_t>(), store->size());
+    EXPECT_EQ(j["tasks"].get<uint64_t>(), store->taskCount());
+    EXPECT_EQ(j["migrations"].get<uint64_t>(), store->count(EventKind::MigrateTask));
+    uint64_t byCause = 0;
+    for (const auto& [k, v] : j["migrations_by_cause"].items()) byCause += v.get<uint64_t>();
+    EXPECT_EQ(byCause, store->count(EventKind::MigrateTask));
+    // named, the same trace's migrations get their levels
+    const std::string named = run(std::string(SCHEDSCOPE_CLI) + " trace stats '" + path + "' --synthetic 'pack:1 core:2 pu:1' --json");
+    auto k = nlohmann::json::parse(named, nullptr, false);
+    ASSERT_FALSE(k.is_discarded()) << named;
+    EXPECT_TRUE(k["migrations_by_level"].is_object());
+}
+
 TEST(TraceStatsCli, JsonHasTheDocumentedKeysAndCounts) {
     const std::string path = test::dataPath("traces/record-v6.dat");
     const std::string out = run(std::string(SCHEDSCOPE_CLI) + " trace stats '" + path + "' --json");
