@@ -56,6 +56,7 @@ int tracefs_instance_destroy(struct tracefs_instance *instance);
 void tracefs_instance_free(struct tracefs_instance *instance);
 char *tracefs_instance_get_dir(struct tracefs_instance *instance);
 char *tracefs_instance_file_read(struct tracefs_instance *instance, const char *file, int *psize);
+char *tracefs_get_clock(struct tracefs_instance *instance);
 int tracefs_instance_file_write(struct tracefs_instance *instance, const char *file, const char *str);
 char **tracefs_instances(const char *regex);
 void tracefs_list_free(char **list);
@@ -91,8 +92,11 @@ unsigned long tracecmd_get_flags(struct tracecmd_input *handle);
 enum { SCHEDSCOPE_TRACECMD_FL_IN_USECS = 1 << 2 };
 struct tracecmd_option *tracecmd_add_option(struct tracecmd_output *handle, unsigned short id, int size,
                                             const void *data);
-/* TRACECMD_OPTION_UNAME of the private header's option enum: "sysname nodename release machine" */
-enum { SCHEDSCOPE_TRACECMD_OPTION_UNAME = 5 };
+/* TRACECMD_OPTION_TRACECLOCK and TRACECMD_OPTION_UNAME of the private header's option enum: the
+ * trace_clock file's text ("[local] global ...") and "sysname nodename release machine" */
+enum { SCHEDSCOPE_TRACECMD_OPTION_TRACECLOCK = 4, SCHEDSCOPE_TRACECMD_OPTION_UNAME = 5 };
+/* the clock a version 6 file saves after its flyrecord section (else the top instance's) */
+void tracecmd_set_out_clock(struct tracecmd_output *handle, const char *clock);
 void tracecmd_output_close(struct tracecmd_output *handle);
 void tracecmd_set_quiet(struct tracecmd_output *handle, bool set_quiet);
 struct tracecmd_recorder *tracecmd_create_buffer_recorder(const char *file, int cpu, unsigned flags,

@@ -4,7 +4,10 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
+#include <cstdlib>
+#include <cstring>
 #include <string>
 #include <thread>
 #include <vector>
@@ -13,6 +16,41 @@
 #include "tracefs_instance.h"
 
 namespace schedscope::tracing {
+namespace {
+
+// The clocks a trace_clock file offers: "[local] global counter ..." (the selected one in brackets).
+std::vector<std::string> clockNames(const std::string& text) {
+    std::vector<std::string> names;
+    std::string word;
+    for (char c : text + " ") {
+        if (c == '[' || c == ']') continue;
+        if (c == ' ' || c == '\n') {
+            if (!word.empty()) names.push_back(word);
+            word.clear();
+        } else {
+            word += c;
+        }
+    }
+    return names;
+}
+
+// Selects `clock` for the instance's ring buffers (which empties them: done before recording).
+Status setTraceClock(PrivateInstance& pi, const std::string& clock) {
+    char* text = tracefs_instance_file_read(pi.get(), "trace_clock", nullptr);
+    const std::string offered = text ? text : "";
+    std::free(text);
+    const std::vector<std::string> names = clockNames(offered);
+    if (std::find(names.begin(), names.end(), clock) == names.end()) {
+        std::string list;
+        for (const auto& n : names) list += (list.empty() ? "" : ", ") + n;
+        return Error{"--clock " + clock + ": not a trace clock of this kernel (it has: " + list + ")"};
+    }
+    if (tracefs_instance_file_write(pi.get(), "trace_clock", clock.c_str()) < 0)
+        return Error{"--clock " + clock + ": cannot select it in tracefs instance " + pi.name()};
+    return {};
+}
+
+}  // namespace
 
 Result<RecordSummary> recordTrace(const RecordOptions& options) {
     if (options.fileVersion != 6 && options.fileVersion != 7)
@@ -21,6 +59,8 @@ Result<RecordSummary> recordTrace(const RecordOptions& options) {
     if (!inst) return Error{inst.error()};
     PrivateInstance& pi = **inst;
     const int cpus = pi.cpuCount();
+    if (!options.clock.empty())
+        if (auto set = setTraceClock(pi, options.clock); !set) return Error{set.error()};
 
     std::vector<std::string> cpuFiles;
     std::vector<tracecmd_recorder*> recorders;
@@ -71,6 +111,20 @@ Result<RecordSummary> recordTrace(const RecordOptions& options) {
     if (struct utsname u {}; ok && uname(&u) == 0) {
         const std::string text = std::string(u.sysname) + " " + u.nodename + " " + u.release + " " + u.machine;
         ok = tracecmd_add_option(out, SCHEDSCOPE_TRACECMD_OPTION_UNAME, static_cast<int>(text.size() + 1), text.c_str()) != nullptr;
+    }
+    // The clock that stamped the events, as trace-cmd record saves it: the trace_clock file's text
+    // as an option (what readers of either version parse), and the selected clock for the
+    // version 6 flyrecord section, which libtracecmd would otherwise take from the top instance.
+    if (ok) {
+        if (char* clocks = tracefs_instance_file_read(pi.get(), "trace_clock", nullptr)) {
+            ok = tracecmd_add_option(out, SCHEDSCOPE_TRACECMD_OPTION_TRACECLOCK, static_cast<int>(std::strlen(clocks) + 1),
+                                     clocks) != nullptr;
+            std::free(clocks);
+        }
+        if (char* clock = tracefs_get_clock(pi.get())) {
+            tracecmd_set_out_clock(out, clock);
+            std::free(clock);
+        }
     }
     std::vector<char*> files;
     files.reserve(cpuFiles.size());

@@ -14,6 +14,9 @@ namespace schedscope::tracing {
 struct RecordOptions {
     std::string output;             // the trace.dat to write
     int fileVersion = 7;            // 6, or 7 (compressed with the best available algorithm)
+    // The trace clock ("mono", "x86-tsc", ... as trace-cmd record -C takes it); empty: the
+    // instance's default, "local". Saved in the file either way.
+    std::string clock;
     // Called once tracing is on; returns when recording should stop (a command exits, a
     // duration elapses, `stop` is set).
     std::function<void()> whileRecording;

@@ -19,6 +19,7 @@ std::vector<Command> traceCommands() {
         {"o", true, "FILE same as --output"},
         {"duration", true, "S seconds to record (default: until the command exits, or 10 without one)"},
         {"file-version", true, "N trace.dat version 6 or 7 (default 7, compressed)"},
+        {"clock", true, "NAME trace clock, as trace-cmd record -C: local (default), global, mono, boot, x86-tsc, ..."},
     };
     std::vector<OptionSpec> liveOpts = {
         {"duration", true, "S seconds to run (default 10)"},
@@ -37,7 +38,7 @@ std::vector<Command> traceCommands() {
         {"bench load", "time loading a trace: events/s, peak RSS, bytes per event", "FILE [--buffer NAME]", {bufferOption()},
          runBenchLoad, 1},
         {"record", "record sched events into a trace.dat (+ topology sidecar) via a private tracefs instance",
-         "-o FILE.dat [--duration S] [--file-version 6|7] [-- COMMAND...]", recordOpts, runRecord},
+         "-o FILE.dat [--duration S] [--file-version 6|7] [--clock NAME] [-- COMMAND...]", recordOpts, runRecord},
         {"live", "watch sched events live: events/s, lost events, migrations per level and cause",
          "[--source tracefs|bpf|bpf-aggregate] [--via-helper | --attach PATH] [--duration S] [--interval S] [--window S] [--json]",
          liveOpts, runLive},

@@ -86,6 +86,7 @@ int runRecord(const Args& args) {
     tracing::RecordOptions opt;
     opt.output = *out;
     opt.fileVersion = static_cast<int>(*version);
+    if (auto clock = args.value("clock")) opt.clock = *clock;
     const auto& command = args.trailing();
     const double seconds = *duration;
     std::string workloadError;

@@ -8,8 +8,10 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <sstream>
@@ -76,5 +78,46 @@ TEST(Live, RecordWritesATraceWithItsKernelAndSidecar) {
         ASSERT_EQ(uname(&u), 0);
         EXPECT_EQ(store->kernelRelease(), u.release) << version;
         EXPECT_TRUE(std::filesystem::exists(out + ".topology.json")) << version;
+        EXPECT_EQ(store->traceClock(), "local") << "the file names its clock, as trace-cmd record's do: " << version;
     }
+}
+
+// --clock picks the trace clock as trace-cmd record -C does, and the file says which: a clock
+// that counts ns (mono) gives durations, one that does not (counter) is flagged as such. A
+// clock the kernel does not have is a one-line error listing those it has.
+TEST(Live, RecordTakesATraceClock) {
+    if (auto why = tracefsUnavailableReason(); !why.empty()) GTEST_SKIP() << "recording unavailable: " << why;
+    const std::filesystem::path dir = std::filesystem::path(SCHEDSCOPE_TEST_SCRATCH) / "record";
+    std::filesystem::create_directories(dir);
+    for (const std::string version : {"6", "7"}) {
+        for (const std::string clock : {"mono", "counter"}) {
+            std::string name = "clock-";
+            name += clock;
+            name += "-v";
+            name += version;
+            name += ".dat";
+            const std::string out = (dir / name).string();
+            std::ostringstream cmd;
+            cmd << SCHEDSCOPE_CLI << " record -o '" << out << "' --file-version " << version << " --clock " << clock
+                << " -- sh -c 'for i in 1 2 3; do sleep 0.01; done' >/dev/null 2>&1";
+            ASSERT_EQ(std::system(cmd.str().c_str()), 0) << cmd.str();
+            auto store = readTraceDat(out);
+            ASSERT_TRUE(store) << store.error();
+            EXPECT_GT(store->count(EventKind::Switch), 3u) << clock << " v" << version;
+            EXPECT_EQ(store->traceClock(), clock) << "v" << version;
+            EXPECT_EQ(store->clockCountsNs(), clock == "mono") << clock << " v" << version;
+        }
+    }
+    const std::string out = (dir / "clock-bogus.dat").string();
+    std::ostringstream cmd;
+    cmd << SCHEDSCOPE_CLI << " record -o '" << out << "' --clock bogus --duration 0.1 2>&1";
+    std::string text;
+    FILE* p = popen(cmd.str().c_str(), "r");
+    ASSERT_NE(p, nullptr);
+    char buf[512];
+    while (fgets(buf, sizeof buf, p)) text += buf;
+    EXPECT_NE(pclose(p), 0) << text;
+    EXPECT_NE(text.find("--clock bogus: not a trace clock of this kernel (it has: local,"), std::string::npos) << text;
+    EXPECT_EQ(std::count(text.begin(), text.end(), '\n'), 1) << text;
+    EXPECT_FALSE(std::filesystem::exists(out));
 }
