@@ -96,14 +96,12 @@ const std::vector<KernelChange>& kernelChanges() {
          }},
         // "sched/fair: Reduce the default slice to avoid tasks getting an extra tick"
         {{6, 15}, [](KernelProfile& p) { p.baseSliceMs = 0.70; }},
-        // "sched/topology: Remove sched_domain_topology_level::flags": no SD_OVERLAP; "sched/fair:
-        // Bump sd->max_newidle_lb_cost when newidle balance fails" (its stable backports are
-        // not modelled: only the releases that took the revert are known here)
-        {{6, 17},
-         [](KernelProfile& p) {
-             p.overlapFlag = false;
-             p.newidleFailBump = true;
-         }},
+        // "sched/topology: Remove sched_domain_topology_level::flags": no SD_OVERLAP
+        {{6, 17}, [](KernelProfile& p) { p.overlapFlag = false; }},
+        // "sched/fair: Bump sd->max_newidle_lb_cost when newidle balance fails"; taken into the
+        // stable branches in August 2025 (the linux-stable-rc pushes of 6.12.43-rc1, 6.6.103-rc1
+        // and 6.1.149-rc1, and the 6.6.103 release notes), until the revert below
+        {{6, 17}, [](KernelProfile& p) { p.newidleFailBump = true; }, {{6, 1, 149}, {6, 6, 103}, {6, 12, 43}}},
         // "sched/fair: Revert max_newidle_lb_cost bump" and "sched/fair: Proportional newidle
         // balance" (NI_RANDOM); taken into the stable branches in January 2026 (the
         // linux-stable-rc pushes of 6.1.160-rc2, 6.6.120-rc1, 6.12.65-rc1 and 6.18.5-rc1)

@@ -127,17 +127,20 @@ TEST(Presets, ProfilesRenameLevelsAndFlags) {
 
 // A kernel gets the changes up to its version: the named profile when one has exactly those
 // (5.10's are 5.15's), else the profile of its last change ("linux-6.9": 6.9 to 6.11); a stable
-// release gets what was backported to its branch up to it ("linux-6.12.65": NI_RANDOM).
+// release gets what was backported to its branch up to it ("linux-6.12.43": 6.17's bump of the
+// newidle cost; "linux-6.12.65": its revert and NI_RANDOM).
 TEST(Profiles, AKernelReleaseGetsTheChangesUpToItsVersion) {
     const std::pair<const char*, const char*> cases[] = {
         {"4.9.0-19-amd64", "linux-4.14"}, {"4.14.336", "linux-4.14"},    {"4.15.0-213-generic", "linux-4.15"},
         {"5.10.0-28-arm64", "linux-5.15"}, {"5.15.0-105", "linux-5.15"},  {"5.16.0", "linux-5.16"},
         {"6.1.0-13-amd64", "linux-6.1"},  {"6.5.13", "linux-6.5"},       {"6.6.30-rt", "linux-6.6"},
         {"6.7.1", "linux-6.7"},           {"6.8.0-45-generic", "linux-6.8"}, {"6.11.0-9", "linux-6.9"},
-        {"6.12.48+deb13", "linux-6.12"},  {"6.13.2", "linux-6.12"},      {"6.16.1", "linux-6.15"},
+        {"6.12.42", "linux-6.12"},        {"6.12.48+deb13", "linux-6.12.43"},  {"6.13.2", "linux-6.12"},      {"6.16.1", "linux-6.15"},
         {"6.18.4", "linux-6.18"},         {"6.18.5", "linux-6.18.5"},    {"6.18.44-fc-v782", "linux-6.18.5"},
-        {"6.1.159", "linux-6.1"},         {"6.1.160", "linux-6.1.160"},  {"6.6.120-rt", "linux-6.6.120"},
-        {"6.12.64", "linux-6.12"},        {"6.12.65", "linux-6.12.65"},  {"6.12.70+deb13", "linux-6.12.65"},
+        {"6.1.148", "linux-6.1"},         {"6.1.149", "linux-6.1.149"},  {"6.1.159", "linux-6.1.149"},
+        {"6.1.160", "linux-6.1.160"},     {"6.6.102", "linux-6.6"},      {"6.6.110", "linux-6.6.103"},
+        {"6.6.120-rt", "linux-6.6.120"},  {"6.12.64", "linux-6.12.43"},  {"6.12.65", "linux-6.12.65"},
+        {"6.12.70+deb13", "linux-6.12.65"},
         {"6.19.2", "linux-6.19"},         {"7.0", "linux-6.19"},         {"10.2.1", "linux-6.19"}};
     for (const auto& [release, profile] : cases) {
         const KernelProfile* p = profileForKernelRelease(release);
@@ -198,6 +201,15 @@ TEST(Profiles, EachVersionHasTheChangesOfItsKernel) {
     EXPECT_FALSE(findProfile("linux-6.16")->newidleFailBump);
     EXPECT_TRUE(findProfile("linux-6.17")->newidleFailBump);
     EXPECT_TRUE(p618.newidleFailBump);
+    // the bump in the stable branches (August 2025), before their revert with NI_RANDOM
+    for (const char* stable : {"linux-6.1.149", "linux-6.6.103", "linux-6.12.43"}) {
+        const KernelProfile& p = *findProfile(stable);
+        EXPECT_TRUE(p.newidleFailBump) << stable;
+        EXPECT_FALSE(p.newidleRandom) << stable;
+    }
+    EXPECT_FALSE(findProfile("linux-6.12.42")->newidleFailBump);
+    EXPECT_FALSE(p61265.newidleFailBump) << "reverted with NI_RANDOM";
+    EXPECT_TRUE(findProfile("linux-6.12.43")->overlapFlag) << "only the bump came back to 6.12";
     EXPECT_FALSE(findProfile("linux-6.18.5")->newidleFailBump);
     EXPECT_FALSE(p619.newidleFailBump);
     EXPECT_EQ(findProfile("linux-6.19.3"), &p619) << "a stable release of the newest";
