@@ -20,6 +20,7 @@
 #include <QToolButton>
 #include <QVBoxLayout>
 #include <cmath>
+#include <optional>
 #include <qcustomplot.h>
 
 #include "qt_convert.h"
@@ -39,6 +40,29 @@ QString writeFile(const QString& path, const QByteArray& bytes) {
     if (!f.open(QIODevice::WriteOnly) || f.write(bytes) != bytes.size() || !f.commit())
         return QObject::tr("%1: cannot write (%2)").arg(path, f.errorString());
     return {};
+}
+
+// A sched_features knob for both runs: the profile's (no data), on or off.
+QComboBox* knobBox(const QString& objectName, const QString& toolTip) {
+    auto* box = new QComboBox;
+    box->setObjectName(objectName);
+    box->addItem(QObject::tr("the profile's"), QString());
+    box->addItem(QObject::tr("on"), QStringLiteral("on"));
+    box->addItem(QObject::tr("off"), QStringLiteral("off"));
+    box->setToolTip(toolTip);
+    return box;
+}
+
+void selectKnob(QComboBox* box, const QString& setting) {
+    const int i = box->findData(setting);
+    box->setCurrentIndex(i >= 0 ? i : 0);
+}
+
+// The knob's setting for both runs; nullopt when the profile's, or when `compare` compares it.
+std::optional<bool> knobSetting(const QComboBox* box, const std::string& compare, const char* knob) {
+    const QString setting = box->currentData().toString();
+    if (compare == knob || setting.isEmpty()) return std::nullopt;
+    return setting == QStringLiteral("on");
 }
 
 }  // namespace
@@ -89,21 +113,13 @@ WhatIfPanel::WhatIfPanel(QWidget* parent) : QWidget(parent) {
         profile_->addItem(qs(p.name), qs(p.name));
         profile_->setItemData(profile_->count() - 1, qs(p.description), Qt::ToolTipRole);
     }
-    delayDequeue_ = new QComboBox;
-    delayDequeue_->setObjectName(QStringLiteral("whatIfDelayDequeue"));
-    delayDequeue_->addItem(tr("the profile's"), QString());
-    delayDequeue_->addItem(tr("on"), QStringLiteral("on"));
-    delayDequeue_->addItem(tr("off"), QStringLiteral("off"));
-    delayDequeue_->setToolTip(tr("EEVDF's delayed dequeue (on from linux-6.12) for both runs, as the kernel's "
-                                 "sched_features knob sets it; the comparison of it sets it per run"));
-    niRandom_ = new QComboBox;
-    niRandom_->setObjectName(QStringLiteral("whatIfNiRandom"));
-    niRandom_->addItem(tr("the profile's"), QString());
-    niRandom_->addItem(tr("on"), QStringLiteral("on"));
-    niRandom_->addItem(tr("off"), QStringLiteral("off"));
-    niRandom_->setToolTip(tr("Newidle balance at a domain with the odds of its recent success (on from linux-6.19) "
-                             "for both runs, as the kernel's sched_features knob sets it; the comparison of it sets "
-                             "it per run"));
+    delayDequeue_ = knobBox(QStringLiteral("whatIfDelayDequeue"),
+                            tr("EEVDF's delayed dequeue (on from linux-6.12) for both runs, as the kernel's "
+                               "sched_features knob sets it; the comparison of it sets it per run"));
+    niRandom_ = knobBox(QStringLiteral("whatIfNiRandom"),
+                        tr("Newidle balance at a domain with the odds of its recent success (on from linux-6.19) "
+                           "for both runs, as the kernel's sched_features knob sets it; the comparison of it sets "
+                           "it per run"));
     auto knobsFollowCompare = [this] {
         delayDequeue_->setEnabled(compare_->currentData().toString() != QStringLiteral("delay-dequeue"));
         niRandom_->setEnabled(compare_->currentData().toString() != QStringLiteral("ni-random"));
@@ -280,15 +296,8 @@ void WhatIfPanel::setProfile(const QString& profile) {
     profile_->setCurrentIndex(i >= 0 ? i : 0);
 }
 
-void WhatIfPanel::setDelayDequeue(const QString& setting) {
-    const int i = delayDequeue_->findData(setting);
-    delayDequeue_->setCurrentIndex(i >= 0 ? i : 0);
-}
-
-void WhatIfPanel::setNiRandom(const QString& setting) {
-    const int i = niRandom_->findData(setting);
-    niRandom_->setCurrentIndex(i >= 0 ? i : 0);
-}
+void WhatIfPanel::setDelayDequeue(const QString& setting) { selectKnob(delayDequeue_, setting); }
+void WhatIfPanel::setNiRandom(const QString& setting) { selectKnob(niRandom_, setting); }
 
 void WhatIfPanel::setSeeds(int seeds) { seeds_->setValue(seeds); }
 void WhatIfPanel::setDuration(double seconds) { duration_->setValue(seconds); }
@@ -316,10 +325,8 @@ WhatIfRequest WhatIfPanel::request(QString* error) const {
                                              spread_->isChecked()};
     r.compare = ss(compare_->currentData().toString());
     r.profile = ss(profile_->currentData().toString());
-    const QString delay = delayDequeue_->currentData().toString();
-    if (r.compare != "delay-dequeue" && !delay.isEmpty()) r.delayDequeue = delay == QStringLiteral("on");
-    const QString random = niRandom_->currentData().toString();
-    if (r.compare != "ni-random" && !random.isEmpty()) r.newidleRandom = random == QStringLiteral("on");
+    r.delayDequeue = knobSetting(delayDequeue_, r.compare, "delay-dequeue");
+    r.newidleRandom = knobSetting(niRandom_, r.compare, "ni-random");
     r.seeds = seeds_->value();
     r.durationS = duration_->value();
     return r;

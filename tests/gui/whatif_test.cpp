@@ -292,6 +292,26 @@ TEST(WhatIfRun, NiRandomOffVersusOn) {
     EXPECT_EQ(panel.request().compare, "ni-random");
 }
 
+// A knob's box in the panel: the profile's by default, on or off for both runs as chosen; greyed
+// out, and set per run, while the knob is the comparison.
+void expectKnobBoxForBothRuns(void (WhatIfPanel::*set)(const QString&), std::optional<bool> WhatIfRequest::*knob,
+                              const char* boxName, const char* compare) {
+    WhatIfPanel panel;
+    EXPECT_FALSE((panel.request().*knob).has_value());
+    (panel.*set)(QStringLiteral("off"));
+    ASSERT_TRUE((panel.request().*knob).has_value());
+    EXPECT_FALSE(*(panel.request().*knob));
+    (panel.*set)(QStringLiteral("on"));
+    EXPECT_TRUE(*(panel.request().*knob));
+    panel.setCompare(QString::fromLatin1(compare));
+    EXPECT_FALSE((panel.request().*knob).has_value()) << "compared: set per run";
+    auto* box = panel.findChild<QComboBox*>(QString::fromLatin1(boxName));
+    ASSERT_NE(box, nullptr);
+    EXPECT_FALSE(box->isEnabled());
+    panel.setCompare(QStringLiteral("cls"));
+    EXPECT_TRUE(box->isEnabled());
+}
+
 // Outside its own comparison DELAY_DEQUEUE is one setting for both runs: the profile's, or on or
 // off as chosen (the kernel's sched_features knob); on needs an EEVDF profile.
 TEST(WhatIfRun, DelayDequeueSetForBothRuns) {
@@ -322,20 +342,8 @@ TEST(WhatIfRun, DelayDequeueSetForBothRuns) {
     ASSERT_FALSE(cfs.ok());
     EXPECT_EQ(cfs.error(), "what-if: DELAY_DEQUEUE needs an EEVDF profile (linux-6.6 or later), not linux-6.1");
 
-    WhatIfPanel panel;
-    EXPECT_FALSE(panel.request().delayDequeue.has_value());
-    panel.setDelayDequeue(QStringLiteral("off"));
-    ASSERT_TRUE(panel.request().delayDequeue.has_value());
-    EXPECT_FALSE(*panel.request().delayDequeue);
-    panel.setDelayDequeue(QStringLiteral("on"));
-    EXPECT_TRUE(*panel.request().delayDequeue);
-    panel.setCompare(QStringLiteral("delay-dequeue"));
-    EXPECT_FALSE(panel.request().delayDequeue.has_value()) << "compared: set per run";
-    auto* box = panel.findChild<QComboBox*>(QStringLiteral("whatIfDelayDequeue"));
-    ASSERT_NE(box, nullptr);
-    EXPECT_FALSE(box->isEnabled());
-    panel.setCompare(QStringLiteral("cls"));
-    EXPECT_TRUE(box->isEnabled());
+    expectKnobBoxForBothRuns(&WhatIfPanel::setDelayDequeue, &WhatIfRequest::delayDequeue, "whatIfDelayDequeue",
+                             "delay-dequeue");
 }
 
 // Outside its own comparison NI_RANDOM is one setting for both runs too: the profile's (on from
@@ -360,20 +368,7 @@ TEST(WhatIfRun, NiRandomSetForBothRuns) {
     r.setup = *off;
     EXPECT_EQ(r.toJson()["ni_random"], false);
 
-    WhatIfPanel panel;
-    EXPECT_FALSE(panel.request().newidleRandom.has_value());
-    panel.setNiRandom(QStringLiteral("off"));
-    ASSERT_TRUE(panel.request().newidleRandom.has_value());
-    EXPECT_FALSE(*panel.request().newidleRandom);
-    panel.setNiRandom(QStringLiteral("on"));
-    EXPECT_TRUE(*panel.request().newidleRandom);
-    panel.setCompare(QStringLiteral("ni-random"));
-    EXPECT_FALSE(panel.request().newidleRandom.has_value()) << "compared: set per run";
-    auto* box = panel.findChild<QComboBox*>(QStringLiteral("whatIfNiRandom"));
-    ASSERT_NE(box, nullptr);
-    EXPECT_FALSE(box->isEnabled());
-    panel.setCompare(QStringLiteral("cls"));
-    EXPECT_TRUE(box->isEnabled());
+    expectKnobBoxForBothRuns(&WhatIfPanel::setNiRandom, &WhatIfRequest::newidleRandom, "whatIfNiRandom", "ni-random");
 }
 
 // The open trace is a workload: its tasks, derived as replay derives them, run on a preset with
