@@ -47,6 +47,7 @@ nlohmann::json treeHeaderToJson(const DomainTree& tree, const KernelProfile& p) 
             {"node", tree.nodeEnabled},
             {"topology_levels", levels},
             {"warnings", tree.warnings},
+            {"problems", validateDomainTree(tree)},
             {"isolated", tree.isolated.toList()},
             {"cpus", json::array()}};
 }
@@ -115,10 +116,15 @@ std::string domainTreeToKernelLog(const DomainTree& tree) {
                 if (g + 1 < sd.groups.size()) out << ",";
             }
             out << "\n";
+            CpuSet covered;
+            for (const SchedGroup& grp : sd.groups) covered |= grp.span;
+            if (!(covered == sd.span)) out << "ERROR: groups don't span domain->span\n";
         }
     }
     return out.str();
 }
+
+constexpr size_t kProblemsShown = 5;
 
 std::string domainTreeToText(const DomainTree& tree) {
     const KernelProfile& p = tree.profile ? *tree.profile : defaultProfile();
@@ -126,6 +132,12 @@ std::string domainTreeToText(const DomainTree& tree) {
     out << "profile " << p.name << ", arch " << archName(tree.arch) << ", CLS " << (tree.clsEnabled ? "on" : "off")
         << ", NODE " << (tree.nodeEnabled ? "on" : "off") << "\n";
     for (const auto& w : tree.warnings) out << "warning: " << w << "\n";
+    // what sched_domain_debug() would print ERROR for (a build broken by an asymmetric SLIT):
+    // the first few, the domains below show the rest
+    const std::vector<std::string> problems = validateDomainTree(tree);
+    for (size_t i = 0; i < problems.size() && i < kProblemsShown; ++i) out << "error: " << problems[i] << "\n";
+    if (problems.size() > kProblemsShown)
+        out << "error: ... and " << problems.size() - kProblemsShown << " more inconsistencies in the domains below\n";
     if (!tree.isolated.empty()) out << "isolated (no sched domains): " << tree.isolated.toList() << "\n";
     for (const auto& c : tree.cpus) {
         if (c.domains.empty()) continue;

@@ -111,6 +111,18 @@ const std::vector<KernelChange>& kernelChanges() {
              p.newidleRandom = true;
          },
          {{6, 1, 160}, {6, 6, 120}, {6, 12, 65}, {6, 18, 5}}},
+        // "sched: Create architecture specific sched domain distances" and "sched/topology: Fix
+        // sched domain build error for GNR, CWF in SNC-3 mode" (x86's arch_sched_node_distance())
+        {{6, 19}, [](KernelProfile& p) { p.x86SncDistances = X86SncDistances::AverageRemote; }},
+        // "x86/topo: Add topology_num_nodes_per_package()", "x86/topo: Replace
+        // x86_has_numa_in_package" and "x86/topo: Fix SNC topology mess" (7.0-rc3); taken into
+        // 6.19.7 only (its stable review shortlog; 6.18 never had the 6.19 change it fixes)
+        {{7, 0},
+         [](KernelProfile& p) {
+             p.x86SncDistances = X86SncDistances::PackageMeans;
+             p.pkgByNodesPerPackage = true;
+         },
+         {{6, 19, 7}}},
     };
     return changes;
 }
@@ -227,7 +239,11 @@ const std::vector<KernelProfile>& kernelProfiles() {
                   "failed newidle balance bumps its cost"),
         profileAt({6, 19}, "linux-6.19",
                   "as 6.18 with newidle balance proportional to its success (NI_RANDOM; stable since 6.1.160, "
-                  "6.6.120, 6.12.65, 6.18.5)"),
+                  "6.6.120, 6.12.65, 6.18.5); Granite Rapids / Clearwater Forest NUMA levels from the mean remote "
+                  "distance"),
+        profileAt({7, 0}, "linux-7.0",
+                  "as 6.19; x86 leaves PKG out by nodes per package, and averages only SNC-3's distances between "
+                  "packages"),
     };
     return profiles;
 }
@@ -250,6 +266,10 @@ const KernelProfile* findProfile(const std::string& name) {
     const Version newest = parseVersion(defaultProfile().name).value_or(*v);
     if (Version{v->major, v->minor, 0} > newest) return nullptr;
     if (*v < kOldest) return nullptr;  // nor before the oldest (a running 4.9 kernel gets 4.14's)
+    // nor a minor past a major's last: 4.20 was followed by 5.0, 5.19 by 6.0, 6.19 by 7.0
+    constexpr std::pair<int, int> kLastMinor[] = {{4, 20}, {5, 19}, {6, 19}};
+    for (const auto& [major, last] : kLastMinor)
+        if (v->major == major && v->minor > last) return nullptr;
     return profileForVersion(*v);
 }
 

@@ -18,6 +18,11 @@ struct KernelConfig {
 
 enum class FairClass { Cfs, Eevdf };
 
+// What x86's arch_sched_node_distance() makes of the SLIT for the NUMA levels on Granite Rapids
+// and Clearwater Forest (sched_node_distance.h): nothing before 6.19; 6.19 puts the mean of all
+// remote distances in place of each; 7.0 averages only between packages, and only with SNC-3.
+enum class X86SncDistances { Slit, AverageRemote, PackageMeans };
+
 // One kernel version's behaviours, as far as schedscope models them. A profile is built from a
 // list of dated kernel changes (profile.cpp), so any version gets the changes it has:
 // profileForKernelRelease("6.10.3") has PKG and SD_SHARE_LLC but no delayed dequeue.
@@ -48,6 +53,10 @@ struct KernelProfile {
     bool newidleCostGate = false;      // newidle gated by max_newidle_lb_cost, not migration cost, since 5.16
     bool newidleFailBump = false;      // failed newidle passes bump max_newidle_lb_cost, 6.17 to 6.19's revert
     bool newidleRandom = false;        // NI_RANDOM: newidle balance by success rate, 6.19 (and stable backports)
+    X86SncDistances x86SncDistances = X86SncDistances::Slit;
+    // x86 leaves PKG out when there is more than one node per package (topology_num_nodes_per_package(),
+    // 7.0), not when one package's CPUs are on several nodes (x86_has_numa_in_package, before)
+    bool pkgByNodesPerPackage = false;
     // the first kernel this profile stands for; the sublevel is not 0 for a stable release that
     // took a later change in ("linux-6.18.5")
     int sinceMajor = 0, sinceMinor = 0, sinceSublevel = 0;

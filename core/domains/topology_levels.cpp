@@ -4,6 +4,7 @@
 #include <memory>
 #include <set>
 
+#include "domains/sched_node_distance.h"
 #include "domains/sd_flags.h"
 
 namespace schedscope {
@@ -21,23 +22,6 @@ const CpuTopology& cpuAt(const Topology& t, int cpu) { return t.cpus.at(static_c
 // DIE before 6.7), with the arch's flags.
 TopologyLevel pkgLevel(const Topology& t, const KernelProfile& p, uint32_t flags) {
     return {p.pkgLevelName, [&t](int cpu) { return t.nodeCpus(cpuAt(t, cpu).node); }, flags};
-}
-
-// mirrors x86's x86_has_numa_in_package (arch/x86/kernel/smpboot.c, set_cpu_sibling_map):
-// two CPUs of one package on different nodes. Then the DIE/PKG level is left out and the NUMA
-// levels build the spanning domains from the SLIT instead.
-bool x86HasNumaInPackage(const Topology& t) {
-    for (const auto& c : t.cpus) {
-        if (!c.online) continue;
-        bool mixed = false;
-        c.packageCpus.forEach([&](int o) {
-            if (static_cast<size_t>(o) < t.cpus.size() && t.cpus[static_cast<size_t>(o)].online &&
-                t.cpus[static_cast<size_t>(o)].node != c.node)
-                mixed = true;
-        });
-        if (mixed) return true;
-    }
-    return false;
 }
 
 // mirrors cpu_coregroup_mask() in drivers/base/arch_topology.c (arm64, riscv): the smallest of
@@ -90,7 +74,9 @@ void addX86Levels(const Topology& t, const DomainBuildOptions& o, const KernelPr
                       clusterFlags(p) | itmt});
     if (o.config.schedMc)
         tl.push_back({"MC", [&t](int cpu) { return x86SiblingMask(t, cpu, t.llcCpus(cpu)); }, coreFlags() | itmt});
-    if (!x86HasNumaInPackage(t))
+    // with NUMA inside the package the NUMA levels build the spanning domains from the SLIT
+    // (build_sched_topology() drops PKG)
+    if (p.pkgByNodesPerPackage ? nodesPerPackage(t) <= 1 : !t.hasNodesInPackage())
         tl.push_back(pkgLevel(t, p, p.asymPackingOnPkg || (t.intelHybrid() && p.asymPackingOnHybridPkg) ? itmt : 0));
     if (t.intelHybrid() && p.hybridCapacityWithoutSmt && !t.hasSmt() && !t.itmtEnabled && !hasCapacities(t))
         warnings.push_back("Intel hybrid CPUs without SMT: since 6.12 the kernel balances them by capacity "
@@ -206,6 +192,12 @@ void addNumaLevels(const Topology& t, const DomainBuildOptions& o, const KernelP
         if (!t.nodeCpus(n.id).empty()) cpuNodes.push_back(n.id);
     if (cpuNodes.empty()) return;
 
+    // the SLIT must be valid (sched_record_numa_dist() on node_distance()); the levels come from
+    // the arch's view of it (on arch_sched_node_distance())
+    const std::vector<std::vector<int>> sched = schedNodeDistances(t, p, warnings);
+    auto schedDistance = [&](int a, int b) {
+        return sched[static_cast<size_t>(t.nodeIndex(a))][static_cast<size_t>(t.nodeIndex(b))];
+    };
     std::set<int> distinct;
     for (int i : cpuNodes) {
         for (int j : cpuNodes) {
@@ -215,10 +207,10 @@ void addNumaLevels(const Topology& t, const DomainBuildOptions& o, const KernelP
                                    std::to_string(i) + " and " + std::to_string(j) + ": no NUMA levels built");
                 return;
             }
-            if (t.nodeDistance(i, j) != t.nodeDistance(j, i))
+            if (schedDistance(i, j) != schedDistance(j, i))
                 warnings.push_back("Node-distance not symmetric between nodes " + std::to_string(i) + " and " +
                                    std::to_string(j));
-            distinct.insert(d);
+            distinct.insert(schedDistance(i, j));
         }
     }
     std::vector<int> distances(distinct.begin(), distinct.end());
@@ -231,7 +223,7 @@ void addNumaLevels(const Topology& t, const DomainBuildOptions& o, const KernelP
         for (int j : cpuNodes) {
             CpuSet m;
             for (int k : cpuNodes)
-                if (t.nodeDistance(j, k) <= distances[lvl]) m |= t.nodeCpus(k);
+                if (schedDistance(j, k) <= distances[lvl]) m |= t.nodeCpus(k);
             row[static_cast<size_t>(t.nodeIndex(j))] = m;
         }
     }

@@ -179,12 +179,12 @@ Result<Topology> convert(hwloc_topology_t ht, const std::string& what, bool arch
         hwloc_bitmap_free(set);
     }
 
-    const char* vendorInfo = infoOf(hwloc_get_obj_by_type(ht, HWLOC_OBJ_PU, 0), "CPUVendor");
-    const std::string vendor = vendorInfo ? vendorInfo : "";
-    const char* family = infoOf(hwloc_get_obj_by_type(ht, HWLOC_OBJ_PU, 0), "CPUFamilyNumber");
-    // mirrors init_amd_zn() in arch/x86/kernel/cpu/amd.c: Zen raises node_reclaim_distance to 32
-    if ((vendor == "AuthenticAMD" || vendor == "HygonGenuine") && family && std::atoi(family) >= 0x17)
-        t.nodeReclaimDistance = 32;
+    // the first CPU's identity, as the kernel's boot_cpu_data
+    hwloc_obj_t firstPu = hwloc_get_obj_by_type(ht, HWLOC_OBJ_PU, 0);
+    if (const char* vendor = infoOf(firstPu, "CPUVendor")) t.cpuVendor = vendor;
+    if (const char* family = infoOf(firstPu, "CPUFamilyNumber")) t.cpuFamily = std::atoi(family);
+    if (const char* model = infoOf(firstPu, "CPUModelNumber")) t.cpuModelNumber = std::atoi(model);
+    applyCpuIdentity(t);
 
     for (hwloc_obj_t pu = nullptr; (pu = hwloc_get_next_obj_by_type(ht, HWLOC_OBJ_PU, pu));) {
         int id = static_cast<int>(pu->os_index);

@@ -1,10 +1,12 @@
 #include "topology/sysfs_loader.h"
 
 #include <algorithm>
+#include <charconv>
 #include <filesystem>
 #include <fstream>
 #include <optional>
 #include <sstream>
+#include <system_error>
 
 namespace schedscope {
 namespace fs = std::filesystem;
@@ -129,22 +131,38 @@ std::optional<Arch> detectSnapshotArch(const std::string& root) {
 }
 
 namespace {
-// The CPU model /proc/cpuinfo names first: x86's and riscv's "model name", powerpc's "cpu"
-// ("POWER9 (raw), altivec supported"); empty when it names none (arm64 gives only part numbers).
-std::string snapshotCpuModel(const std::string& root) {
+// What /proc/cpuinfo says of the first CPU: the model x86 and riscv name in "model name" and
+// powerpc in "cpu" ("POWER9 (raw), altivec supported"; arm64 gives only part numbers), and on
+// x86 (the lines with vendor_id) the CPUID vendor, family and model number. Only the first
+// processor's lines count: the kernel's boot_cpu_data is CPU 0's.
+void readSnapshotCpuInfo(const std::string& root, Topology& topo) {
     std::ifstream in(fs::path(root) / "proc/cpuinfo");
-    std::string line;
+    std::string line, family, model;
+    bool x86 = false;
     for (int n = 0; n < 200 && std::getline(in, line); ++n) {
+        if (line.empty() && n > 0) break;  // the end of the first processor's block
         const auto colon = line.find(':');
         if (colon == std::string::npos) continue;
         std::string key = line.substr(0, colon);
         while (!key.empty() && (key.back() == ' ' || key.back() == '\t')) key.pop_back();
-        if (key != "model name" && key != "cpu") continue;
         std::string value = line.substr(colon + 1);
         value.erase(0, value.find_first_not_of(" \t"));
-        if (!value.empty()) return value;
+        if ((key == "model name" || key == "cpu") && topo.cpuModel.empty()) topo.cpuModel = value;
+        if (key == "vendor_id") {
+            x86 = true;
+            topo.cpuVendor = value;
+        }
+        if (key == "cpu family") family = value;
+        if (key == "model") model = value;
     }
-    return {};
+    auto number = [](const std::string& v) {
+        int out = -1;
+        const auto [p, ec] = std::from_chars(v.data(), v.data() + v.size(), out);
+        return ec == std::errc{} && p != v.data() ? out : -1;
+    };
+    if (!x86) return;
+    topo.cpuFamily = number(family);
+    topo.cpuModelNumber = number(model);
 }
 }  // namespace
 
@@ -185,7 +203,8 @@ Result<Topology> loadSysfsTopology(const std::string& root, Arch arch) {
     if (topo.name.empty()) topo.name = root == "/" ? "this machine" : root;
     topo.source = root == "/" ? "sysfs of this machine" : "sysfs snapshot " + root;
     topo.arch = arch;
-    topo.cpuModel = snapshotCpuModel(root);
+    readSnapshotCpuInfo(root, topo);
+    applyCpuIdentity(topo);
     topo.cpus.resize(static_cast<size_t>(ids.back()) + 1);
     for (size_t i = 0; i < topo.cpus.size(); ++i) {
         topo.cpus[i].id = static_cast<int>(i);

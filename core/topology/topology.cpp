@@ -63,6 +63,29 @@ bool Topology::hasSmt() const {
     return std::any_of(cpus.begin(), cpus.end(), [](const CpuTopology& c) { return c.online && c.threadSiblings.count() > 1; });
 }
 
+bool Topology::hasNodesInPackage() const {
+    for (const auto& c : cpus) {
+        if (!c.online) continue;
+        bool mixed = false;
+        c.packageCpus.forEach([&](int o) {
+            if (static_cast<size_t>(o) < cpus.size() && cpus[static_cast<size_t>(o)].online &&
+                cpus[static_cast<size_t>(o)].node != c.node)
+                mixed = true;
+        });
+        if (mixed) return true;
+    }
+    return false;
+}
+
+bool Topology::isIntelModel(int family, int model) const {
+    return cpuVendor == "GenuineIntel" && cpuFamily == family && cpuModelNumber == model;
+}
+
+void applyCpuIdentity(Topology& t) {
+    if ((t.cpuVendor == "AuthenticAMD" || t.cpuVendor == "HygonGenuine") && t.cpuFamily >= 0x17)
+        t.nodeReclaimDistance = 32;
+}
+
 int Topology::nodeIndex(int nodeId) const {
     if (nodeId >= 0 && static_cast<size_t>(nodeId) < nodes.size() && nodes[static_cast<size_t>(nodeId)].id == nodeId)
         return nodeId;  // the common dense numbering

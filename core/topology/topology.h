@@ -67,6 +67,11 @@ public:
     // The CPU model as the source names it (hwloc's CPUModel, /proc/cpuinfo's "model name" or
     // powerpc's "cpu"); empty when unknown. powerpc's SMT flags depend on it (POWER7's ASYM_SMT).
     std::string cpuModel;
+    // x86's CPUID identity (/proc/cpuinfo's vendor_id, "cpu family" and "model"; hwloc's
+    // CPUVendor, CPUFamilyNumber and CPUModelNumber), which arch code keys quirks on
+    // (boot_cpu_data.x86_vfm): empty and -1 when the source does not say.
+    std::string cpuVendor;
+    int cpuFamily = -1, cpuModelNumber = -1;
     // /proc/sys/kernel/sched_itmt_enabled (since 6.14 debugfs x86/sched_itmt_enabled) when the
     // source had it (a machine's sysfs); unset otherwise. x86 ITMT gives its domains
     // SD_ASYM_PACKING (arch/x86/kernel/itmt.c).
@@ -94,6 +99,11 @@ public:
     // cpu_core/cpu_atom PMUs name them (IntelCore, IntelAtom, ...).
     bool intelHybrid() const;
     bool hasSmt() const;  // some online CPU has an SMT sibling
+    // two online CPUs of one package on different nodes (x86's x86_has_numa_in_package, set in
+    // set_cpu_sibling_map(): sub-NUMA clustering, AMD's NPS2/NPS4, Naples' dies)
+    bool hasNodesInPackage() const;
+    // x86_vfm == IFM(family, model) for an Intel CPU (INTEL_GRANITERAPIDS_X is IFM(6, 0xAD))
+    bool isIntelModel(int family, int model) const;
 
     // hwloc_topology_check in spirit: masks contain their CPU, nest (SMT in cluster-or-package,
     // package), nodes are disjoint, distance matrix square with local distance 10 on the diagonal.
@@ -105,5 +115,9 @@ public:
 // than 10 elsewhere, a byte each. It keeps LOCAL_DISTANCE/REMOTE_DISTANCE, 10 and 20, instead.
 // Applies that to `t.distance` and says so in `t.warnings`; a square table only.
 void ignoreInvalidSlit(Topology& t);
+
+// Sets what the CPU's identity changes in the kernel's view (t.cpuVendor, t.cpuFamily): AMD Zen
+// and Hygon raise node_reclaim_distance to 32 (init_amd_zn() in arch/x86/kernel/cpu/amd.c).
+void applyCpuIdentity(Topology& t);
 
 }  // namespace schedscope

@@ -55,6 +55,9 @@ nlohmann::json topologyToJson(const Topology& t) {
     // first), the ITMT switch and the isolated CPUs, when the source had them
     if (!t.kindNames.empty()) out["kinds"] = t.kindNames;
     if (!t.cpuModel.empty()) out["cpu_model"] = t.cpuModel;
+    if (!t.cpuVendor.empty()) out["cpu_vendor"] = t.cpuVendor;
+    if (t.cpuFamily >= 0) out["cpu_family"] = t.cpuFamily;
+    if (t.cpuModelNumber >= 0) out["cpu_model_number"] = t.cpuModelNumber;
     if (t.itmtEnabled) out["itmt"] = *t.itmtEnabled;
     if (!t.isolated.empty()) out["isolated"] = t.isolated.toList();
     return out;
@@ -144,6 +147,10 @@ Result<Topology> topologyFromJson(const nlohmann::json& j, const std::string& wh
         };
         t.cpus.resize(cpus.size());
         t.cpuModel = j.value("cpu_model", "");
+        t.cpuVendor = j.value("cpu_vendor", "");
+        if (j.contains("cpu_family")) t.cpuFamily = static_cast<int>(integerIn(j.at("cpu_family"), "cpu_family", 0, 0xFFFF));
+        if (j.contains("cpu_model_number"))
+            t.cpuModelNumber = static_cast<int>(integerIn(j.at("cpu_model_number"), "cpu_model_number", 0, 0xFFFF));
         if (j.contains("kinds")) t.kindNames = j.at("kinds").get<std::vector<std::string>>();
         if (j.contains("itmt")) t.itmtEnabled = j.at("itmt").get<bool>();
         if (j.contains("node_reclaim_distance"))

@@ -186,7 +186,8 @@ TEST(HybridDomains, PreferredCoresPackAcrossTheLlcsOfAPackageSince614) {
 namespace schedscope {
 
 // A recording's topology sidecar (the topology JSON) keeps what changes the domains beyond the
-// masks: CPU kinds in order, the ITMT switch, isolated CPUs and Zen's reclaim distance.
+// masks: CPU kinds in order, the ITMT switch, isolated CPUs, Zen's reclaim distance and the
+// CPU's family and model.
 TEST(TopologyJson, KeepsKindsItmtIsolationAndTheReclaimDistance) {
     Topology arrow = xml("Intel-ArrowLake-CoreUltra5-225U");
     arrow.isolated = CpuSet::range(10, 11);
@@ -201,6 +202,9 @@ TEST(TopologyJson, KeepsKindsItmtIsolationAndTheReclaimDistance) {
         EXPECT_EQ(back->itmtEnabled, t->itmtEnabled);
         EXPECT_EQ(back->isolated, t->isolated);
         EXPECT_EQ(back->nodeReclaimDistance, t->nodeReclaimDistance);
+        EXPECT_EQ(back->cpuVendor, t->cpuVendor);  // x86 quirks key on the CPUID identity
+        EXPECT_EQ(back->cpuFamily, t->cpuFamily);
+        EXPECT_EQ(back->cpuModelNumber, t->cpuModelNumber);
         for (const auto& p : kernelProfiles()) {
             const DomainTree a = buildHybrid(*t, p.name.c_str()), b = buildHybrid(*back, p.name.c_str());
             for (size_t c = 0; c < a.cpus.size(); ++c) {

@@ -141,7 +141,8 @@ TEST(Profiles, AKernelReleaseGetsTheChangesUpToItsVersion) {
         {"6.1.160", "linux-6.1.160"},     {"6.6.102", "linux-6.6"},      {"6.6.110", "linux-6.6.103"},
         {"6.6.120-rt", "linux-6.6.120"},  {"6.12.64", "linux-6.12.43"},  {"6.12.65", "linux-6.12.65"},
         {"6.12.70+deb13", "linux-6.12.65"},
-        {"6.19.2", "linux-6.19"},         {"7.0", "linux-6.19"},         {"10.2.1", "linux-6.19"}};
+        {"6.19.2", "linux-6.19"},         {"6.19.6", "linux-6.19"},      {"6.19.7", "linux-6.19.7"},
+        {"7.0", "linux-7.0"},             {"7.0.4", "linux-7.0"},        {"10.2.1", "linux-7.0"}};
     for (const auto& [release, profile] : cases) {
         const KernelProfile* p = profileForKernelRelease(release);
         ASSERT_NE(p, nullptr) << release;
@@ -212,13 +213,27 @@ TEST(Profiles, EachVersionHasTheChangesOfItsKernel) {
     EXPECT_TRUE(findProfile("linux-6.12.43")->overlapFlag) << "only the bump came back to 6.12";
     EXPECT_FALSE(findProfile("linux-6.18.5")->newidleFailBump);
     EXPECT_FALSE(p619.newidleFailBump);
-    EXPECT_EQ(findProfile("linux-6.19.3"), &p619) << "a stable release of the newest";
-    EXPECT_EQ(&defaultProfile(), &p619);
+    EXPECT_EQ(findProfile("linux-6.19.3"), &p619) << "a stable release before 6.19.7's backports";
+    // x86's SNC distances: 6.19 averages all remote ones, 7.0 (and 6.19.7) per package pair
+    EXPECT_EQ(p618.x86SncDistances, X86SncDistances::Slit);
+    EXPECT_EQ(p619.x86SncDistances, X86SncDistances::AverageRemote);
+    EXPECT_FALSE(p619.pkgByNodesPerPackage);
+    const KernelProfile& p70 = *findProfile("linux-7.0");
+    EXPECT_EQ(p70.x86SncDistances, X86SncDistances::PackageMeans);
+    EXPECT_TRUE(p70.pkgByNodesPerPackage);
+    const KernelProfile& p6197 = *findProfile("linux-6.19.7");
+    EXPECT_EQ(p6197.x86SncDistances, X86SncDistances::PackageMeans);
+    EXPECT_TRUE(p6197.newidleRandom) << "the rest is 6.19's";
+    EXPECT_EQ(findProfile("linux-6.19.40"), &p6197);
+    EXPECT_EQ(&defaultProfile(), &p70);
     EXPECT_EQ(findProfile("linux-4.9"), nullptr) << "before the oldest profile";
-    EXPECT_EQ(findProfile("linux-6.20"), nullptr) << "after the newest profile: changes we do not know";
+    EXPECT_EQ(findProfile("linux-7.1"), nullptr) << "after the newest profile: changes we do not know";
+    EXPECT_EQ(findProfile("linux-6.20"), nullptr) << "6.19 was the last 6.x";
+    EXPECT_EQ(findProfile("linux-5.20"), nullptr) << "5.19 was the last 5.x";
+    EXPECT_NE(findProfile("linux-4.20"), nullptr) << "4.x went up to 4.20";
     EXPECT_EQ(findProfile("linux-6.10x"), nullptr);
     EXPECT_EQ(profileNameList(),
-              "linux-4.14, linux-5.15, linux-6.1, linux-6.6, linux-6.8, linux-6.12, linux-6.18, linux-6.19");
+              "linux-4.14, linux-5.15, linux-6.1, linux-6.6, linux-6.8, linux-6.12, linux-6.18, linux-6.19, linux-7.0");
 }
 
 TEST(Profiles, TheRunningKernelsProfileIsThatOfItsRelease) {

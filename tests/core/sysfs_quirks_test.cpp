@@ -82,12 +82,17 @@ TEST(SysfsQuirks, NodesListingTheSameCpusKeepEachOnTheLowestAndTheirAll10TableIs
     EXPECT_TRUE(anyWarningHas(topo, "node1, node2, node3, node4, node5, node6, node7 list CPUs 0-7")) << topo.warnings.front();
     EXPECT_TRUE(anyWarningHas(topo, "NUMA distance 10 from node 0 to node 1 is not a valid SLIT entry"));
     EXPECT_EQ(topo.nodeDistance(0, 1), 20);
-    auto tree = buildDomains(topo, {.arch = Arch::X86_64});
+    auto tree = buildDomains(topo, {.arch = Arch::X86_64, .profile = findProfile("linux-6.19")});
     ASSERT_TRUE(tree.ok()) << tree.error();
     EXPECT_TRUE(validateDomainTree(*tree).empty());
     // two sockets sharing one node: no NUMA level, the package spans both
     EXPECT_EQ(tree->domainsOf(0).back().span.toList(), "0-7");
     EXPECT_EQ(tree->lowestCommonLevel(0, 1), "PKG");
+    // 7.0 counts the firmware's nodes per package (8 over 2) and leaves PKG out: NODE spans the same
+    auto since70 = buildDomains(topo, {.arch = Arch::X86_64, .profile = findProfile("linux-7.0")});
+    ASSERT_TRUE(since70.ok()) << since70.error();
+    EXPECT_EQ(since70->domainsOf(0).back().span.toList(), "0-7");
+    EXPECT_EQ(since70->lowestCommonLevel(0, 1), "NODE");
 }
 
 TEST(SysfsQuirks, ADistanceOfZeroAndEmptyCacheMapsAreSetAside) {
