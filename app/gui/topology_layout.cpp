@@ -43,6 +43,21 @@ QString boxLabel(const Topology& t, TopoBox::Kind kind, int firstCpu, int ordina
     }
 }
 
+// The levels top-down: package > NUMA node > LLC > cluster > core > CPU, as lstopo nests them,
+// except where an LLC holds several nodes (Intel's sub-NUMA clustering shows its L3 across the
+// package's nodes): then the nodes go inside the LLC instead of being left out for not nesting.
+std::vector<TopoBox::Kind> levelOrder(const Topology& t) {
+    bool llcHoldsNodes = false;
+    for (const auto& c : t.cpus) {
+        if (!c.online || c.caches.empty()) continue;
+        const CpuSet node = t.nodeCpus(c.node), llc = t.llcCpus(c.id);
+        if (node != llc && node.isSubsetOf(llc)) llcHoldsNodes = true;
+    }
+    if (llcHoldsNodes)
+        return {TopoBox::Package, TopoBox::Cache, TopoBox::Node, TopoBox::Cluster, TopoBox::Core, TopoBox::Cpu};
+    return {TopoBox::Package, TopoBox::Node, TopoBox::Cache, TopoBox::Cluster, TopoBox::Core, TopoBox::Cpu};
+}
+
 constexpr qreal kCpuW = 1.0, kCpuH = 0.62;  // natural CPU box, in abstract units
 constexpr qreal kPad = 0.10, kHead = 0.30;  // natural padding and label band around children
 constexpr qreal kTargetAspect = 1.5;        // boxes prefer to be this much wider than tall
@@ -75,6 +90,10 @@ TopologyLayout TopologyLayout::build(const Topology& t) {
     root.cpus = t.onlineCpus();
     L.add(root);
 
+    const std::vector<TopoBox::Kind> order = levelOrder(t);
+    auto position = [&](int kind) { return int(std::find(order.begin(), order.end(), kind) - order.begin()); };
+    auto below = [&](int kind) { return int(order[size_t(position(kind) + 1)]); };
+
     // Recursively split `cpus` by the masks of `kind` and the levels below it.
     auto split = [&](auto&& self, int parent, const CpuSet& cpus, int kind) -> void {
         if (kind == TopoBox::Cpu) {
@@ -100,12 +119,12 @@ TopologyLayout TopologyLayout::build(const Topology& t) {
                 if (!nests) return;
                 if (kind == TopoBox::Cache && t.cpus[size_t(cpu)].caches.empty()) nests = false;
                 const CpuSet mine = levelCpus(t, TopoBox::Kind(kind), cpu) & cpus;
-                for (int deeper = kind + 1; deeper < TopoBox::Cpu && nests; ++deeper)
-                    if (!(levelCpus(t, TopoBox::Kind(deeper), cpu) & cpus).isSubsetOf(mine)) nests = false;
+                for (size_t deeper = size_t(position(kind)) + 1; order[deeper] != TopoBox::Cpu && nests; ++deeper)
+                    if (!(levelCpus(t, order[deeper], cpu) & cpus).isSubsetOf(mine)) nests = false;
             });
         }
         if (!nests) {
-            self(self, parent, cpus, kind + 1);
+            self(self, parent, cpus, below(kind));
             return;
         }
         std::map<int, CpuSet> groups;  // keyed by first CPU: boxes in CPU order
@@ -121,7 +140,7 @@ TopologyLayout TopologyLayout::build(const Topology& t) {
             if (only == L.boxes_[size_t(parent)].cpus) {
                 if (kind != TopoBox::Cluster && kind != TopoBox::Core && parent != 0)
                     L.boxes_[size_t(parent)].label += QStringLiteral(" \u00b7 ") + boxLabel(t, TopoBox::Kind(kind), only.first(), 0);
-                self(self, parent, cpus, kind + 1);
+                self(self, parent, cpus, below(kind));
                 return;
             }
         }
@@ -143,7 +162,7 @@ TopologyLayout TopologyLayout::build(const Topology& t) {
             b.parent = parent;
             const int id = L.add(b);
             L.boxes_[size_t(parent)].children.push_back(id);
-            self(self, id, g, kind + 1);
+            self(self, id, g, below(kind));
         }
     };
     split(split, 0, root.cpus, TopoBox::Package);

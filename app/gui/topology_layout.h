@@ -1,6 +1,7 @@
 #pragma once
 // TopologyLayout: the nested boxes of the topology picture (package > NUMA node > LLC > cluster
-// > core > CPU, like lstopo) and their geometry for a given area. Kept apart from the widget so
+// > core > CPU, like lstopo; the nodes inside the LLC where it holds several, as with sub-NUMA
+// clustering) and their geometry for a given area. Kept apart from the widget so
 // painting, hit-testing, export and tests share one layout.
 #include <QRectF>
 #include <QString>

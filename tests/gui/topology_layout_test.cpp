@@ -83,5 +83,30 @@ TEST(TopologyLayout, ArmClustersFromASysfsSnapshot) {
     }
 }
 
+// Sub-NUMA clustering: a real dual Cascade Lake in SNC2 whose L3, as cacheinfo shows it, spans
+// both of a package's nodes. The nodes are drawn inside the L3 (here merged into the package
+// box) rather than dropped for not holding it.
+TEST(TopologyLayout, SubNumaNodesAreDrawnInsideTheirLlc) {
+    const std::string dir = schedscope::test::extractFixture("topologies/sysfs/memorysidecaches.tar.bz2");
+    auto t = loadSysfsTopology(dir + "/memorysidecaches", Arch::X86_64);
+    ASSERT_TRUE(t) << t.error();
+    int cpuNodes = 0;
+    for (const auto& node : t->nodes) cpuNodes += node.cpus.empty() ? 0 : 1;
+    ASSERT_EQ(cpuNodes, 4);
+    auto l = TopologyLayout::build(*t);
+    auto n = countKinds(l);
+    EXPECT_EQ(n[TopoBox::Package], 2);
+    EXPECT_EQ(n[TopoBox::Node], 4);
+    EXPECT_EQ(n[TopoBox::Cpu], t->onlineCount());
+    for (const auto& b : l.boxes()) {
+        if (b.kind != TopoBox::Node) continue;
+        const TopoBox& parent = l.boxes()[size_t(b.parent)];
+        EXPECT_EQ(parent.kind, TopoBox::Package) << b.label.toStdString();
+        EXPECT_TRUE(parent.label.endsWith(QStringLiteral("L3"))) << parent.label.toStdString();
+    }
+    l.layout(QRectF(0, 0, 1000, 700), 14, 7);
+    expectNested(l);
+}
+
 }  // namespace
 }  // namespace schedscope::gui
