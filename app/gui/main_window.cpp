@@ -262,6 +262,7 @@ void MainWindow::showSession(const SessionPtr& session) {
     if (!session->problems.empty())
         notices << tr("%n consistency problem(s) in the built domains; first: %1", nullptr,
                       int(session->problems.size())).arg(qs(session->problems.front()));
+    for (const auto& note : session->tree->notes) notices << tr("the kernel: %1").arg(qs(note));
     if (!notices.isEmpty()) {
         banner_->showNotice(notices.join(QStringLiteral("  \u00b7  ")));
         bannerIsLoadError_ = true;  // cleared by the next successful load

@@ -31,7 +31,7 @@ public:
         // what the kernel builds: the option, if the profile's kernel has the level at all
         tree.clsEnabled = buildsClusterLevel(opt_, profile_);
         tree.nodeEnabled = opt_.node && profile_.hasNodeLevel;
-        levels_ = topologyLevels(topo_, opt_, tree.warnings);
+        levels_ = topologyLevels(topo_, opt_, tree.warnings, tree.notes);
         for (const auto& l : levels_) tree.levels.push_back({l.name, l.overlap, l.numaLevel, l.numaDistance});
         // build_sched_domains() covers housekeeping_cpumask(HK_TYPE_DOMAIN) of the active CPUs
         cpuMap_ = topo_.onlineCpus().minus(topo_.isolated);

@@ -47,6 +47,7 @@ nlohmann::json treeHeaderToJson(const DomainTree& tree, const KernelProfile& p) 
             {"node", tree.nodeEnabled},
             {"topology_levels", levels},
             {"warnings", tree.warnings},
+            {"notes", tree.notes},
             {"problems", validateDomainTree(tree)},
             {"isolated", tree.isolated.toList()},
             {"cpus", json::array()}};
@@ -132,6 +133,7 @@ std::string domainTreeToText(const DomainTree& tree) {
     out << "profile " << p.name << ", arch " << archName(tree.arch) << ", CLS " << (tree.clsEnabled ? "on" : "off")
         << ", NODE " << (tree.nodeEnabled ? "on" : "off") << "\n";
     for (const auto& w : tree.warnings) out << "warning: " << w << "\n";
+    for (const auto& n : tree.notes) out << "note: " << n << "\n";
     // what sched_domain_debug() would print ERROR for (a build broken by an asymmetric SLIT):
     // the first few, the domains below show the rest
     const std::vector<std::string> problems = validateDomainTree(tree);

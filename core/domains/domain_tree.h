@@ -45,6 +45,7 @@ public:
     std::vector<TopologyLevelInfo> levels;  // the level table the builder used, bottom-up
     std::vector<CpuDomains> cpus;           // indexed by CPU id
     std::vector<std::string> warnings;      // what the kernel would WARN about (broken topology)
+    std::vector<std::string> notes;         // where it builds from other than the input says (x86's SNC distances)
     CpuSet isolated;  // online CPUs left without domains (isolcpus, isolated cpuset partitions)
 
     const std::vector<SchedDomain>& domainsOf(int cpu) const;

@@ -82,7 +82,7 @@ int nodesPerPackage(const Topology& t) {
 }
 
 std::vector<std::vector<int>> schedNodeDistances(const Topology& t, const KernelProfile& p,
-                                                 std::vector<std::string>& notes) {
+                                                 std::vector<std::string>& warnings, std::vector<std::string>& notes) {
     const size_t n = t.nodes.size();
     std::vector<std::vector<int>> table(n, std::vector<int>(n));
     for (size_t i = 0; i < n; ++i)
@@ -92,7 +92,7 @@ std::vector<std::vector<int>> schedNodeDistances(const Topology& t, const Kernel
     if (p.x86SncDistances == X86SncDistances::AverageRemote) {
         if (!t.hasNodesInPackage()) return table;
         if (t.packageCount() > 2)
-            notes.push_back("sched: Expect only up to 2 packages for GNR or CWF, but saw " +
+            warnings.push_back("sched: Expect only up to 2 packages for GNR or CWF, but saw " +
                             std::to_string(t.packageCount()) + " packages when building sched domains.");
         const int average = averageRemoteDistance(t);
         for (auto& row : table)
@@ -106,7 +106,7 @@ std::vector<std::vector<int>> schedNodeDistances(const Topology& t, const Kernel
     const int u = nodesPerPackage(t);
     if (u < 3) return table;  // SNC-2 and fewer nodes keep their table
     if (!slitHasSncForm(t, u)) {
-        notes.push_back("[Firmware Bug]: SLIT table doesn't have the expected form for SNC -- fixup disabled!");
+        warnings.push_back("[Firmware Bug]: SLIT table doesn't have the expected form for SNC -- fixup disabled!");
         return table;
     }
     for (size_t i = 0; i < n; ++i)

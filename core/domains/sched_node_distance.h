@@ -11,10 +11,11 @@
 
 namespace schedscope {
 
-// [i][j] over t.nodes positions. `notes` receives what the kernel prints about it (the SNC
-// fix-up applied, or refused for a table of an unexpected form).
+// [i][j] over t.nodes positions. What the kernel prints about it goes to `warnings` (a table
+// not of the form SNC gives, more packages than the 6.19 rewrite expects) and `notes` (the
+// fix-up applied).
 std::vector<std::vector<int>> schedNodeDistances(const Topology& t, const KernelProfile& p,
-                                                 std::vector<std::string>& notes);
+                                                 std::vector<std::string>& warnings, std::vector<std::string>& notes);
 
 // topology_num_nodes_per_package() (7.0+): the nodes the firmware lists over the packages,
 // rounded up, however the CPUs fall in them

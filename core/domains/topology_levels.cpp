@@ -185,7 +185,7 @@ void addArchLevels(const Topology& t, const DomainBuildOptions& o, const KernelP
 
 // mirrors sched_init_numa(): one level per distinct distance between CPU-bearing nodes.
 void addNumaLevels(const Topology& t, const DomainBuildOptions& o, const KernelProfile& p,
-                   std::vector<TopologyLevel>& tl, std::vector<std::string>& warnings) {
+                   std::vector<TopologyLevel>& tl, std::vector<std::string>& warnings, std::vector<std::string>& notes) {
     if (!o.config.numa) return;
     std::vector<int> cpuNodes;  // for_each_cpu_node_but(): nodes with CPUs
     for (const auto& n : t.nodes)
@@ -194,7 +194,7 @@ void addNumaLevels(const Topology& t, const DomainBuildOptions& o, const KernelP
 
     // the SLIT must be valid (sched_record_numa_dist() on node_distance()); the levels come from
     // the arch's view of it (on arch_sched_node_distance())
-    const std::vector<std::vector<int>> sched = schedNodeDistances(t, p, warnings);
+    const std::vector<std::vector<int>> sched = schedNodeDistances(t, p, warnings, notes);
     auto schedDistance = [&](int a, int b) {
         return sched[static_cast<size_t>(t.nodeIndex(a))][static_cast<size_t>(t.nodeIndex(b))];
     };
@@ -243,11 +243,11 @@ void addNumaLevels(const Topology& t, const DomainBuildOptions& o, const KernelP
 }  // namespace
 
 std::vector<TopologyLevel> topologyLevels(const Topology& topology, const DomainBuildOptions& options,
-                                          std::vector<std::string>& warnings) {
+                                          std::vector<std::string>& warnings, std::vector<std::string>& notes) {
     const KernelProfile& p = options.profile ? *options.profile : defaultProfile();
     std::vector<TopologyLevel> tl;
     addArchLevels(topology, options, p, tl, warnings);
-    addNumaLevels(topology, options, p, tl, warnings);
+    addNumaLevels(topology, options, p, tl, warnings, notes);
     return tl;
 }
 

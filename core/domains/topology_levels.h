@@ -18,9 +18,10 @@ struct TopologyLevel {
     int numaDistance = 0;
 };
 
-// Builds the table for this topology. `warnings` receives what the kernel would print
-// (e.g. an invalid distance table, after which it builds no NUMA levels).
+// Builds the table for this topology. `warnings` receives what the kernel would warn about
+// (e.g. an invalid distance table, after which it builds no NUMA levels), `notes` what it
+// would print at info level (x86's SNC distance fix-up).
 std::vector<TopologyLevel> topologyLevels(const Topology& topology, const DomainBuildOptions& options,
-                                          std::vector<std::string>& warnings);
+                                          std::vector<std::string>& warnings, std::vector<std::string>& notes);
 
 }  // namespace schedscope

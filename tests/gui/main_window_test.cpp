@@ -82,6 +82,19 @@ TEST_F(MainWindowTest, InputProblemsSetAsideAreNamedInTheBanner) {
         << window.session()->title().toStdString();
 }
 
+// A Granite Rapids with SNC-3 (the constructed fixture with the real SLIT) under the newest
+// profile: the banner says how the kernel built its NUMA levels, not that something is broken.
+TEST_F(MainWindowTest, TheKernelsSncFixUpIsANoteNotAProblem) {
+    QSignalSpy shown(&window, &MainWindow::sessionShown);
+    window.openPath(qs(schedscope::test::dataPath("topologies/constructed/gnr-snc3-2s.xml")));
+    ASSERT_TRUE(shown.wait(60'000));
+    ASSERT_TRUE(window.session());
+    EXPECT_FALSE(window.banner()->isHidden());
+    const QString text = window.banner()->text();
+    EXPECT_TRUE(text.startsWith(QStringLiteral("the kernel: Fixing up SNC SLIT table"))) << text.toStdString();
+    EXPECT_FALSE(text.contains(QStringLiteral("problem"))) << text.toStdString();
+}
+
 // CPU time this thread has used, in ms: unlike wall time it does not count the time a busy
 // shared machine keeps the thread off the CPU, only the work the GUI thread itself did.
 double threadCpuMs() {
