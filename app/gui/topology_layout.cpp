@@ -92,7 +92,7 @@ TopologyLayout TopologyLayout::build(const Topology& t) {
 
     const std::vector<TopoBox::Kind> order = levelOrder(t);
     auto position = [&](int kind) { return int(std::find(order.begin(), order.end(), kind) - order.begin()); };
-    auto below = [&](int kind) { return int(order[size_t(position(kind) + 1)]); };
+    auto below = [&](int kind) { return int(order[size_t(position(kind)) + 1]); };
 
     // Recursively split `cpus` by the masks of `kind` and the levels below it.
     auto split = [&](auto&& self, int parent, const CpuSet& cpus, int kind) -> void {
