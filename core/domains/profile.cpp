@@ -123,6 +123,9 @@ const std::vector<KernelChange>& kernelChanges() {
              p.pkgByNodesPerPackage = true;
          },
          {{6, 19, 7}}},
+        // "sched/fair: More complex proportional newidle balance" (NI_RATE; tip sched/core in
+        // February 2026, the 7.1 merge window's sched-core-2026-04-13)
+        {{7, 1}, [](KernelProfile& p) { p.newidleRate = true; }},
     };
     return changes;
 }
@@ -244,6 +247,8 @@ const std::vector<KernelProfile>& kernelProfiles() {
         profileAt({7, 0}, "linux-7.0",
                   "as 6.19; x86 leaves PKG out by nodes per package, and averages only SNC-3's distances between "
                   "packages"),
+        profileAt({7, 1}, "linux-7.1",
+                  "as 7.0 with NI_RATE: a domain balanced rarely when newly idle keeps a high newidle ratio"),
     };
     return profiles;
 }

@@ -76,8 +76,12 @@ int slitClusterDistance(const Topology& t, int u, int i, int j) {
 }  // namespace
 
 int nodesPerPackage(const Topology& t) {
+    // the kernel counts every node and package the firmware describes; a source that hides
+    // some CPUs hides their packages too, so their nodes are left out with them
     const int packages = std::max(1, t.packageCount());
-    const int nodes = std::max(1, static_cast<int>(t.nodes.size()));
+    const int nodes = std::max(1, static_cast<int>(std::count_if(t.nodes.begin(), t.nodes.end(), [](const NumaNode& n) {
+                                      return !n.cpus.empty() || !n.cpusHidden;
+                                  })));
     return (nodes + packages - 1) / packages;
 }
 

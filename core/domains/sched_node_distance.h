@@ -18,7 +18,8 @@ std::vector<std::vector<int>> schedNodeDistances(const Topology& t, const Kernel
                                                  std::vector<std::string>& warnings, std::vector<std::string>& notes);
 
 // topology_num_nodes_per_package() (7.0+): the nodes the firmware lists over the packages,
-// rounded up, however the CPUs fall in them
+// rounded up, however the CPUs fall in them (memory-only nodes count; nodes whose CPUs the
+// source hides do not, as their packages are not counted either)
 int nodesPerPackage(const Topology& t);
 
 }  // namespace schedscope

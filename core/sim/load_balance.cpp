@@ -528,12 +528,21 @@ void rebalanceDomains(SimState& s, SchedOps& ops, int cpu, BalanceIdle idle, Mig
 namespace {
 
 // update_newidle_stats() (6.19): every 1024 calls the success count becomes the ratio and both
-// halve, a running average over the last ~1k newidle balances of the domain
-void updateNewidleStats(DomainState& ds, unsigned success) {
+// halve, a running average over the last ~1k newidle balances of the domain. 7.1's NI_RATE adds
+// the time those calls took, 1 per 2^22 ns (1024 when 512 calls took 4 s, 128 Hz: a domain
+// balanced that rarely is always balanced), and caps the ratio at 1024.
+void updateNewidleStats(const SimState& s, DomainState& ds, unsigned success) {
     ds.newidleCall++;
     ds.newidleSuccess += success;
     if (ds.newidleCall >= 1024) {
-        ds.newidleRatio = ds.newidleSuccess;
+        if (s.feat.newidleRate) {
+            const int64_t delta = std::max<int64_t>(0, s.now - ds.newidleStamp);
+            ds.newidleStamp = s.now;
+            const int64_t ratio = (delta >> 22) + ds.newidleSuccess;
+            ds.newidleRatio = static_cast<unsigned>(std::min<int64_t>(1024, ratio));
+        } else {
+            ds.newidleRatio = ds.newidleSuccess;
+        }
         ds.newidleCall /= 2;
         ds.newidleSuccess /= 2;
     }
@@ -583,14 +592,15 @@ bool newidleBalance(SimState& s, SchedOps& ops, int cpu) {
             if (rq.avgIdleNs < currCost + (costGate ? ds.maxNewidleLbCostNs : cost)) break;
             if (sd.flags & SD_BALANCE_NEWIDLE) {
                 unsigned weight = 1;
-                if (s.feat.newidleRandom) {
+                // (7.1: no die at a ratio of 1024, which NI_RATE's time term reaches)
+                if (s.feat.newidleRandom && !(s.feat.newidleRate && ds.newidleRatio >= 1024)) {
                     // sched_balance_newidle() (6.19): a 1024-sided die; a domain is balanced with
                     // the odds of its success ratio, and a success then counts 1024/odds, so the
                     // ratio estimates how often a balance would have pulled had it always run
                     const unsigned d1k = static_cast<unsigned>(s.rng() % 1024);
                     weight = 1 + ds.newidleRatio;
                     if (d1k > weight) {
-                        updateNewidleStats(ds, 0);
+                        updateNewidleStats(s, ds, 0);
                         ++s.metrics.newidleSkipped;
                         continue;
                     }
@@ -603,7 +613,7 @@ bool newidleBalance(SimState& s, SchedOps& ops, int cpu) {
                 const double charged = s.feat.newidleFailBump && !pulled ? 1.5 * ds.maxNewidleLbCostNs : cost;
                 if (costGate) updateNewidleCost(s, ds, charged);
                 // update_newidle_cost(): a pass always costs something, so the stats are updated
-                updateNewidleStats(ds, weight * (pulled ? 1 : 0));
+                updateNewidleStats(s, ds, weight * (pulled ? 1 : 0));
             }
             currCost += cost;
             if (pulled || rq.nrRunning() > 0) break;

@@ -14,6 +14,7 @@ SimFeatures featuresFor(const KernelProfile& p) {
     f.migrateEligibleFirst = p.migrateEligibleFirst;
     f.baseSliceNs = p.baseSliceMs * 1e6;
     f.newidleRandom = p.newidleRandom;
+    f.newidleRate = p.newidleRate;
     f.newidleCostGate = p.newidleCostGate;
     f.newidleFailBump = p.newidleFailBump;
     // RUN_TO_PARITY ("sched/eevdf: Curb wakeup-preemption", v6.6, on in the kernels) is modelled

@@ -58,6 +58,7 @@ nlohmann::json simResultToJson(SimState& s, const workload::Workload& wl, const 
                    {"fair_class", s.feat.fairClass == FairClass::Eevdf ? "eevdf" : "cfs"},
                    {"delay_dequeue", s.feat.delayDequeue},
                    {"newidle_random", s.feat.newidleRandom},
+                   {"newidle_rate", s.feat.newidleRate},
                    {"cls", cfg.cls},
                    {"node", cfg.node},
                    {"seed", s.opt.seed},

@@ -31,6 +31,9 @@ struct SimFeatures {
     // NI_RANDOM (6.19; 6.1.160, 6.6.120, 6.12.65, 6.18.5): newidle balance runs at a domain with
     // the probability of its recent success, so a domain where pulling rarely works is rarely tried
     bool newidleRandom = false;
+    // NI_RATE (7.1): the ratio also grows with the time its last 512 newidle balances took, so a
+    // domain balanced rarely keeps a high ratio whatever its success; at 1024 no die is thrown
+    bool newidleRate = false;
     // newidle balance needs an expected idle longer than the lowest domain's recent pass cost,
     // not than sysctl_sched_migration_cost (5.16+)
     bool newidleCostGate = true;

@@ -104,6 +104,7 @@ struct DomainState {  // the per-CPU copy of a sched_domain's mutable fields
     // NI_RANDOM's success rate (sd_init() starts them at 50%): newidle balances tried and, by
     // their weight, pulled a task; newidle_ratio out of 1024
     unsigned newidleCall = 512, newidleSuccess = 256, newidleRatio = 512;
+    int64_t newidleStamp = 0;  // sd->newidle_stamp (7.1's NI_RATE): sd_init() sets it, at the start
 };
 
 // A runqueue. Whoever changes curr, queued, nrDelayed or the signals' inputs or values tells

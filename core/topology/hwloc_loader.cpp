@@ -110,6 +110,9 @@ Result<Topology> convert(hwloc_topology_t ht, const std::string& what, bool arch
     for (hwloc_obj_t n : numa) {
         CpuSet cpus = fromBitmap(n->cpuset) & online;
         NumaNode node{static_cast<int>(n->os_index), cpus.minus(assigned)};
+        // an HBM or CXL node's cpuset is its neighbour's online CPUs; one whose CPUs are all
+        // offline or outside the export's cpuset is a CPU node we cannot see into
+        node.cpusHidden = node.cpus.empty() && !fromBitmap(n->complete_cpuset).minus(online).empty();
         assigned |= node.cpus;
         t.nodes.push_back(node);
     }

@@ -53,6 +53,9 @@ struct CpuTopology {
 struct NumaNode {
     int id = 0;
     CpuSet cpus;  // online CPUs only; empty for memory-only nodes
+    // Without CPUs here only because the source hides them (an hwloc export from inside a
+    // cpuset, offline CPUs): a CPU node to the firmware, not a memory-only one.
+    bool cpusHidden = false;
 };
 
 class Topology {

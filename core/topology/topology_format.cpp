@@ -43,6 +43,8 @@ nlohmann::json topologyToJson(const Topology& t) {
     json nodes = json::array();
     for (size_t i = 0; i < t.nodes.size(); ++i)
         nodes.push_back({{"node", t.nodes[i].id}, {"cpus", t.nodes[i].cpus.toList()}, {"distance", t.distance[i]}});
+    for (size_t i = 0; i < t.nodes.size(); ++i)
+        if (t.nodes[i].cpusHidden) nodes[i]["cpus_hidden"] = true;
     json out = {{"name", t.name},
                 {"source", t.source},
                 {"arch", archName(t.arch)},
@@ -192,7 +194,7 @@ Result<Topology> topologyFromJson(const nlohmann::json& j, const std::string& wh
         for (const auto& n : j.at("nodes")) {
             auto s = CpuSet::parseList(n.at("cpus").get<std::string>());
             if (!s) return Error{what + ": node cpus: " + s.error()};
-            t.nodes.push_back({intAt(n, "nodes: ", "node"), *s});
+            t.nodes.push_back({intAt(n, "nodes: ", "node"), *s, n.value("cpus_hidden", false)});
             const std::string where = "node " + std::to_string(t.nodes.back().id) + ": distance";
             const auto& distances = n.at("distance");
             if (!distances.is_array()) throw std::runtime_error(where + " must be an array");

@@ -165,11 +165,11 @@ TEST(Cli, TheHeaderSaysWhichLevelsTheProfileBuilds) {
     EXPECT_EQ(old.out.substr(0, old.out.find('\n')), "profile linux-5.15, arch arm64, CLS off, NODE on");
     CliRun now = cli("domains --preset kunpeng920-24 --cpu 0");
     ASSERT_EQ(now.status, 0) << now.err;
-    EXPECT_EQ(now.out.substr(0, now.out.find('\n')), "profile linux-7.0, arch arm64, CLS on, NODE on");
+    EXPECT_EQ(now.out.substr(0, now.out.find('\n')), "profile linux-7.1, arch arm64, CLS on, NODE on");
     // powerpc kernels have no SCHED_CLUSTER: the same clusters build no CLS level
     CliRun ppc = cli("domains --preset kunpeng920-24 --arch ppc64 --cpu 0");
     ASSERT_EQ(ppc.status, 0) << ppc.err;
-    EXPECT_EQ(ppc.out.substr(0, ppc.out.find('\n')), "profile linux-7.0, arch ppc64, CLS off, NODE on");
+    EXPECT_EQ(ppc.out.substr(0, ppc.out.find('\n')), "profile linux-7.1, arch ppc64, CLS off, NODE on");
 }
 
 TEST(Cli, BadInputsGiveOneLineErrorsAndExitTwo) {

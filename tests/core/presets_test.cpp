@@ -142,7 +142,8 @@ TEST(Profiles, AKernelReleaseGetsTheChangesUpToItsVersion) {
         {"6.6.120-rt", "linux-6.6.120"},  {"6.12.64", "linux-6.12.43"},  {"6.12.65", "linux-6.12.65"},
         {"6.12.70+deb13", "linux-6.12.65"},
         {"6.19.2", "linux-6.19"},         {"6.19.6", "linux-6.19"},      {"6.19.7", "linux-6.19.7"},
-        {"7.0", "linux-7.0"},             {"7.0.4", "linux-7.0"},        {"10.2.1", "linux-7.0"}};
+        {"7.0", "linux-7.0"},             {"7.0.4", "linux-7.0"},        {"7.1.2", "linux-7.1"},
+        {"7.3.1", "linux-7.1"},           {"10.2.1", "linux-7.1"}};
     for (const auto& [release, profile] : cases) {
         const KernelProfile* p = profileForKernelRelease(release);
         ASSERT_NE(p, nullptr) << release;
@@ -225,15 +226,20 @@ TEST(Profiles, EachVersionHasTheChangesOfItsKernel) {
     EXPECT_EQ(p6197.x86SncDistances, X86SncDistances::PackageMeans);
     EXPECT_TRUE(p6197.newidleRandom) << "the rest is 6.19's";
     EXPECT_EQ(findProfile("linux-6.19.40"), &p6197);
-    EXPECT_EQ(&defaultProfile(), &p70);
+    EXPECT_FALSE(p70.newidleRate);
+    const KernelProfile& p71 = *findProfile("linux-7.1");
+    EXPECT_TRUE(p71.newidleRate) << "NI_RATE";
+    EXPECT_EQ(p71.x86SncDistances, X86SncDistances::PackageMeans);
+    EXPECT_EQ(&defaultProfile(), &p71);
     EXPECT_EQ(findProfile("linux-4.9"), nullptr) << "before the oldest profile";
-    EXPECT_EQ(findProfile("linux-7.1"), nullptr) << "after the newest profile: changes we do not know";
+    EXPECT_EQ(findProfile("linux-7.2"), nullptr) << "after the newest profile: changes we do not know";
     EXPECT_EQ(findProfile("linux-6.20"), nullptr) << "6.19 was the last 6.x";
     EXPECT_EQ(findProfile("linux-5.20"), nullptr) << "5.19 was the last 5.x";
     EXPECT_NE(findProfile("linux-4.20"), nullptr) << "4.x went up to 4.20";
     EXPECT_EQ(findProfile("linux-6.10x"), nullptr);
     EXPECT_EQ(profileNameList(),
-              "linux-4.14, linux-5.15, linux-6.1, linux-6.6, linux-6.8, linux-6.12, linux-6.18, linux-6.19, linux-7.0");
+              "linux-4.14, linux-5.15, linux-6.1, linux-6.6, linux-6.8, linux-6.12, linux-6.18, linux-6.19, linux-7.0, "
+              "linux-7.1");
 }
 
 TEST(Profiles, TheRunningKernelsProfileIsThatOfItsRelease) {

@@ -220,6 +220,47 @@ TEST(NewidleBalance, NiRandomTriesAFailingDomainInProportionToItsSuccess) {
     EXPECT_EQ(off->s->metrics.newidleSkipped, 0);
 }
 
+// NI_RATE (7.1): the ratio update also adds the time since the last one, 1 per 2^22 ns. The same
+// hopeless newidle visits as above, 10 ms apart: 512 visits between updates take 5.12 s, the
+// time term alone is 1220, the ratio is capped at 1024 and no die is thrown any more: every visit
+// runs a pass, however few succeed. Under 6.19 the same pace still halves the ratio down to 2.
+TEST(NewidleBalance, NiRateKeepsBalancingADomainVisitedRarely) {
+    auto visit = [](const std::string& profile, int times, int64_t stepNs) {
+        auto f = std::make_unique<Fixture>(kunpeng920_24(), profile, true, 0);
+        f->wl = dummyTasks(2, CpuSet::single(0));
+        auto st = makeSimState(f->topo, f->tree, f->wl, SimOptions{});
+        EXPECT_TRUE(st.ok());
+        f->s = std::move(*st);
+        f->s->now = 1000000000;
+        f->place(0, 0);
+        f->place(1, 0);
+        f->s->nrOverloadedCpus = 1;
+        NullOps ops;
+        for (int i = 0; i < times; ++i) {
+            EXPECT_FALSE(newidleBalance(*f->s, ops, 8));
+            f->s->now += stepNs;
+        }
+        return f;
+    };
+    auto rare = visit("linux-7.1", 4096, 10000000);
+    const long long domains = static_cast<long long>(rare->tree.domainsOf(8).size());
+    for (const DomainState& d : rare->s->cpus[8].dom) EXPECT_EQ(d.newidleRatio, 1024u);
+    // dice only in the first 512 visits of each domain, at sd_init()'s ratio of 512
+    EXPECT_LE(rare->s->metrics.newidleSkipped, 512 * domains);
+    EXPECT_GT(rare->s->metrics.newidleSkipped, 0);
+    EXPECT_EQ(rare->s->metrics.newidleBalances + rare->s->metrics.newidleSkipped, 4096 * domains);
+
+    auto before = visit("linux-6.19", 4096, 10000000);
+    for (const DomainState& d : before->s->cpus[8].dom) EXPECT_EQ(d.newidleRatio, 2u);
+    EXPECT_LT(before->s->metrics.newidleBalances, 4096 * domains / 4);
+
+    // at one instant the time term is that of the start only: 1 s / 2^22 = 238 on the first
+    // update, then nothing, and the ratio falls as 6.19's does
+    auto burst = visit("linux-7.1", 4096, 0);
+    for (const DomainState& d : burst->s->cpus[8].dom) EXPECT_EQ(d.newidleRatio, 2u);
+    EXPECT_EQ(findProfile("linux-7.0")->newidleRate, false);
+}
+
 // CPU 0 runs one task and queues another; CPU 8, newly idle, expects 0.4 ms of idle.
 std::unique_ptr<Fixture> queuedOnCpu0IdleCpu8(const std::string& profile) {
     auto f = std::make_unique<Fixture>(kunpeng920_24(), profile, true, 2);
