@@ -185,22 +185,29 @@ TEST(LoadBalance, OneTaskPerCpuInAClusterNeedsActiveBalanceAfterFailures) {
 // with 256 successes, update_newidle_stats() sets the ratio at call 1024 and halves both counts,
 // so 4096 visits give the ratios 256, 128, ..., 2 (eight halvings). Passes then run about
 // (1 + ratio + 1) / 1024 of the time; without NI_RANDOM (6.18) every visit runs one.
+// `times` newidle visits of CPU 8 while CPU 0 runs two tasks pinned to it (nothing to pull),
+// `stepNs` apart from 1 s on
+std::unique_ptr<Fixture> hopelessNewidleVisits(const std::string& profile, int times, int64_t stepNs = 0) {
+    auto f = std::make_unique<Fixture>(kunpeng920_24(), profile, true, 0);
+    f->wl = dummyTasks(2, CpuSet::single(0));
+    auto st = makeSimState(f->topo, f->tree, f->wl, SimOptions{});
+    EXPECT_TRUE(st.ok());
+    f->s = std::move(*st);
+    f->s->now = 1000000000;
+    f->place(0, 0);
+    f->place(1, 0);
+    f->s->nrOverloadedCpus = 1;
+    NullOps ops;
+    for (int i = 0; i < times; ++i) {
+        EXPECT_FALSE(newidleBalance(*f->s, ops, 8));
+        f->s->now += stepNs;
+    }
+    EXPECT_TRUE(ops.moved.empty());
+    return f;
+}
+
 TEST(NewidleBalance, NiRandomTriesAFailingDomainInProportionToItsSuccess) {
-    auto visit = [](const std::string& profile, int times) {
-        auto f = std::make_unique<Fixture>(kunpeng920_24(), profile, true, 0);
-        f->wl = dummyTasks(2, CpuSet::single(0));
-        auto st = makeSimState(f->topo, f->tree, f->wl, SimOptions{});
-        EXPECT_TRUE(st.ok());
-        f->s = std::move(*st);
-        f->s->now = 1000000000;
-        f->place(0, 0);
-        f->place(1, 0);
-        f->s->nrOverloadedCpus = 1;
-        NullOps ops;
-        for (int i = 0; i < times; ++i) EXPECT_FALSE(newidleBalance(*f->s, ops, 8));
-        EXPECT_TRUE(ops.moved.empty());
-        return f;
-    };
+    auto visit = [](const std::string& profile, int times) { return hopelessNewidleVisits(profile, times); };
     auto on = visit("linux-6.19", 4096);
     const size_t domains = on->tree.domainsOf(8).size();
     ASSERT_EQ(domains, 5u) << "CLS, MC and the three NUMA levels";
@@ -225,23 +232,7 @@ TEST(NewidleBalance, NiRandomTriesAFailingDomainInProportionToItsSuccess) {
 // time term alone is 1220, the ratio is capped at 1024 and no die is thrown any more: every visit
 // runs a pass, however few succeed. Under 6.19 the same pace still halves the ratio down to 2.
 TEST(NewidleBalance, NiRateKeepsBalancingADomainVisitedRarely) {
-    auto visit = [](const std::string& profile, int times, int64_t stepNs) {
-        auto f = std::make_unique<Fixture>(kunpeng920_24(), profile, true, 0);
-        f->wl = dummyTasks(2, CpuSet::single(0));
-        auto st = makeSimState(f->topo, f->tree, f->wl, SimOptions{});
-        EXPECT_TRUE(st.ok());
-        f->s = std::move(*st);
-        f->s->now = 1000000000;
-        f->place(0, 0);
-        f->place(1, 0);
-        f->s->nrOverloadedCpus = 1;
-        NullOps ops;
-        for (int i = 0; i < times; ++i) {
-            EXPECT_FALSE(newidleBalance(*f->s, ops, 8));
-            f->s->now += stepNs;
-        }
-        return f;
-    };
+    const auto visit = hopelessNewidleVisits;
     auto rare = visit("linux-7.1", 4096, 10000000);
     const long long domains = static_cast<long long>(rare->tree.domainsOf(8).size());
     for (const DomainState& d : rare->s->cpus[8].dom) EXPECT_EQ(d.newidleRatio, 1024u);
