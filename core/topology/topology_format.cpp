@@ -74,18 +74,28 @@ std::string topologyToText(const Topology& t) {
     const auto cpuLess = std::count_if(t.nodes.begin(), t.nodes.end(), [](const NumaNode& n) { return n.cpus.empty(); });
     if (cpuLess > 0) out << " (" << cpuLess << " without CPUs)";
     out << (t.cpuModel.empty() ? "" : ", " + t.cpuModel) << "\n";
-    // Group CPUs the way lstopo nests them: package > node > LLC > cluster > core > CPU.
+    // Group CPUs the way lstopo nests them: package > node > LLC > cluster > core > CPU, or
+    // package > LLC > node where an LLC holds several nodes (sub-NUMA clustering).
+    bool llcHoldsNodes = false;
+    for (const auto& c : t.cpus)
+        if (c.online && !c.caches.empty() && t.nodeCpus(c.node) != t.llcCpus(c.id) &&
+            t.nodeCpus(c.node).isSubsetOf(t.llcCpus(c.id)))
+            llcHoldsNodes = true;
     std::map<int, std::map<int, std::map<int, std::map<int, std::set<CpuSet>>>>> tree;
     for (const auto& c : t.cpus) {
         if (!c.online) continue;
-        tree[c.packageCpus.first()][c.node][t.llcCpus(c.id).first()][c.clusterCpus.first()].insert(c.threadSiblings);
+        const int llc = t.llcCpus(c.id).first();
+        tree[c.packageCpus.first()][llcHoldsNodes ? llc : c.node][llcHoldsNodes ? c.node : llc][c.clusterCpus.first()].insert(
+            c.threadSiblings);
     }
-    for (const auto& [pkg, nodes] : tree) {
+    auto nodeLine = [&](int node) { return "NUMANode " + std::to_string(node) + " (cpus " + t.nodeCpus(node).toList() + ")\n"; };
+    auto llcLine = [&](int llc) { return "LLC (cpus " + t.llcCpus(llc).toList() + ")\n"; };
+    for (const auto& [pkg, outer] : tree) {
         out << "  Package (cpus " << t.cpus[static_cast<size_t>(pkg)].packageCpus.toList() << ")\n";
-        for (const auto& [node, llcs] : nodes) {
-            out << "    NUMANode " << node << " (cpus " << t.nodeCpus(node).toList() << ")\n";
-            for (const auto& [llc, clusters] : llcs) {
-                out << "      LLC (cpus " << t.llcCpus(llc).toList() << ")\n";
+        for (const auto& [first, inner] : outer) {
+            out << "    " << (llcHoldsNodes ? llcLine(first) : nodeLine(first));
+            for (const auto& [second, clusters] : inner) {
+                out << "      " << (llcHoldsNodes ? nodeLine(second) : llcLine(second));
                 for (const auto& [cl, cores] : clusters) {
                     const CpuSet& clSet = t.cpus[static_cast<size_t>(cl)].clusterCpus;
                     bool showCluster = clSet.count() > t.cpus[static_cast<size_t>(cl)].threadSiblings.count();

@@ -4,6 +4,7 @@
 #include <array>
 #include <cstdio>
 #include <nlohmann/json.hpp>
+#include <sstream>
 #include <sys/utsname.h>
 #include <sys/wait.h>
 
@@ -112,6 +113,23 @@ TEST(Cli, DomainsSayWhereTheKernelsOwnBuildIsBroken) {
     CliRun json = cli("domains --xml " + xml + " --profile linux-6.18 --json");
     ASSERT_EQ(json.status, 0) << json.err;
     EXPECT_FALSE(nlohmann::json::parse(json.out)["problems"].empty());
+}
+
+// A real SNC2 Cascade Lake, whose L3 spans both of a package's nodes: the text nests the nodes
+// in the LLC, not the package-wide LLC under each node.
+TEST(Cli, TopologyTextNestsSubNumaNodesInTheirLlc) {
+    CliRun r = cli("topology --sysfs-root " + schedscope::test::dataPath("topologies/sysfs/memorysidecaches.tar.bz2"));
+    ASSERT_EQ(r.status, 0) << r.err;
+    std::istringstream lines(r.out);
+    std::string line, previous;
+    int llcs = 0, nodes = 0;
+    while (std::getline(lines, line)) {
+        if (line.rfind("    LLC (cpus ", 0) == 0) ++llcs;
+        if (line.rfind("      NUMANode ", 0) == 0) ++nodes;
+        EXPECT_EQ(line.rfind("    NUMANode ", 0), std::string::npos) << line;
+    }
+    EXPECT_EQ(llcs, 2) << r.out.substr(0, 600);
+    EXPECT_EQ(nodes, 4) << r.out.substr(0, 600);
 }
 
 // This machine's domains are its own kernel's (a 6.1 kernel builds DIE, no CLS on a hybrid CPU);
