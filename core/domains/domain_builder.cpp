@@ -111,7 +111,10 @@ private:
     void sdInit(size_t level, int cpu, SchedDomain& sd) {
         const TopologyLevel& tl = levels_[level];
         const CpuSet& mask = masks_[level][static_cast<size_t>(cpu)];
-        unsigned weight = static_cast<unsigned>(mask.count());
+        // the balance intervals scale with the level's CPUs; since 7.1 only those of the cpu_map
+        // (the CPUs left out as isolated no longer count)
+        const unsigned weight =
+            static_cast<unsigned>(profile_.sdWeightWithinCpuMap ? (cpuMap_ & mask).count() : mask.count());
         sd.level = tl.name;
         sd.topologyLevel = static_cast<int>(level);
         sd.numaLevel = tl.numaLevel;

@@ -125,7 +125,13 @@ const std::vector<KernelChange>& kernelChanges() {
          {{6, 19, 7}}},
         // "sched/fair: More complex proportional newidle balance" (NI_RATE; tip sched/core in
         // February 2026, the 7.1 merge window's sched-core-2026-04-13)
-        {{7, 1}, [](KernelProfile& p) { p.newidleRate = true; }},
+        // and "sched/topology: Compute sd_weight considering cpuset partitions" (the same pull;
+        // its stable backports, 6.18.32/33 and 7.0.y, are not modelled: their releases are unsure)
+        {{7, 1},
+         [](KernelProfile& p) {
+             p.newidleRate = true;
+             p.sdWeightWithinCpuMap = true;
+         }},
     };
     return changes;
 }
@@ -248,7 +254,8 @@ const std::vector<KernelProfile>& kernelProfiles() {
                   "as 6.19; x86 leaves PKG out by nodes per package, and averages only SNC-3's distances between "
                   "packages"),
         profileAt({7, 1}, "linux-7.1",
-                  "as 7.0 with NI_RATE: a domain balanced rarely when newly idle keeps a high newidle ratio"),
+                  "as 7.0 with NI_RATE (a domain balanced rarely when newly idle keeps a high newidle ratio); "
+                  "balance intervals count only the CPUs domains are built for"),
     };
     return profiles;
 }

@@ -54,6 +54,7 @@ struct KernelProfile {
     bool newidleFailBump = false;      // failed newidle passes bump max_newidle_lb_cost, 6.17 to 6.19's revert
     bool newidleRandom = false;        // NI_RANDOM: newidle balance by success rate, 6.19 (and stable backports)
     bool newidleRate = false;          // NI_RATE: the newidle ratio also counts how rarely it runs, 7.1
+    bool sdWeightWithinCpuMap = false; // sd_init()'s weight (balance intervals) counts the cpu_map's CPUs only, 7.1
     X86SncDistances x86SncDistances = X86SncDistances::Slit;
     // x86 leaves PKG out when there is more than one node per package (topology_num_nodes_per_package(),
     // 7.0), not when one package's CPUs are on several nodes (x86_has_numa_in_package, before)

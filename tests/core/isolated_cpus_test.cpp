@@ -68,6 +68,32 @@ TEST(IsolatedCpus, IsolcpusAndIsolatedPartitionsGetNoDomainsAndNoSpanHoldsThem) 
     fs::remove_all(root);
 }
 
+// sd_init()'s balance intervals scale with the level's CPUs: up to 7.0 all the level's mask
+// holds, since 7.1 ("sched/topology: Compute sd_weight considering cpuset partitions") only those
+// domains are built for, so the isolated CPUs no longer stretch them.
+TEST(IsolatedCpus, SinceSevenOneBalanceIntervalsCountOnlyTheDomainsCpus) {
+    const fs::path root = machineCopy("weight");
+    write(root / "sys/devices/system/cpu/isolated", "8-15\n");
+    auto topo = loadSysfsTopology(root.string(), Arch::X86_64);
+    ASSERT_TRUE(topo.ok()) << topo.error();
+    for (const char* profile : {"linux-7.0", "linux-7.1"}) {
+        SCOPED_TRACE(profile);
+        auto tree = buildDomains(*topo, {.profile = findProfile(profile)});
+        ASSERT_TRUE(tree.ok()) << tree.error();
+        const bool since71 = std::string(profile) == "linux-7.1";
+        for (const SchedDomain& d : tree->domainsOf(0)) {
+            // before 7.1 the level's mask, the span with the isolated CPUs it would have held
+            const auto spanWeight = static_cast<unsigned>(d.span.count());
+            if (since71) EXPECT_EQ(d.minInterval, spanWeight) << d.level << " " << d.span.toList();
+            else EXPECT_GE(d.minInterval, spanWeight) << d.level << " " << d.span.toList();
+            EXPECT_EQ(d.maxInterval, 2 * d.minInterval);
+        }
+        // CPU 0's top domain spans the 56 housekeeping CPUs of all 64
+        EXPECT_EQ(tree->domainsOf(0).back().minInterval, since71 ? 56u : 64u);
+    }
+    fs::remove_all(root);
+}
+
 TEST(IsolatedCpus, ABadIsolatedListIsAnErrorNamingTheFile) {
     const fs::path root = machineCopy("bad");
     write(root / "sys/devices/system/cpu/isolated", "4-x\n");
