@@ -47,13 +47,7 @@ QString boxLabel(const Topology& t, TopoBox::Kind kind, int firstCpu, int ordina
 // except where an LLC holds several nodes (Intel's sub-NUMA clustering shows its L3 across the
 // package's nodes): then the nodes go inside the LLC instead of being left out for not nesting.
 std::vector<TopoBox::Kind> levelOrder(const Topology& t) {
-    bool llcHoldsNodes = false;
-    for (const auto& c : t.cpus) {
-        if (!c.online || c.caches.empty()) continue;
-        const CpuSet node = t.nodeCpus(c.node), llc = t.llcCpus(c.id);
-        if (node != llc && node.isSubsetOf(llc)) llcHoldsNodes = true;
-    }
-    if (llcHoldsNodes)
+    if (t.llcHoldsNodes())
         return {TopoBox::Package, TopoBox::Cache, TopoBox::Node, TopoBox::Cluster, TopoBox::Core, TopoBox::Cpu};
     return {TopoBox::Package, TopoBox::Node, TopoBox::Cache, TopoBox::Cluster, TopoBox::Core, TopoBox::Cpu};
 }

@@ -77,6 +77,14 @@ bool Topology::hasNodesInPackage() const {
     return false;
 }
 
+bool Topology::llcHoldsNodes() const {
+    return std::any_of(cpus.begin(), cpus.end(), [&](const CpuTopology& c) {
+        if (!c.online || c.caches.empty()) return false;
+        const CpuSet node = nodeCpus(c.node), llc = llcCpus(c.id);
+        return node != llc && node.isSubsetOf(llc);
+    });
+}
+
 bool Topology::isIntelModel(int family, int model) const {
     return cpuVendor == "GenuineIntel" && cpuFamily == family && cpuModelNumber == model;
 }

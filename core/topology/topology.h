@@ -105,6 +105,9 @@ public:
     // two online CPUs of one package on different nodes (x86's x86_has_numa_in_package, set in
     // set_cpu_sibling_map(): sub-NUMA clustering, AMD's NPS2/NPS4, Naples' dies)
     bool hasNodesInPackage() const;
+    // some CPU's last-level cache holds several NUMA nodes (Intel's sub-NUMA clustering shows its
+    // L3 across the package's nodes): pictures nest the nodes inside the LLC, not the reverse
+    bool llcHoldsNodes() const;
     // x86_vfm == IFM(family, model) for an Intel CPU (INTEL_GRANITERAPIDS_X is IFM(6, 0xAD))
     bool isIntelModel(int family, int model) const;
 

@@ -76,11 +76,7 @@ std::string topologyToText(const Topology& t) {
     out << (t.cpuModel.empty() ? "" : ", " + t.cpuModel) << "\n";
     // Group CPUs the way lstopo nests them: package > node > LLC > cluster > core > CPU, or
     // package > LLC > node where an LLC holds several nodes (sub-NUMA clustering).
-    bool llcHoldsNodes = false;
-    for (const auto& c : t.cpus)
-        if (c.online && !c.caches.empty() && t.nodeCpus(c.node) != t.llcCpus(c.id) &&
-            t.nodeCpus(c.node).isSubsetOf(t.llcCpus(c.id)))
-            llcHoldsNodes = true;
+    const bool llcHoldsNodes = t.llcHoldsNodes();
     std::map<int, std::map<int, std::map<int, std::map<int, std::set<CpuSet>>>>> tree;
     for (const auto& c : t.cpus) {
         if (!c.online) continue;
