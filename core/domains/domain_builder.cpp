@@ -21,10 +21,11 @@ struct Slot {
 
 class Builder {
 public:
-    Builder(const Topology& t, const DomainBuildOptions& o)
-        : topo_(t), opt_(o), profile_(o.profile ? *o.profile : defaultProfile()) {}
+    // cpuMap: the CPUs one build_sched_domains() call covers (a root domain's)
+    Builder(const Topology& t, const DomainBuildOptions& o, CpuSet cpuMap)
+        : topo_(t), opt_(o), profile_(o.profile ? *o.profile : defaultProfile()), cpuMap_(std::move(cpuMap)) {}
 
-    Result<DomainTree> run() {
+    DomainTree run() {
         DomainTree tree;
         tree.profile = &profile_;
         tree.arch = opt_.arch;
@@ -33,8 +34,6 @@ public:
         tree.nodeEnabled = opt_.node && profile_.hasNodeLevel;
         levels_ = topologyLevels(topo_, opt_, tree.warnings, tree.notes);
         for (const auto& l : levels_) tree.levels.push_back({l.name, l.overlap, l.numaLevel, l.numaDistance});
-        // build_sched_domains() covers housekeeping_cpumask(HK_TYPE_DOMAIN) of the active CPUs
-        cpuMap_ = topo_.onlineCpus().minus(topo_.isolated);
         tree.isolated = topo_.onlineCpus() & topo_.isolated;
         tree.cpus.resize(topo_.cpus.size());
         for (size_t i = 0; i < tree.cpus.size(); ++i) tree.cpus[i].cpu = static_cast<int>(i);
@@ -220,7 +219,12 @@ private:
             Slot& sibling = slot(level, i);
             // Asymmetric node setups: a sibling whose tree ended early has an empty span.
             if (!sibling.built || !sibling.sd.span.test(i)) continue;
-            size_t sibLevel = findDescendedSibling(sd, level, i);
+            // only a sibling whose child spans out of sd descends (the kernel's condition): a
+            // child equal to the sibling stays, and the domain then has one group and degenerates
+            // (a cpuset partition that cuts a NUMA level down to its child's span)
+            Slot* direct = child(level, i);
+            const bool spansOut = direct && !direct->sd.span.isSubsetOf(sd.span);
+            size_t sibLevel = spansOut ? findDescendedSibling(sd, level, i) : level;
             Slot* sibChild = child(sibLevel, i);
             SchedGroup g;
             g.span = sibChild ? sibChild->sd.span : slot(sibLevel, i).sd.span;
@@ -364,7 +368,18 @@ bool buildsClusterLevel(const DomainBuildOptions& options, const KernelProfile& 
 
 Result<DomainTree> buildDomains(const Topology& topology, const DomainBuildOptions& options) {
     if (auto st = topology.check(); !st) return Error{st.error()};
-    return Builder(topology, options).run();
+    // partition_sched_domains(): one build_sched_domains() per root domain, each over its own
+    // CPUs (housekeeping_cpumask(HK_TYPE_DOMAIN) of the active ones), nothing shared between them
+    const std::vector<CpuSet> spans = topology.rootDomainSpans();
+    DomainTree tree = Builder(topology, options, spans.front()).run();
+    for (size_t i = 1; i < spans.size(); ++i) {
+        DomainTree part = Builder(topology, options, spans[i]).run();
+        spans[i].forEach([&](int c) { tree.cpus[static_cast<size_t>(c)] = std::move(part.cpus[static_cast<size_t>(c)]); });
+        for (std::string& w : part.warnings)
+            if (std::find(tree.warnings.begin(), tree.warnings.end(), w) == tree.warnings.end()) tree.warnings.push_back(std::move(w));
+    }
+    if (!topology.rootPartitions.empty()) tree.rootDomains = spans;
+    return tree;
 }
 
 }  // namespace schedscope

@@ -36,6 +36,14 @@ nlohmann::json cpuToJson(const CpuDomains& c, const KernelProfile& p) {
     return {{"cpu", c.cpu}, {"domains", doms}};
 }
 
+// the cpuset root partitions' root domains as CPU lists; none when the CPUs are one
+std::vector<std::string> rootDomainLists(const DomainTree& tree) {
+    std::vector<std::string> out;
+    out.reserve(tree.rootDomains.size());
+    for (const CpuSet& rd : tree.rootDomains) out.push_back(rd.toList());
+    return out;
+}
+
 // Everything but "cpus", which the streaming writer fills in place.
 nlohmann::json treeHeaderToJson(const DomainTree& tree, const KernelProfile& p) {
     using nlohmann::json;
@@ -50,6 +58,7 @@ nlohmann::json treeHeaderToJson(const DomainTree& tree, const KernelProfile& p) 
             {"notes", tree.notes},
             {"problems", validateDomainTree(tree)},
             {"isolated", tree.isolated.toList()},
+            {"root_domains", rootDomainLists(tree)},
             {"cpus", json::array()}};
 }
 
@@ -141,6 +150,11 @@ std::string domainTreeToText(const DomainTree& tree) {
     if (problems.size() > kProblemsShown)
         out << "error: ... and " << problems.size() - kProblemsShown << " more inconsistencies in the domains below\n";
     if (!tree.isolated.empty()) out << "isolated (no sched domains): " << tree.isolated.toList() << "\n";
+    if (!tree.rootDomains.empty()) {
+        out << "root domains (cpuset partitions, built apart):";
+        for (const std::string& rd : rootDomainLists(tree)) out << " " << rd;
+        out << "\n";
+    }
     for (const auto& c : tree.cpus) {
         if (c.domains.empty()) continue;
         out << "cpu" << c.cpu << ":\n";

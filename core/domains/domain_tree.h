@@ -47,6 +47,9 @@ public:
     std::vector<std::string> warnings;      // what the kernel would WARN about (broken topology)
     std::vector<std::string> notes;         // where it builds from other than the input says (x86's SNC distances)
     CpuSet isolated;  // online CPUs left without domains (isolcpus, isolated cpuset partitions)
+    // With cpuset root partitions: the CPUs of each root domain, built apart (no domain spans
+    // two); empty when all CPUs not isolated are one root domain.
+    std::vector<CpuSet> rootDomains;
 
     const std::vector<SchedDomain>& domainsOf(int cpu) const;
     // Index (into domainsOf(a)) of the lowest domain of CPU a whose span holds b; -1 if none.

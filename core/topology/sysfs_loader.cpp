@@ -8,6 +8,8 @@
 #include <sstream>
 #include <system_error>
 
+#include "topology/cpuset_partitions.h"
+
 namespace schedscope {
 namespace fs = std::filesystem;
 namespace {
@@ -371,6 +373,7 @@ Result<Topology> loadSysfsTopology(const std::string& root, Arch arch) {
         if (!set) return Error{(fs::path(root) / file).string() + ": " + set.error()};
         topo.isolated |= *set & onlineSet;
     }
+    if (auto st = readCpusetPartitions(root, topo); !st) return Error{st.error()};
     // the ITMT switch: a sysctl until 6.13, a debugfs bool ("Y"/"N") since 6.14 ("x86/itmt: Move
     // the sched_itmt_enabled sysctl to debugfs")
     if (auto itmt = readInt(fs::path(root) / "proc/sys/kernel/sched_itmt_enabled")) topo.itmtEnabled = *itmt != 0;

@@ -125,6 +125,17 @@ CpuSet Topology::llcCpus(int cpu) const {
     return best ? best->shared : CpuSet::single(cpu);
 }
 
+std::vector<CpuSet> Topology::rootDomainSpans() const {
+    const CpuSet housekeeping = onlineCpus().minus(isolated);
+    CpuSet top = housekeeping;
+    for (const CpuSet& p : rootPartitions) top = top.minus(p);
+    std::vector<CpuSet> spans;
+    if (!top.empty() || rootPartitions.empty()) spans.push_back(top);
+    for (const CpuSet& p : rootPartitions)
+        if (CpuSet s = p & housekeeping; !s.empty()) spans.push_back(s);
+    return spans;
+}
+
 Status Topology::check() const {
     const std::string where = name.empty() ? std::string("topology") : name;
     if (onlineCount() == 0) return Error{where + ": no online CPU"};
@@ -145,6 +156,15 @@ Status Topology::check() const {
         if (nodeIndex(c.node) < 0)
             return Error{where + ": cpu" + std::to_string(c.id) + " is on NUMA node " + std::to_string(c.node) +
                          " which does not exist"};
+    }
+    CpuSet partitioned;
+    for (const CpuSet& p : rootPartitions) {
+        if (p.intersects(partitioned))
+            return Error{where + ": cpuset partition " + p.toList() + " overlaps another partition"};
+        if (!p.isSubsetOf(onlineCpus()))
+            return Error{where + ": cpuset partition " + p.toList() + " holds CPUs that are not online (" +
+                         p.minus(onlineCpus()).toList() + ")"};
+        partitioned |= p;
     }
     CpuSet seen;
     for (const auto& n : nodes) {

@@ -83,6 +83,11 @@ public:
     // (sys/devices/system/cpu/isolated, HK_TYPE_DOMAIN) and cpuset partitions of type "isolated"
     // (cgroup v2's cpuset.cpus.isolated). Read from a machine's sysfs; empty for other inputs.
     CpuSet isolated;
+    // cgroup v2 cpuset partitions of type "root" below the top cpuset: the kernel builds each as
+    // its own sched-domain hierarchy (a root domain of its own; partition_sched_domains()), and
+    // the top cpuset's domains cover the online CPUs left (rootDomainSpans()). Disjoint. Read from
+    // a machine's sysfs (sys/fs/cgroup/**/cpuset.cpus.partition), or set for a what-if.
+    std::vector<CpuSet> rootPartitions;
     // Beyond this distance NUMA levels lose wake-affine/exec/fork balancing (RECLAIM_DISTANCE,
     // 30 by default; AMD Zen raises it to 32 in arch/x86/kernel/cpu/amd.c).
     int nodeReclaimDistance = 30;
@@ -110,6 +115,12 @@ public:
     bool llcHoldsNodes() const;
     // x86_vfm == IFM(family, model) for an Intel CPU (INTEL_GRANITERAPIDS_X is IFM(6, 0xAD))
     bool isIntelModel(int family, int model) const;
+
+    // The CPU sets the kernel builds sched domains over, each on its own (generate_sched_domains():
+    // doms[], every one with housekeeping CPUs only): the top cpuset's online CPUs that no root
+    // partition took, then each root partition's, the isolated CPUs left out; empty sets dropped.
+    // One set, the online CPUs not isolated, when there is no partition.
+    std::vector<CpuSet> rootDomainSpans() const;
 
     // hwloc_topology_check in spirit: masks contain their CPU, nest (SMT in cluster-or-package,
     // package), nodes are disjoint, distance matrix square with local distance 10 on the diagonal.

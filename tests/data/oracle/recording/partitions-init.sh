@@ -1,0 +1,60 @@
+#!/bin/busybox sh
+/bin/busybox --install -s /bin
+mount -t proc proc /proc
+mount -t sysfs sys /sys
+mount -t debugfs debugfs /sys/kernel/debug
+mount -t cgroup2 cgroup2 /sys/fs/cgroup
+snap_sysfs() {
+  mkdir -p /tmp/s
+  cd /sys/devices/system
+  for f in $(find cpu node -type f \( -path '*topology/*' -o -path '*cache/index*' -o -name online -o -name possible -o -name present -o -name cpulist -o -name distance -o -name cpumap -o -name has_cpu -o -name has_normal_memory -o -name has_memory -o -name isolated \) 2>/dev/null); do
+    mkdir -p /tmp/s/sys/devices/system/$(dirname $f); cat $f > /tmp/s/sys/devices/system/$f 2>/dev/null
+  done
+  cd /
+  echo "=== SYSFS"; (cd /tmp/s && tar cz . | base64); echo "=== ENDSYSFS"
+}
+dump() {
+  sleep 1
+  echo "=== DUMP $1"
+  rm -rf /tmp/k && mkdir -p /tmp/k/proc /tmp/k/sys/kernel/debug/sched/domains /tmp/k/sys/fs/cgroup
+  cat /proc/schedstat > /tmp/k/proc/schedstat
+  for c in /sys/kernel/debug/sched/domains/cpu*; do
+    for d in $c/domain*; do
+      [ -d "$d" ] || continue
+      o=/tmp/k/sys/kernel/debug/sched/domains/$(basename $c)/$(basename $d); mkdir -p $o
+      for f in name flags min_interval max_interval imbalance_pct busy_factor cache_nice_tries; do cat $d/$f > $o/$f; done
+    done
+  done
+  cd /sys/fs/cgroup
+  for f in $(find . -name 'cpuset.cpus*'); do mkdir -p /tmp/k/sys/fs/cgroup/$(dirname $f); cat $f > /tmp/k/sys/fs/cgroup/$f; done
+  cd /
+  echo "=== TAR $1"; (cd /tmp/k && tar cz . | base64); echo "=== ENDTAR $1"
+}
+part() { # dir cpus type
+  echo "$2" > /sys/fs/cgroup/$1/cpuset.cpus
+  echo "$3" > /sys/fs/cgroup/$1/cpuset.cpus.partition
+  echo "=== STATE $1 cpus=$2 $3 -> $(cat /sys/fs/cgroup/$1/cpuset.cpus.partition) eff=$(cat /sys/fs/cgroup/$1/cpuset.cpus.effective)"
+}
+snap_sysfs
+echo "=== CMDLINE $(cat /proc/cmdline)"
+dump baseline
+echo +cpuset > /sys/fs/cgroup/cgroup.subtree_control
+mkdir /sys/fs/cgroup/p1 /sys/fs/cgroup/p2
+case "$(cat /proc/cmdline)" in
+*isolcpus*)
+  part p1 8-15 root
+  dump root-8-15
+  ;;
+*)
+  part p1 4-7,12-15 root
+  dump root-4-7,12-15
+  echo isolated > /sys/fs/cgroup/p1/cpuset.cpus.partition
+  dump isolated-4-7,12-15
+  echo member > /sys/fs/cgroup/p1/cpuset.cpus.partition
+  part p1 8-15 root
+  part p2 0-1 root
+  dump root-8-15+root-0-1
+  ;;
+esac
+echo "=== DONE"
+poweroff -f
