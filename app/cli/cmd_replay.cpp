@@ -193,6 +193,7 @@ int runReplay(const Args& args) {
     auto node = args.onOff("node", true);
     if (!node) return fail("replay: " + node.error());
 
+    if (const std::string e = cpusetOptionsWithoutTopology(args); !e.empty()) return fail("replay: " + e);
     std::optional<TopologySpec> choice;
     if (topologyOptionGiven(args)) {
         auto spec = topologySpecFrom(args);

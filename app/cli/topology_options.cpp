@@ -12,8 +12,12 @@ std::vector<OptionSpec> topologyOptions() {
         {"synthetic", true, "STR an hwloc synthetic description, e.g. \"pack:2 numa:2 l3:2 core:4 pu:2\""},
         {"preset", true, "NAME a built-in topology (see 'topology --list')"},
         {"arch", true, "ARCH the kernel rules to apply: x86_64, arm64, ppc64, s390x or generic (default: the input's, else this machine's)"},
+        {"isolate", true, "LIST CPUs to leave without sched domains, as isolcpus=domain or an isolated cpuset partition would (added to the input's)"},
+        {"partition", true, "LIST a cpuset root partition: its CPUs get sched domains of their own (repeatable; replaces the input's partitions)", true},
     };
 }
+
+
 
 Result<TopologySpec> topologySpecFrom(const Args& args) {
     TopologySpec spec;
@@ -30,6 +34,23 @@ Result<TopologySpec> topologySpecFrom(const Args& args) {
         spec.arch = *arch;
         spec.archGiven = true;
     }
+    auto cpus = [](const std::string& option, const std::string& list) -> Result<CpuSet> {
+        auto set = CpuSet::parseList(list);
+        if (!set) return Error{"--" + option + " " + list + ": " + set.error()};
+        if (set->empty()) return Error{"--" + option + " " + list + ": no CPU"};
+        return set;
+    };
+    if (auto list = args.value("isolate")) {
+        auto set = cpus("isolate", *list);
+        if (!set) return Error{set.error()};
+        spec.isolate = *set;
+    }
+    for (const std::string& list : args.values("partition")) {
+        auto set = cpus("partition", list);
+        if (!set) return Error{set.error()};
+        if (!spec.partitions) spec.partitions.emplace();
+        spec.partitions->push_back(*set);
+    }
     return spec;
 }
 
@@ -37,6 +58,11 @@ bool topologyOptionGiven(const Args& args) {
     for (const char* o : {"local", "sysfs-root", "xml", "synthetic", "preset"})
         if (args.has(o)) return true;
     return false;
+}
+
+std::string cpusetOptionsWithoutTopology(const Args& args) {
+    if (topologyOptionGiven(args) || (!args.has("isolate") && !args.has("partition"))) return {};
+    return "--isolate and --partition change a topology: name it too (--local, --sysfs-root, --xml, --synthetic or --preset)";
 }
 
 Result<Topology> topologyFrom(const Args& args) {

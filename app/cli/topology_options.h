@@ -7,11 +7,14 @@
 
 namespace schedscope::cli {
 
-std::vector<OptionSpec> topologyOptions();  // --local --sysfs-root --xml --synthetic --preset --arch
+std::vector<OptionSpec> topologyOptions();  // --local --sysfs-root --xml --synthetic --preset --arch --isolate --partition
 // Reads those options (default: --local); errors name the option and input.
 Result<TopologySpec> topologySpecFrom(const Args& args);
 Result<Topology> topologyFrom(const Args& args);
 // Whether any of the topology-source options was given (e.g. to override a trace's own topology).
 bool topologyOptionGiven(const Args& args);
+// A command whose topology is the trace's own unless one is named: --isolate / --partition then
+// need one named too (an error saying so, else empty).
+std::string cpusetOptionsWithoutTopology(const Args& args);
 
 }  // namespace schedscope::cli

@@ -118,6 +118,7 @@ int runTraceStats(const Args& args) {
     auto binS = args.numberIn("bin", 1.0, 1e-6, 1e6, "seconds");
     if (!binS) return fail("trace stats: " + binS.error());
 
+    if (const std::string e = cpusetOptionsWithoutTopology(args); !e.empty()) return fail("trace stats: " + e);
     std::optional<TopologySpec> choice;
     if (topologyOptionGiven(args)) {
         auto spec = topologySpecFrom(args);

@@ -12,15 +12,52 @@
 namespace schedscope {
 namespace fs = std::filesystem;
 
-std::string TopologySpec::describe() const {
-    switch (kind) {
-        case Kind::Local: return "--local";
-        case Kind::SysfsRoot: return "--sysfs-root " + value;
-        case Kind::HwlocXml: return "--xml " + value;
-        case Kind::Synthetic: return "--synthetic \"" + value + "\"";
-        case Kind::Preset: return "--preset " + value;
+namespace {
+
+std::string describeSource(const TopologySpec& spec) {
+    switch (spec.kind) {
+        case TopologySpec::Kind::Local: return "--local";
+        case TopologySpec::Kind::SysfsRoot: return "--sysfs-root " + spec.value;
+        case TopologySpec::Kind::HwlocXml: return "--xml " + spec.value;
+        case TopologySpec::Kind::Synthetic: return "--synthetic \"" + spec.value + "\"";
+        case TopologySpec::Kind::Preset: return "--preset " + spec.value;
     }
     return {};
+}
+
+Result<Topology> loadSource(const TopologySpec& spec);
+
+// the spec's cpuset set-up over the loaded topology: its CPUs must be online there
+Result<Topology> applyCpusets(const TopologySpec& spec, Topology t) {
+    const CpuSet online = t.onlineCpus();
+    auto mustBeOnline = [&](const char* what, const CpuSet& cpus) -> Status {
+        if (cpus.isSubsetOf(online)) return {};
+        return Error{describeSource(spec) + ": " + what + " " + cpus.toList() + ": CPUs " +
+                     cpus.minus(online).toList() + " are not online there"};
+    };
+    if (auto st = mustBeOnline("--isolate", spec.isolate); !st) return Error{st.error()};
+    t.isolated |= spec.isolate;
+    if (spec.partitions) {
+        for (const CpuSet& p : *spec.partitions)
+            if (auto st = mustBeOnline("--partition", p); !st) return Error{st.error()};
+        t.rootPartitions = *spec.partitions;
+    }
+    CpuSet taken;
+    for (const CpuSet& p : t.rootPartitions) {
+        if (p.intersects(taken)) return Error{describeSource(spec) + ": --partition " + p.toList() + " overlaps another partition"};
+        taken |= p;
+    }
+    return t;
+}
+
+}  // namespace
+
+std::string TopologySpec::describe() const {
+    std::string out = describeSource(*this);
+    if (!isolate.empty()) out += " --isolate " + isolate.toList();
+    if (partitions)
+        for (const CpuSet& p : *partitions) out += " --partition " + p.toList();
+    return out;
 }
 
 std::string resourcesDir() {
@@ -81,6 +118,14 @@ Result<Topology> loadSysfsSnapshot(const TopologySpec& spec) {
 }  // namespace
 
 Result<Topology> loadTopology(const TopologySpec& spec) {
+    auto t = loadSource(spec);
+    if (!t || (spec.isolate.empty() && !spec.partitions)) return t;
+    return applyCpusets(spec, std::move(*t));
+}
+
+namespace {
+
+Result<Topology> loadSource(const TopologySpec& spec) {
     switch (spec.kind) {
         case TopologySpec::Kind::Local: {
             auto t = loadLocalTopology();
@@ -110,5 +155,7 @@ Result<Topology> loadTopology(const TopologySpec& spec) {
     }
     return Error{"unknown topology source"};
 }
+
+}  // namespace
 
 }  // namespace schedscope

@@ -1,5 +1,6 @@
 #pragma once
 // One entry point for every way a user names a topology (CLI flags, GUI dialogs, lesson files).
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -15,6 +16,10 @@ struct TopologySpec {
     // the preset's own for presets, and this machine's otherwise.
     bool archGiven = false;
     Arch arch = hostArch();
+    // A cpuset set-up to build the domains for (what-if): CPUs left without domains on top of
+    // the input's isolated ones, and root partitions in place of the input's (unset: kept).
+    CpuSet isolate;
+    std::optional<std::vector<CpuSet>> partitions;
 
     std::string describe() const;  // "--preset kunpeng920-24"
 };

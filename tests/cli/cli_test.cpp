@@ -451,3 +451,39 @@ TEST(Cli, VersionAndHelp) {
 }
 
 }  // namespace
+
+namespace {
+
+// The guest's sysfs of an oracle case: a 16-CPU, 4-node x86 (tests/data/oracle/x86-2s4n4c2t).
+std::string partitionGuest() { return schedscope::test::dataPath("oracle/x86-2s4n4c2t/sysfs.tar.xz"); }
+
+}  // namespace
+
+// What-if cpusets: --partition builds a root partition's domains apart, --isolate leaves CPUs
+// without domains; the real kernel built the same for these partitions (the oracle cases).
+TEST(Cli, PartitionsAndIsolatedCpusAreWhatIfOptions) {
+    CliRun r = cli("domains --sysfs-root " + partitionGuest() + " --profile linux-6.1 --partition 8-15 --partition 0-1 --json");
+    ASSERT_EQ(r.status, 0) << r.err;
+    auto j = nlohmann::json::parse(r.out);
+    EXPECT_EQ(j["root_domains"], (std::vector<std::string>{"2-7", "8-15", "0-1"}));
+    // CPU 4: MC 4-7 and the distance-12 NUMA level cut to 2-7 by the partitions
+    ASSERT_EQ(j["cpus"][4]["domains"].size(), 3u);
+    EXPECT_EQ(j["cpus"][4]["domains"][2]["span"], "2-7");
+    EXPECT_EQ(j["cpus"][0]["domains"].size(), 1u);  // SMT 0-1, all its partition has
+
+    CliRun iso = cli("domains --sysfs-root " + partitionGuest() + " --isolate 2-3,10-11");
+    ASSERT_EQ(iso.status, 0) << iso.err;
+    EXPECT_NE(iso.out.find("isolated (no sched domains): 2-3,10-11"), std::string::npos);
+    EXPECT_NE(iso.out.find("NUMA span=0-1,4-9,12-15"), std::string::npos) << iso.out.substr(0, 600);
+
+    CliRun overlap = cli("domains --sysfs-root " + partitionGuest() + " --partition 0-7 --partition 4-11");
+    EXPECT_EQ(overlap.status, 2);
+    EXPECT_EQ(lines(overlap.err), 1) << overlap.err;
+    EXPECT_NE(overlap.err.find("--partition 4-11 overlaps another partition"), std::string::npos) << overlap.err;
+    CliRun offline = cli("domains --sysfs-root " + partitionGuest() + " --isolate 12-31");
+    EXPECT_EQ(offline.status, 2);
+    EXPECT_NE(offline.err.find("--isolate 12-31: CPUs 16-31 are not online there"), std::string::npos) << offline.err;
+    CliRun bare = cli("replay missing.dat --partition 0-1");
+    EXPECT_EQ(bare.status, 2);
+    EXPECT_NE(bare.err.find("name it too"), std::string::npos) << bare.err;
+}
