@@ -578,7 +578,7 @@ bool newidleBalance(SimState& s, SchedOps& ops, int cpu) {
     const bool costGate = s.feat.newidleCostGate;
     const bool tooShort = costGate ? nrDomains(s, cpu) > 0 && rq.avgIdleNs < rq.dom[0].maxNewidleLbCostNs
                                    : rq.avgIdleNs < s.opt.migrationCostNs;
-    if (tooShort || s.nrOverloadedCpus == 0) {
+    if (tooShort || !s.rdOverloaded(cpu)) {
         if (nrDomains(s, cpu) > 0) updateNext(0);
     } else {
         double currCost = 0;

@@ -211,7 +211,13 @@ struct SimState {
     CpuSet unpinned;  // where tasks without an affinity may run (SimOptions::unpinnedCpus)
     int onlineCount = 0;
     CpuSet workloadCpus;  // union of affinities: where idle time counts as imbalance
-    int nrOverloadedCpus = 0;  // rd->overload in spirit
+    // rd->overloaded in spirit: per root domain (cpuset root partitions each have one, isolated
+    // CPUs share the default one), how many of its CPUs have 2 or more tasks runnable
+    std::vector<int> rootDomainOf;  // per CPU
+    std::vector<int> rdOverloadedCpus;
+    bool rdOverloaded(int cpu) const {
+        return rdOverloadedCpus[static_cast<size_t>(rootDomainOf[static_cast<size_t>(cpu)])] > 0;
+    }
     int64_t nohzNextBalance = 0;
     // static_branch sched_cluster_active: set when any CPU has an SD_CLUSTER domain (one key for
     // the whole machine, as build_sched_domains() sets it)

@@ -366,10 +366,10 @@ private:
         const bool wl = s_.workloadCpus.test(cpu);
         if (wl && old == 0) --workloadIdle_;
         if (wl && nr == 0) ++workloadIdle_;
-        if (old >= 2) --overloaded_;
-        if (nr >= 2) ++overloaded_;
+        int& rdOverloaded = s_.rdOverloadedCpus[static_cast<size_t>(s_.rootDomainOf[static_cast<size_t>(cpu)])];
+        if (old >= 2) { --overloaded_; --rdOverloaded; }
+        if (nr >= 2) { ++overloaded_; ++rdOverloaded; }
         old = nr;
-        s_.nrOverloadedCpus = overloaded_;
         m.imbalanced = workloadIdle_ > 0 && overloaded_ > 0;
     }
 
@@ -1102,6 +1102,17 @@ Result<std::unique_ptr<SimState>> makeSimState(const Topology& topo, const Domai
         // ci.cluster stays the hardware cluster: contention is physical even with CLS off
     }
     s->spanSums.reset(n);
+    // root domains: one per cpuset root partition (none: one for all), the isolated CPUs' last
+    const size_t rootDomains = std::max<size_t>(1, tree.rootDomains.size());
+    s->rootDomainOf.assign(static_cast<size_t>(n), static_cast<int>(rootDomains));
+    s->rdOverloadedCpus.assign(rootDomains + 1, 0);
+    for (int c = 0; c < n; ++c) {
+        if (tree.isolated.test(c)) continue;
+        int& rd = s->rootDomainOf[static_cast<size_t>(c)];
+        rd = 0;
+        for (size_t i = 0; i < tree.rootDomains.size(); ++i)
+            if (tree.rootDomains[i].test(c)) rd = static_cast<int>(i);
+    }
     for (const auto& ci : s->info) s->smtActive = s->smtActive || ci.siblings.size() > 1;
     s->asymPrio = asymPriorities(topo, tree);
     s->llcShared.resize(static_cast<size_t>(n));

@@ -196,7 +196,7 @@ std::unique_ptr<Fixture> hopelessNewidleVisits(const std::string& profile, int t
     f->s->now = 1000000000;
     f->place(0, 0);
     f->place(1, 0);
-    f->s->nrOverloadedCpus = 1;
+    f->s->rdOverloadedCpus[0] = 1;  // CPU 0 has two tasks: the root domain is overloaded
     NullOps ops;
     for (int i = 0; i < times; ++i) {
         EXPECT_FALSE(newidleBalance(*f->s, ops, 8));
@@ -257,7 +257,7 @@ std::unique_ptr<Fixture> queuedOnCpu0IdleCpu8(const std::string& profile) {
     auto f = std::make_unique<Fixture>(kunpeng920_24(), profile, true, 2);
     f->place(0, 0);
     f->place(1, 0);
-    f->s->nrOverloadedCpus = 1;
+    f->s->rdOverloadedCpus[0] = 1;  // CPU 0 has two tasks: the root domain is overloaded
     f->s->cpus[8].avgIdleNs = 400000;
     return f;
 }
