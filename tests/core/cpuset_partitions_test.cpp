@@ -25,6 +25,7 @@ Topology loadCase(const std::string& name) {
 
 std::vector<std::string> lists(const std::vector<CpuSet>& sets) {
     std::vector<std::string> out;
+    out.reserve(sets.size());
     for (const CpuSet& s : sets) out.push_back(s.toList());
     return out;
 }

@@ -15,7 +15,7 @@
 namespace schedscope {
 namespace {
 
-Topology guest(std::vector<std::string> partitions) {
+Topology guest(const std::vector<std::string>& partitions) {
     auto topo = loadSysfsTopology(test::extractFixture("oracle/x86-2s4n4c2t/sysfs.tar.xz"), Arch::X86_64);
     EXPECT_TRUE(topo.ok()) << topo.error();
     if (!topo.ok()) return {};
