@@ -248,10 +248,17 @@ void MainWindow::showSession(const SessionPtr& session) {
     controls_->setSession(session);
     topologyView_->setSession(session);
     setWindowTitle(tr("schedscope \u2014 %1").arg(qs(session->topology->name)));
-    statusLabel_->setText(tr("%1   (loaded in %2 ms, domains built in %3 ms)")
-                              .arg(qs(session->topology->source))
-                              .arg(session->loadMs, 0, 'f', 0)
-                              .arg(session->buildMs, 0, 'f', 1));
+    QString status = tr("%1   (loaded in %2 ms, domains built in %3 ms)")
+                         .arg(qs(session->topology->source))
+                         .arg(session->loadMs, 0, 'f', 0)
+                         .arg(session->buildMs, 0, 'f', 1);
+    // cpuset partitions split the machine: say where, the domains alone do not show it at a glance
+    if (const auto& rds = session->tree->rootDomains; !rds.empty()) {
+        QStringList spans;
+        for (const CpuSet& rd : rds) spans << qs(rd.toList());
+        status += tr("   root domains (cpuset partitions): %1").arg(spans.join(QStringLiteral(" | ")));
+    }
+    statusLabel_->setText(status);
     if (bannerIsLoadError_) banner_->hide();
     // what the loader set aside from the input (an invalid SLIT, a CPU two nodes list) first,
     // then what the built domains break
@@ -277,6 +284,8 @@ void MainWindow::showSession(const SessionPtr& session) {
     updateHeat();
     emit sessionShown(session);
 }
+
+QString MainWindow::statusText() const { return statusLabel_->text(); }
 
 void MainWindow::showLoadError(const QString& error) {
     banner_->showError(error);

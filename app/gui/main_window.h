@@ -51,6 +51,7 @@ public:
     SessionLoader* loader() const { return loader_; }
     Banner* banner() const { return banner_; }
     TopologyView* topologyView() const { return topologyView_; }
+    QString statusText() const;  // the status bar's line: the source, timings, root domains
     DomainTreeView* domainTreeView() const { return treeView_; }
     DomainTreeModel* domainModel() const { return model_; }
     DomainControls* domainControls() const { return controls_; }

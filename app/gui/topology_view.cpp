@@ -396,6 +396,9 @@ QString TopologyView::tooltipFor(int box) const {
         if (doms.empty() && session_->tree->isolated.test(b.cpu))
             s += tr("\n\nisolated (isolcpus or an isolated cpuset partition): no sched domains");
         else if (doms.empty()) s += tr("\n\nno sched domains (alone or offline)");
+        for (const CpuSet& rd : session_->tree->rootDomains)
+            if (rd.test(b.cpu))
+                s += tr("\n\nroot domain %1 (a cpuset partition's): no domain reaches beyond it").arg(qs(rd.toList()));
         for (const auto& d : doms) {
             s += tr("\n\n%1: span %2, %3 groups\n    imbalance_pct %4, interval %5\u2013%6 ms, busy_factor %7, cache_nice_tries %8")
                      .arg(levelLabel(d), qs(d.span.toList()))

@@ -401,6 +401,22 @@ TEST_F(MainWindowTest, AHybridCpusKindsAndAsymPackingAreShown) {
         << cls.data().toString().toStdString();
 }
 
+// A snapshot with cpuset root partitions (a real 6.1 guest's, tests/data/oracle): the status line
+// lists the root domains, and a CPU's tooltip names its own.
+TEST_F(MainWindowTest, CpusetPartitionsAreNamedInTheStatusAndTooltips) {
+    QSignalSpy shown(&window, &MainWindow::sessionShown);
+    TopologySpec spec;
+    spec.kind = TopologySpec::Kind::SysfsRoot;
+    spec.value = schedscope::test::dataPath("oracle/x86-2s4n4c2t-root-8-15-and-root-0-1/sysfs.tar.xz");
+    window.open(spec);
+    ASSERT_TRUE(shown.wait(60'000));
+    EXPECT_TRUE(window.statusText().contains(QStringLiteral("root domains (cpuset partitions): 2-7 | 0-1 | 8-15")))
+        << window.statusText().toStdString();
+    const QString text = cpuTooltip(window.topologyView(), 4);
+    EXPECT_TRUE(text.contains(QStringLiteral("root domain 2-7"))) << text.toStdString();
+    EXPECT_TRUE(text.contains(QStringLiteral("NUMA (distance 12): span 2-7"))) << text.toStdString();
+}
+
 TEST_F(MainWindowTest, KernelDiffExplainsWhyItIsUnavailableForOtherMachines) {
     openSynthetic();
     window.diffAgainstKernel();
