@@ -125,13 +125,12 @@ const std::vector<KernelChange>& kernelChanges() {
          {{6, 19, 7}}},
         // "sched/fair: More complex proportional newidle balance" (NI_RATE; tip sched/core in
         // February 2026, the 7.1 merge window's sched-core-2026-04-13)
-        // and "sched/topology: Compute sd_weight considering cpuset partitions" (the same pull;
-        // its stable backports, 6.18.32/33 and 7.0.y, are not modelled: their releases are unsure)
-        {{7, 1},
-         [](KernelProfile& p) {
-             p.newidleRate = true;
-             p.sdWeightWithinCpuMap = true;
-         }},
+        {{7, 1}, [](KernelProfile& p) { p.newidleRate = true; }},
+        // "sched/topology: Compute sd_weight considering cpuset partitions" (the same pull), with
+        // its fix "sched/topology: Fix sched_domain_span()"; both in the 6.18.33-rc1 stable queue
+        // (after "Linux 6.18.32", May 2026). A 7.0.y release with it is not known, so none is
+        // modelled.
+        {{7, 1}, [](KernelProfile& p) { p.sdWeightWithinCpuMap = true; }, {{6, 18, 33}}},
     };
     return changes;
 }

@@ -75,8 +75,8 @@ const KernelProfile* findProfile(const std::string& name);
 const KernelProfile& defaultProfile();  // the newest
 // The profile of a kernel by its release ("6.1.0-13-amd64", uname -r): the changes up to its
 // MAJOR.MINOR (a 5.10 kernel: NODE and no CLS; 6.8: PKG, SD_CLUSTER, SD_SHARE_PKG_RESOURCES)
-// and those its stable SUBLEVEL took in ("6.18.44": NI_RANDOM, as linux-6.18.5), the named
-// profile when one has exactly that kernel's behaviours. nullptr when the release does not
+// and those its stable SUBLEVEL took in ("6.18.44": NI_RANDOM and the partition-aware
+// sd_weight, as linux-6.18.33), the named profile when one has exactly that kernel's behaviours. nullptr when the release does not
 // start with MAJOR.MINOR, or is older than 4.14. Debian's "6.1.0-13" names its ABI, not its
 // sublevel, so it gets the branch's first release.
 const KernelProfile* profileForKernelRelease(std::string_view release);

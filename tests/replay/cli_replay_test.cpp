@@ -246,13 +246,14 @@ TEST(CliReplay, RecordingACommandThatCannotRunFailsWithoutAFile) {
 
 // The recording's kernel profile follows the kernel release the trace names (its uname option,
 // written by trace-cmd record and by schedscope-cli record): uname-v6.dat was recorded on this
-// machine's 6.18.44 kernel, a stable release with 6.18.5's backport of NI_RANDOM; a copy whose
+// machine's 6.18.44 kernel, a stable release with 6.18.5's backport of NI_RANDOM (and 6.18.33's
+// of the partition-aware sd_weight); a copy whose
 // release reads 5.18 stands for a trace from a CFS kernel.
 TEST(CliReplay, TheRecordedProfileFollowsTheTracesKernel) {
     CliRun own = cli("replay " + trace("uname-v6.dat") + " --baseline --json");
     ASSERT_EQ(own.status, 0) << own.err;
     auto j = nlohmann::json::parse(own.out);
-    EXPECT_EQ(j["baseline"]["config"]["profile"], "linux-6.18.5");
+    EXPECT_EQ(j["baseline"]["config"]["profile"], "linux-6.18.33");
     EXPECT_EQ(j["baseline"]["config"]["newidle_random"], true);
     EXPECT_NE(j["assumptions"].dump().find("the trace's kernel 6.18.44"), std::string::npos) << j["assumptions"];
 
