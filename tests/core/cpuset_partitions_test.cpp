@@ -70,6 +70,23 @@ TEST(CpusetPartitions, IsolcpusCpusStayOutOfAPartitionToo) {
     EXPECT_EQ(lists(topo.rootDomainSpans()), (std::vector<std::string>{"0-1,4-7", "8-9,12-15"}));
 }
 
+// cgroup v1 (the top cpuset's sched_load_balance off): balancing cpusets that overlap, a (0-5)
+// and b (4-11), make one root domain; c (12-15) does not balance, so its CPUs get none.
+TEST(CpusetPartitions, V1BalancingCpusetsThatOverlapMakeOneRootDomain) {
+    const Topology topo = loadCase("x86-2s4n4c2t-v1-overlapping-a-b-and-c-unbalanced");
+    EXPECT_EQ(lists(topo.rootPartitions), (std::vector<std::string>{"0-11"}));
+    EXPECT_EQ(topo.isolated.toList(), "12-15");
+    EXPECT_EQ(lists(topo.rootDomainSpans()), (std::vector<std::string>{"0-11"}));
+}
+
+// A cpuset that does not balance is walked into: a/inner (2-3) balances below a (0-5), which
+// does not; b does not either, and c (12-15) does.
+TEST(CpusetPartitions, V1WalksIntoACpusetThatDoesNotBalance) {
+    const Topology topo = loadCase("x86-2s4n4c2t-v1-inner-2-3-and-c-12-15");
+    EXPECT_EQ(lists(topo.rootPartitions), (std::vector<std::string>{"2-3", "12-15"}));
+    EXPECT_EQ(topo.isolated.toList(), "0-1,4-11");
+}
+
 TEST(CpusetPartitions, AnInvalidPartitionActsAsAMember) {
     const fs::path root = caseCopy("x86-2s4n4c2t-root-4-7-12-15", "invalid");
     std::ofstream(root / "sys/fs/cgroup/p1/cpuset.cpus.partition", std::ios::trunc)
