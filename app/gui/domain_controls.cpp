@@ -3,6 +3,7 @@
 #include <QCheckBox>
 #include <QComboBox>
 #include <QLabel>
+#include <QLineEdit>
 #include <QSignalBlocker>
 #include <set>
 
@@ -24,6 +25,18 @@ DomainControls::DomainControls(QWidget* parent) : QToolBar(tr("Domains"), parent
     profile_->setSizeAdjustPolicy(QComboBox::AdjustToContents);
     for (const auto& p : kernelProfiles()) profile_->addItem(qs(p.name), qs(p.name));
     profile_->setCurrentIndex(profile_->findData(qs(defaultProfile().name)));
+    isolate_ = new QLineEdit(this);
+    isolate_->setObjectName(QStringLiteral("isolate"));
+    isolate_->setPlaceholderText(tr("e.g. 2-3"));
+    isolate_->setToolTip(tr("CPUs to leave without sched domains, as isolcpus=domain or an isolated cpuset partition "
+                            "would (added to the input's)"));
+    isolate_->setMaximumWidth(110);
+    partitions_ = new QLineEdit(this);
+    partitions_->setObjectName(QStringLiteral("partitions"));
+    partitions_->setPlaceholderText(tr("e.g. 8-15; 0-1"));
+    partitions_->setToolTip(tr("cpuset root partitions, each built as a root domain of its own (CPU lists separated "
+                               "by ';'; in place of the input's)"));
+    partitions_->setMaximumWidth(160);
     level_ = new QComboBox(this);
     level_->setToolTip(tr("Domain level highlighted in the topology view"));
     level_->setMinimumContentsLength(14);
@@ -35,6 +48,11 @@ DomainControls::DomainControls(QWidget* parent) : QToolBar(tr("Domains"), parent
     addWidget(new QLabel(tr(" Profile "), this));
     addWidget(profile_);
     addSeparator();
+    addWidget(new QLabel(tr(" Isolate "), this));
+    addWidget(isolate_);
+    addWidget(new QLabel(tr(" Partitions "), this));
+    addWidget(partitions_);
+    addSeparator();
     addWidget(new QLabel(tr(" Level "), this));
     addWidget(level_);
 
@@ -43,6 +61,14 @@ DomainControls::DomainControls(QWidget* parent) : QToolBar(tr("Domains"), parent
     connect(cls_, &QCheckBox::toggled, this, changed);
     connect(node_, &QCheckBox::toggled, this, changed);
     connect(profile_, &QComboBox::currentIndexChanged, this, changed);
+    // a rebuild when the user is done typing, not on every key
+    for (QLineEdit* edit : {isolate_, partitions_})
+        connect(edit, &QLineEdit::editingFinished, this, [this, edit, changed] {
+            if (edit->isModified()) {
+                edit->setModified(false);
+                changed();
+            }
+        });
     connect(level_, &QComboBox::currentIndexChanged, this, [this](int i) {
         if (i >= 0) emit levelPicked(level_->itemData(i).toInt());
     });
@@ -54,6 +80,8 @@ DomainChoices DomainControls::choices() const {
     c.node = node_->isChecked();
     const QString p = profile_->currentData().toString();
     c.profile = p == qs(defaultProfile().name) ? std::string{} : ss(p);
+    c.isolate = ss(isolate_->text().trimmed());
+    c.partitions = ss(partitions_->text().trimmed());
     return c;
 }
 
@@ -61,6 +89,8 @@ void DomainControls::setChoices(const DomainChoices& c) {
     const QSignalBlocker b1(cls_), b2(node_), b3(profile_);
     cls_->setChecked(c.cls);
     node_->setChecked(c.node);
+    isolate_->setText(qs(c.isolate));
+    partitions_->setText(qs(c.partitions));
     // a kernel between the named profiles (a trace from 6.10, this machine's 5.18) gets an entry
     // of its own, named after its last change ("linux-6.9"): the box shows what the domains are
     // built under

@@ -1,12 +1,14 @@
 #pragma once
-// DomainControls: the toolbar that rebuilds the domains (CLS and NODE toggles, kernel profile)
-// and picks the domain level the topology view highlights.
+// DomainControls: the toolbar that rebuilds the domains (CLS and NODE toggles, kernel profile,
+// what-if cpusets: CPUs to isolate, root partitions) and picks the domain level the topology
+// view highlights.
 #include <QToolBar>
 
 #include "session.h"
 
 class QCheckBox;
 class QComboBox;
+class QLineEdit;
 
 namespace schedscope::gui {
 
@@ -30,6 +32,8 @@ private:
     QCheckBox* cls_;
     QCheckBox* node_;
     QComboBox* profile_;
+    QLineEdit* isolate_;
+    QLineEdit* partitions_;
     QComboBox* level_;
 };
 

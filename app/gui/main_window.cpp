@@ -219,7 +219,13 @@ void MainWindow::start(const LaunchOptions& options) {
     else if (options.spec.kind == TopologySpec::Kind::Local && options.screenshot.isEmpty()) trace_->startLiveIfPermitted();
 }
 
-void MainWindow::open(const TopologySpec& spec) { loader_->load(spec, controls_->choices()); }
+void MainWindow::open(const TopologySpec& spec) {
+    // the what-if cpusets were the open machine's: another one starts from its own
+    DomainChoices choices = controls_->choices();
+    choices.isolate.clear();
+    choices.partitions.clear();
+    loader_->load(spec, choices);
+}
 
 void MainWindow::openPath(const QString& path) {
     const QFileInfo fi(path);
@@ -239,7 +245,7 @@ void MainWindow::openPath(const QString& path) {
 void MainWindow::openTraceFile(const QString& path) { trace_->openTrace(path); }
 
 void MainWindow::showSession(const SessionPtr& session) {
-    const bool newTopology = !session_ || session_->topology != session->topology;
+    const bool newTopology = !session_ || session_->input != session->input;
     session_ = session;
     model_->setSession(session);
     // the loader may have chosen for the user (this machine's own kernel's profile): the

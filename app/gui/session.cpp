@@ -1,6 +1,7 @@
 #include "session.h"
 
 #include <algorithm>
+#include <sstream>
 
 #include "qt_convert.h"
 
@@ -13,6 +14,31 @@ DomainBuildOptions DomainChoices::toOptions(const Topology& topology) const {
     opt.node = node;
     opt.profile = profile.empty() ? nullptr : findProfile(profile);
     return opt;
+}
+
+Result<Topology> DomainChoices::applyCpusets(const Topology& input, const std::string& where) const {
+    if (isolate.empty() && partitions.empty()) return input;
+    CpuSet isolated;
+    if (!isolate.empty()) {
+        auto set = CpuSet::parseList(isolate);
+        if (!set) return Error{where + ": isolate " + isolate + ": " + set.error()};
+        isolated = *set;
+    }
+    std::optional<std::vector<CpuSet>> parts;
+    if (!partitions.empty()) {
+        parts.emplace();
+        std::string list;
+        std::istringstream words(partitions);
+        while (std::getline(words, list, ';')) {
+            std::istringstream inner(list);
+            for (std::string one; inner >> one;) {
+                auto set = CpuSet::parseList(one);
+                if (!set) return Error{where + ": partition " + one + ": " + set.error()};
+                parts->push_back(*set);
+            }
+        }
+    }
+    return withCpusets(input, isolated, parts, where);
 }
 
 namespace {

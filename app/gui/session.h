@@ -17,15 +17,23 @@ struct DomainChoices {
     bool cls = true;
     bool node = true;
     std::string profile;  // empty: the newest profile
+    // What-if cpusets, as typed: CPUs to isolate (a cpulist) and root partitions (cpulists
+    // separated by spaces or ';'); empty: the input's own.
+    std::string isolate;
+    std::string partitions;
 
     DomainBuildOptions toOptions(const Topology& topology) const;
+    // `input` with these cpusets; an error (a list that does not parse, a CPU not online,
+    // partitions that overlap) names `where`
+    Result<Topology> applyCpusets(const Topology& input, const std::string& where) const;
     friend bool operator==(const DomainChoices&, const DomainChoices&) = default;
 };
 
 struct Session {
     TopologySpec spec;
     DomainChoices choices;
-    std::shared_ptr<const Topology> topology;
+    std::shared_ptr<const Topology> topology;  // the input with the choices' cpusets
+    std::shared_ptr<const Topology> input;     // as loaded: rebuilds start from it
     std::shared_ptr<const DomainTree> tree;
     // The topology view's boxes, grouped on the worker: for a thousand CPUs that takes longer
     // than the GUI thread may block. Shared by rebuilds, like the topology.

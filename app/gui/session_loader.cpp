@@ -25,6 +25,15 @@ LoadOutcome buildInto(Session s, const std::function<void(int, const QString&)>&
         out.error = QObject::tr("unknown kernel profile '%1'").arg(qs(s.choices.profile));
         return out;
     }
+    // the what-if cpusets over the input as loaded (a rebuild starts from it again)
+    auto withCpusets = s.choices.applyCpusets(*s.input, s.spec.describe());
+    if (!withCpusets) {
+        out.error = qs(withCpusets.error());
+        return out;
+    }
+    s.topology = s.choices.isolate.empty() && s.choices.partitions.empty()
+                     ? s.input
+                     : std::make_shared<const Topology>(std::move(withCpusets).value());
     auto tree = buildDomains(*s.topology, s.choices.toOptions(*s.topology));
     if (!tree) {
         out.error = qs(tree.error());
@@ -56,8 +65,8 @@ LoadOutcome loadSession(const TopologySpec& spec, const DomainChoices& choices,
     if (spec.kind == TopologySpec::Kind::Local && s.choices.profile.empty())
         if (const KernelProfile* running = runningKernelProfile(); running && running != &defaultProfile())
             s.choices.profile = running->name;
-    s.topology = std::make_shared<const Topology>(std::move(topo).value());
-    s.layout = std::make_shared<const TopologyLayout>(TopologyLayout::build(*s.topology));
+    s.input = std::make_shared<const Topology>(std::move(topo).value());
+    s.layout = std::make_shared<const TopologyLayout>(TopologyLayout::build(*s.input));
     s.loadMs = msSince(t0);
     return buildInto(std::move(s), stage);
 }
@@ -69,7 +78,7 @@ LoadOutcome rebuildSession(const SessionPtr& from, const DomainChoices& choices,
     s.spec = from->spec;
     s.choices = choices;
     s.loadMs = from->loadMs;
-    s.topology = from->topology;
+    s.input = from->input;
     s.layout = from->layout;
     return buildInto(std::move(s), stage);
 }
@@ -80,8 +89,8 @@ LoadOutcome sessionFromTopology(Topology topology, const TopologySpec& spec, con
     Session s;
     s.spec = spec;
     s.choices = choices;
-    s.topology = std::make_shared<const Topology>(std::move(topology));
-    s.layout = std::make_shared<const TopologyLayout>(TopologyLayout::build(*s.topology));
+    s.input = std::make_shared<const Topology>(std::move(topology));
+    s.layout = std::make_shared<const TopologyLayout>(TopologyLayout::build(*s.input));
     return buildInto(std::move(s), stage);
 }
 

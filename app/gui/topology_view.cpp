@@ -68,7 +68,8 @@ TopologyView::TopologyView(QWidget* parent) : QWidget(parent) {
 }
 
 void TopologyView::setSession(SessionPtr session) {
-    const bool sameTopology = session_ && session && session_->topology == session->topology;
+    // a rebuild (other choices or cpusets) keeps the input, and the boxes with it
+    const bool sameTopology = session_ && session && session_->input == session->input;
     session_ = std::move(session);
     if (!sameTopology) {
         // The boxes were grouped on the worker (Session::layout); only their placement is ours.

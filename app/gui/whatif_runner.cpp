@@ -59,7 +59,7 @@ void WhatIfRunner::start(const WhatIfRequest& request) {
             s.choices.cls = out.setup->build[setting].cls;
             s.choices.node = out.setup->build[setting].node;
             s.choices.profile = request.profile;
-            s.topology = out.setup->topology;
+            s.topology = s.input = out.setup->topology;
             s.tree = out.setup->trees[setting];
             s.layout = layout;
             out.sessions[setting] = std::make_shared<const Session>(std::move(s));

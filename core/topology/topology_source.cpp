@@ -4,6 +4,7 @@
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
+#include <string_view>
 
 #include "topology/hwloc_loader.h"
 #include "topology/snapshot_archive.h"
@@ -27,30 +28,29 @@ std::string describeSource(const TopologySpec& spec) {
 
 Result<Topology> loadSource(const TopologySpec& spec);
 
-// the spec's cpuset set-up over the loaded topology: its CPUs must be online there
-Result<Topology> applyCpusets(const TopologySpec& spec, Topology t) {
+}  // namespace
+
+Result<Topology> withCpusets(Topology t, const CpuSet& isolate, const std::optional<std::vector<CpuSet>>& partitions,
+                             const std::string& where) {
     const CpuSet online = t.onlineCpus();
     auto mustBeOnline = [&](const char* what, const CpuSet& cpus) -> Status {
         if (cpus.isSubsetOf(online)) return {};
-        return Error{describeSource(spec) + ": " + what + " " + cpus.toList() + ": CPUs " +
-                     cpus.minus(online).toList() + " are not online there"};
+        return Error{where + ": " + what + " " + cpus.toList() + ": CPUs " + cpus.minus(online).toList() +
+                     " are not online there"};
     };
-    if (auto st = mustBeOnline("--isolate", spec.isolate); !st) return Error{st.error()};
-    t.isolated |= spec.isolate;
-    if (spec.partitions) {
-        for (const CpuSet& p : *spec.partitions)
+    if (auto st = mustBeOnline("--isolate", isolate); !st) return Error{st.error()};
+    t.isolated |= isolate;
+    if (partitions) {
+        CpuSet taken;
+        for (const CpuSet& p : *partitions) {
             if (auto st = mustBeOnline("--partition", p); !st) return Error{st.error()};
-        t.rootPartitions = *spec.partitions;
-    }
-    CpuSet taken;
-    for (const CpuSet& p : t.rootPartitions) {
-        if (p.intersects(taken)) return Error{describeSource(spec) + ": --partition " + p.toList() + " overlaps another partition"};
-        taken |= p;
+            if (p.intersects(taken)) return Error{where + ": --partition " + p.toList() + " overlaps another partition"};
+            taken |= p;
+        }
+        t.rootPartitions = *partitions;
     }
     return t;
 }
-
-}  // namespace
 
 std::string TopologySpec::describe() const {
     std::string out = describeSource(*this);
@@ -94,6 +94,20 @@ Result<Topology> loadSysfsAt(const std::string& root, const TopologySpec& spec) 
 }
 
 // A directory holding sys/, one a few levels above it (an extracted dump), or the dump's archive.
+// "host1.tar.bz2" -> "host1"; a generic "sysfs.tar.xz" takes its folder's name
+std::string archiveStem(const std::string& archive) {
+    const fs::path p(archive);
+    std::string stem = p.filename().string();
+    for (const std::string_view suffix : {".tar.xz", ".tar.bz2", ".tar.gz", ".tgz", ".tar"})
+        if (stem.size() > suffix.size() && stem.ends_with(suffix)) {
+            stem = stem.substr(0, stem.size() - suffix.size());
+            break;
+        }
+    if ((stem == "sysfs" || stem.empty()) && p.has_parent_path() && !p.parent_path().filename().empty())
+        return p.parent_path().filename().string();
+    return stem;
+}
+
 Result<Topology> loadSysfsSnapshot(const TopologySpec& spec) {
     if (!isSnapshotArchive(spec.value)) {
         auto root = findSnapshotRoot(spec.value);
@@ -112,7 +126,9 @@ Result<Topology> loadSysfsSnapshot(const TopologySpec& spec) {
             e.replace(at, extracted->dir().size(), spec.value);
         return Error{e};
     }
-        topo->source = "sysfs snapshot " + spec.value;
+    topo->source = "sysfs snapshot " + spec.value;
+    // an archive holding sys/ at its top: named after the archive, not the temporary directory
+    if (fs::path(*root) == fs::path(extracted->dir())) topo->name = archiveStem(spec.value);
     return topo;
 }
 }  // namespace
@@ -120,7 +136,7 @@ Result<Topology> loadSysfsSnapshot(const TopologySpec& spec) {
 Result<Topology> loadTopology(const TopologySpec& spec) {
     auto t = loadSource(spec);
     if (!t || (spec.isolate.empty() && !spec.partitions)) return t;
-    return applyCpusets(spec, std::move(*t));
+    return withCpusets(std::move(*t), spec.isolate, spec.partitions, describeSource(spec));
 }
 
 namespace {

@@ -27,6 +27,12 @@ struct TopologySpec {
 // Loads any topology; errors are one line naming the input and the problem.
 Result<Topology> loadTopology(const TopologySpec& spec);
 
+// `t` with a what-if cpuset set-up: `isolate` added to its isolated CPUs, `partitions` (when set)
+// in place of its root partitions. The CPUs must be online in `t` and partitions disjoint; an
+// error names `where` (the input) and the option.
+Result<Topology> withCpusets(Topology t, const CpuSet& isolate, const std::optional<std::vector<CpuSet>>& partitions,
+                             const std::string& where);
+
 struct PresetInfo {
     std::string name;         // "kunpeng920-24"
     std::string description;  // one line

@@ -483,6 +483,11 @@ TEST(Cli, PartitionsAndIsolatedCpusAreWhatIfOptions) {
     CliRun offline = cli("domains --sysfs-root " + partitionGuest() + " --isolate 12-31");
     EXPECT_EQ(offline.status, 2);
     EXPECT_NE(offline.err.find("--isolate 12-31: CPUs 16-31 are not online there"), std::string::npos) << offline.err;
+    // an archive with sys/ at its top is named after the archive (a generic sysfs.tar.xz after
+    // its folder), not the temporary directory it was unpacked in
+    CliRun topo = cli("topology --sysfs-root " + partitionGuest());
+    ASSERT_EQ(topo.status, 0) << topo.err;
+    EXPECT_EQ(topo.out.rfind("x86-2s4n4c2t (sysfs snapshot ", 0), 0u) << topo.out.substr(0, 200);
     CliRun bare = cli("replay missing.dat --partition 0-1");
     EXPECT_EQ(bare.status, 2);
     EXPECT_NE(bare.err.find("name it too"), std::string::npos) << bare.err;

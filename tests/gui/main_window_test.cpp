@@ -7,6 +7,7 @@
 #include <QDialog>
 #include <QTimer>
 #include <QHelpEvent>
+#include <QLineEdit>
 #include <QMimeData>
 #include <QToolTip>
 #include <QUrl>
@@ -415,6 +416,49 @@ TEST_F(MainWindowTest, CpusetPartitionsAreNamedInTheStatusAndTooltips) {
     const QString text = cpuTooltip(window.topologyView(), 4);
     EXPECT_TRUE(text.contains(QStringLiteral("root domain 2-7"))) << text.toStdString();
     EXPECT_TRUE(text.contains(QStringLiteral("NUMA (distance 12): span 2-7"))) << text.toStdString();
+}
+
+// The toolbar's what-if cpusets: typed partitions rebuild the domains apart; a set-up the machine
+// cannot have (overlapping partitions) is one line in the banner and the open domains stay; a
+// topology opened next starts from its own cpusets.
+TEST_F(MainWindowTest, TypedCpusetsRebuildTheDomainsAndBadOnesKeepWhatIsOpen) {
+    QSignalSpy shown(&window, &MainWindow::sessionShown);
+    TopologySpec spec;
+    spec.kind = TopologySpec::Kind::SysfsRoot;
+    spec.value = schedscope::test::dataPath("oracle/x86-2s4n4c2t/sysfs.tar.xz");
+    window.open(spec);
+    ASSERT_TRUE(shown.wait(60'000));
+    EXPECT_FALSE(window.statusText().contains(QStringLiteral("root domains"))) << window.statusText().toStdString();
+    auto* partitions = window.domainControls()->findChild<QLineEdit*>(QStringLiteral("partitions"));
+    auto* isolate = window.domainControls()->findChild<QLineEdit*>(QStringLiteral("isolate"));
+    ASSERT_TRUE(partitions && isolate);
+    auto type = [](QLineEdit* edit, const QString& text) {
+        edit->setText(text);
+        edit->setModified(true);
+        emit edit->editingFinished();
+    };
+    type(partitions, QStringLiteral("8-15; 0-1"));
+    ASSERT_TRUE(shown.wait(60'000));
+    EXPECT_TRUE(window.statusText().contains(QStringLiteral("root domains (cpuset partitions): 2-7 | 8-15 | 0-1")))
+        << window.statusText().toStdString();
+    EXPECT_EQ(window.session()->tree->domainsOf(0).size(), 1u);  // SMT 0-1: all its partition holds
+    type(isolate, QStringLiteral("2-3"));
+    ASSERT_TRUE(shown.wait(60'000));
+    EXPECT_EQ(window.session()->tree->isolated.toList(), "2-3");
+    EXPECT_TRUE(window.statusText().contains(QStringLiteral("4-7 | 8-15 | 0-1"))) << window.statusText().toStdString();
+
+    QSignalSpy failed(&window, &MainWindow::loadFailed);
+    type(partitions, QStringLiteral("0-7; 4-11"));
+    ASSERT_TRUE(failed.wait(60'000));
+    EXPECT_TRUE(window.banner()->text().contains(QStringLiteral("partition 4-11 overlaps another partition")))
+        << window.banner()->text().toStdString();
+    EXPECT_EQ(window.session()->tree->rootDomains.size(), 3u);  // what was open stays
+
+    window.open(spec);
+    ASSERT_TRUE(shown.wait(60'000));
+    EXPECT_TRUE(window.session()->tree->rootDomains.empty());
+    EXPECT_TRUE(window.session()->tree->isolated.empty());
+    EXPECT_TRUE(partitions->text().isEmpty());
 }
 
 TEST_F(MainWindowTest, KernelDiffExplainsWhyItIsUnavailableForOtherMachines) {
