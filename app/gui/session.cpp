@@ -33,7 +33,12 @@ Result<Topology> DomainChoices::applyCpusets(const Topology& input, const std::s
             std::istringstream inner(list);
             for (std::string one; inner >> one;) {
                 auto set = CpuSet::parseList(one);
-                if (!set) return Error{where + ": partition " + one + ": " + set.error()};
+                if (!set) {
+                    std::string e = where;
+                    e += ": partition " + one;
+                    e += ": " + set.error();
+                    return Error{e};
+                }
                 parts->push_back(*set);
             }
         }
