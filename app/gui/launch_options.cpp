@@ -38,6 +38,12 @@ LaunchOptions parseLaunchOptions(const QStringList& arguments) {
                                       QStringLiteral("STR"));
     const QCommandLineOption archOpt(QStringLiteral("arch"), QObject::tr("Kernel rules to apply: x86_64, arm64, ppc64, s390x or generic."),
                                      QStringLiteral("ARCH"));
+    const QCommandLineOption isolateOpt(QStringLiteral("isolate"),
+                                        QObject::tr("Leave these CPUs without sched domains (isolcpus=domain, an isolated cpuset partition)."),
+                                        QStringLiteral("LIST"));
+    const QCommandLineOption partitionOpt(QStringLiteral("partition"),
+                                          QObject::tr("A cpuset root partition, built as a root domain of its own (repeatable)."),
+                                          QStringLiteral("LIST"));
     const QCommandLineOption noClsOpt(QStringLiteral("no-cls"), QObject::tr("Leave out the CLS level (kernels before 5.16)."));
     const QCommandLineOption noNodeOpt(QStringLiteral("no-node"), QObject::tr("Leave out the NODE level (kernels before 4.15)."));
     const QCommandLineOption profileOpt(QStringLiteral("profile"), QObject::tr("Kernel profile, e.g. linux-6.1."),
@@ -65,7 +71,8 @@ LaunchOptions parseLaunchOptions(const QStringList& arguments) {
         QStringLiteral("PATH"));
     const QCommandLineOption helperOpt(QStringLiteral("capture-helper"),
                                        QObject::tr("Live capture through schedscope-capture even when running as root (also SCHEDSCOPE_CAPTURE_HELPER=1)."));
-    parser.addOptions({helpOpt, versionOpt, localOpt, presetOpt, xmlOpt, sysfsOpt, synthOpt, archOpt, noClsOpt, noNodeOpt,
+    parser.addOptions({helpOpt, versionOpt, localOpt, presetOpt, xmlOpt, sysfsOpt, synthOpt, archOpt, isolateOpt, partitionOpt,
+                       noClsOpt, noNodeOpt,
                        profileOpt, shotOpt, viewOpt, sizeOpt, selCpuOpt, selLevelOpt, lessonOpt, figuresOpt, attachOpt, helperOpt});
     parser.addPositionalArgument(QStringLiteral("FILE"), QObject::tr("A trace file to open (trace.dat or ftrace text)."),
                                  QStringLiteral("[FILE]"));
@@ -105,6 +112,24 @@ LaunchOptions parseLaunchOptions(const QStringList& arguments) {
         }
         o.spec.arch = *arch;
         o.spec.archGiven = true;
+    }
+    // the cpusets are the topology's (applied when it loads): the toolbar's fields are what-ifs on top
+    if (parser.isSet(isolateOpt)) {
+        auto set = CpuSet::parseList(ss(parser.value(isolateOpt)));
+        if (!set) {
+            o.error = QObject::tr("--isolate: %1").arg(qs(set.error()));
+            return o;
+        }
+        o.spec.isolate = *set;
+    }
+    for (const QString& list : parser.values(partitionOpt)) {
+        auto set = CpuSet::parseList(ss(list));
+        if (!set) {
+            o.error = QObject::tr("--partition: %1").arg(qs(set.error()));
+            return o;
+        }
+        if (!o.spec.partitions) o.spec.partitions.emplace();
+        o.spec.partitions->push_back(*set);
     }
     o.choices.cls = !parser.isSet(noClsOpt);
     o.choices.node = !parser.isSet(noNodeOpt);

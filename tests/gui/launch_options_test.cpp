@@ -19,6 +19,21 @@ TEST(LaunchOptions, DefaultsToThisMachine) {
     EXPECT_TRUE(o.screenshot.isEmpty());
 }
 
+// --isolate and --partition are the topology's cpusets (applied when it loads), as the CLI's
+TEST(LaunchOptions, CpusetsGoWithTheTopology) {
+    auto o = parse({QStringLiteral("--preset"), QStringLiteral("kunpeng920-24"), QStringLiteral("--isolate"),
+                    QStringLiteral("4-7"), QStringLiteral("--partition"), QStringLiteral("24-47"),
+                    QStringLiteral("--partition"), QStringLiteral("72-95")});
+    ASSERT_TRUE(o.error.isEmpty()) << o.error.toStdString();
+    EXPECT_EQ(o.spec.isolate.toList(), "4-7");
+    ASSERT_TRUE(o.spec.partitions);
+    ASSERT_EQ(o.spec.partitions->size(), 2u);
+    EXPECT_EQ((*o.spec.partitions)[1].toList(), "72-95");
+    EXPECT_EQ(o.spec.describe(), "--preset kunpeng920-24 --isolate 4-7 --partition 24-47 --partition 72-95");
+    o = parse({QStringLiteral("--partition"), QStringLiteral("2-x")});
+    EXPECT_TRUE(o.error.startsWith(QStringLiteral("--partition: "))) << o.error.toStdString();
+}
+
 TEST(LaunchOptions, LiveCaptureThroughTheHelper) {
     auto o = parse({QStringLiteral("--attach-capture"), QStringLiteral("/run/user/1000/ss.sock")});
     ASSERT_TRUE(o.error.isEmpty()) << o.error.toStdString();
