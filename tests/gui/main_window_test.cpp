@@ -46,6 +46,16 @@ protected:
         ASSERT_TRUE(shown.wait(60'000)) << "the synthetic topology did not load";
         ASSERT_TRUE(window.session());
     }
+    // opens tests/data/<relative> as `kind` and waits for it
+    TopologySpec openData(TopologySpec::Kind kind, const std::string& relative) {
+        QSignalSpy shown(&window, &MainWindow::sessionShown);
+        TopologySpec spec;
+        spec.kind = kind;
+        spec.value = schedscope::test::dataPath(relative);
+        window.open(spec);
+        EXPECT_TRUE(shown.wait(60'000)) << relative << " did not load";
+        return spec;
+    }
     MainWindow window;
 };
 
@@ -386,12 +396,8 @@ TEST_F(MainWindowTest, CpuTooltipGivesMasksFlagsAndBalanceParameters) {
 
 // A hybrid laptop (Arrow Lake): each CPU says its kind, and the domains carry ITMT's asym packing.
 TEST_F(MainWindowTest, AHybridCpusKindsAndAsymPackingAreShown) {
-    QSignalSpy shown(&window, &MainWindow::sessionShown);
-    TopologySpec spec;
-    spec.kind = TopologySpec::Kind::HwlocXml;
-    spec.value = schedscope::test::dataPath("topologies/xml/Intel-ArrowLake-CoreUltra5-225U.xml");
-    window.open(spec);
-    ASSERT_TRUE(shown.wait(60'000));
+    openData(TopologySpec::Kind::HwlocXml, "topologies/xml/Intel-ArrowLake-CoreUltra5-225U.xml");
+    ASSERT_TRUE(window.session());
     EXPECT_TRUE(cpuTooltip(window.topologyView(), 0).contains(QStringLiteral("kind IntelCore")));
     const QString eCore = cpuTooltip(window.topologyView(), 4);
     EXPECT_TRUE(eCore.contains(QStringLiteral("kind IntelAtom"))) << eCore.toStdString();
@@ -405,12 +411,8 @@ TEST_F(MainWindowTest, AHybridCpusKindsAndAsymPackingAreShown) {
 // A snapshot with cpuset root partitions (a real 6.1 guest's, tests/data/oracle): the status line
 // lists the root domains, and a CPU's tooltip names its own.
 TEST_F(MainWindowTest, CpusetPartitionsAreNamedInTheStatusAndTooltips) {
-    QSignalSpy shown(&window, &MainWindow::sessionShown);
-    TopologySpec spec;
-    spec.kind = TopologySpec::Kind::SysfsRoot;
-    spec.value = schedscope::test::dataPath("oracle/x86-2s4n4c2t-root-8-15-and-root-0-1/sysfs.tar.xz");
-    window.open(spec);
-    ASSERT_TRUE(shown.wait(60'000));
+    openData(TopologySpec::Kind::SysfsRoot, "oracle/x86-2s4n4c2t-root-8-15-and-root-0-1/sysfs.tar.xz");
+    ASSERT_TRUE(window.session());
     EXPECT_TRUE(window.statusText().contains(QStringLiteral("root domains (cpuset partitions): 2-7 | 0-1 | 8-15")))
         << window.statusText().toStdString();
     const QString text = cpuTooltip(window.topologyView(), 4);
@@ -422,12 +424,9 @@ TEST_F(MainWindowTest, CpusetPartitionsAreNamedInTheStatusAndTooltips) {
 // cannot have (overlapping partitions) is one line in the banner and the open domains stay; a
 // topology opened next starts from its own cpusets.
 TEST_F(MainWindowTest, TypedCpusetsRebuildTheDomainsAndBadOnesKeepWhatIsOpen) {
+    const TopologySpec spec = openData(TopologySpec::Kind::SysfsRoot, "oracle/x86-2s4n4c2t/sysfs.tar.xz");
+    ASSERT_TRUE(window.session());
     QSignalSpy shown(&window, &MainWindow::sessionShown);
-    TopologySpec spec;
-    spec.kind = TopologySpec::Kind::SysfsRoot;
-    spec.value = schedscope::test::dataPath("oracle/x86-2s4n4c2t/sysfs.tar.xz");
-    window.open(spec);
-    ASSERT_TRUE(shown.wait(60'000));
     EXPECT_FALSE(window.statusText().contains(QStringLiteral("root domains"))) << window.statusText().toStdString();
     auto* partitions = window.domainControls()->findChild<QLineEdit*>(QStringLiteral("partitions"));
     auto* isolate = window.domainControls()->findChild<QLineEdit*>(QStringLiteral("isolate"));
