@@ -258,11 +258,12 @@ void MainWindow::showSession(const SessionPtr& session) {
                          .arg(qs(session->topology->source))
                          .arg(session->loadMs, 0, 'f', 0)
                          .arg(session->buildMs, 0, 'f', 1);
-    // cpuset partitions split the machine: say where, the domains alone do not show it at a glance
+    // cpuset partitions split the machine: say where, first (a long source would push it out of
+    // sight), as the domains alone do not show it at a glance
     if (const auto& rds = session->tree->rootDomains; !rds.empty()) {
         QStringList spans;
         for (const CpuSet& rd : rds) spans << qs(rd.toList());
-        status += tr("   root domains (cpuset partitions): %1").arg(spans.join(QStringLiteral(" | ")));
+        status = tr("root domains (cpuset partitions): %1   ").arg(spans.join(QStringLiteral(" | "))) + status;
     }
     statusLabel_->setText(status);
     if (bannerIsLoadError_) banner_->hide();
