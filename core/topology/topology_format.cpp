@@ -54,7 +54,8 @@ nlohmann::json topologyToJson(const Topology& t) {
                 {"nodes", nodes},
                 {"cpus", cpus}};
     // what changes the domains beyond the masks: the kinds in hwloc's order (the least powerful
-    // first), the ITMT switch and the isolated CPUs, when the source had them
+    // first), the ITMT switch, the isolated CPUs and the cpuset root partitions, when the source
+    // had them
     if (!t.kindNames.empty()) out["kinds"] = t.kindNames;
     if (!t.cpuModel.empty()) out["cpu_model"] = t.cpuModel;
     if (!t.cpuVendor.empty()) out["cpu_vendor"] = t.cpuVendor;
@@ -62,6 +63,10 @@ nlohmann::json topologyToJson(const Topology& t) {
     if (t.cpuModelNumber >= 0) out["cpu_model_number"] = t.cpuModelNumber;
     if (t.itmtEnabled) out["itmt"] = *t.itmtEnabled;
     if (!t.isolated.empty()) out["isolated"] = t.isolated.toList();
+    if (!t.rootPartitions.empty()) {
+        auto& parts = out["root_partitions"] = nlohmann::json::array();
+        for (const CpuSet& p : t.rootPartitions) parts.push_back(p.toList());
+    }
     return out;
 }
 
@@ -214,6 +219,15 @@ Result<Topology> topologyFromJson(const nlohmann::json& j, const std::string& wh
             auto s = CpuSet::parseList(j.at("isolated").get<std::string>());
             if (!s) return Error{what + ": isolated: " + s.error()};
             t.isolated = *s & online;
+        }
+        if (j.contains("root_partitions")) {
+            const auto& parts = j.at("root_partitions");
+            if (!parts.is_array()) throw std::runtime_error("root_partitions must be an array");
+            for (const auto& p : parts) {
+                auto s = CpuSet::parseList(p.get<std::string>());
+                if (!s) return Error{what + ": root_partitions: " + s.error()};
+                t.rootPartitions.push_back(*s & online);
+            }
         }
         if (auto st = t.check(); !st) return Error{what + ": " + st.error()};
         return t;

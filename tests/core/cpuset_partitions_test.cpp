@@ -7,11 +7,13 @@
 
 #include <filesystem>
 #include <fstream>
+#include <nlohmann/json.hpp>
 
 #include "domains/domain_builder.h"
 #include "domains/domain_format.h"
 #include "support/fixtures.h"
 #include "topology/sysfs_loader.h"
+#include "topology/topology_format.h"
 
 namespace schedscope {
 namespace {
@@ -55,6 +57,22 @@ TEST(CpusetPartitions, RootPartitionsAreReadAndTheTopCpusetKeepsTheRest) {
         rd.forEach([&](int cpu) {
             for (const auto& d : tree->domainsOf(cpu)) EXPECT_TRUE(d.span.isSubsetOf(rd)) << "cpu" << cpu << " " << d.level;
         });
+}
+
+// A recording's topology sidecar is this JSON: the partitions go with it, so a replay builds the
+// domains the recording machine had.
+TEST(CpusetPartitions, TheTopologyJsonKeepsThem) {
+    const Topology topo = loadCase("x86-2s4n4c2t-root-8-15-and-root-0-1");
+    const auto json = topologyToJson(topo);
+    EXPECT_EQ(json["root_partitions"], (std::vector<std::string>{"0-1", "8-15"}));
+    auto back = topologyFromJson(json, "sidecar");
+    ASSERT_TRUE(back.ok()) << back.error();
+    EXPECT_EQ(lists(back->rootDomainSpans()), (std::vector<std::string>{"2-7", "0-1", "8-15"}));
+    auto bad = json;
+    bad["root_partitions"] = {"0-1", "1-3"};
+    auto refused = topologyFromJson(bad, "sidecar");
+    ASSERT_FALSE(refused.ok());
+    EXPECT_NE(refused.error().find("overlaps another partition"), std::string::npos) << refused.error();
 }
 
 TEST(CpusetPartitions, AnIsolatedPartitionsCpusGetNoDomains) {
