@@ -25,15 +25,17 @@ LoadOutcome buildInto(Session s, const std::function<void(int, const QString&)>&
         out.error = QObject::tr("unknown kernel profile '%1'").arg(qs(s.choices.profile));
         return out;
     }
-    // the what-if cpusets over the input as loaded (a rebuild starts from it again)
-    auto withCpusets = s.choices.applyCpusets(*s.input, s.spec.describe());
-    if (!withCpusets) {
-        out.error = qs(withCpusets.error());
-        return out;
+    // the what-if cpusets over the input as loaded (a rebuild starts from it again); without
+    // any, the input itself, not a copy of it
+    s.topology = s.input;
+    if (!s.choices.isolate.empty() || !s.choices.partitions.empty()) {
+        auto withCpusets = s.choices.applyCpusets(*s.input, s.spec.describe());
+        if (!withCpusets) {
+            out.error = qs(withCpusets.error());
+            return out;
+        }
+        s.topology = std::make_shared<const Topology>(std::move(withCpusets).value());
     }
-    s.topology = s.choices.isolate.empty() && s.choices.partitions.empty()
-                     ? s.input
-                     : std::make_shared<const Topology>(std::move(withCpusets).value());
     auto tree = buildDomains(*s.topology, s.choices.toOptions(*s.topology));
     if (!tree) {
         out.error = qs(tree.error());

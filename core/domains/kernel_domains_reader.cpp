@@ -7,19 +7,11 @@
 #include <sstream>
 
 #include "domains/sd_flags.h"
+#include "util/sysfs_text.h"
 
 namespace schedscope {
 namespace fs = std::filesystem;
 namespace {
-
-std::string slurp(const fs::path& p) {
-    std::ifstream in(p);
-    std::ostringstream s;
-    s << in.rdbuf();
-    std::string t = s.str();
-    while (!t.empty() && (t.back() == '\n' || t.back() == ' ')) t.pop_back();
-    return t;
-}
 
 int numbered(const std::string& name, const std::string& prefix) {
     if (name.rfind(prefix, 0) != 0 || name.size() == prefix.size()) return -1;
@@ -77,8 +69,8 @@ Result<DomainTree> readKernelDomains(const std::string& root) {
             int level = numbered(d.path().filename().string(), "domain");
             if (level < 0) continue;
             SchedDomain sd;
-            sd.level = slurp(d.path() / "name");
-            std::istringstream flags(slurp(d.path() / "flags"));
+            sd.level = readAttributeText(d.path() / "name");
+            std::istringstream flags(readAttributeText(d.path() / "flags"));
             std::string f;
             while (flags >> f) sd.flags |= flagFromName(*tree.profile, f);
             doms.emplace_back(level, sd);

@@ -2,22 +2,13 @@
 
 #include <algorithm>
 #include <filesystem>
-#include <fstream>
-#include <sstream>
 #include <system_error>
+
+#include "util/sysfs_text.h"
 
 namespace schedscope {
 namespace fs = std::filesystem;
 namespace {
-
-std::string readTrimmed(const fs::path& p) {
-    std::ifstream in(p);
-    std::ostringstream text;
-    text << in.rdbuf();
-    std::string s = text.str();
-    while (!s.empty() && (s.back() == '\n' || s.back() == ' ')) s.pop_back();
-    return s;
-}
 
 // A systemd machine has hundreds of cgroups; a partition is rarely deeper than a few levels,
 // and a walk of a runaway tree must end.
@@ -25,7 +16,7 @@ constexpr int kMaxDepth = 8;
 constexpr int kMaxCgroups = 20000;
 
 Result<CpuSet> readCpus(const fs::path& file) {
-    auto cpus = CpuSet::parseList(readTrimmed(file));
+    auto cpus = CpuSet::parseList(readAttributeText(file));
     if (!cpus) return Error{file.string() + ": " + cpus.error()};
     return cpus;
 }
@@ -54,7 +45,7 @@ public:
                                                                                            : child / "cpuset.cpus";
             auto effective = readCpus(effectiveFile);
             if (!effective) return Error{effective.error()};
-            const bool balances = readTrimmed(child / "cpuset.sched_load_balance") == "1";
+            const bool balances = readAttributeText(child / "cpuset.sched_load_balance") == "1";
             if (!allowed->empty() && !(balances && allowed->intersects(housekeeping_))) {
                 if (auto st = visitChildren(child, depth + 1); !st) return st;
                 continue;
@@ -95,7 +86,7 @@ private:
 Status readV1Cpusets(const fs::path& top, Topology& topo, std::vector<CpuSet>& partitions) {
     std::error_code ec;
     if (!fs::exists(top / "cpuset.sched_load_balance", ec)) return {};
-    if (readTrimmed(top / "cpuset.sched_load_balance") != "0") return {};  // one domain, the usual case
+    if (readAttributeText(top / "cpuset.sched_load_balance") != "0") return {};  // one domain, the usual case
     const CpuSet online = topo.onlineCpus();
     const CpuSet housekeeping = online.minus(topo.isolated);
     V1Walk walk(housekeeping);
@@ -129,14 +120,14 @@ Status readCpusetPartitions(const std::string& root, Topology& topo) {
         ++seen;
         const fs::path partitionFile = it->path() / "cpuset.cpus.partition";
         if (!fs::exists(partitionFile, ec)) continue;
-        const std::string type = readTrimmed(partitionFile);
+        const std::string type = readAttributeText(partitionFile);
         // "root", "isolated", "member", or "<type> invalid (<why>)"
         const bool valid = type.find("invalid") == std::string::npos;
         const bool isRoot = valid && type.rfind("root", 0) == 0;
         const bool isIsolated = valid && type.rfind("isolated", 0) == 0;
         if (!isRoot && !isIsolated) continue;
         const fs::path effectiveFile = it->path() / "cpuset.cpus.effective";
-        auto cpus = CpuSet::parseList(readTrimmed(effectiveFile));
+        auto cpus = CpuSet::parseList(readAttributeText(effectiveFile));
         if (!cpus) return Error{effectiveFile.string() + ": " + cpus.error()};
         const CpuSet mine = *cpus & online;
         if (mine.empty()) continue;
