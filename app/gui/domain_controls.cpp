@@ -91,8 +91,8 @@ void DomainControls::setChoices(const DomainChoices& c) {
     node_->setChecked(c.node);
     isolate_->setText(qs(c.isolate));
     partitions_->setText(qs(c.partitions));
-    // a kernel between the named profiles (a trace from 6.10, this machine's 5.18) gets an entry
-    // of its own, named after its last change ("linux-6.9"): the box shows what the domains are
+    // a kernel between the named profiles (a trace from 6.11, this machine's 5.18) gets an entry
+    // of its own, named after its last change ("linux-6.10"): the box shows what the domains are
     // built under
     const KernelProfile* p = findProfile(c.profile.empty() ? defaultProfile().name : c.profile);
     const QString name = p ? qs(p->name) : QString();

@@ -36,7 +36,10 @@ public:
         for (const auto& l : levels_) tree.levels.push_back({l.name, l.overlap, l.numaLevel, l.numaDistance});
         tree.isolated = topo_.onlineCpus() & topo_.isolated;
         tree.cpus.resize(topo_.cpus.size());
-        for (size_t i = 0; i < tree.cpus.size(); ++i) tree.cpus[i].cpu = static_cast<int>(i);
+        for (size_t i = 0; i < tree.cpus.size(); ++i) {
+            tree.cpus[i].cpu = static_cast<int>(i);
+            tree.cpus[i].capacity = topo_.cpus[i].capacity;
+        }
         if (levels_.empty()) return tree;
 
         // Capacity asymmetry classes (asym_cap_list): distinct capacities present in cpu_map.
@@ -378,6 +381,7 @@ Result<DomainTree> buildDomains(const Topology& topology, const DomainBuildOptio
         for (std::string& w : part.warnings)
             if (std::find(tree.warnings.begin(), tree.warnings.end(), w) == tree.warnings.end()) tree.warnings.push_back(std::move(w));
     }
+    for (const CpuSet& rd : spans) tree.builtFor |= rd;
     if (!topology.rootPartitions.empty()) tree.rootDomains = spans;
     return tree;
 }

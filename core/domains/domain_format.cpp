@@ -1,5 +1,6 @@
 #include "domains/domain_format.h"
 
+#include <algorithm>
 #include <nlohmann/json.hpp>
 #include <sstream>
 
@@ -104,32 +105,65 @@ void writeDomainTreeJson(std::ostream& out, const DomainTree& tree) {
 }
 
 // mirrors sched_domain_debug() / sched_domain_debug_one() in kernel/sched/topology.c
+namespace {
+// sched_domain_debug() as cpu_attach_domain() prints it for one CPU
+void appendAttach(std::ostringstream& out, const CpuDomains& c) {
+    if (c.domains.empty()) {
+        out << "CPU" << c.cpu << " attaching NULL sched-domain.\n";
+        return;
+    }
+    out << "CPU" << c.cpu << " attaching sched-domain(s):\n";
+    for (size_t level = 0; level < c.domains.size(); ++level) {
+        const SchedDomain& sd = c.domains[level];
+        out << std::string(level, ' ') << " domain-" << level << ": span=" << sd.span.toList() << " level=" << sd.level
+            << "\n";
+        out << std::string(level + 1, ' ') << " groups:";
+        for (size_t g = 0; g < sd.groups.size(); ++g) {
+            const SchedGroup& grp = sd.groups[g];
+            out << " " << grp.span.first() << ":{ span=" << grp.span.toList();
+            if ((sd.flags & (SD_OVERLAP | SD_NUMA)) && !(grp.balanceMask == grp.span)) out << " mask=" << grp.balanceMask.toList();
+            if (grp.capacity != 1024) out << " cap=" << grp.capacity;
+            out << " }";
+            if (g + 1 < sd.groups.size()) out << ",";
+        }
+        out << "\n";
+        CpuSet covered;
+        for (const SchedGroup& grp : sd.groups) covered |= grp.span;
+        if (!(covered == sd.span)) out << "ERROR: groups don't span domain->span\n";
+    }
+}
+}  // namespace
+
 std::string domainTreeToKernelLog(const DomainTree& tree) {
+    const KernelProfile& p = tree.profile ? *tree.profile : defaultProfile();
+    // A tree read from a kernel knows only the CPUs that have domains.
+    CpuSet built = tree.builtFor;
+    if (built.empty())
+        for (const auto& c : tree.cpus)
+            if (!c.domains.empty()) built.set(c.cpu);
+    const std::vector<CpuSet> roots = tree.rootDomains.empty() ? std::vector<CpuSet>{built} : tree.rootDomains;
+    // What boot prints: build_sched_domains() once per root domain, which attaches its CPUs in
+    // order and then names the root domain. Isolated CPUs are never attached. (The tree may hold
+    // only some CPUs: `domains --cpu` prints theirs.)
     std::ostringstream out;
-    for (const auto& c : tree.cpus) {
-        if (c.domains.empty()) {
-            out << "CPU" << c.cpu << " attaching NULL sched-domain.\n";
-            continue;
-        }
-        out << "CPU" << c.cpu << " attaching sched-domain(s):\n";
-        for (size_t level = 0; level < c.domains.size(); ++level) {
-            const SchedDomain& sd = c.domains[level];
-            out << std::string(level, ' ') << " domain-" << level << ": span=" << sd.span.toList()
-                << " level=" << sd.level << "\n";
-            out << std::string(level + 1, ' ') << " groups:";
-            for (size_t g = 0; g < sd.groups.size(); ++g) {
-                const SchedGroup& grp = sd.groups[g];
-                out << " " << grp.span.first() << ":{ span=" << grp.span.toList();
-                if ((sd.flags & (SD_OVERLAP | SD_NUMA)) && !(grp.balanceMask == grp.span)) out << " mask=" << grp.balanceMask.toList();
-                if (grp.capacity != 1024) out << " cap=" << grp.capacity;
-                out << " }";
-                if (g + 1 < sd.groups.size()) out << ",";
+    for (const CpuSet& rd : roots) {
+        std::vector<const CpuDomains*> members;
+        bool anyDomains = false;
+        for (const CpuDomains& c : tree.cpus)
+            if (c.cpu >= 0 && rd.test(c.cpu)) {
+                members.push_back(&c);
+                anyDomains = anyDomains || !c.domains.empty();
             }
-            out << "\n";
-            CpuSet covered;
-            for (const SchedGroup& grp : sd.groups) covered |= grp.span;
-            if (!(covered == sd.span)) out << "ERROR: groups don't span domain->span\n";
+        // several CPUs and not one domain: the build gave up before attaching (a broken topology)
+        if (members.empty() || (rd.count() > 1 && !anyDomains)) continue;
+        unsigned maxCapacity = 0;
+        for (const CpuDomains* c : members) {
+            appendAttach(out, *c);
+            maxCapacity = std::max(maxCapacity, c->capacity);
         }
+        out << "root domain span: " << rd.toList();
+        if (p.rootDomainCapacityInLog) out << " (max cpu_capacity = " << maxCapacity << ")";
+        out << "\n";
     }
     return out.str();
 }

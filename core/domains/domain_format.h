@@ -15,7 +15,9 @@ nlohmann::json domainTreeToJson(const DomainTree& tree);
 // The same document as domainTreeToJson(tree).dump(2), written one CPU at a time: a flat
 // 4096-CPU package lists 16M groups, a DOM of them needs ~10 GB, this one CPU's worth.
 void writeDomainTreeJson(std::ostream& out, const DomainTree& tree);
-// "CPU0 attaching sched-domain(s):\n domain-0: span=0-1 level=SMT\n  groups: 0:{ span=0 }, ..."
+// The kernel's sched_verbose boot log of these domains: per root domain, "CPU0 attaching
+// sched-domain(s):\n domain-0: span=0-1 level=SMT\n  groups: 0:{ span=0 }, ..." for each of its
+// CPUs, then "root domain span: 0-15 (max cpu_capacity = 1024)" (no capacity since 6.10).
 std::string domainTreeToKernelLog(const DomainTree& tree);
 // One line per CPU and level, for terminals.
 std::string domainTreeToText(const DomainTree& tree);

@@ -34,6 +34,7 @@ struct TopologyLevelInfo {
 struct CpuDomains {
     int cpu = -1;
     std::vector<SchedDomain> domains;  // bottom-up; empty when the CPU is offline or alone
+    unsigned capacity = 1024;          // arch_scale_cpu_capacity()
 };
 
 class DomainTree {
@@ -50,6 +51,7 @@ public:
     // With cpuset root partitions: the CPUs of each root domain, built apart (no domain spans
     // two); empty when all CPUs not isolated are one root domain.
     std::vector<CpuSet> rootDomains;
+    CpuSet builtFor;  // the CPUs domains were built for: online, not isolated (all root domains)
 
     const std::vector<SchedDomain>& domainsOf(int cpu) const;
     // Index (into domainsOf(a)) of the lowest domain of CPU a whose span holds b; -1 if none.

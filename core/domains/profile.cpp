@@ -79,6 +79,9 @@ const std::vector<KernelChange>& kernelChanges() {
          }},
         // "sched/topology: Rename SD_SHARE_PKG_RESOURCES to SD_SHARE_LLC"
         {{6, 9}, [](KernelProfile& p) { p.llcFlagName = "SD_SHARE_LLC"; }},
+        // "sched/topology: Remove max_cpu_capacity from root_domain" (Qais Yousef's misfit series,
+        // the 6.10 merge window): the boot log's root domain line loses its capacity
+        {{6, 10}, [](KernelProfile& p) { p.rootDomainCapacityInLog = false; }},
         // "sched/fair: Implement delayed dequeue"; "cpufreq: intel_pstate: Set asymmetric CPU
         // capacity on hybrid systems"
         {{6, 12},
@@ -171,7 +174,7 @@ std::string versionName(Version v) {
 }
 Version sinceOf(const KernelProfile& k) { return {k.sinceMajor, k.sinceMinor, k.sinceSublevel}; }
 
-// The profiles of the change points no named profile stands for ("linux-6.9": 6.9 to 6.11),
+// The profiles of the change points no named profile stands for ("linux-6.10": 6.10 and 6.11),
 // built once so that their addresses last.
 const std::vector<KernelProfile>& unnamedProfiles() {
     static const std::vector<KernelProfile> profiles = [] {

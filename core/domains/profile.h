@@ -56,6 +56,9 @@ struct KernelProfile {
     bool newidleRate = false;          // NI_RATE: the newidle ratio also counts how rarely it runs, 7.1
     bool sdWeightWithinCpuMap = false; // sd_init()'s weight (balance intervals) counts the cpu_map's CPUs only, 7.1
     X86SncDistances x86SncDistances = X86SncDistances::Slit;
+    // the sched_verbose log's "root domain span: LIST (max cpu_capacity = N)"; the capacity part
+    // went with root_domain::max_cpu_capacity in 6.10
+    bool rootDomainCapacityInLog = true;
     // x86 leaves PKG out when there is more than one node per package (topology_num_nodes_per_package(),
     // 7.0), not when one package's CPUs are on several nodes (x86_has_numa_in_package, before)
     bool pkgByNodesPerPackage = false;

@@ -63,7 +63,12 @@ TEST(IsolatedCpus, IsolcpusAndIsolatedPartitionsGetNoDomainsAndNoSpanHoldsThem) 
     const auto& top = tree->domainsOf(0).back();
     EXPECT_EQ(top.span, topo->onlineCpus().minus(topo->isolated));
     EXPECT_NE(domainTreeToText(*tree).find("isolated (no sched domains): 4-7,40"), std::string::npos);
-    EXPECT_NE(domainTreeToKernelLog(*tree).find("CPU4 attaching NULL sched-domain."), std::string::npos);
+    // boot never attaches an isolated CPU: no line for it, and the root domain leaves it out (the
+    // default profile is past 6.10, whose line has no capacity)
+    const std::string log = domainTreeToKernelLog(*tree);
+    EXPECT_EQ(log.find("CPU4 attaching"), std::string::npos);
+    EXPECT_NE(log.find("CPU3 attaching sched-domain(s):"), std::string::npos);
+    EXPECT_NE(log.find("\nroot domain span: " + top.span.toList() + "\n"), std::string::npos) << log.substr(log.size() - 200);
     EXPECT_EQ(domainTreeToJson(*tree)["isolated"], "4-7,40");
     fs::remove_all(root);
 }

@@ -87,6 +87,14 @@ TEST_P(OracleTest, BuilderMatchesTheRealKernel) {
         ++compared;
     }
     EXPECT_EQ(compared, topo->onlineCount());
+
+    // Where the case kept the kernel's own sched_verbose log of the build (kernel-log.txt), the
+    // kernel log rendering is that log, line for line: attach order by root domain, group order
+    // and capacities, the root domain lines, no line for an isolated CPU.
+    const std::string logPath = test::dataPath("oracle/" + name + "/kernel-log.txt");
+    if (std::filesystem::exists(logPath)) {
+        EXPECT_EQ(domainTreeToKernelLog(*tree), test::readFile(logPath)) << name;
+    }
 }
 
 INSTANTIATE_TEST_SUITE_P(Kernel, OracleTest, ::testing::ValuesIn(oracleCases()),

@@ -126,7 +126,7 @@ TEST(Presets, ProfilesRenameLevelsAndFlags) {
 }
 
 // A kernel gets the changes up to its version: the named profile when one has exactly those
-// (5.10's are 5.15's), else the profile of its last change ("linux-6.9": 6.9 to 6.11); a stable
+// (5.10's are 5.15's), else the profile of its last change ("linux-6.10": 6.10 and 6.11); a stable
 // release gets what was backported to its branch up to it ("linux-6.12.43": 6.17's bump of the
 // newidle cost; "linux-6.12.65": its revert and NI_RANDOM).
 TEST(Profiles, AKernelReleaseGetsTheChangesUpToItsVersion) {
@@ -134,7 +134,7 @@ TEST(Profiles, AKernelReleaseGetsTheChangesUpToItsVersion) {
         {"4.9.0-19-amd64", "linux-4.14"}, {"4.14.336", "linux-4.14"},    {"4.15.0-213-generic", "linux-4.15"},
         {"5.10.0-28-arm64", "linux-5.15"}, {"5.15.0-105", "linux-5.15"},  {"5.16.0", "linux-5.16"},
         {"6.1.0-13-amd64", "linux-6.1"},  {"6.5.13", "linux-6.5"},       {"6.6.30-rt", "linux-6.6"},
-        {"6.7.1", "linux-6.7"},           {"6.8.0-45-generic", "linux-6.8"}, {"6.11.0-9", "linux-6.9"},
+        {"6.7.1", "linux-6.7"},           {"6.8.0-45-generic", "linux-6.8"}, {"6.11.0-9", "linux-6.10"},
         {"6.12.42", "linux-6.12"},        {"6.12.48+deb13", "linux-6.12.43"},  {"6.13.2", "linux-6.12"},      {"6.16.1", "linux-6.15"},
         {"6.18.4", "linux-6.18"},         {"6.18.5", "linux-6.18.5"},    {"6.18.32", "linux-6.18.5"},
         {"6.18.33", "linux-6.18.33"},     {"6.18.44-fc-v782", "linux-6.18.33"},
@@ -156,7 +156,8 @@ TEST(Profiles, AKernelReleaseGetsTheChangesUpToItsVersion) {
 }
 
 // What each change did, on the profiles of the kernels around it: Ubuntu 24.04's 6.8 has PKG and
-// SD_CLUSTER but not yet SD_SHARE_LLC; 6.9-6.11 have it without delayed dequeue.
+// SD_CLUSTER but not yet SD_SHARE_LLC; 6.9-6.11 have it without delayed dequeue, and 6.10 lost
+// the capacity of the boot log's root domain line.
 TEST(Profiles, EachVersionHasTheChangesOfItsKernel) {
     const KernelProfile& p68 = *findProfile("linux-6.8");
     EXPECT_EQ(p68.pkgLevelName, "PKG");
@@ -164,10 +165,14 @@ TEST(Profiles, EachVersionHasTheChangesOfItsKernel) {
     EXPECT_TRUE(p68.clusterScanOnWakeup);
     EXPECT_EQ(p68.llcFlagName, "SD_SHARE_PKG_RESOURCES");
     EXPECT_FALSE(p68.delayDequeue);
-    const KernelProfile& p610 = *findProfile("linux-6.10");
-    EXPECT_EQ(p610.name, "linux-6.9");
-    EXPECT_EQ(p610.llcFlagName, "SD_SHARE_LLC");
-    EXPECT_FALSE(p610.delayDequeue);
+    const KernelProfile& p69 = *findProfile("linux-6.9");
+    EXPECT_EQ(p69.llcFlagName, "SD_SHARE_LLC");
+    EXPECT_TRUE(p69.rootDomainCapacityInLog);
+    const KernelProfile& p611 = *findProfile("linux-6.11");
+    EXPECT_EQ(p611.name, "linux-6.10");
+    EXPECT_EQ(p611.llcFlagName, "SD_SHARE_LLC");
+    EXPECT_FALSE(p611.rootDomainCapacityInLog);
+    EXPECT_FALSE(p611.delayDequeue);
     EXPECT_EQ(findProfile("linux-6.7")->pkgLevelName, "PKG");
     EXPECT_FALSE(findProfile("linux-6.7")->clusterFlag);
     EXPECT_EQ(findProfile("linux-6.6")->pkgLevelName, "DIE");

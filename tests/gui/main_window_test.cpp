@@ -231,13 +231,13 @@ TEST_F(MainWindowTest, ToolbarTogglesRebuildTheDomains) {
     const QModelIndex mc = window.domainModel()->index(1, DomainTreeModel::FlagsColumn, window.domainModel()->cpuIndex(0));
     EXPECT_TRUE(mc.data().toString().contains(QStringLiteral("SHARE_PKG_RESOURCES"))) << mc.data().toString().toStdString();
 
-    // a kernel between the named profiles (a trace from 6.10, a machine running it) gets its own
+    // a kernel between the named profiles (a trace from 6.11, a machine running it) gets its own
     // entry, named after its last change: the box shows what the domains are built under
     DomainChoices between = window.session()->choices;
-    between.profile = "linux-6.10";
+    between.profile = "linux-6.11";
     window.domainControls()->setChoices(between);
-    EXPECT_EQ(profile->currentText(), QStringLiteral("linux-6.9"));
-    EXPECT_EQ(window.domainControls()->choices().profile, "linux-6.9");
+    EXPECT_EQ(profile->currentText(), QStringLiteral("linux-6.10"));
+    EXPECT_EQ(window.domainControls()->choices().profile, "linux-6.10");
     EXPECT_TRUE(profile->itemData(profile->currentIndex(), Qt::ToolTipRole).toString().contains(QStringLiteral("6.12")));
     // a stable kernel whose name is longer than every named profile's: the box grows to show it
     const int widthBefore = profile->sizeHint().width();
