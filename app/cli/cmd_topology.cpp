@@ -7,6 +7,7 @@
 #include "domains/domain_builder.h"
 #include "domains/domain_format.h"
 #include "domains/kernel_domains_reader.h"
+#include "domains/kernel_log_reader.h"
 #include "topology/topology_format.h"
 #include "topology_options.h"
 
@@ -52,7 +53,8 @@ Result<DomainBuildOptions> buildOptionsFrom(const Args& args, const Topology& to
 void runningKernelProfileUnlessGiven(const Args& args, DomainBuildOptions& opt) {
     if (args.has("profile")) return;
     auto spec = topologySpecFrom(args);
-    if (!args.has("diff") && !(spec && spec->kind == TopologySpec::Kind::Local)) return;
+    const bool diffWithThisKernel = args.has("diff") && !args.has("kernel-log");
+    if (!diffWithThisKernel && !(spec && spec->kind == TopologySpec::Kind::Local)) return;
     if (const KernelProfile* p = runningKernelProfile()) opt.profile = p;
 }
 
@@ -63,8 +65,15 @@ int runDomains(const Args& args) {
     if (format != "text" && format != "json" && format != "kernel")
         return fail("domains: --format must be text, json or kernel, not '" + format + "'");
 
-    if (args.has("kernel") && !args.has("diff")) {
-        auto running = readKernelDomains("/");
+    if (args.has("kernel") && args.has("kernel-log"))
+        return fail("domains: --kernel (this kernel's debugfs) and --kernel-log FILE name two kernels: give one");
+    // the kernel's own domains: this one's from debugfs, or another machine's from its boot log
+    auto kernelDomains = [&]() -> Result<DomainTree> {
+        if (auto log = args.value("kernel-log")) return readKernelLog(*log);
+        return readKernelDomains("/");
+    };
+    if ((args.has("kernel") || args.has("kernel-log")) && !args.has("diff")) {
+        auto running = kernelDomains();
         if (!running) return failRuntime(running.error());
         if (format == "json") {
             writeDomainTreeJson(std::cout, *running);
@@ -83,13 +92,14 @@ int runDomains(const Args& args) {
     if (!tree) return fail(tree.error());
 
     if (args.has("diff")) {
-        auto running = readKernelDomains("/");
+        auto running = kernelDomains();
         if (!running) return failRuntime(running.error());
         auto diff = diffDomainTrees(*tree, *running);
         if (format == "json") {
             std::cout << nlohmann::json{{"identical", diff.empty()}, {"differences", diff}}.dump(2) << "\n";
         } else {
-            if (diff.empty()) std::cout << "identical: the builder matches the running kernel on every CPU\n";
+            const char* kernel = args.has("kernel-log") ? "the kernel's log" : "the running kernel";
+            if (diff.empty()) std::cout << "identical: the builder matches " << kernel << " on every CPU\n";
             for (const auto& d : diff) std::cout << d << "\n";
         }
         return diff.empty() ? 0 : 1;
@@ -129,14 +139,18 @@ std::vector<Command> topologyCommands() {
     domainOpts.push_back({"format", true, "FMT text (default), json, or kernel (the sched_verbose boot log)"});
     domainOpts.push_back({"cpu", true, "LIST print only these CPUs' domains (a cpulist, e.g. 0,24)"});
     domainOpts.push_back({"kernel", false, "print the running kernel's own domains (debugfs)"});
-    domainOpts.push_back({"diff", false, "compare the built domains with the running kernel's (exit 1 if they differ)"});
+    domainOpts.push_back({"kernel-log", true,
+                          "FILE the domains a kernel printed at boot with sched_verbose (a saved dmesg): shown as --kernel "
+                          "shows this kernel's, or compared with --diff (give the machine's --profile)"});
+    domainOpts.push_back({"diff", false,
+                          "compare the built domains with the running kernel's, or --kernel-log's (exit 1 if they differ)"});
     return {
         {"topology", "show a CPU topology: packages, NUMA nodes, LLCs, clusters, cores, CPUs",
          "[--local | --sysfs-root DIR|ARCHIVE | --xml FILE | --synthetic STR | --preset NAME] [--json] [--list]", topologyOpts,
          runTopology},
         {"domains", "build the sched domains the kernel would build for a topology",
          "[topology options] [--arch ARCH] [--no-cls] [--no-node] [--profile NAME] [--format text|json|kernel] "
-         "[--kernel] [--diff]",
+         "[--kernel | --kernel-log FILE] [--diff]",
          domainOpts, runDomains},
     };
 }

@@ -120,7 +120,10 @@ void appendAttach(std::ostringstream& out, const CpuDomains& c) {
         out << std::string(level + 1, ' ') << " groups:";
         for (size_t g = 0; g < sd.groups.size(); ++g) {
             const SchedGroup& grp = sd.groups[g];
-            out << " " << grp.span.first() << ":{ span=" << grp.span.toList();
+            // the id is the group capacity's (sgc->id): the first CPU of the balance mask, which
+            // an overlapping group takes its sgc by ("72:{ span=48-95 mask=72-95 ...}")
+            const int id = grp.balanceMask.empty() ? grp.span.first() : grp.balanceMask.first();
+            out << " " << id << ":{ span=" << grp.span.toList();
             if ((sd.flags & (SD_OVERLAP | SD_NUMA)) && !(grp.balanceMask == grp.span)) out << " mask=" << grp.balanceMask.toList();
             if (grp.capacity != 1024) out << " cap=" << grp.capacity;
             out << " }";
@@ -173,8 +176,11 @@ constexpr size_t kProblemsShown = 5;
 std::string domainTreeToText(const DomainTree& tree) {
     const KernelProfile& p = tree.profile ? *tree.profile : defaultProfile();
     std::ostringstream out;
-    out << "profile " << p.name << ", arch " << archName(tree.arch) << ", CLS " << (tree.clsEnabled ? "on" : "off")
-        << ", NODE " << (tree.nodeEnabled ? "on" : "off") << "\n";
+    if (tree.fromKernelLog)
+        out << "from the kernel's sched_verbose log: levels, spans and groups (the log prints no flags)\n";
+    else
+        out << "profile " << p.name << ", arch " << archName(tree.arch) << ", CLS " << (tree.clsEnabled ? "on" : "off")
+            << ", NODE " << (tree.nodeEnabled ? "on" : "off") << "\n";
     for (const auto& w : tree.warnings) out << "warning: " << w << "\n";
     for (const auto& n : tree.notes) out << "note: " << n << "\n";
     // what sched_domain_debug() would print ERROR for (a build broken by an asymmetric SLIT):
@@ -195,7 +201,9 @@ std::string domainTreeToText(const DomainTree& tree) {
         for (const auto& d : c.domains) {
             out << "  " << d.level << " span=" << d.span.toList() << " groups=" << d.groups.size() << " [";
             for (size_t g = 0; g < d.groups.size(); ++g) out << (g ? " " : "") << "{" << d.groups[g].span.toList() << "}";
-            out << "]\n    flags:";
+            out << "]\n";
+            if (tree.fromKernelLog) continue;
+            out << "    flags:";
             for (const auto& f : flagNames(p, d.flags)) out << " " << f;
             out << "\n";
         }

@@ -52,6 +52,9 @@ public:
     // two); empty when all CPUs not isolated are one root domain.
     std::vector<CpuSet> rootDomains;
     CpuSet builtFor;  // the CPUs domains were built for: online, not isolated (all root domains)
+    // read from a kernel's sched_verbose log (kernel_log_reader.h): no flags, and only the CPUs
+    // the log printed (builtFor and isolated) are known
+    bool fromKernelLog = false;
 
     const std::vector<SchedDomain>& domainsOf(int cpu) const;
     // Index (into domainsOf(a)) of the lowest domain of CPU a whose span holds b; -1 if none.

@@ -44,6 +44,30 @@ TEST(Cli, DomainsKernelFormatForKunpeng) {
     EXPECT_NE(r.out.find("CPU95 attaching sched-domain(s):"), std::string::npos);
 }
 
+// Another machine's real domains from its saved dmesg: the builder's for its sysfs snapshot
+// match the 6.1 kernel's log of a cpuset partition (exit 0), and not its boot log (exit 1, the
+// levels that differ named); the log alone prints as the domains it holds.
+TEST(Cli, DomainsDiffWithAKernelLog) {
+    const std::string oracle = schedscope::test::dataPath("oracle/x86-2s4n4c2t-root-4-7-12-15/");
+    const std::string boot = schedscope::test::dataPath("oracle/x86-2s4n4c2t/kernel-log.txt");
+    const std::string build = "domains --sysfs-root " + oracle + "sysfs.tar.xz --profile linux-6.1 --diff --kernel-log ";
+    CliRun same = cli(build + oracle + "kernel-log.txt");
+    EXPECT_EQ(same.status, 0) << same.out << same.err;
+    EXPECT_EQ(same.out, "identical: the builder matches the kernel's log on every CPU\n");
+    CliRun other = cli(build + boot);
+    EXPECT_EQ(other.status, 1) << other.err;
+    EXPECT_NE(other.out.find("cpu4: levels differ: built SMT MC NUMA, kernel SMT MC NUMA NUMA"), std::string::npos) << other.out;
+    CliRun shown = cli("domains --kernel-log " + boot + " --cpu 3");
+    ASSERT_EQ(shown.status, 0) << shown.err;
+    EXPECT_NE(shown.out.find("cpu3:\n  SMT span=2-3 groups=2 [{3} {2}]\n  MC span=0-3"), std::string::npos) << shown.out;
+    CliRun both = cli("domains --kernel --kernel-log " + boot);
+    EXPECT_EQ(both.status, 2);
+    EXPECT_NE(both.err.find("name two kernels"), std::string::npos) << both.err;
+    CliRun missing = cli("domains --kernel-log /nonexistent/dmesg.txt");
+    EXPECT_NE(missing.status, 0);
+    EXPECT_EQ(missing.err, "schedscope-cli: /nonexistent/dmesg.txt: cannot open kernel log (No such file or directory)\n");
+}
+
 // What loading set aside is said on stderr, one line each, naming the input; stdout is the
 // same domains output as for any snapshot (hwloc's Altix XE320 dump: eight nodes list CPUs 0-7).
 TEST(Cli, TopologyWarningsGoToStderrAndTheDomainsStillPrint) {

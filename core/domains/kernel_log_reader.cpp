@@ -1,0 +1,269 @@
+#include "domains/kernel_log_reader.h"
+
+#include <algorithm>
+#include <charconv>
+#include <map>
+#include <memory>
+#include <optional>
+
+#include "domains/sd_flags.h"
+#include "util/input_file.h"
+
+namespace schedscope {
+namespace {
+
+// A flat 4096-CPU machine prints 4096 groups for each of its 4096 CPUs: a few hundred MiB.
+constexpr size_t kMaxLogBytes = size_t{512} << 20;
+
+std::optional<int> numberAt(std::string_view s, size_t at, size_t* end = nullptr) {
+    int v = 0;
+    auto [p, ec] = std::from_chars(s.data() + at, s.data() + s.size(), v);
+    if (ec != std::errc{} || v < 0) return std::nullopt;
+    if (end) *end = static_cast<size_t>(p - s.data());
+    return v;
+}
+
+// the token after `key` up to the next space (or the end)
+std::string_view tokenAfter(std::string_view s, std::string_view key) {
+    const size_t at = s.find(key);
+    if (at == std::string_view::npos) return {};
+    const size_t from = at + key.size();
+    return s.substr(from, s.find(' ', from) - from);
+}
+
+// "CPU12 attaching ..." at `marker` (the position of " attaching"): the CPU number before it
+std::optional<int> attachingCpu(std::string_view line, size_t marker) {
+    const size_t cpu = line.rfind("CPU", marker);
+    if (cpu == std::string_view::npos) return std::nullopt;
+    size_t end = 0;
+    auto n = numberAt(line, cpu + 3, &end);
+    if (!n || end != marker || *n >= kMaxCpus) return std::nullopt;
+    return n;
+}
+
+// One CPU's attach: its domains (none for "attaching NULL"), and where in the log it was.
+struct Attach {
+    int cpu = -1;
+    size_t seq = 0;
+    std::vector<SchedDomain> domains;
+    std::vector<std::vector<SchedGroup>> groups;  // per domain, as printed (own group first)
+};
+
+struct RootDomainLine {
+    size_t seq = 0;
+    CpuSet span;
+};
+
+// Rings of groups shared by the CPUs that print the same ring (every CPU of a non-overlapping
+// span does, each from its own group), so a flat 4096-CPU domain keeps 4096 groups, not 16M.
+class RingPool {
+public:
+    GroupRing share(std::vector<SchedGroup> groups) {
+        if (groups.empty()) return {};
+        // the rotation that starts at the group with the lowest first CPU; overlapping groups
+        // can share a first CPU, and such a ring stays the CPU's own
+        size_t start = 0;
+        for (size_t g = 1; g < groups.size(); ++g)
+            if (groups[g].span.first() < groups[start].span.first()) start = g;
+        for (size_t g = 0; g < groups.size(); ++g)
+            if (g != start && groups[g].span.first() == groups[start].span.first()) return GroupRing(std::move(groups));
+        std::rotate(groups.begin(), groups.begin() + static_cast<std::ptrdiff_t>(start), groups.end());
+        const size_t own = (groups.size() - start) % groups.size();  // where the CPU's own group went
+        std::vector<int> key;
+        key.reserve(groups.size());
+        for (const SchedGroup& g : groups) key.push_back(g.span.first());
+        for (const auto& candidate : pool_[key])
+            if (sameGroups(*candidate, groups)) return GroupRing(candidate, own);
+        auto ring = std::make_shared<const std::vector<SchedGroup>>(std::move(groups));
+        pool_[key].push_back(ring);
+        return GroupRing(ring, own);
+    }
+
+private:
+    static bool sameGroups(const std::vector<SchedGroup>& a, const std::vector<SchedGroup>& b) {
+        if (a.size() != b.size()) return false;
+        for (size_t i = 0; i < a.size(); ++i)
+            if (!(a[i].span == b[i].span) || !(a[i].balanceMask == b[i].balanceMask) || a[i].capacity != b[i].capacity)
+                return false;
+        return true;
+    }
+    std::map<std::vector<int>, std::vector<std::shared_ptr<const std::vector<SchedGroup>>>> pool_;
+};
+
+class LogParser {
+public:
+    explicit LogParser(std::string where) : where_(std::move(where)) {}
+
+    Status line(std::string_view l, size_t number) {
+        number_ = number;
+        if (size_t at = l.find(" attaching sched-domain(s):"); at != std::string_view::npos) {
+            auto cpu = attachingCpu(l, at);
+            if (!cpu) return bad("a CPU attaching sched domains with no CPU number");
+            attaches_.push_back({*cpu, seq_++, {}, {}});
+            open_ = true;
+            return {};
+        }
+        if (size_t at = l.find(" attaching NULL sched-domain."); at != std::string_view::npos) {
+            auto cpu = attachingCpu(l, at);
+            if (!cpu) return bad("a CPU attaching no sched domain with no CPU number");
+            attaches_.push_back({*cpu, seq_++, {}, {}});
+            open_ = false;
+            return {};
+        }
+        if (size_t at = l.find("root domain span: "); at != std::string_view::npos) {
+            auto span = CpuSet::parseList(tokenAfter(l.substr(at), "root domain span: "));
+            if (!span) return bad("root domain span: " + span.error());
+            roots_.push_back({seq_++, *span});
+            open_ = false;
+            return {};
+        }
+        // the lines below belong to the CPU whose header came last; before the first header (a
+        // ring buffer that wrapped in the middle of a block) they cannot be placed
+        if (!open_) return {};
+        Attach& a = attaches_.back();
+        if (size_t at = l.find(" domain-"); at != std::string_view::npos && l.find(": span=", at) != std::string_view::npos) {
+            size_t end = 0;
+            auto index = numberAt(l, at + 8, &end);
+            if (!index || l.substr(end, 7) != ": span=") return bad("a domain line without its number");
+            if (static_cast<size_t>(*index) != a.domains.size())
+                return bad("domain-" + std::to_string(*index) + " of CPU" + std::to_string(a.cpu) + " follows domain-" +
+                           std::to_string(static_cast<int>(a.domains.size()) - 1));
+            auto span = CpuSet::parseList(tokenAfter(l.substr(end), ": span="));
+            if (!span) return bad("domain span: " + span.error());
+            SchedDomain sd;
+            sd.span = *span;
+            sd.level = std::string(tokenAfter(l.substr(end), " level="));
+            if (sd.level.empty()) return bad("a domain line without level=");
+            if (sd.level == "NUMA") sd.flags = SD_NUMA;  // the only flag a name gives away
+            a.domains.push_back(std::move(sd));
+            a.groups.emplace_back();
+            return {};
+        }
+        if (size_t at = l.find(" groups:"); at != std::string_view::npos) {
+            if (a.domains.empty() || !a.groups.back().empty()) return bad("a groups line without its domain line");
+            return groups(l.substr(at + 8), a.groups.back());
+        }
+        if (size_t at = l.find("ERROR: "); at != std::string_view::npos) {
+            const std::string where = "cpu" + std::to_string(a.cpu) + (a.domains.empty() ? "" : " domain-" + std::to_string(a.domains.size() - 1));
+            warnings_.push_back(where + ": the kernel said " + std::string(l.substr(at)));
+        }
+        return {};
+    }
+
+    Result<DomainTree> finish() {
+        if (attaches_.empty()) {
+            return Error{where_ + ": no sched domain lines (\"CPUn attaching sched-domain(s):\"): boot with sched_verbose "
+                                  "(or sched_debug before 5.13), then save dmesg"};
+        }
+        int maxCpu = 0;
+        std::map<int, const Attach*> last;
+        for (const Attach& a : attaches_) {
+            last[a.cpu] = &a;
+            maxCpu = std::max(maxCpu, a.cpu);
+        }
+        DomainTree tree;
+        tree.profile = &defaultProfile();
+        tree.fromKernelLog = true;
+        tree.warnings = warnings_;
+        tree.cpus.resize(static_cast<size_t>(maxCpu) + 1);
+        for (size_t i = 0; i < tree.cpus.size(); ++i) tree.cpus[i].cpu = static_cast<int>(i);
+        RingPool rings;
+        for (const auto& [cpu, a] : last) {
+            CpuDomains& c = tree.cpus[static_cast<size_t>(cpu)];
+            c.domains = a->domains;
+            for (size_t d = 0; d < c.domains.size(); ++d) c.domains[d].groups = rings.share(a->groups[d]);
+            // the CPU's own capacity is its group's where a group is just the CPU
+            if (!c.domains.empty() && !c.domains.front().groups.empty() && c.domains.front().groups.front().span.count() == 1)
+                c.capacity = c.domains.front().groups.front().capacity;
+        }
+        rootDomains(tree, last);
+        return tree;
+    }
+
+private:
+    // " 0:{ span=0-1 cap=2048 }, 2:{ span=2-3 mask=2 cap=2048 }"
+    Status groups(std::string_view s, std::vector<SchedGroup>& out) {
+        size_t at = 0;
+        while ((at = s.find(":{", at)) != std::string_view::npos) {
+            const size_t close = s.find('}', at);
+            if (close == std::string_view::npos) return bad("a group without its closing brace");
+            const std::string_view body = s.substr(at + 2, close - at - 2);
+            SchedGroup g;
+            auto span = CpuSet::parseList(tokenAfter(body, "span="));
+            if (!span || span->empty()) return bad("group span: " + (span ? std::string("empty") : span.error()));
+            g.span = *span;
+            g.balanceMask = g.span;
+            if (const std::string_view mask = tokenAfter(body, " mask="); !mask.empty()) {
+                auto m = CpuSet::parseList(mask);
+                if (!m) return bad("group mask: " + m.error());
+                g.balanceMask = *m;
+            }
+            g.capacity = 1024;  // printed only when it is not SCHED_CAPACITY_SCALE
+            if (const std::string_view cap = tokenAfter(body, " cap="); !cap.empty()) {
+                auto n = numberAt(cap, 0);
+                if (!n) return bad("group capacity '" + std::string(cap) + "'");
+                g.capacity = static_cast<unsigned>(*n);
+            }
+            out.push_back(std::move(g));
+            at = close;
+        }
+        if (out.empty()) return bad("a groups line with no group");
+        return {};
+    }
+
+    // Each build_sched_domains() attaches its CPUs, then prints its root domain: a CPU's root
+    // domain is the first one printed after its last attach. CPUs last detached (attaching
+    // NULL) and in none were isolated.
+    void rootDomains(DomainTree& tree, const std::map<int, const Attach*>& last) {
+        std::map<size_t, CpuSet> members;  // by root domain line
+        for (const auto& entry : last) {
+            const int cpu = entry.first;
+            const Attach* a = entry.second;
+            auto rd = std::find_if(roots_.begin(), roots_.end(), [&](const RootDomainLine& r) { return r.seq > a->seq; });
+            if (rd != roots_.end() && rd->span.test(cpu)) {
+                members[static_cast<size_t>(rd - roots_.begin())].set(cpu);
+            } else if (a->domains.empty()) {
+                tree.isolated.set(cpu);
+            } else {
+                tree.builtFor.set(cpu);  // a log without root domain lines (or cut short)
+            }
+        }
+        for (const auto& [index, cpus] : members) tree.builtFor |= cpus;
+        if (members.size() > 1)
+            for (const auto& [index, cpus] : members) tree.rootDomains.push_back(cpus);
+    }
+
+    Status bad(const std::string& what) const { return Error{where_ + ":" + std::to_string(number_) + ": " + what}; }
+
+    std::string where_;
+    size_t number_ = 0;
+    size_t seq_ = 0;
+    bool open_ = false;  // the last header attached domains: their lines follow
+    std::vector<Attach> attaches_;
+    std::vector<RootDomainLine> roots_;
+    std::vector<std::string> warnings_;
+};
+
+}  // namespace
+
+Result<DomainTree> parseKernelLog(std::string_view text, const std::string& where) {
+    LogParser parser(where);
+    size_t number = 1;
+    for (size_t from = 0; from < text.size(); ++number) {
+        size_t end = text.find('\n', from);
+        if (end == std::string_view::npos) end = text.size();
+        std::string_view l = text.substr(from, end - from);
+        if (!l.empty() && l.back() == '\r') l.remove_suffix(1);
+        if (auto st = parser.line(l, number); !st) return Error{st.error()};
+        from = end + 1;
+    }
+    return parser.finish();
+}
+
+Result<DomainTree> readKernelLog(const std::string& path) {
+    auto text = readInputFile(path, "kernel log", kMaxLogBytes);
+    if (!text) return Error{text.error()};
+    return parseKernelLog(*text, path);
+}
+
+}  // namespace schedscope

@@ -1,0 +1,20 @@
+#pragma once
+// Reads the kernel's sched_verbose log (dmesg, journalctl -k or a serial console capture, with
+// or without timestamps): the domains sched_domain_debug() printed as cpu_attach_domain()
+// attached them, so a machine's real domains can be compared with the builder's without access
+// to the machine. The log has levels, spans and groups (ids, balance masks, capacities) but no
+// flags: a tree read from it has fromKernelLog set, and only its NUMA levels carry SD_NUMA (their
+// name says it). A CPU's last block wins: a cpuset change or a hotplug rebuilds and prints again.
+#include <string>
+#include <string_view>
+
+#include "domains/domain_tree.h"
+
+namespace schedscope {
+
+// `where` names the log in errors. Fails when the text has no sched_verbose domain lines, or
+// when one of them does not parse (naming its line).
+Result<DomainTree> parseKernelLog(std::string_view text, const std::string& where);
+Result<DomainTree> readKernelLog(const std::string& path);
+
+}  // namespace schedscope

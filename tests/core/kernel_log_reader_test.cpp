@@ -1,0 +1,197 @@
+// The sched_verbose log reader, on the real 6.1 logs kept with the oracle cases and a Kunpeng 920
+// log quoted on LKML: what it reads is what the builder builds for the same machine.
+#include <gtest/gtest.h>
+
+#include <sstream>
+
+#include "domains/domain_builder.h"
+#include "domains/domain_format.h"
+#include "domains/kernel_domains_reader.h"
+#include "domains/kernel_log_reader.h"
+#include "support/fixtures.h"
+#include "topology/sysfs_loader.h"
+#include "topology/topology_source.h"
+
+namespace schedscope {
+namespace {
+
+const char* const kLoggedCases[] = {"x86-2s4n4c2t", "x86-2s4n4c2t-root-4-7-12-15", "x86-2s4n4c2t-isolcpus",
+                                    "x86-2s4n4c2t-isolcpus-root-8-15",
+                                    "x86-2s4n4c2t-v1-overlapping-a-b-and-c-unbalanced"};
+
+std::string logOf(const std::string& oracleCase) {
+    return test::readFile(test::dataPath("oracle/" + oracleCase + "/kernel-log.txt"));
+}
+
+// what the builder makes of the case's sysfs under the kernel's profile (Debian's 6.1)
+DomainTree builtFor(const std::string& oracleCase) {
+    auto topo = loadSysfsTopology(test::extractFixture("oracle/" + oracleCase + "/sysfs.tar.xz"), Arch::X86_64);
+    EXPECT_TRUE(topo.ok()) << topo.error();
+    DomainBuildOptions opt;
+    opt.profile = findProfile("linux-6.1");
+    auto tree = buildDomains(*topo, opt);
+    EXPECT_TRUE(tree.ok()) << tree.error();
+    return std::move(*tree);
+}
+
+std::string withoutCapacity(std::string log) {
+    const std::string suffix = " (max cpu_capacity = 1024)";
+    for (size_t at; (at = log.find(suffix)) != std::string::npos;) log.erase(at, suffix.size());
+    return log;
+}
+
+std::string prefixed(const std::string& log, const std::string& prefix) {
+    std::istringstream in(log);
+    std::string out, line;
+    for (int n = 0; std::getline(in, line); ++n) {
+        if (n % 7 == 3) out += prefix + "smpboot: a line of something else\n";
+        out += prefix + line + "\n";
+    }
+    return out;
+}
+
+TEST(KernelLog, TheRealKernelsLogsReadAsTheDomainsItBuilt) {
+    for (const char* name : kLoggedCases) {
+        const DomainTree built = builtFor(name);
+        auto read = parseKernelLog(logOf(name), name);
+        ASSERT_TRUE(read.ok()) << read.error();
+        EXPECT_TRUE(read->fromKernelLog);
+        EXPECT_EQ(diffDomainTrees(built, *read), std::vector<std::string>{}) << name;
+        EXPECT_EQ(read->builtFor, built.builtFor) << name;
+        // (a log names root domains apart only when there are several; the builder also names
+        // the one a v1 cpuset made)
+        if (built.rootDomains.size() > 1) {
+            ASSERT_EQ(read->rootDomains.size(), built.rootDomains.size()) << name;
+            for (size_t i = 0; i < built.rootDomains.size(); ++i) EXPECT_EQ(read->rootDomains[i], built.rootDomains[i]) << name;
+        } else {
+            EXPECT_TRUE(read->rootDomains.empty()) << name;
+        }
+        // and it prints back as it was read (the newest kernels' root domain line has no capacity)
+        EXPECT_EQ(domainTreeToKernelLog(*read), withoutCapacity(logOf(name))) << name;
+    }
+}
+
+TEST(KernelLog, DmesgTimestampsJournalPrefixesAndOtherLinesDoNotMatter) {
+    const DomainTree built = builtFor("x86-2s4n4c2t");
+    const std::string log = logOf("x86-2s4n4c2t");
+    for (const std::string& prefix : {std::string("[    1.250961] "), std::string("Dec 03 06:00:00 vm kernel: ")}) {
+        std::string text = prefixed(log, prefix);
+        if (prefix.starts_with("Dec")) {  // and line ends of a capture saved on Windows
+            std::string crlf;
+            for (char c : text) crlf += c == '\n' ? std::string("\r\n") : std::string(1, c);
+            text = crlf;
+        }
+        auto read = parseKernelLog(text, "dmesg.txt");
+        ASSERT_TRUE(read.ok()) << read.error();
+        EXPECT_EQ(diffDomainTrees(built, *read), std::vector<std::string>{}) << prefix;
+        EXPECT_EQ(read->builtFor.toList(), "0-15");
+    }
+}
+
+// A cpuset change detaches every CPU of the old root domains and builds the new ones: the last
+// block of each CPU wins, and the root domains are those printed after the CPUs' last attach.
+TEST(KernelLog, ALaterRebuildReplacesTheBootDomains) {
+    std::string detach;
+    for (int cpu = 0; cpu < 16; ++cpu) detach += "CPU" + std::to_string(cpu) + " attaching NULL sched-domain.\n";
+    const std::string partitioned = logOf("x86-2s4n4c2t-root-4-7-12-15");
+    auto read = parseKernelLog(logOf("x86-2s4n4c2t") + detach + partitioned, "dmesg");
+    ASSERT_TRUE(read.ok()) << read.error();
+    EXPECT_EQ(diffDomainTrees(builtFor("x86-2s4n4c2t-root-4-7-12-15"), *read), std::vector<std::string>{});
+    ASSERT_EQ(read->rootDomains.size(), 2u);
+    EXPECT_EQ(read->rootDomains[0].toList(), "0-3,8-11");
+    EXPECT_EQ(read->rootDomains[1].toList(), "4-7,12-15");
+
+    // cut after the first root domain: the other CPUs were detached and never attached again
+    const std::string firstRoot = partitioned.substr(0, partitioned.find('\n', partitioned.find("root domain span:")) + 1);
+    auto isolated = parseKernelLog(logOf("x86-2s4n4c2t") + detach + firstRoot, "dmesg");
+    ASSERT_TRUE(isolated.ok()) << isolated.error();
+    EXPECT_EQ(isolated->isolated.toList(), "4-7,12-15");
+    EXPECT_EQ(isolated->builtFor.toList(), "0-3,8-11");
+    EXPECT_TRUE(isolated->rootDomains.empty());
+}
+
+// Valentin Schneider's Kunpeng 920 (D06) log of 2020: before 5.13's fix for NUMA diameters above
+// 2, CPU 0's middle NUMA domain took groups reaching node 3. The reader keeps the kernel's ERROR,
+// the diff finds that one domain, and the other lines are what the builder prints, the overlap
+// group's id (the first CPU of its balance mask, 72) among them.
+TEST(KernelLog, AKunpengLogFromBeforeTheDiameterFix) {
+    const std::string text = test::readFile(test::dataPath("kernel-logs/kunpeng920-d06-v5.6.txt"));
+    auto read = parseKernelLog(text, "d06.txt");
+    ASSERT_TRUE(read.ok()) << read.error();
+    ASSERT_EQ(read->domainsOf(0).size(), 4u);
+    ASSERT_EQ(read->warnings.size(), 1u);
+    EXPECT_NE(read->warnings[0].find("cpu0 domain-2: the kernel said ERROR: groups don't span domain->span"), std::string::npos);
+    EXPECT_EQ(read->domainsOf(0)[3].groups[1].balanceMask.toList(), "72-95");
+    EXPECT_EQ(read->domainsOf(0)[3].groups[1].capacity, 49152u);
+
+    auto topo = loadTopology({TopologySpec::Kind::Preset, "kunpeng920-24"});
+    ASSERT_TRUE(topo.ok()) << topo.error();
+    DomainBuildOptions opt;
+    opt.arch = Arch::Arm64;
+    opt.cls = false;
+    opt.profile = findProfile("linux-5.6");
+    auto built = buildDomains(*topo, opt);
+    ASSERT_TRUE(built.ok()) << built.error();
+    EXPECT_EQ(diffDomainTrees(*built, *read),
+              std::vector<std::string>{"cpu0 domain-2 NUMA groups: built {0-47} {48-71}, kernel {0-47} {48-95}"});
+    // the builder's log of CPU 0, line for line, but for that domain's groups
+    std::istringstream ours(domainTreeToKernelLog(*built));
+    std::istringstream theirs(text);
+    std::string a, b;
+    int compared = 0;
+    while (std::getline(theirs, b)) {
+        b = b.substr(b.find("] ") + 2);
+        if (b.starts_with("ERROR")) continue;
+        ASSERT_TRUE(std::getline(ours, a));
+        if (b.find("48-95 cap=49152 }") != std::string::npos && b.find("mask") == std::string::npos) {
+            EXPECT_EQ(a, "    groups: 0:{ span=0-47 cap=49152 }, 48:{ span=48-71 cap=24576 }");
+            continue;
+        }
+        EXPECT_EQ(a, b);
+        ++compared;
+    }
+    EXPECT_EQ(compared, 8);
+}
+
+TEST(KernelLog, BadLogsAreRefusedWithTheFileAndLine) {
+    auto none = parseKernelLog("Linux version 6.1.0\nsmpboot: Total of 16 processors activated\n", "dmesg.txt");
+    ASSERT_FALSE(none.ok());
+    EXPECT_NE(none.error().find("dmesg.txt: no sched domain lines"), std::string::npos) << none.error();
+    EXPECT_NE(none.error().find("sched_verbose"), std::string::npos);
+
+    const std::string head = "CPU0 attaching sched-domain(s):\n";
+    const std::pair<std::string, std::string> bad[] = {
+        {head + " domain-0: span=0-x level=SMT\n", "dmesg.txt:2: domain span"},
+        {head + " domain-1: span=0-1 level=SMT\n", "dmesg.txt:2: domain-1 of CPU0 follows domain--1"},
+        {head + " domain-0: span=0-1\n", "dmesg.txt:2: a domain line without level="},
+        {head + " domain-0: span=0-1 level=SMT\n  groups: 0:{ span=0 }, 1:{ sp", "dmesg.txt:3: a group without its closing brace"},
+        {head + " domain-0: span=0-1 level=SMT\n  groups: 0:{ span=0 cap=x }", "dmesg.txt:3: group capacity 'x'"},
+        {head + "  groups: 0:{ span=0 }\n", "dmesg.txt:2: a groups line without its domain line"},
+        {"CPU attaching sched-domain(s):\n", "dmesg.txt:1: a CPU attaching sched domains with no CPU number"},
+        {head + "root domain span: 0-q\n", "dmesg.txt:2: root domain span:"},
+    };
+    for (const auto& [text, message] : bad) {
+        auto r = parseKernelLog(text, "dmesg.txt");
+        ASSERT_FALSE(r.ok()) << text;
+        EXPECT_NE(r.error().find(message), std::string::npos) << r.error();
+        EXPECT_EQ(r.error().find('\n'), std::string::npos) << "one line: " << r.error();
+    }
+    auto missing = readKernelLog(test::dataPath("kernel-logs/no-such-log.txt"));
+    ASSERT_FALSE(missing.ok());
+    EXPECT_NE(missing.error().find("no-such-log.txt: cannot open kernel log"), std::string::npos) << missing.error();
+}
+
+// A ring buffer that wrapped starts in the middle of a CPU's block: those lines belong to no
+// CPU the log names, and are left out.
+TEST(KernelLog, LinesBeforeTheFirstHeaderAreLeftOut) {
+    const std::string log = logOf("x86-2s4n4c2t");
+    const std::string wrapped = log.substr(log.find("  domain-1:"));
+    auto read = parseKernelLog(wrapped, "dmesg");
+    ASSERT_TRUE(read.ok()) << read.error();
+    EXPECT_TRUE(read->domainsOf(0).empty());
+    EXPECT_EQ(read->domainsOf(1).size(), 4u);  // SMT, MC and two NUMA levels
+    EXPECT_EQ(read->builtFor.toList(), "1-15");
+}
+
+}  // namespace
+}  // namespace schedscope
