@@ -3,31 +3,25 @@
 #include <QActionGroup>
 #include <QApplication>
 #include <QCloseEvent>
-#include <QDialog>
-#include <QDialogButtonBox>
 #include <QDockWidget>
 #include <QDragEnterEvent>
 #include <QFileDialog>
 #include <QFileInfo>
-#include <QFutureWatcher>
 #include <QInputDialog>
 #include <QLabel>
 #include <QMenuBar>
 #include <QMimeData>
 #include <QPainter>
-#include <QPlainTextEdit>
 #include <QProgressBar>
 #include <QSettings>
 #include <QStatusBar>
 #include <QVBoxLayout>
-#include <QtConcurrent/QtConcurrentRun>
 #include <cmath>
 
 #include "banner.h"
 #include "domain_controls.h"
 #include "domain_tree_model.h"
 #include "domain_tree_view.h"
-#include "domains/kernel_domains_reader.h"
 #include "live_capture.h"
 #include "qt_convert.h"
 #include "recent_files.h"
@@ -180,6 +174,11 @@ void MainWindow::buildMenus(QMenuBar* bar) {
 
     QMenu* tools = bar->addMenu(tr("&Tools"));
     tools->addAction(tr("&Diff against the running kernel"), this, &MainWindow::diffAgainstKernel);
+    tools->addAction(tr("Diff against a kernel &log\u2026"), this, [this] {
+        const QString path = QFileDialog::getOpenFileName(this, tr("A kernel log with its sched_verbose lines (dmesg)"),
+                                                          QString(), tr("Kernel logs (*.txt *.log dmesg*);;All files (*)"));
+        if (!path.isEmpty()) diffAgainstKernelLog(path);
+    });
     tools->addAction(tr("Expand all domains"), treeView_, &QTreeView::expandAll);
 
     QMenu* help = bar->addMenu(tr("&Help"));
@@ -448,59 +447,6 @@ void MainWindow::exportWithDialog(const QString& view) {
         banner_->showError(error);
         bannerIsLoadError_ = false;
     }
-}
-
-void MainWindow::diffAgainstKernel() {
-    if (!session_) {
-        banner_->showError(tr("Diff against the running kernel: nothing is open"));
-        bannerIsLoadError_ = false;
-        return;
-    }
-    const auto& spec = session_->spec;
-    const bool local = spec.kind == TopologySpec::Kind::Local ||
-                       (spec.kind == TopologySpec::Kind::SysfsRoot && QFileInfo(qs(spec.value)).canonicalFilePath() == QLatin1String("/"));
-    if (!local) {
-        banner_->showError(tr("Diff against the running kernel is unavailable: the open topology is %1, not this machine "
-                              "(File \u25b8 Open this machine)").arg(qs(spec.describe())));
-        bannerIsLoadError_ = false;
-        return;
-    }
-    struct DiffResult {
-        QString error;
-        QStringList differences;
-    };
-    auto* watcher = new QFutureWatcher<DiffResult>(this);
-    connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher] {
-        watcher->deleteLater();
-        const DiffResult r = watcher->result();
-        if (!r.error.isEmpty()) {
-            banner_->showError(tr("Diff against the running kernel is unavailable: %1").arg(r.error));
-            bannerIsLoadError_ = false;
-            return;
-        }
-        auto* dlg = new QDialog(this);
-        dlg->setAttribute(Qt::WA_DeleteOnClose);
-        dlg->setWindowTitle(tr("Built domains vs the running kernel"));
-        auto* text = new QPlainTextEdit(dlg);
-        text->setReadOnly(true);
-        text->setPlainText(r.differences.isEmpty()
-                               ? tr("Identical: the builder matches the running kernel on every CPU.")
-                               : r.differences.join(QLatin1Char('\n')));
-        auto* buttons = new QDialogButtonBox(QDialogButtonBox::Close, dlg);
-        connect(buttons, &QDialogButtonBox::rejected, dlg, &QDialog::reject);
-        auto* layout = new QVBoxLayout(dlg);
-        layout->addWidget(new QLabel(tr("%n difference(s)", nullptr, int(r.differences.size())), dlg));
-        layout->addWidget(text);
-        layout->addWidget(buttons);
-        dlg->resize(720, 420);
-        dlg->show();
-    });
-    // debugfs reads can stall; keep them off the GUI thread like every other load.
-    watcher->setFuture(QtConcurrent::run([tree = session_->tree]() -> DiffResult {
-        auto kernel = readKernelDomains("/");
-        if (!kernel) return {qs(kernel.error()), {}};
-        return {{}, qsList(diffDomainTrees(*tree, *kernel))};
-    }));
 }
 
 void MainWindow::dragEnterEvent(QDragEnterEvent* e) {

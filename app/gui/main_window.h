@@ -4,6 +4,7 @@
 // what was open untouched.
 #include <QMainWindow>
 
+#include <functional>
 #include <memory>
 
 #include "launch_options.h"
@@ -75,6 +76,8 @@ public:
 
 public slots:
     void diffAgainstKernel();
+    // the open topology's domains against those a kernel printed in its sched_verbose log
+    void diffAgainstKernelLog(const QString& path);
 
 signals:
     void sessionShown(schedscope::gui::SessionPtr session);
@@ -87,6 +90,8 @@ protected:
 
 private:
     void buildMenus(QMenuBar* bar);
+    // reads a kernel's domains on a worker and shows how the open ones differ (`kernel` names it)
+    void showKernelDiff(const QString& kernel, std::function<Result<DomainTree>()> read);
     std::unique_ptr<DomainTreeView> domainTreeSnapshot(const QSize& size);
     void rebuildRecentMenu();
     void showSession(const SessionPtr& session);

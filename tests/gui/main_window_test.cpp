@@ -5,6 +5,7 @@
 #include <QCheckBox>
 #include <QComboBox>
 #include <QDialog>
+#include <QPlainTextEdit>
 #include <QTimer>
 #include <QHelpEvent>
 #include <QLineEdit>
@@ -488,6 +489,46 @@ TEST_F(MainWindowTest, KernelDiffOnThisMachineShowsTheDifferencesOrWhyNot) {
             << window.banner()->text().toStdString();
         EXPECT_FALSE(window.banner()->text().contains(QLatin1Char('\n')));
     }
+}
+
+// the dialog a diff opens, once its worker is done (nullptr when the banner said why not)
+QPlainTextEdit* waitForDiff(MainWindow& window) {
+    for (int i = 0; i < 600 && window.banner()->isHidden(); ++i) {
+        if (auto* dialog = window.findChild<QDialog*>())
+            if (auto* text = dialog->findChild<QPlainTextEdit*>(QStringLiteral("differences"))) return text;
+        QTest::qWait(50);
+    }
+    return nullptr;
+}
+
+// Another machine's domains from its saved dmesg: the real 6.1 kernel's log of a cpuset
+// partition is what the window builds for that machine's snapshot, and the same machine's boot
+// log (before the partition) is not; an unreadable log leaves what is open and says why.
+TEST_F(MainWindowTest, KernelLogDiffComparesTheOpenTopologyWithTheLog) {
+    openData(TopologySpec::Kind::SysfsRoot, "oracle/x86-2s4n4c2t-root-4-7-12-15/sysfs.tar.xz");
+    ASSERT_TRUE(window.session());
+    window.diffAgainstKernelLog(qs(schedscope::test::dataPath("oracle/x86-2s4n4c2t-root-4-7-12-15/kernel-log.txt")));
+    QPlainTextEdit* same = waitForDiff(window);
+    ASSERT_NE(same, nullptr) << window.banner()->text().toStdString();
+    EXPECT_TRUE(same->toPlainText().startsWith(QStringLiteral("Identical: the builder matches the kernel log kernel-log.txt")))
+        << same->toPlainText().toStdString();
+    same->window()->close();
+    QTest::qWait(10);
+
+    window.diffAgainstKernelLog(qs(schedscope::test::dataPath("oracle/x86-2s4n4c2t/kernel-log.txt")));
+    QPlainTextEdit* other = waitForDiff(window);
+    ASSERT_NE(other, nullptr) << window.banner()->text().toStdString();
+    EXPECT_TRUE(other->toPlainText().contains(QStringLiteral("cpu4: levels differ"))) << other->toPlainText().toStdString();
+    other->window()->close();
+    QTest::qWait(10);
+
+    const SessionPtr before = window.session();
+    window.diffAgainstKernelLog(QStringLiteral("/nonexistent/dmesg.txt"));
+    EXPECT_EQ(waitForDiff(window), nullptr);
+    EXPECT_EQ(window.banner()->text().toStdString(),
+              "Diff against the kernel log dmesg.txt is unavailable: /nonexistent/dmesg.txt: cannot open kernel log "
+              "(No such file or directory)");
+    EXPECT_EQ(window.session(), before);
 }
 
 TEST_F(MainWindowTest, HeatColoursTheCpus) {
