@@ -46,7 +46,6 @@ struct Attach {
     int cpu = -1;
     size_t seq = 0;
     std::vector<SchedDomain> domains;
-    std::vector<std::vector<SchedGroup>> groups;  // per domain, as printed (own group first)
 };
 
 struct RootDomainLine {
@@ -99,14 +98,14 @@ public:
         if (size_t at = l.find(" attaching sched-domain(s):"); at != std::string_view::npos) {
             auto cpu = attachingCpu(l, at);
             if (!cpu) return bad("a CPU attaching sched domains with no CPU number");
-            attaches_.push_back({*cpu, seq_++, {}, {}});
+            attaches_.push_back({*cpu, seq_++, {}});
             open_ = true;
             return {};
         }
         if (size_t at = l.find(" attaching NULL sched-domain."); at != std::string_view::npos) {
             auto cpu = attachingCpu(l, at);
             if (!cpu) return bad("a CPU attaching no sched domain with no CPU number");
-            attaches_.push_back({*cpu, seq_++, {}, {}});
+            attaches_.push_back({*cpu, seq_++, {}});
             open_ = false;
             return {};
         }
@@ -136,12 +135,14 @@ public:
             if (sd.level.empty()) return bad("a domain line without level=");
             if (sd.level == "NUMA") sd.flags = SD_NUMA;  // the only flag a name gives away
             a.domains.push_back(std::move(sd));
-            a.groups.emplace_back();
             return {};
         }
         if (size_t at = l.find(" groups:"); at != std::string_view::npos) {
-            if (a.domains.empty() || !a.groups.back().empty()) return bad("a groups line without its domain line");
-            return groups(l.substr(at + 8), a.groups.back());
+            if (a.domains.empty() || !a.domains.back().groups.empty()) return bad("a groups line without its domain line");
+            std::vector<SchedGroup> printed;
+            if (auto st = groups(l.substr(at + 8), printed); !st) return st;
+            a.domains.back().groups = rings_.share(std::move(printed));
+            return {};
         }
         if (size_t at = l.find("ERROR: "); at != std::string_view::npos) {
             const std::string where = "cpu" + std::to_string(a.cpu) + (a.domains.empty() ? "" : " domain-" + std::to_string(a.domains.size() - 1));
@@ -167,11 +168,9 @@ public:
         tree.warnings = warnings_;
         tree.cpus.resize(static_cast<size_t>(maxCpu) + 1);
         for (size_t i = 0; i < tree.cpus.size(); ++i) tree.cpus[i].cpu = static_cast<int>(i);
-        RingPool rings;
         for (const auto& [cpu, a] : last) {
             CpuDomains& c = tree.cpus[static_cast<size_t>(cpu)];
             c.domains = a->domains;
-            for (size_t d = 0; d < c.domains.size(); ++d) c.domains[d].groups = rings.share(a->groups[d]);
             // the CPU's own capacity is its group's where a group is just the CPU
             if (!c.domains.empty() && !c.domains.front().groups.empty() && c.domains.front().groups.front().span.count() == 1)
                 c.capacity = c.domains.front().groups.front().capacity;
@@ -240,6 +239,7 @@ private:
     size_t seq_ = 0;
     bool open_ = false;  // the last header attached domains: their lines follow
     std::vector<Attach> attaches_;
+    RingPool rings_;  // the groups of every attach, shared as they are read
     std::vector<RootDomainLine> roots_;
     std::vector<std::string> warnings_;
 };

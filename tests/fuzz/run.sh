@@ -37,6 +37,12 @@ for f in "$here"/tests/data/traces/*.txt; do
   sed -n '2000,2060p' "$f" >"$derived/fuzz_ftrace_text/$b.mid"
 done
 
+# the real kernels' sched_verbose logs kept with the oracle cases, one file per case
+mkdir -p "$derived/fuzz_kernel_log"
+for f in "$here"/tests/data/oracle/*/kernel-log.txt; do
+  cp "$f" "$derived/fuzz_kernel_log/$(basename "$(dirname "$f")").txt"
+done
+
 seed_dir() {  # real inputs for each target
   case "$1" in
     fuzz_hwloc_xml) echo "$here/tests/data/topologies/xml $here/tests/data/topologies/xml-v3 $here/resources/topologies" ;;
@@ -46,6 +52,7 @@ seed_dir() {  # real inputs for each target
     fuzz_trace_dat) echo "$derived/fuzz_trace_dat $here/tests/fuzz/corpus/fuzz_trace_dat" ;;
     fuzz_ftrace_text) echo "$derived/fuzz_ftrace_text" ;;
     fuzz_workload_json) echo "$here/resources/workloads" ;;
+    fuzz_kernel_log) echo "$derived/fuzz_kernel_log $here/tests/data/kernel-logs" ;;
     fuzz_topology_json|fuzz_cpulist|fuzz_synthetic|fuzz_sysfs|fuzz_cli_args|fuzz_capture_client|fuzz_capture_args) echo "$here/tests/fuzz/corpus/$1" ;;
     *) echo "$here/tests/fuzz/corpus/$1" ;;
   esac
