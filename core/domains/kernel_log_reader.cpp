@@ -102,6 +102,7 @@ public:
             open_ = true;
             return {};
         }
+        if (l.find(" attaching sched-domain:") != std::string_view::npos) ++oldFormat_;
         if (size_t at = l.find(" attaching NULL sched-domain."); at != std::string_view::npos) {
             auto cpu = attachingCpu(l, at);
             if (!cpu) return bad("a CPU attaching no sched domain with no CPU number");
@@ -152,6 +153,10 @@ public:
     }
 
     Result<DomainTree> finish() {
+        if (attaches_.empty() && oldFormat_) {
+            return Error{where_ + ": a log from a kernel before 4.13 (\"CPUn attaching sched-domain:\", \"domain 0: span ...\"), "
+                                  "whose format is not read; 4.13 and later print the one read here"};
+        }
         if (attaches_.empty()) {
             return Error{where_ + ": no sched domain lines (\"CPUn attaching sched-domain(s):\"): boot with sched_verbose "
                                   "(or sched_debug before 5.13), then save dmesg"};
@@ -238,6 +243,7 @@ private:
     size_t number_ = 0;
     size_t seq_ = 0;
     bool open_ = false;  // the last header attached domains: their lines follow
+    size_t oldFormat_ = 0;  // headers of the format before 4.13
     std::vector<Attach> attaches_;
     RingPool rings_;  // the groups of every attach, shared as they are read
     std::vector<RootDomainLine> roots_;

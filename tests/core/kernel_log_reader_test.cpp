@@ -159,6 +159,11 @@ TEST(KernelLog, BadLogsAreRefusedWithTheFileAndLine) {
     EXPECT_NE(none.error().find("dmesg.txt: no sched domain lines"), std::string::npos) << none.error();
     EXPECT_NE(none.error().find("sched_verbose"), std::string::npos);
 
+    // 4.9's format (before "sched/debug: Print the scheduler topology group mask")
+    auto old = parseKernelLog("CPU0 attaching sched-domain:\n domain 0: span 0-1 level SMT\n  groups: 0 1\n", "4.9.txt");
+    ASSERT_FALSE(old.ok());
+    EXPECT_NE(old.error().find("4.9.txt: a log from a kernel before 4.13"), std::string::npos) << old.error();
+
     const std::string head = "CPU0 attaching sched-domain(s):\n";
     const std::pair<std::string, std::string> bad[] = {
         {head + " domain-0: span=0-x level=SMT\n", "dmesg.txt:2: domain span"},
