@@ -31,6 +31,18 @@ std::string_view tokenAfter(std::string_view s, std::string_view key) {
     return s.substr(from, s.find(' ', from) - from);
 }
 
+// The message starts at `at`: the line's start, or after a dmesg timestamp ("] ") or a journal
+// prefix ("kernel: "), not within another subsystem's message ("ACPI BIOS ERROR: ...").
+bool startsMessage(std::string_view line, size_t at) {
+    return at == 0 || (at >= 2 && line[at - 1] == ' ' && (line[at - 2] == ']' || line[at - 2] == ':'));
+}
+// The same for the indented domain and groups lines: only spaces between the prefix and `at`.
+bool startsIndentedMessage(std::string_view line, size_t at) {
+    size_t k = at;
+    while (k > 0 && line[k - 1] == ' ') --k;
+    return k == 0 || (k < at && (line[k - 1] == ']' || line[k - 1] == ':'));
+}
+
 // "CPU12 attaching ..." at `marker` (the position of " attaching"): the CPU number before it
 std::optional<int> attachingCpu(std::string_view line, size_t marker) {
     const size_t cpu = line.rfind("CPU", marker);
@@ -120,8 +132,13 @@ public:
         // the lines below belong to the CPU whose header came last; before the first header (a
         // ring buffer that wrapped in the middle of a block) they cannot be placed
         if (!open_) return {};
+        // other messages can come in between (printk from another CPU): only the shapes of the
+        // domain, groups and ERROR lines count, and an ERROR only right after them
+        const bool afterDomainLines = afterDomainLines_;
+        afterDomainLines_ = false;
         Attach& a = attaches_.back();
-        if (size_t at = l.find(" domain-"); at != std::string_view::npos && l.find(": span=", at) != std::string_view::npos) {
+        if (size_t at = l.find(" domain-");
+            at != std::string_view::npos && startsIndentedMessage(l, at + 1) && l.find(": span=", at) != std::string_view::npos) {
             size_t end = 0;
             auto index = numberAt(l, at + 8, &end);
             if (!index || l.substr(end, 7) != ": span=") return bad("a domain line without its number");
@@ -136,16 +153,20 @@ public:
             if (sd.level.empty()) return bad("a domain line without level=");
             if (sd.level == "NUMA") sd.flags = SD_NUMA;  // the only flag a name gives away
             a.domains.push_back(std::move(sd));
+            afterDomainLines_ = true;
             return {};
         }
-        if (size_t at = l.find(" groups:"); at != std::string_view::npos) {
+        if (size_t at = l.find(" groups: ");
+            at != std::string_view::npos && startsIndentedMessage(l, at + 1) && l.find(":{ span=", at) != std::string_view::npos) {
             if (a.domains.empty() || !a.domains.back().groups.empty()) return bad("a groups line without its domain line");
             std::vector<SchedGroup> printed;
             if (auto st = groups(l.substr(at + 8), printed); !st) return st;
             a.domains.back().groups = rings_.share(std::move(printed));
+            afterDomainLines_ = true;
             return {};
         }
-        if (size_t at = l.find("ERROR: "); at != std::string_view::npos) {
+        if (size_t at = l.find("ERROR: "); at != std::string_view::npos && afterDomainLines && startsMessage(l, at)) {
+            afterDomainLines_ = true;  // sched_domain_debug_one() can print several
             const std::string where = "cpu" + std::to_string(a.cpu) + (a.domains.empty() ? "" : " domain-" + std::to_string(a.domains.size() - 1));
             warnings_.push_back(where + ": the kernel said " + std::string(l.substr(at)));
         }
@@ -244,6 +265,7 @@ private:
     size_t seq_ = 0;
     bool open_ = false;  // the last header attached domains: their lines follow
     size_t oldFormat_ = 0;  // headers of the format before 4.13
+    bool afterDomainLines_ = false;  // the last line was a domain, groups or ERROR line
     std::vector<Attach> attaches_;
     RingPool rings_;  // the groups of every attach, shared as they are read
     std::vector<RootDomainLine> roots_;

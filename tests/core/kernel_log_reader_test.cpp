@@ -44,7 +44,10 @@ std::string prefixed(const std::string& log, const std::string& prefix) {
     std::istringstream in(log);
     std::string out, line;
     for (int n = 0; std::getline(in, line); ++n) {
+        // other messages in between, some with words the domain lines have
         if (n % 7 == 3) out += prefix + "smpboot: a line of something else\n";
+        if (n % 11 == 5) out += prefix + "cgroup: groups: none, domain-1: span= reserved\n";
+        if (n % 13 == 6) out += prefix + "ACPI BIOS ERROR: not a scheduler message\n";
         out += prefix + line + "\n";
     }
     return out;
@@ -85,6 +88,7 @@ TEST(KernelLog, DmesgTimestampsJournalPrefixesAndOtherLinesDoNotMatter) {
         ASSERT_TRUE(read.ok()) << read.error();
         EXPECT_EQ(diffDomainTrees(built, *read), std::vector<std::string>{}) << prefix;
         EXPECT_EQ(read->builtFor.toList(), "0-15");
+        EXPECT_TRUE(read->warnings.empty()) << read->warnings.front();
     }
 }
 
