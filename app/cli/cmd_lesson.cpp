@@ -23,7 +23,11 @@ int runLesson(const Args& args) {
     if (!lesson) return fail("lesson: " + lesson.error());
     if (args.has("json")) {
         nlohmann::json steps = nlohmann::json::array();
-        for (const auto& s : lesson->steps) steps.push_back({{"title", s.title}, {"run", s.run}});
+        for (const auto& s : lesson->steps) {
+            nlohmann::json step = {{"title", s.title}, {"run", s.run}};
+            if (s.exitStatus != 0) step["exit"] = s.exitStatus;
+            steps.push_back(std::move(step));
+        }
         nlohmann::json figs = nlohmann::json::array();
         for (const auto& f : lesson->figures) figs.push_back({{"file", f.file}, {"view", f.view}, {"size", f.size}, {"args", f.args}});
         std::cout << nlohmann::json{{"id", lesson->id}, {"title", lesson->title}, {"summary", lesson->summary},
@@ -47,9 +51,9 @@ int runLesson(const Args& args) {
         if (!cmd) return fail("lesson " + lesson->id + ": step " + std::to_string(i + 1) + " names no command");
         int rc = runCommand(*cmd, {words.begin() + static_cast<long>(used), words.end()});
         std::cout << std::flush;
-        if (rc != 0) {
+        if (rc != step.exitStatus) {
             std::cerr << "schedscope-cli: lesson " << lesson->id << ": step " << i + 1 << " failed (exit " << rc << ")\n";
-            worst = std::max(worst, rc);
+            worst = std::max(worst, rc == 0 ? 1 : rc);
         }
     }
     return worst;

@@ -247,7 +247,7 @@ void LessonBrowser::startStep() {
     connect(process_, &QProcess::finished, this, [this](int code, QProcess::ExitStatus status) {
         output_.back().text += QString::fromLocal8Bit(process_->readAll());
         output_.back().exitCode = status == QProcess::NormalExit ? code : -1;
-        if (output_.back().exitCode != 0) ++stepFailures_;
+        if (output_.back().exitCode != lesson_->steps[step_].exitStatus) ++stepFailures_;
         process_->deleteLater();
         process_ = nullptr;
         ++step_;

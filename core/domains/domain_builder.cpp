@@ -224,9 +224,10 @@ private:
             if (!sibling.built || !sibling.sd.span.test(i)) continue;
             // only a sibling whose child spans out of sd descends (the kernel's condition): a
             // child equal to the sibling stays, and the domain then has one group and degenerates
-            // (a cpuset partition that cuts a NUMA level down to its child's span)
+            // (a cpuset partition that cuts a NUMA level down to its child's span). Before 5.13
+            // none did: the group was the child's span, past sd's on a NUMA diameter above 2.
             Slot* direct = child(level, i);
-            const bool spansOut = direct && !direct->sd.span.isSubsetOf(sd.span);
+            const bool spansOut = direct && !direct->sd.span.isSubsetOf(sd.span) && profile_.numaDescendedSibling;
             size_t sibLevel = spansOut ? findDescendedSibling(sd, level, i) : level;
             Slot* sibChild = child(sibLevel, i);
             SchedGroup g;

@@ -42,6 +42,8 @@ const std::vector<KernelChange>& kernelChanges() {
         {{5, 5}, [](KernelProfile& p) { p.numaImbalance = 1; }},
         // "sched/fair: Reduce cases for active balance": only for migrate_task imbalances
         {{5, 10}, [](KernelProfile& p) { p.legacyActiveBalance = false; }},
+        // "sched/topology: fix the issue groups don't span domain->span for NUMA diameter > 2"
+        {{5, 13}, [](KernelProfile& p) { p.numaDescendedSibling = true; }},
         // "sched: Add cluster scheduler level in core and related Kconfig for ARM64"; "sched/fair:
         // Remove sysctl_sched_migration_cost condition" (newidle balance)
         {{5, 16},

@@ -33,6 +33,9 @@ struct KernelProfile {
     std::string llcFlagName;    // "SD_SHARE_PKG_RESOURCES" before 6.9, "SD_SHARE_LLC" since
     bool hasNodeLevel = false;         // NUMA identity NODE level, since 4.15
     bool hasClusterLevel = false;      // CLS level, since 5.16
+    // NUMA diameters above 2: an overlap group comes from a sibling's descendant whose child stays
+    // inside the domain, since 5.13; before, the sibling's child, which can reach past the domain
+    bool numaDescendedSibling = false;
     bool clusterFlag = false;          // SD_CLUSTER on the CLS level, since 6.8
     bool clusterScanOnWakeup = false;  // select_idle_cpu scans the cluster first, since 6.8
     bool overlapFlag = true;           // SD_OVERLAP on NUMA levels, until 6.16 (6.17 keys on SD_NUMA)

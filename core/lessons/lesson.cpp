@@ -48,7 +48,7 @@ Result<Lesson> loadLesson(const std::string& name) {
         l.summary = j.value("summary", "");
         l.scenario = j.value("scenario", nlohmann::json::object());
         for (const auto& s : j.value("steps", nlohmann::json::array()))
-            l.steps.push_back({s.at("title").get<std::string>(), s.at("run").get<std::vector<std::string>>()});
+            l.steps.push_back({s.at("title").get<std::string>(), s.at("run").get<std::vector<std::string>>(), s.value("exit", 0)});
         for (const auto& f : j.value("figures", nlohmann::json::array()))
             l.figures.push_back({f.at("file").get<std::string>(), f.value("view", "topology"), f.value("size", "900x600"),
                                  f.value("args", std::vector<std::string>{})});

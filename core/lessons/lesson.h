@@ -13,6 +13,9 @@ namespace schedscope {
 struct LessonStep {
     std::string title;
     std::vector<std::string> run;  // schedscope-cli words; "@data/" expands to resourcesDir()
+    // what the command exits with when all is as the lesson says: 0, or 1 for a --diff that
+    // shows a difference on purpose
+    int exitStatus = 0;
 };
 
 struct LessonFigure {

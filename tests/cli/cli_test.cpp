@@ -298,6 +298,20 @@ TEST(Cli, LessonsListShowAndRun) {
     EXPECT_NE(bad.err.find("unknown lesson 'no-such-lesson'"), std::string::npos);
 }
 
+// Lesson 11 end to end: the bundled kernel log, the 5.6 build identical to it, and a last step
+// whose diff exits 1 on purpose, which the lesson says in its JSON and does not count as failed.
+TEST(Cli, TheKernelLogLessonRunsWithItsMeantDifference) {
+    CliRun run = cli("lesson a-real-kernels-log");
+    EXPECT_EQ(run.status, 0) << run.err;
+    EXPECT_EQ(run.err, "");
+    EXPECT_NE(run.out.find("warning: cpu0 domain-2: the kernel said ERROR: groups don't span domain->span"), std::string::npos);
+    EXPECT_NE(run.out.find("identical: the builder matches the kernel's log on every CPU"), std::string::npos);
+    EXPECT_NE(run.out.find("cpu0 domain-2 NUMA groups: built {0-47} {48-71}, kernel {0-47} {48-95}"), std::string::npos);
+    auto lesson = nlohmann::json::parse(cli("lesson a-real-kernels-log --json").out);
+    EXPECT_EQ(lesson["steps"][3]["exit"], 1);
+    EXPECT_FALSE(lesson["steps"][2].contains("exit"));
+}
+
 TEST(Cli, ReadingATraceLessonUsesTheBundledSample) {
     CliRun run = cli("lesson reading-a-trace");
     ASSERT_EQ(run.status, 0) << run.err;

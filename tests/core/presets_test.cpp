@@ -126,13 +126,14 @@ TEST(Presets, ProfilesRenameLevelsAndFlags) {
 }
 
 // A kernel gets the changes up to its version: the named profile when one has exactly those
-// (5.10's are 5.15's), else the profile of its last change ("linux-6.10": 6.10 and 6.11); a stable
+// (5.14's are 5.15's), else the profile of its last change ("linux-6.10": 6.10 and 6.11); a stable
 // release gets what was backported to its branch up to it ("linux-6.12.43": 6.17's bump of the
 // newidle cost; "linux-6.12.65": its revert and NI_RANDOM).
 TEST(Profiles, AKernelReleaseGetsTheChangesUpToItsVersion) {
     const std::pair<const char*, const char*> cases[] = {
         {"4.9.0-19-amd64", "linux-4.14"}, {"4.14.336", "linux-4.14"},    {"4.15.0-213-generic", "linux-4.15"},
-        {"5.10.0-28-arm64", "linux-5.15"}, {"5.15.0-105", "linux-5.15"},  {"5.16.0", "linux-5.16"},
+        {"5.10.0-28-arm64", "linux-5.10"}, {"5.14.21", "linux-5.15"},    {"5.15.0-105", "linux-5.15"},
+        {"5.16.0", "linux-5.16"},
         {"6.1.0-13-amd64", "linux-6.1"},  {"6.5.13", "linux-6.5"},       {"6.6.30-rt", "linux-6.6"},
         {"6.7.1", "linux-6.7"},           {"6.8.0-45-generic", "linux-6.8"}, {"6.11.0-9", "linux-6.10"},
         {"6.12.42", "linux-6.12"},        {"6.12.48+deb13", "linux-6.12.43"},  {"6.13.2", "linux-6.12"},      {"6.16.1", "linux-6.15"},

@@ -183,6 +183,22 @@ TEST(LessonBrowser, RunsTheStepsThroughTheCli) {
     EXPECT_TRUE(text.contains(QStringLiteral("Step 4")));
 }
 
+// A step whose command is meant to exit 1 (a --diff that finds the difference the lesson is
+// about) is no failure; its exit status still shows.
+TEST(LessonBrowser, AStepMeantToExitOneIsNoFailure) {
+    useBuiltCli();
+    LessonBrowser browser;
+    ASSERT_TRUE(browser.showLesson(QStringLiteral("11-a-real-kernels-log"), false).isEmpty());
+    QSignalSpy done(&browser, &LessonBrowser::stepsFinished);
+    browser.runSteps();
+    ASSERT_TRUE(done.wait(240'000));
+    const QString text = browser.textBrowser()->toPlainText();
+    EXPECT_EQ(done.first().at(0).toInt(), 0) << text.toStdString();
+    EXPECT_TRUE(text.contains(QStringLiteral("identical: the builder matches the kernel's log on every CPU")));
+    EXPECT_TRUE(text.contains(QStringLiteral("cpu0 domain-2 NUMA groups: built {0-47} {48-71}, kernel {0-47} {48-95}")));
+    EXPECT_TRUE(text.contains(QStringLiteral("[exit status 1]"))) << text.toStdString();
+}
+
 TEST(LessonBrowser, StopEndsTheStepsAtOnce) {
     useBuiltCli();
     LessonBrowser browser;
