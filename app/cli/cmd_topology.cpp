@@ -58,6 +58,18 @@ void runningKernelProfileUnlessGiven(const Args& args, DomainBuildOptions& opt) 
     if (const KernelProfile* p = runningKernelProfile()) opt.profile = p;
 }
 
+// `dmesg | schedscope-cli domains --diff --kernel-log -`
+Result<DomainTree> kernelLogFromStdin() {
+    std::string text;
+    char buf[65536];
+    size_t n = 0;
+    while ((n = std::fread(buf, 1, sizeof buf, stdin)) > 0) {
+        text.append(buf, n);
+        if (text.size() > kMaxKernelLogBytes) return Error{"standard input: more than 512 MiB, not a kernel log"};
+    }
+    return parseKernelLog(text, "standard input");
+}
+
 int runDomains(const Args& args) {
     const std::string format = args.valueOr("format", args.has("json") ? "json" : "text");
     if (args.has("json") && format != "json")
@@ -69,12 +81,16 @@ int runDomains(const Args& args) {
         return fail("domains: --kernel (this kernel's debugfs) and --kernel-log FILE name two kernels: give one");
     // the kernel's own domains: this one's from debugfs, or another machine's from its boot log
     auto kernelDomains = [&]() -> Result<DomainTree> {
-        if (auto log = args.value("kernel-log")) return readKernelLog(*log);
+        if (auto log = args.value("kernel-log")) return *log == "-" ? kernelLogFromStdin() : readKernelLog(*log);
         return readKernelDomains("/");
+    };
+    // a log that cannot be read is bad input (2), also for --diff, whose 1 means "they differ"
+    auto readFailure = [&](const std::string& error) {
+        return args.has("kernel-log") ? fail(error) : failRuntime(error);
     };
     if ((args.has("kernel") || args.has("kernel-log")) && !args.has("diff")) {
         auto running = kernelDomains();
-        if (!running) return failRuntime(running.error());
+        if (!running) return readFailure(running.error());
         if (format == "json") {
             writeDomainTreeJson(std::cout, *running);
             std::cout << "\n";
@@ -93,7 +109,7 @@ int runDomains(const Args& args) {
 
     if (args.has("diff")) {
         auto running = kernelDomains();
-        if (!running) return failRuntime(running.error());
+        if (!running) return readFailure(running.error());
         auto diff = diffDomainTrees(*tree, *running);
         if (format == "json") {
             std::cout << nlohmann::json{{"identical", diff.empty()}, {"differences", diff}}.dump(2) << "\n";
@@ -140,8 +156,9 @@ std::vector<Command> topologyCommands() {
     domainOpts.push_back({"cpu", true, "LIST print only these CPUs' domains (a cpulist, e.g. 0,24)"});
     domainOpts.push_back({"kernel", false, "print the running kernel's own domains (debugfs)"});
     domainOpts.push_back({"kernel-log", true,
-                          "FILE the domains a kernel printed at boot with sched_verbose (a saved dmesg): shown as --kernel "
-                          "shows this kernel's, or compared with --diff (give the machine's --profile)"});
+                          "FILE the domains a kernel printed at boot with sched_verbose (a saved dmesg, - for standard "
+                          "input): shown as --kernel shows this kernel's, or compared with --diff (give the machine's "
+                          "--profile)"});
     domainOpts.push_back({"diff", false,
                           "compare the built domains with the running kernel's, or --kernel-log's (exit 1 if they differ)"});
     return {

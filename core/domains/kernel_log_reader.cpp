@@ -12,9 +12,6 @@
 namespace schedscope {
 namespace {
 
-// A flat 4096-CPU machine prints 4096 groups for each of its 4096 CPUs: a few hundred MiB.
-constexpr size_t kMaxLogBytes = size_t{512} << 20;
-
 std::optional<int> numberAt(std::string_view s, size_t at, size_t* end = nullptr) {
     int v = 0;
     auto [p, ec] = std::from_chars(s.data() + at, s.data() + s.size(), v);
@@ -289,7 +286,7 @@ Result<DomainTree> parseKernelLog(std::string_view text, const std::string& wher
 }
 
 Result<DomainTree> readKernelLog(const std::string& path) {
-    auto text = readInputFile(path, "kernel log", kMaxLogBytes);
+    auto text = readInputFile(path, "kernel log", kMaxKernelLogBytes);
     if (!text) return Error{text.error()};
     return parseKernelLog(*text, path);
 }

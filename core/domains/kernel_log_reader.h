@@ -5,12 +5,16 @@
 // to the machine. The log has levels, spans and groups (ids, balance masks, capacities) but no
 // flags: a tree read from it has fromKernelLog set, and only its NUMA levels carry SD_NUMA (their
 // name says it). A CPU's last block wins: a cpuset change or a hotplug rebuilds and prints again.
+#include <cstddef>
 #include <string>
 #include <string_view>
 
 #include "domains/domain_tree.h"
 
 namespace schedscope {
+
+// A flat 4096-CPU machine prints 4096 groups for each of its 4096 CPUs: a few hundred MiB.
+inline constexpr size_t kMaxKernelLogBytes = size_t{512} << 20;
 
 // `where` names the log in errors. Fails when the text has no sched_verbose domain lines, or
 // when one of them does not parse (naming its line).

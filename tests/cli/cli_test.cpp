@@ -60,11 +60,16 @@ TEST(Cli, DomainsDiffWithAKernelLog) {
     CliRun shown = cli("domains --kernel-log " + boot + " --cpu 3");
     ASSERT_EQ(shown.status, 0) << shown.err;
     EXPECT_NE(shown.out.find("cpu3:\n  SMT span=2-3 groups=2 [{3} {2}]\n  MC span=0-3"), std::string::npos) << shown.out;
+    CliRun piped = cli("domains --sysfs-root " + oracle + "sysfs.tar.xz --profile linux-6.1 --diff --kernel-log - < " + oracle +
+                       "kernel-log.txt");
+    EXPECT_EQ(piped.status, 0) << piped.out << piped.err;
+    CliRun empty = cli("domains --kernel-log - < /dev/null");
+    EXPECT_EQ(empty.err.rfind("schedscope-cli: standard input: no sched domain lines", 0), 0u) << empty.err;
     CliRun both = cli("domains --kernel --kernel-log " + boot);
     EXPECT_EQ(both.status, 2);
     EXPECT_NE(both.err.find("name two kernels"), std::string::npos) << both.err;
-    CliRun missing = cli("domains --kernel-log /nonexistent/dmesg.txt");
-    EXPECT_NE(missing.status, 0);
+    CliRun missing = cli("domains --kernel-log /nonexistent/dmesg.txt --diff --preset kunpeng920-24");
+    EXPECT_EQ(missing.status, 2) << "not 1, which says the domains differ";
     EXPECT_EQ(missing.err, "schedscope-cli: /nonexistent/dmesg.txt: cannot open kernel log (No such file or directory)\n");
 }
 
