@@ -5,6 +5,7 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <utility>
 
 #include "domains/sd_flags.h"
 #include "util/input_file.h"
@@ -104,21 +105,19 @@ public:
 
     Status line(std::string_view l, size_t number) {
         number_ = number;
-        if (size_t at = l.find(" attaching sched-domain(s):"); at != std::string_view::npos) {
+        // a CPU's header: its domain lines follow, or it has none ("attaching NULL")
+        constexpr std::pair<std::string_view, bool> kHeaders[] = {{" attaching sched-domain(s):", true},
+                                                                  {" attaching NULL sched-domain.", false}};
+        for (const auto& [marker, opens] : kHeaders) {
+            const size_t at = l.find(marker);
+            if (at == std::string_view::npos) continue;
             auto cpu = attachingCpu(l, at);
             if (!cpu) return bad("a CPU attaching sched domains with no CPU number");
             attaches_.push_back({*cpu, seq_++, {}});
-            open_ = true;
+            open_ = opens;
             return {};
         }
         if (l.find(" attaching sched-domain:") != std::string_view::npos) ++oldFormat_;
-        if (size_t at = l.find(" attaching NULL sched-domain."); at != std::string_view::npos) {
-            auto cpu = attachingCpu(l, at);
-            if (!cpu) return bad("a CPU attaching no sched domain with no CPU number");
-            attaches_.push_back({*cpu, seq_++, {}});
-            open_ = false;
-            return {};
-        }
         if (size_t at = l.find("root domain span: "); at != std::string_view::npos) {
             auto span = CpuSet::parseList(tokenAfter(l.substr(at), "root domain span: "));
             if (!span) return bad("root domain span: " + span.error());
