@@ -111,6 +111,12 @@ int runDomains(const Args& args) {
         auto running = kernelDomains();
         if (!running) return readFailure(running.error());
         auto diff = diffDomainTrees(*tree, *running);
+        // a log from another machine's kernel: what it says of that kernel, when the build
+        // did not get its profile
+        if (args.has("kernel-log") && !args.has("profile"))
+            for (const std::string& note : running->notes)
+                std::cerr << "schedscope-cli: note: the log was " << note << "; the domains were built for "
+                          << (tree->profile ? tree->profile->name : defaultProfile().name) << " (give --profile)\n";
         if (format == "json") {
             std::cout << nlohmann::json{{"identical", diff.empty()}, {"differences", diff}}.dump(2) << "\n";
         } else {

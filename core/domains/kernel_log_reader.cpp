@@ -122,6 +122,7 @@ public:
             auto span = CpuSet::parseList(tokenAfter(l.substr(at), "root domain span: "));
             if (!span) return bad("root domain span: " + span.error());
             roots_.push_back({seq_++, *span});
+            (l.find("(max cpu_capacity = ", at) != std::string_view::npos ? rootWithCapacity_ : rootWithout_) = true;
             open_ = false;
             return {};
         }
@@ -198,6 +199,7 @@ public:
                 c.capacity = c.domains.front().groups.front().capacity;
         }
         rootDomains(tree, last);
+        if (std::string when = kernelVersionHint(tree); !when.empty()) tree.notes.push_back(when);
         return tree;
     }
 
@@ -254,6 +256,28 @@ private:
             for (const auto& [index, cpus] : members) tree.rootDomains.push_back(cpus);
     }
 
+    // What the log says of the kernel that printed it: level names and the root domain line
+    // changed with versions. "" when it says nothing.
+    std::string kernelVersionHint(const DomainTree& tree) const {
+        std::vector<std::string> names;
+        for (const CpuDomains& c : tree.cpus)
+            for (const SchedDomain& d : c.domains)
+                if (std::find(names.begin(), names.end(), d.level) == names.end()) names.push_back(d.level);
+        auto has = [&](const char* n) { return std::find(names.begin(), names.end(), n) != names.end(); };
+        std::vector<std::string> since, before;
+        if (has("NODE")) since.push_back("4.15 (a NODE level)");
+        if (has("CLS")) since.push_back("5.16 (a CLS level)");
+        if (has("PKG")) since.push_back("6.7 (PKG)");
+        if (rootWithout_) since.push_back("6.10 (root domain lines without a capacity)");
+        if (has("DIE")) before.push_back("6.7 (DIE)");
+        if (rootWithCapacity_) before.push_back("6.10 (root domain lines with a capacity)");
+        if (since.empty() && before.empty()) return {};
+        std::string out = "printed by a kernel";
+        if (!since.empty()) out += " since " + since.back();
+        if (!before.empty()) out += std::string(since.empty() ? "" : " and") + " before " + before.front();
+        return out;
+    }
+
     Status bad(const std::string& what) const { return Error{where_ + ":" + std::to_string(number_) + ": " + what}; }
 
     std::string where_;
@@ -262,6 +286,7 @@ private:
     bool open_ = false;  // the last header attached domains: their lines follow
     size_t oldFormat_ = 0;  // headers of the format before 4.13
     bool afterDomainLines_ = false;  // the last line was a domain, groups or ERROR line
+    bool rootWithCapacity_ = false, rootWithout_ = false;  // the root domain lines' two formats
     std::vector<Attach> attaches_;
     RingPool rings_;  // the groups of every attach, shared as they are read
     std::vector<RootDomainLine> roots_;

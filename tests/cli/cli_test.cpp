@@ -65,6 +65,12 @@ TEST(Cli, DomainsDiffWithAKernelLog) {
     EXPECT_EQ(piped.status, 0) << piped.out << piped.err;
     CliRun empty = cli("domains --kernel-log - < /dev/null");
     EXPECT_EQ(empty.err.rfind("schedscope-cli: standard input: no sched domain lines", 0), 0u) << empty.err;
+    // without --profile the newest kernel is built, and the log says it is older
+    CliRun unprofiled = cli("domains --sysfs-root " + oracle + "sysfs.tar.xz --diff --kernel-log " + oracle + "kernel-log.txt");
+    EXPECT_NE(unprofiled.err.find("note: the log was printed by a kernel before 6.10 (root domain lines with a capacity); "
+                                  "the domains were built for linux-7.1 (give --profile)"),
+              std::string::npos)
+        << unprofiled.err;
     CliRun both = cli("domains --kernel --kernel-log " + boot);
     EXPECT_EQ(both.status, 2);
     EXPECT_NE(both.err.find("name two kernels"), std::string::npos) << both.err;
