@@ -58,7 +58,8 @@ LaunchOptions parseLaunchOptions(const QStringList& arguments) {
     const QCommandLineOption selCpuOpt(QStringLiteral("select-cpu"), QObject::tr("Select this CPU after loading."),
                                        QStringLiteral("N"));
     const QCommandLineOption selLevelOpt(QStringLiteral("select-level"),
-                                         QObject::tr("Select the CPU's lowest domain of this level (SMT, CLS, MC, PKG, NODE, NUMA)."),
+                                         QObject::tr("Select the CPU's lowest domain of this level (SMT, CLS, MC, PKG, NODE, NUMA), "
+                                                     "or with :DISTANCE the NUMA one at that distance (NUMA:20)."),
                                          QStringLiteral("NAME"));
     const QCommandLineOption lessonOpt(QStringLiteral("lesson"), QObject::tr("Open the lesson browser on a lesson and load its scenario."),
                                        QStringLiteral("NAME"));

@@ -26,7 +26,18 @@ ResolvedSelection resolveSelection(const Session& session, const SelectionReques
         out.topologyLevel = doms.empty() ? -1 : doms.front().topologyLevel;
         return out;
     }
-    const QString want = request.level.toUpper();
+    // "NUMA:20": the NUMA (or NODE) domain at that distance, one of several of the level
+    QString want = request.level.toUpper();
+    int distance = 0;
+    if (const qsizetype colon = want.indexOf(QLatin1Char(':')); colon > 0) {
+        bool ok = false;
+        distance = want.mid(colon + 1).toInt(&ok);
+        if (!ok || distance <= 0) {
+            out.error = QObject::tr("--select-level: '%1' is not LEVEL or LEVEL:DISTANCE (e.g. NUMA:20)").arg(request.level);
+            return out;
+        }
+        want = want.left(colon);
+    }
     auto same = [&want](const QString& name) {
         const QString n = name.toUpper();
         if (n == want) return true;
@@ -35,12 +46,14 @@ ResolvedSelection resolveSelection(const Session& session, const SelectionReques
     };
     QStringList present;
     for (const auto& d : doms) {
-        if (same(qs(d.level))) {
+        if (same(qs(d.level)) && (distance == 0 || d.numaDistance == distance)) {
             out.topologyLevel = d.topologyLevel;
             return out;
         }
-        if (!present.contains(qs(d.level))) present << qs(d.level);
+        const QString name = d.numaDistance > 0 ? QStringLiteral("%1:%2").arg(qs(d.level)).arg(d.numaDistance) : qs(d.level);
+        if (!present.contains(name)) present << name;
     }
+    if (distance > 0) want += QStringLiteral(":%1").arg(distance);
     out.error = QObject::tr("--select-level: CPU %1 of %2 has no %3 domain (its levels: %4)")
                     .arg(out.cpu).arg(qs(t.name), want, present.isEmpty() ? QObject::tr("none") : present.join(QStringLiteral(", ")));
     return out;

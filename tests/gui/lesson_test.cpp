@@ -54,6 +54,18 @@ TEST(Selection, ResolvesTheLowestDomainOfALevelByName) {
             EXPECT_EQ(d.topologyLevel, r.topologyLevel);
             break;
         }
+    // NUMA:22: the one at that distance (Kunpeng 920's are 12, 20 and 22 from node 0)
+    r = resolveSelection(*session, {0, QStringLiteral("numa:22")}, 0);
+    ASSERT_TRUE(r.error.isEmpty()) << r.error.toStdString();
+    int found = 0;
+    for (const auto& d : session->tree->domainsOf(0))
+        if (d.topologyLevel == r.topologyLevel) found = d.numaDistance;
+    EXPECT_EQ(found, 22);
+    r = resolveSelection(*session, {0, QStringLiteral("NUMA:21")}, 0);
+    EXPECT_TRUE(r.error.contains(QStringLiteral("no NUMA:21 domain (its levels: CLS, MC, NUMA:12, NUMA:20, NUMA:22)")))
+        << r.error.toStdString();
+    r = resolveSelection(*session, {0, QStringLiteral("NUMA:far")}, 0);
+    EXPECT_TRUE(r.error.contains(QStringLiteral("not LEVEL or LEVEL:DISTANCE"))) << r.error.toStdString();
     r = resolveSelection(*session, {0, QStringLiteral("SMT")}, 0);
     EXPECT_TRUE(r.error.contains(QStringLiteral("no SMT domain"))) << r.error.toStdString();
     r = resolveSelection(*session, {500, {}}, 0);
