@@ -1021,18 +1021,23 @@ void scaleTunables(SimState& s) {
 
 namespace {
 // The index of `groups`' ring in s.ringSpanIds, its groups' spans registered in s.spanSums the
-// first time a CPU's view of it comes by.
-int ringSpanIds(SimState& s, std::unordered_map<const void*, int>& rings, const GroupRing& groups) {
-    const auto [it, added] = rings.try_emplace(groups.ringId(), static_cast<int>(s.ringSpanIds.size()));
-    if (!added) return it->second;
+// first time a CPU's view of it comes by. update_sg_lb_stats() adds up a group's CPUs within
+// env->cpus, the domain's: a group reaching past `domainSpan` (before 5.13, on NUMA diameters
+// above 2) is summed over the CPUs it shares with the domain, in a ring of this CPU's own.
+int ringSpanIds(SimState& s, std::unordered_map<const void*, int>& rings, const GroupRing& groups, const CpuSet& domainSpan) {
+    const bool inside = std::all_of(groups.begin(), groups.end(), [&](const SchedGroup& g) { return g.span.isSubsetOf(domainSpan); });
+    if (inside) {
+        const auto [it, added] = rings.try_emplace(groups.ringId(), static_cast<int>(s.ringSpanIds.size()));
+        if (!added) return it->second;
+    }
     const size_t n = groups.size();
     std::vector<int> ids(n);
     for (size_t i = 0; i < n; ++i) {
         const size_t at = groups.first() + i;
-        ids[at < n ? at : at - n] = s.spanSums.addSpan(groups[i].span);
+        ids[at < n ? at : at - n] = s.spanSums.addSpan(inside ? groups[i].span : groups[i].span & domainSpan);
     }
     s.ringSpanIds.push_back(std::move(ids));
-    return it->second;
+    return static_cast<int>(s.ringSpanIds.size()) - 1;
 }
 }  // namespace
 
@@ -1081,7 +1086,7 @@ Result<std::unique_ptr<SimState>> makeSimState(const Topology& topo, const Domai
             ci.spanWeight.push_back(d.span.count());
             ci.groupWeight.emplace_back();
             for (const auto& g : d.groups) ci.groupWeight.back().push_back(g.span.count());
-            ci.groupSpans.push_back({ringSpanIds(*s, rings, d.groups), d.groups.first()});
+            ci.groupSpans.push_back({ringSpanIds(*s, rings, d.groups, d.span), d.groups.first()});
         }
         for (size_t i = 0; i < doms.size(); ++i) {
             if (doms[i].flags & SD_SHARE_LLC) {  // sd_llc: the highest domain sharing the LLC

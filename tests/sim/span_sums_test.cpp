@@ -162,6 +162,13 @@ TEST(SpanSumsInRuns, HackbenchOnKunpengUnderEveryNewidleRule) {
         expectSpanSumsMatch(topo, profile, fromSpec(topo, "hackbench:groups=1,duration=0.05"), 0.05);
 }
 
+// Before 5.13 a Kunpeng 920's NUMA groups reach past their domain (a NUMA diameter above 2):
+// update_sg_lb_stats() adds up only the group's CPUs within the domain, env->cpus.
+TEST(SpanSumsInRuns, GroupsPastTheirDomainBefore513) {
+    const Topology topo = kunpeng920_24();
+    expectSpanSumsMatch(topo, "linux-5.6", fromSpec(topo, "hackbench:groups=1,duration=0.05"), 0.05);
+}
+
 // Every real machine of the fixtures: overlapping NUMA groups (ia64, POWER8 with GPU
 // distances, irregular groups), an offline CPU, hybrid CPUs with ITMT priorities, SMT-4.
 class SpanSumsOnMachine : public ::testing::TestWithParam<std::string> {};
