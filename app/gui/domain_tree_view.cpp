@@ -79,6 +79,7 @@ void DomainTreeView::contextMenuEvent(QContextMenuEvent* e) {
     menu.addAction(tr("Collapse all"), this, &QTreeView::collapseAll);
     menu.addSeparator();
     menu.addAction(tr("Diff against the running kernel"), this, &DomainTreeView::diffRequested);
+    menu.addAction(tr("Diff against a kernel log\u2026"), this, &DomainTreeView::diffWithLogRequested);
     menu.addAction(tr("Export domain tree view\u2026"), this, &DomainTreeView::exportRequested);
     menu.exec(e->globalPos());
 }

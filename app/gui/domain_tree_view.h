@@ -24,6 +24,7 @@ signals:
     void selectionPicked(int cpu, int topologyLevel);
     void exportRequested();
     void diffRequested();
+    void diffWithLogRequested();
 
 protected:
     void contextMenuEvent(QContextMenuEvent* e) override;

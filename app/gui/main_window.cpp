@@ -111,6 +111,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     connect(topologyView_, &TopologyView::exportRequested, this, [this] { exportWithDialog(QStringLiteral("topology")); });
     connect(treeView_, &DomainTreeView::exportRequested, this, [this] { exportWithDialog(QStringLiteral("domains")); });
     connect(treeView_, &DomainTreeView::diffRequested, this, &MainWindow::diffAgainstKernel);
+    connect(treeView_, &DomainTreeView::diffWithLogRequested, this, &MainWindow::chooseKernelLogToDiff);
 
     const QSettings settings;
     if (!restoreGeometry(settings.value(QStringLiteral("window/geometry")).toByteArray())) resize(1400, 860);
@@ -174,11 +175,7 @@ void MainWindow::buildMenus(QMenuBar* bar) {
 
     QMenu* tools = bar->addMenu(tr("&Tools"));
     tools->addAction(tr("&Diff against the running kernel"), this, &MainWindow::diffAgainstKernel);
-    tools->addAction(tr("Diff against a kernel &log\u2026"), this, [this] {
-        const QString path = QFileDialog::getOpenFileName(this, tr("A kernel log with its sched_verbose lines (dmesg)"),
-                                                          QString(), tr("Kernel logs (*.txt *.log dmesg*);;All files (*)"));
-        if (!path.isEmpty()) diffAgainstKernelLog(path);
-    });
+    tools->addAction(tr("Diff against a kernel &log\u2026"), this, &MainWindow::chooseKernelLogToDiff);
     tools->addAction(tr("Expand all domains"), treeView_, &QTreeView::expandAll);
 
     QMenu* help = bar->addMenu(tr("&Help"));

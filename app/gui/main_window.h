@@ -78,6 +78,7 @@ public slots:
     void diffAgainstKernel();
     // the open topology's domains against those a kernel printed in its sched_verbose log
     void diffAgainstKernelLog(const QString& path);
+    void chooseKernelLogToDiff();  // asks for the log, then diffAgainstKernelLog()
 
 signals:
     void sessionShown(schedscope::gui::SessionPtr session);

@@ -3,6 +3,7 @@
 // 4096-CPU log is hundreds of MiB) and show the differences in one dialog.
 #include <QDialog>
 #include <QDialogButtonBox>
+#include <QFileDialog>
 #include <QFileInfo>
 #include <QFutureWatcher>
 #include <QLabel>
@@ -54,6 +55,12 @@ void MainWindow::diffAgainstKernelLog(const QString& path) {
     // any topology: the log is of the machine the open topology describes, as the user says
     showKernelDiff(tr("the kernel log %1").arg(QFileInfo(path).fileName()),
                    [file = path.toStdString()] { return readKernelLog(file); });
+}
+
+void MainWindow::chooseKernelLogToDiff() {
+    const QString path = QFileDialog::getOpenFileName(this, tr("A kernel log with its sched_verbose lines (dmesg)"), QString(),
+                                                      tr("Kernel logs (*.txt *.log dmesg*);;All files (*)"));
+    if (!path.isEmpty()) diffAgainstKernelLog(path);
 }
 
 void MainWindow::showKernelDiff(const QString& kernel, std::function<Result<DomainTree>()> read) {
