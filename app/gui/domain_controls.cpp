@@ -25,18 +25,23 @@ DomainControls::DomainControls(QWidget* parent) : QToolBar(tr("Domains"), parent
     profile_->setSizeAdjustPolicy(QComboBox::AdjustToContents);
     for (const auto& p : kernelProfiles()) profile_->addItem(qs(p.name), qs(p.name));
     profile_->setCurrentIndex(profile_->findData(qs(defaultProfile().name)));
-    isolate_ = new QLineEdit(this);
-    isolate_->setObjectName(QStringLiteral("isolate"));
-    isolate_->setPlaceholderText(tr("e.g. 2-3"));
-    isolate_->setToolTip(tr("CPUs to leave without sched domains, as isolcpus=domain or an isolated cpuset partition "
-                            "would (added to the input's)"));
-    isolate_->setMaximumWidth(110);
-    partitions_ = new QLineEdit(this);
-    partitions_->setObjectName(QStringLiteral("partitions"));
-    partitions_->setPlaceholderText(tr("e.g. 8-15; 0-1"));
-    partitions_->setToolTip(tr("cpuset root partitions, each built as a root domain of its own (CPU lists separated "
-                               "by ';'; in place of the input's)"));
-    partitions_->setMaximumWidth(160);
+    // the two CPU list fields: named for tests, with an example and a width for a few ranges
+    auto cpuListField = [this](const QString& name, const QString& example, const QString& tip, int width) {
+        auto* field = new QLineEdit(this);
+        field->setObjectName(name);
+        field->setPlaceholderText(example);
+        field->setToolTip(tip);
+        field->setMaximumWidth(width);
+        return field;
+    };
+    isolate_ = cpuListField(QStringLiteral("isolate"), tr("e.g. 2-3"),
+                            tr("CPUs to leave without sched domains, as isolcpus=domain or an isolated cpuset partition "
+                               "would (added to the input's)"),
+                            110);
+    partitions_ = cpuListField(QStringLiteral("partitions"), tr("e.g. 8-15; 0-1"),
+                               tr("cpuset root partitions, each built as a root domain of its own (CPU lists separated "
+                                  "by ';'; in place of the input's)"),
+                               160);
     level_ = new QComboBox(this);
     level_->setToolTip(tr("Domain level highlighted in the topology view"));
     level_->setMinimumContentsLength(14);
