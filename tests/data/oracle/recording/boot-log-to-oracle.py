@@ -2,10 +2,12 @@
 """Turns a QEMU boot log of partitions-init.sh into oracle cases: for every dumped state,
 <case>/kernel.json (the kernel's domains: spans and groups from the sched_verbose log, names, flags
 and intervals from debugfs) and <case>/sysfs.tar.xz (the guest's sys/devices/system topology plus
-the state's sys/fs/cgroup cpuset files)."""
+the state's sys/fs/cgroup cpuset files). Arguments: LOG CASE-PREFIX OUTDIR KERNEL-RELEASE [PROFILE]
+(PROFILE: linux-6.1 unless given)."""
 import base64, io, json, os, re, sys, tarfile
 
 log_path, prefix, outdir, kernel = sys.argv[1:5]
+profile = sys.argv[5] if len(sys.argv) > 5 else 'linux-6.1'  # the kernel's schedscope profile
 lines = open(log_path, errors='replace').read().splitlines()
 strip = lambda l: re.sub(r'^\[\s*[0-9.]+\]\s?', '', l)
 
@@ -73,7 +75,7 @@ for idx, state in states:
     cgroup = {k: v for k, v in files.items() if k.startswith('sys/fs/cgroup/')}
     case = os.path.join(outdir, name)
     os.makedirs(case, exist_ok=True)
-    json.dump({'name': name, 'arch': 'x86_64', 'kernel': kernel, 'profile': 'linux-6.1',
+    json.dump({'name': name, 'arch': 'x86_64', 'kernel': kernel, 'profile': profile,
                'config': {'SCHED_SMT': True, 'SCHED_MC': True, 'SCHED_CLUSTER': True, 'NUMA': True},
                'how': 'a Debian kernel booted under QEMU with this topology (kernel command line: ' + cmdline +
                       '), cpuset partitions made through cgroup v2; spans and groups from its sched_verbose log, '
