@@ -110,7 +110,9 @@ int runDomains(const Args& args) {
     if (args.has("diff")) {
         auto running = kernelDomains();
         if (!running) return readFailure(running.error());
-        auto diff = diffDomainTrees(*tree, *running);
+        std::vector<std::string> notes;
+        auto diff = diffDomainTrees(*tree, *running, &notes);
+        for (const std::string& note : notes) std::cerr << "schedscope-cli: note: " << note << "\n";
         // a log from another machine's kernel: what it says of that kernel, when the build
         // did not get its profile
         if (args.has("kernel-log") && !args.has("profile"))
@@ -118,7 +120,7 @@ int runDomains(const Args& args) {
                 std::cerr << "schedscope-cli: note: the log was " << note << "; the domains were built for "
                           << (tree->profile ? tree->profile->name : defaultProfile().name) << " (give --profile)\n";
         if (format == "json") {
-            std::cout << nlohmann::json{{"identical", diff.empty()}, {"differences", diff}}.dump(2) << "\n";
+            std::cout << nlohmann::json{{"identical", diff.empty()}, {"differences", diff}, {"notes", notes}}.dump(2) << "\n";
         } else {
             const char* kernel = args.has("kernel-log") ? "the kernel's log" : "the running kernel";
             if (diff.empty()) std::cout << "identical: the builder matches " << kernel << " on every CPU\n";

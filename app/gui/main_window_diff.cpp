@@ -24,6 +24,7 @@ namespace {
 struct DiffResult {
     QString error;
     QStringList differences;
+    QStringList notes;  // what is no difference but needs saying (a log's IRQ-time capacities)
 };
 
 }  // namespace
@@ -85,6 +86,12 @@ void MainWindow::showKernelDiff(const QString& kernel, std::function<Result<Doma
         connect(buttons, &QDialogButtonBox::rejected, dlg, &QDialog::reject);
         auto* layout = new QVBoxLayout(dlg);
         layout->addWidget(new QLabel(tr("%n difference(s)", nullptr, int(r.differences.size())), dlg));
+        if (!r.notes.isEmpty()) {
+            auto* notes = new QLabel(tr("Note: %1.").arg(r.notes.join(QStringLiteral("; "))), dlg);
+            notes->setObjectName(QStringLiteral("diffNotes"));
+            notes->setWordWrap(true);
+            layout->addWidget(notes);
+        }
         layout->addWidget(text);
         layout->addWidget(buttons);
         dlg->resize(720, 420);
@@ -93,7 +100,9 @@ void MainWindow::showKernelDiff(const QString& kernel, std::function<Result<Doma
     watcher->setFuture(QtConcurrent::run([tree = session_->tree, read = std::move(read)]() -> DiffResult {
         auto kernelTree = read();
         if (!kernelTree) return {qs(kernelTree.error()), {}};
-        return {{}, qsList(diffDomainTrees(*tree, *kernelTree))};
+        std::vector<std::string> notes;
+        auto differences = diffDomainTrees(*tree, *kernelTree, &notes);
+        return {{}, qsList(differences), qsList(notes)};
     }));
 }
 

@@ -59,14 +59,68 @@ std::string groupList(const GroupRing& groups) {
     return out;
 }
 
+// Capacity the kernel's log shows a CPU without, against what the builder gives it (the log's
+// capacities are those of when the domains were built: update_group_capacity() takes
+// scale_rt_capacity(), the CPU's capacity less its IRQ, RT and deadline time, so a CPU busy with
+// interrupts at boot prints "0:{ span=0 cap=1011 }"). Indexed by CPU; empty when the log has none.
+using RuntimePressure = std::vector<unsigned>;
+
+// Read off each CPU's own group at its lowest domain: a deficit under a tenth of the CPU's
+// capacity is taken as that pressure; a larger one is a real difference (a LITTLE core built
+// as a big one) and stays reported.
+RuntimePressure runtimePressure(const DomainTree& built, const DomainTree& kernel) {
+    RuntimePressure pressure;
+    const size_t n = std::min(built.cpus.size(), kernel.cpus.size());
+    for (size_t cpu = 0; cpu < n; ++cpu) {
+        const auto& a = built.domainsOf(static_cast<int>(cpu));
+        const auto& b = kernel.domainsOf(static_cast<int>(cpu));
+        if (a.empty() || b.empty() || a[0].groups.empty() || b[0].groups.empty()) continue;
+        const SchedGroup& mine = a[0].groups.front();
+        const SchedGroup& logged = b[0].groups.front();
+        if (mine.span.count() != 1 || !mine.span.test(static_cast<int>(cpu)) || !(logged.span == mine.span)) continue;
+        if (logged.capacity >= mine.capacity || (mine.capacity - logged.capacity) * 10 >= mine.capacity) continue;
+        if (pressure.empty()) pressure.assign(n, 0);
+        pressure[cpu] = mine.capacity - logged.capacity;
+    }
+    return pressure;
+}
+
+unsigned pressureOver(const RuntimePressure& pressure, const CpuSet& span) {
+    unsigned sum = 0;
+    span.forEach([&](int c) {
+        if (static_cast<size_t>(c) < pressure.size()) sum += pressure[static_cast<size_t>(c)];
+    });
+    return sum;
+}
+
 // the same groups in the same order, as far as a kernel log tells them apart (what groupList()
-// prints): compared before anything is formatted, a 4096-CPU flat domain has 4096 groups per CPU
-bool sameGroups(const GroupRing& a, const GroupRing& b) {
+// prints), a group's capacity less its CPUs' pressure at build time: compared before anything is
+// formatted, a 4096-CPU flat domain has 4096 groups per CPU
+bool sameGroups(const GroupRing& a, const GroupRing& b, const RuntimePressure& pressure) {
     if (a.size() != b.size()) return false;
-    for (size_t g = 0; g < a.size(); ++g)
-        if (!(a[g].span == b[g].span) || !(a[g].balanceMask == b[g].balanceMask) || a[g].capacity != b[g].capacity)
+    for (size_t g = 0; g < a.size(); ++g) {
+        if (!(a[g].span == b[g].span) || !(a[g].balanceMask == b[g].balanceMask)) return false;
+        if (a[g].capacity != b[g].capacity &&
+            (pressure.empty() || a[g].capacity - std::min(a[g].capacity, pressureOver(pressure, a[g].span)) != b[g].capacity))
             return false;
+    }
     return true;
+}
+
+std::string pressureNote(const RuntimePressure& pressure, const DomainTree& built) {
+    std::string cpus;
+    int shown = 0, count = 0;
+    for (size_t c = 0; c < pressure.size(); ++c) {
+        if (pressure[c] == 0) continue;
+        ++count;
+        if (shown++ >= 4) continue;
+        const unsigned full = built.domainsOf(static_cast<int>(c))[0].groups.front().capacity;
+        cpus += (cpus.empty() ? "" : ", ") + std::string("CPU ") + std::to_string(c) + " at " +
+                std::to_string(full - pressure[c]) + " of " + std::to_string(full);
+    }
+    if (count > shown) cpus += " and " + std::to_string(count - shown) + " more";
+    return "the log's capacities are those of when the kernel built its domains, less IRQ and RT time "
+           "(scale_rt_capacity()): " + cpus + "; groups holding them are compared with that taken off";
 }
 
 }  // namespace
@@ -116,9 +170,12 @@ Result<DomainTree> readKernelDomains(const std::string& root) {
     return tree;
 }
 
-std::vector<std::string> diffDomainTrees(const DomainTree& built, const DomainTree& kernel) {
+std::vector<std::string> diffDomainTrees(const DomainTree& built, const DomainTree& kernel,
+                                         std::vector<std::string>* notes) {
     std::vector<std::string> diff;
     const KernelProfile& p = built.profile ? *built.profile : defaultProfile();
+    const RuntimePressure pressure = kernel.fromKernelLog ? runtimePressure(built, kernel) : RuntimePressure{};
+    if (notes && !pressure.empty()) notes->push_back(pressureNote(pressure, built));
     size_t n = std::max(built.cpus.size(), kernel.cpus.size());
     for (size_t cpu = 0; cpu < n; ++cpu) {
         const auto& a = built.domainsOf(static_cast<int>(cpu));
@@ -148,7 +205,7 @@ std::vector<std::string> diffDomainTrees(const DomainTree& built, const DomainTr
                 for (const auto& f : flagNames(p, kernelFlags & ~builtFlags)) only += " -" + f;
                 diff.push_back(at + a[i].level + " flags differ (built vs kernel):" + only);
             }
-            if (!a[i].groups.empty() && !b[i].groups.empty() && !sameGroups(a[i].groups, b[i].groups)) {
+            if (!a[i].groups.empty() && !b[i].groups.empty() && !sameGroups(a[i].groups, b[i].groups, pressure)) {
                 std::string line = at + a[i].level;
                 line += " groups: built " + groupList(a[i].groups);
                 line += ", kernel " + groupList(b[i].groups);

@@ -14,7 +14,10 @@ namespace schedscope {
 Result<DomainTree> readKernelDomains(const std::string& root);
 
 // One line per difference (level names, spans, flags) between a built tree and the kernel's;
-// groups are compared only when both sides have them.
-std::vector<std::string> diffDomainTrees(const DomainTree& built, const DomainTree& kernel);
+// groups are compared only when both sides have them. A kernel log's group capacities are taken
+// less the IRQ/RT time its CPUs had when the kernel built them (read off each CPU's own group,
+// under a tenth of its capacity): that is no difference, and `notes` (when given) says so.
+std::vector<std::string> diffDomainTrees(const DomainTree& built, const DomainTree& kernel,
+                                         std::vector<std::string>* notes = nullptr);
 
 }  // namespace schedscope

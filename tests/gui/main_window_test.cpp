@@ -531,6 +531,22 @@ TEST_F(MainWindowTest, KernelLogDiffComparesTheOpenTopologyWithTheLog) {
     EXPECT_EQ(window.session(), before);
 }
 
+// A 6.12 boot log whose CPU 0 lost some capacity to interrupts while the domains were built:
+// no difference, and the dialog says why the capacities in the log are lower.
+TEST_F(MainWindowTest, KernelLogDiffNotesInterruptTimeInTheLogsCapacities) {
+    openData(TopologySpec::Kind::SysfsRoot, "oracle/linux-6.12-x86-snc2-2s4c2t/sysfs.tar.xz");
+    ASSERT_TRUE(window.session());
+    window.diffAgainstKernelLog(qs(schedscope::test::dataPath("oracle/linux-6.12-x86-snc2-2s4c2t/kernel-log.txt")));
+    QPlainTextEdit* same = waitForDiff(window);
+    ASSERT_NE(same, nullptr) << window.banner()->text().toStdString();
+    EXPECT_TRUE(same->toPlainText().startsWith(QStringLiteral("Identical: "))) << same->toPlainText().toStdString();
+    auto* notes = same->window()->findChild<QLabel*>(QStringLiteral("diffNotes"));
+    ASSERT_NE(notes, nullptr);
+    EXPECT_TRUE(notes->text().contains(QStringLiteral("CPU 0 at 1010 of 1024"))) << notes->text().toStdString();
+    same->window()->close();
+    QTest::qWait(10);
+}
+
 TEST_F(MainWindowTest, HeatColoursTheCpus) {
     openSynthetic();
     window.topologyView()->setSelection(0, window.session()->tree->domainsOf(0).front().topologyLevel);
