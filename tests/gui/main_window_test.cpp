@@ -6,6 +6,7 @@
 #include <QComboBox>
 #include <QDialog>
 #include <QPlainTextEdit>
+#include <QLabel>
 #include <QTimer>
 #include <QHelpEvent>
 #include <QLineEdit>
