@@ -12,6 +12,7 @@
 #include "migration_causes.h"
 #include "runqueue_depth.h"
 #include "sched_tracker.h"
+#include "sibling_busy.h"
 
 namespace schedscope::replay {
 namespace {
@@ -125,6 +126,18 @@ Result<DerivedWorkload> deriveWorkload(const tracing::EventStore& store, const T
     auto capOf = [&](int cpu) {
         return cpu >= 0 && static_cast<size_t>(cpu) < opt.capacity.size() ? opt.capacity[static_cast<size_t>(cpu)] / 1024.0
                                                                           : 1.0;
+    };
+    const bool smtCorrected = opt.smtSlowdown > 1.0 && !opt.smtSiblings.empty();
+    const SiblingBusy siblingBusy = smtCorrected ? SiblingBusy(timelines.slices, opt.smtSiblings) : SiblingBusy();
+    uint64_t ranNs = 0, sharedNs = 0;
+    // the work of running on `cpu` over [a, b): its capacity, less while a sibling ran too
+    auto workOf = [&](int cpu, uint64_t a, uint64_t b) {
+        const double cap = capOf(cpu);
+        ranNs += b - a;
+        if (!smtCorrected) return static_cast<double>(b - a) * cap;
+        const uint64_t shared = siblingBusy.overlapNs(cpu, a, b);
+        sharedNs += shared;
+        return (static_cast<double>(b - a - shared) + static_cast<double>(shared) / opt.smtSlowdown) * cap;
     };
 
     auto commRx = compile(opt.commRegex, what, "--comm");
@@ -386,15 +399,14 @@ Result<DerivedWorkload> deriveWorkload(const tracing::EventStore& store, const T
         for (size_t k = 0; k < b.iv.size(); ++k) {
             const TaskInterval& iv = b.iv[k];
             if (iv.phase == TaskPhase::Running) {
-                const double cap = capOf(iv.cpu);
                 emitUpTo(iv.start, false);
                 uint64_t cursor = iv.start;
                 while (ai < b.actions.size() && b.actions[ai].ts <= iv.end) {
-                    runAcc += static_cast<double>(b.actions[ai].ts - cursor) * cap;
+                    runAcc += workOf(iv.cpu, cursor, b.actions[ai].ts);
                     cursor = b.actions[ai].ts;
                     emit(b.actions[ai++]);
                 }
-                runAcc += static_cast<double>(iv.end - cursor) * cap;
+                runAcc += workOf(iv.cpu, cursor, iv.end);
                 dt.cpuTimeNs += iv.end - iv.start;
             } else if (iv.phase == TaskPhase::Sleeping) {
                 emitUpTo(iv.start, true);
@@ -438,6 +450,10 @@ Result<DerivedWorkload> deriveWorkload(const tracing::EventStore& store, const T
                  "recorded length; sleeps ended by a kept task wait for that task's simulated wakeup");
     as.push_back("preemptions are not replayed: each task's CPU time between blocking points is one burst, scaled by "
                  "CPU capacity/1024" + std::string(opt.scale != 1.0 ? " and by " + num(opt.scale) : ""));
+    if (smtCorrected && ranNs > 0)
+        as.push_back("CPU time while an SMT sibling ran too (" + num(100.0 * static_cast<double>(sharedNs) / static_cast<double>(ranNs)) +
+                     "% of the kept tasks' time) is replayed as 1/" + num(opt.smtSlowdown) +
+                     " of the work: the thread had part of the core, as the simulator gives it when both run");
     if (inferredPinned)
         as.push_back("CPU affinity inferred for " + std::to_string(inferredPinned) +
                      " task(s): the CPUs they kept to after an affinity migration, or while they waited >= 10 ms with "

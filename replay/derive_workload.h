@@ -55,6 +55,11 @@ struct DeriveOptions {
     std::vector<AffinityRule> affinity;  // overrides what the trace suggests
     // Per CPU capacity of the recording machine (cpu_capacity, 1024 = full); empty: all 1024.
     std::vector<unsigned> capacity;
+    // The recording machine's SMT siblings per CPU, and how much slower a thread ran while one of
+    // them ran too (the contention model's smtSlowdown for that machine): such CPU time is
+    // replayed as time / smtSlowdown of work. Empty, or 1: CPU time is work as it is.
+    std::vector<CpuSet> smtSiblings;
+    double smtSlowdown = 1.0;
     int cpuCount = 0;  // CPUs of the recording machine; 0: the highest CPU in the trace + 1
 };
 

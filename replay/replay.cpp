@@ -8,6 +8,7 @@
 
 #include "migration_causes.h"
 #include "migration_classifier.h"
+#include "sim/contention.h"
 #include "sched_tracker.h"
 #include "trace_topology.h"
 #include "util/parallel_runs.h"
@@ -279,6 +280,9 @@ Result<ReplayResult> replayTrace(const tracing::EventStore& store, const std::st
     d.cpuCount = static_cast<int>(recordedTopology.cpus.size());
     d.capacity.clear();
     for (const auto& c : recordedTopology.cpus) d.capacity.push_back(c.capacity);
+    d.smtSiblings.clear();
+    for (const auto& c : recordedTopology.cpus) d.smtSiblings.push_back(c.threadSiblings);
+    d.smtSlowdown = sim::contentionParamsFor(recordedTopology).smtSlowdown;
     const TraceTimelines timelines = TraceTimelines::of(store);
     auto derived = deriveWorkload(store, timelines, d, what);
     if (!derived) return Error{derived.error()};

@@ -50,10 +50,15 @@ nlohmann::json statsJson(const EventStore& store, const MigrationReport& mig, co
     j["duration_s"] = store.clockCountsNs() ? nlohmann::json(static_cast<double>(span) / 1e9) : nlohmann::json(nullptr);
     j["duration_clock_counts"] = span;
     j["lost_events"] = store.anomaly(Anomaly::LostEvents);
-    nlohmann::json levels = nlohmann::json::object();
+    nlohmann::json levels = nlohmann::json::object(), order = nlohmann::json::array();
     for (size_t l = 0; l < mig.levels.size(); ++l)
-        if (mig.byLevel[l] || l + 1 < mig.levels.size()) levels[mig.levels[l]] = mig.byLevel[l];
+        if (mig.byLevel[l] || l + 1 < mig.levels.size()) {
+            levels[mig.levels[l]] = mig.byLevel[l];
+            order.push_back(mig.levels[l]);
+        }
     j["migrations_by_level"] = topologyName.empty() ? nlohmann::json(nullptr) : levels;
+    // the levels bottom-up (SMT before MC before NUMA): a JSON object's keys come out sorted
+    j["levels"] = topologyName.empty() ? nlohmann::json(nullptr) : order;
     nlohmann::json causes = nlohmann::json::object();
     for (size_t c = 0; c < mig.byCause.size(); ++c) causes[std::string(kMigrationCauseNames[c])] = mig.byCause[c];
     j["migrations_by_cause"] = causes;
@@ -86,14 +91,17 @@ void printStatsText(const nlohmann::json& j) {
     std::printf("other events (skipped):\n");
     for (const auto& [k, v] : j["other_events"].items()) std::printf("  %-22s %llu\n", k.c_str(), v.get<unsigned long long>());
     std::printf("events by CPU:\n");
-    for (const auto& [k, v] : j["events_by_cpu"].items()) std::printf("  cpu%-19s %llu\n", k.c_str(), v.get<unsigned long long>());
+    // by CPU number (the object's keys sort as text: cpu10 before cpu2)
+    for (int c = 0; c < static_cast<int>(j["events_by_cpu"].size()); ++c)
+        std::printf("  cpu%-19d %llu\n", c, j["events_by_cpu"][std::to_string(c)].get<unsigned long long>());
     if (j["migrations_by_level"].is_null()) {
         std::printf("migrations by level (%llu): not classified, the recording machine's topology is unknown\n",
                     j["migrations"].get<unsigned long long>());
     } else {
         std::printf("migrations by level (%llu):\n", j["migrations"].get<unsigned long long>());
-        for (const auto& [k, v] : j["migrations_by_level"].items())
-            std::printf("  %-22s %llu\n", k.c_str(), v.get<unsigned long long>());
+        for (const auto& level : j["levels"])
+            std::printf("  %-22s %llu\n", level.get<std::string>().c_str(),
+                        j["migrations_by_level"][level.get<std::string>()].get<unsigned long long>());
     }
     std::printf("migrations by cause:\n");
     for (const auto& [k, v] : j["migrations_by_cause"].items()) std::printf("  %-22s %llu\n", k.c_str(), v.get<unsigned long long>());

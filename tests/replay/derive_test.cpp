@@ -6,6 +6,7 @@
 
 #include "derive_workload.h"
 #include "runqueue_depth.h"
+#include "sibling_busy.h"
 
 using namespace schedscope;
 using namespace schedscope::replay;
@@ -423,4 +424,23 @@ TEST(DeriveWorkload, AWakingThatRacesTheSleepEndsThatSleep) {
     EXPECT_EQ(firstWake->targets, std::vector<int>{b});
     for (const auto& e : d.edges) EXPECT_EQ(e.count, 2) << "waker " << e.waker;
     EXPECT_TRUE(runsToTheEnd(d.workload)) << "each waits for a wake the other sends only after its own wait";
+}
+
+// Busy siblings on hand-made slices: a 4-thread core whose other threads run in turns and at
+// once; the idle task's slices (pid 0) are no sibling at work.
+TEST(SiblingBusy, OverlapIsTheUnionOfTheOtherThreadsBusyTime) {
+    using tracing::RunSlice;
+    schedscope::replay::RunSlicesByCpu slices(5);
+    slices[1] = {{0, 100, 7}, {100, 300, 0}, {300, 400, 8}};
+    slices[2] = {{50, 150, 9}, {350, 500, 10}};
+    slices[3] = {{0, 1000, 0}};
+    slices[4] = {{0, 1000, 11}};  // another core
+    const CpuSet core = *CpuSet::parseList("0-3");
+    const schedscope::replay::SiblingBusy busy(slices, {core, core, core, core, *CpuSet::parseList("4")});
+    EXPECT_EQ(busy.overlapNs(0, 0, 1000), 150u + 200u);  // 0-150 and 300-500
+    EXPECT_EQ(busy.overlapNs(0, 120, 320), 30u + 20u);
+    EXPECT_EQ(busy.overlapNs(0, 500, 900), 0u);
+    EXPECT_EQ(busy.overlapNs(1, 0, 1000), 100u + 150u);  // its own slices do not count: 2's
+    EXPECT_EQ(busy.overlapNs(4, 0, 1000), 0u);           // no sibling
+    EXPECT_EQ(busy.overlapNs(9, 0, 1000), 0u);           // no such CPU
 }

@@ -8,5 +8,5 @@
 # patching oopses (int3) under multi-threaded TCG.
 # shellcheck disable=SC2086 # $3 is a list of arguments
 exec timeout 600 qemu-system-x86_64 ${QEMU_ACCEL:+-accel "$QEMU_ACCEL"} -cpu "$2" $3 \
- -kernel "${KERNEL:-root/boot/vmlinuz-6.1.0-57-amd64}" -initrd initrd.gz \
+ -kernel "${KERNEL:-root/boot/vmlinuz-6.1.0-57-amd64}" -initrd "${INITRD:-initrd.gz}" \
  -append "console=ttyS0 sched_verbose ignore_loglevel panic=-1 baselineonly $4" -nographic -no-reboot > "$1" 2>&1

@@ -1,0 +1,45 @@
+#!/bin/busybox sh
+# /init of an initramfs that records a sched trace with trace-cmd on the booted topology: the
+# guest's sysfs (as partitions-init.sh prints it) and the trace.dat go to the serial console as
+# base64 tarballs. The initramfs holds busybox, trace-cmd and the libraries ldd lists for it.
+/bin/busybox --install -s /bin
+mount -t proc proc /proc
+mount -t sysfs sys /sys
+mount -t devtmpfs dev /dev
+mount -t tracefs nodev /sys/kernel/tracing
+mount -t tmpfs tmp /tmp
+snap_sysfs() {
+  mkdir -p /tmp/s
+  cd /sys/devices/system
+  for f in $(find cpu node -type f \( -path '*topology/*' -o -path '*cache/index*' -o -name online -o -name possible -o -name present -o -name cpulist -o -name distance -o -name cpumap -o -name has_cpu -o -name has_normal_memory -o -name has_memory -o -name isolated \) 2>/dev/null); do
+    mkdir -p /tmp/s/sys/devices/system/$(dirname $f); cat $f > /tmp/s/sys/devices/system/$f 2>/dev/null
+  done
+  cd /
+  echo "=== SYSFS"; (cd /tmp/s && tar cz . | base64); echo "=== ENDSYSFS"
+}
+snap_sysfs
+echo "=== CMDLINE $(cat /proc/cmdline)"
+# the kernel's symbols would make the file megabytes; the sched events do not need them
+mount --bind /dev/null /proc/kallsyms
+cat > /tmp/load.sh <<'LOAD'
+#!/bin/sh
+# CPU hogs more than the CPUs, then half of them gone: the balancer spreads and gathers them
+# over SMT, MC and NUMA; a hog moved between nodes by taskset; short-lived forks
+n=$(grep -c ^processor /proc/cpuinfo)
+for i in $(seq 1 $((n + n / 2))); do (while :; do :; done) & done
+sleep 1
+for p in $(jobs -p | head -n $((n / 2 + n / 2))); do kill $p; done
+(while :; do :; done) & h=$!
+taskset -p 1 $h >/dev/null; sleep 0.2; taskset -p $((1 << (n - 1))) $h >/dev/null; sleep 0.2
+for i in $(seq 1 40); do /bin/true & done; wait $!
+sleep 0.5
+kill $(jobs -p) 2>/dev/null
+wait
+LOAD
+chmod +x /tmp/load.sh
+cd /tmp
+trace-cmd record -q -e sched -o /tmp/trace.dat /tmp/load.sh > /tmp/record.log 2>&1
+echo "=== RECORD $? $(tail -3 /tmp/record.log | tr '\n' ' ')"
+echo "=== TRACE"; base64 /tmp/trace.dat; echo "=== ENDTRACE"
+echo "=== DONE"
+poweroff -f
