@@ -156,7 +156,10 @@ void TimelineView::buildGroups() {
         bool ok = n <= tree.cpuCount();
         for (int c = 0; c < n && ok; ++c) {
             const auto& ds = tree.domainsOf(c);
-            auto it = std::find_if(ds.begin(), ds.end(), [&](const SchedDomain& d) { return d.level == d0.level; });
+            // the same topology level, not the same name: a machine's NUMA levels all say "NUMA"
+            auto it = std::find_if(ds.begin(), ds.end(), [&](const SchedDomain& d) {
+                return d.topologyLevel == d0.topologyLevel && d.level == d0.level;
+            });
             if (it == ds.end()) ok = false;
             else spans[size_t(c)] = it->span;
         }

@@ -6,6 +6,7 @@
 #include <QtConcurrent/QtConcurrentRun>
 #include <chrono>
 
+#include "domains/domain_builder.h"
 #include "qt_convert.h"
 #include "session_loader.h"
 #include "trace_reader.h"
@@ -60,6 +61,9 @@ TraceLoadOutcome loadTraceSession(const QString& path, const SessionPtr& current
     auto sidecar = tracing::readTopologySidecar(file);
     if (!sidecar) return {0, nullptr, qs(sidecar.error())};
     bool flatStandIn = false;
+    // the kernel the trace names (trace-cmd and schedscope-cli record save its uname): its
+    // profile builds the domains the recording machine had, unless the user picked one
+    const KernelProfile* traceKernel = profileForKernelRelease(store->kernelRelease());
     if (*sidecar) {
         if (auto fits = tracing::checkTraceFitsTopology(file, *store, **sidecar, tracing::sidecarPath(file)); !fits)
             return {0, nullptr, qs(fits.error())};
@@ -68,7 +72,9 @@ TraceLoadOutcome loadTraceSession(const QString& path, const SessionPtr& current
         spec.value = tracing::sidecarPath(file);
         spec.arch = (*sidecar)->arch;
         spec.archGiven = true;
-        auto built = sessionFromTopology(std::move(**sidecar), spec, choices);
+        DomainChoices own = choices;
+        if (own.profile.empty() && traceKernel) own.profile = traceKernel->name;
+        auto built = sessionFromTopology(std::move(**sidecar), spec, own);
         if (!built.session) return {0, nullptr, built.error};
         trace->topology = built.session;
         trace->showsOwnTopology = true;
@@ -76,6 +82,24 @@ TraceLoadOutcome loadTraceSession(const QString& path, const SessionPtr& current
                tracing::checkTraceFitsTopology(file, *store, *current->topology, current->topology->name)) {
         trace->topology = current;
         trace->topologyNote = QObject::tr("no topology sidecar: classified on %1").arg(qs(current->topology->name));
+        // the open domains are those of the window's profile; say so when the trace's kernel
+        // would have built other levels on this machine (no CLS before 5.16, DIE for PKG...)
+        if (traceKernel && current->tree->profile != traceKernel) {
+            DomainBuildOptions o = choices.toOptions(*current->topology);
+            o.profile = traceKernel;
+            if (auto theirs = buildDomains(*current->topology, o); theirs && theirs->levelNames() != current->tree->levelNames()) {
+                auto join = [](const std::vector<std::string>& v) {
+                    QStringList l;
+                    for (const auto& x : v) l << qs(x);
+                    return l.join(QLatin1Char(' '));
+                };
+                trace->topologyNote += QObject::tr(" with %1's levels (%2); the trace's kernel %3 builds %4 here: choose "
+                                                   "profile %5 to classify as it did")
+                                           .arg(qs(current->tree->profile ? current->tree->profile->name : defaultProfile().name),
+                                                join(current->tree->levelNames()), qs(store->kernelRelease()),
+                                                join(theirs->levelNames()), qs(traceKernel->name));
+            }
+        }
     } else {
         auto flat = flatSession(*store, choices);
         if (!flat.session) return {0, nullptr, QObject::tr("%1: %2").arg(path, flat.error)};

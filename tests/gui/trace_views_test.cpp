@@ -261,6 +261,31 @@ TEST_F(TraceWindowTest, PickingATaskFollowsItInTheTimelineAndHeatsItsCpus) {
     EXPECT_EQ(window.topologyView()->selectedCpu(), 1);
 }
 
+// A real 6.1 kernel's trace on its 2-socket, 4-node SMT machine (traces/qemu): the lanes nest
+// as that machine's domains do, each NUMA level at its own span (both NUMA levels say "NUMA";
+// the lanes once took the lower one's span for both, and showed "NUMA 0-7" over "NUMA 0-7").
+TEST_F(TraceWindowTest, LanesNestByEveryDomainLevelOfTheMachine) {
+    {
+        QSignalSpy shown(&window, &MainWindow::sessionShown);
+        TopologySpec spec;
+        spec.kind = TopologySpec::Kind::SysfsRoot;
+        spec.value = schedscope::test::extractFixture("oracle/x86-2s4n4c2t/sysfs.tar.xz");
+        window.open(spec);
+        ASSERT_TRUE(shown.wait(60'000));
+    }
+    ASSERT_TRUE(openTraceNow(window, QString::fromStdString(schedscope::test::dataPath("traces/qemu/x86-2s4n4c2t-linux-6.1.dat"))));
+    TimelineView* tl = window.traceWorkspace()->timeline();
+    QStringList names;
+    for (int g = 0; g < tl->groupCount(); ++g) names << tl->groupName(g);
+    // depth first: the machine, a socket, its nodes, their cores
+    ASSERT_GE(names.size(), 4) << names.join(QStringLiteral(", ")).toStdString();
+    EXPECT_EQ(names.mid(0, 4), (QStringList{QStringLiteral("NUMA 0-15"), QStringLiteral("NUMA 0-7"), QStringLiteral("MC 0-3"),
+                                            QStringLiteral("SMT 0-1")}))
+        << names.join(QStringLiteral(", ")).toStdString();
+    EXPECT_EQ(names.size(), 1 + 2 + 4 + 8);
+    EXPECT_EQ(names.count(QStringLiteral("NUMA 0-7")), 1);
+}
+
 TEST_F(TraceWindowTest, MarkersGiveTheIntervalStatistics) {
     ASSERT_TRUE(openTraceNow(window, samplePath()));
     TimelineView* tl = window.traceWorkspace()->timeline();

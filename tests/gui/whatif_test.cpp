@@ -19,6 +19,8 @@
 #include "gui_test_util.h"
 #include "qt_convert.h"
 #include "support/fixtures.h"
+#include "session_loader.h"
+#include "topology/topology_source.h"
 #include "trace_loader.h"
 #include "topology_view.h"
 #include "whatif_panel.h"
@@ -452,6 +454,39 @@ TEST(WhatIfPanel, ATraceRunsUnderItsKernelsProfile) {
     auto generator = prepareWhatIf(panel.request());
     ASSERT_TRUE(generator) << generator.error();
     EXPECT_EQ((*generator)->profileName, defaultProfile().name);
+}
+
+// A trace read against the open topology says when its own kernel would have built other levels
+// there: a 5.10 kernel on a Kunpeng 920 had no CLS level, the window's newest profile has one.
+TEST(TraceLoading, NamesTheLevelsTheTracesKernelWouldHaveBuilt) {
+    QTemporaryDir dir;
+    std::string bytes = schedscope::test::readFile(schedscope::test::dataPath("traces/uname-v6.dat"));
+    const auto at = bytes.find("Linux vm 6.18.44");
+    ASSERT_NE(at, std::string::npos);
+    bytes.replace(at + 9, 4, "5.10");
+    const QString older = dir.filePath(QStringLiteral("older.dat"));
+    std::ofstream(ss(older), std::ios::binary) << bytes;
+    TopologySpec spec;
+    spec.kind = TopologySpec::Kind::Preset;
+    spec.value = "kunpeng920-24";
+    auto topo = loadTopology(spec);
+    ASSERT_TRUE(topo.ok()) << topo.error();
+    const SessionPtr kunpeng = sessionFromTopology(std::move(*topo), spec, DomainChoices{}).session;
+    ASSERT_TRUE(kunpeng);
+
+    const TraceLoadOutcome loaded = loadTraceSession(older, kunpeng, DomainChoices{});
+    ASSERT_TRUE(loaded.trace) << loaded.error.toStdString();
+    EXPECT_EQ(loaded.trace->topology, kunpeng);
+    const QString note = loaded.trace->topologyNote;
+    EXPECT_TRUE(note.contains(QStringLiteral("levels (CLS MC NUMA)"))) << note.toStdString();
+    EXPECT_TRUE(note.contains(QStringLiteral("the trace's kernel 5.10.44-"))) << note.toStdString();
+    EXPECT_TRUE(note.contains(QStringLiteral("builds MC NUMA here: choose profile linux-5.10"))) << note.toStdString();
+
+    // the recording machine's own kernel: nothing to say
+    const TraceLoadOutcome own =
+        loadTraceSession(qs(schedscope::test::dataPath("traces/uname-v6.dat")), kunpeng, DomainChoices{});
+    ASSERT_TRUE(own.trace) << own.error.toStdString();
+    EXPECT_FALSE(own.trace->topologyNote.contains(QStringLiteral("choose profile"))) << own.trace->topologyNote.toStdString();
 }
 
 // A trace whose wakeups land on idle CPUs: the simulated wakees wait the recording's idle exit
