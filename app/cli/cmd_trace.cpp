@@ -14,6 +14,9 @@ std::vector<Command> traceCommands() {
     statsOpts.push_back({"json", false, "print JSON"});
     statsOpts.push_back({"bin", true, "SECONDS width of the time bins of migrations per level (default 1)"});
     statsOpts.push_back(bufferOption());
+    statsOpts.push_back({"profile", true,
+                         "NAME kernel profile the domains are built with (default: that of the kernel release the trace "
+                         "names, else the newest)"});
     std::vector<OptionSpec> recordOpts = {
         {"output", true, "FILE the trace.dat to write (also -o)"},
         {"o", true, "FILE same as --output"},
@@ -33,7 +36,7 @@ std::vector<Command> traceCommands() {
     };
     return {
         {"trace stats", "summarise a sched trace: events, CPUs, tasks, lost events, migrations per level and cause",
-         "FILE [topology options] [--json] [--bin S] [--buffer NAME]  (FILE: trace.dat or ftrace/trace-cmd report text)", statsOpts,
+         "FILE [topology options] [--profile NAME] [--json] [--bin S] [--buffer NAME]  (FILE: trace.dat or ftrace/trace-cmd report text)", statsOpts,
          runTraceStats, 1},
         {"bench load", "time loading a trace: events/s, peak RSS, bytes per event", "FILE [--buffer NAME]", {bufferOption()},
          runBenchLoad, 1},

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstdio>
 #include <iostream>
+#include <map>
 #include <nlohmann/json.hpp>
 
 #include "commands.h"
@@ -23,11 +24,27 @@ using namespace schedscope::tracing;
 
 // `topologyName` empty: no topology is known (no sidecar, none named); the migrations are counted
 // on a flat stand-in and have no levels
+// Migrations across NUMA nodes by the nodes' distance: the NUMA levels all carry one name, and
+// a move to the other node of a socket (distance 12, say) is not one to another socket (20).
+nlohmann::json numaByDistance(const Topology& topo, const MigrationReport& mig) {
+    nlohmann::json out = nlohmann::json::object();
+    std::map<int, uint64_t> counts;
+    for (const Migration& m : mig.migrations) {
+        if (m.level < 0 || mig.levels[static_cast<size_t>(m.level)] != "NUMA") continue;
+        const size_t n = topo.cpus.size();
+        if (static_cast<size_t>(m.src) >= n || static_cast<size_t>(m.dst) >= n) continue;
+        ++counts[topo.nodeDistance(topo.cpus[static_cast<size_t>(m.src)].node, topo.cpus[static_cast<size_t>(m.dst)].node)];
+    }
+    for (const auto& [d, c] : counts) out[std::to_string(d)] = c;
+    return out;
+}
+
 nlohmann::json statsJson(const EventStore& store, const MigrationReport& mig, const std::string& file,
-                         const std::string& topologyName) {
+                         const std::string& topologyName, const Topology& topo, const KernelProfile& profile) {
     nlohmann::json j;
     j["file"] = file;
     j["topology"] = topologyName.empty() ? nlohmann::json(nullptr) : nlohmann::json(topologyName);
+    j["profile"] = profile.name;
     j["buffer"] = store.buffer().empty() ? "top" : store.buffer();
     j["kernel_release"] = store.kernelRelease();  // "" when the trace does not say
     nlohmann::json kinds = nlohmann::json::object();
@@ -59,6 +76,7 @@ nlohmann::json statsJson(const EventStore& store, const MigrationReport& mig, co
     j["migrations_by_level"] = topologyName.empty() ? nlohmann::json(nullptr) : levels;
     // the levels bottom-up (SMT before MC before NUMA): a JSON object's keys come out sorted
     j["levels"] = topologyName.empty() ? nlohmann::json(nullptr) : order;
+    j["numa_migrations_by_distance"] = topologyName.empty() ? nlohmann::json(nullptr) : numaByDistance(topo, mig);
     nlohmann::json causes = nlohmann::json::object();
     for (size_t c = 0; c < mig.byCause.size(); ++c) causes[std::string(kMigrationCauseNames[c])] = mig.byCause[c];
     j["migrations_by_cause"] = causes;
@@ -80,12 +98,13 @@ void printStatsText(const nlohmann::json& j) {
     else
         std::snprintf(duration, sizeof duration, "%llu %s counts (the trace clock does not count ns: times are its counts)",
                       j["duration_clock_counts"].get<unsigned long long>(), clock.empty() ? "clock" : clock.c_str());
-    std::printf("%s: %llu events, %s, %llu tasks, %llu lost events (topology: %s%s%s)\n",
+    std::printf("%s: %llu events, %s, %llu tasks, %llu lost events (topology: %s%s%s%s)\n",
                 j["file"].get<std::string>().c_str(), j["events"].get<unsigned long long>(), duration,
                 j["tasks"].get<unsigned long long>(),
                 j["lost_events"].get<unsigned long long>(),
                 j["topology"].is_null() ? "unknown" : j["topology"].get<std::string>().c_str(),
-                buffer == "top" ? "" : ("; buffer " + buffer).c_str(), kernel.empty() ? "" : ("; kernel " + kernel).c_str());
+                buffer == "top" ? "" : ("; buffer " + buffer).c_str(), kernel.empty() ? "" : ("; kernel " + kernel).c_str(),
+                j["topology"].is_null() ? "" : ("; profile " + j["profile"].get<std::string>()).c_str());
     std::printf("events by kind:\n");
     for (const auto& [k, v] : j["events_by_kind"].items()) std::printf("  %-22s %llu\n", k.c_str(), v.get<unsigned long long>());
     std::printf("other events (skipped):\n");
@@ -99,9 +118,16 @@ void printStatsText(const nlohmann::json& j) {
                     j["migrations"].get<unsigned long long>());
     } else {
         std::printf("migrations by level (%llu):\n", j["migrations"].get<unsigned long long>());
-        for (const auto& level : j["levels"])
-            std::printf("  %-22s %llu\n", level.get<std::string>().c_str(),
-                        j["migrations_by_level"][level.get<std::string>()].get<unsigned long long>());
+        for (const auto& level : j["levels"]) {
+            const std::string name = level.get<std::string>();
+            std::string byDistance;
+            if (name == "NUMA" && j["numa_migrations_by_distance"].size() > 1)
+                for (const auto& [d, n] : j["numa_migrations_by_distance"].items())
+                    byDistance += (byDistance.empty() ? "  (node distance " : ", ") + d + ": " +
+                                  std::to_string(n.get<unsigned long long>());
+            std::printf("  %-22s %llu%s\n", name.c_str(), j["migrations_by_level"][name].get<unsigned long long>(),
+                        byDistance.empty() ? "" : (byDistance + ")").c_str());
+        }
     }
     std::printf("migrations by cause:\n");
     for (const auto& [k, v] : j["migrations_by_cause"].items()) std::printf("  %-22s %llu\n", k.c_str(), v.get<unsigned long long>());
@@ -151,6 +177,13 @@ int runTraceStats(const Args& args) {
                      file.c_str(), sidecarPath(file).c_str());
     DomainBuildOptions opt;
     opt.arch = topo->arch;
+    // the domains of the kernel the trace was recorded on (its uname), unless --profile says
+    const KernelProfile* profile = profileForKernelRelease(store->kernelRelease());
+    if (auto name = args.value("profile")) {
+        profile = findProfile(*name);
+        if (!profile) return fail("trace stats: --profile: unknown kernel profile '" + *name + "' (known: " + profileNameList() + ")");
+    }
+    opt.profile = profile ? profile : &defaultProfile();
     auto tree = buildDomains(*topo, opt);
     if (!tree) return fail(file + ": " + tree.error());
     MigrationClassifier classifier(*tree);
@@ -161,7 +194,7 @@ int runTraceStats(const Args& args) {
                      static_cast<double>(report.binNs) / 1e9, static_cast<double>(store->lastTs() - store->firstTs()) / 1e9,
                      static_cast<unsigned long long>(MigrationClassifier::kMaxBins));
     const std::string topoName = choice ? choice->describe() : levelsKnown ? sidecarPath(file) : std::string();
-    auto j = statsJson(*store, report, file, topoName);
+    auto j = statsJson(*store, report, file, topoName, *topo, *opt.profile);
     if (args.has("json")) std::cout << j.dump(2) << "\n";
     else printStatsText(j);
     return 0;

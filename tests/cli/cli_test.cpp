@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 
 #include <array>
+#include <map>
 #include <cstdio>
 #include <nlohmann/json.hpp>
 #include <sstream>
@@ -540,4 +541,41 @@ TEST(Cli, PartitionsAndIsolatedCpusAreWhatIfOptions) {
     CliRun bare = cli("replay missing.dat --partition 0-1");
     EXPECT_EQ(bare.status, 2);
     EXPECT_NE(bare.err.find("name it too"), std::string::npos) << bare.err;
+}
+
+// trace stats on the real 6.12 kernel's trace of the 2-socket, 4-node QEMU machine
+// (traces/qemu): the domains are built with the trace's kernel's profile, and the NUMA
+// migrations are split by node distance, which the reference migrations (trace-cmd report)
+// give on that machine's table: nodes 0-1 and 2-3 share a socket at 12, the others are at 20.
+TEST(Cli, TraceStatsSplitsNumaMigrationsByNodeDistance) {
+    const std::string trace = schedscope::test::dataPath("traces/qemu/x86-2s4n4c2t-linux-6.12.dat");
+    const std::string sysfs = schedscope::test::extractFixture("oracle/linux-6.12-x86-2s4n4c2t/sysfs.tar.xz");
+    CliRun r = cli("trace stats '" + trace + "' --sysfs-root '" + sysfs + "' --json");
+    ASSERT_EQ(r.status, 0) << r.err;
+    const auto j = nlohmann::json::parse(r.out);
+    EXPECT_TRUE(j["profile"].get<std::string>().starts_with("linux-6.12")) << j["profile"];
+    EXPECT_EQ(j["levels"], (nlohmann::json{"SMT", "MC", "NUMA"}));
+
+    std::map<std::string, unsigned> want;  // node distance -> migrations
+    std::istringstream ref(schedscope::test::readFile(schedscope::test::dataPath("traces/qemu/x86-2s4n4c2t-linux-6.12.migrations.txt")));
+    for (std::string line; std::getline(ref, line);) {
+        const auto o = line.find("orig_cpu="), d = line.find("dest_cpu=");
+        if (o == std::string::npos || d == std::string::npos) continue;
+        const int src = std::stoi(line.substr(o + 9)), dst = std::stoi(line.substr(d + 9));
+        const int a = src / 4, b = dst / 4;
+        if (a != b) ++want[a / 2 == b / 2 ? "12" : "20"];
+    }
+    ASSERT_EQ(want.size(), 2u);
+    EXPECT_EQ(j["numa_migrations_by_distance"], nlohmann::json(want));
+    EXPECT_EQ(j["migrations_by_level"]["NUMA"].get<unsigned>(), want["12"] + want["20"]);
+
+    CliRun text = cli("trace stats '" + trace + "' --sysfs-root '" + sysfs + "' --profile linux-5.15");
+    ASSERT_EQ(text.status, 0) << text.err;
+    EXPECT_NE(text.out.find("; profile linux-5.15)"), std::string::npos) << text.out;
+    EXPECT_NE(text.out.find("(node distance 12: " + std::to_string(want["12"]) + ", 20: " + std::to_string(want["20"]) + ")"),
+              std::string::npos)
+        << text.out;
+    CliRun bad = cli("trace stats '" + trace + "' --sysfs-root '" + sysfs + "' --profile linux-2.4");
+    EXPECT_EQ(bad.status, 2);
+    EXPECT_NE(bad.err.find("trace stats: --profile: unknown kernel profile 'linux-2.4'"), std::string::npos) << bad.err;
 }
