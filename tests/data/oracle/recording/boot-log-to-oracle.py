@@ -2,12 +2,18 @@
 """Turns a QEMU boot log of partitions-init.sh into oracle cases: for every dumped state,
 <case>/kernel.json (the kernel's domains: spans and groups from the sched_verbose log, names, flags
 and intervals from debugfs) and <case>/sysfs.tar.xz (the guest's sys/devices/system topology plus
-the state's sys/fs/cgroup cpuset files). Arguments: LOG CASE-PREFIX OUTDIR KERNEL-RELEASE [PROFILE]
-(PROFILE: linux-6.1 unless given)."""
+the state's sys/fs/cgroup cpuset files). Arguments: LOG CASE-PREFIX OUTDIR KERNEL-RELEASE [PROFILE [ARCH [OPTION=0|1...]]]
+(PROFILE: linux-6.1, ARCH: x86_64 unless given; OPTIONs: the Kconfig that shapes domains, all 1
+unless given)."""
 import base64, io, json, os, re, sys, tarfile
 
 log_path, prefix, outdir, kernel = sys.argv[1:5]
 profile = sys.argv[5] if len(sys.argv) > 5 else 'linux-6.1'  # the kernel's schedscope profile
+arch = sys.argv[6] if len(sys.argv) > 6 else 'x86_64'
+config = {'SCHED_SMT': True, 'SCHED_MC': True, 'SCHED_CLUSTER': True, 'NUMA': True}
+for item in sys.argv[7:]:  # OPTION=0|1: the kernel's own Kconfig (Debian's arm64 has no SCHED_CLUSTER)
+    key, _, value = item.partition('=')
+    config[key] = value == '1'
 lines = open(log_path, errors='replace').read().splitlines()
 strip = lambda l: re.sub(r'^\[\s*[0-9.]+\]\s?', '', l)
 
@@ -75,8 +81,8 @@ for idx, state in states:
     cgroup = {k: v for k, v in files.items() if k.startswith('sys/fs/cgroup/')}
     case = os.path.join(outdir, name)
     os.makedirs(case, exist_ok=True)
-    json.dump({'name': name, 'arch': 'x86_64', 'kernel': kernel, 'profile': profile,
-               'config': {'SCHED_SMT': True, 'SCHED_MC': True, 'SCHED_CLUSTER': True, 'NUMA': True},
+    json.dump({'name': name, 'arch': arch, 'kernel': kernel, 'profile': profile,
+               'config': config,
                'how': 'a Debian kernel booted under QEMU with this topology (kernel command line: ' + cmdline +
                       '), cpuset partitions made through cgroup v2; spans and groups from its sched_verbose log, '
                       'names, flags and intervals from debugfs',
