@@ -13,6 +13,7 @@
 #include "runqueue_depth.h"
 #include "sched_tracker.h"
 #include "sibling_busy.h"
+#include "sim/contention.h"
 
 namespace schedscope::replay {
 namespace {
@@ -91,6 +92,18 @@ int DerivedWorkload::indexOfPid(int32_t pid) const {
     for (size_t i = 0; i < tasks.size(); ++i)
         if (tasks[i].pid == pid) return static_cast<int>(i);
     return -1;
+}
+
+DeriveOptions onRecordingMachine(DeriveOptions options, const Topology& recordedOn) {
+    options.cpuCount = static_cast<int>(recordedOn.cpus.size());
+    options.capacity.clear();
+    options.smtSiblings.clear();
+    for (const auto& c : recordedOn.cpus) {
+        options.capacity.push_back(c.capacity);
+        options.smtSiblings.push_back(c.threadSiblings);
+    }
+    options.smtSlowdown = sim::contentionParamsFor(recordedOn).smtSlowdown;
+    return options;
 }
 
 Result<DerivedWorkload> deriveWorkload(const tracing::EventStore& store, const DeriveOptions& options,

@@ -26,6 +26,7 @@
 
 #include "event_store.h"
 #include "trace_timelines.h"
+#include "topology/topology.h"
 #include "util/cpuset.h"
 #include "util/result.h"
 #include "workload/workload.h"
@@ -104,6 +105,10 @@ bool isKernelThreadComm(std::string_view comm);
 // `timelines` are the store's (TraceTimelines::of(store)); the short form derives them itself.
 Result<DerivedWorkload> deriveWorkload(const tracing::EventStore& store, const TraceTimelines& timelines,
                                        const DeriveOptions& options, const std::string& what);
+
+// `options` with what the recording machine says of how fast its CPUs ran: their count and
+// capacities, their SMT siblings and the contention model's smtSlowdown for that machine.
+DeriveOptions onRecordingMachine(DeriveOptions options, const Topology& recordedOn);
 Result<DerivedWorkload> deriveWorkload(const tracing::EventStore& store, const DeriveOptions& options,
                                        const std::string& what);
 

@@ -8,7 +8,6 @@
 
 #include "migration_causes.h"
 #include "migration_classifier.h"
-#include "sim/contention.h"
 #include "sched_tracker.h"
 #include "trace_topology.h"
 #include "util/parallel_runs.h"
@@ -276,13 +275,7 @@ Result<ReplayResult> replayTrace(const tracing::EventStore& store, const std::st
     if (auto fits = tracing::checkTraceFitsTopology(what, store, recordedTopology, options.recordedConfig.topologyName);
         !fits)
         return Error{fits.error()};
-    DeriveOptions d = options.derive;
-    d.cpuCount = static_cast<int>(recordedTopology.cpus.size());
-    d.capacity.clear();
-    for (const auto& c : recordedTopology.cpus) d.capacity.push_back(c.capacity);
-    d.smtSiblings.clear();
-    for (const auto& c : recordedTopology.cpus) d.smtSiblings.push_back(c.threadSiblings);
-    d.smtSlowdown = sim::contentionParamsFor(recordedTopology).smtSlowdown;
+    const DeriveOptions d = onRecordingMachine(options.derive, recordedTopology);
     const TraceTimelines timelines = TraceTimelines::of(store);
     auto derived = deriveWorkload(store, timelines, d, what);
     if (!derived) return Error{derived.error()};

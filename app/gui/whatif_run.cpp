@@ -23,9 +23,8 @@ namespace {
 Result<workload::Workload> workloadFromTrace(const WhatIfRequest::TraceSource& trace, const Topology& target,
                                             int64_t& idleExitNs, CpuSet& unpinnedCpus) {
     if (!trace.store || !trace.recordedOn) return Error{"what-if: the trace is no longer open"};
-    replay::DeriveOptions d;
-    d.cpuCount = static_cast<int>(trace.recordedOn->cpus.size());
-    for (const auto& c : trace.recordedOn->cpus) d.capacity.push_back(c.capacity);
+    // the recording machine's speeds, as replay's (SMT siblings busy: less work per ns)
+    const replay::DeriveOptions d = replay::onRecordingMachine({}, *trace.recordedOn);
     const auto timelines = replay::TraceTimelines::of(*trace.store);
     auto derived = replay::deriveWorkload(*trace.store, timelines, d, trace.name);
     if (!derived) return Error{derived.error()};

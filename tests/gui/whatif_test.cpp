@@ -456,6 +456,34 @@ TEST(WhatIfPanel, ATraceRunsUnderItsKernelsProfile) {
     EXPECT_EQ((*generator)->profileName, defaultProfile().name);
 }
 
+// The GUI's what-if derives a trace's work as replay does: a real 6.12 trace of 24 hogs on a
+// 16-CPU SMT machine (traces/qemu) ran with busy siblings, so its work is less than its CPU time.
+TEST(WhatIfPanel, ATracesCpuTimeWithBusySiblingsIsLessWork) {
+    TopologySpec spec;
+    spec.kind = TopologySpec::Kind::SysfsRoot;
+    spec.value = schedscope::test::extractFixture("oracle/linux-6.12-x86-2s4n4c2t/sysfs.tar.xz");
+    auto topo = loadTopology(spec);
+    ASSERT_TRUE(topo.ok()) << topo.error();
+    const SessionPtr machine = sessionFromTopology(std::move(*topo), spec, DomainChoices{}).session;
+    ASSERT_TRUE(machine);
+    const TraceLoadOutcome loaded =
+        loadTraceSession(qs(schedscope::test::dataPath("traces/qemu/x86-2s4n4c2t-linux-6.12.dat")), machine, DomainChoices{});
+    ASSERT_TRUE(loaded.trace) << loaded.error.toStdString();
+    WhatIfPanel panel;
+    panel.setTrace(loaded.trace);
+    panel.setWorkload(panel.traceWorkloadText());
+    panel.setTopologyPreset(QStringLiteral("kunpeng920-24"));
+    auto setup = prepareWhatIf(panel.request());
+    ASSERT_TRUE(setup) << setup.error();
+    double work = 0;
+    for (const auto& t : (*setup)->workload.tasks)
+        for (const auto& op : t.script)
+            if (op.kind == workload::OpKind::Run) work += op.amountNs;
+    // 74.5 s of work in the 118.7 s of CPU time the kept tasks ran (replay's figure)
+    EXPECT_GT(work, 118.7e9 / 1.6);
+    EXPECT_LT(work, 0.9 * 118.7e9);
+}
+
 // A trace read against the open topology says when its own kernel would have built other levels
 // there: a 5.10 kernel on a Kunpeng 920 had no CLS level, the window's newest profile has one.
 TEST(TraceLoading, NamesTheLevelsTheTracesKernelWouldHaveBuilt) {
