@@ -2,6 +2,7 @@
 #include <cstdio>
 #include <iostream>
 #include <nlohmann/json.hpp>
+#include <optional>
 
 #include "commands.h"
 #include "domains/domain_builder.h"
@@ -104,21 +105,30 @@ int runDomains(const Args& args) {
     auto opt = buildOptionsFrom(args, *topo);
     if (!opt) return fail(opt.error());
     runningKernelProfileUnlessGiven(args, *opt);
+    // the kernel's side first: a log from another machine bounds the kernel that printed it,
+    // and without --profile the build is for the newest kernel inside those bounds
+    std::optional<Result<DomainTree>> running;
+    if (args.has("diff")) {
+        running = kernelDomains();
+        if (!*running) return readFailure((*running).error());
+        if (args.has("kernel-log") && !args.has("profile") && !(*running)->logProfile.empty())
+            opt->profile = findProfile((*running)->logProfile);
+    }
     auto tree = buildDomains(*topo, *opt);
     if (!tree) return fail(tree.error());
 
     if (args.has("diff")) {
-        auto running = kernelDomains();
-        if (!running) return readFailure(running.error());
+        const DomainTree& kernelTree = **running;
         std::vector<std::string> notes;
-        auto diff = diffDomainTrees(*tree, *running, &notes);
+        auto diff = diffDomainTrees(*tree, kernelTree, &notes);
         for (const std::string& note : notes) std::cerr << "schedscope-cli: note: " << note << "\n";
         // a log from another machine's kernel: what it says of that kernel, when the build
         // did not get its profile
         if (args.has("kernel-log") && !args.has("profile"))
-            for (const std::string& note : running->notes)
+            for (const std::string& note : kernelTree.notes)
                 std::cerr << "schedscope-cli: note: the log was " << note << "; the domains were built for "
-                          << (tree->profile ? tree->profile->name : defaultProfile().name) << " (give --profile)\n";
+                          << (tree->profile ? tree->profile->name : defaultProfile().name)
+                          << (kernelTree.logProfile.empty() ? "" : ", the newest such kernel") << " (give --profile)\n";
         if (format == "json") {
             std::cout << nlohmann::json{{"identical", diff.empty()}, {"differences", diff}, {"notes", notes}}.dump(2) << "\n";
         } else {

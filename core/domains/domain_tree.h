@@ -55,6 +55,10 @@ public:
     // read from a kernel's sched_verbose log (kernel_log_reader.h): no flags, and only the CPUs
     // the log printed (builtFor and isolated) are known
     bool fromKernelLog = false;
+    // A kernel log's format bounds the kernel that printed it (the NODE and CLS levels, DIE or PKG,
+    // the root domain line's capacity): the newest profile inside those bounds, "" when the log
+    // bounds nothing from above (the newest profile then fits it)
+    std::string logProfile;
 
     const std::vector<SchedDomain>& domainsOf(int cpu) const;
     // Index (into domainsOf(a)) of the lowest domain of CPU a whose span holds b; -1 if none.

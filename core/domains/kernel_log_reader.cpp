@@ -200,6 +200,7 @@ public:
         }
         rootDomains(tree, last);
         if (std::string when = kernelVersionHint(tree); !when.empty()) tree.notes.push_back(when);
+        tree.logProfile = newestProfileBefore();
         return tree;
     }
 
@@ -258,7 +259,7 @@ private:
 
     // What the log says of the kernel that printed it: level names and the root domain line
     // changed with versions. "" when it says nothing.
-    std::string kernelVersionHint(const DomainTree& tree) const {
+    std::string kernelVersionHint(const DomainTree& tree) {
         std::vector<std::string> names;
         for (const CpuDomains& c : tree.cpus)
             for (const SchedDomain& d : c.domains)
@@ -271,11 +272,20 @@ private:
         if (rootWithout_) since.push_back("6.10 (root domain lines without a capacity)");
         if (has("DIE")) before.push_back("6.7 (DIE)");
         if (rootWithCapacity_) before.push_back("6.10 (root domain lines with a capacity)");
+        // the first bound from above: the versions are pushed in order
+        before_ = has("DIE") ? "6.6" : rootWithCapacity_ ? "6.9" : "";
         if (since.empty() && before.empty()) return {};
         std::string out = "printed by a kernel";
         if (!since.empty()) out += " since " + since.back();
         if (!before.empty()) out += std::string(since.empty() ? "" : " and") + " before " + before.front();
         return out;
+    }
+
+    // the newest kernel before the log's upper bound, as a profile name ("" without a bound)
+    std::string newestProfileBefore() const {
+        if (before_.empty()) return {};
+        const KernelProfile* p = profileForKernelRelease(before_);
+        return p ? p->name : std::string{};
     }
 
     Status bad(const std::string& what) const { return Error{where_ + ":" + std::to_string(number_) + ": " + what}; }
@@ -287,6 +297,7 @@ private:
     size_t oldFormat_ = 0;  // headers of the format before 4.13
     bool afterDomainLines_ = false;  // the last line was a domain, groups or ERROR line
     bool rootWithCapacity_ = false, rootWithout_ = false;  // the root domain lines' two formats
+    std::string before_;  // the last release the log's format allows ("6.6"), "" when any
     std::vector<Attach> attaches_;
     RingPool rings_;  // the groups of every attach, shared as they are read
     std::vector<RootDomainLine> roots_;

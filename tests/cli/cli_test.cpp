@@ -66,12 +66,25 @@ TEST(Cli, DomainsDiffWithAKernelLog) {
     EXPECT_EQ(piped.status, 0) << piped.out << piped.err;
     CliRun empty = cli("domains --kernel-log - < /dev/null");
     EXPECT_EQ(empty.err.rfind("schedscope-cli: standard input: no sched domain lines", 0), 0u) << empty.err;
-    // without --profile the newest kernel is built, and the log says it is older
+    // without --profile the newest kernel that can have printed the log is built, and said
     CliRun unprofiled = cli("domains --sysfs-root " + oracle + "sysfs.tar.xz --diff --kernel-log " + oracle + "kernel-log.txt");
+    EXPECT_EQ(unprofiled.status, 0) << unprofiled.out << unprofiled.err;
     EXPECT_NE(unprofiled.err.find("note: the log was printed by a kernel before 6.10 (root domain lines with a capacity); "
-                                  "the domains were built for linux-7.1 (give --profile)"),
+                                  "the domains were built for linux-6.9, the newest such kernel (give --profile)"),
               std::string::npos)
         << unprofiled.err;
+    // a 6.1 arm64 log names DIE: built for 6.6, its levels are the log's; for the newest, PKG and MC
+    // (Debian's arm64 kernels have no SCHED_CLUSTER: --no-cls)
+    const std::string arm = schedscope::test::dataPath("oracle/arm64-2s2cl2c2t/");
+    const std::string armBuild = "domains --sysfs-root " + arm + "sysfs.tar.xz --arch arm64 --no-cls --diff --kernel-log " + arm +
+                                 "kernel-log.txt";
+    CliRun armLog = cli(armBuild);
+    EXPECT_EQ(armLog.status, 0) << armLog.out << armLog.err;
+    EXPECT_NE(armLog.err.find("before 6.7 (DIE); the domains were built for linux-6.6, the newest such kernel"), std::string::npos)
+        << armLog.err;
+    CliRun armNewest = cli(armBuild + " --profile linux-7.1");
+    EXPECT_EQ(armNewest.status, 1) << armNewest.out << armNewest.err;
+    EXPECT_NE(armNewest.out.find("cpu0 domain-1 level: built PKG, kernel DIE"), std::string::npos) << armNewest.out;
     CliRun both = cli("domains --kernel --kernel-log " + boot);
     EXPECT_EQ(both.status, 2);
     EXPECT_NE(both.err.find("name two kernels"), std::string::npos) << both.err;
