@@ -368,7 +368,7 @@ TEST(TraceStatsCli, BufferOptionPicksTheInstanceAndNamesIt) {
     EXPECT_FALSE(top["events_by_kind"].contains("sched_wakeup"));
     EXPECT_TRUE(inst["events_by_kind"].contains("sched_wakeup"));
     const std::string line = run(cli + " --buffer ssinst");
-    EXPECT_NE(line.find("; buffer ssinst; kernel 6.18.44-fc-v1045)"), std::string::npos) << line;
+    EXPECT_NE(line.find("; buffer ssinst; kernel 6.18.44-fc-v1045; profile linux-6.18"), std::string::npos) << line;
     EXPECT_EQ(inst["kernel_release"], "6.18.44-fc-v1045");
     const std::string err = run(cli + " --buffer nope 2>&1; echo rc=$?");
     EXPECT_NE(err.find("no buffer 'nope' in the trace (its buffers: top, ssinst)"), std::string::npos) << err;
