@@ -424,6 +424,20 @@ TEST(WhatIfPanel, TheOpenTraceIsAWorkload) {
     EXPECT_FALSE(panel.request().trace.has_value());
 }
 
+// The panel simulating the trace's own tasks on a Kunpeng 920 (24 CPUs).
+void useTraceOnKunpeng(WhatIfPanel& panel, const TraceSessionPtr& trace) {
+    panel.setTrace(trace);
+    panel.setWorkload(panel.traceWorkloadText());
+    panel.setTopologyPreset(QStringLiteral("kunpeng920-24"));
+}
+
+// A window session of a topology input, built with the default choices.
+SessionPtr sessionOf(TopologySpec spec) {
+    auto topo = loadTopology(spec);
+    EXPECT_TRUE(topo.ok()) << (topo.ok() ? "" : topo.error());
+    return topo.ok() ? sessionFromTopology(std::move(*topo), spec, DomainChoices{}).session : nullptr;
+}
+
 // A trace replays under its own kernel's profile unless one is picked: uname-v6.dat was recorded
 // on a 6.18 kernel; a copy whose uname says 5.18 stands for a CFS kernel's trace.
 TEST(WhatIfPanel, ATraceRunsUnderItsKernelsProfile) {
@@ -438,9 +452,7 @@ TEST(WhatIfPanel, ATraceRunsUnderItsKernelsProfile) {
     const TraceLoadOutcome loaded = loadTraceSession(older, nullptr, DomainChoices{});
     ASSERT_TRUE(loaded.trace) << loaded.error.toStdString();
     WhatIfPanel panel;
-    panel.setTrace(loaded.trace);
-    panel.setWorkload(panel.traceWorkloadText());
-    panel.setTopologyPreset(QStringLiteral("kunpeng920-24"));
+    useTraceOnKunpeng(panel, loaded.trace);
     auto setup = prepareWhatIf(panel.request());
     ASSERT_TRUE(setup) << setup.error();
     EXPECT_EQ((*setup)->profileName, "linux-5.18");
@@ -459,20 +471,14 @@ TEST(WhatIfPanel, ATraceRunsUnderItsKernelsProfile) {
 // The GUI's what-if derives a trace's work as replay does: a real 6.12 trace of 24 hogs on a
 // 16-CPU SMT machine (traces/qemu) ran with busy siblings, so its work is less than its CPU time.
 TEST(WhatIfPanel, ATracesCpuTimeWithBusySiblingsIsLessWork) {
-    TopologySpec spec;
-    spec.kind = TopologySpec::Kind::SysfsRoot;
-    spec.value = schedscope::test::extractFixture("oracle/linux-6.12-x86-2s4n4c2t/sysfs.tar.xz");
-    auto topo = loadTopology(spec);
-    ASSERT_TRUE(topo.ok()) << topo.error();
-    const SessionPtr machine = sessionFromTopology(std::move(*topo), spec, DomainChoices{}).session;
+    const SessionPtr machine = sessionOf({TopologySpec::Kind::SysfsRoot,
+                                          schedscope::test::extractFixture("oracle/linux-6.12-x86-2s4n4c2t/sysfs.tar.xz")});
     ASSERT_TRUE(machine);
     const TraceLoadOutcome loaded =
         loadTraceSession(qs(schedscope::test::dataPath("traces/qemu/x86-2s4n4c2t-linux-6.12.dat")), machine, DomainChoices{});
     ASSERT_TRUE(loaded.trace) << loaded.error.toStdString();
     WhatIfPanel panel;
-    panel.setTrace(loaded.trace);
-    panel.setWorkload(panel.traceWorkloadText());
-    panel.setTopologyPreset(QStringLiteral("kunpeng920-24"));
+    useTraceOnKunpeng(panel, loaded.trace);
     auto setup = prepareWhatIf(panel.request());
     ASSERT_TRUE(setup) << setup.error();
     double work = 0;
@@ -494,12 +500,7 @@ TEST(TraceLoading, NamesTheLevelsTheTracesKernelWouldHaveBuilt) {
     bytes.replace(at + 9, 4, "5.10");
     const QString older = dir.filePath(QStringLiteral("older.dat"));
     std::ofstream(ss(older), std::ios::binary) << bytes;
-    TopologySpec spec;
-    spec.kind = TopologySpec::Kind::Preset;
-    spec.value = "kunpeng920-24";
-    auto topo = loadTopology(spec);
-    ASSERT_TRUE(topo.ok()) << topo.error();
-    const SessionPtr kunpeng = sessionFromTopology(std::move(*topo), spec, DomainChoices{}).session;
+    const SessionPtr kunpeng = sessionOf({TopologySpec::Kind::Preset, "kunpeng920-24"});
     ASSERT_TRUE(kunpeng);
 
     const TraceLoadOutcome loaded = loadTraceSession(older, kunpeng, DomainChoices{});
@@ -524,9 +525,7 @@ TEST(WhatIfPanel, TheOpenTracesIdleExitLatencyIsSimulated) {
         loadTraceSession(qs(schedscope::test::dataPath("traces/replay/pingpong-raced-wakeup.dat")), nullptr, DomainChoices{});
     ASSERT_TRUE(loaded.trace) << loaded.error.toStdString();
     WhatIfPanel panel;
-    panel.setTrace(loaded.trace);
-    panel.setWorkload(panel.traceWorkloadText());
-    panel.setTopologyPreset(QStringLiteral("kunpeng920-24"));
+    useTraceOnKunpeng(panel, loaded.trace);
     panel.setSeeds(1);
     QSignalSpy finished(&panel, &WhatIfPanel::finished);
     panel.run();

@@ -2,7 +2,7 @@
 
 # $1: where the serial log goes, $2: more kernel parameters (isolcpus=...); run from a folder
 # holding the Debian kernel package unpacked in root/ and initrd.gz (busybox-static plus
-# partitions-init.sh as /init); KERNEL: another kernel image than the 6.1 one, QEMU_ACCEL=tcg,thread=single
+# guest-sysfs.sh and partitions-init.sh as /init); KERNEL: another kernel image than the 6.1 one, QEMU_ACCEL=tcg,thread=single
 # for 6.12 (its static-key patching oopses under multi-threaded TCG), INITRD: another initramfs
 # (trace-init.sh as /init records a trace instead)
 exec timeout 600 qemu-system-x86_64 ${QEMU_ACCEL:+-accel "$QEMU_ACCEL"} -cpu Skylake-Client-v1 -m 2048 -smp 16,sockets=2,cores=4,threads=2 \

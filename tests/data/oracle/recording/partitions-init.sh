@@ -9,15 +9,7 @@ case "$(cat /proc/cmdline)" in
   mount -t cgroup -o cpuset cpuset /sys/fs/cgroup/cpuset ;;
 *) mount -t cgroup2 cgroup2 /sys/fs/cgroup ;;
 esac
-snap_sysfs() {
-  mkdir -p /tmp/s
-  cd /sys/devices/system
-  for f in $(find cpu node -type f \( -path '*topology/*' -o -path '*cache/index*' -o -name online -o -name possible -o -name present -o -name cpulist -o -name distance -o -name cpumap -o -name has_cpu -o -name has_normal_memory -o -name has_memory -o -name isolated \) 2>/dev/null); do
-    mkdir -p /tmp/s/sys/devices/system/$(dirname $f); cat $f > /tmp/s/sys/devices/system/$f 2>/dev/null
-  done
-  cd /
-  echo "=== SYSFS"; (cd /tmp/s && tar cz . | base64); echo "=== ENDSYSFS"
-}
+. /guest-sysfs.sh
 dump() {
   sleep 1
   echo "=== DUMP $1"

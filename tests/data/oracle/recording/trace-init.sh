@@ -1,22 +1,15 @@
 #!/bin/busybox sh
 # /init of an initramfs that records a sched trace with trace-cmd on the booted topology: the
 # guest's sysfs (as partitions-init.sh prints it) and the trace.dat go to the serial console as
-# base64 tarballs. The initramfs holds busybox, trace-cmd and the libraries ldd lists for it.
+# base64 tarballs. The initramfs holds busybox, guest-sysfs.sh, trace-cmd and the libraries ldd
+# lists for it.
 /bin/busybox --install -s /bin
 mount -t proc proc /proc
 mount -t sysfs sys /sys
 mount -t devtmpfs dev /dev
 mount -t tracefs nodev /sys/kernel/tracing
 mount -t tmpfs tmp /tmp
-snap_sysfs() {
-  mkdir -p /tmp/s
-  cd /sys/devices/system
-  for f in $(find cpu node -type f \( -path '*topology/*' -o -path '*cache/index*' -o -name online -o -name possible -o -name present -o -name cpulist -o -name distance -o -name cpumap -o -name has_cpu -o -name has_normal_memory -o -name has_memory -o -name isolated \) 2>/dev/null); do
-    mkdir -p /tmp/s/sys/devices/system/$(dirname $f); cat $f > /tmp/s/sys/devices/system/$f 2>/dev/null
-  done
-  cd /
-  echo "=== SYSFS"; (cd /tmp/s && tar cz . | base64); echo "=== ENDSYSFS"
-}
+. /guest-sysfs.sh
 snap_sysfs
 echo "=== CMDLINE $(cat /proc/cmdline)"
 # the kernel's symbols would make the file megabytes; the sched events do not need them
