@@ -432,7 +432,7 @@ void useTraceOnKunpeng(WhatIfPanel& panel, const TraceSessionPtr& trace) {
 }
 
 // A window session of a topology input, built with the default choices.
-SessionPtr sessionOf(TopologySpec spec) {
+SessionPtr sessionOf(const TopologySpec& spec) {
     auto topo = loadTopology(spec);
     EXPECT_TRUE(topo.ok()) << (topo.ok() ? "" : topo.error());
     return topo.ok() ? sessionFromTopology(std::move(*topo), spec, DomainChoices{}).session : nullptr;
