@@ -80,6 +80,8 @@ MigrationMatrixPlot::MigrationMatrixPlot(QWidget* parent) : TracePlot(parent) {
     selection_->setBrush(Qt::NoBrush);
     selection_->setVisible(false);
     connect(this, &QCustomPlot::mousePress, this, &MigrationMatrixPlot::onPress);
+    // after the layout: the axis rect then has the size the cells are drawn at
+    connect(this, &QCustomPlot::afterLayout, this, &MigrationMatrixPlot::fitCellLabels);
     setToolTip(tr("Click a row to select its source CPU"));
     showEmpty(tr("Migration matrix: no trace open"));
 }
@@ -87,6 +89,7 @@ MigrationMatrixPlot::MigrationMatrixPlot(QWidget* parent) : TracePlot(parent) {
 void MigrationMatrixPlot::setTrace(TraceSessionPtr trace) {
     trace_ = std::move(trace);
     clearItems();
+    cellLabels_.clear();
     selection_ = new QCPItemRect(this);
     selection_->setPen(QPen(QColor(0x10, 0x50, 0xc0), 2));
     selection_->setBrush(Qt::NoBrush);
@@ -124,10 +127,28 @@ void MigrationMatrixPlot::setTrace(TraceSessionPtr trace) {
                 text->setText(QString::number(v));
                 text->setColor(double(v) > 0.55 * double(mx) ? Qt::white : QColor(0x20, 0x20, 0x20));
                 text->setClipToAxisRect(true);
+                cellLabels_.push_back(text);
             }
     }
     title_->setText(tr("Migrations source \u2192 destination CPU (%1 in %2)").arg(d.migrations.size()).arg(trace_->name));
     setSelectedCpu(cpu_);
+}
+
+void MigrationMatrixPlot::fitCellLabels() {
+    if (cellLabels_.empty()) return;
+    const int n = trace_ && trace_->data ? trace_->data->cpus : 0;
+    if (n <= 0) return;
+    const QRect r = axisRect()->rect();
+    const double cellW = double(r.width()) / n, cellH = double(r.height()) / n;
+    int widest = 0;
+    const QFontMetrics fm(cellLabels_.front()->font());
+    for (const QCPItemText* t : cellLabels_) widest = std::max(widest, fm.horizontalAdvance(t->text()));
+    const bool fits = cellH >= fm.height() && cellW >= widest + 2;
+    for (QCPItemText* t : cellLabels_) t->setVisible(fits);
+}
+
+int MigrationMatrixPlot::visibleCellLabels() const {
+    return int(std::count_if(cellLabels_.begin(), cellLabels_.end(), [](const QCPItemText* t) { return t->visible(); }));
 }
 
 void MigrationMatrixPlot::setSelectedCpu(int cpu) {

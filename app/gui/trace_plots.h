@@ -3,6 +3,7 @@
 // matrix (QCPColorMap), migrations per second per domain level, and the runnable -> running
 // wait-latency histogram. Each paints into any QPainter for PNG/SVG/PDF export.
 #include <qcustomplot.h>
+#include <vector>
 
 #include "trace_loader.h"
 
@@ -41,10 +42,17 @@ signals:
 
 private:
     void onPress(QMouseEvent* e);
+    // the counts in the cells, shown only while a cell is big enough to hold its number
+    void fitCellLabels();
     QCPColorMap* map_;
     QCPColorScale* scale_;
     QCPItemRect* selection_;
+    std::vector<QCPItemText*> cellLabels_;
     int cpu_ = -1;
+
+public:
+    // Cell counts drawn (tests): none while the cells are too small for them.
+    int visibleCellLabels() const;
 };
 
 class LevelRatePlot : public TracePlot {

@@ -284,6 +284,15 @@ TEST_F(TraceWindowTest, LanesNestByEveryDomainLevelOfTheMachine) {
         << names.join(QStringLiteral(", ")).toStdString();
     EXPECT_EQ(names.size(), 1 + 2 + 4 + 8);
     EXPECT_EQ(names.count(QStringLiteral("NUMA 0-7")), 1);
+
+    // the 16x16 matrix writes its counts while a cell holds them, and not when squeezed
+    MigrationMatrixPlot* matrix = window.traceWorkspace()->matrix();
+    matrix->resize(900, 700);
+    matrix->replot();
+    EXPECT_EQ(matrix->visibleCellLabels(), 16 * 16);
+    matrix->resize(400, 200);
+    matrix->replot();
+    EXPECT_EQ(matrix->visibleCellLabels(), 0);
 }
 
 TEST_F(TraceWindowTest, MarkersGiveTheIntervalStatistics) {
