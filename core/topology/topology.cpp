@@ -153,9 +153,15 @@ Status Topology::check() const {
         }
         if (!c.threadSiblings.isSubsetOf(c.packageCpus))
             return Error{where + ": cpu" + std::to_string(c.id) + " SMT siblings span beyond its package"};
-        if (nodeIndex(c.node) < 0)
+        const int node = nodeIndex(c.node);
+        if (node < 0)
             return Error{where + ": cpu" + std::to_string(c.id) + " is on NUMA node " + std::to_string(c.node) +
                          " which does not exist"};
+        // the NODE and NUMA levels take a CPU's span from its node's CPU list: a CPU missing
+        // from its own node would get a domain that does not hold the CPU itself
+        if (const CpuSet& nodeCpus = nodes[static_cast<size_t>(node)].cpus; !nodeCpus.test(c.id))
+            return Error{where + ": cpu" + std::to_string(c.id) + " is on NUMA node " + std::to_string(c.node) +
+                         " whose CPU list (" + nodeCpus.toList() + ") does not contain it"};
     }
     CpuSet partitioned;
     for (const CpuSet& p : rootPartitions) {

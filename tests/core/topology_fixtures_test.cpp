@@ -156,6 +156,26 @@ TEST(TopologyErrors, ASnapshotMissingAnOnlineCpuAndTheArchOfOneWithoutCpuinfo) {
     fs::remove_all(copy);
 }
 
+// A CPU its node's CPU list leaves out (a hand-edited sidecar, a mutated snapshot) would get a
+// NODE/NUMA span without itself: refused by name, before the builder indexes an empty span.
+TEST(TopologyErrors, ACpuMissingFromItsOwnNodeIsRefused) {
+    auto t = loadTopology({TopologySpec::Kind::Preset, "epyc7601-2s"});
+    ASSERT_TRUE(t.ok()) << t.error();
+    ASSERT_TRUE(t->check().ok());
+    Topology broken = *t;
+    const int cpu = broken.nodes.front().cpus.first();
+    broken.nodes.front().cpus.reset(cpu);
+    auto st = broken.check();
+    ASSERT_FALSE(st.ok());
+    EXPECT_NE(st.error().find("cpu" + std::to_string(cpu) + " is on NUMA node " + std::to_string(broken.nodes.front().id) +
+                              " whose CPU list"),
+              std::string::npos)
+        << st.error();
+    auto tree = buildDomains(broken, {});
+    ASSERT_FALSE(tree.ok());
+    EXPECT_EQ(tree.error(), st.error());
+}
+
 TEST(TopologyLimits, FourThousandCpusBuildQuickly) {
     auto t = loadHwlocSynthetic("pack:8 numa:2 l3:4 core:32 pu:2", Arch::X86_64);
     ASSERT_TRUE(t.ok()) << t.error();
