@@ -43,6 +43,8 @@ Result<DomainBuildOptions> buildOptionsFrom(const Args& args, const Topology& to
             const std::string known = profileNameList();
             return Error{"--profile: unknown kernel profile '" + *p + "' (known: " + known + ")"};
         }
+    } else if (!topo.kernelProfile.empty()) {
+        opt.profile = findProfile(topo.kernelProfile);  // a kernel log's machine: its kernel's domains
     }
     opt.cls = !args.has("no-cls");
     opt.node = !args.has("no-node");

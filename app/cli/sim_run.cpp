@@ -49,6 +49,8 @@ Result<SimSetup> simSetupFrom(const Args& args) {
             const std::string known = profileNameList();
             return Error{"--profile: unknown kernel profile '" + *p + "' (known: " + known + ")"};
         }
+    } else if (!s.topology.kernelProfile.empty()) {
+        s.build.profile = findProfile(s.topology.kernelProfile);  // a kernel log's machine, under its kernel
     }
     s.profileName = (s.build.profile ? *s.build.profile : defaultProfile()).name;
     auto cls = args.onOff("cls", true);

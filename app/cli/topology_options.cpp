@@ -11,6 +11,7 @@ std::vector<OptionSpec> topologyOptions() {
         {"xml", true, "FILE an hwloc XML export (hwloc 2.x or 3.x format)"},
         {"synthetic", true, "STR an hwloc synthetic description, e.g. \"pack:2 numa:2 l3:2 core:4 pu:2\""},
         {"preset", true, "NAME a built-in topology (see 'topology --list')"},
+        {"from-kernel-log", true, "FILE the machine a kernel's sched_verbose log shows (a saved dmesg of a machine you do not have): its hardware as its domains tell it, rebuilt and checked against the log"},
         {"arch", true, "ARCH the kernel rules to apply: x86_64, arm64, ppc64, s390x or generic (default: the input's, else this machine's)"},
         {"isolate", true, "LIST CPUs to leave without sched domains, as isolcpus=domain or an isolated cpuset partition would (added to the input's)"},
         {"partition", true, "LIST a cpuset root partition: its CPUs get sched domains of their own (repeatable; replaces the input's partitions)", true},
@@ -27,7 +28,8 @@ Result<TopologySpec> topologySpecFrom(const Args& args) {
     if (auto v = args.value("xml")) { spec = {TopologySpec::Kind::HwlocXml, *v}; ++given; }
     if (auto v = args.value("synthetic")) { spec = {TopologySpec::Kind::Synthetic, *v}; ++given; }
     if (auto v = args.value("preset")) { spec = {TopologySpec::Kind::Preset, *v}; ++given; }
-    if (given > 1) return Error{"give only one of --local, --sysfs-root, --xml, --synthetic, --preset"};
+    if (auto v = args.value("from-kernel-log")) { spec = {TopologySpec::Kind::KernelLog, *v}; ++given; }
+    if (given > 1) return Error{"give only one of --local, --sysfs-root, --xml, --synthetic, --preset, --from-kernel-log"};
     if (auto a = args.value("arch")) {
         auto arch = parseArch(*a);
         if (!arch) return Error{"--arch: " + arch.error()};
@@ -55,14 +57,14 @@ Result<TopologySpec> topologySpecFrom(const Args& args) {
 }
 
 bool topologyOptionGiven(const Args& args) {
-    for (const char* o : {"local", "sysfs-root", "xml", "synthetic", "preset"})
+    for (const char* o : {"local", "sysfs-root", "xml", "synthetic", "preset", "from-kernel-log"})
         if (args.has(o)) return true;
     return false;
 }
 
 std::string cpusetOptionsWithoutTopology(const Args& args) {
     if (topologyOptionGiven(args) || (!args.has("isolate") && !args.has("partition"))) return {};
-    return "--isolate and --partition change a topology: name it too (--local, --sysfs-root, --xml, --synthetic or --preset)";
+    return "--isolate and --partition change a topology: name it too (--local, --sysfs-root, --xml, --synthetic, --preset or --from-kernel-log)";
 }
 
 Result<Topology> topologyFrom(const Args& args) {
@@ -71,8 +73,10 @@ Result<Topology> topologyFrom(const Args& args) {
     auto topo = loadTopology(*spec);
     // what loading set aside (an invalid SLIT, a CPU two nodes list) is said once, on stderr, so
     // every command's output stays what it was
-    if (topo)
+    if (topo) {
         for (const auto& w : topo->warnings) std::fprintf(stderr, "schedscope-cli: warning: %s: %s\n", spec->describe().c_str(), w.c_str());
+        for (const auto& n : topo->notes) std::fprintf(stderr, "schedscope-cli: note: %s: %s\n", spec->describe().c_str(), n.c_str());
+    }
     return topo;
 }
 

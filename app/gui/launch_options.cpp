@@ -36,6 +36,9 @@ LaunchOptions parseLaunchOptions(const QStringList& arguments) {
     const QCommandLineOption synthOpt(QStringLiteral("synthetic"),
                                       QObject::tr("Open an hwloc synthetic topology, e.g. \"pack:2 numa:2 l3:2 core:4 pu:2\"."),
                                       QStringLiteral("STR"));
+    const QCommandLineOption logOpt(QStringLiteral("from-kernel-log"),
+                                    QObject::tr("Open the machine a kernel's sched_verbose log shows (a saved dmesg)."),
+                                    QStringLiteral("FILE"));
     const QCommandLineOption archOpt(QStringLiteral("arch"), QObject::tr("Kernel rules to apply: x86_64, arm64, ppc64, s390x or generic."),
                                      QStringLiteral("ARCH"));
     const QCommandLineOption isolateOpt(QStringLiteral("isolate"),
@@ -72,7 +75,7 @@ LaunchOptions parseLaunchOptions(const QStringList& arguments) {
         QStringLiteral("PATH"));
     const QCommandLineOption helperOpt(QStringLiteral("capture-helper"),
                                        QObject::tr("Live capture through schedscope-capture even when running as root (also SCHEDSCOPE_CAPTURE_HELPER=1)."));
-    parser.addOptions({helpOpt, versionOpt, localOpt, presetOpt, xmlOpt, sysfsOpt, synthOpt, archOpt, isolateOpt, partitionOpt,
+    parser.addOptions({helpOpt, versionOpt, localOpt, presetOpt, xmlOpt, sysfsOpt, synthOpt, logOpt, archOpt, isolateOpt, partitionOpt,
                        noClsOpt, noNodeOpt,
                        profileOpt, shotOpt, viewOpt, sizeOpt, selCpuOpt, selLevelOpt, lessonOpt, figuresOpt, attachOpt, helperOpt});
     parser.addPositionalArgument(QStringLiteral("FILE"), QObject::tr("A trace file to open (trace.dat or ftrace text)."),
@@ -94,6 +97,7 @@ LaunchOptions parseLaunchOptions(const QStringList& arguments) {
         {&xmlOpt, TopologySpec::Kind::HwlocXml},
         {&sysfsOpt, TopologySpec::Kind::SysfsRoot},
         {&synthOpt, TopologySpec::Kind::Synthetic},
+        {&logOpt, TopologySpec::Kind::KernelLog},
     };
     for (const auto& [opt, kind] : kinds) {
         if (!parser.isSet(*opt)) continue;
@@ -102,7 +106,7 @@ LaunchOptions parseLaunchOptions(const QStringList& arguments) {
         ++sources;
     }
     if (sources > 1) {
-        o.error = QObject::tr("give only one of --local, --preset, --xml, --sysfs-root, --synthetic");
+        o.error = QObject::tr("give only one of --local, --preset, --xml, --sysfs-root, --synthetic, --from-kernel-log");
         return o;
     }
     if (parser.isSet(archOpt)) {

@@ -26,6 +26,7 @@
 #include "qt_convert.h"
 #include "recent_files.h"
 #include "session_loader.h"
+#include "domains/kernel_log_reader.h"
 #include "topology/snapshot_archive.h"
 #include "topology_view.h"
 #include "trace_workspace.h"
@@ -127,6 +128,7 @@ void MainWindow::buildMenus(QMenuBar* bar) {
     file->addAction(tr("Open sysfs &snapshot\u2026"), this, &MainWindow::openSysfsDialog);
     file->addAction(tr("Open sysfs snapshot &archive\u2026"), this, &MainWindow::openSysfsArchiveDialog);
     file->addAction(tr("Open s&ynthetic\u2026"), this, &MainWindow::openSyntheticDialog);
+    file->addAction(tr("Open the machine of a &kernel log\u2026"), this, &MainWindow::openKernelLogDialog);
     file->addAction(tr("Open t&race\u2026"), this, [this] { trace_->openTraceDialog(); });
     QMenu* presets = file->addMenu(tr("&Presets"));
     const auto presetList = listPresets();
@@ -230,6 +232,8 @@ void MainWindow::openPath(const QString& path) {
         spec.kind = TopologySpec::Kind::SysfsRoot;
     } else if (fi.suffix().compare(QLatin1String("xml"), Qt::CaseInsensitive) == 0) {
         spec.kind = TopologySpec::Kind::HwlocXml;
+    } else if (looksLikeKernelLog(ss(path))) {
+        spec.kind = TopologySpec::Kind::KernelLog;
     } else {
         openTraceFile(path);
         return;
@@ -266,6 +270,8 @@ void MainWindow::showSession(const SessionPtr& session) {
     // what the loader set aside from the input (an invalid SLIT, a CPU two nodes list) first,
     // then what the built domains break
     QStringList notices;
+    if (const auto& said = session->topology->notes; !said.empty())
+        notices << tr("%n note(s) on the input; first: %1", nullptr, int(said.size())).arg(qs(said.front()));
     if (const auto& set = session->topology->warnings; !set.empty())
         notices << tr("%n input problem(s) set aside as the kernel would; first: %1", nullptr, int(set.size()))
                        .arg(qs(set.front()));
@@ -279,7 +285,8 @@ void MainWindow::showSession(const SessionPtr& session) {
     }
     if (newTopology) {
         const auto& sp = session->spec;
-        if (sp.kind == TopologySpec::Kind::HwlocXml || sp.kind == TopologySpec::Kind::SysfsRoot) {
+        if (sp.kind == TopologySpec::Kind::HwlocXml || sp.kind == TopologySpec::Kind::SysfsRoot ||
+            sp.kind == TopologySpec::Kind::KernelLog) {
             RecentFiles::add(QFileInfo(qs(sp.value)).absoluteFilePath());
             rebuildRecentMenu();
         }
@@ -361,6 +368,17 @@ void MainWindow::openSysfsArchiveDialog() {
         this, tr("Open sysfs snapshot archive"), QString(),
         tr("Snapshot archives (*.tar *.tar.bz2 *.tbz2 *.tar.gz *.tgz *.tar.xz *.txz);;All files (*)"));
     if (!f.isEmpty()) openPath(f);
+}
+
+// a saved dmesg with sched_verbose: the machine its domains show (domains/topology_from_log.h)
+void MainWindow::openKernelLogDialog() {
+    const QString f = QFileDialog::getOpenFileName(this, tr("Open the machine of a kernel log (sched_verbose dmesg)"), QString(),
+                                                   tr("Kernel logs (*.txt *.log *.dmesg);;All files (*)"));
+    if (f.isEmpty()) return;
+    TopologySpec s;
+    s.kind = TopologySpec::Kind::KernelLog;
+    s.value = ss(f);
+    open(s);
 }
 
 void MainWindow::openSyntheticDialog() {

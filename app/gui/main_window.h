@@ -104,6 +104,7 @@ private:
     void openSysfsDialog();
     void openSysfsArchiveDialog();
     void openSyntheticDialog();
+    void openKernelLogDialog();
     void setUpWhatIfAndLessons();
     void applyPendingSelection();
     std::unique_ptr<QWidget> standaloneView(const QString& view, const QSize& size);

@@ -67,6 +67,8 @@ LoadOutcome loadSession(const TopologySpec& spec, const DomainChoices& choices,
     if (spec.kind == TopologySpec::Kind::Local && s.choices.profile.empty())
         if (const KernelProfile* running = runningKernelProfile(); running && running != &defaultProfile())
             s.choices.profile = running->name;
+    // a kernel log's machine: the domains of the kernel that printed it
+    if (s.choices.profile.empty() && !topo->kernelProfile.empty()) s.choices.profile = topo->kernelProfile;
     s.input = std::make_shared<const Topology>(std::move(topo).value());
     s.layout = std::make_shared<const TopologyLayout>(TopologyLayout::build(*s.input));
     s.loadMs = msSince(t0);

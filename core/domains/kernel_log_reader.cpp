@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <fstream>
 #include <map>
 #include <memory>
 #include <optional>
@@ -318,6 +319,16 @@ Result<DomainTree> parseKernelLog(std::string_view text, const std::string& wher
         from = end + 1;
     }
     return parser.finish();
+}
+
+bool looksLikeKernelLog(const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    if (!in) return false;
+    // a boot's dmesg reaches the domains after a few hundred KiB of other messages
+    std::string head(size_t{4} << 20, '\0');
+    in.read(head.data(), static_cast<std::streamsize>(head.size()));
+    head.resize(static_cast<size_t>(in.gcount()));
+    return head.find(" attaching sched-domain") != std::string::npos || head.find(" attaching NULL sched-domain") != std::string::npos;
 }
 
 Result<DomainTree> readKernelLog(const std::string& path) {

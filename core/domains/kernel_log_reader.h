@@ -20,5 +20,8 @@ inline constexpr size_t kMaxKernelLogBytes = size_t{512} << 20;
 // when one of them does not parse (naming its line).
 Result<DomainTree> parseKernelLog(std::string_view text, const std::string& where);
 Result<DomainTree> readKernelLog(const std::string& path);
+// Whether a file's first few MiB hold a sched_verbose attach line: a kernel log, not a trace's
+// text (the GUI's recent files and drops tell them apart so).
+bool looksLikeKernelLog(const std::string& path);
 
 }  // namespace schedscope

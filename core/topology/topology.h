@@ -91,9 +91,15 @@ public:
     // Beyond this distance NUMA levels lose wake-affine/exec/fork balancing (RECLAIM_DISTANCE,
     // 30 by default; AMD Zen raises it to 32 in arch/x86/kernel/cpu/amd.c).
     int nodeReclaimDistance = 30;
+    // The kernel profile whose domains the source showed (a kernel log's: the newest kernel its
+    // format allows), which builds default to; empty when the source does not say.
+    std::string kernelProfile;
     // What loading set aside from the input, as the kernel would (an invalid SLIT it ignores,
     // a CPU two nodes list); one line each, shown with the domains.
     std::vector<std::string> warnings;
+    // What the source could not tell, which is no problem of the input (a kernel log's NUMA
+    // distances are ranks; where the topology read from it rebuilds other domains than it shows).
+    std::vector<std::string> notes;
 
     CpuSet onlineCpus() const;
     CpuSet nodeCpus(int nodeId) const;

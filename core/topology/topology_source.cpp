@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 #include <string_view>
 
+#include "domains/topology_from_log.h"
 #include "topology/hwloc_loader.h"
 #include "topology/snapshot_archive.h"
 #include "topology/sysfs_loader.h"
@@ -22,6 +23,7 @@ std::string describeSource(const TopologySpec& spec) {
         case TopologySpec::Kind::HwlocXml: return "--xml " + spec.value;
         case TopologySpec::Kind::Synthetic: return "--synthetic \"" + spec.value + "\"";
         case TopologySpec::Kind::Preset: return "--preset " + spec.value;
+        case TopologySpec::Kind::KernelLog: return "--from-kernel-log " + spec.value;
     }
     return {};
 }
@@ -167,6 +169,16 @@ Result<Topology> loadSource(const TopologySpec& spec) {
             for (const auto& p : presets) known += (known.empty() ? "" : ", ") + p.name;
             if (known.empty()) return Error{"unknown preset '" + spec.value + "': no presets found in " + resourcesDir()};
             return Error{"unknown preset '" + spec.value + "' (known: " + known + ")"};
+        }
+        case TopologySpec::Kind::KernelLog: {
+            TopologyFromLogOptions options;
+            if (spec.archGiven) options.arch = spec.arch;
+            auto read = loadTopologyFromKernelLog(spec.value, options);
+            if (!read) return Error{read.error()};
+            // what the log could not tell goes with the topology, after its differences
+            for (size_t i = 1; i < read->notes.size(); ++i) read->topology.notes.push_back(read->notes[i]);
+            read->topology.kernelProfile = read->profile->name;
+            return std::move(read->topology);
         }
     }
     return Error{"unknown topology source"};

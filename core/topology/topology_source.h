@@ -9,9 +9,10 @@
 namespace schedscope {
 
 struct TopologySpec {
-    enum class Kind { Local, SysfsRoot, HwlocXml, Synthetic, Preset };
+    // KernelLog: the machine a sched_verbose log shows (domains/topology_from_log.h)
+    enum class Kind { Local, SysfsRoot, HwlocXml, Synthetic, Preset, KernelLog };
     Kind kind = Kind::Local;
-    std::string value;  // directory, file, synthetic string or preset name
+    std::string value;  // directory, file, synthetic string, preset name or log file
     // The architecture whose kernel rules apply; defaults to the machine's for Local/SysfsRoot,
     // the preset's own for presets, and this machine's otherwise.
     bool archGiven = false;

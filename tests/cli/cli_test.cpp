@@ -93,6 +93,40 @@ TEST(Cli, DomainsDiffWithAKernelLog) {
     EXPECT_EQ(missing.err, "schedscope-cli: /nonexistent/dmesg.txt: cannot open kernel log (No such file or directory)\n");
 }
 
+// The machine of a saved dmesg: its topology as the log's domains show it, under the kernel
+// that printed it (a 6.1 log: linux-6.9, the newest with its format), rebuilt identical to the
+// log; what the log cannot tell is a note on stderr. A log cut to one CPU's block is refused.
+TEST(Cli, TheMachineOfAKernelLog) {
+    const std::string log = schedscope::test::dataPath("oracle/x86-2s4n4c2t/kernel-log.txt");
+    CliRun shown = cli("topology --from-kernel-log " + log);
+    ASSERT_EQ(shown.status, 0) << shown.err;
+    EXPECT_NE(shown.out.find("rebuilt identical to the log with x86_64 rules for linux-6.9, x86_64): 16 CPUs, 4 package(s), 4 NUMA node(s)"),
+              std::string::npos)
+        << shown.out.substr(0, 300);
+    EXPECT_EQ(shown.err, "schedscope-cli: note: --from-kernel-log " + log +
+                             ": NUMA distances are ranks (20, 30, ...) in the order the NUMA spans nest: a log has no distances\n");
+    CliRun diff = cli("domains --from-kernel-log " + log + " --diff --kernel-log " + log);
+    EXPECT_EQ(diff.status, 0) << diff.out << diff.err;
+    EXPECT_EQ(diff.out, "identical: the builder matches the kernel's log on every CPU\n");
+    // its domains by default are the log's kernel's: DIE, not PKG, for a 6.1 arm64 log
+    const std::string arm = schedscope::test::dataPath("oracle/arm64-2s2cl2c2t/kernel-log.txt");
+    CliRun armDomains = cli("domains --from-kernel-log " + arm + " --arch arm64 --cpu 0");
+    ASSERT_EQ(armDomains.status, 0) << armDomains.err;
+    EXPECT_NE(armDomains.out.find("profile linux-6.6, arch arm64"), std::string::npos) << armDomains.out;
+    EXPECT_NE(armDomains.out.find("  DIE span=0-7"), std::string::npos) << armDomains.out;
+    CliRun sim = cli("simulate --from-kernel-log " + log + " --workload stream:threads=4 --duration 0.5 --json");
+    ASSERT_EQ(sim.status, 0) << sim.err;
+    EXPECT_EQ(nlohmann::json::parse(sim.out)["config"]["profile"], "linux-6.9");
+    const std::string cut = schedscope::test::dataPath("../../resources/kernel-logs/kunpeng920-d06-v5.6.txt");
+    CliRun partial = cli("topology --from-kernel-log " + cut);
+    EXPECT_EQ(partial.status, 2);
+    EXPECT_EQ(partial.err, "schedscope-cli: " + cut + ": its domains span cpus 0-95 but it prints the domains of cpus 0 only: "
+                           "a topology needs every CPU's block (is the log cut short?)\n");
+    CliRun two = cli("topology --from-kernel-log " + log + " --preset kunpeng920-24");
+    EXPECT_EQ(two.status, 2);
+    EXPECT_NE(two.err.find("give only one of"), std::string::npos) << two.err;
+}
+
 // What loading set aside is said on stderr, one line each, naming the input; stdout is the
 // same domains output as for any snapshot (hwloc's Altix XE320 dump: eight nodes list CPUs 0-7).
 TEST(Cli, TopologyWarningsGoToStderrAndTheDomainsStillPrint) {

@@ -108,6 +108,25 @@ TEST_F(MainWindowTest, TheKernelsSncFixUpIsANoteNotAProblem) {
     EXPECT_FALSE(text.contains(QStringLiteral("problem"))) << text.toStdString();
 }
 
+// A saved dmesg (a 6.1 guest's sched_verbose log, a .txt like a trace's text) opened as a file
+// is: the machine its domains show, built under the kernel that printed it, and the banner
+// says what the log could not tell rather than calling it a problem.
+TEST_F(MainWindowTest, AKernelLogOpensAsTheMachineItShows) {
+    QSignalSpy shown(&window, &MainWindow::sessionShown);
+    window.openPath(qs(schedscope::test::dataPath("oracle/x86-2s4n4c2t/kernel-log.txt")));
+    ASSERT_TRUE(shown.wait(60'000));
+    ASSERT_TRUE(window.session());
+    EXPECT_EQ(window.session()->spec.kind, TopologySpec::Kind::KernelLog);
+    EXPECT_EQ(window.session()->topology->onlineCount(), 16);
+    EXPECT_EQ(window.session()->topology->nodes.size(), 4u);
+    ASSERT_TRUE(window.session()->tree->profile);
+    EXPECT_EQ(window.session()->tree->profile->name, "linux-6.9");  // the newest whose format a 6.1 log has
+    EXPECT_EQ(window.session()->tree->levelNames(), (std::vector<std::string>{"SMT", "MC", "NUMA"}));
+    const QString text = window.banner()->text();
+    EXPECT_TRUE(text.startsWith(QStringLiteral("1 note(s) on the input; first: NUMA distances are ranks"))) << text.toStdString();
+    EXPECT_FALSE(text.contains(QStringLiteral("problem"))) << text.toStdString();
+}
+
 // CPU time this thread has used, in ms: unlike wall time it does not count the time a busy
 // shared machine keeps the thread off the CPU, only the work the GUI thread itself did.
 double threadCpuMs() {

@@ -23,6 +23,7 @@ SCHEDSCOPE_FUZZ_TARGET(sysfs)
 SCHEDSCOPE_FUZZ_TARGET(topology_json)
 SCHEDSCOPE_FUZZ_TARGET(cli_args)
 SCHEDSCOPE_FUZZ_TARGET(capture_client)
+SCHEDSCOPE_FUZZ_TARGET(kernel_log)
 
 namespace {
 namespace fs = std::filesystem;
@@ -35,7 +36,8 @@ const std::map<std::string, Target>& targets() {
         {"fuzz_workload_spec", fuzz_workload_spec}, {"fuzz_cpulist", fuzz_cpulist},
         {"fuzz_hwloc_xml", fuzz_hwloc_xml},         {"fuzz_synthetic", fuzz_synthetic},
         {"fuzz_sysfs", fuzz_sysfs},                 {"fuzz_topology_json", fuzz_topology_json},
-        {"fuzz_cli_args", fuzz_cli_args},           {"fuzz_capture_client", fuzz_capture_client}};
+        {"fuzz_cli_args", fuzz_cli_args},           {"fuzz_capture_client", fuzz_capture_client},
+        {"fuzz_kernel_log", fuzz_kernel_log}};
     return t;
 }
 

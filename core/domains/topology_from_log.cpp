@@ -1,0 +1,374 @@
+#include "domains/topology_from_log.h"
+
+#include <algorithm>
+#include <filesystem>
+#include <map>
+#include <numeric>
+
+#include "domains/domain_builder.h"
+#include "domains/kernel_domains_reader.h"
+#include "domains/kernel_log_reader.h"
+#include "domains/sd_flags.h"
+
+namespace schedscope {
+namespace {
+
+// The levels x86's and the generic (arm64) tables name; the other arches' (powerpc's CACHE and
+// ASYM, s390's BOOK and DRAWER) mean masks this reading does not invert.
+bool knownLevel(const std::string& name) {
+    for (const char* n : {"SMT", "CLS", "MC", "DIE", "PKG", "NODE", "NUMA"})
+        if (name == n) return true;
+    return false;
+}
+
+const SchedDomain* named(const std::vector<SchedDomain>& ds, std::initializer_list<const char*> names) {
+    for (const SchedDomain& d : ds)
+        for (const char* n : names)
+            if (d.level == n) return &d;
+    return nullptr;
+}
+
+bool isNuma(const SchedDomain& d) { return (d.flags & SD_NUMA) != 0; }
+
+// What one CPU's domains say of its hardware. A level the kernel pruned had its child's span
+// (sd_parent_degenerate() drops the parent), so a missing level takes the span below it.
+struct CpuSpans {
+    CpuSet smt, cluster, llc, node;
+    std::vector<CpuSet> numa;  // the NUMA domains' spans, bottom-up
+    CpuSet top;                // the widest span: the CPU's root domain, as far as it reaches
+};
+
+CpuSpans spansOf(int cpu, const std::vector<SchedDomain>& ds) {
+    CpuSpans s;
+    const CpuSet self = CpuSet::single(cpu);
+    s.smt = named(ds, {"SMT"}) ? named(ds, {"SMT"})->span : self;
+    s.cluster = named(ds, {"CLS"}) ? named(ds, {"CLS"})->span : s.smt;
+    s.llc = named(ds, {"MC"}) ? named(ds, {"MC"})->span : s.cluster;
+    // NODE and PKG/DIE (cpu_cpu_mask) both span the node; without either, the widest of the
+    // levels below is the node (they were pruned for equalling it)
+    s.node = self;
+    for (const SchedDomain& d : ds)
+        if (!isNuma(d)) s.node = d.span;
+    if (const SchedDomain* n = named(ds, {"NODE", "PKG", "DIE"})) s.node = n->span;
+    for (const SchedDomain& d : ds)
+        if (isNuma(d)) s.numa.push_back(d.span);
+    s.top = ds.empty() ? self : ds.back().span;
+    return s;
+}
+
+struct UnionFind {
+    std::vector<size_t> parent;
+    explicit UnionFind(size_t n) : parent(n) { std::iota(parent.begin(), parent.end(), size_t{0}); }
+    size_t find(size_t x) {
+        while (parent[x] != x) x = parent[x] = parent[parent[x]];
+        return x;
+    }
+    void unite(size_t a, size_t b) { parent[find(a)] = find(b); }
+};
+
+// The distance table the NUMA spans need. From node a, the nodes its k-th NUMA domain adds are
+// all at one distance (the span of a level holds every node within its distance), and distances
+// are symmetric: so (a, k) and (b, the level at which b sees a) are one distance. Those classes,
+// ordered as each node's levels nest, become 20, 30, ... by their depth in that order: the fewest
+// distinct distances (NUMA levels) that give every node its spans. Nodes no span joins (in
+// different root domains) get one more distance, which no domain sees. Unsolvable orders (not
+// from a symmetric table) fall back to each node's own ranks, made symmetric by the larger.
+std::vector<std::vector<int>> rankDistances(const std::vector<CpuSet>& nodes, const std::vector<std::vector<CpuSet>>& numaSpans) {
+    const size_t n = nodes.size();
+    constexpr int kUnseen = -1;
+    std::vector<std::vector<int>> rank(n, std::vector<int>(n, kUnseen));  // local NUMA level, 1-based
+    std::vector<size_t> base(n + 1, 0);  // (a, k) -> base[a] + k - 1
+    for (size_t a = 0; a < n; ++a) {
+        base[a + 1] = base[a] + numaSpans[a].size();
+        rank[a][a] = 0;
+        for (size_t b = 0; b < n; ++b)
+            for (size_t k = 0; k < numaSpans[a].size() && b != a; ++k)
+                if (numaSpans[a][k].intersects(nodes[b])) {
+                    rank[a][b] = static_cast<int>(k) + 1;
+                    break;
+                }
+    }
+    UnionFind classes(base[n]);
+    for (size_t a = 0; a < n; ++a)
+        for (size_t b = a + 1; b < n; ++b)
+            if (rank[a][b] > 0 && rank[b][a] > 0)
+                classes.unite(base[a] + static_cast<size_t>(rank[a][b] - 1), base[b] + static_cast<size_t>(rank[b][a] - 1));
+    // depth of each class: longest chain of "a's level k below a's level k+1" (Bellman-Ford on a
+    // DAG with at most base[n] nodes; more rounds than classes means a cycle)
+    std::vector<int> depth(base[n], 0);
+    bool solved = true;
+    for (size_t round = 0;; ++round) {
+        bool changed = false;
+        for (size_t a = 0; a < n; ++a)
+            for (size_t k = 1; k < numaSpans[a].size(); ++k) {
+                const size_t lo = classes.find(base[a] + k - 1), hi = classes.find(base[a] + k);
+                if (depth[hi] < depth[lo] + 1) {
+                    depth[hi] = depth[lo] + 1;
+                    changed = true;
+                }
+            }
+        if (!changed) break;
+        if (round > base[n]) {
+            solved = false;
+            break;
+        }
+    }
+    int deepest = 0;
+    std::vector<std::vector<int>> d(n, std::vector<int>(n, 10));
+    for (size_t a = 0; a < n; ++a)
+        for (size_t b = 0; b < n; ++b) {
+            if (a == b || rank[a][b] <= 0) continue;
+            const int level = solved ? depth[classes.find(base[a] + static_cast<size_t>(rank[a][b] - 1))]
+                                     : std::max(rank[a][b], rank[b][a]) - 1;
+            d[a][b] = 20 + 10 * level;
+            deepest = std::max(deepest, level);
+        }
+    for (size_t a = 0; a < n; ++a)
+        for (size_t b = 0; b < n; ++b)
+            if (a != b && (rank[a][b] <= 0 || rank[b][a] <= 0)) d[a][b] = d[b][a] = 30 + 10 * deepest;
+            else if (!solved) d[a][b] = d[b][a] = std::max(d[a][b], d[b][a]);
+    return d;
+}
+
+// Disjoint CPU sets joined where spans overlap: the root domains (no domain spans two of them).
+std::vector<CpuSet> components(const std::vector<CpuSet>& spans) {
+    std::vector<CpuSet> out;
+    for (const CpuSet& s : spans) {
+        CpuSet merged = s;
+        std::vector<CpuSet> kept;
+        for (CpuSet& c : out)
+            if (c.intersects(merged)) merged |= c;
+            else kept.push_back(std::move(c));
+        kept.push_back(merged);
+        out = std::move(kept);
+    }
+    std::sort(out.begin(), out.end(), [](const CpuSet& a, const CpuSet& b) { return a.first() < b.first(); });
+    return out;
+}
+
+struct Reading {
+    std::vector<CpuSpans> spans;  // by CPU; only built CPUs filled
+    std::vector<CpuSet> nodes;    // by node id, ascending first CPU
+    std::vector<int> nodeOf;      // by CPU, -1 when not built
+    std::vector<CpuSet> roots;    // root domains (components), ascending first CPU
+    bool nodeLevel = false;       // some CPU has a NODE domain: nodes inside packages
+};
+
+Result<Reading> readSpans(const DomainTree& log, const std::string& where) {
+    Reading r;
+    r.spans.resize(log.cpus.size());
+    r.nodeOf.assign(log.cpus.size(), -1);
+    std::vector<CpuSet> tops;
+    bool anyNuma = false;
+    CpuSet built;
+    for (const CpuDomains& c : log.cpus) {
+        if (c.cpu < 0 || c.domains.empty()) continue;
+        for (const SchedDomain& d : c.domains)
+            if (!knownLevel(d.level))
+                return Error{where + ": level " + d.level + " of cpu" + std::to_string(c.cpu) +
+                             ": a topology is read only from x86 and arm64 levels (SMT, CLS, MC, PKG/DIE, NODE, NUMA)"};
+        // spans hold their CPU and nest, as the kernel builds them (a log's groups may not
+        // cover their domain, 5.6's NUMA ERROR; only the spans are read)
+        for (size_t i = 0; i < c.domains.size(); ++i) {
+            const SchedDomain& d = c.domains[i];
+            const std::string which = "cpu" + std::to_string(c.cpu) + "'s " + d.level + " span " + d.span.toList();
+            if (!d.span.test(c.cpu)) return Error{where + ": " + which + " does not hold the CPU"};
+            if (i > 0 && !c.domains[i - 1].span.isSubsetOf(d.span))
+                return Error{where + ": " + which + " does not hold the span below it (" + c.domains[i - 1].span.toList() + ")"};
+        }
+        CpuSpans s = spansOf(c.cpu, c.domains);
+        anyNuma = anyNuma || !s.numa.empty();
+        r.nodeLevel = r.nodeLevel || named(c.domains, {"NODE"});
+        tops.push_back(s.top);
+        built.set(c.cpu);
+        r.spans[static_cast<size_t>(c.cpu)] = std::move(s);
+    }
+    // a CPU alone in its root domain has no domains: it is printed, so it is online
+    (log.builtFor.minus(built)).forEach([&](int cpu) {
+        if (static_cast<size_t>(cpu) >= r.spans.size()) return;
+        r.spans[static_cast<size_t>(cpu)] = spansOf(cpu, {});
+        tops.push_back(CpuSet::single(cpu));
+        built.set(cpu);
+    });
+    if (built.empty()) return Error{where + ": no CPU with sched domains in the log: nothing to read a topology from"};
+    CpuSet spanned;
+    for (const CpuSet& top : tops) spanned |= top;
+    if (!spanned.isSubsetOf(built))
+        return Error{where + ": its domains span cpus " + spanned.toList() + " but it prints the domains of cpus " +
+                     built.toList() + " only: a topology needs every CPU's block (is the log cut short?)"};
+    r.roots = components(tops);
+    // Without NUMA domains anywhere the machine is one node (its PKG spans, cut to each root
+    // domain, are the root domains); otherwise each CPU's node span
+    built.forEach([&](int cpu) {
+        const CpuSet node = anyNuma ? r.spans[static_cast<size_t>(cpu)].node : built;
+        auto at = std::find(r.nodes.begin(), r.nodes.end(), node);
+        if (at == r.nodes.end()) {
+            for (const CpuSet& other : r.nodes)
+                if (other.intersects(node))
+                    return;  // reported below: this CPU stays without a node
+            at = r.nodes.insert(r.nodes.end(), node);
+        }
+        r.nodeOf[static_cast<size_t>(cpu)] = static_cast<int>(at - r.nodes.begin());
+    });
+    for (int cpu = 0; cpu < static_cast<int>(r.nodeOf.size()); ++cpu)
+        if (built.test(cpu) && r.nodeOf[static_cast<size_t>(cpu)] < 0)
+            return Error{where + ": cpu" + std::to_string(cpu) + "'s node span (" +
+                         r.spans[static_cast<size_t>(cpu)].node.toList() +
+                         ") overlaps another CPU's: no machine's nodes do that"};
+    return r;
+}
+
+// What a package holds, which a log shows only through x86's NODE level (nodes inside a package
+// make it drop PKG): the node itself, the lowest NUMA span (Naples' sockets: their dies are
+// nodes one hop apart), or the whole root domain.
+enum class PackageSpan { Node, LowestNumaSpan, RootDomain };
+
+// Whether every CPU's lowest NUMA span is a package: some, and equal or disjoint across CPUs.
+bool lowestNumaSpansPartition(const Reading& r) {
+    std::vector<CpuSet> seen;
+    for (size_t cpu = 0; cpu < r.spans.size(); ++cpu) {
+        if (r.nodeOf[cpu] < 0) continue;
+        if (r.spans[cpu].numa.empty()) return false;
+        const CpuSet& s = r.spans[cpu].numa.front();
+        for (const CpuSet& o : seen)
+            if (o != s && o.intersects(s)) return false;
+        if (std::find(seen.begin(), seen.end(), s) == seen.end()) seen.push_back(s);
+    }
+    return true;
+}
+
+Topology topologyOf(const DomainTree& log, const Reading& r, Arch arch, PackageSpan package, const std::string& where) {
+    Topology t;
+    t.name = std::filesystem::path(where).filename().string();
+    t.source = "kernel log " + where;
+    t.arch = arch;
+    t.cpus.resize(log.cpus.size());
+    for (size_t i = 0; i < r.nodes.size(); ++i) t.nodes.push_back({static_cast<int>(i), r.nodes[i], false});
+    std::vector<std::vector<CpuSet>> numa(r.nodes.size());
+    for (size_t i = 0; i < r.nodes.size(); ++i) numa[i] = r.spans[static_cast<size_t>(r.nodes[i].first())].numa;
+    t.distance = rankDistances(r.nodes, numa);
+    auto rootOf = [&](int cpu) {
+        for (const CpuSet& root : r.roots)
+            if (root.test(cpu)) return root;
+        return CpuSet::single(cpu);
+    };
+    for (size_t i = 0; i < t.cpus.size(); ++i) {
+        CpuTopology& c = t.cpus[i];
+        c.id = static_cast<int>(i);
+        c.online = false;
+        const int node = r.nodeOf[i];
+        if (node < 0) continue;
+        const CpuSpans& s = r.spans[i];
+        c.online = true;
+        c.node = node;
+        c.threadSiblings = s.smt;
+        c.clusterCpus = s.cluster;
+        c.packageCpus = package == PackageSpan::Node ? s.node : package == PackageSpan::LowestNumaSpan ? s.numa.front() : rootOf(c.id);
+        c.coreSiblings = c.dieCpus = c.packageCpus;
+        c.coreId = s.smt.first();
+        c.clusterId = s.cluster.first();
+        c.packageId = c.dieId = c.packageCpus.first();
+        c.caches = {{1, "Data", s.smt}, {2, "Unified", s.cluster}, {3, "Unified", s.llc}};
+        // interrupt time while the domains were built shows as a capacity a little under 1024;
+        // asymmetric CPUs differ by far more than a tenth
+        const unsigned cap = log.cpus[i].capacity;
+        c.capacity = cap >= 1024 * 9 / 10 ? 1024u : cap;
+    }
+    // isolated CPUs (attached to NULL): online, no domains; their hardware is unknown, so each
+    // stands alone, in the node of the nearest CPU below it (or above)
+    log.isolated.forEach([&](int cpu) {
+        if (static_cast<size_t>(cpu) >= t.cpus.size() || t.cpus[static_cast<size_t>(cpu)].online) return;
+        int near = -1;
+        for (int d = 1; d < static_cast<int>(t.cpus.size()) && near < 0; ++d)
+            for (int probe : {cpu - d, cpu + d})
+                if (probe >= 0 && probe < static_cast<int>(r.nodeOf.size()) && r.nodeOf[static_cast<size_t>(probe)] >= 0) {
+                    near = probe;
+                    break;
+                }
+        if (near < 0) return;
+        CpuTopology& c = t.cpus[static_cast<size_t>(cpu)];
+        c.online = true;
+        c.node = r.nodeOf[static_cast<size_t>(near)];
+        c.threadSiblings = c.clusterCpus = c.packageCpus = c.coreSiblings = c.dieCpus = CpuSet::single(cpu);
+        c.coreId = c.clusterId = c.packageId = c.dieId = cpu;
+        c.caches = {{1, "Data", c.threadSiblings}};
+        t.nodes[static_cast<size_t>(c.node)].cpus.set(cpu);
+        t.isolated.set(cpu);
+    });
+    for (size_t i = 1; i < r.roots.size(); ++i) t.rootPartitions.push_back(r.roots[i]);
+    return t;
+}
+
+}  // namespace
+
+Result<TopologyFromLog> topologyFromKernelLog(const DomainTree& log, const std::string& where,
+                                              const TopologyFromLogOptions& options) {
+    auto reading = readSpans(log, where);
+    if (!reading) return Error{reading.error()};
+    const KernelProfile* profile = options.profile;
+    if (!profile && !log.logProfile.empty()) profile = findProfile(log.logProfile);
+    if (!profile) profile = &defaultProfile();
+
+    std::vector<Arch> arches = options.arch ? std::vector<Arch>{*options.arch} : std::vector<Arch>{Arch::X86_64, Arch::Arm64};
+    // nodes inside a package are what gives x86 its NODE level; without one the package is the node
+    std::vector<PackageSpan> packages{PackageSpan::Node, PackageSpan::RootDomain};
+    if (reading->nodeLevel) {
+        packages = {PackageSpan::RootDomain, PackageSpan::Node};
+        if (lowestNumaSpansPartition(*reading)) packages.insert(packages.begin(), PackageSpan::LowestNumaSpan);
+    }
+
+    std::optional<TopologyFromLog> best;
+    std::string firstProblem;
+    for (PackageSpan package : packages)
+        for (Arch arch : arches) {
+            TopologyFromLog candidate;
+            candidate.topology = topologyOf(log, *reading, arch, package, where);
+            candidate.profile = profile;
+            DomainBuildOptions build;
+            build.arch = arch;
+            build.profile = profile;
+            auto rebuilt = buildDomains(candidate.topology, build);  // checks the topology first
+            if (!rebuilt) {
+                if (firstProblem.empty()) firstProblem = rebuilt.error();
+                continue;
+            }
+            candidate.differences = diffDomainTrees(*rebuilt, log, &candidate.notes);
+            if (!best || candidate.differences.size() < best->differences.size()) best = std::move(candidate);
+            if (best->differences.empty()) break;
+        }
+    if (!best) return Error{where + ": the topology read from it is inconsistent: " + firstProblem};
+
+    Topology& t = best->topology;
+    std::vector<std::string>& notes = best->notes;
+    notes.insert(notes.begin(), std::string(best->differences.empty() ? "rebuilt identical to the log" : "rebuilt with " +
+                                 std::to_string(best->differences.size()) + " difference(s) from the log") +
+                                    " with " + archName(t.arch) + " rules for " + profile->name);
+    if (t.nodes.size() > 1)
+        notes.push_back("NUMA distances are ranks (20, 30, ...) in the order the NUMA spans nest: a log has no distances");
+    CpuSet offline;
+    for (const CpuTopology& c : t.cpus)
+        if (!c.online) offline.set(c.id);
+    if (!offline.empty())
+        notes.push_back("cpus " + offline.toList() + " have no domains in the log: taken as offline (a CPU isolated by "
+                        "isolcpus= is not printed either)");
+    CpuSet roundedUp;
+    for (size_t i = 0; i < t.cpus.size(); ++i)
+        if (t.cpus[i].online && t.cpus[i].capacity == 1024 && log.cpus[i].capacity < 1024 && !t.isolated.test(t.cpus[i].id))
+            roundedUp.set(static_cast<int>(i));
+    if (!roundedUp.empty())
+        notes.push_back("cpus " + roundedUp.toList() + " printed a capacity within a tenth under 1024 (interrupt time "
+                        "while the domains were built): taken as 1024");
+    t.source += ": " + notes.front();
+    return std::move(*best);
+}
+
+Result<TopologyFromLog> loadTopologyFromKernelLog(const std::string& path, const TopologyFromLogOptions& options) {
+    auto log = readKernelLog(path);
+    if (!log) return Error{log.error()};
+    auto t = topologyFromKernelLog(*log, path, options);
+    if (!t) return t;
+    for (const std::string& d : t->differences) t->topology.notes.push_back("differs from the log: " + d);
+    return t;
+}
+
+}  // namespace schedscope
