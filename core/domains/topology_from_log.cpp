@@ -28,6 +28,12 @@ const SchedDomain* named(const std::vector<SchedDomain>& ds, std::initializer_li
     return nullptr;
 }
 
+// the span of the level named so, or `otherwise` when the kernel pruned it
+CpuSet spanOr(const std::vector<SchedDomain>& ds, const char* name, const CpuSet& otherwise) {
+    const SchedDomain* d = named(ds, {name});
+    return d ? d->span : otherwise;
+}
+
 bool isNuma(const SchedDomain& d) { return (d.flags & SD_NUMA) != 0; }
 
 // What one CPU's domains say of its hardware. A level the kernel pruned had its child's span
@@ -41,9 +47,9 @@ struct CpuSpans {
 CpuSpans spansOf(int cpu, const std::vector<SchedDomain>& ds) {
     CpuSpans s;
     const CpuSet self = CpuSet::single(cpu);
-    s.smt = named(ds, {"SMT"}) ? named(ds, {"SMT"})->span : self;
-    s.cluster = named(ds, {"CLS"}) ? named(ds, {"CLS"})->span : s.smt;
-    s.llc = named(ds, {"MC"}) ? named(ds, {"MC"})->span : s.cluster;
+    s.smt = spanOr(ds, "SMT", self);
+    s.cluster = spanOr(ds, "CLS", s.smt);
+    s.llc = spanOr(ds, "MC", s.cluster);
     // NODE and PKG/DIE (cpu_cpu_mask) both span the node; without either, the widest of the
     // levels below is the node (they were pruned for equalling it)
     s.node = self;
@@ -171,10 +177,11 @@ Result<Reading> readSpans(const DomainTree& log, const std::string& where) {
         // cover their domain, 5.6's NUMA ERROR; only the spans are read)
         for (size_t i = 0; i < c.domains.size(); ++i) {
             const SchedDomain& d = c.domains[i];
-            const std::string which = "cpu" + std::to_string(c.cpu) + "'s " + d.level + " span " + d.span.toList();
-            if (!d.span.test(c.cpu)) return Error{where + ": " + which + " does not hold the CPU"};
+            std::string which = where;
+            which += ": cpu" + std::to_string(c.cpu) + "'s " + d.level + " span " + d.span.toList();
+            if (!d.span.test(c.cpu)) return Error{which + " does not hold the CPU"};
             if (i > 0 && !c.domains[i - 1].span.isSubsetOf(d.span))
-                return Error{where + ": " + which + " does not hold the span below it (" + c.domains[i - 1].span.toList() + ")"};
+                return Error{which + " does not hold the span below it (" + c.domains[i - 1].span.toList() + ")"};
         }
         CpuSpans s = spansOf(c.cpu, c.domains);
         anyNuma = anyNuma || !s.numa.empty();
