@@ -82,6 +82,19 @@ RuntimePressure runtimePressure(const DomainTree& built, const DomainTree& kerne
         if (pressure.empty()) pressure.assign(n, 0);
         pressure[cpu] = mine.capacity - logged.capacity;
     }
+    // a CPU the log does not print (its start overwritten) shows in its siblings' lowest groups
+    for (size_t k = 0; k < kernel.cpus.size(); ++k) {
+        const auto& b = kernel.domainsOf(static_cast<int>(k));
+        if (b.empty()) continue;
+        for (const SchedGroup& logged : b[0].groups) {
+            const int c = logged.span.first();
+            if (logged.span.count() != 1 || static_cast<size_t>(c) >= n || !kernel.domainsOf(c).empty()) continue;
+            const unsigned mine = built.cpus[static_cast<size_t>(c)].capacity;
+            if (logged.capacity >= mine || (mine - logged.capacity) * 10 >= mine) continue;
+            if (pressure.empty()) pressure.assign(n, 0);
+            pressure[static_cast<size_t>(c)] = mine - logged.capacity;
+        }
+    }
     return pressure;
 }
 

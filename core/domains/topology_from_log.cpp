@@ -42,6 +42,7 @@ struct CpuSpans {
     CpuSet smt, cluster, llc, node;
     std::vector<CpuSet> numa;  // the NUMA domains' spans, bottom-up
     CpuSet top;                // the widest span: the CPU's root domain, as far as it reaches
+    unsigned capacity = 0;     // a CPU without a block: its group's in a sibling's lowest domain (0: none)
 };
 
 CpuSpans spansOf(int cpu, const std::vector<SchedDomain>& ds) {
@@ -158,7 +159,74 @@ struct Reading {
     std::vector<int> nodeOf;      // by CPU, -1 when not built
     std::vector<CpuSet> roots;    // root domains (components), ascending first CPU
     bool nodeLevel = false;       // some CPU has a NODE domain: nodes inside packages
+    CpuSet unprinted;             // CPUs the spans hold whose blocks the log lacks (fillUnprinted())
 };
+
+// A log whose start the ring buffer overwrote (a big machine's sched_verbose outgrows it) lacks
+// the first CPUs' blocks while later CPUs' spans hold them. Such a CPU is read off the printed
+// CPUs: the groups of a non-NUMA domain are its CPUs' spans one level down, non-NUMA spans are
+// equal or disjoint across CPUs (so the SMT, CLS or MC span that holds it is its own), and a
+// node's CPUs share their NUMA spans. Without a printed CPU of its node the log says too little.
+// `built` grows by the CPUs filled in; `r.unprinted` lists them.
+Status fillUnprinted(const DomainTree& log, Reading& r, CpuSet& built, const CpuSet& spanned, const std::string& where) {
+    const CpuSet printed = built;
+    r.unprinted = spanned.minus(printed);
+    if (r.unprinted.empty()) return {};
+    const size_t size = std::max(r.spans.size(), static_cast<size_t>(spanned.last()) + 1);
+    r.spans.resize(size);
+    r.nodeOf.resize(size, -1);
+    std::string problem;
+    r.unprinted.forEach([&](int cpu) {
+        if (!problem.empty()) return;
+        auto holding = [&](CpuSet CpuSpans::*span) -> const CpuSpans* {
+            const CpuSpans* found = nullptr;
+            printed.forEach([&](int y) {
+                if (!found && (r.spans[static_cast<size_t>(y)].*span).test(cpu)) found = &r.spans[static_cast<size_t>(y)];
+            });
+            return found;
+        };
+        const CpuSpans* sameNode = holding(&CpuSpans::node);
+        if (!sameNode) {
+            problem = where + ": its domains span cpus " + spanned.toList() + " but it prints the domains of cpus " +
+                      printed.toList() + " only, none on cpu" + std::to_string(cpu) +
+                      "'s node: a topology needs a block of each node (is the log cut short?)";
+            return;
+        }
+        // the group holding it in a printed CPU's domain whose child is `level`
+        auto grouped = [&](const char* level) -> std::optional<CpuSet> {
+            std::optional<CpuSet> found;
+            printed.forEach([&](int y) {
+                if (found || static_cast<size_t>(y) >= log.cpus.size()) return;
+                const std::vector<SchedDomain>& ds = log.cpus[static_cast<size_t>(y)].domains;
+                for (size_t i = 1; i < ds.size() && !found; ++i) {
+                    if (isNuma(ds[i]) || ds[i - 1].level != level) continue;
+                    for (const SchedGroup& g : ds[i].groups)
+                        if (g.span.test(cpu)) found = g.span;
+                }
+            });
+            return found;
+        };
+        CpuSpans s;
+        const CpuSpans* smt = holding(&CpuSpans::smt);
+        s.smt = smt ? smt->smt : grouped("SMT").value_or(CpuSet::single(cpu));
+        const CpuSpans* cluster = holding(&CpuSpans::cluster);
+        s.cluster = cluster ? cluster->cluster : grouped("CLS").value_or(s.smt);
+        const CpuSpans* llc = holding(&CpuSpans::llc);
+        s.llc = llc ? llc->llc : grouped("MC").value_or(s.cluster);
+        s.node = sameNode->node;
+        s.numa = sameNode->numa;
+        s.top = sameNode->top;
+        printed.forEach([&](int y) {  // a lowest domain's groups are single CPUs, with their capacity
+            if (s.capacity || static_cast<size_t>(y) >= log.cpus.size() || log.cpus[static_cast<size_t>(y)].domains.empty()) return;
+            for (const SchedGroup& g : log.cpus[static_cast<size_t>(y)].domains.front().groups)
+                if (g.span.count() == 1 && g.span.test(cpu)) s.capacity = g.capacity;
+        });
+        r.spans[static_cast<size_t>(cpu)] = std::move(s);
+    });
+    if (!problem.empty()) return Error{problem};
+    built |= r.unprinted;
+    return {};
+}
 
 Result<Reading> readSpans(const DomainTree& log, const std::string& where) {
     Reading r;
@@ -200,9 +268,7 @@ Result<Reading> readSpans(const DomainTree& log, const std::string& where) {
     if (built.empty()) return Error{where + ": no CPU with sched domains in the log: nothing to read a topology from"};
     CpuSet spanned;
     for (const CpuSet& top : tops) spanned |= top;
-    if (!spanned.isSubsetOf(built))
-        return Error{where + ": its domains span cpus " + spanned.toList() + " but it prints the domains of cpus " +
-                     built.toList() + " only: a topology needs every CPU's block (is the log cut short?)"};
+    if (auto filled = fillUnprinted(log, r, built, spanned, where); !filled) return Error{filled.error()};
     r.roots = components(tops);
     // Without NUMA domains anywhere the machine is one node (its PKG spans, cut to each root
     // domain, are the root domains); otherwise each CPU's node span
@@ -249,7 +315,7 @@ Topology topologyOf(const DomainTree& log, const Reading& r, Arch arch, PackageS
     t.name = std::filesystem::path(where).filename().string();
     t.source = "kernel log " + where;
     t.arch = arch;
-    t.cpus.resize(log.cpus.size());
+    t.cpus.resize(r.spans.size());
     for (size_t i = 0; i < r.nodes.size(); ++i) t.nodes.push_back({static_cast<int>(i), r.nodes[i], false});
     std::vector<std::vector<CpuSet>> numa(r.nodes.size());
     for (size_t i = 0; i < r.nodes.size(); ++i) numa[i] = r.spans[static_cast<size_t>(r.nodes[i].first())].numa;
@@ -278,7 +344,7 @@ Topology topologyOf(const DomainTree& log, const Reading& r, Arch arch, PackageS
         c.caches = {{1, "Data", s.smt}, {2, "Unified", s.cluster}, {3, "Unified", s.llc}};
         // interrupt time while the domains were built shows as a capacity a little under 1024;
         // asymmetric CPUs differ by far more than a tenth
-        const unsigned cap = log.cpus[i].capacity;
+        const unsigned cap = s.capacity ? s.capacity : i < log.cpus.size() ? log.cpus[i].capacity : 1024u;
         c.capacity = cap >= 1024 * 9 / 10 ? 1024u : cap;
     }
     // isolated CPUs (attached to NULL): online, no domains; their hardware is unknown, so each
@@ -305,6 +371,8 @@ Topology topologyOf(const DomainTree& log, const Reading& r, Arch arch, PackageS
     for (size_t i = 1; i < r.roots.size(); ++i) t.rootPartitions.push_back(r.roots[i]);
     return t;
 }
+
+std::string cpusNamed(const CpuSet& cpus) { return (cpus.count() == 1 ? "cpu " : "cpus ") + cpus.toList(); }
 
 }  // namespace
 
@@ -356,14 +424,18 @@ Result<TopologyFromLog> topologyFromKernelLog(const DomainTree& log, const std::
     for (const CpuTopology& c : t.cpus)
         if (!c.online) offline.set(c.id);
     if (!offline.empty())
-        notes.push_back("cpus " + offline.toList() + " have no domains in the log: taken as offline (a CPU isolated by "
+        notes.push_back(cpusNamed(offline) + " have no domains in the log: taken as offline (a CPU isolated by "
                         "isolcpus= is not printed either)");
+    if (!reading->unprinted.empty())
+        notes.push_back(cpusNamed(reading->unprinted) + " have no block in the log (its start overwritten?) but are in "
+                        "its spans: read off the printed CPUs' spans and groups");
     CpuSet roundedUp;
     for (size_t i = 0; i < t.cpus.size(); ++i)
-        if (t.cpus[i].online && t.cpus[i].capacity == 1024 && log.cpus[i].capacity < 1024 && !t.isolated.test(t.cpus[i].id))
+        if (i < log.cpus.size() && t.cpus[i].online && t.cpus[i].capacity == 1024 && log.cpus[i].capacity < 1024 &&
+            !t.isolated.test(t.cpus[i].id))
             roundedUp.set(static_cast<int>(i));
     if (!roundedUp.empty())
-        notes.push_back("cpus " + roundedUp.toList() + " printed a capacity within a tenth under 1024 (interrupt time "
+        notes.push_back(cpusNamed(roundedUp) + " printed a capacity within a tenth under 1024 (interrupt time "
                         "while the domains were built): taken as 1024");
     t.source += ": " + notes.front();
     return std::move(*best);

@@ -95,7 +95,8 @@ TEST(Cli, DomainsDiffWithAKernelLog) {
 
 // The machine of a saved dmesg: its topology as the log's domains show it, under the kernel
 // that printed it (a 6.1 log: linux-6.9, the newest with its format), rebuilt identical to the
-// log; what the log cannot tell is a note on stderr. A log cut to one CPU's block is refused.
+// log; what the log cannot tell is a note on stderr. A log cut to one CPU's block, which says
+// nothing of the other nodes, is refused.
 TEST(Cli, TheMachineOfAKernelLog) {
     const std::string log = schedscope::test::dataPath("oracle/x86-2s4n4c2t/kernel-log.txt");
     CliRun shown = cli("topology --from-kernel-log " + log);
@@ -120,8 +121,8 @@ TEST(Cli, TheMachineOfAKernelLog) {
     const std::string cut = schedscope::test::dataPath("../../resources/kernel-logs/kunpeng920-d06-v5.6.txt");
     CliRun partial = cli("topology --from-kernel-log " + cut);
     EXPECT_EQ(partial.status, 2);
-    EXPECT_EQ(partial.err, "schedscope-cli: " + cut + ": its domains span cpus 0-95 but it prints the domains of cpus 0 only: "
-                           "a topology needs every CPU's block (is the log cut short?)\n");
+    EXPECT_EQ(partial.err, "schedscope-cli: " + cut + ": its domains span cpus 0-95 but it prints the domains of cpus 0 only, "
+                           "none on cpu24's node: a topology needs a block of each node (is the log cut short?)\n");
     CliRun two = cli("topology --from-kernel-log " + log + " --preset kunpeng920-24");
     EXPECT_EQ(two.status, 2);
     EXPECT_NE(two.err.find("give only one of"), std::string::npos) << two.err;
