@@ -100,40 +100,52 @@ std::vector<std::vector<int>> rankDistances(const std::vector<CpuSet>& nodes, co
         for (size_t b = a + 1; b < n; ++b)
             if (rank[a][b] > 0 && rank[b][a] > 0)
                 classes.unite(base[a] + static_cast<size_t>(rank[a][b] - 1), base[b] + static_cast<size_t>(rank[b][a] - 1));
-    // depth of each class: longest chain of "a's level k below a's level k+1" (Bellman-Ford on a
-    // DAG with at most base[n] nodes; more rounds than classes means a cycle)
-    std::vector<int> depth(base[n], 0);
+    // depth of each class: its longest chain of "a's level k below a's level k+1" (Kahn's order
+    // over the classes; one left out sits on a cycle, and a class below itself is one)
+    const size_t classCount = base[n];
+    std::vector<std::vector<size_t>> above(classCount);
+    std::vector<int> below(classCount, 0), depth(classCount, 0);
     bool solved = true;
-    for (size_t round = 0;; ++round) {
-        bool changed = false;
-        for (size_t a = 0; a < n; ++a)
-            for (size_t k = 1; k < numaSpans[a].size(); ++k) {
-                const size_t lo = classes.find(base[a] + k - 1), hi = classes.find(base[a] + k);
-                if (depth[hi] < depth[lo] + 1) {
-                    depth[hi] = depth[lo] + 1;
-                    changed = true;
-                }
-            }
-        if (!changed) break;
-        if (round > base[n]) {
-            solved = false;
-            break;
+    for (size_t a = 0; a < n; ++a)
+        for (size_t k = 1; k < numaSpans[a].size(); ++k) {
+            const size_t lo = classes.find(base[a] + k - 1), hi = classes.find(base[a] + k);
+            if (lo == hi) solved = false;
+            above[lo].push_back(hi);
+            ++below[hi];
+        }
+    std::vector<size_t> ready;
+    for (size_t c = 0; c < classCount; ++c)
+        if (below[c] == 0) ready.push_back(c);
+    size_t ordered = 0;
+    while (!ready.empty()) {
+        const size_t c = ready.back();
+        ready.pop_back();
+        ++ordered;
+        for (size_t up : above[c]) {
+            depth[up] = std::max(depth[up], depth[c] + 1);
+            if (--below[up] == 0) ready.push_back(up);
         }
     }
+    if (ordered != classCount) solved = false;
+    std::vector<std::vector<int>> level(n, std::vector<int>(n, -1));  // 0-based distance rank, -1 local
     int deepest = 0;
-    std::vector<std::vector<int>> d(n, std::vector<int>(n, 10));
     for (size_t a = 0; a < n; ++a)
         for (size_t b = 0; b < n; ++b) {
             if (a == b || rank[a][b] <= 0) continue;
-            const int level = solved ? depth[classes.find(base[a] + static_cast<size_t>(rank[a][b] - 1))]
-                                     : std::max(rank[a][b], rank[b][a]) - 1;
-            d[a][b] = 20 + 10 * level;
-            deepest = std::max(deepest, level);
+            level[a][b] = solved ? depth[classes.find(base[a] + static_cast<size_t>(rank[a][b] - 1))]
+                                 : std::max(rank[a][b], rank[b][a]) - 1;
+            deepest = std::max(deepest, level[a][b]);
         }
+    // steps of 10 while they fit in the SLIT's byte (up to 255); closer beyond
+    const int step = std::max(1, std::min(10, 235 / (deepest + 2)));
+    std::vector<std::vector<int>> d(n, std::vector<int>(n, 10));
     for (size_t a = 0; a < n; ++a)
-        for (size_t b = 0; b < n; ++b)
-            if (a != b && (rank[a][b] <= 0 || rank[b][a] <= 0)) d[a][b] = d[b][a] = 30 + 10 * deepest;
-            else if (!solved) d[a][b] = d[b][a] = std::max(d[a][b], d[b][a]);
+        for (size_t b = 0; b < n; ++b) {
+            if (a == b) continue;
+            const bool unseen = rank[a][b] <= 0 || rank[b][a] <= 0;
+            const int l = unseen ? deepest + 1 : solved ? level[a][b] : std::max(level[a][b], level[b][a]);
+            d[a][b] = 20 + step * l;
+        }
     return d;
 }
 
