@@ -127,7 +127,7 @@ std::string pressureNote(const RuntimePressure& pressure, const DomainTree& buil
         if (pressure[c] == 0) continue;
         ++count;
         if (shown++ >= 4) continue;
-        const unsigned full = built.domainsOf(static_cast<int>(c))[0].groups.front().capacity;
+        const unsigned full = built.cpus[c].capacity;  // its own group's capacity (a CPU the log lacks has none)
         cpus += (cpus.empty() ? "" : ", ") + std::string("CPU ") + std::to_string(c) + " at " +
                 std::to_string(full - pressure[c]) + " of " + std::to_string(full);
     }
