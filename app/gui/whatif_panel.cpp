@@ -108,6 +108,7 @@ WhatIfPanel::WhatIfPanel(QWidget* parent) : QWidget(parent) {
                              "idle CPU balances a domain with the odds of its recent success"),
                           Qt::ToolTipRole);
     profile_ = new QComboBox;
+    profile_->setObjectName(QStringLiteral("whatIfProfile"));
     profile_->addItem(tr("newest (%1)").arg(qs(defaultProfile().name)), QString());
     for (const auto& p : kernelProfiles()) {
         profile_->addItem(qs(p.name), qs(p.name));
@@ -255,6 +256,7 @@ void WhatIfPanel::setSession(const SessionPtr& session) {
     session_ = session;
     topology_->setItemText(0, session && session->topology ? tr("Open topology (%1)").arg(qs(session->topology->name))
                                                            : tr("Open topology (none)"));
+    showDefaultProfile();
 }
 
 void WhatIfPanel::setTrace(const TraceSessionPtr& trace) {
@@ -264,16 +266,24 @@ void WhatIfPanel::setTrace(const TraceSessionPtr& trace) {
     if (old >= 0) workload_->removeItem(old);
     trace_ = usable ? trace : nullptr;
     traceText_ = usable ? tr("trace: %1 (its tasks, derived)").arg(trace->name) : QString();
-    const KernelProfile* traceKernel = usable ? profileForKernelRelease(trace->data->store->kernelRelease()) : nullptr;
-    profile_->setItemText(0, traceKernel ? tr("newest (%1); the trace's kernel's (%2) for the trace")
-                                               .arg(qs(defaultProfile().name), qs(traceKernel->name))
-                                         : tr("newest (%1)").arg(qs(defaultProfile().name)));
+    showDefaultProfile();
     if (!usable) return;
     workload_->insertItem(0, traceText_);
     workload_->setItemData(0, tr("Replay the open trace's tasks: their bursts, sleeps, who woke whom, forks and "
                                  "pinning, trace CPU c on CPU c"),
                            Qt::ToolTipRole);
     if (wasPicked) workload_->setCurrentIndex(0);
+}
+
+// what the first profile choice (none picked) runs under: the trace's kernel's for a trace, the
+// open machine's own kernel's for a kernel log's machine (prepareWhatIf() picks them so)
+void WhatIfPanel::showDefaultProfile() {
+    const KernelProfile* traceKernel = trace_ ? profileForKernelRelease(trace_->data->store->kernelRelease()) : nullptr;
+    const std::string machineKernel = session_ && session_->topology ? session_->topology->kernelProfile : std::string();
+    QString text = tr("newest (%1)").arg(qs(defaultProfile().name));
+    if (traceKernel) text = tr("newest (%1); the trace's kernel's (%2) for the trace").arg(qs(defaultProfile().name), qs(traceKernel->name));
+    else if (!machineKernel.empty()) text = tr("the open machine's kernel's (%1); newest (%2) for presets").arg(qs(machineKernel), qs(defaultProfile().name));
+    profile_->setItemText(0, text);
 }
 
 void WhatIfPanel::setTopologyPreset(const QString& preset) {

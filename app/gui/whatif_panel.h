@@ -81,6 +81,7 @@ signals:
     void finished();  // an experiment finished, was cancelled or failed
 
 private:
+    void showDefaultProfile();  // the first profile choice names what runs without a pick
     void onStarted(int total);
     void onProgress(int done, int total);
     void onFinished();

@@ -79,6 +79,8 @@ Result<std::shared_ptr<const WhatIfSetup>> prepareWhatIf(const WhatIfRequest& re
     } else if (request.trace && request.trace->store) {
         // a trace replays under its own kernel's rules unless another profile is asked for
         profile = profileForKernelRelease(request.trace->store->kernelRelease());
+    } else if (!setup->topology->kernelProfile.empty()) {
+        profile = findProfile(setup->topology->kernelProfile);  // a kernel log's machine, under its kernel
     }
     const KernelProfile& kernel = profile ? *profile : defaultProfile();
     setup->profileName = kernel.name;

@@ -45,7 +45,8 @@ struct WhatIfRequest {
     // NI_RANDOM when it is not the compared setting, for both runs: nullopt keeps the profile's
     // (on from linux-6.19)
     std::optional<bool> newidleRandom;
-    std::string profile;                         // empty: the newest kernel profile
+    // empty: the trace's kernel's, else the topology's own (a kernel log's), else the newest
+    std::string profile;
     int seeds = 3;
     unsigned long long firstSeed = 1;
     double durationS = 1.0;                      // a workload's own duration= wins

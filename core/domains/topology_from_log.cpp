@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <filesystem>
-#include <map>
 #include <numeric>
 
 #include "domains/domain_builder.h"

@@ -246,6 +246,35 @@ double metricOf(const WhatIfRun& run, const std::string& name) {
     return std::nan("");
 }
 
+// The machine of a 6.1 guest's kernel log runs under that kernel's rules (linux-6.9, the newest
+// its log's format allows) unless a profile is picked, as `simulate --from-kernel-log` does, and
+// the panel's first profile choice says so once that machine is open.
+TEST(WhatIfRun, AKernelLogsMachineRunsUnderItsKernel) {
+    WhatIfRequest q;
+    q.spec = {TopologySpec::Kind::KernelLog, schedscope::test::dataPath("oracle/x86-2s4n4c2t/kernel-log.txt")};
+    q.workload = "stream:threads=4";
+    q.durationS = 0.2;
+    q.seeds = 1;
+    auto setup = prepareWhatIf(q);
+    ASSERT_TRUE(setup.ok()) << setup.error();
+    EXPECT_EQ((*setup)->profileName, "linux-6.9");
+    q.profile = "linux-6.1";
+    auto picked = prepareWhatIf(q);
+    ASSERT_TRUE(picked.ok()) << picked.error();
+    EXPECT_EQ((*picked)->profileName, "linux-6.1");
+
+    auto topo = loadTopology(q.spec);
+    ASSERT_TRUE(topo.ok()) << topo.error();
+    auto session = std::make_shared<Session>();
+    session->topology = std::make_shared<const Topology>(std::move(*topo));
+    WhatIfPanel panel;
+    panel.setSession(session);
+    const auto* profiles = panel.findChild<QComboBox*>(QStringLiteral("whatIfProfile"));
+    ASSERT_TRUE(profiles);
+    EXPECT_TRUE(profiles->itemText(0).startsWith(QStringLiteral("the open machine's kernel's (linux-6.9)")))
+        << profiles->itemText(0).toStdString();
+}
+
 // DELAY_DEQUEUE off vs on is a comparison too: one tree, the profile's behaviours with the
 // feature off and on; hackbench's wakers find wakees still queued, so fewer wakeups migrate.
 TEST(WhatIfRun, DelayDequeueOffVersusOn) {
