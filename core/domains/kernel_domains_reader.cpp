@@ -59,6 +59,12 @@ std::string groupList(const GroupRing& groups) {
     return out;
 }
 
+}  // namespace
+
+bool lostToRuntimePressure(unsigned full, unsigned logged) { return logged < full && (full - logged) * 10 < full; }
+
+namespace {
+
 // Capacity the kernel's log shows a CPU without, against what the builder gives it (the log's
 // capacities are those of when the domains were built: update_group_capacity() takes
 // scale_rt_capacity(), the CPU's capacity less its IRQ, RT and deadline time, so a CPU busy with
@@ -78,7 +84,7 @@ RuntimePressure runtimePressure(const DomainTree& built, const DomainTree& kerne
         const SchedGroup& mine = a[0].groups.front();
         const SchedGroup& logged = b[0].groups.front();
         if (mine.span.count() != 1 || !mine.span.test(static_cast<int>(cpu)) || !(logged.span == mine.span)) continue;
-        if (logged.capacity >= mine.capacity || (mine.capacity - logged.capacity) * 10 >= mine.capacity) continue;
+        if (!lostToRuntimePressure(mine.capacity, logged.capacity)) continue;
         if (pressure.empty()) pressure.assign(n, 0);
         pressure[cpu] = mine.capacity - logged.capacity;
     }
@@ -90,7 +96,7 @@ RuntimePressure runtimePressure(const DomainTree& built, const DomainTree& kerne
             const int c = logged.span.first();
             if (logged.span.count() != 1 || static_cast<size_t>(c) >= n || !kernel.domainsOf(c).empty()) continue;
             const unsigned mine = built.cpus[static_cast<size_t>(c)].capacity;
-            if (logged.capacity >= mine || (mine - logged.capacity) * 10 >= mine) continue;
+            if (!lostToRuntimePressure(mine, logged.capacity)) continue;
             if (pressure.empty()) pressure.assign(n, 0);
             pressure[static_cast<size_t>(c)] = mine - logged.capacity;
         }

@@ -17,6 +17,11 @@ Result<DomainTree> readKernelDomains(const std::string& root);
 // groups are compared only when both sides have them. A kernel log's group capacities are taken
 // less the IRQ/RT time its CPUs had when the kernel built them (read off each CPU's own group,
 // under a tenth of its capacity): that is no difference, and `notes` (when given) says so.
+// Whether a kernel log's capacity `logged` of a CPU whose own is `full` is that capacity less the
+// IRQ and RT time the CPU had while the kernel built its domains (scale_rt_capacity()): lower,
+// by under a tenth. An asymmetric CPU differs by more.
+bool lostToRuntimePressure(unsigned full, unsigned logged);
+
 std::vector<std::string> diffDomainTrees(const DomainTree& built, const DomainTree& kernel,
                                          std::vector<std::string>* notes = nullptr);
 
