@@ -4,6 +4,7 @@
 #include <QtConcurrent/QtConcurrentRun>
 #include <chrono>
 
+#include "progress_relay.h"
 #include "qt_convert.h"
 
 namespace schedscope::gui {
@@ -107,42 +108,44 @@ SessionLoader::~SessionLoader() { pool_.waitForDone(); }
 
 void SessionLoader::load(const TopologySpec& spec, const DomainChoices& choices) {
     const quint64 gen = ++generation_;
-    auto future = QtConcurrent::run(&pool_, [spec, choices, gen](QPromise<LoadOutcome>& promise) {
-        promise.setProgressRange(0, kStages);
-        auto outcome = loadSession(spec, choices, [&promise](int v, const QString& text) {
-            promise.setProgressValueAndText(v, text);
-        });
+    ProgressRelay* relay = progressRelay(gen);
+    auto future = QtConcurrent::run(&pool_, [spec, choices, gen, relay](QPromise<LoadOutcome>& promise) {
+        auto outcome = loadSession(spec, choices, [relay](int v, const QString& text) { relay->report(v, text); });
         outcome.generation = gen;
         promise.addResult(std::move(outcome));
     });
-    submit(future, qs(spec.describe()));
+    submit(future, relay, qs(spec.describe()));
 }
 
 void SessionLoader::rebuild(const SessionPtr& from, const DomainChoices& choices) {
     const quint64 gen = ++generation_;
-    auto future = QtConcurrent::run(&pool_, [from, choices, gen](QPromise<LoadOutcome>& promise) {
-        promise.setProgressRange(0, kStages);
-        promise.setProgressValue(1);
-        auto outcome = rebuildSession(from, choices, [&promise](int v, const QString& text) {
-            promise.setProgressValueAndText(v, text);
-        });
+    ProgressRelay* relay = progressRelay(gen);
+    auto future = QtConcurrent::run(&pool_, [from, choices, gen, relay](QPromise<LoadOutcome>& promise) {
+        relay->report(1);
+        auto outcome = rebuildSession(from, choices, [relay](int v, const QString& text) { relay->report(v, text); });
         outcome.generation = gen;
         promise.addResult(std::move(outcome));
     });
-    submit(future, tr("rebuilding domains"));
+    submit(future, relay, tr("rebuilding domains"));
 }
 
-void SessionLoader::submit(QFuture<LoadOutcome> future, const QString& what) {
+// the relay, not QFuture's own progress: see progress_relay.h
+ProgressRelay* SessionLoader::progressRelay(quint64 gen) {
+    auto* relay = new ProgressRelay(kStages, this);
+    connect(relay, &ProgressRelay::reported, this, [this, gen](int v, const QString& stage) {
+        if (gen == generation_) emit progress(v, kStages, stage);
+    });
+    return relay;
+}
+
+void SessionLoader::submit(const QFuture<LoadOutcome>& future, ProgressRelay* relay, const QString& what) {
     ++pending_;
     emit started(what);
     // The watcher lives on this (GUI) thread: its signals reach us queued from the worker.
     auto* watcher = new QFutureWatcher<LoadOutcome>(this);
-    const quint64 gen = generation_;
-    connect(watcher, &QFutureWatcherBase::progressValueChanged, this, [this, watcher, gen](int v) {
-        if (gen == generation_) emit progress(v, watcher->progressMaximum(), watcher->progressText());
-    });
-    connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher] {
+    connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher, relay] {
         watcher->deleteLater();
+        relay->deleteLater();
         --pending_;
         if (watcher->future().resultCount() > 0) {
             LoadOutcome outcome = watcher->result();

@@ -17,6 +17,8 @@ struct LoadOutcome {
     QString error;       // one line, names the input
 };
 
+class ProgressRelay;
+
 class SessionLoader : public QObject {
     Q_OBJECT
 public:
@@ -37,7 +39,8 @@ signals:
     void idle();
 
 private:
-    void submit(QFuture<LoadOutcome> future, const QString& what);
+    ProgressRelay* progressRelay(quint64 gen);
+    void submit(const QFuture<LoadOutcome>& future, ProgressRelay* relay, const QString& what);
 
     QThreadPool pool_;
     quint64 generation_ = 0;

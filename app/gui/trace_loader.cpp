@@ -7,6 +7,7 @@
 #include <chrono>
 
 #include "domains/domain_builder.h"
+#include "progress_relay.h"
 #include "qt_convert.h"
 #include "session_loader.h"
 #include "trace_reader.h"
@@ -147,26 +148,23 @@ void TraceLoader::load(const QString& path, const SessionPtr& current, const Dom
     if (cancel_) cancel_->store(true);  // a newer request supersedes the running one
     cancel_ = std::make_shared<std::atomic<bool>>(false);
     const quint64 gen = ++generation_;
-    auto future = QtConcurrent::run(&pool_, [path, current, choices, gen, cancel = cancel_](QPromise<TraceLoadOutcome>& promise) {
-        promise.setProgressRange(0, 1000);
-        int last = -1;
-        auto outcome = loadTraceSession(path, current, choices, [&](int v, const QString& text) {
-            if (v == last && text.isEmpty()) return;
-            last = v;
-            if (text.isEmpty()) promise.setProgressValue(v);
-            else promise.setProgressValueAndText(v, text);
-        }, cancel.get());
+    // the relay, not QFuture's own progress: see progress_relay.h
+    auto* relay = new ProgressRelay(1000, this);
+    connect(relay, &ProgressRelay::reported, this, [this, gen](int v, const QString& stage) {
+        if (gen == generation_) emit progress(v, stage);
+    });
+    auto future = QtConcurrent::run(&pool_, [path, current, choices, gen, cancel = cancel_, relay](QPromise<TraceLoadOutcome>& promise) {
+        auto outcome = loadTraceSession(path, current, choices, [&](int v, const QString& text) { relay->report(v, text); },
+                                        cancel.get());
         outcome.generation = gen;
         promise.addResult(std::move(outcome));
     });
     ++pending_;
     emit started(path);
     auto* watcher = new QFutureWatcher<TraceLoadOutcome>(this);
-    connect(watcher, &QFutureWatcherBase::progressValueChanged, this, [this, watcher, gen](int v) {
-        if (gen == generation_) emit progress(v, watcher->progressText());
-    });
-    connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher] {
+    connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher, relay] {
         watcher->deleteLater();
+        relay->deleteLater();
         --pending_;
         if (watcher->future().resultCount() > 0) {
             TraceLoadOutcome outcome = watcher->result();

@@ -330,23 +330,6 @@ TEST_F(TraceWindowTest, MarkersGiveTheIntervalStatistics) {
     EXPECT_GE(test::distinctColours(img), test::kManyColours);
 }
 
-TEST(TraceLoaderTest, ReportsRealProgressAndDeliversTheTrace) {
-    TraceLoader loader;
-    QSignalSpy progress(&loader, &TraceLoader::progress);
-    QSignalSpy loaded(&loader, &TraceLoader::loaded);
-    QSignalSpy idle(&loader, &TraceLoader::idle);
-    loader.load(samplePath(), nullptr, {});
-    ASSERT_TRUE(idle.wait(60'000));
-    ASSERT_EQ(loaded.size(), 1);
-    EXPECT_GE(progress.size(), 3);
-    int last = -1;
-    for (const auto& args : progress) {
-        EXPECT_GE(args.at(0).toInt(), last);
-        last = args.at(0).toInt();
-    }
-    EXPECT_EQ(last, 1000);
-}
-
 TEST(LiveView, CapturesThisMachineOrSkipsWithTheReason) {
     // In process (root): as a normal user it would go through pkexec (see live_helper_test).
     if (geteuid() != 0) {
