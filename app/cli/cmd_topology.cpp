@@ -62,17 +62,6 @@ void runningKernelProfileUnlessGiven(const Args& args, DomainBuildOptions& opt) 
 }
 
 // `dmesg | schedscope-cli domains --diff --kernel-log -`
-Result<DomainTree> kernelLogFromStdin() {
-    std::string text;
-    char buf[65536];
-    size_t n = 0;
-    while ((n = std::fread(buf, 1, sizeof buf, stdin)) > 0) {
-        text.append(buf, n);
-        if (text.size() > kMaxKernelLogBytes) return Error{"standard input: more than 512 MiB, not a kernel log"};
-    }
-    return parseKernelLog(text, "standard input");
-}
-
 int runDomains(const Args& args) {
     const std::string format = args.valueOr("format", args.has("json") ? "json" : "text");
     if (args.has("json") && format != "json")
@@ -82,9 +71,11 @@ int runDomains(const Args& args) {
 
     if (args.has("kernel") && args.has("kernel-log"))
         return fail("domains: --kernel (this kernel's debugfs) and --kernel-log FILE name two kernels: give one");
+    if (args.valueOr("kernel-log", "") == "-" && args.valueOr("from-kernel-log", "") == "-")
+        return fail("domains: standard input is read once: give --kernel-log or --from-kernel-log a file");
     // the kernel's own domains: this one's from debugfs, or another machine's from its boot log
     auto kernelDomains = [&]() -> Result<DomainTree> {
-        if (auto log = args.value("kernel-log")) return *log == "-" ? kernelLogFromStdin() : readKernelLog(*log);
+        if (auto log = args.value("kernel-log")) return readKernelLog(*log);
         return readKernelDomains("/");
     };
     // a log that cannot be read is bad input (2), also for --diff, whose 1 means "they differ"

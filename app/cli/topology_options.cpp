@@ -11,7 +11,7 @@ std::vector<OptionSpec> topologyOptions() {
         {"xml", true, "FILE an hwloc XML export (hwloc 2.x or 3.x format)"},
         {"synthetic", true, "STR an hwloc synthetic description, e.g. \"pack:2 numa:2 l3:2 core:4 pu:2\""},
         {"preset", true, "NAME a built-in topology (see 'topology --list')"},
-        {"from-kernel-log", true, "FILE the machine a kernel's sched_verbose log shows (a saved dmesg of a machine you do not have): its hardware as its domains tell it, rebuilt and checked against the log"},
+        {"from-kernel-log", true, "FILE (- for standard input) the machine a kernel's sched_verbose log shows (a saved dmesg of a machine you do not have): its hardware as its domains tell it, rebuilt and checked against the log"},
         {"arch", true, "ARCH the kernel rules to apply: x86_64, arm64, ppc64, s390x or generic (default: the input's, else this machine's)"},
         {"isolate", true, "LIST CPUs to leave without sched domains, as isolcpus=domain or an isolated cpuset partition would (added to the input's)"},
         {"partition", true, "LIST a cpuset root partition: its CPUs get sched domains of their own (repeatable; replaces the input's partitions)", true},

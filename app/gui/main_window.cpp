@@ -287,7 +287,8 @@ void MainWindow::showSession(const SessionPtr& session) {
         const auto& sp = session->spec;
         if (sp.kind == TopologySpec::Kind::HwlocXml || sp.kind == TopologySpec::Kind::SysfsRoot ||
             sp.kind == TopologySpec::Kind::KernelLog) {
-            RecentFiles::add(QFileInfo(qs(sp.value)).absoluteFilePath());
+            if (sp.value != "-")  // standard input cannot be opened again
+                RecentFiles::add(QFileInfo(qs(sp.value)).absoluteFilePath());
             rebuildRecentMenu();
         }
     }

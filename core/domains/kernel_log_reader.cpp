@@ -331,10 +331,13 @@ bool looksLikeKernelLog(const std::string& path) {
     return head.find(" attaching sched-domain") != std::string::npos || head.find(" attaching NULL sched-domain") != std::string::npos;
 }
 
+std::string kernelLogName(const std::string& path) { return path == "-" ? "standard input" : path; }
+
 Result<DomainTree> readKernelLog(const std::string& path) {
-    auto text = readInputFile(path, "kernel log", kMaxKernelLogBytes);
+    auto text = path == "-" ? readStandardInput("kernel log", kMaxKernelLogBytes)
+                            : readInputFile(path, "kernel log", kMaxKernelLogBytes);
     if (!text) return Error{text.error()};
-    return parseKernelLog(*text, path);
+    return parseKernelLog(*text, kernelLogName(path));
 }
 
 }  // namespace schedscope

@@ -19,7 +19,10 @@ inline constexpr size_t kMaxKernelLogBytes = size_t{512} << 20;
 // `where` names the log in errors. Fails when the text has no sched_verbose domain lines, or
 // when one of them does not parse (naming its line).
 Result<DomainTree> parseKernelLog(std::string_view text, const std::string& where);
+// `path` "-" reads standard input (`dmesg | schedscope-cli ... -`), named "standard input".
 Result<DomainTree> readKernelLog(const std::string& path);
+// How errors and sources name the log at `path`.
+std::string kernelLogName(const std::string& path);
 // Whether a file's first few MiB hold a sched_verbose attach line: a kernel log, not a trace's
 // text (the GUI's recent files and drops tell them apart so).
 bool looksLikeKernelLog(const std::string& path);

@@ -455,7 +455,7 @@ Result<TopologyFromLog> topologyFromKernelLog(const DomainTree& log, const std::
 Result<TopologyFromLog> loadTopologyFromKernelLog(const std::string& path, const TopologyFromLogOptions& options) {
     auto log = readKernelLog(path);
     if (!log) return Error{log.error()};
-    auto t = topologyFromKernelLog(*log, path, options);
+    auto t = topologyFromKernelLog(*log, kernelLogName(path), options);
     if (!t) return t;
     for (const std::string& d : t->differences) t->topology.notes.push_back("differs from the log: " + d);
     return t;

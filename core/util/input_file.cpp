@@ -41,4 +41,19 @@ Result<std::string> readInputFile(const std::string& path, const std::string& wh
     return bytes;
 }
 
+Result<std::string> readStandardInput(const std::string& what, size_t maxBytes) {
+    std::string bytes;
+    char buf[65536];
+    for (;;) {
+        const ssize_t n = ::read(STDIN_FILENO, buf, sizeof buf);
+        if (n < 0 && errno == EINTR) continue;
+        if (n < 0) return Error{"standard input: cannot read " + what + " (" + std::strerror(errno) + ")"};
+        if (n == 0) break;
+        if (bytes.size() + static_cast<size_t>(n) > maxBytes)
+            return Error{"standard input: more than the " + std::to_string(maxBytes >> 20) + " MiB a " + what + " may have"};
+        bytes.append(buf, static_cast<size_t>(n));
+    }
+    return bytes;
+}
+
 }  // namespace schedscope

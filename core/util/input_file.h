@@ -17,4 +17,8 @@ inline constexpr size_t kMaxInputFileBytes = size_t{64} << 20;
 // ("workload file": "x.json: cannot open workload file (No such file or directory)").
 Result<std::string> readInputFile(const std::string& path, const std::string& what, size_t maxBytes = kMaxInputFileBytes);
 
+// Standard input to its end, at most `maxBytes` (`dmesg | schedscope-cli ... -`); errors name
+// it "standard input".
+Result<std::string> readStandardInput(const std::string& what, size_t maxBytes = kMaxInputFileBytes);
+
 }  // namespace schedscope

@@ -123,6 +123,20 @@ TEST(Cli, TheMachineOfAKernelLog) {
     EXPECT_EQ(partial.status, 2);
     EXPECT_EQ(partial.err, "schedscope-cli: " + cut + ": its domains span cpus 0-95 but it prints the domains of cpus 0 only, "
                            "none on cpu24's node: a topology needs a block of each node (is the log cut short?)\n");
+    // `dmesg | schedscope-cli ... --from-kernel-log -`: the same machine, named "standard input"
+    CliRun piped = cli("domains --from-kernel-log - --diff --kernel-log " + log + " < " + log);
+    EXPECT_EQ(piped.status, 0) << piped.out << piped.err;
+    EXPECT_EQ(piped.out, "identical: the builder matches the kernel's log on every CPU\n");
+    CliRun pipedTopology = cli("topology --from-kernel-log - < " + log);
+    ASSERT_EQ(pipedTopology.status, 0) << pipedTopology.err;
+    EXPECT_EQ(pipedTopology.err.rfind("schedscope-cli: note: --from-kernel-log -: NUMA distances are ranks", 0), 0u)
+        << pipedTopology.err;
+    CliRun pipedEmpty = cli("topology --from-kernel-log - < /dev/null");
+    EXPECT_EQ(pipedEmpty.status, 2);
+    EXPECT_EQ(pipedEmpty.err.rfind("schedscope-cli: standard input: no sched domain lines", 0), 0u) << pipedEmpty.err;
+    CliRun twice = cli("domains --from-kernel-log - --diff --kernel-log - < " + log);
+    EXPECT_EQ(twice.status, 2);
+    EXPECT_NE(twice.err.find("standard input is read once"), std::string::npos) << twice.err;
     CliRun two = cli("topology --from-kernel-log " + log + " --preset kunpeng920-24");
     EXPECT_EQ(two.status, 2);
     EXPECT_NE(two.err.find("give only one of"), std::string::npos) << two.err;
