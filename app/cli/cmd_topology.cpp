@@ -121,7 +121,8 @@ int runDomains(const Args& args) {
             for (const std::string& note : kernelTree.notes)
                 std::cerr << "schedscope-cli: note: the log was " << note << "; the domains were built for "
                           << (tree->profile ? tree->profile->name : defaultProfile().name)
-                          << (kernelTree.logProfile.empty() ? "" : ", the newest such kernel") << " (give --profile)\n";
+                          << (kernelTree.logProfile.empty() || !kernelTree.logKernelRelease.empty() ? "" : ", the newest such kernel")
+                          << " (give --profile)\n";
         if (format == "json") {
             std::cout << nlohmann::json{{"identical", diff.empty()}, {"differences", diff}, {"notes", notes}}.dump(2) << "\n";
         } else {

@@ -59,6 +59,11 @@ public:
     // the root domain line's capacity): the newest profile inside those bounds, "" when the log
     // bounds nothing from above (the newest profile then fits it)
     std::string logProfile;
+    // what else a whole dmesg says of its kernel: the release its banner names ("Linux version
+    // 6.12.118+deb12-amd64 (...)"), and the arch its build triple or boot lines give away; empty
+    // and unset for a log of the domain lines only
+    std::string logKernelRelease;
+    std::optional<Arch> logArch;
 
     const std::vector<SchedDomain>& domainsOf(int cpu) const;
     // Index (into domainsOf(a)) of the lowest domain of CPU a whose span holds b; -1 if none.

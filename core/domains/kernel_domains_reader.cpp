@@ -71,34 +71,25 @@ namespace {
 // interrupts at boot prints "0:{ span=0 cap=1011 }"). Indexed by CPU; empty when the log has none.
 using RuntimePressure = std::vector<unsigned>;
 
-// Read off each CPU's own group at its lowest domain: a deficit under a tenth of the CPU's
-// capacity is taken as that pressure; a larger one is a real difference (a LITTLE core built
-// as a big one) and stays reported.
+// Read off the one-CPU groups of every printed CPU's lowest domain (its own and its siblings'):
+// a deficit under a tenth of the CPU's capacity is taken as that pressure, the largest seen; a
+// larger one is a real difference (a LITTLE core built as a big one) and stays reported. The
+// pressure changes while the kernel prints (each CPU prints the groups' capacities of its own
+// moment), so a CPU can show 1009 in its own block and 1024 in a sibling's; a CPU the log does
+// not print (its start overwritten) shows only in its siblings' blocks.
 RuntimePressure runtimePressure(const DomainTree& built, const DomainTree& kernel) {
     RuntimePressure pressure;
-    const size_t n = std::min(built.cpus.size(), kernel.cpus.size());
-    for (size_t cpu = 0; cpu < n; ++cpu) {
-        const auto& a = built.domainsOf(static_cast<int>(cpu));
-        const auto& b = kernel.domainsOf(static_cast<int>(cpu));
-        if (a.empty() || b.empty() || a[0].groups.empty() || b[0].groups.empty()) continue;
-        const SchedGroup& mine = a[0].groups.front();
-        const SchedGroup& logged = b[0].groups.front();
-        if (mine.span.count() != 1 || !mine.span.test(static_cast<int>(cpu)) || !(logged.span == mine.span)) continue;
-        if (!lostToRuntimePressure(mine.capacity, logged.capacity)) continue;
-        if (pressure.empty()) pressure.assign(n, 0);
-        pressure[cpu] = mine.capacity - logged.capacity;
-    }
-    // a CPU the log does not print (its start overwritten) shows in its siblings' lowest groups
+    const size_t n = built.cpus.size();
     for (size_t k = 0; k < kernel.cpus.size(); ++k) {
         const auto& b = kernel.domainsOf(static_cast<int>(k));
         if (b.empty()) continue;
         for (const SchedGroup& logged : b[0].groups) {
             const int c = logged.span.first();
-            if (logged.span.count() != 1 || static_cast<size_t>(c) >= n || !kernel.domainsOf(c).empty()) continue;
+            if (logged.span.count() != 1 || static_cast<size_t>(c) >= n) continue;
             const unsigned mine = built.cpus[static_cast<size_t>(c)].capacity;
             if (!lostToRuntimePressure(mine, logged.capacity)) continue;
             if (pressure.empty()) pressure.assign(n, 0);
-            pressure[static_cast<size_t>(c)] = mine - logged.capacity;
+            pressure[static_cast<size_t>(c)] = std::max(pressure[static_cast<size_t>(c)], mine - logged.capacity);
         }
     }
     return pressure;
@@ -113,14 +104,15 @@ unsigned pressureOver(const RuntimePressure& pressure, const CpuSet& span) {
 }
 
 // the same groups in the same order, as far as a kernel log tells them apart (what groupList()
-// prints), a group's capacity less its CPUs' pressure at build time: compared before anything is
-// formatted, a 4096-CPU flat domain has 4096 groups per CPU
+// prints), a group's capacity short by at most its CPUs' pressure (each CPU's largest seen: the
+// group's printer saw its own moment): compared before anything is formatted, a 4096-CPU flat
+// domain has 4096 groups per CPU
 bool sameGroups(const GroupRing& a, const GroupRing& b, const RuntimePressure& pressure) {
     if (a.size() != b.size()) return false;
     for (size_t g = 0; g < a.size(); ++g) {
         if (!(a[g].span == b[g].span) || !(a[g].balanceMask == b[g].balanceMask)) return false;
         if (a[g].capacity != b[g].capacity &&
-            (pressure.empty() || a[g].capacity - std::min(a[g].capacity, pressureOver(pressure, a[g].span)) != b[g].capacity))
+            (pressure.empty() || b[g].capacity > a[g].capacity || a[g].capacity - b[g].capacity > pressureOver(pressure, a[g].span)))
             return false;
     }
     return true;
@@ -139,7 +131,7 @@ std::string pressureNote(const RuntimePressure& pressure, const DomainTree& buil
     }
     if (count > shown) cpus += " and " + std::to_string(count - shown) + " more";
     return "the log's capacities are those of when the kernel built its domains, less IRQ and RT time "
-           "(scale_rt_capacity()): " + cpus + "; groups holding them are compared with that taken off";
+           "(scale_rt_capacity()): " + cpus + "; groups holding them may be short by as much";
 }
 
 }  // namespace

@@ -129,7 +129,10 @@ public:
         }
         // the lines below belong to the CPU whose header came last; before the first header (a
         // ring buffer that wrapped in the middle of a block) they cannot be placed
-        if (!open_) return {};
+        if (!open_) {
+            banner(l);
+            return {};
+        }
         // other messages can come in between (printk from another CPU): only the shapes of the
         // domain, groups and ERROR lines count, and an ERROR only right after them
         const bool afterDomainLines = afterDomainLines_;
@@ -167,7 +170,9 @@ public:
             afterDomainLines_ = true;  // sched_domain_debug_one() can print several
             const std::string where = "cpu" + std::to_string(a.cpu) + (a.domains.empty() ? "" : " domain-" + std::to_string(a.domains.size() - 1));
             warnings_.push_back(where + ": the kernel said " + std::string(l.substr(at)));
+            return {};
         }
+        banner(l);  // a printk from elsewhere in the middle of a block
         return {};
     }
 
@@ -200,8 +205,20 @@ public:
                 c.capacity = c.domains.front().groups.front().capacity;
         }
         rootDomains(tree, last);
-        if (std::string when = kernelVersionHint(tree); !when.empty()) tree.notes.push_back(when);
+        const std::string when = kernelVersionHint(tree);
         tree.logProfile = newestProfileBefore();
+        tree.logArch = arch_;
+        if (const KernelProfile* named = profileForKernelRelease(release_); named && fitsFormat(*named, tree)) {
+            tree.logKernelRelease = release_;
+            tree.logProfile = named->name;
+            tree.notes.push_back("printed by Linux " + release_ + " (its banner)");
+        } else {
+            if (!release_.empty())
+                tree.warnings.push_back(named ? "the banner names Linux " + release_ + ", but the domains were " + when +
+                                                    ": a log of several boots? The domain lines' kernel is taken"
+                                              : "the banner's kernel release '" + release_ + "' is not one a profile is known for");
+            if (!when.empty()) tree.notes.push_back(when);
+        }
         return tree;
     }
 
@@ -282,6 +299,49 @@ private:
         return out;
     }
 
+    // The whole dmesg around the domain lines: its banner names the kernel's release (and, in
+    // its compiler's triple, the arch), and some boot lines only one arch prints. The last banner
+    // counts (a log of several boots: the one that printed the domains read, as for the blocks).
+    void banner(std::string_view l) {
+        if (size_t at = l.find("Linux version "); at != std::string_view::npos && startsMessage(l, at)) {
+            const std::string_view rest = l.substr(at + 14);
+            release_ = std::string(rest.substr(0, rest.find(' ')));
+            if (std::optional<Arch> a = archOfBuild(rest)) arch_ = a;
+            return;
+        }
+        // arm64's boot CPU line; x86's e820 map and FPU setup (CONFIG_X86 only)
+        constexpr std::pair<std::string_view, Arch> kArchLines[] = {
+            {"Booting Linux on physical CPU ", Arch::Arm64}, {"BIOS-e820: ", Arch::X86_64}, {"x86/fpu: ", Arch::X86_64}};
+        for (const auto& [text, arch] : kArchLines)
+            if (size_t at = l.find(text); at != std::string_view::npos && startsMessage(l, at)) {
+                arch_ = arch;
+                return;
+            }
+    }
+
+    // "6.12.118+deb12-amd64 (debian-kernel@lists.debian.org) (x86_64-linux-gnu-gcc-12 ...": the
+    // compiler's target triple, or a distribution's arch suffix on the release
+    static std::optional<Arch> archOfBuild(std::string_view rest) {
+        for (std::string_view x86 : {"x86_64-", "-amd64 ", ".x86_64 "})
+            if (rest.find(x86) != std::string_view::npos) return Arch::X86_64;
+        for (std::string_view arm : {"aarch64-", "-arm64 ", ".aarch64 "})
+            if (rest.find(arm) != std::string_view::npos) return Arch::Arm64;
+        return std::nullopt;
+    }
+
+    // Whether the banner's kernel prints what this log has (a concatenation of two boots' logs
+    // can name one kernel and show another's domains).
+    bool fitsFormat(const KernelProfile& p, const DomainTree& tree) const {
+        bool fits = !(rootWithCapacity_ && !p.rootDomainCapacityInLog) && !(rootWithout_ && p.rootDomainCapacityInLog);
+        for (const CpuDomains& c : tree.cpus)
+            for (const SchedDomain& d : c.domains) {
+                if (d.level == "NODE") fits = fits && p.hasNodeLevel;
+                else if (d.level == "CLS") fits = fits && p.hasClusterLevel;
+                else if (d.level == "DIE" || d.level == "PKG") fits = fits && d.level == p.pkgLevelName;
+            }
+        return fits;
+    }
+
     // the newest kernel before the log's upper bound, as a profile name ("" without a bound)
     std::string newestProfileBefore() const {
         if (before_.empty()) return {};
@@ -299,6 +359,8 @@ private:
     bool afterDomainLines_ = false;  // the last line was a domain, groups or ERROR line
     bool rootWithCapacity_ = false, rootWithout_ = false;  // the root domain lines' two formats
     std::string before_;  // the last release the log's format allows ("6.6"), "" when any
+    std::string release_;  // the last banner's "Linux version RELEASE"
+    std::optional<Arch> arch_;  // what the banner or arch-only boot lines said
     std::vector<Attach> attaches_;
     RingPool rings_;  // the groups of every attach, shared as they are read
     std::vector<RootDomainLine> roots_;

@@ -395,7 +395,10 @@ Result<TopologyFromLog> topologyFromKernelLog(const DomainTree& log, const std::
     if (!profile && !log.logProfile.empty()) profile = findProfile(log.logProfile);
     if (!profile) profile = &defaultProfile();
 
-    std::vector<Arch> arches = options.arch ? std::vector<Arch>{*options.arch} : std::vector<Arch>{Arch::X86_64, Arch::Arm64};
+    // the arch the user named, else the one the log's banner or boot lines show, else either
+    std::vector<Arch> arches = options.arch    ? std::vector<Arch>{*options.arch}
+                               : log.logArch ? std::vector<Arch>{*log.logArch}
+                                             : std::vector<Arch>{Arch::X86_64, Arch::Arm64};
     // nodes inside a package are what gives x86 its NODE level; without one the package is the node
     std::vector<PackageSpan> packages{PackageSpan::Node, PackageSpan::RootDomain};
     if (reading->nodeLevel) {

@@ -14,8 +14,11 @@
 namespace schedscope {
 
 struct TopologyFromLogOptions {
-    std::optional<Arch> arch;              // unset: the first of x86_64 and arm64 that rebuilds the log
-    const KernelProfile* profile = nullptr;  // unset: the newest kernel the log's format allows
+    // unset: the log's (its banner's build or arch-only boot lines), else the first of x86_64
+    // and arm64 that rebuilds the log
+    std::optional<Arch> arch;
+    // unset: the kernel the log's banner names, else the newest kernel the log's format allows
+    const KernelProfile* profile = nullptr;
 };
 
 struct TopologyFromLog {

@@ -1,0 +1,108 @@
+// A whole boot log, as users save it (a serial console, dmesg): besides the sched_verbose lines
+// it names its kernel in the banner and its arch in the build triple or boot lines, and its group
+// capacities change while the CPUs print. On a real 6.12 console capture of a shape no oracle case
+// has (2 sockets of 3 NUMA nodes; tests/data/kernel-logs/README.md).
+#include <gtest/gtest.h>
+
+#include "domains/domain_builder.h"
+#include "domains/kernel_domains_reader.h"
+#include "domains/kernel_log_reader.h"
+#include "domains/topology_from_log.h"
+#include "support/fixtures.h"
+
+namespace schedscope {
+namespace {
+
+const std::string kConsole = "kernel-logs/linux-6.12-x86-2s6n2c2t-boot-console.txt";
+
+std::string replaced(std::string text, const std::string& from, const std::string& to) {
+    const size_t at = text.find(from);
+    EXPECT_NE(at, std::string::npos) << from;
+    if (at != std::string::npos) text.replace(at, from.size(), to);
+    return text;
+}
+
+TEST(WholeBootLog, TheBannerNamesTheKernelAndItsBuildTheArch) {
+    auto read = readKernelLog(test::dataPath(kConsole));
+    ASSERT_TRUE(read.ok()) << read.error();
+    EXPECT_EQ(read->logKernelRelease, "6.12.118+deb12-amd64");
+    ASSERT_TRUE(read->logArch);
+    EXPECT_EQ(*read->logArch, Arch::X86_64);
+    // the kernel's own profile, with its stable backports, not the newest the format allows
+    const KernelProfile* own = profileForKernelRelease("6.12.118+deb12-amd64");
+    ASSERT_NE(own, nullptr);
+    EXPECT_EQ(read->logProfile, own->name);
+    EXPECT_EQ(read->notes, std::vector<std::string>{"printed by Linux 6.12.118+deb12-amd64 (its banner)"});
+    EXPECT_TRUE(read->warnings.empty()) << read->warnings.front();
+    EXPECT_EQ(read->builtFor.toList(), "0-23");
+}
+
+// Two boots in one file: a banner whose kernel cannot have printed these domain lines (6.1 printed
+// the root domain's capacity) is said, and the lines' own bound is kept.
+TEST(WholeBootLog, ABannerTheDomainLinesContradictIsNotTaken) {
+    const std::string text = replaced(test::readFile(test::dataPath(kConsole)), "Linux version 6.12.118+deb12-amd64",
+                                      "Linux version 6.1.0-57-amd64");
+    auto read = parseKernelLog(text, "two-boots.txt");
+    ASSERT_TRUE(read.ok()) << read.error();
+    EXPECT_EQ(read->logKernelRelease, "");
+    EXPECT_EQ(read->logProfile, "");  // since 6.10, nothing bounds it from above
+    ASSERT_EQ(read->warnings.size(), 1u);
+    EXPECT_EQ(read->warnings[0], "the banner names Linux 6.1.0-57-amd64, but the domains were printed by a kernel since 6.10 "
+                                 "(root domain lines without a capacity): a log of several boots? The domain lines' kernel is taken");
+    EXPECT_EQ(read->notes, std::vector<std::string>{"printed by a kernel since 6.10 (root domain lines without a capacity)"});
+}
+
+// Each CPU prints the groups' capacities of its own moment: CPU 0 saw node 0 at 4076 (its own
+// interrupt time 15, CPU 3's 5), CPU 6 later at 4091. Both are the machine the log rebuilds to.
+TEST(WholeBootLog, CapacitiesThatChangeWhileTheCpusPrintAreNoDifference) {
+    const std::string text = test::readFile(test::dataPath(kConsole));
+    ASSERT_NE(text.find("groups: 0:{ span=0-3 cap=4076 }, 4:{ span=4-7 cap=4096 }"), std::string::npos);
+    ASSERT_NE(text.find("groups: 4:{ span=4-7 cap=4096 }, 8:{ span=8-11 cap=4091 }, 0:{ span=0-3 cap=4091 }"), std::string::npos);
+    auto read = loadTopologyFromKernelLog(test::dataPath(kConsole));
+    ASSERT_TRUE(read.ok()) << read.error();
+    EXPECT_EQ(read->differences, std::vector<std::string>{});
+    ASSERT_NE(read->profile, nullptr);
+    EXPECT_EQ(read->profile, profileForKernelRelease("6.12.118"));
+    const Topology& t = read->topology;
+    EXPECT_EQ(t.arch, Arch::X86_64);
+    EXPECT_EQ(t.cpus.size(), 24u);
+    EXPECT_EQ(t.nodes.size(), 6u);
+    EXPECT_EQ(t.cpus[0].threadSiblings.toList(), "0-1");
+    // the node distances keep the machine's order: same socket nearer than the other socket
+    EXPECT_LT(t.distance[0][1], t.distance[0][3]);
+    EXPECT_EQ(t.distance[0][1], t.distance[0][2]);
+    EXPECT_EQ(t.distance[0][3], t.distance[0][5]);
+
+    // but a group short by more than its CPUs' interrupt time is a difference
+    auto shorter = parseKernelLog(replaced(text, "8:{ span=8-11 cap=4091 }, 0:{ span=0-3 cap=4091 }",
+                                           "8:{ span=8-11 cap=4091 }, 0:{ span=0-3 cap=4000 }"),
+                                  "shorter.txt");
+    ASSERT_TRUE(shorter.ok()) << shorter.error();
+    DomainBuildOptions o;
+    o.profile = read->profile;
+    auto tree = buildDomains(t, o);
+    ASSERT_TRUE(tree.ok()) << tree.error();
+    const auto diff = diffDomainTrees(*tree, *shorter);
+    ASSERT_EQ(diff.size(), 1u);
+    EXPECT_EQ(diff[0].rfind("cpu6 domain-2 NUMA groups: ", 0), 0u) << diff[0];
+}
+
+// An arm64 log says so in its boot CPU line: its machine is read with arm64's rules, no --arch.
+TEST(WholeBootLog, Arm64sBootLineNamesTheArch) {
+    const std::string log = test::readFile(test::dataPath("oracle/arm64-2s2cl2c2t/kernel-log.txt"));
+    auto plain = parseKernelLog(log, "plain");
+    ASSERT_TRUE(plain.ok()) << plain.error();
+    EXPECT_FALSE(plain->logArch);
+    const std::string console = "[    0.000000] Booting Linux on physical CPU 0x0000000000 [0x481fd010]\n" + log;
+    auto read = parseKernelLog(console, "console");
+    ASSERT_TRUE(read.ok()) << read.error();
+    ASSERT_TRUE(read->logArch);
+    EXPECT_EQ(*read->logArch, Arch::Arm64);
+    auto machine = topologyFromKernelLog(*read, "console");
+    ASSERT_TRUE(machine.ok()) << machine.error();
+    EXPECT_EQ(machine->topology.arch, Arch::Arm64);
+    EXPECT_EQ(machine->differences, std::vector<std::string>{});
+}
+
+}  // namespace
+}  // namespace schedscope
