@@ -52,7 +52,7 @@ seed_dir() {  # real inputs for each target
     fuzz_trace_dat) echo "$derived/fuzz_trace_dat $here/tests/fuzz/corpus/fuzz_trace_dat" ;;
     fuzz_ftrace_text) echo "$derived/fuzz_ftrace_text" ;;
     fuzz_workload_json) echo "$here/resources/workloads" ;;
-    fuzz_kernel_log) echo "$derived/fuzz_kernel_log $here/resources/kernel-logs" ;;
+    fuzz_kernel_log) echo "$derived/fuzz_kernel_log $here/resources/kernel-logs $here/tests/data/kernel-logs" ;;
     fuzz_topology_json|fuzz_cpulist|fuzz_synthetic|fuzz_sysfs|fuzz_cli_args|fuzz_capture_client|fuzz_capture_args) echo "$here/tests/fuzz/corpus/$1" ;;
     *) echo "$here/tests/fuzz/corpus/$1" ;;
   esac
