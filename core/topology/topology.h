@@ -91,8 +91,9 @@ public:
     // Beyond this distance NUMA levels lose wake-affine/exec/fork balancing (RECLAIM_DISTANCE,
     // 30 by default; AMD Zen raises it to 32 in arch/x86/kernel/cpu/amd.c).
     int nodeReclaimDistance = 30;
-    // The kernel profile whose domains the source showed (a kernel log's: the newest kernel its
-    // format allows), which builds default to; empty when the source does not say.
+    // The kernel profile whose domains the source showed (a kernel log's: the kernel its banner
+    // names, else the newest its format allows), which builds default to; empty when the source
+    // does not say.
     std::string kernelProfile;
     // What loading set aside from the input, as the kernel would (an invalid SLIT it ignores,
     // a CPU two nodes list); one line each, shown with the domains.

@@ -142,6 +142,21 @@ TEST(Cli, TheMachineOfAKernelLog) {
     EXPECT_NE(two.err.find("give only one of"), std::string::npos) << two.err;
 }
 
+// A whole boot console names its kernel: Debian 12's 6.1 is simulated under 6.1 (CFS), not under
+// 6.6, the newest kernel its DIE level allows.
+TEST(Cli, AWholeBootConsoleRunsUnderItsOwnKernel) {
+    const std::string console = schedscope::test::dataPath("kernel-logs/linux-6.1-x86-2s2d3c2t-boot-console.txt");
+    CliRun sim = cli("simulate --from-kernel-log " + console + " --workload stream:threads=4 --duration 0.2 --json");
+    ASSERT_EQ(sim.status, 0) << sim.err;
+    EXPECT_EQ(nlohmann::json::parse(sim.out)["config"]["profile"], "linux-6.1");
+    CliRun diff = cli("domains --from-kernel-log " + console + " --diff --kernel-log " + console);
+    EXPECT_EQ(diff.status, 0) << diff.out << diff.err;
+    EXPECT_NE(diff.err.find("schedscope-cli: note: the log was printed by Linux 6.1.0-57-amd64 (its banner); the domains "
+                            "were built for linux-6.1 (give --profile)\n"),
+              std::string::npos)
+        << diff.err;
+}
+
 // What loading set aside is said on stderr, one line each, naming the input; stdout is the
 // same domains output as for any snapshot (hwloc's Altix XE320 dump: eight nodes list CPUs 0-7).
 TEST(Cli, TopologyWarningsGoToStderrAndTheDomainsStillPrint) {

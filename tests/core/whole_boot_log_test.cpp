@@ -4,11 +4,14 @@
 // has (2 sockets of 3 NUMA nodes; tests/data/kernel-logs/README.md).
 #include <gtest/gtest.h>
 
+#include <set>
+
 #include "domains/domain_builder.h"
 #include "domains/kernel_domains_reader.h"
 #include "domains/kernel_log_reader.h"
 #include "domains/topology_from_log.h"
 #include "support/fixtures.h"
+#include "topology/topology_source.h"
 
 namespace schedscope {
 namespace {
@@ -85,6 +88,38 @@ TEST(WholeBootLog, CapacitiesThatChangeWhileTheCpusPrintAreNoDifference) {
     const auto diff = diffDomainTrees(*tree, *shorter);
     ASSERT_EQ(diff.size(), 1u);
     EXPECT_EQ(diff[0].rfind("cpu6 domain-2 NUMA groups: ", 0), 0u) << diff[0];
+}
+
+// Debian 12's own 6.1 kernel: a native build (no triple in the banner), the arch in the release's
+// suffix. Its DIE level alone would only bound it to before 6.7; the banner makes it 6.1.
+TEST(WholeBootLog, Debian61sConsoleIsItsOwnKernel) {
+    const std::string path = test::dataPath("kernel-logs/linux-6.1-x86-2s2d3c2t-boot-console.txt");
+    auto read = readKernelLog(path);
+    ASSERT_TRUE(read.ok()) << read.error();
+    EXPECT_EQ(read->logKernelRelease, "6.1.0-57-amd64");
+    ASSERT_TRUE(read->logArch);
+    EXPECT_EQ(*read->logArch, Arch::X86_64);
+    EXPECT_EQ(read->logProfile, "linux-6.1");
+    const std::string text = test::readFile(path);
+    auto withoutBanner = parseKernelLog(replaced(text, "Linux version 6.1.0-57-amd64", "Linux versi0n"), "no-banner");
+    ASSERT_TRUE(withoutBanner.ok());
+    EXPECT_EQ(withoutBanner->logProfile, "linux-6.6");
+
+    auto machine = loadTopologyFromKernelLog(path);
+    ASSERT_TRUE(machine.ok()) << machine.error();
+    EXPECT_EQ(machine->differences, std::vector<std::string>{});
+    EXPECT_EQ(machine->profile, findProfile("linux-6.1"));
+    const Topology& t = machine->topology;
+    std::set<int> packages;
+    for (const CpuTopology& c : t.cpus) packages.insert(c.packageId);
+    EXPECT_EQ(packages.size(), 2u);
+    EXPECT_EQ(t.nodes.size(), 2u);
+    EXPECT_EQ(t.llcCpus(0).toList(), "0-5");  // a die's L3
+    EXPECT_EQ(t.nodeCpus(0).toList(), "0-11");
+    // which every build of it defaults to (the CLI's domains and simulate, the GUI)
+    auto loaded = loadTopology({TopologySpec::Kind::KernelLog, path});
+    ASSERT_TRUE(loaded.ok()) << loaded.error();
+    EXPECT_EQ(loaded->kernelProfile, "linux-6.1");
 }
 
 // An arm64 log says so in its boot CPU line: its machine is read with arm64's rules, no --arch.
