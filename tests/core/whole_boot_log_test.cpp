@@ -4,6 +4,7 @@
 // has (2 sockets of 3 NUMA nodes; tests/data/kernel-logs/README.md).
 #include <gtest/gtest.h>
 
+#include <filesystem>
 #include <set>
 
 #include "domains/domain_builder.h"
@@ -120,6 +121,41 @@ TEST(WholeBootLog, Debian61sConsoleIsItsOwnKernel) {
     auto loaded = loadTopology({TopologySpec::Kind::KernelLog, path});
     ASSERT_TRUE(loaded.ok()) << loaded.error();
     EXPECT_EQ(loaded->kernelProfile, "linux-6.1");
+}
+
+// Every console kept rebuilds as its own machine, under its banner's kernel, identical to itself.
+TEST(WholeBootLog, EveryConsoleRebuildsIdentical) {
+    int consoles = 0;
+    for (const auto& e : std::filesystem::directory_iterator(test::dataPath("kernel-logs"))) {
+        if (e.path().extension() != ".txt") continue;
+        auto machine = loadTopologyFromKernelLog(e.path().string());
+        ASSERT_TRUE(machine.ok()) << machine.error();
+        EXPECT_EQ(machine->differences, std::vector<std::string>{}) << e.path();
+        auto log = readKernelLog(e.path().string());
+        ASSERT_TRUE(log.ok());
+        EXPECT_FALSE(log->logKernelRelease.empty()) << e.path();
+        EXPECT_EQ(machine->profile, profileForKernelRelease(log->logKernelRelease)) << e.path();
+        ++consoles;
+    }
+    EXPECT_GE(consoles, 4);
+}
+
+// The machine booted is known (2 sockets of 2 dies with an L3 each, 3 cores of 2 threads, a node
+// per socket): the builder, given that hardware, makes what Debian's 6.1 and unstable's 7.2
+// printed, under each banner's kernel.
+TEST(WholeBootLog, TheBuilderMakesWhatTheRealKernelsPrintedForKnownHardware) {
+    auto hw = loadTopology({TopologySpec::Kind::Synthetic, "pack:2 numa:1 l3:2 core:3 pu:2"});
+    ASSERT_TRUE(hw.ok()) << hw.error();
+    for (const char* console : {"linux-6.1-x86-2s2d3c2t-boot-console.txt", "linux-7.2-x86-2s2d3c2t-boot-console.txt"}) {
+        auto log = readKernelLog(test::dataPath(std::string("kernel-logs/") + console));
+        ASSERT_TRUE(log.ok()) << log.error();
+        DomainBuildOptions o;
+        o.profile = findProfile(log->logProfile);
+        ASSERT_NE(o.profile, nullptr) << log->logProfile;
+        auto built = buildDomains(*hw, o);
+        ASSERT_TRUE(built.ok()) << built.error();
+        EXPECT_EQ(diffDomainTrees(*built, *log), std::vector<std::string>{}) << console;
+    }
 }
 
 // An arm64 log says so in its boot CPU line: its machine is read with arm64's rules, no --arch.
