@@ -76,12 +76,14 @@ int slitClusterDistance(const Topology& t, int u, int i, int j) {
 }  // namespace
 
 int nodesPerPackage(const Topology& t) {
-    // the kernel counts every node and package the firmware describes; a source that hides
-    // some CPUs hides their packages too, so their nodes are left out with them
+    // x86's num_phys_nodes(): the nodes the SRAT gives CPUs (numa_phys_nodes_parsed is set by
+    // its processor affinity entries only), so memory-only nodes (CXL, a QEMU memdev node) do
+    // not count: a 7.2 kernel with a memory-only third node on two sockets printed "Max. logical
+    // nodes: 2" and kept PKG. A source that hides some CPUs hides their packages too, so their
+    // nodes are left out with them.
     const int packages = std::max(1, t.packageCount());
-    const int nodes = std::max(1, static_cast<int>(std::count_if(t.nodes.begin(), t.nodes.end(), [](const NumaNode& n) {
-                                      return !n.cpus.empty() || !n.cpusHidden;
-                                  })));
+    const int nodes = std::max(1, static_cast<int>(std::count_if(t.nodes.begin(), t.nodes.end(),
+                                                                 [](const NumaNode& n) { return !n.cpus.empty(); })));
     return (nodes + packages - 1) / packages;
 }
 

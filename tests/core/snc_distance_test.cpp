@@ -191,10 +191,12 @@ TEST(SncDistances, ATableOfAnotherFormIsReportedAndLeftAlone) {
     EXPECT_EQ(numaSpans(t, tree, 32), numaSpans(t, asIs, 32));
 }
 
-// 7.0 leaves PKG out when the firmware lists more nodes than packages, whether or not a
-// package's CPUs span them: two memory-only nodes (CXL, HBM) on a 2-socket machine are enough.
-// PKG and NODE then span the same node; PKG stays before 7.0, NODE since.
-TEST(SncDistances, SevenZeroDropsPkgByNodesPerPackage) {
+// 7.0 leaves PKG out when the SRAT gives the packages' CPUs more nodes than packages
+// (num_phys_nodes(): nodes of its processor affinity entries). Memory-only nodes (CXL, HBM) do
+// not count: Debian's 7.2 kernel on 2 sockets with a memory-only third node printed "Max.
+// logical nodes: 2" and built PKG (oracle case linux-7.2-x86-2s2d2c2t-memory-node-maxcpus12).
+// Nodes that split a package's CPUs do count (SNC), whatever the SLIT says.
+TEST(SncDistances, SevenZeroDropsPkgByTheNodesOfCpusPerPackage) {
     auto t = loadHwlocSynthetic("pack:2 numa:1 l3:2 l2:4 core:1 pu:2", Arch::X86_64);
     ASSERT_TRUE(t.ok()) << t.error();
     t->nodes.push_back({2, {}});
@@ -202,15 +204,21 @@ TEST(SncDistances, SevenZeroDropsPkgByNodesPerPackage) {
     t->distance = {{10, 21, 14, 24}, {21, 10, 24, 14}, {14, 24, 10, 26}, {24, 14, 26, 10}};
     ASSERT_TRUE(t->check().ok());
     EXPECT_FALSE(t->hasNodesInPackage());
-    EXPECT_EQ(nodesPerPackage(*t), 2);
-    auto levels = [&](const std::string& profile) {
+    EXPECT_EQ(nodesPerPackage(*t), 1);
+    auto levels = [](const Topology& topo, const std::string& profile) {
         std::string out;
-        const DomainTree tree = buildFor(*t, profile);
+        const DomainTree tree = buildFor(topo, profile);
         for (const auto& d : tree.domainsOf(0)) out += (out.empty() ? "" : " ") + d.level + ":" + d.span.toList();
         return out;
     };
-    EXPECT_EQ(levels("linux-6.19"), "SMT:0-1 MC:0-7 PKG:0-15 NUMA:0-31");
-    EXPECT_EQ(levels("linux-7.0"), "SMT:0-1 MC:0-7 NODE:0-15 NUMA:0-31");
+    EXPECT_EQ(levels(*t, "linux-6.19"), "SMT:0-1 MC:0-7 PKG:0-15 NUMA:0-31");
+    EXPECT_EQ(levels(*t, "linux-7.0"), "SMT:0-1 MC:0-7 PKG:0-15 NUMA:0-31");
+
+    // each package's two L3s as nodes of their own (SNC-2): four nodes of CPUs on two packages
+    auto snc = loadHwlocSynthetic("pack:2 numa:2 l3:1 l2:4 core:1 pu:2", Arch::X86_64);
+    ASSERT_TRUE(snc.ok()) << snc.error();
+    EXPECT_EQ(nodesPerPackage(*snc), 2);
+    EXPECT_EQ(levels(*snc, "linux-7.0").find("PKG"), std::string::npos) << levels(*snc, "linux-7.0");
 }
 
 // The identity the arch code keys on, read from /proc/cpuinfo in a snapshot and from hwloc's

@@ -88,11 +88,11 @@ TEST(SysfsQuirks, NodesListingTheSameCpusKeepEachOnTheLowestAndTheirAll10TableIs
     // two sockets sharing one node: no NUMA level, the package spans both
     EXPECT_EQ(tree->domainsOf(0).back().span.toList(), "0-7");
     EXPECT_EQ(tree->lowestCommonLevel(0, 1), "PKG");
-    // 7.0 counts the firmware's nodes per package (8 over 2) and leaves PKG out: NODE spans the same
+    // 7.0 counts the nodes holding CPUs per package (one node over two packages here) and keeps PKG
     auto since70 = buildDomains(topo, {.arch = Arch::X86_64, .profile = findProfile("linux-7.0")});
     ASSERT_TRUE(since70.ok()) << since70.error();
     EXPECT_EQ(since70->domainsOf(0).back().span.toList(), "0-7");
-    EXPECT_EQ(since70->lowestCommonLevel(0, 1), "NODE");
+    EXPECT_EQ(since70->lowestCommonLevel(0, 1), "PKG");
 }
 
 TEST(SysfsQuirks, ADistanceOfZeroAndEmptyCacheMapsAreSetAside) {
