@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <map>
 #include <numeric>
 
 #include "domains/domain_builder.h"
@@ -380,6 +381,15 @@ Topology topologyOf(const DomainTree& log, const Reading& r, Arch arch, PackageS
         t.isolated.set(cpu);
     });
     for (size_t i = 1; i < r.roots.size(); ++i) t.rootPartitions.push_back(r.roots[i]);
+    // packages numbered 0, 1, ... in the order of their first CPUs, as a machine's sysfs numbers
+    // them (the firmware's ids are not in a log)
+    std::map<int, int> ordinal;
+    for (const CpuTopology& c : t.cpus)
+        if (c.online) ordinal.emplace(c.packageId, 0);
+    int next = 0;
+    for (auto& [first, id] : ordinal) id = next++;
+    for (CpuTopology& c : t.cpus)
+        if (c.online) c.packageId = c.dieId = ordinal[c.packageId];
     return t;
 }
 
