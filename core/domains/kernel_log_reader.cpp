@@ -205,10 +205,15 @@ public:
                 c.capacity = c.domains.front().groups.front().capacity;
         }
         rootDomains(tree, last);
-        const std::string when = kernelVersionHint(tree);
+        // the level names the log prints (a log's domains carry no topology level to sort by)
+        std::vector<std::string> names;
+        for (const CpuDomains& c : tree.cpus)
+            for (const SchedDomain& d : c.domains)
+                if (std::find(names.begin(), names.end(), d.level) == names.end()) names.push_back(d.level);
+        const std::string when = kernelVersionHint(names);
         tree.logProfile = newestProfileBefore();
         tree.logArch = arch_;
-        if (const KernelProfile* named = profileForKernelRelease(release_); named && fitsFormat(*named, tree)) {
+        if (const KernelProfile* named = profileForKernelRelease(release_); named && fitsFormat(*named, names)) {
             tree.logKernelRelease = release_;
             tree.logProfile = named->name;
             tree.notes.push_back("printed by Linux " + release_ + " (its banner)");
@@ -277,11 +282,7 @@ private:
 
     // What the log says of the kernel that printed it: level names and the root domain line
     // changed with versions. "" when it says nothing.
-    std::string kernelVersionHint(const DomainTree& tree) {
-        std::vector<std::string> names;
-        for (const CpuDomains& c : tree.cpus)
-            for (const SchedDomain& d : c.domains)
-                if (std::find(names.begin(), names.end(), d.level) == names.end()) names.push_back(d.level);
+    std::string kernelVersionHint(const std::vector<std::string>& names) {
         auto has = [&](const char* n) { return std::find(names.begin(), names.end(), n) != names.end(); };
         std::vector<std::string> since, before;
         if (has("NODE")) since.push_back("4.15 (a NODE level)");
@@ -331,14 +332,13 @@ private:
 
     // Whether the banner's kernel prints what this log has (a concatenation of two boots' logs
     // can name one kernel and show another's domains).
-    bool fitsFormat(const KernelProfile& p, const DomainTree& tree) const {
+    bool fitsFormat(const KernelProfile& p, const std::vector<std::string>& levels) const {
         bool fits = !(rootWithCapacity_ && !p.rootDomainCapacityInLog) && !(rootWithout_ && p.rootDomainCapacityInLog);
-        for (const CpuDomains& c : tree.cpus)
-            for (const SchedDomain& d : c.domains) {
-                if (d.level == "NODE") fits = fits && p.hasNodeLevel;
-                else if (d.level == "CLS") fits = fits && p.hasClusterLevel;
-                else if (d.level == "DIE" || d.level == "PKG") fits = fits && d.level == p.pkgLevelName;
-            }
+        for (const std::string& level : levels) {
+            if (level == "NODE") fits = fits && p.hasNodeLevel;
+            else if (level == "CLS") fits = fits && p.hasClusterLevel;
+            else if (level == "DIE" || level == "PKG") fits = fits && level == p.pkgLevelName;
+        }
         return fits;
     }
 
