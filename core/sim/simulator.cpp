@@ -49,6 +49,7 @@ public:
         switched_.assign(n, 0);
         resourceMarked_.assign(2 * n + s.topo->nodes.size() + 1, 0);
         inSchedule_.assign(n, 0);
+        inScript_.assign(n, 0);
         exitingIdle_.assign(n, 0);
         needResched_.assign(n, 0);
         nrCache_.assign(n, 0);
@@ -276,7 +277,11 @@ private:
     std::map<int, Barrier> barriers_;
     int exited_ = 0;
     int workloadIdle_ = 0, overloaded_ = 0;
-    int scriptCpu_ = -1;
+    // per CPU: its running task's script is executing (runScript()). A script's Fork or Wake
+    // can run another CPU's script at the same instant, whose own Wake can land back here: a
+    // preemption then waits for this script to be done with the CPU (needResched_), or the
+    // script's next Wait would block the wakee instead of its own task.
+    std::vector<char> inScript_;
     int64_t lastStepTime_ = -1;
     uint64_t stepsAtThisTime_ = 0;
     bool stuck_ = false;
@@ -638,7 +643,7 @@ private:
         updateCpuPelt(cpu);
         syncCpu(cpu);
         // a CPU running a script is on its way through schedule(), not asleep in idle
-        runOrPreempt(cpu, t, s_.opt.idleExitNs > 0 && how == Place::Wakeup && scriptCpu_ != cpu, sliceUsed,
+        runOrPreempt(cpu, t, s_.opt.idleExitNs > 0 && how == Place::Wakeup && !inScript_[static_cast<size_t>(cpu)], sliceUsed,
                      how == Place::Wakeup);
     }
 
@@ -664,7 +669,7 @@ private:
             else schedule(cpu);
         } else if (sliceUsed || checkPreemptWakeup(s_, r, t)) {
             s_.metrics.wakeupPreemptions += busy;
-            if (scriptCpu_ == cpu) needResched_[static_cast<size_t>(cpu)] = 1;
+            if (inScript_[static_cast<size_t>(cpu)]) needResched_[static_cast<size_t>(cpu)] = 1;
             else preempt(cpu);
         }
     }
@@ -852,8 +857,9 @@ private:
 
     // Executes the running task's script until it starts a burst, blocks or exits.
     void runScript(int cpu) {
-        const int prevScript = scriptCpu_;
-        scriptCpu_ = cpu;
+        char& inScript = inScript_[static_cast<size_t>(cpu)];
+        const char wasInScript = inScript;
+        inScript = 1;
         const int id = rq(cpu).curr;
         Task& t = task(id);
         const auto& script = t.spec->script;
@@ -938,7 +944,7 @@ private:
                 t.pc = script.size();
             }
         }
-        scriptCpu_ = prevScript;
+        inScript = wasInScript;
         if (needResched_[static_cast<size_t>(cpu)]) {
             needResched_[static_cast<size_t>(cpu)] = 0;
             if (rq(cpu).curr >= 0) preempt(cpu);
