@@ -1,5 +1,6 @@
 // schedscope-cli replay TRACE: what the recorded machine did, next to what the simulator says it
 // would have done under the recording's own configuration (--baseline) and a what-if one.
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <cstdio>
@@ -97,9 +98,29 @@ Result<DeriveOptions> deriveOptionsFrom(const Args& args) {
 void printRow(const std::string& name, const std::vector<double>& vals, bool withDelta) {
     std::printf("  %-22s", name.c_str());
     const bool count = name.starts_with("migrations");
-    for (double v : vals) std::printf(count ? " %12.0f" : " %12.4f", v);
-    if (withDelta && vals.size() >= 2) std::printf(count ? " %+12.0f" : " %+12.4f", vals.back() - vals[vals.size() - 2]);
+    // completion_s is -1 for a run whose tasks had not all exited: no time, and no difference
+    const bool unfinished = name == "completion_s" && std::any_of(vals.begin(), vals.end(), [](double v) { return v < 0; });
+    for (double v : vals) {
+        if (name == "completion_s" && v < 0) std::printf(" %12s", "not finished");
+        else std::printf(count ? " %12.0f" : " %12.4f", v);
+    }
+    if (withDelta && vals.size() >= 2 && unfinished) std::printf(" %12s", "-");
+    else if (withDelta && vals.size() >= 2) std::printf(count ? " %+12.0f" : " %+12.4f", vals.back() - vals[vals.size() - 2]);
     std::printf("\n");
+}
+
+// A simulated run that stopped with tasks still in their scripts: how many, and the first few.
+void printUnfinished(const ReplayRun& run, const DerivedWorkload& derived) {
+    std::vector<std::string> names;
+    for (size_t i = 0; i < run.metrics.tasks.size() && i < derived.tasks.size(); ++i)
+        if (run.metrics.tasks[i].completionS < 0)
+            names.push_back(derived.workload.tasks[i].name);
+    if (names.empty()) return;
+    std::string shown;
+    for (size_t i = 0; i < names.size() && i < 4; ++i) shown += (i ? ", " : "") + names[i];
+    if (names.size() > 4) shown += ", ...";
+    std::printf("  %s: %zu of %zu tasks had not exited when the run stopped at %.3f s (%s)\n", run.label.c_str(),
+                names.size(), run.metrics.tasks.size(), run.metrics.elapsedS, shown.c_str());
 }
 
 void printReplayText(const ReplayResult& r, const std::string& trace) {
@@ -150,6 +171,8 @@ void printReplayText(const ReplayResult& r, const std::string& trace) {
         for (const auto& [c, n] : m.migrationsByCause) std::printf(" %s=%lld", c.c_str(), n);
         std::printf("\n");
     };
+    if (r.baseline) printUnfinished(*r.baseline, r.derived);
+    printUnfinished(r.whatIf, r.derived);
     std::printf("\n");
     causes("recorded", r.recorded);
     if (r.baseline) causes("baseline", r.baseline->metrics);
