@@ -1,0 +1,232 @@
+// Random workloads against what their scripts alone decide. Without barriers, whether a task
+// gets through its script does not depend on timing: each task's ops run in order, a Wait
+// consumes one of the task's own wakes (kept when they come early, as the simulator keeps them),
+// a Fork starts a task, and nothing else couples the tasks. So a timeless pass over the
+// scripts says which tasks finish, whatever the scheduler does; the simulator, on any machine
+// and under any kernel profile, must finish exactly those, and do all the work their Run ops
+// ask for. A replayed trace stalling at 0.2 s (a nested script's wakeup taking another
+// script's CPU) broke this.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <map>
+#include <random>
+
+#include "sim/simulator.h"
+#include "workload/workload_json_writer.h"
+#include "script_ops.h"
+#include "sim_topologies.h"
+
+namespace schedscope::test {
+namespace {
+
+using workload::OpKind;
+
+struct Generated {
+    workload::Workload wl;
+    std::vector<double> runNs;  // per task: the work of all its Run ops
+    std::vector<int> bursts;    // per task: how many Run ops it runs
+};
+
+// Follows a Loop op as the simulator does: `count` jumps back, then on (and re-armed for the
+// next time it is reached). Returns the next pc.
+size_t followLoop(const workload::Op& l, size_t pc, std::map<size_t, long long>& left) {
+    long long& n = left.try_emplace(pc, -2).first->second;
+    if (n == -2) n = l.count;
+    if (n > 0) {
+        --n;
+        return static_cast<size_t>(l.to);
+    }
+    n = -2;
+    return pc + 1;
+}
+
+double runWork(const std::vector<workload::Op>& script, int& bursts) {
+    std::map<size_t, long long> left;
+    double ns = 0;
+    bursts = 0;
+    for (size_t pc = 0; pc < script.size();) {
+        if (script[pc].kind == OpKind::Loop) {
+            pc = followLoop(script[pc], pc, left);
+            continue;
+        }
+        if (script[pc].kind == OpKind::Run) {
+            ns += script[pc].amountNs;
+            ++bursts;
+        }
+        ++pc;
+    }
+    return ns;
+}
+
+Generated randomWorkload(std::mt19937_64& rng, int cpus) {
+    auto pick = [&](int lo, int hi) { return std::uniform_int_distribution<int>(lo, hi)(rng); };
+    Generated g;
+    const int n = pick(3, 12);
+    g.wl.name = "random scripts";
+    g.wl.tasks.resize(static_cast<size_t>(n));
+    g.runNs.assign(static_cast<size_t>(n), 0);
+    for (int i = 0; i < n; ++i) {
+        auto& t = g.wl.tasks[static_cast<size_t>(i)];
+        t.name = "t" + std::to_string(i);
+        t.nice = pick(0, 3) == 0 ? pick(-20, 19) : 0;
+        t.startAtBegin = i < 2 || pick(0, 2) != 0;  // the first two always start
+        if (pick(0, 4) == 0) t.affinity = CpuSet::single(pick(0, cpus - 1));
+        if (pick(0, 2) == 0) {  // memory-bound: its speed changes with what runs beside it
+            t.memFraction = pick(1, 9) / 10.0;
+            t.bandwidthGBs = pick(1, 20);
+        }
+    }
+    for (int i = 0; i < n; ++i) {
+        auto& t = g.wl.tasks[static_cast<size_t>(i)];
+        const int ops = pick(2, 30);
+        int lastLoop = -1;
+        for (int k = 0; k < ops; ++k) {
+            const int kind = pick(0, 10);
+            const int other = pick(0, n - 1);
+            if (kind <= 2) {
+                t.script.push_back(op(OpKind::Run, pick(1, 2000) * 1000.0));
+            } else if (kind == 3) {
+                t.script.push_back(op(OpKind::Sleep, pick(1, 2000) * 1000.0));
+            } else if (kind == 4) {
+                t.script.push_back(op(OpKind::Wait));
+            } else if (kind <= 7) {
+                workload::Op w = wakeOp(other);
+                if (pick(0, 3) == 0) w.targets.push_back(pick(0, n - 1));  // 1:N
+                w.sync = pick(0, 1) == 1;
+                t.script.push_back(w);
+            } else if (kind == 8 && !g.wl.tasks[static_cast<size_t>(other)].startAtBegin) {
+                workload::Op f = op(OpKind::Fork);
+                f.targets = {other};
+                t.script.push_back(f);
+            } else if (kind == 9) {
+                workload::Op a = op(OpKind::SetAffinity);
+                if (pick(0, 1)) a.cpus = CpuSet::range(0, pick(0, cpus - 1));  // else back to all
+                t.script.push_back(a);
+            } else if (kind == 10 && static_cast<int>(t.script.size()) > lastLoop + 1) {
+                // repeat a stretch of the script after the last loop: loops inside loops re-arm on
+                // every pass and could ask for minutes of work
+                workload::Op l = op(OpKind::Loop);
+                l.to = pick(lastLoop + 1, static_cast<int>(t.script.size()) - 1);
+                l.count = pick(1, 3);
+                lastLoop = static_cast<int>(t.script.size());
+                t.script.push_back(l);
+            }
+        }
+    }
+    // the work of each task's Run ops as its loops repeat them
+    g.bursts.assign(g.runNs.size(), 0);
+    for (size_t i = 0; i < g.runNs.size(); ++i) g.runNs[i] = runWork(g.wl.tasks[i].script, g.bursts[i]);
+    return g;
+}
+
+// The timeless pass: which tasks reach the end of their script.
+std::vector<bool> finishesByScripts(const workload::Workload& wl) {
+    const size_t n = wl.tasks.size();
+    std::vector<size_t> pc(n, 0);
+    std::vector<std::map<size_t, long long>> loops(n);
+    std::vector<int> pending(n, 0);
+    std::vector<bool> started(n), done(n, false);
+    for (size_t i = 0; i < n; ++i) started[i] = wl.tasks[i].startAtBegin;
+    for (bool progress = true; progress;) {
+        progress = false;
+        for (size_t i = 0; i < n; ++i) {
+            if (!started[i] || done[i]) continue;
+            const auto& script = wl.tasks[i].script;
+            for (; pc[i] < script.size(); ++pc[i], progress = true) {
+                const workload::Op& o = script[pc[i]];
+                if (o.kind == OpKind::Loop) {
+                    pc[i] = followLoop(o, pc[i], loops[i]) - 1;  // the loop's ++pc[i] lands on it
+                } else if (o.kind == OpKind::Wait) {
+                    if (pending[i] == 0) break;
+                    --pending[i];
+                } else if (o.kind == OpKind::Wake) {
+                    for (int t : o.targets)
+                        if (!done[static_cast<size_t>(t)]) ++pending[static_cast<size_t>(t)];
+                } else if (o.kind == OpKind::Fork) {
+                    for (int t : o.targets) started[static_cast<size_t>(t)] = true;
+                }
+            }
+            if (pc[i] == script.size()) {
+                done[i] = true;
+                progress = true;
+            }
+        }
+    }
+    return done;
+}
+
+struct Machine {
+    const char* name;
+    Topology topo;
+};
+
+std::vector<Machine> machines() {
+    Shape two;
+    two.coresPerCluster = 2;
+    Shape smt;
+    smt.arch = Arch::X86_64;
+    smt.coresPerCluster = 2;
+    smt.threads = 2;
+    Shape clusters;
+    clusters.clustersPerLlc = 2;
+    clusters.coresPerCluster = 2;
+    Shape numa;
+    numa.arch = Arch::X86_64;
+    numa.packages = 2;
+    numa.nodesPerPackage = 2;
+    numa.coresPerCluster = 2;
+    return {{"2 cores", makeTopology("2 cores", two)},
+            {"2 cores x SMT2", makeTopology("2 cores x SMT2", smt)},
+            {"2 clusters of 2", makeTopology("2 clusters of 2", clusters)},
+            {"2 packages x 2 nodes x 2 cores", makeTopology("2x2x2", numa)}};
+}
+
+TEST(RandomScripts, TheSimulatorFinishesWhatTheScriptsLetFinish) {
+    const auto ms = machines();
+    const char* profiles[] = {"linux-6.1", "linux-6.6", "linux-6.12", "linux-7.1"};
+    std::mt19937_64 rng(20261203);
+    int runs = 0, finished = 0, stalled = 0;
+    for (int round = 0; round < 400; ++round) {
+        const Machine& m = ms[static_cast<size_t>(round) % ms.size()];
+        const int cpus = static_cast<int>(m.topo.cpus.size());
+        const Generated g = randomWorkload(rng, cpus);
+        const std::vector<bool> expected = finishesByScripts(g.wl);
+        for (const char* profile : profiles) {
+            sim::SimOptions o;
+            o.durationS = 10;  // far beyond the work: a task not finished by then never will
+            o.seed = static_cast<uint64_t>(round) + 1;
+            o.idleExitNs = round % 3 == 0 ? 20000 : 0;
+            auto st = sim::simulate(m.topo, buildTree(m.topo, profile, true, true), g.wl, o);
+            ASSERT_TRUE(st.ok()) << st.error();
+            ++runs;
+            for (size_t i = 0; i < g.wl.tasks.size(); ++i) {
+                const sim::Task& t = (*st)->tasks[i];
+                const bool exited = t.state == sim::TaskState::Exited;
+                EXPECT_EQ(exited, expected[i]) << "round " << round << " on " << m.name << " under " << profile << ": task "
+                                               << i << (expected[i] ? " never finished" : " finished a blocked script");
+                if (exited) {
+                    // a burst ends on the first whole ns its work is done by: up to 1 ns of work over
+                    EXPECT_GE(t.workDone, g.runNs[i] * (1 - 1e-12)) << "round " << round << " task " << i;
+                    EXPECT_LE(t.workDone, g.runNs[i] + g.bursts[i]) << "round " << round << " task " << i;
+                    ++finished;
+                } else {
+                    ++stalled;
+                }
+            }
+            if (::testing::Test::HasFailure()) {  // one failing workload says enough: the workload file
+                const std::string file = std::string(SCHEDSCOPE_TEST_SCRATCH) + "/random-scripts-failed.json";
+                std::filesystem::create_directories(SCHEDSCOPE_TEST_SCRATCH);
+                (void)workload::saveWorkloadFile(g.wl, cpus, file);
+                std::printf("the workload: %s (schedscope-cli simulate --workload FILE)\n", file.c_str());
+                return;
+            }
+        }
+    }
+    std::printf("%d runs: %d tasks finished, %d blocked by their scripts\n", runs, finished, stalled);
+    EXPECT_GT(stalled, 0);  // the generator makes both kinds
+    EXPECT_GT(finished, 2 * stalled);
+}
+
+}  // namespace
+}  // namespace schedscope::test
