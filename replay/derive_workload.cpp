@@ -171,14 +171,17 @@ Result<DerivedWorkload> deriveWorkload(const tracing::EventStore& store, const T
     std::vector<Fork> forks;
     std::unordered_map<int32_t, uint64_t> exits;
     std::unordered_map<int32_t, int> prio;
+    std::unordered_map<int32_t, int> hardirqWakes;  // per woken task, in the window (wakerOf() gives none)
     store.forEach([&](const tracing::SchedEvent& e) {
         switch (e.kind) {
             case EventKind::ProcessFork: forks.push_back({e.ts, e.pid, e.pid2}); break;
             case EventKind::ProcessExit: exits[e.pid] = e.ts; break;
-            case EventKind::Switch:
             case EventKind::Waking:
-            case EventKind::Wakeup:
             case EventKind::WakeupNew:
+                if (e.inHardirq && e.ts >= ws && e.ts < we) ++hardirqWakes[e.pid];
+                [[fallthrough]];
+            case EventKind::Switch:
+            case EventKind::Wakeup:
                 if (e.pid > 0) prio[e.pid] = e.prio;
                 break;
             default: break;
@@ -457,8 +460,15 @@ Result<DerivedWorkload> deriveWorkload(const tracing::EventStore& store, const T
                      (rules.empty() ? std::string{} : "; rules: " + rules) + "; bandwidth drawn alone = share x " +
                      std::to_string(static_cast<int>(kGBsPerShare)) + " GB/s");
     }
+    int keptHardirqWakes = 0;
+    for (int32_t pid : kept)
+        if (auto it = hardirqWakes.find(pid); it != hardirqWakes.end()) keptHardirqWakes += it->second;
     as.push_back("the waker is the task that ran sched_waking (its common_pid; without it, the task the switches show "
-                 "current on that CPU): an interrupt waking a task while another runs is credited to that task");
+                 "current on that CPU), except in a hardware interrupt (a timer's expiry, a device; " +
+                 std::to_string(keptHardirqWakes) +
+                 " wakeups of the kept tasks here, by the trace flags): no task woke those. A wakeup in a softirq is "
+                 "credited to the task it ran in: that task's loopback networking, or a disk's completion or "
+                 "timer-wheel expiry on the way out of an interrupt (the flags cannot tell these apart)");
     as.push_back("sleeps ended by a timer, an interrupt from idle, or a dropped task replay as timed sleeps of the "
                  "recorded length; sleeps ended by a kept task wait for that task's simulated wakeup");
     as.push_back("preemptions are not replayed: each task's CPU time between blocking points is one burst, scaled by "

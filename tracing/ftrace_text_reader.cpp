@@ -217,8 +217,11 @@ bool parseLine(std::string_view line, EventStore& store) {
     // Optional irq-flags column ("d..2."), then "<ts>:".
     auto sp = rest.find(' ');
     std::string_view tok = rest.substr(0, sp);
+    bool hardirq = false;
     if (!tok.ends_with(':')) {
         if (sp == std::string_view::npos) return false;
+        // its third letter: h hardirq, H hardirq in a softirq, z NMI, Z NMI in a hardirq, s softirq
+        hardirq = tok.size() >= 3 && std::string_view("hHzZ").find(tok[2]) != std::string_view::npos;
         rest = trim(rest.substr(sp + 1));
         sp = rest.find(' ');
         tok = rest.substr(0, sp);
@@ -244,7 +247,10 @@ bool parseLine(std::string_view line, EventStore& store) {
     e.ts = ts;
     e.cpu = cpu;
     e.kind = *kind;
-    if (isWakeKind(e.kind)) e.waker = curPid;  // the task column: who ran the tracepoint
+    if (isWakeKind(e.kind)) {
+        e.waker = curPid;  // the task column: who ran the tracepoint
+        e.inHardirq = hardirq;
+    }
     if (!parsePayload(*kind, payload, e, store)) {
         store.addAnomaly(Anomaly::Malformed);
         return true;

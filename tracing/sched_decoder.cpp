@@ -15,6 +15,13 @@ constexpr const char* kFieldNames[] = {
     "src_pid", "dst_pid", "src_cpu", "dst_cpu",
     "state", "cpu_id"};
 
+// The record's common_flags (negative when the format has none): a hardware interrupt or an
+// NMI (TRACE_FLAG_NMI, 0x40 in the kernel, which libtraceevent's enum does not name).
+bool inHardirq(int flags) {
+    constexpr int kTraceFlagNmi = 0x40;
+    return flags > 0 && (flags & (TRACE_FLAG_HARDIRQ | kTraceFlagNmi)) != 0;
+}
+
 // prev_state as the kernel prints it (TASK_REPORT bits since 4.14): 0 is R, then S D T t X Z P I
 // by bit; higher bits (TASK_REPORT_MAX, "R+") mean preempted.
 TaskState stateFromBits(int64_t v) {
@@ -109,6 +116,7 @@ void SchedDecoder::decode(tep_record* rec, EventStore& store) {
             e.dstCpu = static_cast<int32_t>(b);
             e.prio = static_cast<int32_t>(c);
             e.waker = tep_data_pid(tep_, rec);  // common_pid: who ran the tracepoint
+            e.inHardirq = inHardirq(tep_data_flags(tep_, rec));
             if (ok) store.noteComm(e.pid, e.ts, charField(s.f[Comm], d, rec->size));
             break;
         case EventKind::MigrateTask:

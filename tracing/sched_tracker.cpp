@@ -17,7 +17,10 @@ int32_t CpuTracker::observe(const SchedEvent& e) {
 }
 
 int32_t wakerOf(const SchedEvent& e, int32_t current) {
-    if ((e.kind == EventKind::Waking || e.kind == EventKind::WakeupNew) && e.waker >= 0) return e.waker;
+    if (e.kind == EventKind::Waking || e.kind == EventKind::WakeupNew) {
+        if (e.inHardirq) return -1;  // a timer's expiry or a device's interrupt: no task's doing
+        if (e.waker >= 0) return e.waker;
+    }
     return current;
 }
 

@@ -122,6 +122,18 @@ TEST(CliReplay, ABusyRecordingReplaysToItsEndUnderEveryFairClass) {
     EXPECT_NE(slow.out.find("tasks had not exited when the run stopped at 7.602 s"), std::string::npos) << slow.out;
 }
 
+// A wakeup in a softirq keeps the task it ran in: loopback TCP wakes the receiver from the
+// sender's own softirq, and the ping-pong's two tasks stay coupled (the hardirq rule must not
+// take these: the trace flags tell a hardirq apart, not one softirq from another).
+TEST(CliReplay, LoopbackTcpWakeupsFromTheSendersSoftirqStayTheSenders) {
+    CliRun r = cli("replay " + trace("replay/tcp-pingpong.dat") + " --comm python3 --json");
+    ASSERT_EQ(r.status, 0) << r.err;
+    const auto j = nlohmann::json::parse(r.out);
+    const auto& edges = j["derived"]["edges"];
+    ASSERT_EQ(edges.size(), 2u) << edges.dump();
+    for (const auto& e : edges) EXPECT_GT(e["count"].get<int>(), 1900) << edges.dump();
+}
+
 TEST(CliReplay, WindowSelectsPartOfTheTrace) {
     CliRun all = cli("replay " + trace("replay/pingpong.dat") + " --comm pingpong --json");
     CliRun part = cli("replay " + trace("replay/pingpong.dat") + " --comm pingpong --window 0.01:0.03 --json");
