@@ -8,6 +8,7 @@
 // script's CPU) broke this.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <map>
 #include <random>
@@ -200,8 +201,21 @@ TEST(RandomScripts, TheSimulatorFinishesWhatTheScriptsLetFinish) {
             auto st = sim::simulate(m.topo, buildTree(m.topo, profile, true, true), g.wl, o);
             ASSERT_TRUE(st.ok()) << st.error();
             ++runs;
+            const sim::SimState& state = **st;
+            int64_t taskCpuNs = 0;
             for (size_t i = 0; i < g.wl.tasks.size(); ++i) {
-                const sim::Task& t = (*st)->tasks[i];
+                const sim::Task& t = state.tasks[i];
+                taskCpuNs += t.cpuTime.total();
+                // a task whose script never changes its affinity runs only where it is allowed
+                const auto& spec = g.wl.tasks[i];
+                const bool fixedAffinity = std::none_of(spec.script.begin(), spec.script.end(),
+                                                        [](const workload::Op& o) { return o.kind == OpKind::SetAffinity; });
+                if (fixedAffinity && !spec.affinity.empty()) {
+                    for (const auto& [cpu, ns] : t.cpuTime) {
+                        EXPECT_TRUE(spec.affinity.test(cpu)) << "round " << round << " under " << profile << ": task " << i
+                                                             << " ran " << ns << " ns on CPU " << cpu;
+                    }
+                }
                 const bool exited = t.state == sim::TaskState::Exited;
                 EXPECT_EQ(exited, expected[i]) << "round " << round << " on " << m.name << " under " << profile << ": task "
                                                << i << (expected[i] ? " never finished" : " finished a blocked script");
@@ -214,6 +228,13 @@ TEST(RandomScripts, TheSimulatorFinishesWhatTheScriptsLetFinish) {
                     ++stalled;
                 }
             }
+            // no more CPU time than the CPUs had, and each CPU's busy time is its tasks' time
+            int64_t busyNs = 0;
+            for (const auto& cpu : state.cpus) {
+                EXPECT_LE(cpu.busyTotal, state.now) << "round " << round;
+                busyNs += cpu.busyTotal;
+            }
+            EXPECT_EQ(taskCpuNs, busyNs) << "round " << round << " under " << profile;
             if (::testing::Test::HasFailure()) {  // one failing workload says enough: the workload file
                 const std::string file = std::string(SCHEDSCOPE_TEST_SCRATCH) + "/random-scripts-failed.json";
                 std::filesystem::create_directories(SCHEDSCOPE_TEST_SCRATCH);
