@@ -134,6 +134,18 @@ TEST(CliReplay, LoopbackTcpWakeupsFromTheSendersSoftirqStayTheSenders) {
     for (const auto& e : edges) EXPECT_GT(e["count"].get<int>(), 1900) << edges.dump();
 }
 
+TEST(CliReplay, TraceStatsCountsTheWakingsInAHardwareInterrupt) {
+    CliRun r = cli("trace stats " + trace("replay/stress-during-apt.dat") + " --json");
+    ASSERT_EQ(r.status, 0) << r.err;
+    // trace-cmd report -l: 337 sched_waking records with h/H/z/Z in the flags' third place
+    EXPECT_EQ(nlohmann::json::parse(r.out)["hardirq_wakings"].get<int>(), 337);
+    CliRun text = cli("trace stats " + trace("replay/tcp-pingpong.dat"));
+    EXPECT_NE(text.out.find("sched_waking in a hardware interrupt (a timer's or a device's, by the trace flags: no task "
+                            "woke them): 123\n"),
+              std::string::npos)
+        << text.out;
+}
+
 TEST(CliReplay, WindowSelectsPartOfTheTrace) {
     CliRun all = cli("replay " + trace("replay/pingpong.dat") + " --comm pingpong --json");
     CliRun part = cli("replay " + trace("replay/pingpong.dat") + " --comm pingpong --window 0.01:0.03 --json");
