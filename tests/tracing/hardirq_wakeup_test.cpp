@@ -108,3 +108,30 @@ TEST(HardirqWakeups, TheTextFormatsFlagsColumnSaysItToo) {
 }
 
 }  // namespace
+
+namespace {
+
+// A trace without sched_waking (kernels before 4.3, or a recording that left it out): the
+// sched_wakeup starts the wakee's runnable interval and its waker is the CPU's current task,
+// unless it ran in a hardirq: then it is the wake list's IPI or an interrupt, and nobody's.
+TEST(HardirqWakeups, ASchedWakeupInAHardirqCreditsNoTaskWithoutSchedWaking) {
+    using schedscope::test::switchEvent;
+    using schedscope::test::wakeEvent;
+    constexpr int P = 10, C = 20, D = 30;
+    EventStore s;
+    s.append(switchEvent(0, 0, 0, P, TaskState::Runnable));
+    s.append(switchEvent(1, 1, C, 0, TaskState::Sleeping));
+    s.append(switchEvent(2, 1, D, 0, TaskState::Sleeping));
+    SchedEvent ipi = wakeEvent(100, 0, EventKind::Wakeup, C, 0, P);  // on CPU 0, where P runs
+    ipi.inHardirq = true;
+    s.append(ipi);
+    s.append(wakeEvent(200, 0, EventKind::Wakeup, D, 0, P));  // P's own wakeup of D
+    s.finish();
+    std::map<int32_t, int32_t> wakerOfSleeper;
+    for (const TaskInterval& iv : computeTaskIntervals(s))
+        if (iv.phase == TaskPhase::Runnable) wakerOfSleeper[iv.pid] = iv.waker;
+    EXPECT_EQ(wakerOfSleeper.at(C), -1);
+    EXPECT_EQ(wakerOfSleeper.at(D), P);
+}
+
+}  // namespace
