@@ -171,14 +171,14 @@ Result<DerivedWorkload> deriveWorkload(const tracing::EventStore& store, const T
     std::vector<Fork> forks;
     std::unordered_map<int32_t, uint64_t> exits;
     std::unordered_map<int32_t, int> prio;
-    std::unordered_map<int32_t, int> hardirqWakes;  // per woken task, in the window (wakerOf() gives none)
+    std::unordered_map<int32_t, int> interruptWakes;  // per woken task, in the window (wakerOf() gives none)
     store.forEach([&](const tracing::SchedEvent& e) {
         switch (e.kind) {
             case EventKind::ProcessFork: forks.push_back({e.ts, e.pid, e.pid2}); break;
             case EventKind::ProcessExit: exits[e.pid] = e.ts; break;
             case EventKind::Waking:
             case EventKind::WakeupNew:
-                if (e.inHardirq && e.ts >= ws && e.ts < we) ++hardirqWakes[e.pid];
+                if (e.byInterrupt && e.ts >= ws && e.ts < we) ++interruptWakes[e.pid];
                 [[fallthrough]];
             case EventKind::Switch:
             case EventKind::Wakeup:
@@ -460,15 +460,16 @@ Result<DerivedWorkload> deriveWorkload(const tracing::EventStore& store, const T
                      (rules.empty() ? std::string{} : "; rules: " + rules) + "; bandwidth drawn alone = share x " +
                      std::to_string(static_cast<int>(kGBsPerShare)) + " GB/s");
     }
-    int keptHardirqWakes = 0;
+    int keptInterruptWakes = 0;
     for (int32_t pid : kept)
-        if (auto it = hardirqWakes.find(pid); it != hardirqWakes.end()) keptHardirqWakes += it->second;
+        if (auto it = interruptWakes.find(pid); it != interruptWakes.end()) keptInterruptWakes += it->second;
     as.push_back("the waker is the task that ran sched_waking (its common_pid; without it, the task the switches show "
-                 "current on that CPU), except in a hardware interrupt (a timer's expiry, a device; " +
-                 std::to_string(keptHardirqWakes) +
-                 " wakeups of the kept tasks here, by the trace flags): no task woke those. A wakeup in a softirq is "
-                 "credited to the task it ran in: that task's loopback networking, or a disk's completion or "
-                 "timer-wheel expiry on the way out of an interrupt (the flags cannot tell these apart)");
+                 "current on that CPU), except for an interrupt's wakeups (" +
+                 std::to_string(keptInterruptWakes) +
+                 " of the kept tasks here): in a hardirq or NMI (a timer's expiry, a device), or in a softirq serving "
+                 "timers, block I/O, tasklets, RCU or the scheduler (by the trace's softirq_entry events): no task "
+                 "woke those. A network softirq's wakeup, or one in a softirq of a trace without softirq_entry, stays "
+                 "with the task it ran in (loopback networking is that task's doing)");
     as.push_back("sleeps ended by a timer, an interrupt from idle, or a dropped task replay as timed sleeps of the "
                  "recorded length; sleeps ended by a kept task wait for that task's simulated wakeup");
     as.push_back("preemptions are not replayed: each task's CPU time between blocking points is one burst, scaled by "

@@ -70,7 +70,7 @@ char taskStateChar(TaskState s);
 //           the source does not say. For sched_waking and sched_wakeup_new that is the waker; a
 //           sched_wakeup may run on the target CPU (the kernel's remote wakeup list), where it
 //           names whatever that CPU was running.
-//   inHardirq the tracepoint ran in a hardware interrupt or an NMI (the record's trace flags),
+//   byInterrupt the tracepoint ran in a hardware interrupt or an NMI (the record's trace flags),
 //           false when the source does not say. A wakeup from there (a timer's expiry, a
 //           device) is no task's doing, whichever task it interrupted: see wakerOf().
 // Not kept: next_prio (the next task's prio is that of its own events), comm strings per event
@@ -86,7 +86,7 @@ struct SchedEvent {
     int32_t srcCpu = -1;
     int32_t dstCpu = -1;
     int32_t waker = -1;
-    bool inHardirq = false;
+    bool byInterrupt = false;
 };
 
 }  // namespace schedscope::tracing

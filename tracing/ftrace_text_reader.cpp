@@ -10,6 +10,7 @@
 #include <utility>
 #include <vector>
 
+#include "interrupt_context.h"
 #include "trace_reader.h"
 
 namespace schedscope::tracing {
@@ -192,7 +193,7 @@ bool lostLine(std::string_view l, EventStore& store) {
     return true;
 }
 
-bool parseLine(std::string_view line, EventStore& store) {
+bool parseLine(std::string_view line, EventStore& store, SoftirqTracker& softirqs) {
     // CPU column: the first " [digits]" token.
     size_t open = 0, close = 0;
     int32_t cpu = -1;
@@ -217,11 +218,12 @@ bool parseLine(std::string_view line, EventStore& store) {
     // Optional irq-flags column ("d..2."), then "<ts>:".
     auto sp = rest.find(' ');
     std::string_view tok = rest.substr(0, sp);
-    bool hardirq = false;
+    bool hardirq = false, softirq = false;
     if (!tok.ends_with(':')) {
         if (sp == std::string_view::npos) return false;
         // its third letter: h hardirq, H hardirq in a softirq, z NMI, Z NMI in a hardirq, s softirq
         hardirq = tok.size() >= 3 && std::string_view("hHzZ").find(tok[2]) != std::string_view::npos;
+        softirq = tok.size() >= 3 && tok[2] == 's';
         rest = trim(rest.substr(sp + 1));
         sp = rest.find(' ');
         tok = rest.substr(0, sp);
@@ -240,6 +242,15 @@ bool parseLine(std::string_view line, EventStore& store) {
 
     auto kind = eventKindFromName(name);
     if (!kind) {
+        // "softirq_entry: vec=1 [action=TIMER]": what a softirq-context wakeup on this CPU serves
+        if (name == "softirq_entry" && payload.starts_with("vec=")) {
+            int32_t vec = -1;
+            const auto end = payload.find(' ');
+            if (toInt(payload.substr(4, end == std::string_view::npos ? std::string_view::npos : end - 4), vec))
+                softirqs.enter(cpu, vec);
+        } else if (name == "softirq_exit") {
+            softirqs.exit(cpu);
+        }
         store.countOther(name);
         return true;
     }
@@ -249,7 +260,7 @@ bool parseLine(std::string_view line, EventStore& store) {
     e.kind = *kind;
     if (isWakeKind(e.kind)) {
         e.waker = curPid;  // the task column: who ran the tracepoint
-        e.inHardirq = hardirq;
+        e.byInterrupt = byInterrupt(hardirq, softirq, softirqs.vec(cpu));
     }
     if (!parsePayload(*kind, payload, e, store)) {
         store.addAnomaly(Anomaly::Malformed);
@@ -280,7 +291,9 @@ Result<EventStore> parseFtraceText(std::string_view text, const std::string& wha
                                    std::string_view buffer) {
     // one store per buffer, in the order they first appear; the top-level buffer's is first
     std::vector<std::pair<std::string, EventStore>> stores(1);
+    std::vector<SoftirqTracker> softirqs(1);  // per buffer, as stores: its CPUs' softirqs
     EventStore* store = &stores.front().second;
+    size_t current = 0;
     std::string_view storeName;
     size_t lines = 0, garbage = 0;
     while (!text.empty()) {
@@ -302,10 +315,12 @@ Result<EventStore> parseFtraceText(std::string_view text, const std::string& wha
             }
             store = &it->second;
             storeName = it->first;
+            current = static_cast<size_t>(it - stores.begin());
+            softirqs.resize(stores.size());
         }
         line = trim(line);
         if (isHeader(line) || lostLine(line, *store)) continue;
-        if (!parseLine(line, *store)) {
+        if (!parseLine(line, *store, softirqs[current])) {
             ++garbage;
             store->addAnomaly(Anomaly::GarbageLine);
         }

@@ -15,12 +15,11 @@ constexpr const char* kFieldNames[] = {
     "src_pid", "dst_pid", "src_cpu", "dst_cpu",
     "state", "cpu_id"};
 
-// The record's common_flags (negative when the format has none): a hardware interrupt or an
-// NMI (TRACE_FLAG_NMI, 0x40 in the kernel, which libtraceevent's enum does not name).
-bool inHardirq(int flags) {
-    constexpr int kTraceFlagNmi = 0x40;
-    return flags > 0 && (flags & (TRACE_FLAG_HARDIRQ | kTraceFlagNmi)) != 0;
-}
+// The record's common_flags (negative when the format has none): TRACE_FLAG_NMI is 0x40 in the
+// kernel, which libtraceevent's enum does not name.
+constexpr int kTraceFlagNmi = 0x40;
+bool hardirqFlags(int flags) { return flags > 0 && (flags & (TRACE_FLAG_HARDIRQ | kTraceFlagNmi)) != 0; }
+bool softirqFlags(int flags) { return flags > 0 && (flags & TRACE_FLAG_SOFTIRQ) != 0; }
 
 // prev_state as the kernel prints it (TASK_REPORT bits since 4.14): 0 is R, then S D T t X Z P I
 // by bit; higher bits (TASK_REPORT_MAX, "R+") mean preempted.
@@ -55,6 +54,12 @@ SchedDecoder::SchedDecoder(tep_handle* tep) : tep_(tep) {
         slots_.push_back(s);
         ++known_;
     }
+    // irq:softirq_entry/exit, when the trace has them: what a softirq-context wakeup served
+    if (tep_event* ev = tep_find_event_by_name(tep, "irq", "softirq_entry")) {
+        softirqEntryId_ = ev->id;
+        softirqEntryVec_ = tep_find_field(ev, "vec");
+    }
+    if (tep_event* ev = tep_find_event_by_name(tep, "irq", "softirq_exit")) softirqExitId_ = ev->id;
 }
 
 bool SchedDecoder::read(const Slot& s, F f, const void* data, int64_t& out) const {
@@ -84,6 +89,11 @@ void SchedDecoder::decode(tep_record* rec, EventStore& store) {
         }
         if (static_cast<size_t>(id) >= otherById_.size()) otherById_.resize(static_cast<size_t>(id) + 1, 0);
         ++otherById_[static_cast<size_t>(id)];
+        unsigned long long vec = 0;
+        if (id == softirqEntryId_ && softirqEntryVec_ && tep_read_number_field(softirqEntryVec_, rec->data, &vec) == 0)
+            softirqs_.enter(rec->cpu, static_cast<int64_t>(vec));
+        else if (id == softirqExitId_)
+            softirqs_.exit(rec->cpu);
         return;
     }
     const Slot& s = slots_[static_cast<size_t>(slot)];
@@ -116,7 +126,8 @@ void SchedDecoder::decode(tep_record* rec, EventStore& store) {
             e.dstCpu = static_cast<int32_t>(b);
             e.prio = static_cast<int32_t>(c);
             e.waker = tep_data_pid(tep_, rec);  // common_pid: who ran the tracepoint
-            e.inHardirq = inHardirq(tep_data_flags(tep_, rec));
+            if (const int flags = tep_data_flags(tep_, rec); flags > 0)
+                e.byInterrupt = byInterrupt(hardirqFlags(flags), softirqFlags(flags), softirqs_.vec(rec->cpu));
             if (ok) store.noteComm(e.pid, e.ts, charField(s.f[Comm], d, rec->size));
             break;
         case EventKind::MigrateTask:

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "event_store.h"
+#include "interrupt_context.h"
 
 struct tep_handle;
 struct tep_record;
@@ -46,6 +47,9 @@ private:
     std::vector<Slot> slots_;
     std::vector<uint64_t> otherById_;
     int known_ = 0;
+    int softirqEntryId_ = -1, softirqExitId_ = -1;
+    tep_format_field* softirqEntryVec_ = nullptr;
+    SoftirqTracker softirqs_;
 };
 
 }  // namespace schedscope::tracing

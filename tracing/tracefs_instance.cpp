@@ -20,7 +20,11 @@ const std::vector<std::string>& captureEvents() {
         "sched:sched_switch",       "sched:sched_waking",       "sched:sched_wakeup",
         "sched:sched_wakeup_new",   "sched:sched_migrate_task", "sched:sched_process_fork",
         "sched:sched_process_exec", "sched:sched_process_exit", "sched:sched_move_numa",
-        "sched:sched_swap_numa",    "sched:sched_stick_numa",   "power:cpu_idle"};
+        "sched:sched_swap_numa",    "sched:sched_stick_numa",   "power:cpu_idle",
+        // what a wakeup in a softirq served (interrupt_context.h): a timer's or a disk's
+        // wakeups are no task's, a loopback send's are the sender's. Softirqs do not nest, so
+        // a wakeup flagged softirq serves its CPU's latest entry: no need for softirq_exit
+        "irq:softirq_entry"};
     return events;
 }
 

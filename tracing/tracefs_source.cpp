@@ -31,7 +31,7 @@ Result<std::unique_ptr<TracefsSource>> TracefsSource::start() {
     if (!inst) return Error{inst.error()};
     auto impl = std::make_unique<Impl>();
     impl->instance = std::move(*inst);
-    auto tep = loadLocalEventFormats(kTracingDir, {"sched", "power"});
+    auto tep = loadLocalEventFormats(kTracingDir, {"sched", "power", "irq"});
     if (!tep) return Error{tep.error()};
     impl->tep = std::move(*tep);
     impl->decoder = std::make_unique<SchedDecoder>(impl->tep.get());

@@ -83,12 +83,12 @@ nlohmann::json statsJson(const EventStore& store, const MigrationReport& mig, co
     j["migrations"] = mig.migrations.size();
     // not in the counts above (no sched_migrate_task), but migrations to replay and the simulator
     j["fork_placements"] = forkPlacements(store, mig.migrations).size();
-    // sched_waking in a hardirq or NMI (the records' flags): no task woke those (wakerOf())
-    size_t hardirqWakings = 0;
+    // sched_waking for an interrupt (interrupt_context.h): no task woke those (wakerOf())
+    size_t interruptWakings = 0;
     for (int c = 0; c < store.cpuCount(); ++c)
         for (size_t i = 0; i < store.cpuSize(c); ++i)
-            if (store.kindAt(c, i) == EventKind::Waking && store.at(c, i).inHardirq) ++hardirqWakings;
-    j["hardirq_wakings"] = hardirqWakings;
+            if (store.kindAt(c, i) == EventKind::Waking && store.at(c, i).byInterrupt) ++interruptWakings;
+    j["interrupt_wakings"] = interruptWakings;
     j["bin_s"] = static_cast<double>(mig.binNs) / 1e9;
     j["migrations_by_level_over_time"] = topologyName.empty() ? nlohmann::json(nullptr) : nlohmann::json(mig.byLevelOverTime);
     j["anomalies"] = store.anomalyTable();
@@ -140,9 +140,9 @@ void printStatsText(const nlohmann::json& j) {
     std::printf("fork placements onto another CPU (sched_wakeup_new; no sched_migrate_task, replay counts them as fork "
                 "migrations): %llu\n",
                 j["fork_placements"].get<unsigned long long>());
-    std::printf("sched_waking in a hardware interrupt (a timer's or a device's, by the trace flags: no task woke "
-                "them): %llu\n",
-                j["hardirq_wakings"].get<unsigned long long>());
+    std::printf("sched_waking for an interrupt (a hardirq or NMI by the trace flags, or a timer, block, tasklet, RCU or "
+                "sched softirq by its softirq_entry; no task woke them): %llu\n",
+                j["interrupt_wakings"].get<unsigned long long>());
     std::printf("anomalies:\n");
     for (const auto& [k, v] : j["anomalies"].items()) std::printf("  %-22s %llu\n", k.c_str(), v.get<unsigned long long>());
 }

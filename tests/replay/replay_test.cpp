@@ -512,7 +512,7 @@ TEST(ReplayTraces, RecordedTimelineAndJsonBlocks) {
 TEST(ReplayTraces, EveryWindowOfEveryRecordingReplaysToItsEnd) {
     const char* traces[] = {"forkstorm.dat", "hackbench.dat", "napper-2hogs.dat", "napper-hog.dat",
                             "pingpong-lost-switches.dat", "pingpong-raced-wakeup.dat", "pingpong.dat",
-                            "pinned.dat", "stress-during-apt.dat", "tcp-pingpong.dat"};
+                            "pinned.dat", "stress-during-apt.dat", "tcp-pingpong.dat", "busy-io.dat"};
     const std::pair<double, double> windows[] = {{0, 1}, {0, 0.25}, {0.25, 0.75}, {0.6, 1}};
     int runs = 0;
     for (const char* file : traces) {
