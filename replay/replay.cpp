@@ -208,6 +208,10 @@ ReplayMetrics metricsFromSim(sim::SimState& s, size_t taskCount) {
     }
     m.completionS = allExited ? last : -1;
     m.timeline = s.metrics.timeline;
+    if (s.metrics.stalledAtNs >= 0) {
+        m.stalledAtS = static_cast<double>(s.metrics.stalledAtNs) / 1e9;
+        m.stalledTasks = s.metrics.stalledTasks;
+    }
     return m;
 }
 

@@ -44,6 +44,10 @@ struct ReplayMetrics {
     std::vector<double> cpuUtilisation;  // per CPU: share of elapsed time running kept tasks
     std::vector<TaskOutcome> tasks;      // indexed like DerivedWorkload::tasks
     std::vector<sim::PlacementSample> timeline;  // per CPU running task index (-1 idle) at samples
+    // a simulated run whose tasks all ended up waiting for each other (sim::Metrics::stalledAtNs):
+    // when (-1: no stall), and which tasks, by index into DerivedWorkload::tasks
+    double stalledAtS = -1;
+    std::vector<int> stalledTasks;
     long long migrations() const;
 };
 

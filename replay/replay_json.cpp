@@ -70,6 +70,7 @@ json metricsToJson(const ReplayMetrics& m, const DerivedWorkload& d) {
     }
     json metrics = {{"elapsed_s", m.elapsedS},
                     {"completion_s", orNull(m.completionS)},
+                    {"stalled", m.stalledAtS >= 0 ? json{{"at_s", m.stalledAtS}, {"tasks", m.stalledTasks}} : json(nullptr)},
                     {"migrations", m.migrations()},
                     {"migrations_by_level", m.migrationsByLevel},
                     {"migrations_by_cause", m.migrationsByCause},

@@ -9,6 +9,7 @@
 #include "commands.h"
 #include "replay.h"
 #include "replay_json.h"
+#include "sim/sim_json.h"
 #include "sim_run.h"
 #include "topology_options.h"
 #include "trace_load_options.h"
@@ -121,6 +122,7 @@ void printUnfinished(const ReplayRun& run, const DerivedWorkload& derived) {
     if (names.size() > 4) shown += ", ...";
     std::printf("  %s: %zu of %zu tasks had not exited when the run stopped at %.3f s (%s)\n", run.label.c_str(),
                 names.size(), run.metrics.tasks.size(), run.metrics.elapsedS, shown.c_str());
+    if (run.state && run.metrics.stalledAtS >= 0) std::printf("  %s: %s\n", run.label.c_str(), sim::describeStall(*run.state).c_str());
 }
 
 void printReplayText(const ReplayResult& r, const std::string& trace) {

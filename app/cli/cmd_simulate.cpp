@@ -41,6 +41,7 @@ void printSummary(sim::SimState& s, const workload::Workload& wl, const sim::Run
         if (s.metrics.migrationsByCause[c])
             std::printf(" %s=%lld", sim::causeName(static_cast<sim::MigrationCause>(c)), s.metrics.migrationsByCause[c]);
     std::printf("\n");
+    if (const std::string stall = sim::describeStall(s); !stall.empty()) std::printf("  %s\n", stall.c_str());
 }
 
 int runCompare(const Args& args, const SimSetup& setup) {

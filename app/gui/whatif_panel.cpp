@@ -393,12 +393,18 @@ void WhatIfPanel::onFinished() {
     } else if (r.cancelled) {
         status_->setText(tr("Cancelled after %1 of %2 simulations.").arg(done).arg(progress_->maximum()));
     } else {
-        QString runErrors;
-        for (const auto& run : r.runs)
-            if (!run.error.empty()) { runErrors = qs(run.error); break; }
-        status_->setText(runErrors.isEmpty()
-                             ? tr("Done: %1 simulations of %2 on %3.").arg(done).arg(qs(r.setup->workload.spec), qs(r.setup->topology->name))
-                             : tr("Done, with errors: %1").arg(runErrors));
+        QString runErrors, stall;
+        int stalled = 0;
+        for (const auto& run : r.runs) {
+            if (!run.error.empty() && runErrors.isEmpty()) runErrors = qs(run.error);
+            if (!run.stall.empty() && stalled++ == 0) stall = qs(run.stall);
+        }
+        QString text = runErrors.isEmpty()
+                           ? tr("Done: %1 simulations of %2 on %3.").arg(done).arg(qs(r.setup->workload.spec), qs(r.setup->topology->name))
+                           : tr("Done, with errors: %1").arg(runErrors);
+        // a workload file whose tasks wait for each other: say so, not just "not finished"
+        if (stalled) text += tr(" %1 of them %2.").arg(stalled).arg(stall);
+        status_->setText(text);
     }
     exportJson_->setEnabled(r.setup != nullptr);
     exportCsv_->setEnabled(r.setup != nullptr);

@@ -11,6 +11,7 @@
 #include "replay.h"
 #include "sim/sched_knobs.h"
 #include "sim/sim_json.h"
+#include "sim/sim_json.h"
 #include "sim/simulator.h"
 #include "workload/workload_json.h"
 #include "workload/workload_spec.h"
@@ -130,6 +131,7 @@ WhatIfRun runWhatIfJob(const WhatIfSetup& setup, int setting, int seedIndex, con
     }
     sim::SimState& s = **st;
     run.metrics = sim::summaryMetrics(s, setup.workload);
+    run.stall = sim::describeStall(s);
     run.migrationsByLevel = s.metrics.migrationsByLevel;
     const double elapsed = std::max(1e-9, static_cast<double>(s.now) / 1e9);
     run.cpuUtilisation.assign(setup.topology->cpus.size(), std::nan(""));

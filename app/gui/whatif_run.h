@@ -79,6 +79,7 @@ struct WhatIfRun {
     std::vector<std::pair<std::string, double>> metrics;  // sim::summaryMetrics()
     std::map<std::string, long long> migrationsByLevel;
     std::vector<double> cpuUtilisation;  // per CPU id, busy fraction
+    std::string stall;                   // sim::describeStall(): its tasks ended up waiting for good
     std::string error;
 };
 // `keepGoing` is asked every 65536 simulated events (sim::SimOptions::progress): false stops

@@ -1,7 +1,9 @@
 #include "sim/sim_json.h"
 
 #include <algorithm>
+#include <cstdio>
 #include <limits>
+#include <string>
 
 #include "sim/placement_spread.h"
 
@@ -25,7 +27,27 @@ double completion(const SimState& s) {
     return static_cast<double>(last) / 1e9;
 }
 
+nlohmann::json stalledJson(const SimState& s) {
+    if (s.metrics.stalledAtNs < 0) return nullptr;
+    nlohmann::json names = nlohmann::json::array();
+    for (int id : s.metrics.stalledTasks) names.push_back(s.tasks[static_cast<size_t>(id)].spec->name);
+    return {{"at_s", static_cast<double>(s.metrics.stalledAtNs) / 1e9}, {"tasks", names}};
+}
+
 }  // namespace
+
+std::string describeStall(const SimState& s) {
+    const Metrics& m = s.metrics;
+    if (m.stalledAtNs < 0) return {};
+    std::string names;
+    for (size_t i = 0; i < m.stalledTasks.size() && i < 4; ++i)
+        names += (i ? ", " : "") + s.tasks[static_cast<size_t>(m.stalledTasks[i])].spec->name;
+    if (m.stalledTasks.size() > 4) names += ", ...";
+    char at[32];
+    std::snprintf(at, sizeof at, "%.6f", static_cast<double>(m.stalledAtNs) / 1e9);
+    return "stalled at " + std::string(at) + " s: " + std::to_string(m.stalledTasks.size()) +
+           " task(s) blocked in a Wait or a Barrier that no task left could end (" + names + ")";
+}
 
 std::vector<std::pair<std::string, double>> summaryMetrics(SimState& s, const workload::Workload& wl) {
     const double el = elapsedS(s);
@@ -111,7 +133,8 @@ nlohmann::json simResultToJson(SimState& s, const workload::Workload& wl, const 
           {"samples", s.metrics.waitLatency.count()}}},
         {"idle_while_overloaded_s", static_cast<double>(s.metrics.idleWhileOverloadedNs) / 1e9},
         {"cpu_utilisation", util},
-        {"events", s.metrics.events}};
+        {"events", s.metrics.events},
+        {"stalled", stalledJson(s)}};
     for (const auto& [name, mean] : placementSpread(s)) metrics[name] = mean;
     json timeline = json::array();
     for (const auto& p : s.metrics.timeline) timeline.push_back({{"t_s", p.timeS}, {"running", p.running}});

@@ -18,5 +18,8 @@ nlohmann::json simResultToJson(SimState& s, const workload::Workload& wl, const 
 // The scalar metrics a comparison reports, by name (e.g. "throughput", "wait_p99_us", and the
 // placement spread "busy_cores" ... "busy_nodes"); completion_s is NaN when not every task finished.
 std::vector<std::pair<std::string, double>> summaryMetrics(SimState& s, const workload::Workload& wl);
+// One line on a stalled run (Metrics::stalledAtNs): when, how many tasks wait, the first few by
+// name; "" when the run did not stall.
+std::string describeStall(const SimState& s);
 
 }  // namespace schedscope::sim

@@ -156,10 +156,31 @@ public:
         }
         for (Task& t : s_.tasks) endStint(t);
         Metrics& m = s_.metrics;
+        noteStall(m);
         if (m.imbalanced) m.idleWhileOverloadedNs += s_.now - m.lastImbalanceCheck;
         m.lastImbalanceCheck = s_.now;
         for (size_t i = 0; i < levelMigrations_.size(); ++i)
             if (levelMigrations_[i]) m.migrationsByLevel[levelNames_[i]] += levelMigrations_[i];
+    }
+
+    // Metrics::stalledAtNs and stalledTasks, at the end of the run
+    void noteStall(Metrics& m) const {
+        int64_t at = 0;
+        std::vector<int> blocked;
+        for (const Task& t : s_.tasks) {
+            switch (t.state) {
+            case TaskState::Blocked:
+                blocked.push_back(t.id);
+                at = std::max(at, t.lastRan);
+                break;
+            case TaskState::Exited: at = std::max(at, t.exitedAt); break;
+            case TaskState::NotStarted: break;  // only a live task's Fork could start it
+            default: return;                    // running, runnable or asleep: not stalled
+            }
+        }
+        if (blocked.empty()) return;
+        m.stalledAtNs = at;
+        m.stalledTasks = std::move(blocked);
     }
 
     // the run ended because simulated time stopped (see step())

@@ -473,6 +473,31 @@ TEST(Cli, BenchSimPrintsEventsPerSecondAndTheParallelFigure) {
     EXPECT_EQ(text.out.find("at once"), std::string::npos) << "one run unless --jobs asks for more";
 }
 
+// A workload file whose two tasks each wait for the other's wakeup: the run says it stalled,
+// when and who waits, where the metrics alone only showed "not finished".
+TEST(Cli, AWorkloadWhoseTasksWaitForEachOtherSaysItStalled) {
+    const std::string file = std::string(SCHEDSCOPE_TEST_SCRATCH) + "/deadlock.json";
+    ASSERT_EQ(0, std::system(("mkdir -p " + std::string(SCHEDSCOPE_TEST_SCRATCH) + " && printf '%s' '" +
+                              R"({"name": "deadlock", "tasks": [{"name": "a", "script": [{"run_ns": 1e6}, {"wait": true}, {"wake": 1}]},)"
+                              R"( {"name": "b", "script": [{"run_ns": 3e6}, {"wait": true}, {"wake": 0}]}]})" + "' > " + file)
+                                 .c_str()));
+    CliRun text = cli("simulate --preset kunpeng920-24 --workload " + file + " --duration 0.05");
+    ASSERT_EQ(text.status, 0) << text.err;
+    EXPECT_NE(text.out.find("not finished"), std::string::npos) << text.out;
+    EXPECT_NE(text.out.find("stalled at 0.003000 s: 2 task(s) blocked in a Wait or a Barrier that no task left could end "
+                            "(a, b)"),
+              std::string::npos)
+        << text.out;
+    CliRun json = cli("simulate --preset kunpeng920-24 --workload " + file + " --duration 0.05 --json");
+    ASSERT_EQ(json.status, 0) << json.err;
+    const auto j = nlohmann::json::parse(json.out);
+    EXPECT_DOUBLE_EQ(j["metrics"]["stalled"]["at_s"].get<double>(), 0.003);
+    // a generator workload that runs for its duration did not stall
+    CliRun hackbench = cli("simulate --preset kunpeng920-24 --workload hackbench:groups=2 --duration 0.1 --json");
+    ASSERT_EQ(hackbench.status, 0) << hackbench.err;
+    EXPECT_TRUE(nlohmann::json::parse(hackbench.out)["metrics"]["stalled"].is_null());
+}
+
 // simulate's JSON for hackbench:groups=2 on a Kunpeng 920 for 0.1 s, with `extra` options
 nlohmann::json hackbench01sJson(const std::string& extra) {
     CliRun r = cli("simulate --preset kunpeng920-24 --workload hackbench:groups=2 --duration 0.1 --json" + extra);

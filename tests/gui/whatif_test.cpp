@@ -17,6 +17,9 @@
 #include <qcustomplot.h>
 
 #include "gui_test_util.h"
+#include <QDir>
+#include <QFile>
+
 #include "qt_convert.h"
 #include "support/fixtures.h"
 #include "session_loader.h"
@@ -597,6 +600,32 @@ TEST(WhatIfPanel, BadWorkloadFailsInOneLine) {
     ASSERT_TRUE(finished.wait(60'000));
     EXPECT_TRUE(panel.statusText().startsWith(QStringLiteral("Failed"))) << panel.statusText().toStdString();
     EXPECT_FALSE(panel.statusText().contains(QLatin1Char('\n')));
+}
+
+// A workload file whose tasks wait for each other: every run stalls, and the status says when
+// and who waits, where the table only shows completion_s missing.
+TEST(WhatIfPanel, AStalledWorkloadIsNamedInTheStatus) {
+    const QString file = qs(std::string(SCHEDSCOPE_TEST_SCRATCH)) + QStringLiteral("/whatif-deadlock.json");
+    QDir().mkpath(qs(std::string(SCHEDSCOPE_TEST_SCRATCH)));
+    QFile f(file);
+    ASSERT_TRUE(f.open(QIODevice::WriteOnly));
+    f.write(R"({"name": "deadlock", "tasks": [{"name": "a", "script": [{"run_ns": 1e6}, {"wait": true}, {"wake": 1}]},)"
+            R"( {"name": "b", "script": [{"run_ns": 3e6}, {"wait": true}, {"wake": 0}]}]})");
+    f.close();
+    WhatIfPanel panel;
+    panel.setTopologyPreset(QStringLiteral("kunpeng920-24"));
+    panel.setWorkload(file);
+    panel.setCompare(QStringLiteral("cls"));
+    panel.setSeeds(1);
+    panel.setDuration(0.05);
+    QSignalSpy finished(&panel, &WhatIfPanel::finished);
+    panel.run();
+    ASSERT_TRUE(finished.wait(60'000));
+    const QString status = panel.statusText();
+    EXPECT_TRUE(status.startsWith(QStringLiteral("Done"))) << status.toStdString();
+    EXPECT_TRUE(status.contains(QStringLiteral(" 2 of them stalled at 0.003000 s: 2 task(s) blocked in a Wait or a Barrier")))
+        << status.toStdString();
+    EXPECT_FALSE(status.contains(QLatin1Char('\n')));
 }
 
 TEST(WhatIfPanel, NothingOpenSaysSo) {

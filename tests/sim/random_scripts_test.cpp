@@ -121,8 +121,13 @@ Generated randomWorkload(std::mt19937_64& rng, int cpus) {
     return g;
 }
 
+struct ScriptOutcome {
+    std::vector<bool> done;     // reaches the end of its script
+    std::vector<bool> started;  // starts at the beginning or is forked
+};
+
 // The timeless pass: which tasks reach the end of their script.
-std::vector<bool> finishesByScripts(const workload::Workload& wl) {
+ScriptOutcome finishesByScripts(const workload::Workload& wl) {
     const size_t n = wl.tasks.size();
     std::vector<size_t> pc(n, 0);
     std::vector<std::map<size_t, long long>> loops(n);
@@ -154,7 +159,7 @@ std::vector<bool> finishesByScripts(const workload::Workload& wl) {
             }
         }
     }
-    return done;
+    return {done, started};
 }
 
 struct Machine {
@@ -192,7 +197,12 @@ TEST(RandomScripts, TheSimulatorFinishesWhatTheScriptsLetFinish) {
         const Machine& m = ms[static_cast<size_t>(round) % ms.size()];
         const int cpus = static_cast<int>(m.topo.cpus.size());
         const Generated g = randomWorkload(rng, cpus);
-        const std::vector<bool> expected = finishesByScripts(g.wl);
+        const ScriptOutcome outcome = finishesByScripts(g.wl);
+        const std::vector<bool>& expected = outcome.done;
+        // the tasks that start and never finish: the run stalls with exactly those waiting
+        std::vector<int> stuck;
+        for (size_t i = 0; i < expected.size(); ++i)
+            if (outcome.started[i] && !expected[i]) stuck.push_back(static_cast<int>(i));
         for (const char* profile : profiles) {
             sim::SimOptions o;
             o.durationS = 10;  // far beyond the work: a task not finished by then never will
@@ -228,6 +238,8 @@ TEST(RandomScripts, TheSimulatorFinishesWhatTheScriptsLetFinish) {
                     ++stalled;
                 }
             }
+            EXPECT_EQ(state.metrics.stalledTasks, stuck) << "round " << round << " under " << profile;
+            EXPECT_EQ(state.metrics.stalledAtNs >= 0, !stuck.empty()) << "round " << round << " under " << profile;
             // no more CPU time than the CPUs had, and each CPU's busy time is its tasks' time
             int64_t busyNs = 0;
             for (const auto& cpu : state.cpus) {
