@@ -530,6 +530,8 @@ TEST(ReplayTraces, EveryWindowOfEveryRecordingReplaysToItsEnd) {
             for (const ReplayMetrics* m : {&r->baseline->metrics, &r->whatIf.metrics}) {
                 int unfinished = 0;
                 for (const auto& t : m->tasks) unfinished += t.completionS < 0;
+                EXPECT_LT(m->stalledAtS, 0) << name << " window " << from << ":" << to << " stalled with "
+                                            << m->stalledTasks.size() << " tasks waiting";
                 EXPECT_EQ(unfinished, 0) << name << " window " << from << ":" << to << " ("
                                          << (m == &r->whatIf.metrics ? "what-if" : "baseline") << ")";
                 ++runs;
