@@ -70,9 +70,11 @@ char taskStateChar(TaskState s);
 //           the source does not say. For sched_waking and sched_wakeup_new that is the waker; a
 //           sched_wakeup may run on the target CPU (the kernel's remote wakeup list), where it
 //           names whatever that CPU was running.
-//   byInterrupt the tracepoint ran in a hardware interrupt or an NMI (the record's trace flags),
-//           false when the source does not say. A wakeup from there (a timer's expiry, a
-//           device) is no task's doing, whichever task it interrupted: see wakerOf().
+//   byInterrupt the tracepoint ran for an interrupt (interrupt_context.h): in a hardirq or an NMI
+//           (the record's trace flags), or in a softirq serving timers, block I/O, tasklets,
+//           RCU or the scheduler (its CPU's latest softirq_entry); false when the source does
+//           not say. A wakeup from there is no task's doing, whichever task it interrupted:
+//           see wakerOf().
 // Not kept: next_prio (the next task's prio is that of its own events), comm strings per event
 // (kept per task as a history of names, see EventStore::commAt), numa node ids.
 struct SchedEvent {

@@ -17,8 +17,9 @@ int32_t CpuTracker::observe(const SchedEvent& e) {
 }
 
 int32_t wakerOf(const SchedEvent& e, int32_t current) {
-    // in a hardirq: a timer's expiry or a device's interrupt, or (sched_wakeup) the wake list's
-    // IPI on the target CPU for a waker elsewhere; not the interrupted task's doing either way
+    // an interrupt's (a timer's expiry, a device, a disk's completion), or (sched_wakeup in a
+    // hardirq) the wake list's IPI on the target CPU for a waker elsewhere: not the interrupted
+    // task's doing either way
     if (e.byInterrupt) return -1;
     if ((e.kind == EventKind::Waking || e.kind == EventKind::WakeupNew) && e.waker >= 0) return e.waker;
     return current;

@@ -61,11 +61,11 @@ std::vector<TaskInterval> computeTaskIntervals(const EventStore& store);
 // stays right where the trace lost a sched_switch (kernels drop some under load, sometimes
 // without counting them). A sched_wakeup may run on the target CPU from the remote wakeup list,
 // so for it, and for sources without common_pid, the current task is the best guess.
-// A wake event in a hardirq or NMI has no waker (-1): the task it interrupted did not wake
-// anyone (a sched_wakeup there is also the wake list's IPI, for a waker on another CPU). One in a softirq keeps its task: loopback networking wakes
-// the receiver from the sender's own softirq, though a disk's completion or a timer-wheel
-// expiry in a softirq on interrupt exit is not the interrupted task's doing either (the trace
-// flags cannot tell those apart).
+// A wake event an interrupt did (SchedEvent::byInterrupt: a hardirq or NMI, or a softirq serving
+// timers, block I/O, RCU...) has no waker (-1): the task it interrupted did not wake anyone (a
+// sched_wakeup in a hardirq is also the wake list's IPI, for a waker on another CPU). One in a
+// network softirq, or in a softirq the trace cannot name, keeps its task: loopback networking
+// wakes the receiver from the sender's own softirq.
 int32_t wakerOf(const SchedEvent& e, int32_t current);
 
 // The task current on each CPU as events stream by in time order (the sched_switch tracker).
