@@ -13,13 +13,21 @@ namespace {
 
 using workload::OpKind;
 
+// The state points at its machine and domains: they outlive every run here.
+const Topology& twoCores() {
+    static const Topology topo = [] {
+        Shape shape;
+        shape.coresPerCluster = 2;
+        return makeTopology("2 cores", shape);
+    }();
+    return topo;
+}
+
 std::unique_ptr<sim::SimState> run(const workload::Workload& wl, double seconds) {
-    Shape shape;
-    shape.coresPerCluster = 2;
-    const Topology topo = makeTopology("2 cores", shape);
+    static const DomainTree tree = buildTree(twoCores(), "linux-6.12", true, true);
     sim::SimOptions o;
     o.durationS = seconds;
-    auto st = sim::simulate(topo, buildTree(topo, "linux-6.12", true, true), wl, o);
+    auto st = sim::simulate(twoCores(), tree, wl, o);
     EXPECT_TRUE(st.ok()) << (st.ok() ? "" : st.error());
     return st.ok() ? std::move(*st) : nullptr;
 }
