@@ -15,6 +15,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <cerrno>
 #include <chrono>
 #include <cstdlib>
 #include <cstring>
@@ -300,11 +301,20 @@ TEST(CaptureSocket, AClientThatWritesIsRejected) {
     const std::string sock = dir.path + "/s";
     auto h = startHelper({"--socket", sock, "--interval-ms", "20", "--duration", "30"});
     ASSERT_TRUE(waitForSocket(sock));
-    const int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
     sockaddr_un a{};
     a.sun_family = AF_UNIX;
     std::strcpy(a.sun_path, sock.c_str());
-    ASSERT_EQ(connect(fd, reinterpret_cast<sockaddr*>(&a), sizeof a), 0);
+    // The path exists from the helper's bind(); until its listen() a connect is refused (a
+    // clean clone's run hit that window once): try again, on a new socket each time.
+    int fd = -1, connected = -1;
+    for (int i = 0; i < 200 && connected != 0; ++i) {
+        if (fd >= 0) close(fd);
+        fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+        connected = connect(fd, reinterpret_cast<sockaddr*>(&a), sizeof a);
+        if (connected != 0 && errno != ECONNREFUSED) break;
+        if (connected != 0) std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    }
+    ASSERT_EQ(connected, 0) << std::strerror(errno);
     // Bytes that look like a frame: version 1 has no client-to-helper frames at all.
     const char junk[] = "SSCP\x01\x00\x01\x00\x00\x00\x00\x00";
     ASSERT_EQ(write(fd, junk, sizeof junk - 1), static_cast<ssize_t>(sizeof junk - 1));
