@@ -39,7 +39,8 @@ std::optional<EventKind> eventKindFromName(std::string_view name);
 constexpr bool isWakeKind(EventKind k) { return k == EventKind::Waking || k == EventKind::Wakeup || k == EventKind::WakeupNew; }
 
 // Task state at a sched_switch (prev_state), reduced to what the scheduler views need. The
-// raw TASK_* bits differ across kernel versions; sources map them with taskStateFromChar().
+// raw TASK_* bits differ across kernel versions; sources map the letters of the kernel's own
+// table with taskStateFromLetters() (prev_state_table.h reads that table from a format).
 enum class TaskState : uint8_t {
     Runnable,   // R: preempted, still on the runqueue
     Sleeping,   // S: interruptible sleep
@@ -51,6 +52,11 @@ enum class TaskState : uint8_t {
     Unknown
 };
 TaskState taskStateFromChar(char c);
+// The letters a kernel printed for prev_state ("S", "R+", "D|K", "x", "D|N"), with every
+// kernel's table: besides 4.14+'s R S D T t X Z P I, older kernels printed x (TASK_DEAD: the
+// final switch of an exiting task), K (TASK_WAKEKILL, a modifier: D|K is TASK_KILLABLE),
+// W (TASK_WAKING), N (TASK_NOLOAD: D|N is TASK_IDLE, what 4.14+ prints as I) and P at 512.
+TaskState taskStateFromLetters(std::string_view letters);
 char taskStateChar(TaskState s);
 
 // One decoded event. Column meanings per kind (the single place they are declared):

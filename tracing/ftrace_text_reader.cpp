@@ -98,7 +98,7 @@ bool pluginTask(std::string_view s, std::string_view& comm, int32_t& pid, int32_
 TaskState stateFromText(std::string_view s) {
     s = trim(s);
     if (s.empty()) return TaskState::Unknown;
-    return taskStateFromChar(s.front());
+    return taskStateFromLetters(s);
 }
 
 // Decodes an event payload; returns false when the fields are not there.

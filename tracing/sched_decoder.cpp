@@ -21,17 +21,6 @@ constexpr int kTraceFlagNmi = 0x40;
 bool hardirqFlags(int flags) { return flags > 0 && (flags & (TRACE_FLAG_HARDIRQ | kTraceFlagNmi)) != 0; }
 bool softirqFlags(int flags) { return flags > 0 && (flags & TRACE_FLAG_SOFTIRQ) != 0; }
 
-// prev_state as the kernel prints it (TASK_REPORT bits since 4.14): 0 is R, then S D T t X Z P I
-// by bit; higher bits (TASK_REPORT_MAX, "R+") mean preempted.
-TaskState stateFromBits(int64_t v) {
-    constexpr char chars[] = {'S', 'D', 'T', 't', 'X', 'Z', 'P', 'I'};
-    const auto bits = static_cast<uint64_t>(v) & 0xff;
-    if (bits == 0) return TaskState::Runnable;
-    for (int b = 0; b < 8; ++b)
-        if (bits >> b & 1) return taskStateFromChar(chars[b]);
-    return TaskState::Unknown;
-}
-
 std::string_view charField(const tep_format_field* f, const void* data, int size) {
     if (!f || f->offset + f->size > size) return {};
     const char* p = static_cast<const char*>(data) + f->offset;
@@ -47,6 +36,7 @@ SchedDecoder::SchedDecoder(tep_handle* tep) : tep_(tep) {
         tep_event* ev = tep_find_event_by_name(tep, kind == EventKind::CpuIdle ? "power" : "sched", name.c_str());
         if (!ev) continue;
         Slot s{kind, {}};
+        if (kind == EventKind::Switch) prevStates_ = PrevStateTable(ev);
         for (int f = 0; f < FieldCount; ++f) s.f[static_cast<size_t>(f)] = tep_find_field(ev, kFieldNames[f]);
         if (ev->id < 0 || ev->id > 32767) continue;
         if (static_cast<size_t>(ev->id) >= slotOfId_.size()) slotOfId_.resize(static_cast<size_t>(ev->id) + 1, -1);
@@ -111,7 +101,7 @@ void SchedDecoder::decode(tep_record* rec, EventStore& store) {
             e.pid = static_cast<int32_t>(a);
             e.pid2 = static_cast<int32_t>(b);
             e.prio = static_cast<int32_t>(c);
-            e.state = stateFromBits(x);
+            e.state = prevStates_.decode(x);
             if (ok) {
                 store.noteComm(e.pid, e.ts, charField(s.f[PrevComm], d, rec->size));
                 store.noteComm(e.pid2, e.ts, charField(s.f[NextComm], d, rec->size));

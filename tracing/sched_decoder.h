@@ -8,6 +8,7 @@
 
 #include "event_store.h"
 #include "interrupt_context.h"
+#include "prev_state_table.h"
 
 struct tep_handle;
 struct tep_record;
@@ -50,6 +51,7 @@ private:
     int softirqEntryId_ = -1, softirqExitId_ = -1;
     tep_format_field* softirqEntryVec_ = nullptr;
     SoftirqTracker softirqs_;
+    PrevStateTable prevStates_;  // sched_switch's prev_state letters, from its format
 };
 
 }  // namespace schedscope::tracing
