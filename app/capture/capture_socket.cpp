@@ -6,9 +6,12 @@
 #include <sys/un.h>
 #include <unistd.h>
 
+#include <fcntl.h>
+
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
+#include <string>
 
 namespace schedscope::capture {
 namespace {
@@ -32,6 +35,14 @@ bool someoneListens(const std::string& path) {
     return listening;
 }
 
+// `path`'s directory, a name no other helper uses: ".<name>.<pid>"
+std::string temporaryNameBeside(const std::string& path) {
+    const auto slash = path.rfind('/');
+    const std::string dir = slash == std::string::npos ? "" : path.substr(0, slash + 1);
+    const std::string name = slash == std::string::npos ? path : path.substr(slash + 1);
+    return dir + "." + name + "." + std::to_string(getpid());
+}
+
 }  // namespace
 
 Result<int> listenOnSocket(const std::string& path) {
@@ -46,7 +57,12 @@ Result<int> listenOnSocket(const std::string& path) {
     }
     const int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
     if (fd < 0) return Error{errnoText("socket")};
-    const sockaddr_un a = addressOf(path);
+    // Bound under a temporary name and renamed once listening: a client that sees the path can
+    // connect (bound at the path itself, it exists from bind() and refuses connections until
+    // listen()). A directory too long for the temporary name binds the path itself.
+    std::string bindPath = temporaryNameBeside(path);
+    if (bindPath.size() >= sizeof(sockaddr_un::sun_path)) bindPath = path;
+    const sockaddr_un a = addressOf(bindPath);
     // Linux creates the socket inode with the umask applied: 0600 from the start, no window
     // in which another user could connect.
     const mode_t old = umask(0177);
@@ -61,7 +77,14 @@ Result<int> listenOnSocket(const std::string& path) {
     if (listen(fd, 1) != 0) {
         const std::string e = errnoText(path + ": listen");
         close(fd);
-        unlink(path.c_str());
+        unlink(bindPath.c_str());
+        return Error{e};
+    }
+    // RENAME_NOREPLACE: a server that took the path since the check above keeps it
+    if (bindPath != path && renameat2(AT_FDCWD, bindPath.c_str(), AT_FDCWD, path.c_str(), RENAME_NOREPLACE) != 0) {
+        const std::string e = errno == EEXIST ? path + ": a server is already listening there" : errnoText(path);
+        close(fd);
+        unlink(bindPath.c_str());
         return Error{e};
     }
     return fd;
