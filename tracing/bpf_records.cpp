@@ -78,6 +78,7 @@ bool applyRecord(const void* data, size_t size, EventStore& store) {
         case SSC_WAKEUP_NEW:
             e.dstCpu = r.arg;
             e.waker = static_cast<int32_t>(r.waker[0] | r.waker[1] << 8 | r.waker[2] << 16) - 1;
+            e.byInterrupt = (r.state & SSC_WAKE_BY_INTERRUPT) != 0;
             break;
         default:
             break;

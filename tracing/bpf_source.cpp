@@ -133,9 +133,11 @@ Result<std::unique_ptr<BpfSource>> BpfSource::start(const BpfOptions& options) {
         bpf_program* prog = nullptr;
         bpf_object__for_each_program(prog, skel->obj) {
             const bool isRaw = std::strncmp(bpf_program__section_name(prog), "raw_tp/", 7) == 0;
-            // The softirq programs only tell the aggregate mode's cause rules when SCHED_SOFTIRQ runs.
-            const bool softirq = std::strstr(bpf_program__section_name(prog), "/softirq_") != nullptr;
-            bpf_program__set_autoload(prog, isRaw == rawTp && (!softirq || !stream));
+            // The interrupt programs give the stream's wake records their interrupt bit; the
+            // aggregate mode's cause rules need only the softirq ones (when SCHED_SOFTIRQ runs).
+            const char* section = bpf_program__section_name(prog);
+            const bool hardirq = std::strstr(section, "/irq_handler_") != nullptr || std::strstr(section, "/hrtimer_") != nullptr;
+            bpf_program__set_autoload(prog, isRaw == rawTp && (stream || !hardirq));
         }
         int err = sched_bpf__load(skel);
         if (!err) err = sched_bpf__attach(skel);

@@ -3,11 +3,19 @@
 // Skips (with the reason) without root/CAP_BPF, kernel BTF or a BPF build.
 #include <gtest/gtest.h>
 
+#include <sys/syscall.h>
 #include <unistd.h>
+
+#include <atomic>
+#include <chrono>
+#include <ctime>
+#include <functional>
+#include <thread>
 
 #include "bpf_source.h"
 #include "domains/domain_builder.h"
 #include "migration_classifier.h"
+#include "sched_tracker.h"
 #include "support/fixtures.h"
 #include "support/pinned_moves.h"
 
@@ -15,6 +23,48 @@ using namespace schedscope;
 using namespace schedscope::tracing;
 
 namespace {
+
+pid_t threadId() { return static_cast<pid_t>(syscall(SYS_gettid)); }
+
+// A thread that sleeps 1 ms `rounds` times (each wakeup is its hrtimer's expiry, in a hardirq)
+// and two that pass a byte back and forth through pipes (each woken by the other's write).
+struct TimerAndPipeWakeups {
+    std::atomic<pid_t> sleeper{0}, ping{0}, pong{0};
+    void run(int rounds, const std::function<void()>& pollStore) {
+        int ab[2], ba[2];
+        ASSERT_EQ(pipe(ab), 0);
+        ASSERT_EQ(pipe(ba), 0);
+        std::atomic<int> done{0};
+        std::thread s([&] {
+            sleeper = threadId();
+            const timespec ms{0, 1'000'000};
+            for (int i = 0; i < rounds; ++i) nanosleep(&ms, nullptr);
+            ++done;
+        });
+        std::thread a([&] {
+            ping = threadId();
+            char c = 0;
+            for (int i = 0; i < rounds; ++i)
+                if (write(ab[1], &c, 1) != 1 || read(ba[0], &c, 1) != 1) break;
+            ++done;
+        });
+        std::thread b([&] {
+            pong = threadId();
+            char c = 0;
+            for (int i = 0; i < rounds; ++i)
+                if (read(ab[0], &c, 1) != 1 || write(ba[1], &c, 1) != 1) break;
+            ++done;
+        });
+        while (done < 3) {
+            pollStore();
+            std::this_thread::sleep_for(std::chrono::milliseconds(20));
+        }
+        s.join();
+        a.join();
+        b.join();
+        for (int fd : {ab[0], ab[1], ba[0], ba[1]}) close(fd);
+    }
+};
 
 struct Machine {
     DomainTree tree;
@@ -135,5 +185,41 @@ TEST(BpfSource, RawTracepointFallbackStreamsAndAggregates) {
             EXPECT_EQ(store.size(), 0u);
             EXPECT_FALSE(snap.migrations.empty());
         }
+    }
+}
+
+TEST(BpfSource, WakeupsATimerDidAreMarkedAndThoseATaskDidAreNot) {
+    SKIP_WITHOUT_BPF_OR_TWO_CPUS();
+    for (bool rawTp : {false, true}) {
+        BpfOptions opt;
+        opt.ignoreSelf = false;  // the workload is this process's threads
+        opt.rawTpOnly = rawTp;
+        auto source = BpfSource::start(opt);
+        ASSERT_TRUE(source) << source.error();
+        EventStore store;
+        TimerAndPipeWakeups w;
+        w.run(200, [&] { ASSERT_TRUE((*source)->poll(store, 0)); });
+        ASSERT_TRUE((*source)->poll(store, 0));
+        store.finish();
+        int timerWakings = 0, timerByInterrupt = 0, pipeWakings = 0, pipeByInterrupt = 0;
+        store.forEach([&](const SchedEvent& e) {
+            if (e.kind != EventKind::Waking) return true;
+            if (e.pid == w.sleeper) {
+                ++timerWakings;
+                timerByInterrupt += e.byInterrupt;
+                EXPECT_EQ(wakerOf(e, e.waker), e.byInterrupt ? -1 : e.waker);
+            } else if (e.pid == w.ping || e.pid == w.pong) {
+                ++pipeWakings;
+                pipeByInterrupt += e.byInterrupt;
+            }
+            return true;
+        });
+        const char* kind = (*source)->attachKind();
+        std::printf("%s: sleeper %d of %d wakings by an interrupt, pipe %d of %d\n", kind, timerByInterrupt, timerWakings,
+                    pipeByInterrupt, pipeWakings);
+        EXPECT_GE(timerWakings, 150) << kind;
+        EXPECT_GE(timerByInterrupt, timerWakings * 9 / 10) << kind << ": " << timerByInterrupt << " of " << timerWakings;
+        EXPECT_GE(pipeWakings, 150) << kind;
+        EXPECT_EQ(pipeByInterrupt, 0) << kind << ": of " << pipeWakings;
     }
 }

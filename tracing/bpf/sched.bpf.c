@@ -91,6 +91,29 @@ struct {
     __type(value, __u8);
 } stopper_softirq SEC(".maps");
 
+/* Stream mode: what this CPU is serving, so a wake record can say an interrupt did it (as a
+ * trace.dat record's flags and softirq_entry say; tracing/interrupt_context.h has the rule).
+ * Flags set at an entry tracepoint and cleared at its exit, not depth counts: a BPF program
+ * that an interrupt finds already running on its CPU is skipped, so an entry or an exit can go
+ * unseen, and a flag is right again at the next exit where a count would stay wrong for good.
+ *   irq_handler  inside irq_handler_entry/exit: a device's handler
+ *   hrtimer      inside hrtimer_expire_entry/exit: every hrtimer callback (nanosleep, timerfd
+ *                and futex timeouts, the tick), in a hardirq or in HRTIMER_SOFTIRQ
+ *   softirq_vec  1 + the vector of the softirq being served, 0 outside one (they do not nest)
+ * Interrupts do not migrate, so this is per CPU. */
+struct irq_ctx {
+    __u8 irq_handler;
+    __u8 hrtimer;
+    __u16 pad;
+    __u32 softirq_vec;
+};
+struct {
+    __uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+    __uint(max_entries, 1);
+    __type(key, __u32);
+    __type(value, struct irq_ctx);
+} irq_ctx SEC(".maps");
+
 /* Aggregate mode: children forked and not yet woken by wake_up_new_task(). */
 struct {
     __uint(type, BPF_MAP_TYPE_LRU_HASH);
@@ -320,6 +343,42 @@ static __always_inline void hist_add(__u64 *h, __u64 ns)
 
 /* ---- bodies ---- */
 
+static __always_inline struct irq_ctx *this_irq_ctx(void)
+{
+    __u32 zero = 0;
+    return bpf_map_lookup_elem(&irq_ctx, &zero);
+}
+
+#define NET_TX_SOFTIRQ 2 /* enum in include/linux/interrupt.h, stable since 2.6 */
+#define NET_RX_SOFTIRQ 3
+/* mirrors byInterrupt() in tracing/interrupt_context.cpp: a hardirq's wakeup, or a softirq's
+ * other than the network's (loopback TCP wakes the receiver from the sender's own NET_RX) */
+static __always_inline bool woken_by_interrupt(void)
+{
+    struct irq_ctx *c = this_irq_ctx();
+    if (!c)
+        return false;
+    if (c->irq_handler || c->hrtimer)
+        return true;
+    return c->softirq_vec && c->softirq_vec != NET_TX_SOFTIRQ + 1 && c->softirq_vec != NET_RX_SOFTIRQ + 1;
+}
+
+static __always_inline int on_irq_handler(bool entry)
+{
+    struct irq_ctx *c = this_irq_ctx();
+    if (c)
+        c->irq_handler = entry;
+    return 0;
+}
+
+static __always_inline int on_hrtimer(bool entry)
+{
+    struct irq_ctx *c = this_irq_ctx();
+    if (c)
+        c->hrtimer = entry;
+    return 0;
+}
+
 static __always_inline int on_switch(bool preempt, struct task_struct *prev, struct task_struct *next,
                                      unsigned int prev_state, const bool btf)
 {
@@ -365,8 +424,8 @@ static __always_inline int on_wake(int kind, struct task_struct *p, const bool b
         /* The tracepoint runs in the waker's context (for sched_wakeup, possibly the target
          * CPU's current task): keep who that was, as trace.dat keeps common_pid. */
         const __u32 waker1 = (__u32)bpf_get_current_pid_tgid() + 1;
-        emit_wake(s, kind, pid, READ(btf, p, wake_cpu), READ(btf, p, prio), SSC_STATE_UNKNOWN,
-                  waker1 < (1u << 24) ? waker1 : 0);
+        const __u8 state = SSC_STATE_UNKNOWN | (woken_by_interrupt() ? SSC_WAKE_BY_INTERRUPT : 0);
+        emit_wake(s, kind, pid, READ(btf, p, wake_cpu), READ(btf, p, prio), state, waker1 < (1u << 24) ? waker1 : 0);
     }
     if (do_aggregate) {
         if (kind == SSC_WAKING) {
@@ -453,6 +512,11 @@ static __always_inline int on_exit(struct task_struct *p)
 #define SCHED_SOFTIRQ 7 /* enum in include/linux/interrupt.h, stable since 2.6 */
 static __always_inline int on_softirq(unsigned int vec, bool entry)
 {
+    if (do_stream) {
+        struct irq_ctx *c = this_irq_ctx();
+        if (c)
+            c->softirq_vec = entry ? vec + 1 : 0; /* softirqs do not nest */
+    }
     if (do_aggregate && vec == SCHED_SOFTIRQ) {
         struct ssc_cpu_stats *s = cpu_stats();
         if (s)
@@ -484,10 +548,20 @@ static __always_inline int on_softirq(unsigned int vec, bool entry)
     }                                                                                                  \
     SEC(sec "/sched_process_exit")                                                                     \
     int BPF_PROG(ssc_exit_##sfx, struct task_struct *p) { return on_exit(p); }                         \
+    /* each exit before its entry: the skeleton attaches in this order, so no entry is seen     \
+     * without the exit that ends it */                                                           \
+    SEC(sec "/softirq_exit")                                                                           \
+    int BPF_PROG(ssc_softirq_exit_##sfx, unsigned int vec) { return on_softirq(vec, false); }          \
     SEC(sec "/softirq_entry")                                                                          \
     int BPF_PROG(ssc_softirq_entry_##sfx, unsigned int vec) { return on_softirq(vec, true); }          \
-    SEC(sec "/softirq_exit")                                                                           \
-    int BPF_PROG(ssc_softirq_exit_##sfx, unsigned int vec) { return on_softirq(vec, false); }
+    SEC(sec "/irq_handler_exit")                                                                       \
+    int BPF_PROG(ssc_irq_exit_##sfx, int irq, void *action, int ret) { return on_irq_handler(false); } \
+    SEC(sec "/irq_handler_entry")                                                                      \
+    int BPF_PROG(ssc_irq_entry_##sfx, int irq, void *action) { return on_irq_handler(true); }         \
+    SEC(sec "/hrtimer_expire_exit")                                                                    \
+    int BPF_PROG(ssc_hrtimer_exit_##sfx, void *timer) { return on_hrtimer(false); }                   \
+    SEC(sec "/hrtimer_expire_entry")                                                                   \
+    int BPF_PROG(ssc_hrtimer_entry_##sfx, void *timer, void *now) { return on_hrtimer(true); }
 
 SSC_PROGS("tp_btf", btf, true)
 SSC_PROGS("raw_tp", raw, false)

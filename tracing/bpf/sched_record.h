@@ -27,6 +27,10 @@ enum ssc_state {
     SSC_STATE_P, SSC_STATE_I, SSC_STATE_UNKNOWN
 };
 
+/* state bit of a wake record: the tracepoint ran in a hardirq (a device, an hrtimer's expiry) or
+ * in a softirq other than the network's; see tracing/interrupt_context.h */
+#define SSC_WAKE_BY_INTERRUPT 0x80
+
 /* Migration causes, in the order of tracing::MigrationCause (static_assert'ed in C++). */
 enum ssc_cause {
     SSC_CAUSE_WAKEUP = 0,
@@ -44,7 +48,9 @@ enum ssc_cause {
  *   arg   switch: next pid; fork: child pid; migrate: src << 16 | dst;
  *         waking/wakeup/wakeup_new: target CPU; exit: -1
  *   prio  switch: prev prio; waking/wakeup/wakeup_new/migrate/exit: prio; fork: 0
- *   state switch: enum ssc_state of prev; else SSC_STATE_UNKNOWN
+ *   state switch: enum ssc_state of prev; else SSC_STATE_UNKNOWN, for the wake kinds with
+ *         SSC_WAKE_BY_INTERRUPT set when an interrupt did the wakeup (a reader that predates
+ *         the bit sees a state it does not know, which it ignored for wake kinds anyway)
  *   waker waking/wakeup/wakeup_new: 1 + the pid that ran the tracepoint, 24 bits little-endian;
  *         0 when unknown (a pid >= 2^24 - 1) and for every other kind. These bytes were zero
  *         padding before, which reads as unknown, so the protocol version did not change. */
