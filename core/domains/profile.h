@@ -83,8 +83,9 @@ const KernelProfile& defaultProfile();  // the newest
 // MAJOR.MINOR (a 5.10 kernel: NODE and no CLS; 6.8: PKG, SD_CLUSTER, SD_SHARE_PKG_RESOURCES)
 // and those its stable SUBLEVEL took in ("6.18.44": NI_RANDOM and the partition-aware
 // sd_weight, as linux-6.18.33), the named profile when one has exactly that kernel's behaviours. nullptr when the release does not
-// start with MAJOR.MINOR, or is older than 4.14. Debian's "6.1.0-13" names its ABI, not its
-// sublevel, so it gets the branch's first release.
+// start with MAJOR.MINOR. Debian's "6.1.0-13" names its ABI, not its sublevel, so it gets the
+// branch's first release. A release older than 4.14 (a 3.10 or 4.4 trace) gets 4.14's, the
+// oldest modelled (no NODE, no CLS); the summary lines name both.
 const KernelProfile* profileForKernelRelease(std::string_view release);
 // The running kernel's profile (uname's release); nullptr when it cannot be told.
 const KernelProfile* runningKernelProfile();

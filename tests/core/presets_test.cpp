@@ -131,7 +131,7 @@ TEST(Presets, ProfilesRenameLevelsAndFlags) {
 // newidle cost; "linux-6.12.65": its revert and NI_RANDOM).
 TEST(Profiles, AKernelReleaseGetsTheChangesUpToItsVersion) {
     const std::pair<const char*, const char*> cases[] = {
-        {"4.9.0-19-amd64", "linux-4.14"}, {"4.14.336", "linux-4.14"},    {"4.15.0-213-generic", "linux-4.15"},
+        {"3.10.0-1160.el7.x86_64", "linux-4.14"}, {"4.9.0-19-amd64", "linux-4.14"}, {"4.14.336", "linux-4.14"},    {"4.15.0-213-generic", "linux-4.15"},
         {"5.10.0-28-arm64", "linux-5.10"}, {"5.14.21", "linux-5.15"},    {"5.15.0-105", "linux-5.15"},
         {"5.16.0", "linux-5.16"},
         {"6.1.0-13-amd64", "linux-6.1"},  {"6.5.13", "linux-6.5"},       {"6.6.30-rt", "linux-6.6"},
