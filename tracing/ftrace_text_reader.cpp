@@ -1,7 +1,10 @@
 // ftrace text: the tracefs `trace` file (kernel print formats, key=value) and `trace-cmd report`
 // output (libtraceevent's sched plugins print sched_switch/sched_wakeup as
 // "comm:pid [prio] S ==> comm:pid [prio]" and "comm:pid [prio] CPU:001").
-// Line shape: "<comm>-<pid> [(<tgid>)] [<cpu>] [<irq flags>] <secs>.<frac>: <event>: <payload>".
+// Line shape: "<comm>-<pid> [(<tgid>)] [<cpu>] [<irq flags>] <secs>.<frac>: <event>: <payload>",
+// and the variants of `trace-cmd report`: -l (latency format: "<comm8>-<pid> <cpu><flags> <ts>:",
+// the comm cut to 8 characters, the CPU and the flags run together), --ts-diff ("(+<ns>)" after
+// the timestamp), -R (raw fields: sched_switch without "==>", prev_state as a number).
 #include <algorithm>
 #include <cerrno>
 #include <charconv>
@@ -11,6 +14,7 @@
 #include <vector>
 
 #include "interrupt_context.h"
+#include "prev_state_table.h"
 #include "trace_reader.h"
 
 namespace schedscope::tracing {
@@ -95,10 +99,38 @@ bool pluginTask(std::string_view s, std::string_view& comm, int32_t& pid, int32_
     return toInt(task.substr(colon + 1), pid);
 }
 
+// prev_state where the text has no format to say which kernel's bits it holds (a number in -R
+// output, the plugin's letters): read as 4.14+ kernels report it, one TASK_REPORT bit
+const PrevStateTable& reportTable() {
+    static const PrevStateTable table;
+    return table;
+}
+
+// prev_state as the kernel's own print fmt wrote it: its letters ("S", "R+", "D|K"), or a number
 TaskState stateFromText(std::string_view s) {
     s = trim(s);
     if (s.empty()) return TaskState::Unknown;
+    if (int64_t bits = 0; toInt(s, bits)) return reportTable().decode(bits);
     return taskStateFromLetters(s);
+}
+
+// prev_state as libtraceevent's sched_switch plugin writes it (`trace-cmd report` by default):
+// one letter per bit from its own fixed table "SDTtZXxW", the TASK_* bits of 2.6, whatever the
+// kernel, "R" when none. On a 4.14+ kernel its x is 64 (P), its W 128 (I, an idle kthread) and
+// its Z and X are X and Z: the letters go back to bits, read with the 4.14+ table. (On older
+// kernels x was TASK_DEAD: the tracker also ends a task at its first such switch after its
+// sched_process_exit.)
+TaskState pluginStateFromText(std::string_view s) {
+    static constexpr std::string_view kPluginLetters = "SDTtZXxW";
+    s = trim(s);
+    int64_t bits = 0;
+    for (char c : s) {
+        if (c == '|' || c == '+' || c == 'R') continue;
+        const auto bit = kPluginLetters.find(c);
+        if (bit == std::string_view::npos) return taskStateFromLetters(s);  // not the plugin's
+        bits |= int64_t{1} << bit;
+    }
+    return s.empty() ? TaskState::Unknown : reportTable().decode(bits);
 }
 
 // Decodes an event payload; returns false when the fields are not there.
@@ -106,20 +138,20 @@ bool parsePayload(EventKind kind, std::string_view p, SchedEvent& e, EventStore&
     std::string_view comm, comm2;
     switch (kind) {
         case EventKind::Switch: {
-            const auto arrow = p.find(" ==> ");
-            if (arrow == std::string_view::npos) return false;
             std::string_view st;
-            if (kvInt(p, "prev_pid", e.pid)) {  // kernel format
+            if (kvInt(p, "prev_pid", e.pid)) {  // kernel format, or -R's raw fields (no "==>")
                 if (!kvInt(p, "next_pid", e.pid2) || !kv(p, "prev_state", st)) return false;
                 kvInt(p, "prev_prio", e.prio);
                 kv(p, "prev_comm", comm);
                 kv(p, "next_comm", comm2);
                 e.state = stateFromText(st);
             } else {  // plugin: "prev:pid [prio] S ==> next:pid [prio]"
+                const auto arrow = p.find(" ==> ");
+                if (arrow == std::string_view::npos) return false;
                 std::string_view left = trim(p.substr(0, arrow));
                 const auto sp = left.rfind(' ');
                 if (sp == std::string_view::npos) return false;
-                e.state = stateFromText(left.substr(sp + 1));
+                e.state = pluginStateFromText(left.substr(sp + 1));
                 int32_t nextPrio = 0;
                 if (!pluginTask(left.substr(0, sp), comm, e.pid, e.prio) ||
                     !pluginTask(p.substr(arrow + 5), comm2, e.pid2, nextPrio))
@@ -150,7 +182,8 @@ bool parsePayload(EventKind kind, std::string_view p, SchedEvent& e, EventStore&
             kvInt(p, "prio", e.prio);
             return kvInt(p, "pid", e.pid) && kvInt(p, "orig_cpu", e.srcCpu) && kvInt(p, "dest_cpu", e.dstCpu);
         case EventKind::ProcessFork:
-            if (!kvInt(p, "pid", e.pid) || !kvInt(p, "child_pid", e.pid2)) return false;
+            // -R prints the fields by name: parent_pid, not the print fmt's pid
+            if (!(kvInt(p, "pid", e.pid) || kvInt(p, "parent_pid", e.pid)) || !kvInt(p, "child_pid", e.pid2)) return false;
             if (kv(p, "child_comm", comm)) store.noteComm(e.pid2, e.ts, comm);
             return true;
         case EventKind::ProcessExec:
@@ -193,18 +226,88 @@ bool lostLine(std::string_view l, EventStore& store) {
     return true;
 }
 
+// The irq-flags column ("d.s4.", as tracefs and trace-cmd report -l print it): its third
+// letter is h (hardirq), H (hardirq in a softirq), z (NMI), Z (NMI in a hardirq) or s (softirq).
+// `trace-cmd report -R -l` prints the record's common_flags instead, "-0x<hex>" after the CPU:
+// TRACE_FLAG_HARDIRQ 0x08, TRACE_FLAG_SOFTIRQ 0x10 and TRACE_FLAG_NMI 0x40 (since 2.6).
+void readIrqFlags(std::string_view flags, bool& hardirq, bool& softirq) {
+    if (flags.starts_with("-0x")) {
+        unsigned bits = 0;
+        const auto [p, ec] = std::from_chars(flags.data() + 3, flags.data() + flags.size(), bits, 16);
+        if (ec != std::errc{} || p != flags.data() + flags.size()) bits = 0;
+        hardirq = (bits & (0x08u | 0x40u)) != 0;
+        softirq = (bits & 0x10u) != 0;
+        return;
+    }
+    hardirq = flags.size() >= 3 && std::string_view("hHzZ").find(flags[2]) != std::string_view::npos;
+    softirq = flags.size() >= 3 && flags[2] == 's';
+}
+
+bool isTimestampToken(std::string_view tok) {
+    if (!tok.ends_with(':') || tok.size() < 2) return false;
+    tok.remove_suffix(1);
+    return std::all_of(tok.begin(), tok.end(), [](char c) { return (c >= '0' && c <= '9') || c == '.'; });
+}
+
+// trace-cmd report -l: "<comm, 8 chars>-<pid> <cpu><flags> <ts>: ...": the CPU's digits run into
+// the flags. `head` is the line up to its timestamp.
+bool latencyPrefix(std::string_view head, int32_t& cpu, std::string_view& task, std::string_view& flags) {
+    const std::string_view before = trim(head);
+    const auto cut = before.find_last_of(" \t");
+    if (cut == std::string_view::npos) return false;
+    const std::string_view cpuFlags = before.substr(cut + 1);
+    size_t digits = 0;
+    while (digits < cpuFlags.size() && cpuFlags[digits] >= '0' && cpuFlags[digits] <= '9') ++digits;
+    if (digits == 0 || digits == cpuFlags.size() || !toInt(cpuFlags.substr(0, digits), cpu)) return false;
+    flags = cpuFlags.substr(digits);
+    task = trim(before.substr(0, cut));
+    return true;
+}
+
+// Where the "<ts>:" token starts: the first token that reads as a timestamp and is followed by a
+// space; npos when none.
+size_t timestampStart(std::string_view line) {
+    for (size_t pos = line.find(": "); pos != std::string_view::npos; pos = line.find(": ", pos + 1)) {
+        const auto sp = line.find_last_of(" \t", pos);
+        const size_t start = sp == std::string_view::npos ? 0 : sp + 1;
+        if (isTimestampToken(line.substr(start, pos + 1 - start))) return start;
+    }
+    return std::string_view::npos;
+}
+
 bool parseLine(std::string_view line, EventStore& store, SoftirqTracker& softirqs) {
-    // CPU column: the first " [digits]" token.
+    // CPU column: the first " [digits]" token before the timestamp (a sched plugin's payload
+    // has "[prio]" after it; -l output has no bracketed CPU at all)
+    const size_t tsStart = timestampStart(line);
+    if (tsStart == std::string_view::npos) return false;
+    const std::string_view head = line.substr(0, tsStart);
     size_t open = 0, close = 0;
     int32_t cpu = -1;
-    for (size_t pos = line.find('['); pos != std::string_view::npos; pos = line.find('[', pos + 1)) {
+    for (size_t pos = head.find('['); pos != std::string_view::npos; pos = head.find('[', pos + 1)) {
         // Reuse the last ']' while it is still ahead: "[[[[...]" stays linear.
-        if (close <= pos) close = line.find(']', pos);
-        if (close == std::string_view::npos) return false;
-        if (toInt(line.substr(pos + 1, close - pos - 1), cpu)) { open = pos; break; }
+        if (close <= pos) close = head.find(']', pos);
+        if (close == std::string_view::npos) break;
+        if (toInt(head.substr(pos + 1, close - pos - 1), cpu)) { open = pos; break; }
+        cpu = -1;
     }
-    if (cpu < 0) return false;
-    std::string_view task = trim(line.substr(0, open));
+    std::string_view task, rest;
+    bool hardirq = false, softirq = false;
+    if (cpu >= 0) {
+        task = trim(line.substr(0, open));
+        rest = trim(line.substr(close + 1));
+        // Optional irq-flags column ("d..2."), then "<ts>:".
+        const auto sp = rest.find(' ');
+        if (!rest.substr(0, sp).ends_with(':')) {
+            if (sp == std::string_view::npos) return false;
+            readIrqFlags(rest.substr(0, sp), hardirq, softirq);
+            rest = trim(rest.substr(sp + 1));
+        }
+    } else {
+        std::string_view flags;
+        if (!latencyPrefix(head, cpu, task, flags)) return false;
+        readIrqFlags(flags, hardirq, softirq);
+        rest = line.substr(tsStart);
+    }
     if (task.ends_with(')')) {  // "(tgid)" column of the record-tgid option
         const auto paren = task.rfind('(');
         if (paren == std::string_view::npos) return false;
@@ -214,26 +317,19 @@ bool parseLine(std::string_view line, EventStore& store, SoftirqTracker& softirq
     int32_t curPid = -1;
     if (dash == std::string_view::npos || !toInt(task.substr(dash + 1), curPid)) return false;
 
-    std::string_view rest = trim(line.substr(close + 1));
-    // Optional irq-flags column ("d..2."), then "<ts>:".
     auto sp = rest.find(' ');
     std::string_view tok = rest.substr(0, sp);
-    bool hardirq = false, softirq = false;
-    if (!tok.ends_with(':')) {
-        if (sp == std::string_view::npos) return false;
-        // its third letter: h hardirq, H hardirq in a softirq, z NMI, Z NMI in a hardirq, s softirq
-        hardirq = tok.size() >= 3 && std::string_view("hHzZ").find(tok[2]) != std::string_view::npos;
-        softirq = tok.size() >= 3 && tok[2] == 's';
-        rest = trim(rest.substr(sp + 1));
-        sp = rest.find(' ');
-        tok = rest.substr(0, sp);
-    }
     uint64_t ts = 0;
     bool rawCount = false;
     if (!tok.ends_with(':') || !parseTimestamp(tok.substr(0, tok.size() - 1), ts, rawCount)) return false;
     if (rawCount && store.clockCountsNs()) store.setTraceClock("", false);
     if (sp == std::string_view::npos) return false;
     rest = trim(rest.substr(sp + 1));
+    if (rest.starts_with("(+")) {  // --ts-diff: "(+<ns since the previous event>)"
+        const auto end = rest.find(')');
+        if (end == std::string_view::npos) return false;
+        rest = trim(rest.substr(end + 1));
+    }
     const auto colon = rest.find(": ");
     std::string_view name = colon == std::string_view::npos ? rest : rest.substr(0, colon);
     if (name.ends_with(':')) name.remove_suffix(1);

@@ -56,6 +56,7 @@ std::vector<TaskInterval> computeTaskIntervals(const EventStore& store) {
     struct Open {
         TaskInterval iv;
         bool open = false;
+        bool exiting = false;  // its sched_process_exit was seen: the final switch is coming
         std::optional<RacedWaking> raced;
     };
     std::unordered_map<int32_t, Open> open;
@@ -71,6 +72,7 @@ std::vector<TaskInterval> computeTaskIntervals(const EventStore& store) {
         it->second.iv.end = ts;
         out.push_back(it->second.iv);
         it->second.open = false;
+        it->second.exiting = false;
     };
     auto transition = [&](int32_t pid, TaskPhase phase, uint64_t ts, int32_t cpu, int32_t waker, uint64_t wokenAt) {
         if (pid <= 0) return;
@@ -115,7 +117,15 @@ std::vector<TaskInterval> computeTaskIntervals(const EventStore& store) {
                 if (e.pid > 0) {
                     endRacedSleep(e.pid, e.ts, -1);  // switched out again: it did run (switch in lost)
                     Open& prev = open[e.pid];
-                    if (e.state == TaskState::Dead) {  // the final switch of an exiting task
+                    // The final switch of an exiting task: X or Z, or after its sched_process_exit
+                    // any state but a sleep, a stop or a preemption (exit_mm() and exit_files()
+                    // may still sleep): a state the text could not tell, or TASK_DEAD read from
+                    // a renderer with the wrong kernel's letters (the sched plugin's x)
+                    const bool finalSwitch =
+                        e.state == TaskState::Dead ||
+                        (prev.exiting && e.state != TaskState::Sleeping && e.state != TaskState::DiskSleep &&
+                         e.state != TaskState::Stopped && e.state != TaskState::Runnable);
+                    if (finalSwitch) {
                         close(e.pid, e.ts);
                         prev.raced.reset();
                     } else if (e.state == TaskState::Runnable) {  // preempted: a raced wake won, no sleep
@@ -149,8 +159,12 @@ std::vector<TaskInterval> computeTaskIntervals(const EventStore& store) {
                 }
                 break;
             }
-            case EventKind::ProcessExit:
-                break;  // the task still runs until its final switch (prev_state X/Z)
+            case EventKind::ProcessExit:  // the task still runs until its final switch
+                if (e.pid > 0) open[e.pid].exiting = true;
+                break;
+            case EventKind::ProcessFork:  // a new task under a pid whose final switch was lost
+                if (e.pid2 > 0) open[e.pid2].exiting = false;
+                break;
             default:
                 break;
         }
