@@ -4,7 +4,8 @@
 // Line shape: "<comm>-<pid> [(<tgid>)] [<cpu>] [<irq flags>] <secs>.<frac>: <event>: <payload>",
 // and the variants of `trace-cmd report`: -l (latency format: "<comm8>-<pid> <cpu><flags> <ts>:",
 // the comm cut to 8 characters, the CPU and the flags run together), --ts-diff ("(+<ns>)" after
-// the timestamp), -R (raw fields: sched_switch without "==>", prev_state as a number).
+// the timestamp), -R (raw fields: sched_switch without "==>", prev_state as a number); and
+// `perf script` output of perf's sched tracepoints (see splitTask()).
 #include <algorithm>
 #include <cerrno>
 #include <charconv>
@@ -264,6 +265,23 @@ bool latencyPrefix(std::string_view head, int32_t& cpu, std::string_view& task, 
     return true;
 }
 
+// The task column: "<comm>-<pid>" (ftrace, trace-cmd), or "<comm> <pid>" and "<comm> <pid>/<tid>"
+// (perf script: perf sched record's tracepoints print as "perf 20457 [000] 33524.729119:
+// sched:sched_waking: comm=...", the same kernel print formats). A comm may hold '-' and spaces.
+bool splitTask(std::string_view task, std::string_view& comm, int32_t& pid) {
+    if (const auto dash = task.rfind('-'); dash != std::string_view::npos && toInt(task.substr(dash + 1), pid)) {
+        comm = task.substr(0, dash);
+        return true;
+    }
+    const auto sp = task.find_last_of(" \t");
+    if (sp == std::string_view::npos) return false;
+    std::string_view id = task.substr(sp + 1);
+    if (const auto slash = id.find('/'); slash != std::string_view::npos) id.remove_prefix(slash + 1);  // the tid
+    if (!toInt(id, pid)) return false;
+    comm = trim(task.substr(0, sp));
+    return !comm.empty();
+}
+
 // Where the "<ts>:" token starts: the first token that reads as a timestamp and is followed by a
 // space; npos when none.
 size_t timestampStart(std::string_view line) {
@@ -313,9 +331,9 @@ bool parseLine(std::string_view line, EventStore& store, SoftirqTracker& softirq
         if (paren == std::string_view::npos) return false;
         task = trim(task.substr(0, paren));
     }
-    const auto dash = task.rfind('-');
+    std::string_view comm;
     int32_t curPid = -1;
-    if (dash == std::string_view::npos || !toInt(task.substr(dash + 1), curPid)) return false;
+    if (!splitTask(task, comm, curPid)) return false;
 
     auto sp = rest.find(' ');
     std::string_view tok = rest.substr(0, sp);
@@ -334,6 +352,7 @@ bool parseLine(std::string_view line, EventStore& store, SoftirqTracker& softirq
     std::string_view name = colon == std::string_view::npos ? rest : rest.substr(0, colon);
     if (name.ends_with(':')) name.remove_suffix(1);
     if (name.empty() || name.find(' ') != std::string_view::npos) return false;
+    if (const auto sys = name.find(':'); sys != std::string_view::npos) name.remove_prefix(sys + 1);  // perf: "sched:"
     std::string_view payload = colon == std::string_view::npos ? std::string_view{} : trim(rest.substr(colon + 2));
 
     auto kind = eventKindFromName(name);
@@ -362,7 +381,7 @@ bool parseLine(std::string_view line, EventStore& store, SoftirqTracker& softirq
         store.addAnomaly(Anomaly::Malformed);
         return true;
     }
-    store.noteComm(curPid, ts, task.substr(0, dash));
+    store.noteComm(curPid, ts, comm);
     store.append(e);
     return true;
 }
