@@ -36,7 +36,7 @@ std::vector<Command> traceCommands() {
     };
     return {
         {"trace stats", "summarise a sched trace: events, CPUs, tasks, lost events, migrations per level and cause",
-         "FILE [topology options] [--profile NAME] [--json] [--bin S] [--buffer NAME]  (FILE: trace.dat or ftrace/trace-cmd report text)", statsOpts,
+         "FILE [topology options] [--profile NAME] [--json] [--bin S] [--buffer NAME]  (FILE: trace.dat, or ftrace, trace-cmd report or perf script text)", statsOpts,
          runTraceStats, 1},
         {"bench load", "time loading a trace: events/s, peak RSS, bytes per event", "FILE [--buffer NAME]", {bufferOption()},
          runBenchLoad, 1},

@@ -78,7 +78,7 @@ LaunchOptions parseLaunchOptions(const QStringList& arguments) {
     parser.addOptions({helpOpt, versionOpt, localOpt, presetOpt, xmlOpt, sysfsOpt, synthOpt, logOpt, archOpt, isolateOpt, partitionOpt,
                        noClsOpt, noNodeOpt,
                        profileOpt, shotOpt, viewOpt, sizeOpt, selCpuOpt, selLevelOpt, lessonOpt, figuresOpt, attachOpt, helperOpt});
-    parser.addPositionalArgument(QStringLiteral("FILE"), QObject::tr("A trace file to open (trace.dat or ftrace text)."),
+    parser.addPositionalArgument(QStringLiteral("FILE"), QObject::tr("A trace file to open: trace.dat, or text (the tracefs trace file, trace-cmd report, perf script)."),
                                  QStringLiteral("[FILE]"));
 
     if (!parser.parse(arguments)) {
