@@ -139,6 +139,9 @@ bool parsePayload(EventKind kind, std::string_view p, SchedEvent& e, EventStore&
     std::string_view comm, comm2;
     switch (kind) {
         case EventKind::Switch: {
+            // trace-cmd report -w appends the wakeup latency of the next task
+            if (const auto lat = p.rfind(" Latency: "); lat != std::string_view::npos && p.ends_with(" usecs"))
+                p = trim(p.substr(0, lat));
             std::string_view st;
             if (kvInt(p, "prev_pid", e.pid)) {  // kernel format, or -R's raw fields (no "==>")
                 if (!kvInt(p, "next_pid", e.pid2) || !kv(p, "prev_state", st)) return false;
@@ -212,7 +215,10 @@ bool parsePayload(EventKind kind, std::string_view p, SchedEvent& e, EventStore&
 
 bool isHeader(std::string_view l) {
     return l.empty() || l.front() == '#' || l.starts_with("cpus=") || l.starts_with("version") ||
-           (l.starts_with("CPU ") && l.ends_with(" is empty"));
+           (l.starts_with("CPU ") && l.ends_with(" is empty")) ||
+           // the summary trace-cmd report -w ends with
+           l.starts_with("Average wakeup latency: ") || l.starts_with("Maximum Latency: ") ||
+           l.starts_with("Minimum Latency: ");
 }
 
 // "CPU:1 [LOST 42 EVENTS]" (tracefs and trace-cmd report).

@@ -1,7 +1,7 @@
 // `trace-cmd report` prints a trace.dat in several shapes: the sched plugins' default, -l (the
 // latency format: comm cut to 8 characters, CPU and irq flags run together), -R (raw fields:
 // sched_switch without "==>", prev_state a number), --ts-diff ("(+ns)" after the timestamp),
-// -R -l (common_flags in hex). Each text of the same recording must give the events the
+// -R -l (common_flags in hex), -w (each switch's wakeup latency appended, a summary at the end). Each text of the same recording must give the events the
 // trace.dat reader gives, field by field: the plugin's own prev_state letters ("SDTtZXxW", so
 // an idle kthread's I prints as W) included. Then the old kernels' renderings the tracker must
 // still end tasks on.
@@ -73,7 +73,8 @@ INSTANTIATE_TEST_SUITE_P(TraceCmdReport, ReportVariants,
                                          Variant{"forkstorm.report-l.txt", "latency", true},
                                          Variant{"forkstorm.report-R.txt", "raw", false},
                                          Variant{"forkstorm.report-R-l.txt", "raw_latency", true},
-                                         Variant{"forkstorm.report-ts-diff.txt", "ts_diff", false}),
+                                         Variant{"forkstorm.report-ts-diff.txt", "ts_diff", false},
+                                         Variant{"forkstorm.report-w.txt", "wakeup_latency", false}),
                          [](const testing::TestParamInfo<Variant>& i) { return std::string(i.param.name); });
 
 // The plugin prints every kernel's prev_state with 2.6's letters: on a 4.14+ kernel, where x is
