@@ -41,6 +41,11 @@ const tep_print_arg* findPrevStateFlags(const tep_print_arg* a, int depth) {
 PrevStateTable::PrevStateTable() {
     constexpr char letters[] = {'S', 'D', 'T', 't', 'X', 'Z', 'P', 'I'};
     for (unsigned b = 0; b < 8; ++b) flags_.emplace_back(uint64_t{1} << b, letters[b]);
+    fillDense();
+}
+
+void PrevStateTable::fillDense() {
+    for (size_t v = 0; v < dense_.size(); ++v) dense_[v] = decodeLetters(static_cast<int64_t>(v));
 }
 
 PrevStateTable::PrevStateTable(const tep_event* switchEvent) {
@@ -60,7 +65,8 @@ PrevStateTable::PrevStateTable(const tep_event* switchEvent) {
         }
     }
     fromFormat_ = !flags_.empty();
-    if (!fromFormat_) *this = PrevStateTable();
+    if (fromFormat_) fillDense();
+    else *this = PrevStateTable();
 }
 
 std::string PrevStateTable::letters(int64_t value) const {
@@ -78,11 +84,8 @@ std::string PrevStateTable::letters(int64_t value) const {
 }
 
 TaskState PrevStateTable::decode(int64_t value) const {
-    for (const auto& [v, state] : cache_)
-        if (v == value) return state;
-    const TaskState state = taskStateFromLetters(letters(value));
-    if (cache_.size() < 64) cache_.emplace_back(value, state);
-    return state;
+    if (value >= 0 && static_cast<uint64_t>(value) < dense_.size()) return dense_[static_cast<size_t>(value)];
+    return decodeLetters(value);
 }
 
 }  // namespace schedscope::tracing

@@ -5,6 +5,7 @@
 // idle kthread), since then one TASK_REPORT bit (64 is P, 128 is I). The event's print fmt
 // carries its kernel's {value, letter} list in __print_flags(prev_state ...), so the decoder
 // reads that list once instead of assuming one kernel's bits.
+#include <array>
 #include <cstdint>
 #include <string>
 #include <utility>
@@ -33,10 +34,14 @@ public:
     bool fromFormat() const { return fromFormat_; }
 
 private:
+    TaskState decodeLetters(int64_t value) const { return taskStateFromLetters(letters(value)); }
+    void fillDense();
+
     std::vector<std::pair<uint64_t, char>> flags_;
     bool fromFormat_ = false;
-    // a trace has a handful of distinct prev_state values: each is decoded once
-    mutable std::vector<std::pair<int64_t, TaskState>> cache_;
+    // every value below 4096 (all the bits any kernel's table and preemption flag use) decoded
+    // once at construction: decode() is a load, and the table is read-only, so threads share it
+    std::array<TaskState, 4096> dense_{};
 };
 
 }  // namespace schedscope::tracing
