@@ -299,6 +299,19 @@ size_t timestampStart(std::string_view line) {
     return std::string_view::npos;
 }
 
+// A frame of the call chain perf script prints under an event recorded with -g: an indented
+// "<hex address> <symbol>+0x<offset> (<object>)", with no timestamp (an event line's task
+// column can be all hex letters too: "      dd  1234 [000] 5.000001: ...").
+bool callchainFrame(std::string_view raw) {
+    if (raw.empty() || (raw.front() != '\t' && raw.front() != ' ')) return false;
+    const std::string_view l = trim(raw);
+    const auto sp = l.find(' ');
+    if (sp == std::string_view::npos || sp == 0 || !l.ends_with(')')) return false;
+    return std::all_of(l.begin(), l.begin() + static_cast<std::ptrdiff_t>(sp),
+                       [](char c) { return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f'); }) &&
+           timestampStart(l) == std::string_view::npos;
+}
+
 bool parseLine(std::string_view line, EventStore& store, SoftirqTracker& softirqs) {
     // CPU column: the first " [digits]" token before the timestamp (a sched plugin's payload
     // has "[prio]" after it; -l output has no bracketed CPU at all)
@@ -439,6 +452,7 @@ Result<EventStore> parseFtraceText(std::string_view text, const std::string& wha
             current = static_cast<size_t>(it - stores.begin());
             softirqs.resize(stores.size());
         }
+        if (callchainFrame(line)) continue;
         line = trim(line);
         if (isHeader(line) || lostLine(line, *store)) continue;
         if (!parseLine(line, *store, softirqs[current])) {

@@ -76,4 +76,22 @@ TEST(PerfScript, ATaskColumnWithPidAndTidReadsTheTid) {
     EXPECT_EQ(store->commAt(77, 100000002000), "kworker/u8:2-ev");
 }
 
+TEST(PerfScript, CallChainsOfAnEventRecordedWithGAreSkippedNotCountedAsGarbage) {
+    // perf record -g -e sched:sched_switch: frames under each event; "dd" is all hex letters
+    const std::string text =
+        "perf 27107 [000] 33945.484556: sched:sched_waking: comm=dd pid=900 prio=120 target_cpu=000\n"
+        "\tffffffff813b4b86 try_to_wake_up+0x3b6 ([kernel.kallsyms])\n"
+        "\t          146f2c [unknown] (/usr/bin/perf)\n"
+        "\n"
+        "              dd   900 [000] 33945.484600: sched:sched_switch: prev_comm=dd prev_pid=900 prev_prio=120 "
+        "prev_state=D ==> next_comm=swapper/0 next_pid=0 next_prio=120\n"
+        "\tffffffff8224a3c1 __schedule+0x3c1 ([kernel.kallsyms])\n";
+    auto store = parseFtraceText(text, "perf-g.txt");
+    ASSERT_TRUE(store.ok()) << store.error();
+    EXPECT_EQ(store->size(), 2u);
+    EXPECT_EQ(store->anomaly(Anomaly::GarbageLine), 0u);
+    EXPECT_EQ(store->at(0, 1).pid, 900);
+    EXPECT_EQ(store->at(0, 1).state, TaskState::DiskSleep);
+}
+
 }  // namespace
