@@ -328,7 +328,7 @@ bool parseLine(std::string_view line, EventStore& store, SoftirqTracker& softirq
         cpu = -1;
     }
     std::string_view task, rest;
-    bool hardirq = false, softirq = false;
+    bool hardirq = false, softirq = false, latency = false;
     if (cpu >= 0) {
         task = trim(line.substr(0, open));
         rest = trim(line.substr(close + 1));
@@ -342,6 +342,7 @@ bool parseLine(std::string_view line, EventStore& store, SoftirqTracker& softirq
     } else {
         std::string_view flags;
         if (!latencyPrefix(head, cpu, task, flags)) return false;
+        latency = true;
         readIrqFlags(flags, hardirq, softirq);
         rest = line.substr(tsStart);
     }
@@ -400,7 +401,8 @@ bool parseLine(std::string_view line, EventStore& store, SoftirqTracker& softirq
         store.addAnomaly(Anomaly::Malformed);
         return true;
     }
-    store.noteComm(curPid, ts, comm);
+    // -l cuts the task column's comm to 8 characters: the payloads' own comm fields name it whole
+    if (!latency || comm.size() < 8) store.noteComm(curPid, ts, comm);
     store.append(e);
     return true;
 }
