@@ -256,6 +256,24 @@ std::string_view takeBufferPrefix(std::string_view& line) {
     return name;
 }
 
+// What a file with NUL bytes is, by its magic, and what to do with it.
+std::string binaryFileProblem(std::string_view head, const std::string& path) {
+    if (head.starts_with("PERFILE2"))
+        return "a perf.data recording, not a trace: turn it into text with `perf script -i " + path +
+               " > sched.txt` and open that";
+    struct Compressed {
+        std::string_view magic, name, tool;
+    };
+    static constexpr Compressed kCompressed[] = {{"\x1f\x8b", "gzip", "gunzip"},
+                                                 {"\xfd" "7zXZ", "xz", "unxz"},
+                                                 {"BZh", "bzip2", "bunzip2"},
+                                                 {"\x28\xb5\x2f\xfd", "zstd", "unzstd"}};
+    for (const auto& c : kCompressed)
+        if (head.starts_with(c.magic))
+            return std::string(c.name) + "-compressed: decompress it first (" + std::string(c.tool) + ")";
+    return "binary data, not a text trace or trace.dat";
+}
+
 }  // namespace
 
 Result<EventStore> parseFtraceText(std::string_view text, const std::string& what, size_t maxLineBytes,
@@ -331,7 +349,7 @@ Result<EventStore> readFtraceText(const std::string& path, const LoadOptions& op
     std::string text(size > 0 ? static_cast<size_t>(size) : 0, '\0');
     if (!in.read(text.data(), static_cast<std::streamsize>(text.size())))
         return Error{path + ": read error: " + std::strerror(errno)};
-    if (text.find('\0') != std::string::npos) return Error{path + ": binary data, not a text trace or trace.dat"};
+    if (text.find('\0') != std::string::npos) return Error{path + ": " + binaryFileProblem(text, path)};
     if (options.cancel && options.cancel->load()) return Error{path + ": loading cancelled"};
     auto r = parseFtraceText(text, path, kMaxTextLineBytes, options.buffer);
     if (options.progress) options.progress(1.0);

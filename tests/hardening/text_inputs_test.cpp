@@ -119,6 +119,19 @@ TEST(BadText, FileReaderRefusesBinaryAndNamesTheFile) {
     auto r = readFtraceText(p);
     ASSERT_FALSE(r);
     EXPECT_EQ(r.error(), p + ": binary data, not a text trace or trace.dat");
+
+    // what a demanding user opens by mistake: perf's own recording, a compressed text trace
+    const std::string perf = scratchPath("text/perf.data");
+    writeFile(perf, std::string("PERFILE2\x68\0\0\0\0\0\0\0", 16));
+    auto q = readFtraceText(perf);
+    ASSERT_FALSE(q);
+    EXPECT_EQ(q.error(), perf + ": a perf.data recording, not a trace: turn it into text with `perf script -i " + perf +
+                             " > sched.txt` and open that");
+    const std::string gz = scratchPath("text/trace.txt.gz");
+    writeFile(gz, std::string("\x1f\x8b\x08\0\0\0\0\0\0\x03", 10));
+    auto z = readFtraceText(gz);
+    ASSERT_FALSE(z);
+    EXPECT_EQ(z.error(), gz + ": gzip-compressed: decompress it first (gunzip)");
 }
 
 }  // namespace
