@@ -8,19 +8,6 @@ std::optional<EventKind> eventKindFromName(std::string_view name) {
     return std::nullopt;
 }
 
-TaskState taskStateFromChar(char c) {
-    switch (c) {
-        case 'R': return TaskState::Runnable;
-        case 'S': return TaskState::Sleeping;
-        case 'D': return TaskState::DiskSleep;
-        case 'T': case 't': return TaskState::Stopped;
-        case 'X': case 'Z': return TaskState::Dead;
-        case 'P': return TaskState::Parked;
-        case 'I': return TaskState::Idle;
-        default: return TaskState::Unknown;
-    }
-}
-
 TaskState taskStateFromLetters(std::string_view letters) {
     bool dead = false, parked = false, idle = false, stopped = false, disk = false, sleeping = false, noload = false,
          running = false, waking = false;
@@ -48,6 +35,8 @@ TaskState taskStateFromLetters(std::string_view letters) {
     if (running || waking) return TaskState::Runnable;
     return TaskState::Unknown;
 }
+
+TaskState taskStateFromChar(char c) { return taskStateFromLetters(std::string_view(&c, 1)); }
 
 char taskStateChar(TaskState s) {
     constexpr char chars[] = {'R', 'S', 'D', 'T', 'X', 'P', 'I', '?'};
