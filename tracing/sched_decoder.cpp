@@ -29,14 +29,14 @@ std::string_view charField(const tep_format_field* f, const void* data, int size
 
 }  // namespace
 
-SchedDecoder::SchedDecoder(tep_handle* tep) : tep_(tep) {
+SchedDecoder::SchedDecoder(tep_handle* tep)
+    : tep_(tep), prevStates_(tep_find_event_by_name(tep, "sched", "sched_switch")) {
     for (int k = 0; k < kEventKindCount; ++k) {
         const auto kind = static_cast<EventKind>(k);
         const std::string name(eventKindName(kind));
         tep_event* ev = tep_find_event_by_name(tep, kind == EventKind::CpuIdle ? "power" : "sched", name.c_str());
         if (!ev) continue;
         Slot s{kind, {}};
-        if (kind == EventKind::Switch) prevStates_ = PrevStateTable(ev);
         for (int f = 0; f < FieldCount; ++f) s.f[static_cast<size_t>(f)] = tep_find_field(ev, kFieldNames[f]);
         if (ev->id < 0 || ev->id > 32767) continue;
         if (static_cast<size_t>(ev->id) >= slotOfId_.size()) slotOfId_.resize(static_cast<size_t>(ev->id) + 1, -1);
