@@ -4,11 +4,12 @@
 #include <unordered_set>
 
 #include "sched_tracker.h"
+#include "stopper_runs.h"
+#include "switch_migrations.h"
 
 namespace schedscope::tracing {
 namespace {
 
-bool isStopper(std::string_view comm) { return comm.starts_with("migration/"); }
 bool isSoftirqd(std::string_view comm) { return comm.starts_with("ksoftirqd/"); }
 
 }  // namespace
@@ -27,15 +28,11 @@ std::vector<Migration> forkPlacements(const EventStore& store, const std::vector
 }
 
 std::vector<Migration> inferMigrations(const EventStore& store) {
+    if (migrationSource(store).starts_with("sched_switch")) return migrationsFromSwitches(store);
     std::vector<Migration> out;
     CpuTracker tracker(store.cpuCount());
     std::unordered_set<int32_t> numaPending, waking, forked;
-    struct StopperInfo {
-        int32_t waker = -1;
-        int32_t wakerCpu = -1;
-        bool wokeWaker = false;
-    };
-    std::unordered_map<int32_t, StopperInfo> stoppers;  // by stopper pid
+    StopperRuns stoppers;
     // Per CPU: migrations decided at that CPU's next sched_switch.
     struct Pending {
         size_t index;
@@ -52,9 +49,8 @@ std::vector<Migration> inferMigrations(const EventStore& store) {
                 for (const Pending& p : list) {
                     Migration& m = out[p.index];
                     if (p.stopper) {
-                        const StopperInfo& s = stoppers[p.current];
-                        m.cause = (s.wokeWaker || s.wakerCpu == e.cpu) ? MigrationCause::Affinity
-                                                                       : MigrationCause::LoadBalanceActive;
+                        m.cause = stoppers.wasAffinity(p.current, e.cpu) ? MigrationCause::Affinity
+                                                                         : MigrationCause::LoadBalanceActive;
                     } else {
                         // newidle: the balance ran inside the blocking task's __schedule(),
                         // so that switch comes next and runs the pulled task.
@@ -64,22 +60,20 @@ std::vector<Migration> inferMigrations(const EventStore& store) {
                     }
                 }
                 list.clear();
-                if (isStopper(store.commAt(e.pid, e.ts))) stoppers.erase(e.pid);
+                if (isStopper(store.commAt(e.pid, e.ts))) stoppers.finished(e.pid);
                 break;
             }
             case EventKind::Waking: {
                 waking.insert(e.pid);
                 const int32_t waker = wakerOf(e, cur);
-                if (isStopper(store.commAt(e.pid, e.ts)))
-                    stoppers[e.pid] = StopperInfo{waker, e.cpu, false};
-                auto it = stoppers.find(waker);  // the running stopper wakes someone
-                if (it != stoppers.end() && it->second.waker == e.pid) it->second.wokeWaker = true;
+                if (isStopper(store.commAt(e.pid, e.ts))) stoppers.woken(e.pid, waker, e.cpu, false);
+                stoppers.wakes(waker, e.pid);
                 break;
             }
             case EventKind::Wakeup:
                 waking.erase(e.pid);
-                if (isStopper(store.commAt(e.pid, e.ts)) && !stoppers.count(e.pid))
-                    stoppers[e.pid] = StopperInfo{cur, e.cpu, false};  // traces without sched_waking
+                // traces without sched_waking
+                if (isStopper(store.commAt(e.pid, e.ts))) stoppers.woken(e.pid, cur, e.cpu, true);
                 break;
             case EventKind::WakeupNew:
                 forked.erase(e.pid);
