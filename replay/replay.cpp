@@ -9,6 +9,7 @@
 #include "migration_causes.h"
 #include "migration_classifier.h"
 #include "sched_tracker.h"
+#include "switch_migrations.h"
 #include "trace_topology.h"
 #include "util/parallel_runs.h"
 #include "wakeup_preemptions.h"
@@ -317,6 +318,10 @@ Result<ReplayResult> replayTrace(const tracing::EventStore& store, const std::st
                             "cannot tell them apart); the simulator counts each task present at the window's start "
                             "as exec-placed at time 0");
     r.assumptions.push_back(idleExitAssumption(r.idleExitNs, idleWakeups.count(), options.idleExitNs.has_value()));
+    if (const std::string_view from = tracing::migrationSource(store); from.starts_with("sched_switch"))
+        r.assumptions.push_back("recorded migrations and their causes are inferred from " + std::string(from) +
+                                " (the trace has no sched_migrate_task): a task that ran on one CPU and next on "
+                                "another, one move however many CPUs it passed");
     if (static_cast<int>(whatIfTopology.cpus.size()) > r.derived.cpuCount)
         r.assumptions.push_back(options.whatIf.spread
                                     ? "trace CPU c is CPU c of " + options.whatIf.topologyName +

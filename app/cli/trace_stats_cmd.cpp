@@ -11,6 +11,7 @@
 #include "commands.h"
 #include "domains/domain_builder.h"
 #include "migration_classifier.h"
+#include "switch_migrations.h"
 #include "topology_options.h"
 #include "trace_cmds.h"
 #include "trace_load_options.h"
@@ -81,6 +82,8 @@ nlohmann::json statsJson(const EventStore& store, const MigrationReport& mig, co
     for (size_t c = 0; c < mig.byCause.size(); ++c) causes[std::string(kMigrationCauseNames[c])] = mig.byCause[c];
     j["migrations_by_cause"] = causes;
     j["migrations"] = mig.migrations.size();
+    // "sched_switch[, sched_wakeup]": no sched_migrate_task recorded, the moves are the switches'
+    j["migrations_from"] = migrationSource(store);
     // not in the counts above (no sched_migrate_task), but migrations to replay and the simulator
     j["fork_placements"] = forkPlacements(store, mig.migrations).size();
     // sched_waking for an interrupt (interrupt_context.h): no task woke those (wakerOf())
@@ -135,6 +138,11 @@ void printStatsText(const nlohmann::json& j) {
                         byDistance.empty() ? "" : (byDistance + ")").c_str());
         }
     }
+    const std::string from = j["migrations_from"].get<std::string>();
+    if (from.starts_with("sched_switch"))
+        std::printf("migrations inferred from %s (no sched_migrate_task in the trace): a task that ran on one CPU and "
+                    "next on another, by the likeliest path\n",
+                    from.c_str());
     std::printf("migrations by cause:\n");
     for (const auto& [k, v] : j["migrations_by_cause"].items()) std::printf("  %-22s %llu\n", k.c_str(), v.get<unsigned long long>());
     std::printf("fork placements onto another CPU (sched_wakeup_new; no sched_migrate_task, replay counts them as fork "

@@ -11,6 +11,7 @@
 #include <map>
 
 #include "qt_convert.h"
+#include "switch_migrations.h"
 
 namespace schedscope::gui {
 namespace {
@@ -364,10 +365,13 @@ void TimelineView::paintTo(QPainter& p, const QRectF& target) const {
     p.setPen(QColor(0x20, 0x20, 0x28));
     const TraceAnalysis& d = *trace_->data;
     QString title = trace_->name + QStringLiteral(" \u2014 ") +
-                    tr("%1 events, %2 CPUs, %3 migrations; showing %4 of %5")
+                    tr("%1 events, %2 CPUs, %3 migrations%4; showing %5 of %6")
                         .arg(d.store ? d.store->size() : 0)
                         .arg(d.cpus)
                         .arg(d.migrations.size())
+                        .arg(d.store && tracing::migrationSource(*d.store).starts_with("sched_switch")
+                                 ? tr(" (seen in the switches)")
+                                 : QString())
                         .arg(timeText(double(ax.span())), timeText(double(ax.boundSpan())));
     if (d.store && !d.store->clockCountsNs())
         title += QStringLiteral("  \u2014  ") +

@@ -19,6 +19,7 @@
 #include "live_capture.h"
 #include "main_window.h"
 #include "qt_convert.h"
+#include "switch_migrations.h"
 #include "recent_files.h"
 #include "session_loader.h"
 #include "task_table_model.h"
@@ -95,6 +96,8 @@ TraceWorkspace::TraceWorkspace(MainWindow* window) : QObject(window), window_(wi
                               .arg(t->analyzeMs, 0, 'f', 0);
         if (!t->buffer.isEmpty()) message += tr("; from its buffer %1 (trace-cmd record -B)").arg(t->buffer);
         if (!t->topologyNote.isEmpty()) message += QStringLiteral("; ") + t->topologyNote;
+        if (const std::string_view from = tracing::migrationSource(*t->data->store); from.starts_with("sched_switch"))
+            message += tr("; no sched_migrate_task: migrations inferred from %1").arg(qs(std::string(from)));
         window_->statusBar()->showMessage(message, 10'000);
         if (const auto& store = *t->data->store; !store.clockCountsNs())
             window_->banner()->showNotice(

@@ -20,6 +20,7 @@
 #include "gui_test_util.h"
 #include "live_capture.h"
 #include "support/fixtures.h"
+#include "switch_migrations.h"
 #include "task_table_model.h"
 #include "timeline_view.h"
 #include "topology_view.h"
@@ -198,6 +199,20 @@ TEST_F(TraceWindowTest, ATraceRecordedIntoAnInstanceIsReadFromIt) {
     EXPECT_EQ(t->name, QStringLiteral("instance-only.dat [ssinst]"));
     EXPECT_GT(t->data->store->size(), 1000u);
     EXPECT_TRUE(window.statusBar()->currentMessage().contains(QStringLiteral("from its buffer ssinst")))
+        << window.statusBar()->currentMessage().toStdString();
+}
+
+// A trace-cmd record -e sched_switch recording has no sched_migrate_task: the window shows the
+// moves its switches show, and says so in the status bar.
+TEST_F(TraceWindowTest, ASwitchOnlyTraceShowsTheMovesItsSwitchesShow) {
+    ASSERT_TRUE(openFixtureOnTwoCpus(window, "traces/switches-only/switches.dat"));
+    const TraceSessionPtr t = window.traceWorkspace()->trace();
+    ASSERT_TRUE(t && t->data);
+    EXPECT_EQ(t->data->store->count(tracing::EventKind::MigrateTask), 0u);
+    EXPECT_EQ(t->data->migrations.size(), tracing::migrationsFromSwitches(*t->data->store).size());
+    EXPECT_GT(t->data->migrations.size(), 50u);
+    EXPECT_TRUE(window.statusBar()->currentMessage().contains(
+        QStringLiteral("no sched_migrate_task: migrations inferred from sched_switch")))
         << window.statusBar()->currentMessage().toStdString();
 }
 

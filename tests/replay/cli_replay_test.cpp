@@ -86,6 +86,31 @@ TEST(CliReplay, TraceStatsAndReplayAgreeOnForks) {
     EXPECT_NE(text.out.find("fork placements onto another CPU"), std::string::npos) << text.out;
 }
 
+// A recording without sched_migrate_task (trace-cmd record -e sched_switch -e sched_wakeup)
+// replays with the moves its switches show as the recorded migrations, and says so. Each is
+// backed by at least one of the kernel's moves in full.dat, the same run recorded with every
+// sched event; chains through a CPU the task never ran on are one move (0.87 of them here).
+TEST(CliReplay, ASwitchOnlyRecordingReplaysWithTheMovesItsSwitchesShow) {
+    auto nonFork = [](const nlohmann::json& j) {
+        long long n = 0;
+        for (const auto& [cause, count] : j["recorded"]["metrics"]["migrations_by_cause"].items())
+            if (cause != "fork") n += count.get<long long>();
+        return n;
+    };
+    const std::string machine = " --synthetic 'pack:1 core:2 pu:1' --json";
+    CliRun full = cli("replay " + trace("switches-only/full.dat") + machine);
+    CliRun switches = cli("replay " + trace("switches-only/switches.dat") + " --buffer ssw" + machine);
+    ASSERT_EQ(full.status, 0) << full.err;
+    ASSERT_EQ(switches.status, 0) << switches.err;
+    const auto f = nlohmann::json::parse(full.out), s = nlohmann::json::parse(switches.out);
+    EXPECT_GT(nonFork(s), 0.8 * nonFork(f));
+    EXPECT_LE(nonFork(s), nonFork(f));
+    bool said = false;
+    for (const auto& a : s["assumptions"]) said |= a.get<std::string>().find("inferred from sched_switch, sched_wakeup") != std::string::npos;
+    EXPECT_TRUE(said) << s["assumptions"].dump();
+    for (const auto& a : f["assumptions"]) EXPECT_EQ(a.get<std::string>().find("inferred from sched_switch"), std::string::npos);
+}
+
 TEST(CliReplay, TextOutputShowsTheColumns) {
     CliRun r = cli("replay " + trace("replay/pingpong.dat") + " --baseline --cls off --comm pingpong");
     ASSERT_EQ(r.status, 0) << r.err;
