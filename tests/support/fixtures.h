@@ -13,6 +13,8 @@ std::string dataPath(const std::string& relative);  // tests/data/<relative>
 // returns that directory. Fails the current test on error.
 std::string extractFixture(const std::string& tarball);
 std::string readFile(const std::string& path);
+// What a shell command prints on standard output (empty when it cannot be started).
+std::string commandOutput(const std::string& command);
 // The files of tests/data/<dir> whose names end in `suffix`, by name, for a parameterised test.
 std::vector<std::string> fixtureFiles(const std::string& dir, const std::string& suffix);
 // A fixture file's name as a parameterised test's name: [A-Za-z0-9] kept, the rest '_'.

@@ -47,16 +47,7 @@ std::map<std::string, uint64_t> countsOf(const EventStore& s) {
 
 bool haveTraceCmd() { return std::system("trace-cmd -h >/dev/null 2>&1") != 127 && access("/usr/bin/trace-cmd", X_OK) == 0; }
 
-std::string run(const std::string& cmd) {
-    std::string out;
-    FILE* p = popen(cmd.c_str(), "r");
-    if (!p) return out;
-    std::array<char, 65536> buf;
-    size_t n;
-    while ((n = fread(buf.data(), 1, buf.size(), p)) > 0) out.append(buf.data(), n);
-    pclose(p);
-    return out;
-}
+std::string run(const std::string& cmd) { return test::commandOutput(cmd); }
 
 std::string scratch(const std::string& name) {
     fs::create_directories(SCHEDSCOPE_TEST_SCRATCH "/traces");

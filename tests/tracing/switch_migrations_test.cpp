@@ -6,8 +6,6 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
-#include <array>
-#include <cstdio>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <set>
@@ -195,14 +193,7 @@ TEST(SwitchOnlyRecording, MovesAreTheKernelsMovesOfTheSameRun) {
 }
 
 std::string statsOutput(const std::string& args) {
-    std::string out;
-    FILE* p = popen((std::string(SCHEDSCOPE_CLI) + " trace stats " + args + " 2>/dev/null").c_str(), "r");
-    if (!p) return out;
-    std::array<char, 65536> buf;
-    size_t n;
-    while ((n = fread(buf.data(), 1, buf.size(), p)) > 0) out.append(buf.data(), n);
-    pclose(p);
-    return out;
+    return test::commandOutput(std::string(SCHEDSCOPE_CLI) + " trace stats " + args + " 2>/dev/null");
 }
 
 // trace stats counts the inferred moves as the trace's migrations and says where they came from.

@@ -16,16 +16,7 @@ using namespace schedscope::tracing;
 
 namespace {
 
-std::string runCommand(const std::string& cmd) {
-    std::string out;
-    FILE* p = popen(cmd.c_str(), "r");
-    if (!p) return out;
-    std::array<char, 65536> buf{};
-    size_t n;
-    while ((n = fread(buf.data(), 1, buf.size(), p)) > 0) out.append(buf.data(), n);
-    pclose(p);
-    return out;
-}
+std::string runCommand(const std::string& cmd) { return test::commandOutput(cmd); }
 
 TEST(TraceClock, TraceDatFilesNameTheirClockAndWhetherItCountsNs) {
     auto tsc = readTraceDat(test::dataPath("traces/clock-x86-tsc.dat"));
