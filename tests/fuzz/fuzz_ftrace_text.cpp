@@ -1,9 +1,13 @@
 // ftrace text (tracefs `trace` and `trace-cmd report`) through parseFtraceText: a store whose
-// merge is in time order, or a one-line error.
+// merge is in time order, or a one-line error. The store's migrations, from its
+// sched_migrate_task or inferred from its switches, never crash, and an inferred move goes from
+// one CPU to another.
 #include <cstdlib>
 #include <string>
 #include <string_view>
 
+#include "migration_causes.h"
+#include "switch_migrations.h"
 #include "trace_reader.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
@@ -21,6 +25,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
                 return true;
             });
             if (n != s->size()) std::abort();
+            (void)schedscope::tracing::inferMigrations(*s);
+            for (const auto& m : schedscope::tracing::migrationsFromSwitches(*s))
+                if (m.src < 0 || m.dst < 0 || m.src == m.dst || !m.seenInSwitches) std::abort();
         } else if (s.error().find('\n') != std::string::npos) {
             std::abort();
         }
