@@ -66,6 +66,11 @@ private:
             }
             stoppers_.finished(e.pid);
         }
+        if (e.state == TaskState::Dead) {  // its last switch: a later task of that pid is another task
+            unqueue(e.pid);
+            tasks_.erase(e.pid);
+            return;
+        }
         Seen prev;
         prev.cpu = e.cpu;
         prev.leftRunnable = e.state == TaskState::Runnable;

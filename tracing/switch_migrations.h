@@ -26,7 +26,8 @@
 //               pulled it over a running task.
 // sched_waking is not used: its target_cpu is the task's CPU before select_task_rq() chose.
 // A move that went K -> X -> C with P never running on X is one migration K -> C here: the
-// switches cannot see X. Moves of the idle task (pid 0, one per CPU) are not moves.
+// switches cannot see X. Moves of the idle task (pid 0, one per CPU) are not moves, and a task
+// that switched out dead (X) is gone: a later task with its pid starts afresh.
 #include <string_view>
 #include <vector>
 
