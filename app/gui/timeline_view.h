@@ -48,6 +48,10 @@ public:
     // Paints the whole picture into `target` (widget, image, SVG or PDF alike).
     void paintTo(QPainter& painter, const QRectF& target) const;
 
+    // What is under `pos` (widget coordinates), as the tooltip says it: a migration arrow (task,
+    // CPUs, level, cause) or a run slice (task, CPU, start, length); empty over nothing.
+    QString hoverText(const QPointF& pos) const;
+
     QSize sizeHint() const override { return {900, 420}; }
     QSize minimumSizeHint() const override { return {300, 160}; }
 
@@ -63,6 +67,7 @@ signals:
     void exportRequested();
 
 protected:
+    bool event(QEvent* e) override;  // tooltips: hoverText()
     void paintEvent(QPaintEvent*) override;
     void resizeEvent(QResizeEvent*) override;
     void wheelEvent(QWheelEvent* e) override;

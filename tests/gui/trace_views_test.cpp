@@ -11,6 +11,7 @@
 #include <QLineEdit>
 #include <QProcess>
 #include <QPushButton>
+#include <QRegularExpression>
 #include <QSortFilterProxyModel>
 #include <QTemporaryDir>
 #include <QTest>
@@ -308,6 +309,50 @@ TEST_F(TraceWindowTest, LanesNestByEveryDomainLevelOfTheMachine) {
     matrix->resize(400, 200);
     matrix->replot();
     EXPECT_EQ(matrix->visibleCellLabels(), 0);
+}
+
+// Hovering the timeline names what is under the cursor: a migration arrow (its task, CPUs,
+// level and cause, and that it was seen in the switches of a trace without sched_migrate_task)
+// or a run slice (its task and CPU). Every point of the lanes is asked; each answer is checked
+// against the trace's own migrations and slices.
+TEST_F(TraceWindowTest, HoverNamesTheMigrationOrTheSliceUnderTheCursor) {
+    ASSERT_TRUE(openFixtureOnTwoCpus(window, "traces/switches-only/switches.dat"));
+    TimelineView* tl = window.traceWorkspace()->timeline();
+    tl->resize(900, 400);
+    const auto& d = *window.traceWorkspace()->trace()->data;
+    const QRegularExpression arrow(QStringLiteral(R"(^(.*) \((\d+)\): CPU (\d+) \x{2192} CPU (\d+), (\S+), (\S+), at )"));
+    const QRegularExpression slice(QStringLiteral(R"(^(.*) \((\d+)\) on CPU (\d+): runs )"));
+    int arrows = 0, slices = 0;
+    for (int y = 0; y < tl->height(); y += 4)
+        for (int x = 0; x < tl->width(); x += 2) {
+            const QString text = tl->hoverText(QPointF(x, y));
+            if (text.isEmpty()) continue;
+            if (const auto m = arrow.match(text); m.hasMatch()) {
+                ++arrows;
+                const int pid = m.captured(2).toInt(), src = m.captured(3).toInt(), dst = m.captured(4).toInt();
+                const bool known = std::any_of(d.migrations.begin(), d.migrations.end(), [&](const tracing::Migration& g) {
+                    return g.pid == pid && g.src == src && g.dst == dst &&
+                           QString::fromStdString(std::string(tracing::migrationCauseName(g.cause))) == m.captured(6);
+                });
+                EXPECT_TRUE(known) << text.toStdString();
+                EXPECT_TRUE(text.endsWith(QStringLiteral("(seen in the switches: the trace has no sched_migrate_task)")))
+                    << text.toStdString();
+            } else if (const auto s = slice.match(text); s.hasMatch()) {
+                ++slices;
+                const int pid = s.captured(2).toInt(), cpu = s.captured(3).toInt();
+                ASSERT_LT(size_t(cpu), d.lanes.size()) << text.toStdString();
+                const LaneSlices& lane = d.lanes[size_t(cpu)];
+                bool ran = false;  // a slice of that task on that CPU, under that name
+                for (size_t i = 0; i < lane.size() && !ran; ++i)
+                    ran = lane.pid(i) == pid && QString::fromStdString(std::string(d.store->commAt(pid, lane.start(i)))) == s.captured(1);
+                EXPECT_TRUE(ran) << text.toStdString();
+            } else {
+                ADD_FAILURE() << "unexpected hover text: " << text.toStdString();
+            }
+        }
+    EXPECT_GT(arrows, 20);
+    EXPECT_GT(slices, 1000);
+    EXPECT_TRUE(tl->hoverText(QPointF(-10, -10)).isEmpty());
 }
 
 TEST_F(TraceWindowTest, MarkersGiveTheIntervalStatistics) {
