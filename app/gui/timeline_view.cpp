@@ -253,12 +253,17 @@ QString TimelineView::markerSummary() const {
     for (size_t l = 0; l < st->migrationsByLevel.size(); ++l)
         if (st->migrationsByLevel[l] || l + 1 < st->migrationsByLevel.size())
             levels << qs(d.levels[l]) + QLatin1Char(' ') + QString::number(st->migrationsByLevel[l]);
+    QStringList causes;
+    for (size_t c = 0; c < st->migrationsByCause.size(); ++c)
+        if (st->migrationsByCause[c])
+            causes << qs(std::string(tracing::kMigrationCauseNames[c])) + QLatin1Char(' ') + QString::number(st->migrationsByCause[c]);
     double busy = 0;
     for (double b : st->busy) busy += b;
-    return tr("A\u2192B %1: %2 events; migrations %3; busy %4% on average")
+    return tr("A\u2192B %1: %2 events; migrations %3%4; busy %5% on average")
         .arg(timeText(double(st->b - st->a)))
         .arg(st->events)
-        .arg(levels.join(QStringLiteral(", ")))
+        .arg(levels.join(QStringLiteral(", ")),
+             causes.isEmpty() ? QString() : QStringLiteral(" (") + causes.join(QStringLiteral(", ")) + QLatin1Char(')'))
         .arg(st->busy.empty() ? 0.0 : 100.0 * busy / double(st->busy.size()), 0, 'f', 1);
 }
 

@@ -162,6 +162,10 @@ IntervalStats TraceAnalysis::statsIn(uint64_t a, uint64_t b) const {
     }
     st.migrationsByLevel.resize(levels.size());
     for (size_t l = 0; l < migrationTsByLevel.size(); ++l) st.migrationsByLevel[l] = countInRange(migrationTsByLevel[l], a, b);
+    // migrations are in time order
+    auto first = std::lower_bound(migrations.begin(), migrations.end(), a,
+                                  [](const tracing::Migration& m, uint64_t t) { return m.ts < t; });
+    for (auto it = first; it != migrations.end() && it->ts < b; ++it) ++st.migrationsByCause[static_cast<size_t>(it->cause)];
     st.busy.resize(lanes.size());
     for (size_t c = 0; c < lanes.size(); ++c)
         st.busy[c] = b > a ? static_cast<double>(lanes[c].busyIn(a, b)) / static_cast<double>(b - a) : 0.0;

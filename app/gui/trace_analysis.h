@@ -2,6 +2,7 @@
 // TraceAnalysis: everything the trace views show, derived once from an EventStore and a
 // DomainTree on a worker thread, then shared read-only between the views. Qt-free (the views
 // are thin adapters over it) so tests and the paint benchmark drive it directly.
+#include <array>
 #include <atomic>
 #include <cstdint>
 #include <functional>
@@ -12,6 +13,7 @@
 #include "domains/domain_tree.h"
 #include "event_store.h"
 #include "lane_pyramid.h"
+#include "migration_causes.h"
 #include "migration_classifier.h"
 #include "timeline_lod.h"
 
@@ -32,6 +34,7 @@ struct IntervalStats {
     uint64_t a = 0, b = 0;
     uint64_t events = 0;
     std::vector<uint64_t> migrationsByLevel;  // [level], levels as TraceAnalysis::levels
+    std::array<uint64_t, static_cast<size_t>(tracing::MigrationCause::Count)> migrationsByCause{};
     std::vector<double> busy;                 // [cpu] fraction 0..1
 };
 

@@ -363,9 +363,15 @@ TEST_F(TraceWindowTest, MarkersGiveTheIntervalStatistics) {
     const auto st = tl->markerStats();
     ASSERT_TRUE(st);
     EXPECT_EQ(st->events, d.store->size());
-    uint64_t migrations = 0;
+    uint64_t migrations = 0, byCause = 0;
     for (auto m : st->migrationsByLevel) migrations += m;
+    for (auto m : st->migrationsByCause) byCause += m;
     EXPECT_EQ(migrations, d.migrations.size());
+    EXPECT_EQ(byCause, d.migrations.size());
+    const auto wakeups = std::count_if(d.migrations.begin(), d.migrations.end(),
+                                       [](const tracing::Migration& m) { return m.cause == tracing::MigrationCause::Wakeup; });
+    ASSERT_GT(wakeups, 0);
+    EXPECT_TRUE(tl->markerSummary().contains(QStringLiteral("wakeup %1").arg(wakeups))) << tl->markerSummary().toStdString();
     ASSERT_EQ(st->busy.size(), 2u);
     for (double b : st->busy) {
         EXPECT_GT(b, 0.0);
