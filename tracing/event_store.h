@@ -92,6 +92,10 @@ public:
     // top-level buffer and for every other source.
     const std::string& buffer() const { return buffer_; }
     void setBuffer(std::string name) { buffer_ = std::move(name); }
+    // Every buffer of the trace.dat the events came from, "top" first, then its instances (one
+    // entry: the events are all there are); empty for other sources.
+    const std::vector<std::string>& fileBuffers() const { return fileBuffers_; }
+    void setFileBuffers(std::vector<std::string> names) { fileBuffers_ = std::move(names); }
     // The release of the kernel that recorded it ("6.1.0-13-amd64"), when the source says
     // (a trace.dat's uname option); "" otherwise.
     const std::string& kernelRelease() const { return kernelRelease_; }
@@ -148,6 +152,7 @@ private:
     size_t total_ = 0;
     uint64_t firstTs_ = UINT64_MAX, lastTs_ = 0;
     std::string buffer_, kernelRelease_, traceClock_;
+    std::vector<std::string> fileBuffers_;
     bool clockCountsNs_ = true;
     std::array<uint64_t, kEventKindCount> byKind_{};
     std::array<uint64_t, static_cast<size_t>(Anomaly::Count)> anomalies_{};

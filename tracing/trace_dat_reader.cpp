@@ -205,6 +205,7 @@ Result<EventStore> readTraceDat(const std::string& path, const LoadOptions& opti
             continue;
         }
         store->events.setBuffer(b == 0 ? std::string() : buffers[b]);
+        store->events.setFileBuffers(buffers);
         store->events.setKernelRelease(kernelReleaseOf(tracecmd_get_uname(handle.h)));
         const char* clock = tracecmd_get_trace_clock(handle.h);
         store->events.setTraceClock(clock ? clock : "", (tracecmd_get_flags(handle.h) & SCHEDSCOPE_TRACECMD_FL_IN_USECS) != 0);

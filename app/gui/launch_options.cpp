@@ -75,9 +75,13 @@ LaunchOptions parseLaunchOptions(const QStringList& arguments) {
         QStringLiteral("PATH"));
     const QCommandLineOption helperOpt(QStringLiteral("capture-helper"),
                                        QObject::tr("Live capture through schedscope-capture even when running as root (also SCHEDSCOPE_CAPTURE_HELPER=1)."));
+    const QCommandLineOption bufferOpt(QStringLiteral("buffer"),
+                                       QObject::tr("The trace.dat buffer to read: an instance recorded with trace-cmd record -B NAME, "
+                                                   "or top (default: top, or the first instance with sched events when top has none)."),
+                                       QStringLiteral("NAME"));
     parser.addOptions({helpOpt, versionOpt, localOpt, presetOpt, xmlOpt, sysfsOpt, synthOpt, logOpt, archOpt, isolateOpt, partitionOpt,
-                       noClsOpt, noNodeOpt,
-                       profileOpt, shotOpt, viewOpt, sizeOpt, selCpuOpt, selLevelOpt, lessonOpt, figuresOpt, attachOpt, helperOpt});
+                       noClsOpt, noNodeOpt, profileOpt, shotOpt, viewOpt, sizeOpt, selCpuOpt, selLevelOpt, lessonOpt, figuresOpt,
+                       attachOpt, helperOpt, bufferOpt});
     parser.addPositionalArgument(QStringLiteral("FILE"), QObject::tr("A trace file to open: trace.dat, or text (the tracefs trace file, trace-cmd report, perf script)."),
                                  QStringLiteral("[FILE]"));
 
@@ -156,6 +160,13 @@ LaunchOptions parseLaunchOptions(const QStringList& arguments) {
         return o;
     }
     if (!positional.isEmpty()) o.traceFile = positional.front();
+    if (parser.isSet(bufferOpt)) {
+        if (o.traceFile.isEmpty()) {
+            o.error = QObject::tr("--buffer needs a trace FILE");
+            return o;
+        }
+        o.traceBuffer = parser.value(bufferOpt);
+    }
 
     o.screenshot = parser.value(shotOpt);
     if (parser.isSet(viewOpt)) {

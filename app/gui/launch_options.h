@@ -13,6 +13,7 @@ struct LaunchOptions {
     TopologySpec spec;       // default: this machine
     DomainChoices choices;
     QString traceFile;       // positional FILE: reserved for traces
+    QString traceBuffer;     // --buffer NAME: the trace.dat buffer to read (needs FILE)
     QString screenshot;      // --screenshot OUT.png
     QString view = QStringLiteral("window");  // --view window|topology|domains
     QSize size{1400, 860};   // --size WxH

@@ -14,12 +14,8 @@ bool TimelineView::event(QEvent* e) {
     if (e->type() != QEvent::ToolTip) return QWidget::event(e);
     auto* help = static_cast<QHelpEvent*>(e);
     const QString text = hoverText(help->pos());
-    if (text.isEmpty()) {
-        QToolTip::hideText();
-        e->ignore();
-    } else {
-        QToolTip::showText(help->globalPos(), text, this);
-    }
+    if (text.isEmpty()) return QWidget::event(e);  // the view's own help (toolTip())
+    QToolTip::showText(help->globalPos(), text, this);
     return true;
 }
 

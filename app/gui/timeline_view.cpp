@@ -106,7 +106,7 @@ TimelineView::TimelineView(QWidget* parent) : QWidget(parent) {
     setAttribute(Qt::WA_OpaquePaintEvent);
     setToolTip(tr("Wheel or +/-: zoom; drag, shift+wheel or arrows: pan; Home: whole trace.\n"
                   "Click: marker A; shift+click: marker B; double-click a slice: follow its task; "
-                  "click a group name: collapse or expand it."));
+                  "click a group name: collapse or expand it. Hover a slice or a migration: what it is."));
 }
 
 QString TimelineView::timeText(double t) const {

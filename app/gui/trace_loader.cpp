@@ -35,7 +35,7 @@ LoadOutcome flatSession(const tracing::EventStore& store, const DomainChoices& c
 
 TraceLoadOutcome loadTraceSession(const QString& path, const SessionPtr& current, const DomainChoices& choices,
                                   const std::function<void(int, const QString&)>& progress,
-                                  const std::atomic<bool>* cancel) {
+                                  const std::atomic<bool>* cancel, const QString& buffer) {
     // Progress: reading 0..600, topology 600..650, analysis 650..1000.
     auto stage = [&](int v, const QString& text) {
         if (progress) progress(v, text);
@@ -45,6 +45,7 @@ TraceLoadOutcome loadTraceSession(const QString& path, const SessionPtr& current
     stage(0, QObject::tr("reading %1").arg(QFileInfo(path).fileName()));
     tracing::LoadOptions lo;
     lo.cancel = cancel;
+    lo.buffer = ss(buffer);
     lo.progress = [&](double f) { stage(static_cast<int>(f * 600), QString()); };
     auto store = tracing::readTraceFile(file, lo);
     if (!store) return {0, nullptr, qs(store.error())};
@@ -58,6 +59,7 @@ TraceLoadOutcome loadTraceSession(const QString& path, const SessionPtr& current
     trace->name = QFileInfo(path).fileName();
     trace->buffer = qs(store->buffer());
     if (!trace->buffer.isEmpty()) trace->name += QStringLiteral(" [%1]").arg(trace->buffer);
+    for (const auto& b : store->fileBuffers()) trace->fileBuffers << qs(b);
     trace->lostEvents = store->anomaly(tracing::Anomaly::LostEvents);
     auto sidecar = tracing::readTopologySidecar(file);
     if (!sidecar) return {0, nullptr, qs(sidecar.error())};
@@ -144,7 +146,7 @@ void TraceLoader::cancel() {
     if (cancel_) cancel_->store(true);
 }
 
-void TraceLoader::load(const QString& path, const SessionPtr& current, const DomainChoices& choices) {
+void TraceLoader::load(const QString& path, const SessionPtr& current, const DomainChoices& choices, const QString& buffer) {
     if (cancel_) cancel_->store(true);  // a newer request supersedes the running one
     cancel_ = std::make_shared<std::atomic<bool>>(false);
     const quint64 gen = ++generation_;
@@ -153,9 +155,10 @@ void TraceLoader::load(const QString& path, const SessionPtr& current, const Dom
     connect(relay, &ProgressRelay::reported, this, [this, gen](int v, const QString& stage) {
         if (gen == generation_) emit progress(v, stage);
     });
-    auto future = QtConcurrent::run(&pool_, [path, current, choices, gen, cancel = cancel_, relay](QPromise<TraceLoadOutcome>& promise) {
+    auto future = QtConcurrent::run(&pool_, [path, current, choices, buffer, gen, cancel = cancel_,
+                                             relay](QPromise<TraceLoadOutcome>& promise) {
         auto outcome = loadTraceSession(path, current, choices, [&](int v, const QString& text) { relay->report(v, text); },
-                                        cancel.get());
+                                        cancel.get(), buffer);
         outcome.generation = gen;
         promise.addResult(std::move(outcome));
     });

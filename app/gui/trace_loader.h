@@ -4,6 +4,7 @@
 // reader's own fraction, then the analysis stages) and cancel. Like SessionLoader, only the
 // newest request is delivered, and a failure leaves whatever is open untouched.
 #include <QObject>
+#include <QStringList>
 #include <QThreadPool>
 #include <atomic>
 #include <memory>
@@ -17,6 +18,7 @@ struct TraceSession {
     QString path;   // empty for live capture
     QString name;   // file name (with " [instance]" when read from a trace-cmd -B buffer), or "live"
     QString buffer; // the trace.dat buffer (trace-cmd record -B instance) read; empty: the top-level one
+    QStringList fileBuffers;  // every buffer of the trace.dat, "top" first (Trace > Buffer); empty for text
     std::shared_ptr<const TraceAnalysis> data;
     SessionPtr topology;        // the topology and domains the trace is read against
     // the trace brings its own topology, which the window shows: its sidecar's, or a flat stand-in
@@ -40,9 +42,11 @@ struct TraceLoadOutcome {
 
 // The worker side, also usable synchronously (tests). `current` is the open topology, used
 // when the trace has no sidecar; `progress` gets 0..1000.
+// `buffer`: the trace.dat buffer to read ("top", or an instance's name); empty: the top-level
+// one, or the first instance with sched events.
 TraceLoadOutcome loadTraceSession(const QString& path, const SessionPtr& current, const DomainChoices& choices,
                                   const std::function<void(int, const QString&)>& progress = {},
-                                  const std::atomic<bool>* cancel = nullptr);
+                                  const std::atomic<bool>* cancel = nullptr, const QString& buffer = {});
 
 class TraceLoader : public QObject {
     Q_OBJECT
@@ -50,7 +54,7 @@ public:
     explicit TraceLoader(QObject* parent = nullptr);
     ~TraceLoader() override;
 
-    void load(const QString& path, const SessionPtr& current, const DomainChoices& choices);
+    void load(const QString& path, const SessionPtr& current, const DomainChoices& choices, const QString& buffer = {});
     void cancel();
     bool busy() const { return pending_ > 0; }
 

@@ -181,6 +181,9 @@ void TraceWorkspace::addMenus(QMenuBar* bar, QMenu* viewMenu) {
     menu->addAction(tr("&Open trace\u2026"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_O), this, &TraceWorkspace::openTraceDialog);
     menu->addAction(tr("Open the &sample trace"), this, [this] { openTrace(sampleTracePath()); });
     menu->addAction(tr("&Cancel loading"), loader_, &TraceLoader::cancel);
+    bufferMenu_ = menu->addMenu(tr("&Buffer"));
+    bufferGroup_ = new QActionGroup(this);  // its actions go with the menu's clear()
+    updateBufferMenu();
     QMenu* exportMenu = menu->addMenu(tr("&Export"));
     const std::pair<QString, QString> views[] = {{QStringLiteral("timeline"), tr("Timeline\u2026")},
                                                  {QStringLiteral("matrix"), tr("Migration matrix\u2026")},
@@ -235,17 +238,35 @@ void TraceWorkspace::openTraceDialog() {
     if (!f.isEmpty()) openTrace(f);
 }
 
-void TraceWorkspace::openTrace(const QString& path) {
+void TraceWorkspace::openTrace(const QString& path, const QString& buffer) {
     // Without a sidecar the trace is read against the open topology: wait for one in flight.
     if (window_->loader()->busy()) {
         ++waitingForTopology_;
-        connect(window_->loader(), &SessionLoader::idle, this, [this, path] {
+        connect(window_->loader(), &SessionLoader::idle, this, [this, path, buffer] {
             --waitingForTopology_;
-            openTrace(path);
+            openTrace(path, buffer);
         }, Qt::SingleShotConnection);
         return;
     }
-    loader_->load(path, window_->session(), window_->session() ? window_->session()->choices : DomainChoices{});
+    loader_->load(path, window_->session(), window_->session() ? window_->session()->choices : DomainChoices{}, buffer);
+}
+
+// One entry per buffer of the open trace.dat, enabled when it has several: picking one reads
+// the file again from that buffer (the shown trace stays until it is read).
+void TraceWorkspace::updateBufferMenu() {
+    if (!bufferMenu_) return;
+    bufferMenu_->clear();
+    const bool several = trace_ && !trace_->live && trace_->fileBuffers.size() > 1;
+    bufferMenu_->setEnabled(several);
+    if (!several) return;
+    const QString shown = trace_->buffer.isEmpty() ? QStringLiteral("top") : trace_->buffer;
+    for (const QString& name : trace_->fileBuffers) {
+        QAction* a = bufferMenu_->addAction(name == QStringLiteral("top") ? tr("top (the top-level buffer)") : name);
+        a->setCheckable(true);
+        a->setChecked(name == shown);
+        bufferGroup_->addAction(a);
+        connect(a, &QAction::triggered, this, [this, name, path = trace_->path] { openTrace(path, name); });
+    }
 }
 
 void TraceWorkspace::startLiveIfPermitted() {
@@ -303,6 +324,7 @@ void TraceWorkspace::showTrace(const TraceSessionPtr& trace) {
         latency_->setTask(task_);
     }
     updateTopologyHeat();
+    updateBufferMenu();
     emit traceShown(trace);
 }
 

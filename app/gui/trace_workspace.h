@@ -9,6 +9,7 @@
 
 #include "trace_loader.h"
 
+class QActionGroup;
 class QDockWidget;
 class QLabel;
 class QMenu;
@@ -40,8 +41,12 @@ public:
     // Menus: the Trace menu on the bar, dock toggles in the View menu.
     void addMenus(QMenuBar* bar, QMenu* viewMenu);
 
-    // Loads a trace on the worker (after a topology load in flight has finished).
-    void openTrace(const QString& path);
+    // Loads a trace on the worker (after a topology load in flight has finished). `buffer`: the
+    // trace.dat buffer to read (TraceLoader::load()); empty: the top-level one or the first
+    // instance with sched events.
+    void openTrace(const QString& path, const QString& buffer = {});
+    // Trace > Buffer: the open trace.dat's buffers (trace-cmd record -B), the shown one checked.
+    QMenu* bufferMenu() const { return bufferMenu_; }
     void openTraceDialog();
     bool busy() const;
     TraceSessionPtr trace() const { return trace_; }
@@ -81,6 +86,7 @@ private:
     void updateTopologyHeat();
     QDockWidget* addDock(const QString& title, const QString& name, QWidget* w);
     void startLive();
+    void updateBufferMenu();
 
     MainWindow* window_;
     TraceLoader* loader_;
@@ -96,6 +102,8 @@ private:
     QProgressBar* progress_;
     QToolButton* cancel_;
     QLabel* liveLabel_;
+    QMenu* bufferMenu_ = nullptr;
+    QActionGroup* bufferGroup_ = nullptr;
     int waitingForTopology_ = 0;
     int task_ = -1;
     int cpu_ = -1;

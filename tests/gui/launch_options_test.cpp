@@ -103,6 +103,7 @@ TEST(LaunchOptions, ErrorsAreOneLineAndNameTheOption) {
         {QStringLiteral("--size"), QStringLiteral("800x600")},
         {QStringLiteral("--bogus")},
         {QStringLiteral("a.dat"), QStringLiteral("b.dat")},
+        {QStringLiteral("--buffer"), QStringLiteral("ssw")},
     };
     for (const auto& args : bad) {
         auto o = parse(args);
@@ -110,6 +111,14 @@ TEST(LaunchOptions, ErrorsAreOneLineAndNameTheOption) {
         EXPECT_FALSE(o.error.contains(QLatin1Char('\n'))) << o.error.toStdString();
     }
     EXPECT_TRUE(parse({QStringLiteral("--profile"), QStringLiteral("linux-0.1")}).error.contains(QStringLiteral("linux-6.1")));
+}
+
+TEST(LaunchOptions, BufferGoesWithTheTraceFile) {
+    auto o = parse({QStringLiteral("t.dat"), QStringLiteral("--buffer"), QStringLiteral("ssw")});
+    ASSERT_TRUE(o.error.isEmpty()) << o.error.toStdString();
+    EXPECT_EQ(o.traceFile, QStringLiteral("t.dat"));
+    EXPECT_EQ(o.traceBuffer, QStringLiteral("ssw"));
+    EXPECT_TRUE(parse({QStringLiteral("--buffer"), QStringLiteral("ssw")}).error.startsWith(QStringLiteral("--buffer")));
 }
 
 }  // namespace

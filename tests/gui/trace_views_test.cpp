@@ -9,6 +9,7 @@
 #include <QAbstractItemModelTester>
 #include <QFile>
 #include <QLineEdit>
+#include <QMenu>
 #include <QProcess>
 #include <QPushButton>
 #include <QRegularExpression>
@@ -215,6 +216,43 @@ TEST_F(TraceWindowTest, ASwitchOnlyTraceShowsTheMovesItsSwitchesShow) {
     EXPECT_TRUE(window.statusBar()->currentMessage().contains(
         QStringLiteral("no sched_migrate_task: migrations inferred from sched_switch")))
         << window.statusBar()->currentMessage().toStdString();
+}
+
+// A trace.dat with sched events in two buffers (trace-cmd record -B): Trace > Buffer lists them,
+// the shown one checked, and picking the other reads the file again from it. A buffer the file
+// lacks is a one-line error naming the file and its buffers, and the shown trace stays.
+TEST_F(TraceWindowTest, TheBufferMenuSwitchesBetweenTheFilesBuffers) {
+    ASSERT_TRUE(openFixtureOnTwoCpus(window, "traces/switches-only/switches.dat"));
+    TraceWorkspace* ws = window.traceWorkspace();
+    EXPECT_EQ(ws->trace()->fileBuffers, (QStringList{QStringLiteral("top"), QStringLiteral("ssw")}));
+    EXPECT_EQ(ws->trace()->data->store->count(tracing::EventKind::Wakeup), 0u);
+    QMenu* menu = ws->bufferMenu();
+    ASSERT_TRUE(menu);
+    EXPECT_TRUE(menu->isEnabled());
+    const auto actions = menu->actions();
+    ASSERT_EQ(actions.size(), 2);
+    EXPECT_TRUE(actions[0]->isChecked());
+    EXPECT_FALSE(actions[1]->isChecked());
+    QSignalSpy shown(ws, &TraceWorkspace::traceShown);
+    actions[1]->trigger();
+    ASSERT_TRUE(shown.wait(60'000));
+    EXPECT_EQ(ws->trace()->buffer, QStringLiteral("ssw"));
+    EXPECT_EQ(ws->trace()->name, QStringLiteral("switches.dat [ssw]"));
+    EXPECT_GT(ws->trace()->data->store->count(tracing::EventKind::Wakeup), 0u);
+    EXPECT_TRUE(ws->bufferMenu()->actions()[1]->isChecked());
+
+    const TraceSessionPtr before = ws->trace();
+    QSignalSpy failed(ws, &TraceWorkspace::loadFailed);
+    ws->openTrace(before->path, QStringLiteral("nope"));
+    ASSERT_TRUE(failed.wait(60'000));
+    const QString error = failed.front().front().toString();
+    EXPECT_TRUE(error.contains(QStringLiteral("switches.dat: no buffer 'nope' in the trace (its buffers: top, ssw)")))
+        << error.toStdString();
+    EXPECT_EQ(ws->trace(), before);
+
+    // a file of one buffer: nothing to pick
+    ASSERT_TRUE(openTraceNow(window, QString::fromStdString(schedscope::test::dataPath("traces/switches-only/full.dat"))));
+    EXPECT_FALSE(ws->bufferMenu()->isEnabled());
 }
 
 // A trace stamped by a clock that does not count ns (trace-cmd record -C x86-tsc) opens, and
