@@ -23,7 +23,7 @@ struct TaskSummary {
     int32_t pid = -1;
     std::string comm;
     uint64_t cpuNs = 0;        // time running
-    uint64_t migrations = 0;   // sched_migrate_task events of the task
+    uint64_t migrations = 0;   // its migrations (TraceAnalysis::migrations: recorded, or seen in the switches)
     uint64_t waits = 0;        // runnable -> running transitions
     uint64_t waitP95Ns = 0;    // 95th percentile of those waits
     uint64_t waitMaxNs = 0;
