@@ -69,6 +69,7 @@ private:
         if (e.state == TaskState::Dead) {  // its last switch: a later task of that pid is another task
             unqueue(e.pid);
             tasks_.erase(e.pid);
+            witnessed_.erase(e.pid);  // it never runs again: the pulls it waited on stay newidle
             return;
         }
         Seen prev;
