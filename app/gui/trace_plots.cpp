@@ -43,6 +43,7 @@ void TracePlot::contextMenuEvent(QContextMenuEvent* e) {
         setTrace(trace_);
     });
     menu.addAction(tr("Export\u2026"), this, &TracePlot::exportRequested);
+    addMenuItems(menu);
     menu.exec(e->globalPos());
 }
 
@@ -205,29 +206,68 @@ void LevelRatePlot::setTrace(TraceSessionPtr trace) {
     const TraceAnalysis& d = *trace_->data;
     const double binS = double(d.rateBinNs) / 1e9;
     double top = 1;
-    for (size_t l = 0; l < d.levels.size(); ++l) {
-        if (d.migrationTsByLevel[l].empty() && l + 1 == d.levels.size()) continue;
-        QCPGraph* g = addGraph();
-        g->setName(qs(d.levels[l]) + QStringLiteral(" (") + QString::number(d.migrationTsByLevel[l].size()) + QLatin1Char(')'));
-        QPen pen(levelColor(qs(d.levels[l])), 1.6);
-        g->setPen(pen);
-        g->setLineStyle(QCPGraph::lsStepLeft);
-        QVector<double> keys, values;
-        const auto& bins = d.ratesByLevel[l];
-        keys.reserve(qsizetype(bins.size()) + 1);
-        for (size_t b = 0; b < bins.size(); ++b) {
-            keys << double(b) * binS;
-            values << double(bins[b]) / binS;
-            top = std::max(top, values.back());
+    if (grouping_ == Grouping::Level) {
+        for (size_t l = 0; l < d.levels.size(); ++l) {
+            if (d.migrationTsByLevel[l].empty() && l + 1 == d.levels.size()) continue;
+            addRateGraph(qs(d.levels[l]) + QStringLiteral(" (") + QString::number(d.migrationTsByLevel[l].size()) + QLatin1Char(')'),
+                         levelColor(qs(d.levels[l])), d.ratesByLevel[l], binS, top);
         }
-        keys << double(bins.size()) * binS;
-        values << (bins.empty() ? 0.0 : values.back());
-        g->setData(keys, values, true);
+    } else {
+        const size_t bins = d.ratesByLevel.empty() ? 0 : d.ratesByLevel.front().size();
+        constexpr size_t kCauses = static_cast<size_t>(tracing::MigrationCause::Count);
+        std::vector<std::vector<uint64_t>> byCause(kCauses, std::vector<uint64_t>(bins, 0));
+        std::vector<uint64_t> total(kCauses, 0);
+        for (const auto& m : d.migrations) {
+            const size_t c = static_cast<size_t>(m.cause);
+            ++total[c];
+            if (bins) ++byCause[c][std::min(bins - 1, static_cast<size_t>((m.ts - std::min(m.ts, d.firstTs)) / d.rateBinNs))];
+        }
+        for (size_t c = 0; c < kCauses; ++c) {
+            if (!total[c]) continue;
+            addRateGraph(qs(std::string(tracing::kMigrationCauseNames[c])) + QStringLiteral(" (") + QString::number(total[c]) +
+                             QLatin1Char(')'),
+                         QColor::fromHsv(int(c * 360 / kCauses), 200, 200), byCause[c], binS, top);
+        }
     }
     xAxis->setRange(0, std::max(binS, double(d.lastTs - d.firstTs) / 1e9));
     yAxis->setRange(0, top * 1.1);
-    title_->setText(tr("Migrations per second by domain level (bins of %1)").arg(usText(double(d.rateBinNs))));
+    title_->setText((grouping_ == Grouping::Level ? tr("Migrations per second by domain level (bins of %1)")
+                                                  : tr("Migrations per second by cause (bins of %1)"))
+                        .arg(usText(double(d.rateBinNs))));
     replot();
+}
+
+void LevelRatePlot::addRateGraph(const QString& name, const QColor& colour, const std::vector<uint64_t>& bins, double binS,
+                                 double& top) {
+    QCPGraph* g = addGraph();
+    g->setName(name);
+    g->setPen(QPen(colour, 1.6));
+    g->setLineStyle(QCPGraph::lsStepLeft);
+    QVector<double> keys, values;
+    keys.reserve(qsizetype(bins.size()) + 1);
+    for (size_t b = 0; b < bins.size(); ++b) {
+        keys << double(b) * binS;
+        values << double(bins[b]) / binS;
+        top = std::max(top, values.back());
+    }
+    keys << double(bins.size()) * binS;
+    values << (bins.empty() ? 0.0 : values.back());
+    g->setData(keys, values, true);
+}
+
+void LevelRatePlot::setGrouping(Grouping g) {
+    grouping_ = g;
+    setTrace(trace_);
+}
+
+void LevelRatePlot::addMenuItems(QMenu& menu) {
+    menu.addSeparator();
+    QAction* level = menu.addAction(tr("By domain level"), this, [this] { setGrouping(Grouping::Level); });
+    QAction* cause = menu.addAction(tr("By cause"), this, [this] { setGrouping(Grouping::Cause); });
+    level->setCheckable(true);
+    cause->setCheckable(true);
+    level->setChecked(grouping_ == Grouping::Level);
+    cause->setChecked(grouping_ == Grouping::Cause);
 }
 
 // ---- wait latency ----

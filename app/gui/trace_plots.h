@@ -23,6 +23,7 @@ signals:
 
 protected:
     void contextMenuEvent(QContextMenuEvent* e) override;
+    virtual void addMenuItems(QMenu& /*menu*/) {}  // a plot's own entries in its context menu
     void showEmpty(const QString& text);
     TraceSessionPtr trace_;
     QCPTextElement* title_ = nullptr;
@@ -58,8 +59,20 @@ public:
 class LevelRatePlot : public TracePlot {
     Q_OBJECT
 public:
+    // A line per domain level (the default) or per cause (wakeup, fork, the balancing paths...).
+    enum class Grouping { Level, Cause };
     explicit LevelRatePlot(QWidget* parent = nullptr);
     void setTrace(TraceSessionPtr trace) override;
+    void setGrouping(Grouping g);
+    Grouping grouping() const { return grouping_; }
+
+protected:
+    void addMenuItems(QMenu& menu) override;
+
+private:
+    // one step line of migrations per second per bin of the trace
+    void addRateGraph(const QString& name, const QColor& colour, const std::vector<uint64_t>& bins, double binS, double& top);
+    Grouping grouping_ = Grouping::Level;
 };
 
 class LatencyHistogramPlot : public TracePlot {

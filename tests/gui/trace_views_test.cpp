@@ -17,6 +17,7 @@
 #include <QTemporaryDir>
 #include <QTest>
 #include <cmath>
+#include <map>
 
 #include "banner.h"
 #include "gui_test_util.h"
@@ -216,6 +217,32 @@ TEST_F(TraceWindowTest, ASwitchOnlyTraceShowsTheMovesItsSwitchesShow) {
     EXPECT_TRUE(window.statusBar()->currentMessage().contains(
         QStringLiteral("no sched_migrate_task: migrations inferred from sched_switch")))
         << window.statusBar()->currentMessage().toStdString();
+}
+
+// The rates plot draws a line per cause on request (its context menu): each line's migrations,
+// summed over its bins, are that cause's migrations in the trace, and its name says how many.
+TEST_F(TraceWindowTest, TheRatesPlotGroupsByCauseOnRequest) {
+    ASSERT_TRUE(openFixtureOnTwoCpus(window, "traces/switches-only/full.dat"));
+    LevelRatePlot* rates = window.traceWorkspace()->rates();
+    const auto& d = *window.traceWorkspace()->trace()->data;
+    std::map<QString, uint64_t> expected;
+    for (const auto& m : d.migrations) ++expected[QString::fromStdString(std::string(tracing::migrationCauseName(m.cause)))];
+    ASSERT_GE(expected.size(), 3u);
+    rates->setGrouping(LevelRatePlot::Grouping::Cause);
+    ASSERT_EQ(size_t(rates->graphCount()), expected.size());
+    const double binS = double(d.rateBinNs) / 1e9;
+    for (int i = 0; i < rates->graphCount(); ++i) {
+        const QCPGraph* g = rates->graph(i);
+        const QString cause = g->name().section(QLatin1Char(' '), 0, 0);
+        ASSERT_TRUE(expected.count(cause)) << g->name().toStdString();
+        EXPECT_EQ(g->name(), QStringLiteral("%1 (%2)").arg(cause).arg(expected[cause]));
+        double sum = 0;
+        const auto data = g->data();
+        for (int k = 0; k + 1 < data->size(); ++k) sum += data->at(k)->value * binS;  // the last point closes the step
+        EXPECT_NEAR(sum, double(expected[cause]), 1e-6) << cause.toStdString();
+    }
+    rates->setGrouping(LevelRatePlot::Grouping::Level);
+    EXPECT_TRUE(rates->graph(0)->name().startsWith(QString::fromStdString(d.levels.front()))) << rates->graph(0)->name().toStdString();
 }
 
 // A trace.dat with sched events in two buffers (trace-cmd record -B): Trace > Buffer lists them,
