@@ -59,13 +59,16 @@ std::shared_ptr<const TraceAnalysis> analyzeTrace(std::shared_ptr<const tracing:
         a->rateBinNs = std::max<uint64_t>(1, (span + options.rateBins - 1) / std::max<size_t>(options.rateBins, 1));
         const size_t bins = static_cast<size_t>(span / a->rateBinNs + 1);
         a->ratesByLevel.assign(a->levels.size(), std::vector<uint64_t>(bins, 0));
+        a->ratesByCause.assign(static_cast<size_t>(tracing::MigrationCause::Count), std::vector<uint64_t>(bins, 0));
         a->migrationTsByLevel.assign(a->levels.size(), {});
         a->matrix.assign(n * n, 0);
         for (auto& m : a->migrations) {
             m.level = options.levelsKnown ? classifier.level(m.src, m.dst) : -1;
             const size_t l = a->levelIndex(m.level);
             a->migrationTsByLevel[l].push_back(m.ts);
-            ++a->ratesByLevel[l][std::min(bins - 1, static_cast<size_t>((m.ts - a->firstTs) / a->rateBinNs))];
+            const size_t bin = std::min(bins - 1, static_cast<size_t>((m.ts - a->firstTs) / a->rateBinNs));
+            ++a->ratesByLevel[l][bin];
+            ++a->ratesByCause[static_cast<size_t>(m.cause)][bin];
             if (m.src >= 0 && m.dst >= 0 && static_cast<size_t>(m.src) < n && static_cast<size_t>(m.dst) < n)
                 ++a->matrix[static_cast<size_t>(m.src) * n + static_cast<size_t>(m.dst)];
         }

@@ -50,6 +50,7 @@ struct TraceAnalysis {
     std::vector<std::vector<uint64_t>> migrationTsByLevel;  // [level] sorted timestamps
     uint64_t rateBinNs = 0;
     std::vector<std::vector<uint64_t>> ratesByLevel;  // [level][bin] migrations per bin
+    std::vector<std::vector<uint64_t>> ratesByCause;  // [MigrationCause][bin] the same, by cause
     std::vector<uint64_t> matrix;                     // [src * cpus + dst] migration counts
     std::vector<uint64_t> waitLatencies;              // every runnable -> running wait, ns
     LogHistogram waitHistogram;                       // of waitLatencies, 48 log bins

@@ -4,6 +4,7 @@
 #include <QMenu>
 #include <QPicture>
 #include <cmath>
+#include <numeric>
 
 #include "qt_convert.h"
 #include "timeline_view.h"
@@ -213,20 +214,14 @@ void LevelRatePlot::setTrace(TraceSessionPtr trace) {
                          levelColor(qs(d.levels[l])), d.ratesByLevel[l], binS, top);
         }
     } else {
-        const size_t bins = d.ratesByLevel.empty() ? 0 : d.ratesByLevel.front().size();
-        constexpr size_t kCauses = static_cast<size_t>(tracing::MigrationCause::Count);
-        std::vector<std::vector<uint64_t>> byCause(kCauses, std::vector<uint64_t>(bins, 0));
-        std::vector<uint64_t> total(kCauses, 0);
-        for (const auto& m : d.migrations) {
-            const size_t c = static_cast<size_t>(m.cause);
-            ++total[c];
-            if (bins) ++byCause[c][std::min(bins - 1, static_cast<size_t>((m.ts - std::min(m.ts, d.firstTs)) / d.rateBinNs))];
-        }
-        for (size_t c = 0; c < kCauses; ++c) {
-            if (!total[c]) continue;
-            addRateGraph(qs(std::string(tracing::kMigrationCauseNames[c])) + QStringLiteral(" (") + QString::number(total[c]) +
+        const size_t causes = d.ratesByCause.size();
+        for (size_t c = 0; c < causes; ++c) {
+            const auto& bins = d.ratesByCause[c];
+            const uint64_t total = std::accumulate(bins.begin(), bins.end(), uint64_t{0});
+            if (!total) continue;
+            addRateGraph(qs(std::string(tracing::kMigrationCauseNames[c])) + QStringLiteral(" (") + QString::number(total) +
                              QLatin1Char(')'),
-                         QColor::fromHsv(int(c * 360 / kCauses), 200, 200), byCause[c], binS, top);
+                         QColor::fromHsv(int(c * 360 / causes), 200, 200), bins, binS, top);
         }
     }
     xAxis->setRange(0, std::max(binS, double(d.lastTs - d.firstTs) / 1e9));
