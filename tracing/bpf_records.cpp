@@ -33,6 +33,11 @@ std::optional<EventKind> eventKindOfRecord(uint8_t kind) {
     }
 }
 
+void noteRecordKinds(EventStore& store) {
+    for (int k = 0; k < SSC_KIND_COUNT; ++k)
+        if (const auto kind = eventKindOfRecord(static_cast<uint8_t>(k))) store.noteRecorded(*kind);
+}
+
 size_t recordSize(uint8_t kind) {
     if (kind == SSC_COMM) return sizeof(ssc_comm_record);
     return kind < SSC_KIND_COUNT ? sizeof(ssc_record) : 0;

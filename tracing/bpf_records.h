@@ -26,6 +26,9 @@ static_assert(SSC_CAUSE_WAKEUP == static_cast<int>(MigrationCause::Wakeup) &&
 
 // The EventKind of a record kind; nullopt for SSC_COMM and unknown kinds.
 std::optional<EventKind> eventKindOfRecord(uint8_t kind);
+// Marks every kind the records carry as recorded in `store` (EventStore::noteRecorded()): a
+// record stream (the BPF program's, or a capture helper's) sends them all as they happen.
+void noteRecordKinds(EventStore& store);
 // Bytes of a record given its kind byte (24, or 40 for SSC_COMM); 0 for an unknown kind.
 size_t recordSize(uint8_t kind);
 // Decodes one record of `size` bytes (as from the ring buffer or a protocol frame) into the

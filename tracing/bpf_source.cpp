@@ -179,6 +179,7 @@ Result<uint64_t> BpfSource::pollRaw(const RecordSink& sink, int timeoutMs) {
 }
 
 Result<uint64_t> BpfSource::poll(EventStore& store, int timeoutMs) {
+    noteRecordKinds(store);
     RecordSink sink = [&store](const void* data, size_t size) { applyRecord(data, size, store); };
     return pollRaw(sink, timeoutMs);
 }

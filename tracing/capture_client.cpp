@@ -78,6 +78,7 @@ Status CaptureClient::onFrame(const FrameView& f, EventStore& store) {
             auto h = decodeHello(f.payload);
             if (!h) return Error{h.error()};
             hello_ = *h;
+            noteRecordKinds(store);
             return {};
         }
         case FrameType::Records:

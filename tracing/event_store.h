@@ -113,6 +113,11 @@ public:
     uint64_t firstTs() const { return firstTs_; }
     uint64_t lastTs() const { return lastTs_; }
     uint64_t count(EventKind k) const { return byKind_[static_cast<size_t>(k)]; }
+    // The source recorded this kind of event: a count of zero then means none happened, not
+    // none recorded (a trace.dat holds the formats of the events it recorded; a live capture
+    // enables its own). Unknown for text sources, which only show the events they hold.
+    void noteRecorded(EventKind k) { recordedKinds_ |= 1u << static_cast<unsigned>(k); }
+    bool recorded(EventKind k) const { return count(k) > 0 || (recordedKinds_ >> static_cast<unsigned>(k) & 1u) != 0; }
     uint64_t anomaly(Anomaly a) const { return anomalies_[static_cast<size_t>(a)]; }
     const std::map<std::string, uint64_t, std::less<>>& otherEvents() const { return other_; }
     std::map<std::string, uint64_t> anomalyTable() const;  // every anomaly by name, zeros too
@@ -155,6 +160,8 @@ private:
     std::vector<std::string> fileBuffers_;
     bool clockCountsNs_ = true;
     std::array<uint64_t, kEventKindCount> byKind_{};
+    uint32_t recordedKinds_ = 0;  // bit per EventKind: noteRecorded()
+    static_assert(kEventKindCount <= 32);
     std::array<uint64_t, static_cast<size_t>(Anomaly::Count)> anomalies_{};
     std::map<std::string, uint64_t, std::less<>> other_;
     std::vector<uint8_t> pidSeen_;   // bit per pid: referenced by an event

@@ -52,6 +52,10 @@ SchedDecoder::SchedDecoder(tep_handle* tep)
     if (tep_event* ev = tep_find_event_by_name(tep, "irq", "softirq_exit")) softirqExitId_ = ev->id;
 }
 
+void SchedDecoder::noteFormatsRecorded(EventStore& store) const {
+    for (const Slot& s : slots_) store.noteRecorded(s.kind);
+}
+
 bool SchedDecoder::read(const Slot& s, F f, const void* data, int64_t& out) const {
     tep_format_field* field = s.f[f];
     unsigned long long v = 0;

@@ -26,6 +26,10 @@ public:
     // Moves the per-id counts of skipped events into the store by name (unknown ids become
     // anomalies). Call once at the end; decode may continue afterwards.
     void flushCounts(EventStore& store);
+    // Marks every kind the formats hold as recorded (EventStore::noteRecorded()): true when the
+    // formats are those of the recorded events, as in a trace.dat of one buffer or a live
+    // instance that enables them all.
+    void noteFormatsRecorded(EventStore& store) const;
 
 private:
     enum F : uint8_t {

@@ -189,7 +189,7 @@ private:
 }  // namespace
 
 std::string_view migrationSource(const EventStore& store) {
-    if (store.count(EventKind::MigrateTask) > 0) return "sched_migrate_task";
+    if (store.recorded(EventKind::MigrateTask)) return "sched_migrate_task";
     if (store.count(EventKind::Switch) == 0) return "";
     return store.count(EventKind::Wakeup) > 0 ? "sched_switch, sched_wakeup" : "sched_switch";
 }

@@ -40,7 +40,8 @@ namespace schedscope::tracing {
 // with no sched_migrate_task: inferMigrations() calls it then.
 std::vector<Migration> migrationsFromSwitches(const EventStore& store);
 
-// Where inferMigrations() takes a store's migrations from: "sched_migrate_task", else
+// Where inferMigrations() takes a store's migrations from: "sched_migrate_task" when the source
+// recorded it (EventStore::recorded(): none happening is then no migration), else
 // "sched_switch" or "sched_switch, sched_wakeup" (migrationsFromSwitches()), else "" (none).
 std::string_view migrationSource(const EventStore& store);
 

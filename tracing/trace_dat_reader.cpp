@@ -204,6 +204,8 @@ Result<EventStore> readTraceDat(const std::string& path, const LoadOptions& opti
             otherRecords += store->records;
             continue;
         }
+        // the file holds the formats of the events recorded, but of all its buffers at once
+        if (buffers.size() == 1) decoder.noteFormatsRecorded(store->events);
         store->events.setBuffer(b == 0 ? std::string() : buffers[b]);
         store->events.setFileBuffers(buffers);
         store->events.setKernelRelease(kernelReleaseOf(tracecmd_get_uname(handle.h)));

@@ -42,6 +42,7 @@ Result<std::unique_ptr<TracefsSource>> TracefsSource::start() {
 
 Result<uint64_t> TracefsSource::poll(EventStore& store) {
     impl_->target = &store;
+    impl_->decoder->noteFormatsRecorded(store);  // the instance enables every event it has a format for
     const uint64_t before = impl_->read;
     // Reading a dozen enable files costs far less than a second of capture; a tool that
     // switched our events off would otherwise leave the user watching a silent machine.

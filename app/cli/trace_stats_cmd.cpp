@@ -49,8 +49,9 @@ nlohmann::json statsJson(const EventStore& store, const MigrationReport& mig, co
     j["buffer"] = store.buffer().empty() ? "top" : store.buffer();
     j["kernel_release"] = store.kernelRelease();  // "" when the trace does not say
     nlohmann::json kinds = nlohmann::json::object();
+    // a kind the source recorded shows even at zero: none happened (a filter no task matched)
     for (int k = 0; k < kEventKindCount; ++k)
-        if (auto n = store.count(static_cast<EventKind>(k))) kinds[std::string(eventKindName(static_cast<EventKind>(k)))] = n;
+        if (const auto kind = static_cast<EventKind>(k); store.recorded(kind)) kinds[std::string(eventKindName(kind))] = store.count(kind);
     j["events_by_kind"] = kinds;
     nlohmann::json other = nlohmann::json::object();
     for (const auto& [name, n] : store.otherEvents()) other[name] = n;

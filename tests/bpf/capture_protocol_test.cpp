@@ -76,6 +76,25 @@ TEST(CaptureProtocol, StreamRoundTrip) {
     EXPECT_EQ(mig.dstCpu, 1);
 }
 
+// A helper streams every kind its records carry: a capture in which no task migrated holds no
+// migration, rather than one to infer from the switches.
+TEST(CaptureProtocol, AStreamRecordsEveryKindItsRecordsCarry) {
+    auto bytes = helloFrame();
+    appendFrame(bytes, FrameType::End, {});
+    CaptureClient client(-1);
+    EventStore store;
+    EXPECT_FALSE(store.recorded(EventKind::MigrateTask));
+    ASSERT_TRUE(client.feed(bytes, store));
+    EXPECT_EQ(store.size(), 0u);
+    for (int k = 0; k < SSC_KIND_COUNT; ++k) {
+        if (const auto kind = eventKindOfRecord(static_cast<uint8_t>(k))) {
+            EXPECT_TRUE(store.recorded(*kind)) << k;
+        }
+    }
+    EXPECT_TRUE(store.recorded(EventKind::MigrateTask));
+    EXPECT_FALSE(store.recorded(EventKind::CpuIdle));  // no record kind for it
+}
+
 TEST(CaptureProtocol, WakeRecordsCarryTheirWaker) {
     // The waker bytes hold 1 + the pid that ran the tracepoint; zero (what a helper that still
     // sent padding there wrote) reads as unknown.

@@ -251,5 +251,36 @@ TEST(SwitchOnlyRecording, TraceStatsSaysTheMigrationsWereInferred) {
     EXPECT_EQ(full["migrations_from"], "sched_migrate_task");
 }
 
+// A trace that recorded sched_migrate_task with a filter no task matched (`-f 'comm ==
+// "no-such-task"'`) holds no migration: none happened to the tasks asked about. Its switches
+// show the other tasks moving, which the recording chose to leave out.
+TEST(MigrateTaskRecorded, NoneHappeningIsNoMigrationNotASwitchOnlyTrace) {
+    const EventStore store = loaded("switches-only/migrate-filtered.dat");
+    ASSERT_EQ(store.count(EventKind::MigrateTask), 0u);
+    ASSERT_FALSE(migrationsFromSwitches(store).empty()) << "the fixture's tasks moved";
+    EXPECT_TRUE(store.recorded(EventKind::MigrateTask));  // its format is in the file
+    EXPECT_TRUE(store.recorded(EventKind::Switch));
+    EXPECT_FALSE(store.recorded(EventKind::Wakeup));      // not recorded: no format
+    EXPECT_EQ(migrationSource(store), "sched_migrate_task");
+    EXPECT_TRUE(inferMigrations(store).empty());
+    auto j = nlohmann::json::parse(statsOutput("'" + test::dataPath("traces/switches-only/migrate-filtered.dat") + "' --json"),
+                                   nullptr, false);
+    ASSERT_FALSE(j.is_discarded());
+    EXPECT_EQ(j["migrations_from"], "sched_migrate_task");
+    EXPECT_EQ(j["migrations"], 0);
+    EXPECT_EQ(j["events_by_kind"]["sched_migrate_task"], 0);  // recorded, none happened
+    EXPECT_FALSE(j["events_by_kind"].contains("sched_wakeup"));
+}
+
+// A trace.dat with several buffers holds the formats of them all: a buffer may lack an event
+// another recorded, so there only the events themselves say what was recorded.
+TEST(MigrateTaskRecorded, OnlyTheEventsTellInAFileOfSeveralBuffers) {
+    const EventStore top = loaded("switches-only/switches.dat", "top");
+    const EventStore ssw = loaded("switches-only/switches.dat", "ssw");
+    EXPECT_FALSE(top.recorded(EventKind::Wakeup));
+    EXPECT_TRUE(ssw.recorded(EventKind::Wakeup));
+    EXPECT_FALSE(top.recorded(EventKind::MigrateTask));
+}
+
 }  // namespace
 }  // namespace schedscope::tracing
