@@ -171,7 +171,7 @@ void printReplayText(const ReplayResult& r, const std::string& trace) {
     auto causes = [&](const char* label, const ReplayMetrics& m) {
         std::printf("  causes %-9s", label);
         for (const auto& [c, n] : m.migrationsByCause) std::printf(" %s=%lld", c.c_str(), n);
-        std::printf("\n");
+        std::printf("%s\n", m.migrationsByCause.empty() ? " none" : "");
     };
     if (r.baseline) printUnfinished(*r.baseline, r.derived);
     printUnfinished(r.whatIf, r.derived);

@@ -270,6 +270,11 @@ TEST(MigrateTaskRecorded, NoneHappeningIsNoMigrationNotASwitchOnlyTrace) {
     EXPECT_EQ(j["migrations"], 0);
     EXPECT_EQ(j["events_by_kind"]["sched_migrate_task"], 0);  // recorded, none happened
     EXPECT_FALSE(j["events_by_kind"].contains("sched_wakeup"));
+    // replay's recorded column: no migration, and says so rather than leaving the causes blank
+    const std::string replay = test::commandOutput(std::string(SCHEDSCOPE_CLI) + " replay '" +
+                                                   test::dataPath("traces/switches-only/migrate-filtered.dat") +
+                                                   "' --synthetic 'pack:1 core:2 pu:1' 2>&1");
+    EXPECT_NE(replay.find("causes recorded  none\n"), std::string::npos) << replay;
 }
 
 // A trace.dat with several buffers holds the formats of them all: a buffer may lack an event
