@@ -78,10 +78,11 @@ Status CaptureClient::onFrame(const FrameView& f, EventStore& store) {
             auto h = decodeHello(f.payload);
             if (!h) return Error{h.error()};
             hello_ = *h;
-            noteRecordKinds(store);
             return {};
         }
         case FrameType::Records:
+            // on every frame, not once at the hello: a caller may pump the hello into a scratch store
+            noteRecordKinds(store);
             return decodeRecords(f.payload, store);
         case FrameType::Lost: {
             auto l = decodeLost(f.payload);

@@ -27,6 +27,10 @@ void appendChunk(const tracing::EventStore& chunk, tracing::EventStore& out) {
         return true;
     });
     for (const auto& [name, n] : chunk.otherEvents()) out.countOther(name, n);
+    // what the capture recorded, events or none: no migration in the window is then no
+    // migration, not a trace to infer them from the switches of
+    for (int k = 0; k < tracing::kEventKindCount; ++k)
+        if (const auto kind = static_cast<tracing::EventKind>(k); chunk.recorded(kind)) out.noteRecorded(kind);
 }
 }  // namespace
 

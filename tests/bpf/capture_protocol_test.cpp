@@ -80,12 +80,20 @@ TEST(CaptureProtocol, StreamRoundTrip) {
 // migration, rather than one to infer from the switches.
 TEST(CaptureProtocol, AStreamRecordsEveryKindItsRecordsCarry) {
     auto bytes = helloFrame();
+    ssc_record sw{};
+    sw.ts = 1000;
+    sw.pid = 10;
+    sw.kind = SSC_SWITCH;
+    std::vector<uint8_t> payload(sizeof sw);
+    std::memcpy(payload.data(), &sw, sizeof sw);
+    appendFrame(bytes, FrameType::Records, payload);
     appendFrame(bytes, FrameType::End, {});
     CaptureClient client(-1);
     EventStore store;
     EXPECT_FALSE(store.recorded(EventKind::MigrateTask));
     ASSERT_TRUE(client.feed(bytes, store));
-    EXPECT_EQ(store.size(), 0u);
+    EXPECT_EQ(store.size(), 1u);
+    EXPECT_EQ(store.count(EventKind::MigrateTask), 0u);
     for (int k = 0; k < SSC_KIND_COUNT; ++k) {
         if (const auto kind = eventKindOfRecord(static_cast<uint8_t>(k))) {
             EXPECT_TRUE(store.recorded(*kind)) << k;

@@ -499,6 +499,13 @@ TEST(LiveView, CapturesThisMachineOrSkipsWithTheReason) {
     const TraceSessionPtr t = window.traceWorkspace()->trace();
     ASSERT_TRUE(t && t->live && t->data);
     EXPECT_GT(t->data->store->size(), 0u);
+    // The snapshot keeps what the capture recorded, events or none: a NUMA stick (never on a
+    // machine of one node) is recorded as none, and the migrations are the recorded ones.
+    EXPECT_TRUE(t->data->store->recorded(tracing::EventKind::MigrateTask));
+    EXPECT_EQ(tracing::migrationSource(*t->data->store), "sched_migrate_task");
+    if (QFile::exists(QStringLiteral("/sys/kernel/tracing/events/sched/sched_stick_numa"))) {
+        EXPECT_TRUE(t->data->store->recorded(tracing::EventKind::StickNuma));
+    }
     // Bounded rate: at most about 10 snapshots a second.
     EXPECT_LE(snapshots.size(), 70);
     live->setPaused(true);
