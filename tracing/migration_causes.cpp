@@ -1,5 +1,7 @@
 #include "migration_causes.h"
 
+#include <algorithm>
+#include <iterator>
 #include <unordered_map>
 #include <unordered_set>
 
@@ -27,8 +29,10 @@ std::vector<Migration> forkPlacements(const EventStore& store, const std::vector
     return out;
 }
 
-std::vector<Migration> inferMigrations(const EventStore& store) {
-    if (migrationSource(store).starts_with("sched_switch")) return migrationsFromSwitches(store);
+namespace {
+
+// Every sched_migrate_task of the store, in time order, with its cause (the rules above).
+std::vector<Migration> recordedMigrations(const EventStore& store) {
     std::vector<Migration> out;
     CpuTracker tracker(store.cpuCount());
     std::unordered_set<int32_t> numaPending, waking, forked;
@@ -114,6 +118,30 @@ std::vector<Migration> inferMigrations(const EventStore& store) {
         }
         return true;
     });
+    return out;
+}
+
+bool lostEvents(const EventStore& store) {
+    return store.anomaly(Anomaly::LostEvents) + store.anomaly(Anomaly::LostUnknown) + store.anomaly(Anomaly::Unreadable) > 0;
+}
+
+}  // namespace
+
+std::vector<Migration> inferMigrations(const EventStore& store) {
+    if (migrationSource(store).starts_with("sched_switch")) return migrationsFromSwitches(store);
+    std::vector<Migration> recorded = recordedMigrations(store);
+    if (!lostEvents(store)) return recorded;
+    // The ring buffer dropped events: some migrations with them. The switches that survived
+    // show a task arriving where no recorded migration took it (migrationsFromSwitches()
+    // follows the recorded ones and returns only those).
+    const std::vector<Migration> hidden = migrationsFromSwitches(store);
+    if (hidden.empty()) return recorded;
+    std::vector<Migration> out;
+    out.reserve(recorded.size() + hidden.size());
+    // at one time the hidden move goes first: one that a recorded migration from elsewhere
+    // shows took the task to where that migration left from
+    std::merge(hidden.begin(), hidden.end(), recorded.begin(), recorded.end(), std::back_inserter(out),
+               [](const Migration& a, const Migration& b) { return a.ts < b.ts; });
     return out;
 }
 

@@ -46,14 +46,16 @@ struct Migration {
     int32_t eventCpu = -1;  // CPU that executed the tracepoint
     int32_t level = -1;     // filled by MigrationClassifier: index into its level names
     MigrationCause cause = MigrationCause::Affinity;
-    // inferred from the switches (and wakeups) of a trace without sched_migrate_task:
-    // migrationsFromSwitches() in switch_migrations.h
+    // inferred from the switches (and wakeups): of a trace without sched_migrate_task, or a
+    // move whose sched_migrate_task was lost (migrationsFromSwitches() in switch_migrations.h)
     bool seenInSwitches = false;
 };
 
 // Every sched_migrate_task of the store, in time order, with its cause. A store with switches
 // and no sched_migrate_task (recorded without it) gets the moves its switches show instead
-// (migrationsFromSwitches()), each marked seenInSwitches.
+// (migrationsFromSwitches()), each marked seenInSwitches. A store that lost events (ring buffer
+// overruns, unreadable records) gets its recorded migrations and, merged in time order, the
+// moves its switches show that none of them does (marked seenInSwitches too).
 std::vector<Migration> inferMigrations(const EventStore& store);
 
 // Fork placements onto another CPU: wake_up_new_task() moves the child with __set_task_cpu(),

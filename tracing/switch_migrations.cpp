@@ -1,5 +1,6 @@
 #include "switch_migrations.h"
 
+#include <optional>
 #include <unordered_map>
 #include <unordered_set>
 
@@ -47,6 +48,9 @@ public:
                 break;
             case EventKind::ProcessFork:  // sched_fork(): the child starts on its parent's CPU
                 if (e.pid2 > 0) place(e.pid2, Seen{.cpu = e.cpu, .forkedHere = true});
+                break;
+            case EventKind::MigrateTask:
+                recordedMove(e);
                 break;
             default:
                 break;
@@ -97,14 +101,16 @@ private:
         next = Seen{.cpu = e.cpu};
     }
 
-    MigrationCause causeOfMove(const Seen& task, const SchedEvent& arrival) const {
+    // `arrival`: the switch that ran the task where it moved to; none for a move that a
+    // recorded migration from elsewhere shows (recordedMove()).
+    MigrationCause causeOfMove(const Seen& task, const std::optional<SchedEvent>& arrival) const {
         if (task.forkedHere) return MigrationCause::Fork;
         if (!task.leftRunnable && !task.wokenSinceLeft) return MigrationCause::Wakeup;
         if (task.leftToStopper) {
-            if (task.swapped || tradedWith(task, arrival.cpu)) return MigrationCause::Numa;
+            if (task.swapped || (arrival && tradedWith(task, arrival->cpu))) return MigrationCause::Numa;
             return task.stopperAffinity ? MigrationCause::Affinity : MigrationCause::LoadBalanceActive;
         }
-        if (arrival.pid == 0 || arrival.state != TaskState::Runnable) return MigrationCause::LoadBalanceNewidle;
+        if (arrival && (arrival->pid == 0 || arrival->state != TaskState::Runnable)) return MigrationCause::LoadBalanceNewidle;
         return MigrationCause::LoadBalancePeriodic;
     }
 
@@ -118,6 +124,27 @@ private:
         const uint64_t apart = other->second.leftAt > task.leftAt ? other->second.leftAt - task.leftAt
                                                                   : task.leftAt - other->second.leftAt;
         return apart <= kStopperPairNs;
+    }
+
+    // A recorded sched_migrate_task (a trace that lost some): the task is on its destination
+    // now, and no switch needs explaining there. One from a CPU other than where the trace
+    // last showed the task says a move to that CPU was lost.
+    void recordedMove(const SchedEvent& e) {
+        if (e.pid <= 0 || e.dstCpu < 0) return;
+        Seen& t = tasks_[e.pid];
+        if (t.cpu >= 0 && e.srcCpu >= 0 && t.cpu != e.srcCpu) {
+            Migration m{e.ts, e.pid, t.cpu, e.srcCpu, e.cpu, -1, causeOfMove(t, std::nullopt)};
+            m.seenInSwitches = true;
+            out_.push_back(m);
+        }
+        const bool queued = t.queued;
+        unqueue(e.pid);
+        t.cpu = e.dstCpu;
+        t.forkedHere = false;
+        if (queued) {
+            t.queued = true;
+            queuedOn_[e.dstCpu].insert(e.pid);
+        }
     }
 
     void woken(const SchedEvent& e, int32_t cur) {

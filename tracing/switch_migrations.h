@@ -36,8 +36,11 @@
 
 namespace schedscope::tracing {
 
-// The migrations the switches (and wakeups) of `store` show, in time order. Meant for a store
-// with no sched_migrate_task: inferMigrations() calls it then.
+// The migrations the switches (and wakeups) of `store` show, in time order. A store with no
+// sched_migrate_task gets them all (inferMigrations() calls it then). In one with some, a
+// recorded migration is followed (the task is where it took it), so what is returned is only
+// what no recorded migration shows: the moves whose events were lost (inferMigrations() adds
+// them when the store counts lost events).
 std::vector<Migration> migrationsFromSwitches(const EventStore& store);
 
 // Where inferMigrations() takes a store's migrations from: "sched_migrate_task" when the source

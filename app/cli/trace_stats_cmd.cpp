@@ -1,6 +1,7 @@
 // schedscope-cli trace stats FILE | bench load FILE
 #include <sys/resource.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -85,6 +86,10 @@ nlohmann::json statsJson(const EventStore& store, const MigrationReport& mig, co
     j["migrations"] = mig.migrations.size();
     // "sched_switch[, sched_wakeup]": no sched_migrate_task recorded, the moves are the switches'
     j["migrations_from"] = migrationSource(store);
+    // of them, the moves the switches show: all of them from sched_switch; else those whose
+    // sched_migrate_task the lost events took with them
+    j["migrations_seen_in_switches"] =
+        std::count_if(mig.migrations.begin(), mig.migrations.end(), [](const Migration& m) { return m.seenInSwitches; });
     // not in the counts above (no sched_migrate_task), but migrations to replay and the simulator
     j["fork_placements"] = forkPlacements(store, mig.migrations).size();
     // sched_waking for an interrupt (interrupt_context.h): no task woke those (wakerOf())
@@ -144,6 +149,10 @@ void printStatsText(const nlohmann::json& j) {
         std::printf("migrations inferred from %s (no sched_migrate_task in the trace): a task that ran on one CPU and "
                     "next on another, by the likeliest path\n",
                     from.c_str());
+    else if (const auto seen = j["migrations_seen_in_switches"].get<unsigned long long>())
+        std::printf("%llu of the migrations seen in the switches: the trace lost their sched_migrate_task with the "
+                    "events it lost, not where its tasks went\n",
+                    seen);
     std::printf("migrations by cause:\n");
     for (const auto& [k, v] : j["migrations_by_cause"].items()) std::printf("  %-22s %llu\n", k.c_str(), v.get<unsigned long long>());
     std::printf("fork placements onto another CPU (sched_wakeup_new; no sched_migrate_task, replay counts them as fork "

@@ -6,6 +6,7 @@
 #include <cmath>
 
 #include "qt_convert.h"
+#include "switch_migrations.h"
 #include "timeline_view.h"
 
 namespace schedscope::gui {
@@ -52,7 +53,10 @@ QString TimelineView::hoverText(const QPointF& pos) const {
                            .arg(best->dst)
                            .arg(qs(d.levels[d.levelIndex(best->level)]),
                                 qs(std::string(tracing::migrationCauseName(best->cause))), when(best->ts));
-        if (best->seenInSwitches) text += tr(" (seen in the switches: the trace has no sched_migrate_task)");
+        if (best->seenInSwitches)
+            text += d.store && tracing::migrationSource(*d.store).starts_with("sched_switch")
+                        ? tr(" (seen in the switches: the trace has no sched_migrate_task)")
+                        : tr(" (seen in the switches: its sched_migrate_task was lost with other events)");
         return text;
     }
 

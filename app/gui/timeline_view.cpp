@@ -72,6 +72,15 @@ inline QRgb blendRgb(QRgb px, QRgb c, uint32_t alpha) {
     return 0xff000000u | rb | (g << 8);
 }
 
+
+// After the migration count: all of them inferred from the switches, or how many were (the
+// moves whose sched_migrate_task a lossy recording lost with other events).
+QString seenInSwitchesNote(const TraceAnalysis& d) {
+    if (d.store && tracing::migrationSource(*d.store).starts_with("sched_switch")) return TimelineView::tr(" (seen in the switches)");
+    const auto seen =
+        std::count_if(d.migrations.begin(), d.migrations.end(), [](const tracing::Migration& m) { return m.seenInSwitches; });
+    return seen ? TimelineView::tr(" (%1 seen in the switches: their events were lost)").arg(seen) : QString();
+}
 }  // namespace
 
 QColor taskColor(int32_t pid) {
@@ -374,9 +383,7 @@ void TimelineView::paintTo(QPainter& p, const QRectF& target) const {
                         .arg(d.store ? d.store->size() : 0)
                         .arg(d.cpus)
                         .arg(d.migrations.size())
-                        .arg(d.store && tracing::migrationSource(*d.store).starts_with("sched_switch")
-                                 ? tr(" (seen in the switches)")
-                                 : QString())
+                        .arg(seenInSwitchesNote(d))
                         .arg(timeText(double(ax.span())), timeText(double(ax.boundSpan())));
     if (d.store && !d.store->clockCountsNs())
         title += QStringLiteral("  \u2014  ") +

@@ -420,6 +420,33 @@ TEST_F(TraceWindowTest, HoverNamesTheMigrationOrTheSliceUnderTheCursor) {
     EXPECT_TRUE(tl->hoverText(QPointF(-10, -10)).isEmpty());
 }
 
+// A recording that lost events: the moves its switches show that its migrations do not say
+// so when hovered, and its recorded migrations say nothing of the kind.
+TEST_F(TraceWindowTest, HoverSaysWhichMovesTheLostEventsHid) {
+    ASSERT_TRUE(openFixtureOnTwoCpus(window, "traces/lossy/lossy.dat"));
+    TimelineView* tl = window.traceWorkspace()->timeline();
+    tl->resize(900, 400);
+    const auto& d = *window.traceWorkspace()->trace()->data;
+    const QRegularExpression arrow(QStringLiteral(R"(^(.*) \((\d+)\): CPU (\d+) \x{2192} CPU (\d+), )"));
+    const QString lost = QStringLiteral(" (seen in the switches: its sched_migrate_task was lost with other events)");
+    int recorded = 0, hidden = 0;
+    for (int y = 0; y < tl->height(); y += 4)
+        for (int x = 0; x < tl->width(); x += 2) {
+            const QString text = tl->hoverText(QPointF(x, y));
+            const auto m = arrow.match(text);
+            if (!m.hasMatch()) continue;
+            const bool seen = text.endsWith(lost);
+            EXPECT_FALSE(text.contains(QStringLiteral("no sched_migrate_task"))) << text.toStdString();
+            const int pid = m.captured(2).toInt(), src = m.captured(3).toInt(), dst = m.captured(4).toInt();
+            EXPECT_TRUE(std::any_of(d.migrations.begin(), d.migrations.end(), [&](const tracing::Migration& g) {
+                return g.pid == pid && g.src == src && g.dst == dst && g.seenInSwitches == seen;
+            })) << text.toStdString();
+            ++(seen ? hidden : recorded);
+        }
+    EXPECT_GT(hidden, 0);
+    EXPECT_GT(recorded, 10 * hidden);
+}
+
 TEST_F(TraceWindowTest, MarkersGiveTheIntervalStatistics) {
     ASSERT_TRUE(openTraceNow(window, samplePath()));
     TimelineView* tl = window.traceWorkspace()->timeline();

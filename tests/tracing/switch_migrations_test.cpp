@@ -172,6 +172,83 @@ TEST_P(FilteredTrace, InferredMovesAreTheKernelsMoves) {
     }
 }
 
+// A trace that lost nothing: its recorded migrations explain every CPU its tasks turn up on, so
+// the switches add none (they would, where the ring buffer had dropped some).
+TEST_P(FilteredTrace, SwitchesAddNothingToALosslessRecording) {
+    const EventStore full = loaded(GetParam());
+    ASSERT_EQ(full.anomaly(Anomaly::LostEvents) + full.anomaly(Anomaly::LostUnknown), 0u) << GetParam();
+    const auto extra = migrationsFromSwitches(full);
+    for (const Migration& m : extra)
+        ADD_FAILURE() << GetParam() << ": pid " << m.pid << " seen moving " << m.src << " -> " << m.dst << " at " << m.ts
+                      << " with no recorded migration";
+    EXPECT_EQ(inferMigrations(full).size(), full.count(EventKind::MigrateTask)) << GetParam();
+}
+
+std::string describe(const Gap& g) {
+    auto moves = [](const std::vector<Migration>& list) {
+        std::string d;
+        for (const Migration& m : list)
+            d += " " + std::to_string(m.ts) + " " + std::to_string(m.src) + "->" + std::to_string(m.dst) + (m.seenInSwitches ? "s" : "");
+        return d;
+    };
+    return "\n  kernel:" + moves(g.real) + "\n  kept and seen (s):" + moves(g.inferred);
+}
+
+// `full` with every third sched_migrate_task lost, as a ring buffer overrun loses them (and
+// counted as lost, as the overrun is).
+EventStore withMigrationsLost(const EventStore& full) {
+    EventStore out;
+    uint64_t seen = 0, lost = 0;
+    full.forEach([&](const SchedEvent& e) {
+        if (e.kind == EventKind::MigrateTask && ++seen % 3 == 0) {
+            ++lost;
+            return true;
+        }
+        out.append(e);
+        for (int32_t pid : {e.pid, e.pid2})
+            if (pid > 0) out.noteComm(pid, e.ts, full.commAt(pid, e.ts));
+        return true;
+    });
+    out.addAnomaly(Anomaly::LostEvents, lost);
+    out.finish();
+    return out;
+}
+
+// A recording that lost some of its migrations: the switches show where the tasks went
+// regardless, so in every gap between two switches of a task where the kernel moved it, the
+// moves kept and the moves seen in the switches lead, unbroken, from where the kernel's left to
+// where they arrived; and nothing is seen where the kernel did not move the task.
+TEST_P(FilteredTrace, MovesWhoseEventsWereLostAreSeenInTheSwitches) {
+    const EventStore full = loaded(GetParam());
+    const EventStore lossy = withMigrationsLost(full);
+    const auto moves = inferMigrations(lossy);
+    size_t hidden = 0;
+    for (const Migration& m : moves) hidden += m.seenInSwitches;
+    EXPECT_EQ(moves.size() - hidden, lossy.count(EventKind::MigrateTask)) << GetParam();
+    ASSERT_GT(hidden, 0u) << GetParam();
+    EXPECT_LE(hidden, full.count(EventKind::MigrateTask) - lossy.count(EventKind::MigrateTask)) << GetParam();
+    size_t netGaps = 0, whole = 0;
+    for (const auto& [key, g] : gaps(full, moves, false)) {
+        const bool seen = std::any_of(g.inferred.begin(), g.inferred.end(), [](const Migration& m) { return m.seenInSwitches; });
+        if (g.real.empty() || g.real.front().src == g.real.back().dst) {
+            EXPECT_FALSE(seen && g.real.empty()) << GetParam() << ": pid " << key.first << " seen moving before t="
+                                                 << key.second << ", the kernel did not move it";
+            continue;
+        }
+        ++netGaps;
+        bool unbroken = !g.inferred.empty() && g.inferred.front().src == g.real.front().src &&
+                        g.inferred.back().dst == g.real.back().dst;
+        for (size_t i = 1; unbroken && i < g.inferred.size(); ++i) unbroken = g.inferred[i].src == g.inferred[i - 1].dst;
+        whole += unbroken;
+        EXPECT_TRUE(unbroken) << GetParam() << ": pid " << key.first << " moved " << g.real.front().src << " -> "
+                              << g.real.back().dst << " before t=" << key.second << ", its path has a hole"
+                              << describe(g);
+    }
+    std::printf("%s: a third of %llu migrations lost, %zu seen in the switches; %zu of %zu moves whole again\n",
+                GetParam().c_str(), static_cast<unsigned long long>(full.count(EventKind::MigrateTask)), hidden, whole,
+                netGaps);
+}
+
 INSTANTIATE_TEST_SUITE_P(RecordedTraces, FilteredTrace,
                          testing::Values("switches-only/full.dat", "mixed-v7.dat", "replay/hackbench.dat",
                                          "qemu/x86-2s4n4c2t-linux-6.12.dat", "qemu/x86-2s4n4c2t-linux-6.1.dat",
@@ -249,6 +326,67 @@ TEST(SwitchOnlyRecording, TraceStatsSaysTheMigrationsWereInferred) {
                                       nullptr, false);
     ASSERT_FALSE(full.is_discarded());
     EXPECT_EQ(full["migrations_from"], "sched_migrate_task");
+}
+
+// One run recorded at once by trace-cmd with a 4 KiB buffer per CPU, which overran, and by
+// schedscope-cli, which lost nothing (lossy/): each move the switches show that the lossy
+// recording's migrations do not is one the kernel made, to where the kernel took the task,
+// and with them the count comes closer to the kernel's.
+TEST(LossyRecording, TheSwitchesShowTheMovesItsLostEventsHid) {
+    const EventStore full = loaded("lossy/full.dat");
+    const EventStore lossy = loaded("lossy/lossy.dat");
+    ASSERT_EQ(full.anomaly(Anomaly::LostEvents), 0u);
+    ASSERT_GT(lossy.anomaly(Anomaly::LostEvents), 0u);
+    std::vector<Migration> hidden;
+    size_t recorded = 0;
+    for (const Migration& m : inferMigrations(lossy)) {
+        if (m.seenInSwitches) hidden.push_back(m);
+        else ++recorded;
+    }
+    EXPECT_EQ(recorded, lossy.count(EventKind::MigrateTask));
+    ASSERT_FALSE(hidden.empty());
+    // Where full.dat shows each task at a time: its CPU at its latest switch, wakeup or
+    // migration then. A move is seen when the task turns up somewhere (a switch in, a wakeup)
+    // or when a recorded migration leaves from where it was taken: the kernel had the task on
+    // the move's destination just after the one or just before the other. The two recordings
+    // stamp their own copies of an event microseconds apart.
+    std::map<int32_t, std::map<uint64_t, int32_t>> placed;
+    full.forEach([&](const SchedEvent& e) {
+        if (e.kind == EventKind::Switch) {
+            if (e.pid > 0) placed[e.pid][e.ts] = e.cpu;
+            if (e.pid2 > 0) placed[e.pid2][e.ts] = e.cpu;
+        } else if ((e.kind == EventKind::Wakeup || e.kind == EventKind::MigrateTask) && e.pid > 0 && e.dstCpu >= 0) {
+            placed[e.pid][e.ts] = e.dstCpu;
+        }
+        return true;
+    });
+    auto cpuAt = [&](int32_t pid, uint64_t ts) {
+        const auto& times = placed[pid];
+        auto it = times.upper_bound(ts);
+        return it == times.begin() ? -1 : std::prev(it)->second;
+    };
+    constexpr uint64_t kStampsApart = 50'000;
+    for (const Migration& m : hidden)
+        EXPECT_TRUE(cpuAt(m.pid, m.ts + kStampsApart) == m.dst || cpuAt(m.pid, m.ts - kStampsApart) == m.dst)
+            << "pid " << m.pid << " seen moving " << m.src << " -> " << m.dst << " at " << m.ts << ": the kernel had it on "
+            << cpuAt(m.pid, m.ts - kStampsApart) << " then " << cpuAt(m.pid, m.ts + kStampsApart);
+    size_t kernels = 0;
+    for (const Migration& m : inferMigrations(full)) kernels += m.ts >= lossy.firstTs() && m.ts <= lossy.lastTs();
+    std::printf("lossy.dat: %llu events lost, %zu migrations recorded, %zu seen in the switches; full.dat: %zu in that time\n",
+                static_cast<unsigned long long>(lossy.anomaly(Anomaly::LostEvents)), recorded, hidden.size(), kernels);
+    EXPECT_LT(kernels - std::min(kernels, recorded + hidden.size()), kernels - recorded);
+    EXPECT_LE(recorded + hidden.size(), kernels);
+    const std::string file = "'" + test::dataPath("traces/lossy/lossy.dat") + "'";
+    auto j = nlohmann::json::parse(statsOutput(file + " --json"), nullptr, false);
+    ASSERT_FALSE(j.is_discarded());
+    EXPECT_EQ(j["migrations_from"], "sched_migrate_task");
+    EXPECT_EQ(j["migrations"], recorded + hidden.size());
+    EXPECT_EQ(j["migrations_seen_in_switches"], hidden.size());
+    const std::string text = statsOutput(file);
+    EXPECT_NE(text.find(std::to_string(hidden.size()) + " of the migrations seen in the switches: the trace lost their "
+                                                         "sched_migrate_task"),
+              std::string::npos)
+        << text;
 }
 
 // A trace that recorded sched_migrate_task with a filter no task matched (`-f 'comm ==
