@@ -227,9 +227,14 @@ TEST_P(FilteredTrace, MovesWhoseEventsWereLostAreSeenInTheSwitches) {
     EXPECT_EQ(moves.size() - hidden, lossy.count(EventKind::MigrateTask)) << GetParam();
     ASSERT_GT(hidden, 0u) << GetParam();
     EXPECT_LE(hidden, full.count(EventKind::MigrateTask) - lossy.count(EventKind::MigrateTask)) << GetParam();
-    size_t netGaps = 0, whole = 0;
+    size_t netGaps = 0, whole = 0, seenMoves = 0, causeAgrees = 0;
     for (const auto& [key, g] : gaps(full, moves, false)) {
         const bool seen = std::any_of(g.inferred.begin(), g.inferred.end(), [](const Migration& m) { return m.seenInSwitches; });
+        for (const Migration& m : g.inferred) {
+            if (!m.seenInSwitches) continue;
+            ++seenMoves;
+            causeAgrees += std::any_of(g.real.begin(), g.real.end(), [&](const Migration& r) { return r.cause == m.cause; });
+        }
         if (g.real.empty() || g.real.front().src == g.real.back().dst) {
             EXPECT_FALSE(seen && g.real.empty()) << GetParam() << ": pid " << key.first << " seen moving before t="
                                                  << key.second << ", the kernel did not move it";
@@ -244,9 +249,12 @@ TEST_P(FilteredTrace, MovesWhoseEventsWereLostAreSeenInTheSwitches) {
                               << g.real.back().dst << " before t=" << key.second << ", its path has a hole"
                               << describe(g);
     }
-    std::printf("%s: a third of %llu migrations lost, %zu seen in the switches; %zu of %zu moves whole again\n",
+    std::printf("%s: a third of %llu migrations lost, %zu seen in the switches; %zu of %zu moves whole again; %zu of "
+                "%zu seen with a cause the kernel's moves had\n",
                 GetParam().c_str(), static_cast<unsigned long long>(full.count(EventKind::MigrateTask)), hidden, whole,
-                netGaps);
+                netGaps, causeAgrees, seenMoves);
+    // the causes as good as a trace with only switches and wakeups gives (kCausesWakeups)
+    EXPECT_GE(causeAgrees, kCausesWakeups * seenMoves) << GetParam();
 }
 
 INSTANTIATE_TEST_SUITE_P(RecordedTraces, FilteredTrace,
