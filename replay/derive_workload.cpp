@@ -13,6 +13,7 @@
 #include "runqueue_depth.h"
 #include "sched_tracker.h"
 #include "sibling_busy.h"
+#include "switch_migrations.h"
 #include "sim/contention.h"
 
 namespace schedscope::replay {
@@ -279,9 +280,13 @@ Result<DerivedWorkload> deriveWorkload(const tracing::EventStore& store, const T
     // affinity migration, or where it waited while a CPU it never ran on was idle
     const RunqueueDepth depth(store);
     std::unordered_map<int32_t, std::vector<uint64_t>> affinityMoves;
-    for (const auto& m : tracing::inferMigrations(store))
-        if (m.cause == tracing::MigrationCause::Affinity && m.ts > ws && m.ts < we && keptIdx(m.pid) >= 0)
-            affinityMoves[m.pid].push_back(m.ts);
+    int seenWhereLost = 0;  // moves a lossy trace's switches show, its sched_migrate_task lost
+    const bool switchesOnly = tracing::migrationSource(store).starts_with("sched_switch");
+    for (const auto& m : tracing::inferMigrations(store)) {
+        if (m.ts <= ws || m.ts >= we || keptIdx(m.pid) < 0) continue;
+        if (m.cause == tracing::MigrationCause::Affinity) affinityMoves[m.pid].push_back(m.ts);
+        seenWhereLost += m.seenInSwitches && !switchesOnly;
+    }
 
     int inferredPinned = 0, userPinned = 0, rtTasks = 0;
     out.workload.name = "replay";
@@ -486,6 +491,9 @@ Result<DerivedWorkload> deriveWorkload(const tracing::EventStore& store, const T
     if (!opt.keepKernelThreads && kernelDropped)
         as.push_back(std::to_string(kernelDropped) + " kernel thread(s) dropped (kworker, ksoftirqd, migration, ...)");
     if (rtTasks) as.push_back(std::to_string(rtTasks) + " real-time task(s) replayed as nice -20 fair tasks");
+    if (seenWhereLost)
+        as.push_back(std::to_string(seenWhereLost) + " recorded migration(s) of the kept tasks are seen in the switches: "
+                     "the trace lost their sched_migrate_task with the events it lost");
     return out;
 }
 

@@ -395,6 +395,12 @@ TEST(LossyRecording, TheSwitchesShowTheMovesItsLostEventsHid) {
                                                          "sched_migrate_task"),
               std::string::npos)
         << text;
+    // replay counts them among the recorded migrations and says so
+    const std::string replay = test::commandOutput(std::string(SCHEDSCOPE_CLI) + " replay " + file + " 2>&1");
+    EXPECT_NE(replay.find("recorded migration(s) of the kept tasks are seen in the switches: the trace lost their "
+                          "sched_migrate_task"),
+              std::string::npos)
+        << replay;
 }
 
 // A trace that recorded sched_migrate_task with a filter no task matched (`-f 'comm ==
