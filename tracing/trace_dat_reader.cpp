@@ -16,6 +16,7 @@
 #include <string_view>
 #include <vector>
 
+#include "crash_guard.h"
 #include "trace_c_api.h"
 
 #include "sched_decoder.h"
@@ -159,10 +160,24 @@ Result<EventStore> readTraceDat(const std::string& path, const LoadOptions& opti
     // tracecmd_open() = open_head + init_data, but when init_data fails (a v6 file cut inside its
     // CPU data) its cleanup, tracecmd_close(), crashes in libtracecmd 1.3.1. So we call the two
     // halves and, on that failure only, leak the half-initialised handle instead of crashing.
-    tracecmd_input* head = tracecmd_open_head(path.c_str(), SCHEDSCOPE_TRACECMD_FL_LOAD_NO_PLUGINS);
+    // Both halves run surviving a crash of the libraries (crash_guard.h: libtraceevent's format
+    // parser on a corrupt format section).
+    struct Open {
+        const char* path;
+        tracecmd_input* head = nullptr;
+        int init = -1;
+    } open{path.c_str()};
+    const bool survived = callSurvivingCrashes(
+        [](void* context) {
+            auto* o = static_cast<Open*>(context);
+            o->head = tracecmd_open_head(o->path, SCHEDSCOPE_TRACECMD_FL_LOAD_NO_PLUGINS);
+            if (o->head) o->init = tracecmd_init_data(o->head);
+        },
+        &open);
+    if (!survived) return Error{path + ": libtraceevent crashes reading its headers (corrupt event formats or sections)"};
+    tracecmd_input* head = open.head;
     if (!head) return Error{path + ": libtracecmd cannot read its headers (truncated or corrupt trace.dat)"};
-    if (tracecmd_init_data(head) < 0)
-        return Error{path + ": libtracecmd cannot read its CPU data (truncated or corrupt trace.dat)"};
+    if (open.init < 0) return Error{path + ": libtracecmd cannot read its CPU data (truncated or corrupt trace.dat)"};
     Closer handle{head};
     tep_handle* tep = tracecmd_get_tep(handle.h);
     if (!tep) return Error{path + ": no event formats in the file"};

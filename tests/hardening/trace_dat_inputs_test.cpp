@@ -125,6 +125,22 @@ TEST(BadTraceDat, V7CorruptCompressedChunk) {
     expectInTimeOrder(*r);
 }
 
+// One bit flipped in a zstd-compressed format section that still decompresses: libtraceevent
+// 1.7's tep_parse_event() faults on the garbage (trace-cmd report crashes on this file). Found
+// by fuzz_trace_dat; a one-line error here, and the process reads the next file.
+TEST(BadTraceDat, FormatSectionTheParserCrashesOn) {
+    std::string bytes = test::readFile(test::dataPath("traces/clock-x86-tsc.dat"));
+    ASSERT_GT(bytes.size(), 2680u);
+    bytes[2680] = static_cast<char>(bytes[2680] ^ 0x40);
+    std::string path;
+    auto r = loadBytes("format-bitflip.dat", bytes, &path);
+    ASSERT_FALSE(r);
+    EXPECT_EQ(r.error(), path + ": libtraceevent crashes reading its headers (corrupt event formats or sections)");
+    auto good = readTraceDat(test::dataPath("traces/clock-x86-tsc.dat"));
+    ASSERT_TRUE(good) << good.error();
+    EXPECT_GT(good->size(), 0u);
+}
+
 TEST(BadTraceDat, EventWhoseFormatTheFileDoesNotDescribe) {
     auto whole = readTraceDat(test::dataPath("traces/record-v6.dat"));
     ASSERT_TRUE(whole);
