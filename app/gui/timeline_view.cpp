@@ -72,7 +72,6 @@ inline QRgb blendRgb(QRgb px, QRgb c, uint32_t alpha) {
     return 0xff000000u | rb | (g << 8);
 }
 
-
 // After the migration count: all of them inferred from the switches, or how many were (the
 // moves whose sched_migrate_task a lossy recording lost with other events).
 QString seenInSwitchesNote(const TraceAnalysis& d) {
