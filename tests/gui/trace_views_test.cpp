@@ -149,6 +149,15 @@ TEST_F(TraceWindowTest, BrokenTraceKeepsTheOpenOneAndShowsTheError) {
     ASSERT_TRUE(failed.wait(60'000));
     EXPECT_EQ(window.traceWorkspace()->trace(), before);
     EXPECT_TRUE(window.banner()->text().contains(QStringLiteral("garbage.txt"))) << window.banner()->text().toStdString();
+    // And one whose format section crashes libtraceevent's parser (the loader thread's fault is
+    // caught there: crash_guard.h).
+    const QString crashing = QString::fromStdString(
+        schedscope::test::dataPath("fuzz-regressions/fuzz_trace_dat/format-section-bitflip-segv-in-tep-parse-event.dat"));
+    window.openTraceFile(crashing);
+    ASSERT_TRUE(failed.wait(60'000));
+    EXPECT_EQ(window.traceWorkspace()->trace(), before);
+    EXPECT_TRUE(window.banner()->text().contains(QStringLiteral("libtraceevent crashes reading its headers")))
+        << window.banner()->text().toStdString();
 }
 
 TEST_F(TraceWindowTest, WithoutSidecarTheOpenTopologyIsUsedOrAFlatOneWhenTooSmall) {
