@@ -14,6 +14,7 @@
 #include <sys/xattr.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <chrono>
 #include <cstring>
@@ -73,6 +74,9 @@ Figures fromStore(const EventStore& store, const MigrationClassifier& classifier
     for (size_t l = 0; l < mig.levels.size(); ++l) f.byLevel[mig.levels[l]] = mig.byLevel[l];
     for (size_t c = 0; c < mig.byCause.size(); ++c)
         f.byCause[std::string(kMigrationCauseNames[c])] = mig.byCause[c];
+    // those whose sched_migrate_task the lost events took with them, seen in the switches
+    f.extra["migrations_seen_in_switches"] =
+        std::count_if(mig.migrations.begin(), mig.migrations.end(), [](const Migration& m) { return m.seenInSwitches; });
     return f;
 }
 
@@ -239,6 +243,8 @@ int runLive(const Args& args) {
             std::printf("%s%6.1fs  %8.0f events/s  %llu events  %llu lost  migrations:", final ? "total " : "", elapsed,
                         rate, static_cast<unsigned long long>(f.events), static_cast<unsigned long long>(f.lost));
             for (const auto& [name, n] : f.byLevel.items()) std::printf(" %s=%llu", name.c_str(), n.get<unsigned long long>());
+            if (const auto seen = f.extra.value("migrations_seen_in_switches", 0ULL))
+                std::printf(" (%llu seen in the switches)", seen);
             if (f.extra.contains("wait_time_ns_p50"))
                 std::printf("  wait p50/p99 <%llu/%llu ns", f.extra["wait_time_ns_p50"].get<unsigned long long>(),
                             f.extra["wait_time_ns_p99"].get<unsigned long long>());

@@ -187,6 +187,10 @@ TEST(BadLive, WindowKeepsTheStoreBounded) {
     ASSERT_FALSE(j.is_discarded()) << last;
     EXPECT_TRUE(j["final"].get<bool>());
     EXPECT_LT(j["stored_events"].get<uint64_t>(), j["events"].get<uint64_t>()) << last;
+    // a capture that lost nothing sees no migration in its switches that it did not record
+    if (j["lost_events"].get<uint64_t>() == 0) {
+        EXPECT_EQ(j["migrations_seen_in_switches"].get<uint64_t>(), 0u) << last;
+    }
     EXPECT_EQ(runCli("live --window -1").err, "schedscope-cli: live: --window must be in [0, 1000000] seconds\n");
 }
 
