@@ -127,6 +127,11 @@ bool lostEvents(const EventStore& store) {
 
 }  // namespace
 
+size_t countSeenInSwitches(const std::vector<Migration>& migrations) {
+    return static_cast<size_t>(
+        std::count_if(migrations.begin(), migrations.end(), [](const Migration& m) { return m.seenInSwitches; }));
+}
+
 std::vector<Migration> inferMigrations(const EventStore& store) {
     if (migrationSource(store).starts_with("sched_switch")) return migrationsFromSwitches(store);
     std::vector<Migration> recorded = recordedMigrations(store);

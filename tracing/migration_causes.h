@@ -57,6 +57,8 @@ struct Migration {
 // overruns, unreadable records) gets its recorded migrations and, merged in time order, the
 // moves its switches show that none of them does (marked seenInSwitches too).
 std::vector<Migration> inferMigrations(const EventStore& store);
+// How many of `migrations` were seen in the switches (Migration::seenInSwitches).
+size_t countSeenInSwitches(const std::vector<Migration>& migrations);
 
 // Fork placements onto another CPU: wake_up_new_task() moves the child with __set_task_cpu(),
 // which emits no sched_migrate_task; sched_wakeup_new runs on the parent's CPU and names the

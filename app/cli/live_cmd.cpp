@@ -75,8 +75,7 @@ Figures fromStore(const EventStore& store, const MigrationClassifier& classifier
     for (size_t c = 0; c < mig.byCause.size(); ++c)
         f.byCause[std::string(kMigrationCauseNames[c])] = mig.byCause[c];
     // those whose sched_migrate_task the lost events took with them, seen in the switches
-    f.extra["migrations_seen_in_switches"] =
-        std::count_if(mig.migrations.begin(), mig.migrations.end(), [](const Migration& m) { return m.seenInSwitches; });
+    f.extra["migrations_seen_in_switches"] = countSeenInSwitches(mig.migrations);
     return f;
 }
 

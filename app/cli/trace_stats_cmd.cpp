@@ -1,7 +1,6 @@
 // schedscope-cli trace stats FILE | bench load FILE
 #include <sys/resource.h>
 
-#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -88,8 +87,7 @@ nlohmann::json statsJson(const EventStore& store, const MigrationReport& mig, co
     j["migrations_from"] = migrationSource(store);
     // of them, the moves the switches show: all of them from sched_switch; else those whose
     // sched_migrate_task the lost events took with them
-    j["migrations_seen_in_switches"] =
-        std::count_if(mig.migrations.begin(), mig.migrations.end(), [](const Migration& m) { return m.seenInSwitches; });
+    j["migrations_seen_in_switches"] = countSeenInSwitches(mig.migrations);
     // not in the counts above (no sched_migrate_task), but migrations to replay and the simulator
     j["fork_placements"] = forkPlacements(store, mig.migrations).size();
     // sched_waking for an interrupt (interrupt_context.h): no task woke those (wakerOf())

@@ -76,8 +76,7 @@ inline QRgb blendRgb(QRgb px, QRgb c, uint32_t alpha) {
 // moves whose sched_migrate_task a lossy recording lost with other events).
 QString seenInSwitchesNote(const TraceAnalysis& d) {
     if (d.store && tracing::migrationSource(*d.store).starts_with("sched_switch")) return TimelineView::tr(" (seen in the switches)");
-    const auto seen =
-        std::count_if(d.migrations.begin(), d.migrations.end(), [](const tracing::Migration& m) { return m.seenInSwitches; });
+    const size_t seen = d.migrationsSeenInSwitches;
     return seen ? TimelineView::tr(" (%1 seen in the switches: their events were lost)").arg(seen) : QString();
 }
 }  // namespace

@@ -63,6 +63,7 @@ std::shared_ptr<const TraceAnalysis> analyzeTrace(std::shared_ptr<const tracing:
         a->migrationTsByLevel.assign(a->levels.size(), {});
         a->matrix.assign(n * n, 0);
         for (auto& m : a->migrations) {
+            a->migrationsSeenInSwitches += m.seenInSwitches;
             m.level = options.levelsKnown ? classifier.level(m.src, m.dst) : -1;
             const size_t l = a->levelIndex(m.level);
             a->migrationTsByLevel[l].push_back(m.ts);

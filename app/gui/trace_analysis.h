@@ -47,6 +47,7 @@ struct TraceAnalysis {
     std::vector<LanePyramid> laneSummaries;           // [cpu] lanes summarised for zoomed-out frames
     std::vector<std::string> levels;                  // migration levels bottom-up, then "unknown"
     std::vector<tracing::Migration> migrations;       // time order, level filled in (-1: unknown)
+    size_t migrationsSeenInSwitches = 0;              // of them, inferred from the switches
     std::vector<std::vector<uint64_t>> migrationTsByLevel;  // [level] sorted timestamps
     uint64_t rateBinNs = 0;
     std::vector<std::vector<uint64_t>> ratesByLevel;  // [level][bin] migrations per bin
