@@ -302,18 +302,19 @@ TEST(CaptureSocket, ThePathAppearsOnlyOnceTheHelperListens) {
     // listen() made 300 ms slow: a path bound in place would refuse connections all that time
     auto h = startHelper({"--socket", sock, "--interval-ms", "20", "--duration", "30"}, {"LD_PRELOAD=" SLOW_LISTEN_SHIM});
     ASSERT_TRUE(waitForSocket(sock)) << h->stderrText();
-    const int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
-    sockaddr_un a{};
-    a.sun_family = AF_UNIX;
-    std::strcpy(a.sun_path, sock.c_str());
-    EXPECT_EQ(connect(fd, reinterpret_cast<sockaddr*>(&a), sizeof a), 0) << std::strerror(errno);
-    // the temporary name it was bound under is gone, and the path is the owner's alone
+    // the temporary name it was bound under is gone, and the path is the owner's alone (looked
+    // at before connecting: the helper removes the path once it has its one client)
     std::vector<std::string> names;
     for (const auto& e : fs::directory_iterator(dir.path)) names.push_back(e.path().filename().string());
     EXPECT_EQ(names, std::vector<std::string>{"s"});
     struct stat st {};
     ASSERT_EQ(lstat(sock.c_str(), &st), 0);
     EXPECT_EQ(st.st_mode & 0777, 0600u);
+    const int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    sockaddr_un a{};
+    a.sun_family = AF_UNIX;
+    std::strcpy(a.sun_path, sock.c_str());
+    EXPECT_EQ(connect(fd, reinterpret_cast<sockaddr*>(&a), sizeof a), 0) << std::strerror(errno);
     close(fd);
     EXPECT_GE(h->wait(10'000), 0) << h->stderrText();
 }
