@@ -1,5 +1,6 @@
 #include "sim/contention.h"
 
+#include <algorithm>
 #include <cmath>
 
 namespace schedscope::sim {
@@ -9,6 +10,52 @@ double resourceStretch(double demand, double capacity) {
     const double r = demand / capacity;
     return std::sqrt(1.0 + r * r);
 }
+
+double cacheMissShare(double demandMB, double capacityMB) {
+    if (capacityMB <= 0 || demandMB <= capacityMB) return 0.0;
+    return 1.0 - capacityMB / demandMB;
+}
+
+namespace {
+const CpuTopology* firstOnline(const Topology& t) {
+    for (const auto& c : t.cpus)
+        if (c.online) return &c;
+    return nullptr;
+}
+
+// the last-level cache of the first online CPU, in MB; 0 when the source gave no size
+double llcCacheMB(const Topology& t) {
+    const CpuTopology* c = firstOnline(t);
+    if (!c) return 0;
+    const CpuSet llc = t.llcCpus(c->id);
+    long long kb = 0;
+    for (const auto& k : c->caches)
+        if (k.type != "Instruction" && k.shared == llc) kb = std::max(kb, k.sizeKB);
+    return static_cast<double>(kb) / 1024.0;
+}
+
+// The cache a cluster's CPUs share and other clusters of their LLC do not: a cache of exactly
+// the cluster's CPUs (x86's L2 of a 4-core Atom module, arm64 clusters with an L2), or else the
+// cluster's part of the LLC (Kunpeng 920: one L3, each cluster holding the tags of its share).
+// The first CPU whose cluster lies between its core and its LLC decides (a hybrid CPU's Atom
+// modules); 0 without such clusters, or without sizes.
+double clusterCacheMB(const Topology& t) {
+    for (const auto& c : t.cpus) {
+        if (!c.online) continue;
+        const CpuSet llc = t.llcCpus(c.id);
+        const int cluster = c.clusterCpus.count();
+        if (cluster <= c.threadSiblings.count() || cluster >= llc.count()) continue;
+        long long llcKB = 0;
+        for (const auto& k : c.caches) {
+            if (k.type == "Instruction") continue;
+            if (k.shared == c.clusterCpus && k.sizeKB > 0) return static_cast<double>(k.sizeKB) / 1024.0;
+            if (k.shared == llc) llcKB = std::max(llcKB, k.sizeKB);
+        }
+        return static_cast<double>(llcKB) / 1024.0 * cluster / llc.count();
+    }
+    return 0;
+}
+}  // namespace
 
 ContentionParams contentionParamsFor(const Topology& t) {
     ContentionParams p;
@@ -21,6 +68,8 @@ ContentionParams contentionParamsFor(const Topology& t) {
         nodeSize = std::max(1, t.nodeCpus(c0.node).count());
     }
     const bool smt = cpus > 0 && t.cpus.front().threadSiblings.count() > 1;
+    p.llcCacheMB = llcCacheMB(t);
+    p.clusterCacheMB = clusterCacheMB(t);
     if (t.arch == Arch::Arm64 && clusterSize == 4 && !smt && llcSize == nodeSize) {
         // Kunpeng 920 (seed 002): fitted so that stream (11 GB/s per thread alone, 90% memory
         // time) gives ~30 GB/s with 4 threads in one cluster and +13% spread over 4 clusters,
@@ -28,7 +77,10 @@ ContentionParams contentionParamsFor(const Topology& t) {
         // +5..12% and +2..3%. A node's four DDR4-2933 channels make ~94 GB/s raw, ~55 measured.
         p.clusterGBs = 46;
         p.nodeGBs = 56;
-        p.origin = "Kunpeng 920 fit to seed 002 stream (4/6/12 threads on one 24-core node)";
+        // its L3 is 1 MB per core, each cluster with the tags of its own part (seed 000)
+        if (p.clusterCacheMB <= 0) p.clusterCacheMB = clusterSize;
+        p.origin = "Kunpeng 920 fit to seed 002 stream (4/6/12 threads on one 24-core node); "
+                   "a cluster caches its share of the L3";
         return p;
     }
     if (t.arch == Arch::X86_64 && llcSize * 2 == nodeSize && smt) {
@@ -36,11 +88,13 @@ ContentionParams contentionParamsFor(const Topology& t) {
         // an 8 MB L3 per 4-core CCX. Only the node is a bandwidth bottleneck.
         p.nodeGBs = 30;
         p.llcGBs = 0;
+        if (p.llcCacheMB <= 0) p.llcCacheMB = 8;  // a CCX's L3
         p.origin = "EPYC 7601: 2 DDR4 channels per node (~30 GB/s stream per node)";
         return p;
     }
     p.nodeGBs = 10.0 * std::max(2, nodeSize / 4);
-    p.origin = "generic: ~10 GB/s of node bandwidth per 4 CPUs, no cluster/LLC bottleneck";
+    p.origin = "generic: ~10 GB/s of node bandwidth per 4 CPUs, no cluster/LLC bandwidth bottleneck; "
+               "cache sizes from the topology";
     return p;
 }
 

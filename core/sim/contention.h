@@ -7,7 +7,11 @@
 // counts fully and the others by `secondaryWeight`, so a saturated node hides most of a cluster
 // penalty (the seed's 12-thread stream case). SMT siblings that both run slow each other's CPU
 // part by `smtSlowdown`. Remote memory (task's home node != its node) stretches memory time by
-// distance/10.
+// distance/10. A task whose hits in a shared cache (`cacheFraction` of its time, `cacheMB` of
+// footprint) no longer fit, because the running tasks of its cluster or LLC need more than the
+// cache holds, spends the missed share of that time `cacheMissCost` times as long: the L3-tag
+// and L2 sharing that makes packed cache-hungry tasks (seed 002's pbzip2, seed 000's mcf_r)
+// slower where bandwidth alone would not.
 #include <vector>
 
 #include "topology/topology.h"
@@ -20,6 +24,11 @@ struct ContentionParams {
     double nodeGBs = 40;     // per NUMA node (its memory controllers)
     double secondaryWeight = 0.3;
     double smtSlowdown = 1.6;  // per sibling when both run: core throughput 2/1.6 = 1.25x
+    // shared cache per cluster and per LLC that the running tasks' footprints divide (0 = not
+    // modelled), and how much slower a miss served by memory is than a hit there
+    double clusterCacheMB = 0;
+    double llcCacheMB = 0;
+    double cacheMissCost = 3.0;
     std::string origin;        // where the numbers come from, printed in the JSON config
 };
 
@@ -29,5 +38,10 @@ ContentionParams contentionParamsFor(const Topology& topology);
 
 // Memory-time stretch of a resource with total demand `demand` and capacity `capacity`.
 double resourceStretch(double demand, double capacity);
+
+// The share of a footprint that misses a cache of `capacityMB` shared by running tasks whose
+// footprints add up to `demandMB`: each holds the share of the cache its footprint is of the
+// total, so nothing misses while the total fits, and 1 - capacity/demand once it does not.
+double cacheMissShare(double demandMB, double capacityMB);
 
 }  // namespace schedscope::sim

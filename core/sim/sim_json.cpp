@@ -94,6 +94,9 @@ nlohmann::json simResultToJson(SimState& s, const workload::Workload& wl, const 
                      {"llc_gbs", s.contention.llcGBs},
                      {"node_gbs", s.contention.nodeGBs},
                      {"smt_slowdown", s.contention.smtSlowdown},
+                     {"cluster_cache_mb", s.contention.clusterCacheMB},
+                     {"llc_cache_mb", s.contention.llcCacheMB},
+                     {"cache_miss_cost", s.contention.cacheMissCost},
                      {"origin", s.contention.origin}}}};
     double total = 0;
     json perTask = json::array();

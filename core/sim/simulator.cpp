@@ -59,6 +59,11 @@ public:
         clusterStretch_.assign(n, 1.0);  // resourceStretch() of no demand
         llcStretch_.assign(n, 1.0);
         nodeStretch_.assign(s.topo->nodes.size() + 1, 1.0);
+        clusterCache_.assign(n, 0);
+        llcCache_.assign(n, 0);
+        clusterMiss_.assign(n, 0.0);
+        llcMiss_.assign(n, 0.0);
+        sharedCaches_ = s.contention.clusterCacheMB > 0 || s.contention.llcCacheMB > 0;
         memByCluster_.resize(n);
         memByLlc_.resize(n);
         memByHome_.resize(s.topo->nodes.size() + 1);
@@ -71,7 +76,8 @@ public:
             for (size_t b = 0; b < nodeCount_; ++b)
                 remote_[a * nodeCount_ + b] = std::max(1.0, topo.nodeDistance(topo.nodes[a].id, topo.nodes[b].id) / 10.0);
         traits_.reserve(s.tasks.size());
-        for (const auto& t : s.tasks) traits_.push_back({t.spec->memFraction, t.spec->bandwidthGBs});
+        for (const auto& t : s.tasks)
+            traits_.push_back({t.spec->memFraction, t.spec->bandwidthGBs, -1, t.spec->cacheFraction, t.spec->cacheMB});
         scriptStart_.reserve(s.tasks.size() + 1);
         size_t ops = 0;
         for (const auto& t : s.tasks) ops += t.spec->script.size();
@@ -263,6 +269,10 @@ private:
     std::vector<double> clusterDemand_, llcDemand_, nodeDemand_;
     // resourceStretch() of each demand, recomputed when the demand changes: re-timings read it
     std::vector<double> clusterStretch_, llcStretch_, nodeStretch_;
+    // footprints of the running cache-sensitive tasks per cluster and LLC, and the share of a
+    // footprint that misses there (cacheMissShare()), recomputed when they change
+    std::vector<double> clusterCache_, llcCache_, clusterMiss_, llcMiss_;
+    bool sharedCaches_ = false;  // the contention model has a cluster or LLC cache size
     std::vector<int16_t> levelCache_;
     std::vector<std::string> levelNames_;
     std::vector<long long> levelMigrations_;  // by index into levelNames_, added to the metrics at the end
@@ -271,6 +281,7 @@ private:
     struct Traits {
         double memFraction = 0, bandwidthGBs = 0;
         int homeNode = -1;  // Task::homeNode, set with it
+        double cacheFraction = 0, cacheMB = 0;
     };
     // the CpuInfo fields taskSlowness() reads, packed: it runs for every CPU next to a switch,
     // and a CpuInfo is several cache lines
@@ -437,12 +448,17 @@ private:
     // its memory part stretched by the most contended of its cluster, LLC and home node (the
     // other two weigh in by secondaryWeight) and by the distance to its memory. The re-timing
     // compares and multiplies by it: a burst end no longer waits on two chained divisions.
-    double taskSlowness(int cpu) {
+    [[gnu::always_inline]] double taskSlowness(int cpu) {
         const int id = running_[static_cast<size_t>(cpu)];
         const Traits& tr = traits_[static_cast<size_t>(id)];
         const auto& c = s_.contention;
         const ContentionKeys& ci = keys_[static_cast<size_t>(cpu)];
         double cpuPart = 1.0 - tr.memFraction;
+        double cachePart = 0;
+        if (tr.cacheFraction > 0) {
+            cpuPart -= tr.cacheFraction;
+            cachePart = cacheTime(tr, ci);
+        }
         if (coreBusy_[static_cast<size_t>(ci.core)] > 1) cpuPart *= c.smtSlowdown;  // a sibling runs too
         double memPart = 0;
         if (tr.memFraction > 0) {
@@ -457,7 +473,14 @@ private:
             const double remote = remote_[home * nodeCount_ + static_cast<size_t>(ci.node)];
             memPart = tr.memFraction * stretch * remote;
         }
-        return cpuPart + memPart;
+        return tr.cacheFraction > 0 ? cpuPart + cachePart + memPart : cpuPart + memPart;
+    }
+
+    // the cache part of a task's time: hits, and the share of them its cluster or LLC misses
+    // (out of line: most tasks have none, and the re-timing loop inlines taskSlowness())
+    [[gnu::noinline]] double cacheTime(const Traits& tr, const ContentionKeys& ci) const {
+        const double miss = std::max(clusterMiss_[static_cast<size_t>(ci.cluster)], llcMiss_[static_cast<size_t>(ci.llc)]);
+        return tr.cacheFraction * (1.0 + (s_.contention.cacheMissCost - 1.0) * miss);
     }
 
     // The CPUs whose running task's speed depends on what runs on `cpu` are its SMT siblings (and
@@ -469,6 +492,7 @@ private:
     // marked here; their users are listed once when the event is over (addResourceUsers()): a
     // CPU that stopped using one during the event was switched, and so is listed itself.
     void markResourcesOf(int cpu, int taskId) {
+        if (usesSharedCache(taskId)) markCachesOf(cpu);
         if (!drawsBandwidth(taskId)) return;
         const auto& c = s_.contention;
         const CpuInfo& ci = info(cpu);
@@ -476,6 +500,14 @@ private:
         if (c.clusterGBs > 0) markResource(static_cast<size_t>(ci.cluster));
         if (c.llcGBs > 0) markResource(n + static_cast<size_t>(ci.llc));
         if (c.nodeGBs > 0) markResource(2 * n + static_cast<size_t>(task(taskId).homeNode));
+    }
+    // the cluster and LLC of `cpu` as caches whose footprint a switch changes (out of line: only
+    // workloads with cache footprints on a machine with cache sizes come here)
+    [[gnu::noinline]] void markCachesOf(int cpu) {
+        const auto& c = s_.contention;
+        const CpuInfo& ci = info(cpu);
+        if (c.clusterCacheMB > 0) markResource(static_cast<size_t>(ci.cluster));
+        if (c.llcCacheMB > 0) markResource(s_.cpus.size() + static_cast<size_t>(ci.llc));
     }
     void addAffected(int c) {
         if (!mark_[static_cast<size_t>(c)]) { mark_[static_cast<size_t>(c)] = 1; affected_.push_back(c); }
@@ -500,8 +532,17 @@ private:
         return tr.bandwidthGBs > 0 && tr.memFraction > 0;
     }
 
+    // a footprint in a cache the machine shares (none is modelled without a cache size)
+    bool usesSharedCache(int taskId) const {
+        if (!sharedCaches_ || taskId < 0) return false;
+        const Traits& tr = traits_[static_cast<size_t>(taskId)];
+        return tr.cacheFraction > 0 && tr.cacheMB > 0;
+    }
+
     void noteMemRunning(int cpu, int taskId, bool running) {
-        if (taskId < 0 || traits_[static_cast<size_t>(taskId)].memFraction <= 0) return;
+        if (taskId < 0) return;
+        const Traits& tr = traits_[static_cast<size_t>(taskId)];
+        if (tr.memFraction <= 0 && tr.cacheFraction <= 0) return;
         const CpuInfo& ci = info(cpu);
         const auto& c = s_.contention;
         auto note = [&](std::vector<int>& v) {
@@ -510,13 +551,14 @@ private:
             else if (it != v.end() && *it == cpu) v.erase(it);
         };
         // only the lists addResourceUsers() reads: a resource without a capacity never stretches
-        if (c.clusterGBs > 0) note(memByCluster_[static_cast<size_t>(ci.cluster)]);
-        if (c.llcGBs > 0) note(memByLlc_[static_cast<size_t>(ci.llc)]);
+        if (c.clusterGBs > 0 || c.clusterCacheMB > 0) note(memByCluster_[static_cast<size_t>(ci.cluster)]);
+        if (c.llcGBs > 0 || c.llcCacheMB > 0) note(memByLlc_[static_cast<size_t>(ci.llc)]);
         if (c.nodeGBs > 0) note(memByHome_[static_cast<size_t>(task(taskId).homeNode)]);
     }
 
     void addDemand(int cpu, const Task& t, double sign) {
         const Traits& tr = traits_[static_cast<size_t>(t.id)];
+        if (sharedCaches_ && tr.cacheFraction > 0 && tr.cacheMB > 0) addCacheFootprint(cpu, tr.cacheMB * sign);
         const double bw = tr.memFraction > 0 ? tr.bandwidthGBs * sign : 0.0;
         if (bw == 0) return;
         const CpuInfo& ci = info(cpu);
@@ -525,6 +567,14 @@ private:
         clusterStretch_[cl] = resourceStretch(clusterDemand_[cl] += bw, c.clusterGBs);
         llcStretch_[llc] = resourceStretch(llcDemand_[llc] += bw, c.llcGBs);
         nodeStretch_[node] = resourceStretch(nodeDemand_[node] += bw, c.nodeGBs);
+    }
+
+    [[gnu::noinline]] void addCacheFootprint(int cpu, double mb) {
+        const CpuInfo& ci = info(cpu);
+        const auto& c = s_.contention;
+        const size_t cl = static_cast<size_t>(ci.cluster), llc = static_cast<size_t>(ci.llc);
+        clusterMiss_[cl] = cacheMissShare(clusterCache_[cl] += mb, c.clusterCacheMB);
+        llcMiss_[llc] = cacheMissShare(llcCache_[llc] += mb, c.llcCacheMB);
     }
 
     // Switches what runs on `cpu`. The running tasks whose speed depends on it are re-timed once

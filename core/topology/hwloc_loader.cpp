@@ -224,6 +224,7 @@ Result<Topology> convert(hwloc_topology_t ht, const std::string& what, bool arch
                       : p->attr->cache.type == HWLOC_OBJ_CACHE_INSTRUCTION ? "Instruction"
                                                                            : "Unified";
             ci.shared = fromBitmap(p->cpuset) & online;
+            ci.sizeKB = static_cast<long long>(p->attr->cache.size / 1024);
             if (ci.level == 2 && ci.type != "Instruction") l2 = p;
             caches.push_back(ci);
         }

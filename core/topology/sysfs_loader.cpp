@@ -1,6 +1,7 @@
 #include "topology/sysfs_loader.h"
 
 #include <algorithm>
+#include <cctype>
 #include <charconv>
 #include <filesystem>
 #include <fstream>
@@ -44,6 +45,24 @@ std::optional<int> readInt(const fs::path& p) {
     } catch (...) {
         return std::nullopt;
     }
+}
+
+// A cache's size as cacheinfo prints it ("512K", "32768K", "16M" on some arm64 firmware); 0
+// for anything else: the size only tunes the simulator's cache model, so an odd one is unknown,
+// not an error.
+long long cacheSizeKB(const std::string& text) {
+    if (text.empty() || text.size() > 20 || !std::isdigit(static_cast<unsigned char>(text.front()))) return 0;
+    size_t used = 0;
+    long long v = 0;
+    try {
+        v = std::stoll(text, &used);
+    } catch (...) {
+        return 0;
+    }
+    const std::string unit = text.substr(used);
+    if (unit == "K" || unit == "KB") return v;
+    if (unit == "M" || unit == "MB") return v <= (1LL << 40) ? v * 1024 : 0;
+    return 0;
 }
 
 // Reads a mask from the cpulist file or, on older kernels, the hex-mask file.
@@ -259,6 +278,7 @@ Result<Topology> loadSysfsTopology(const std::string& root, Arch arch) {
                 CacheInfo ci;
                 ci.level = readInt(e.path() / "level").value_or(0);
                 ci.type = readSmallFile(e.path() / "type").value_or("Unified");
+                ci.sizeKB = cacheSizeKB(readSmallFile(e.path() / "size").value_or(""));
                 auto shared = readMaskFiles(e.path(), "shared_cpu_list", "shared_cpu_map");
                 if (!shared) return Error{shared.error()};
                 ci.shared = shared->value_or(CpuSet::single(id));

@@ -26,6 +26,7 @@ struct CacheInfo {
     int level = 0;
     std::string type;  // "Data", "Instruction", "Unified" as sysfs spells it
     CpuSet shared;     // shared_cpu_list
+    long long sizeKB = 0;  // size (sysfs "512K", hwloc's cache size); 0 when the source does not say
 };
 
 // One logical CPU, with the sibling masks exactly as sysfs topology/ exports them.

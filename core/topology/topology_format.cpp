@@ -20,7 +20,11 @@ nlohmann::json topologyToJson(const Topology& t) {
             continue;
         }
         json caches = json::array();
-        for (const auto& k : c.caches) caches.push_back({{"level", k.level}, {"type", k.type}, {"shared", k.shared.toList()}});
+        for (const auto& k : c.caches) {
+            json jk = {{"level", k.level}, {"type", k.type}, {"shared", k.shared.toList()}};
+            if (k.sizeKB > 0) jk["size_kb"] = k.sizeKB;
+            caches.push_back(std::move(jk));
+        }
         json jc = {{"cpu", c.id},
                    {"online", true},
                    {"node", c.node},
@@ -199,7 +203,8 @@ Result<Topology> topologyFromJson(const nlohmann::json& j, const std::string& wh
             for (const auto& k : c.value("caches", nlohmann::json::array())) {
                 auto s = CpuSet::parseList(k.at("shared").get<std::string>());
                 if (!s) return Error{what + ": cache: " + s.error()};
-                out.caches.push_back({intAt(k, where + "cache ", "level"), k.at("type").get<std::string>(), *s});
+                out.caches.push_back({intAt(k, where + "cache ", "level"), k.at("type").get<std::string>(), *s,
+                                      k.contains("size_kb") ? integerIn(k.at("size_kb"), where + "cache size_kb", 0, 1LL << 40) : 0});
             }
         }
         for (const auto& n : j.at("nodes")) {

@@ -45,6 +45,11 @@ struct TaskSpec {
     bool startAtBegin = true;      // false: started by another task's Fork
     double memFraction = 0;        // share of uncontended time spent on memory traffic, 0..1
     double bandwidthGBs = 0;       // memory bandwidth the task draws when running alone
+    // share of uncontended time spent on hits in a shared cache (a cluster's L3 tag / L2, an
+    // LLC) that turn into memory accesses once the cache is shared past its size, 0..1 with
+    // memFraction; and the footprint those hits need there
+    double cacheFraction = 0;
+    double cacheMB = 0;
     std::vector<Op> script;
 };
 

@@ -150,6 +150,18 @@ Result<Workload> parse(const std::string& text, const std::string& origin, int c
             if (!b) return Error{b.error()};
             t.bandwidthGBs = *b;
         }
+        if (jt.contains("cache_fraction")) {
+            auto f = positive(jt["cache_fraction"], where, "cache_fraction");
+            if (!f) return Error{f.error()};
+            if (*f > 1 || *f + t.memFraction > 1)
+                return Error{where + ": cache_fraction must be in 0..1, and with mem_fraction at most 1"};
+            t.cacheFraction = *f;
+        }
+        if (jt.contains("cache_mb")) {
+            auto m = positive(jt["cache_mb"], where, "cache_mb");
+            if (!m) return Error{m.error()};
+            t.cacheMB = *m;
+        }
         if (!jt.contains("script") || !jt["script"].is_array()) return Error{where + ": needs a \"script\" array"};
         auto targetsOf = [&](const json& v) -> Result<std::vector<int>> {
             std::vector<int> out;

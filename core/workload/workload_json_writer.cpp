@@ -62,6 +62,8 @@ json workloadToJson(const Workload& w, int cpuCount) {
         if (!t.startAtBegin) jt["start"] = false;
         if (t.memFraction > 0) jt["mem_fraction"] = t.memFraction;
         if (t.bandwidthGBs > 0) jt["bandwidth_gbs"] = t.bandwidthGBs;
+        if (t.cacheFraction > 0) jt["cache_fraction"] = t.cacheFraction;
+        if (t.cacheMB > 0) jt["cache_mb"] = t.cacheMB;
         json script = json::array();
         for (const Op& op : t.script) script.push_back(opJson(op, cpuCount));
         jt["script"] = std::move(script);

@@ -3,7 +3,9 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <algorithm>
 #include <cstdio>
+#include <map>
 #include <set>
 
 #include "domains/domain_tree.h"
@@ -99,12 +101,12 @@ TEST(Scenario, EpycEightCpuBoundTasksOnePerNodeWithNode) {
 }
 
 // Seed 000 (Yicong Yang's SPECrate mcf_r numbers on NUMA node 0 of the 2x2x8-cluster Kunpeng
-// 920): 8 copies gained 8% with CLS (19.7 -> 21.3, "8 clusters per NUMA and the threads can
-// spread through the clusters"), 16 copies 0.7%. The simulator reproduces the placement (8
-// clusters with CLS, 2 without) and the direction, but only +1.3% / +0.8%: its contention model
-// has bandwidth only (fit to seed 002's stream), and with 8 copies the node's memory controllers
-// dominate; mcf_r's cluster sensitivity (shared L3 tags, latency) is not modelled. So the test
-// asserts the spread and the direction, not the magnitude.
+// 920): 8 copies gained 7-8% with CLS (19.7 -> 21.3, 20.0 -> 21.4: "8 clusters per NUMA and the
+// threads can spread through the clusters"), 16 copies nothing. The simulator reproduces the
+// placement (8 clusters with CLS, 2 without) and, with mcf's hot set in the cluster's share of
+// the L3 (contention.h), the gain. With 16 copies CLS still evens 4-4-4-4 clusters out to 2 per
+// cluster here, where the machine's idle CPUs (the most recently idle first, no tidy order) had
+// already scattered them: a smaller gain, not none.
 TEST(Scenario, McfEightCopiesSpreadOverEightClustersWithCls) {
     const Topology topo = preset("kunpeng920-32");
     const auto off8 = runOnce(topo, "linux-6.1", false, true, "mcf:copies=8,cpus=0-31", 1, 1.0);
@@ -117,9 +119,41 @@ TEST(Scenario, McfEightCopiesSpreadOverEightClustersWithCls) {
                 g8 * 100, g16 * 100);
     EXPECT_EQ(distinct(topo, on8.cpus, false), 8);
     EXPECT_LT(distinct(topo, off8.cpus, false), 8);
-    EXPECT_GT(g8, 0.005);
-    EXPECT_LT(std::fabs(g16), 0.02);
-    EXPECT_LT(g16, g8);
+    EXPECT_GT(g8, 0.04);
+    EXPECT_LT(g8, 0.14);
+    EXPECT_GE(g16, -0.01);
+    EXPECT_LT(g16, g8 / 2);
+}
+
+// mean relative throughput gain of CLS on over off, over seeds 1..n (as --compare cls)
+double clsGain(const Topology& topo, const std::string& profile, const std::string& spec, int seeds, double duration) {
+    double off = 0, on = 0;
+    for (int seed = 1; seed <= seeds; ++seed) {
+        off += runOnce(topo, profile, false, true, spec, static_cast<uint64_t>(seed), duration).throughput;
+        on += runOnce(topo, profile, true, true, spec, static_cast<uint64_t>(seed), duration).throughput;
+    }
+    return on / off - 1;
+}
+
+// Seed 002 (lkp-pbzip2 on one 24-core Kunpeng 920 node): CLS gained +2.0, +5.6, +8.3, +6.0,
+// +2.8, -0.3 and -0.3% at 2, 4, 6, 8, 12, 18 and 24 threads: "in the case of 6 threads and 8
+// threads, we see the greatest performance improvement". The compressors are cache-hungry more
+// than bandwidth-hungry: packed into a cluster their blocks no longer fit its share of the L3;
+// once 18 threads fill every cluster, CLS has nowhere better to put them.
+TEST(Scenario, Pbzip2GainsMostAtMediumLoadWithCls) {
+    const Topology topo = kunpeng920_24();
+    std::map<int, double> gain;
+    for (int threads : {2, 4, 6, 8, 12, 18, 24})
+        gain[threads] = clsGain(topo, "linux-6.1", "pbzip2:threads=" + std::to_string(threads) + ",cpus=0-23", 3, 1.0);
+    std::printf("pbzip2 CLS gain by threads:");
+    for (const auto& [threads, g] : gain) std::printf(" %d %+.1f%%", threads, g * 100);
+    std::printf("\n");
+    for (int threads : {4, 6, 8}) EXPECT_GT(gain[threads], 0.03) << threads << " threads";
+    const double medium = std::max({gain[4], gain[6], gain[8]});
+    EXPECT_LT(medium, 0.15);
+    EXPECT_LT(gain[2], medium);
+    EXPECT_LT(gain[12], medium);
+    for (int threads : {18, 24}) EXPECT_LT(std::fabs(gain[threads]), 0.02) << threads << " threads";
 }
 
 struct WakeupPlacement {

@@ -6,6 +6,7 @@
 #include "sim/simulator.h"
 #include "sim_topologies.h"
 #include "workload/workload_json.h"
+#include "workload/workload_json_writer.h"
 #include "workload/workload_spec.h"
 
 namespace schedscope::test {
@@ -61,6 +62,27 @@ TEST(WorkloadJson, Errors) {
 }
 
 // run_ns / sleep_ns: what replay --save-workload writes, exact to the double
+// cache_fraction and cache_mb: read, range-checked against mem_fraction, written back
+TEST(WorkloadJson, CacheFootprints) {
+    auto w = workload::parseWorkloadJson(
+        R"({"tasks":[{"name":"z","mem_fraction":0.3,"cache_fraction":0.1,"cache_mb":2.5,"script":[{"run_ms":1}]}]})",
+        "c.json", 4);
+    ASSERT_TRUE(w.ok()) << w.error();
+    EXPECT_DOUBLE_EQ(w->tasks[0].cacheFraction, 0.1);
+    EXPECT_DOUBLE_EQ(w->tasks[0].cacheMB, 2.5);
+    const auto j = workload::workloadToJson(*w, 4);
+    EXPECT_DOUBLE_EQ(j["tasks"][0]["cache_fraction"].get<double>(), 0.1);
+    EXPECT_DOUBLE_EQ(j["tasks"][0]["cache_mb"].get<double>(), 2.5);
+    auto over = workload::parseWorkloadJson(
+        R"({"tasks":[{"name":"z","mem_fraction":0.7,"cache_fraction":0.4,"script":[{"run_ms":1}]}]})", "c.json", 4);
+    ASSERT_FALSE(over.ok());
+    EXPECT_NE(over.error().find("cache_fraction must be in 0..1, and with mem_fraction at most 1"), std::string::npos)
+        << over.error();
+    auto negative = workload::parseWorkloadJson(R"({"tasks":[{"cache_mb":-1,"script":[{"run_ms":1}]}]})", "c.json", 4);
+    ASSERT_FALSE(negative.ok());
+    EXPECT_NE(negative.error().find("cache_mb must be a number from 0"), std::string::npos) << negative.error();
+}
+
 TEST(WorkloadJson, NanosecondAmounts) {
     auto w = workload::parseWorkloadJson(R"({"tasks":[{"script":[{"run_ns":1500.5},{"sleep_ns":2500},{"run_ms":0.25}]}]})",
                                          "x.json", 4);
