@@ -359,7 +359,7 @@ TEST(Cli, LessonsListShowAndRun) {
     ASSERT_EQ(list.status, 0) << list.err;
     for (const char* id : {"01-what-is-a-sched-domain", "02-cluster-scheduling", "03-cluster-first-wakeup",
                            "04-node-level-on-naples", "05-wake-wide", "06-reading-a-trace",
-                           "07-what-if-on-a-recorded-trace", "08-delayed-dequeue", "09-newidle-balance"})
+                           "07-what-if-on-a-recorded-trace", "08-delayed-dequeue", "09-newidle-balance", "12-cache-hungry-work"})
         EXPECT_NE(list.out.find(id), std::string::npos) << id;
     // Every lesson parses, and every step names a real command with valid options.
     auto ids = nlohmann::json::parse(schedscope::test::readFile(std::string(SCHEDSCOPE_RESOURCES) + "/lessons/index.json"));
