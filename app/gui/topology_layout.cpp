@@ -11,12 +11,13 @@
 namespace schedscope::gui {
 namespace {
 
-// The name of the last-level cache of a CPU ("L3"), or "LLC" when caches are unknown.
-QString llcName(const CpuTopology& c) {
-    int level = 0;
-    for (const auto& cache : c.caches)
-        if (cache.type != "Instruction") level = std::max(level, cache.level);
-    return level > 0 ? QStringLiteral("L%1").arg(level) : QStringLiteral("LLC");
+// The name of the last-level cache of a CPU with its size when known ("L3 (32 MB)"), or "LLC"
+// when caches are unknown.
+QString llcName(const Topology& t, int cpu) {
+    const CacheInfo* llc = t.llc(cpu);
+    if (!llc || llc->level <= 0) return QStringLiteral("LLC");
+    const QString name = QStringLiteral("L%1").arg(llc->level);
+    return llc->sizeKB > 0 ? QStringLiteral("%1 (%2)").arg(name, qs(cacheSizeText(llc->sizeKB))) : name;
 }
 
 CpuSet levelCpus(const Topology& t, TopoBox::Kind kind, int cpu) {
@@ -36,7 +37,7 @@ QString boxLabel(const Topology& t, TopoBox::Kind kind, int firstCpu, int ordina
     switch (kind) {
         case TopoBox::Package: return QCoreApplication::translate("TopologyLayout", "Package %1").arg(c.packageId >= 0 ? c.packageId : ordinal);
         case TopoBox::Node: return QCoreApplication::translate("TopologyLayout", "NUMA node %1").arg(c.node);
-        case TopoBox::Cache: return llcName(c);
+        case TopoBox::Cache: return llcName(t, firstCpu);
         case TopoBox::Cluster: return QCoreApplication::translate("TopologyLayout", "Cluster");
         case TopoBox::Core: return QCoreApplication::translate("TopologyLayout", "Core");
         default: return {};

@@ -1,7 +1,6 @@
 #include "topology/sysfs_loader.h"
 
 #include <algorithm>
-#include <cctype>
 #include <charconv>
 #include <filesystem>
 #include <fstream>
@@ -47,22 +46,13 @@ std::optional<int> readInt(const fs::path& p) {
     }
 }
 
-// A cache's size as cacheinfo prints it ("512K", "32768K", "16M" on some arm64 firmware); 0
-// for anything else: the size only tunes the simulator's cache model, so an odd one is unknown,
-// not an error.
+// A cache's size as cacheinfo prints it (size_show(): "%uK"); 0 for anything else: the size
+// only tunes the simulator's cache model, so an odd one is unknown, not an error.
 long long cacheSizeKB(const std::string& text) {
-    if (text.empty() || text.size() > 20 || !std::isdigit(static_cast<unsigned char>(text.front()))) return 0;
-    size_t used = 0;
+    if (text.size() < 2 || text.size() > 20 || text.back() != 'K') return 0;
     long long v = 0;
-    try {
-        v = std::stoll(text, &used);
-    } catch (...) {
-        return 0;
-    }
-    const std::string unit = text.substr(used);
-    if (unit == "K" || unit == "KB") return v;
-    if (unit == "M" || unit == "MB") return v <= (1LL << 40) ? v * 1024 : 0;
-    return 0;
+    const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size() - 1, v);
+    return ec == std::errc() && end == text.data() + text.size() - 1 && v > 0 ? v : 0;
 }
 
 // Reads a mask from the cpulist file or, on older kernels, the hex-mask file.

@@ -1,6 +1,7 @@
 #include "topology/topology.h"
 
 #include <algorithm>
+#include <cstdio>
 #include <set>
 #include <utility>
 #include <sys/utsname.h>
@@ -115,14 +116,27 @@ int Topology::nodeDistance(int a, int b) const {
     return a == b ? 10 : 20;  // LOCAL_DISTANCE / REMOTE_DISTANCE
 }
 
-CpuSet Topology::llcCpus(int cpu) const {
+const CacheInfo* Topology::llc(int cpu) const {
     const auto& c = cpus.at(static_cast<size_t>(cpu));
     const CacheInfo* best = nullptr;
     for (const auto& k : c.caches) {
         if (k.type == "Instruction") continue;
         if (!best || k.level > best->level) best = &k;
     }
+    return best;
+}
+
+CpuSet Topology::llcCpus(int cpu) const {
+    const CacheInfo* best = llc(cpu);
     return best ? best->shared : CpuSet::single(cpu);
+}
+
+std::string cacheSizeText(long long kb) {
+    if (kb % 1024 == 0) return std::to_string(kb / 1024) + " MB";
+    if (kb < 10240) return std::to_string(kb) + " KB";
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.1f MB", static_cast<double>(kb) / 1024.0);
+    return buf;
 }
 
 std::vector<CpuSet> Topology::rootDomainSpans() const {

@@ -107,7 +107,10 @@ public:
     CpuSet nodeCpus(int nodeId) const;
     int nodeIndex(int nodeId) const;  // position in `nodes`, -1 if absent
     int nodeDistance(int nodeA, int nodeB) const;  // by node id; 10/20 defaults when unknown
-    // The last-level cache sharers of a CPU: the highest-level data or unified cache.
+    // The last-level cache of a CPU: its highest-level data or unified cache; null when the
+    // source listed none.
+    const CacheInfo* llc(int cpu) const;
+    // The last-level cache sharers of a CPU (the CPU alone without a cache list).
     CpuSet llcCpus(int cpu) const;
     int onlineCount() const;
     int packageCount() const;
@@ -134,6 +137,10 @@ public:
     // package), nodes are disjoint, distance matrix square with local distance 10 on the diagonal.
     Status check() const;
 };
+
+// A cache size as lstopo writes it: whole MB, else KB below 10 MB, else MB to a tenth
+// ("24 MB", "1280 KB", "27.5 MB").
+std::string cacheSizeText(long long kb);
 
 // The kernel ignores a whole distance table that breaks the SLIT rules (slit_valid() in
 // drivers/acpi/numa/srat.c, the same test in of_numa's distance map): 10 on the diagonal, more

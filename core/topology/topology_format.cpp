@@ -94,7 +94,11 @@ std::string topologyToText(const Topology& t) {
             c.threadSiblings);
     }
     auto nodeLine = [&](int node) { return "NUMANode " + std::to_string(node) + " (cpus " + t.nodeCpus(node).toList() + ")\n"; };
-    auto llcLine = [&](int llc) { return "LLC (cpus " + t.llcCpus(llc).toList() + ")\n"; };
+    auto llcLine = [&](int cpu) {
+        const CacheInfo* llc = t.llc(cpu);
+        const std::string size = llc && llc->sizeKB > 0 ? ", L" + std::to_string(llc->level) + " " + cacheSizeText(llc->sizeKB) : "";
+        return "LLC (cpus " + t.llcCpus(cpu).toList() + size + ")\n";
+    };
     for (const auto& [pkg, outer] : tree) {
         out << "  Package (cpus " << t.cpus[static_cast<size_t>(pkg)].packageCpus.toList() << ")\n";
         for (const auto& [first, inner] : outer) {

@@ -66,6 +66,12 @@ TEST(CacheSizes, FromHwlocAndThroughTheTopologyJson) {
     EXPECT_DOUBLE_EQ(sim::contentionParamsFor(*back).clusterCacheMB, 4.0);
 }
 
+TEST(CacheSizes, WrittenAsLstopoWritesThem) {
+    EXPECT_EQ(cacheSizeText(24576), "24 MB");
+    EXPECT_EQ(cacheSizeText(1280), "1280 KB");
+    EXPECT_EQ(cacheSizeText(28160), "27.5 MB");
+}
+
 // A machine without sizes models no shared cache, except the calibrated Kunpeng 920 shape
 // (1 MB of L3 per core); a machine without clusters has no cluster cache
 TEST(CacheSizes, UnknownSizes) {
