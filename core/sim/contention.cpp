@@ -17,45 +17,43 @@ double cacheMissShare(double demandMB, double capacityMB) {
 }
 
 namespace {
-const CpuTopology* firstOnline(const Topology& t) {
-    for (const auto& c : t.cpus)
-        if (c.online) return &c;
-    return nullptr;
+bool hasCluster(const Topology& t, const CpuTopology& c) {
+    const int cluster = c.clusterCpus.count();
+    return cluster > c.threadSiblings.count() && cluster < t.llcCpus(c.id).count();
 }
 
-// the last-level cache of the first online CPU, in MB; 0 when the source gave no size
-double llcCacheMB(const Topology& t) {
-    const CpuTopology* c = firstOnline(t);
-    if (!c) return 0;
-    const CpuSet llc = t.llcCpus(c->id);
-    long long kb = 0;
-    for (const auto& k : c->caches)
-        if (k.type != "Instruction" && k.shared == llc) kb = std::max(kb, k.sizeKB);
-    return static_cast<double>(kb) / 1024.0;
+// a CPU's LLC size in MB; 0 when the source gave none
+double llcSizeMB(const Topology& t, const CpuTopology& c) {
+    const CacheInfo* llc = t.llc(c.id);
+    return llc ? static_cast<double>(llc->sizeKB) / 1024.0 : 0.0;
 }
 
-// The cache a cluster's CPUs share and other clusters of their LLC do not: a cache of exactly
-// the cluster's CPUs (x86's L2 of a 4-core Atom module, arm64 clusters with an L2), or else the
+// The cache a CPU's cluster shares and other clusters of its LLC do not: a cache of exactly the
+// cluster's CPUs (x86's L2 of a 4-core Atom module, arm64 clusters with an L2), or else the
 // cluster's part of the LLC (Kunpeng 920: one L3, each cluster holding the tags of its share).
-// The first CPU whose cluster lies between its core and its LLC decides (a hybrid CPU's Atom
-// modules); 0 without such clusters, or without sizes.
-double clusterCacheMB(const Topology& t) {
-    for (const auto& c : t.cpus) {
-        if (!c.online) continue;
-        const CpuSet llc = t.llcCpus(c.id);
-        const int cluster = c.clusterCpus.count();
-        if (cluster <= c.threadSiblings.count() || cluster >= llc.count()) continue;
-        long long llcKB = 0;
-        for (const auto& k : c.caches) {
-            if (k.type == "Instruction") continue;
-            if (k.shared == c.clusterCpus && k.sizeKB > 0) return static_cast<double>(k.sizeKB) / 1024.0;
-            if (k.shared == llc) llcKB = std::max(llcKB, k.sizeKB);
-        }
-        return static_cast<double>(llcKB) / 1024.0 * cluster / llc.count();
-    }
-    return 0;
+// 0 when the CPU's cluster is its core or its LLC, or the source gave no sizes.
+double clusterSizeMB(const Topology& t, const CpuTopology& c) {
+    if (!hasCluster(t, c)) return 0;
+    for (const auto& k : c.caches)
+        if (k.type != "Instruction" && k.shared == c.clusterCpus && k.sizeKB > 0) return static_cast<double>(k.sizeKB) / 1024.0;
+    return llcSizeMB(t, c) * c.clusterCpus.count() / t.llcCpus(c.id).count();
 }
 }  // namespace
+
+SharedCaches sharedCachesOf(const Topology& t, const ContentionParams& p) {
+    SharedCaches out;
+    out.clusterMB.assign(t.cpus.size(), 0.0);
+    out.llcMB.assign(t.cpus.size(), 0.0);
+    for (const auto& c : t.cpus) {
+        if (!c.online) continue;
+        const size_t i = static_cast<size_t>(c.id);
+        const double cluster = clusterSizeMB(t, c), llc = llcSizeMB(t, c);
+        // a size the source did not give: the calibrated machines' own (0 elsewhere)
+        out.clusterMB[i] = cluster > 0 ? cluster : hasCluster(t, c) ? p.clusterCacheMB : 0.0;
+        out.llcMB[i] = llc > 0 ? llc : p.llcCacheMB;
+    }
+    return out;
+}
 
 ContentionParams contentionParamsFor(const Topology& t) {
     ContentionParams p;
@@ -68,8 +66,12 @@ ContentionParams contentionParamsFor(const Topology& t) {
         nodeSize = std::max(1, t.nodeCpus(c0.node).count());
     }
     const bool smt = cpus > 0 && t.cpus.front().threadSiblings.count() > 1;
-    p.llcCacheMB = llcCacheMB(t);
-    p.clusterCacheMB = clusterCacheMB(t);
+    // the largest of the machine's, as sharedCachesOf() finds them for each CPU
+    for (const auto& c : t.cpus) {
+        if (!c.online) continue;
+        p.llcCacheMB = std::max(p.llcCacheMB, llcSizeMB(t, c));
+        p.clusterCacheMB = std::max(p.clusterCacheMB, clusterSizeMB(t, c));
+    }
     if (t.arch == Arch::Arm64 && clusterSize == 4 && !smt && llcSize == nodeSize) {
         // Kunpeng 920 (seed 002): fitted so that stream (11 GB/s per thread alone, 90% memory
         // time) gives ~30 GB/s with 4 threads in one cluster and +13% spread over 4 clusters,

@@ -25,7 +25,9 @@ struct ContentionParams {
     double secondaryWeight = 0.3;
     double smtSlowdown = 1.6;  // per sibling when both run: core throughput 2/1.6 = 1.25x
     // shared cache per cluster and per LLC that the running tasks' footprints divide (0 = not
-    // modelled), and how much slower a miss served by memory is than a hit there
+    // modelled): the machine's largest, or for the calibrated machines their size when the
+    // source gave none (sharedCachesOf() has each CPU's); and how much slower a miss served by
+    // memory is than a hit there
     double clusterCacheMB = 0;
     double llcCacheMB = 0;
     double cacheMissCost = 3.0;
@@ -35,6 +37,14 @@ struct ContentionParams {
 // Parameters for a topology: calibrated values for the known machines (Kunpeng 920: arm64,
 // 4-core clusters, an LLC per node; AMD EPYC 7601: 2 CCX L3s per node), generic ones otherwise.
 ContentionParams contentionParamsFor(const Topology& topology);
+
+// Each CPU's cluster cache and LLC in MB, by CPU id (0: none modelled): a hybrid CPU's Atom
+// modules share an L2 where its P-cores have none to share, and the sizes the source gave win
+// over the calibrated ones in `p`.
+struct SharedCaches {
+    std::vector<double> clusterMB, llcMB;
+};
+SharedCaches sharedCachesOf(const Topology& topology, const ContentionParams& p);
 
 // Memory-time stretch of a resource with total demand `demand` and capacity `capacity`.
 double resourceStretch(double demand, double capacity);

@@ -64,6 +64,16 @@ public:
         clusterMiss_.assign(n, 0.0);
         llcMiss_.assign(n, 0.0);
         sharedCaches_ = s.contention.clusterCacheMB > 0 || s.contention.llcCacheMB > 0;
+        if (sharedCaches_) {
+            const SharedCaches caches = sharedCachesOf(*s.topo, s.contention);
+            clusterCapacity_.assign(n, 0.0);
+            llcCapacity_.assign(n, 0.0);
+            for (size_t c = 0; c < n; ++c) {
+                if (!s.online.test(static_cast<int>(c))) continue;  // an offline CPU's info is not its own
+                clusterCapacity_[static_cast<size_t>(s.info[c].cluster)] = caches.clusterMB[c];
+                llcCapacity_[static_cast<size_t>(s.info[c].llc)] = caches.llcMB[c];
+            }
+        }
         memByCluster_.resize(n);
         memByLlc_.resize(n);
         memByHome_.resize(s.topo->nodes.size() + 1);
@@ -273,6 +283,7 @@ private:
     // footprint that misses there (cacheMissShare()), recomputed when they change
     std::vector<double> clusterCache_, llcCache_, clusterMiss_, llcMiss_;
     bool sharedCaches_ = false;  // the contention model has a cluster or LLC cache size
+    std::vector<double> clusterCapacity_, llcCapacity_;  // MB, by cluster and LLC (sharedCachesOf())
     std::vector<int16_t> levelCache_;
     std::vector<std::string> levelNames_;
     std::vector<long long> levelMigrations_;  // by index into levelNames_, added to the metrics at the end
@@ -571,10 +582,9 @@ private:
 
     [[gnu::noinline]] void addCacheFootprint(int cpu, double mb) {
         const CpuInfo& ci = info(cpu);
-        const auto& c = s_.contention;
         const size_t cl = static_cast<size_t>(ci.cluster), llc = static_cast<size_t>(ci.llc);
-        clusterMiss_[cl] = cacheMissShare(clusterCache_[cl] += mb, c.clusterCacheMB);
-        llcMiss_[llc] = cacheMissShare(llcCache_[llc] += mb, c.llcCacheMB);
+        clusterMiss_[cl] = cacheMissShare(clusterCache_[cl] += mb, clusterCapacity_[cl]);
+        llcMiss_[llc] = cacheMissShare(llcCache_[llc] += mb, llcCapacity_[llc]);
     }
 
     // Switches what runs on `cpu`. The running tasks whose speed depends on it are re-timed once

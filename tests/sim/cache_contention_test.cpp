@@ -93,8 +93,7 @@ TEST(CacheSizes, UnknownSizes) {
 // Two tasks that only compute and hit a 3 MB footprint (cache_fraction 0.3), pinned to CPUs of
 // one Kunpeng cluster (4 MB) or of two. Apart, each fits: slowness 0.7 + 0.3 = 1. Together the
 // footprints make 6 MB, a third misses, and a miss costs 3 hits: 0.7 + 0.3 * (1 + 2/3) = 1.2.
-double workRate(const std::string& cpusA, const std::string& cpusB, double cacheMB) {
-    const Topology topo = kunpeng920_24();
+double workRate(const Topology& topo, const std::string& cpusA, const std::string& cpusB, double cacheMB) {
     workload::Workload wl;
     for (const std::string& cpus : {cpusA, cpusB}) {
         workload::TaskSpec t;
@@ -122,11 +121,24 @@ double workRate(const std::string& cpusA, const std::string& cpusB, double cache
 }
 
 TEST(CacheContention, FootprintsSharingAClusterCacheSlowEachOther) {
-    const double apart = workRate("0", "4", 3.0), together = workRate("0", "1", 3.0);
-    EXPECT_NEAR(apart, 1.0, 1e-6);
-    EXPECT_NEAR(together, 1.0 / 1.2, 1e-6);
+    const Topology topo = kunpeng920_24();
+    EXPECT_NEAR(workRate(topo, "0", "4", 3.0), 1.0, 1e-6);
+    EXPECT_NEAR(workRate(topo, "0", "1", 3.0), 1.0 / 1.2, 1e-6);
     // footprints that fit together: no slowdown in one cluster
-    EXPECT_NEAR(workRate("0", "1", 2.0), 1.0, 1e-6);
+    EXPECT_NEAR(workRate(topo, "0", "1", 2.0), 1.0, 1e-6);
+}
+
+// A hybrid CPU: two E-cores of one Atom module divide its 2 MB L2 (1.5 MB each: a third of the
+// 3 MB misses, 0.7 + 0.3 * (1 + 2 / 3) = 1.2); E-cores of two modules, or two P-cores (each with
+// an L2 of its own), keep their footprints; the module's L2 is no P-core's
+TEST(CacheContention, OnlyTheClustersThatShareACacheDivideIt) {
+    const Topology topo = snapshot("20em64t-hybrid-1p6c2t+2ca4co1t");
+    ASSERT_EQ(topo.cpus[12].clusterCpus.toList(), "12-15");
+    EXPECT_NEAR(workRate(topo, "12", "13", 1.5), 1.0 / 1.2, 1e-6);
+    EXPECT_NEAR(workRate(topo, "12", "16", 1.5), 1.0, 1e-6);
+    EXPECT_NEAR(workRate(topo, "0", "2", 1.5), 1.0, 1e-6);
+    // a P-core's two threads share its core (0.7 * 1.6 + 0.3 = 1.42), not a cluster cache
+    EXPECT_NEAR(workRate(topo, "0", "1", 1.5), 1.0 / 1.42, 1e-6);
 }
 
 }  // namespace
