@@ -273,7 +273,8 @@ private:
     std::vector<char> resourceMarked_;  // markResourcesOf(): resources whose demand changed
     std::vector<size_t> markedResources_;
     // the CPUs running a memory-bound task, ascending: by the CPU's cluster and LLC (their
-    // first CPU) and by the task's home node, whose demand its memory traffic adds to
+    // first CPU) and by the task's home node, whose demand its memory traffic adds to; in a
+    // cluster's and an LLC's list also the CPUs whose task has a footprint in their cache
     std::vector<std::vector<int>> memByCluster_, memByLlc_, memByHome_;
     std::vector<int> nrCache_;
     std::vector<double> clusterDemand_, llcDemand_, nodeDemand_;
@@ -552,8 +553,8 @@ private:
 
     void noteMemRunning(int cpu, int taskId, bool running) {
         if (taskId < 0) return;
-        const Traits& tr = traits_[static_cast<size_t>(taskId)];
-        if (tr.memFraction <= 0 && tr.cacheFraction <= 0) return;
+        const bool memory = traits_[static_cast<size_t>(taskId)].memFraction > 0, cache = usesSharedCache(taskId);
+        if (!memory && !cache) return;
         const CpuInfo& ci = info(cpu);
         const auto& c = s_.contention;
         auto note = [&](std::vector<int>& v) {
@@ -562,9 +563,9 @@ private:
             else if (it != v.end() && *it == cpu) v.erase(it);
         };
         // only the lists addResourceUsers() reads: a resource without a capacity never stretches
-        if (c.clusterGBs > 0 || c.clusterCacheMB > 0) note(memByCluster_[static_cast<size_t>(ci.cluster)]);
-        if (c.llcGBs > 0 || c.llcCacheMB > 0) note(memByLlc_[static_cast<size_t>(ci.llc)]);
-        if (c.nodeGBs > 0) note(memByHome_[static_cast<size_t>(task(taskId).homeNode)]);
+        if ((memory && c.clusterGBs > 0) || (cache && c.clusterCacheMB > 0)) note(memByCluster_[static_cast<size_t>(ci.cluster)]);
+        if ((memory && c.llcGBs > 0) || (cache && c.llcCacheMB > 0)) note(memByLlc_[static_cast<size_t>(ci.llc)]);
+        if (memory && c.nodeGBs > 0) note(memByHome_[static_cast<size_t>(task(taskId).homeNode)]);
     }
 
     void addDemand(int cpu, const Task& t, double sign) {
