@@ -42,6 +42,7 @@ void printSummary(sim::SimState& s, const workload::Workload& wl, const sim::Run
             std::printf(" %s=%lld", sim::causeName(static_cast<sim::MigrationCause>(c)), s.metrics.migrationsByCause[c]);
     std::printf("\n");
     if (const std::string stall = sim::describeStall(s); !stall.empty()) std::printf("  %s\n", stall.c_str());
+    std::printf("  contention: %s\n", sim::describeContention(s.contention).c_str());
 }
 
 int runCompare(const Args& args, const SimSetup& setup) {

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 
 namespace schedscope::sim {
 
@@ -39,6 +40,22 @@ double clusterSizeMB(const Topology& t, const CpuTopology& c) {
     return llcSizeMB(t, c) * c.clusterCpus.count() / t.llcCpus(c.id).count();
 }
 }  // namespace
+
+std::string describeContention(const ContentionParams& p) {
+    auto num = [](double v, const char* unit) {
+        char buf[48];
+        std::snprintf(buf, sizeof buf, "%g %s", v, unit);
+        return std::string(buf);
+    };
+    std::string out = "node " + num(p.nodeGBs, "GB/s");
+    if (p.llcGBs > 0) out += ", LLC " + num(p.llcGBs, "GB/s");
+    if (p.clusterGBs > 0) out += ", cluster " + num(p.clusterGBs, "GB/s");
+    if (p.clusterCacheMB > 0 && p.llcCacheMB > 0) out += "; caches: cluster " + num(p.clusterCacheMB, "MB") + ", LLC " + num(p.llcCacheMB, "MB");
+    else if (p.clusterCacheMB > 0) out += "; caches: cluster " + num(p.clusterCacheMB, "MB");
+    else if (p.llcCacheMB > 0) out += "; caches: LLC " + num(p.llcCacheMB, "MB");
+    else out += "; no shared cache modelled (no cache sizes)";
+    return out + "; SMT x" + num(p.smtSlowdown, "") + "(" + p.origin + ")";
+}
 
 SharedCaches sharedCachesOf(const Topology& t, const ContentionParams& p) {
     SharedCaches out;

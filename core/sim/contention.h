@@ -12,6 +12,7 @@
 // cache holds, spends the missed share of that time `cacheMissCost` times as long: the L3-tag
 // and L2 sharing that makes packed cache-hungry tasks (seed 002's pbzip2, seed 000's mcf_r)
 // slower where bandwidth alone would not.
+#include <string>
 #include <vector>
 
 #include "topology/topology.h"
@@ -45,6 +46,10 @@ struct SharedCaches {
     std::vector<double> clusterMB, llcMB;
 };
 SharedCaches sharedCachesOf(const Topology& topology, const ContentionParams& p);
+
+// One line for people: the bandwidths, the shared caches and where the numbers come from
+// ("node 56 GB/s, cluster 46 GB/s; caches: cluster 4 MB, LLC 24 MB; SMT x1.60 (Kunpeng 920 ...)").
+std::string describeContention(const ContentionParams& p);
 
 // Memory-time stretch of a resource with total demand `demand` and capacity `capacity`.
 double resourceStretch(double demand, double capacity);

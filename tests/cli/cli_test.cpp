@@ -507,6 +507,24 @@ nlohmann::json hackbench01sJson(const std::string& extra) {
 
 // DELAY_DEQUEUE is the 6.12 profile's and can be turned off (or on for 6.6), as the kernel's
 // sched_features knob does: hackbench's wakers find many wakees still queued where they slept.
+// The shared caches a run models, from the preset's hwloc cache sizes: the text says them, the
+// JSON config has them, and `topology` shows the LLC's size
+TEST(Cli, TheCachesARunModelsAreShown) {
+    CliRun text = cli("simulate --preset kunpeng920-24 --workload pbzip2:threads=6,cpus=0-23 --duration 0.05");
+    ASSERT_EQ(text.status, 0) << text.err;
+    EXPECT_NE(text.out.find("  contention: node 56 GB/s, cluster 46 GB/s; caches: cluster 4 MB, LLC 24 MB; SMT x1.6"),
+              std::string::npos)
+        << text.out;
+    CliRun json = cli("simulate --preset epyc7601-2s --workload pbzip2:threads=6 --duration 0.05 --json");
+    ASSERT_EQ(json.status, 0) << json.err;
+    const auto config = nlohmann::json::parse(json.out)["config"]["contention"];
+    EXPECT_DOUBLE_EQ(config["llc_cache_mb"].get<double>(), 8.0) << config.dump();
+    EXPECT_DOUBLE_EQ(config["cluster_cache_mb"].get<double>(), 0.0) << config.dump();
+    CliRun topo = cli("topology --preset kunpeng920-24");
+    ASSERT_EQ(topo.status, 0) << topo.err;
+    EXPECT_NE(topo.out.find("      LLC (cpus 0-23, L3 24 MB)\n"), std::string::npos) << topo.out;
+}
+
 TEST(Cli, DelayDequeueIsAWhatIf) {
     const auto run = hackbench01sJson;
     const auto deflt = run(""), off = run(" --delay-dequeue off"), on66 = run(" --profile linux-6.6 --delay-dequeue on");
