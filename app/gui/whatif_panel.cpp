@@ -24,6 +24,7 @@
 #include <qcustomplot.h>
 
 #include "qt_convert.h"
+#include "sim/contention.h"
 #include "topology_view.h"
 #include "whatif_runner.h"
 #include "whatif_table_model.h"
@@ -405,6 +406,9 @@ void WhatIfPanel::onFinished() {
         // a workload file whose tasks wait for each other: say so, not just "not finished"
         if (stalled) text += tr(" %1 of them %2.").arg(stalled).arg(stall);
         status_->setText(text);
+        // what the runs' speeds came from: the machine's bandwidths and shared caches
+        status_->setToolTip(tr("Contention model: %1")
+                                .arg(qs(sim::describeContention(sim::contentionParamsFor(*r.setup->topology)))));
     }
     exportJson_->setEnabled(r.setup != nullptr);
     exportCsv_->setEnabled(r.setup != nullptr);

@@ -11,6 +11,7 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QLabel>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QTimer>
@@ -163,6 +164,9 @@ TEST(WhatIfPanel, RunsBothSettingsAndShowsTableBarsHeatAndExports) {
     ASSERT_TRUE(finished.wait(120'000));
     EXPECT_FALSE(panel.running());
     EXPECT_TRUE(panel.statusText().startsWith(QStringLiteral("Done"))) << panel.statusText().toStdString();
+    const QString model = panel.findChild<QLabel*>(QStringLiteral("whatIfStatus"))->toolTip();
+    EXPECT_TRUE(model.startsWith(QStringLiteral("Contention model: node 56 GB/s, cluster 46 GB/s; caches: cluster 4 MB, LLC 24 MB")))
+        << model.toStdString();
     EXPECT_EQ(bar->text(), QStringLiteral("4 of 4 runs"));
     // One progress step per finished run, up to 2 settings x 2 seeds.
     ASSERT_GE(progress.size(), 5);
