@@ -48,7 +48,7 @@ struct SharedCaches {
 SharedCaches sharedCachesOf(const Topology& topology, const ContentionParams& p);
 
 // One line for people: the bandwidths, the shared caches and where the numbers come from
-// ("node 56 GB/s, cluster 46 GB/s; caches: cluster 4 MB, LLC 24 MB; SMT x1.60 (Kunpeng 920 ...)").
+// ("node 56 GB/s, cluster 46 GB/s; caches: cluster 4 MB, LLC 24 MB; SMT x1.6 (Kunpeng 920 ...)").
 std::string describeContention(const ContentionParams& p);
 
 // Memory-time stretch of a resource with total demand `demand` and capacity `capacity`.
