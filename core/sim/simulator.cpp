@@ -551,7 +551,7 @@ private:
         return tr.cacheFraction > 0 && tr.cacheMB > 0;
     }
 
-    void noteMemRunning(int cpu, int taskId, bool running) {
+    [[gnu::always_inline]] void noteMemRunning(int cpu, int taskId, bool running) {
         if (taskId < 0) return;
         const bool memory = traits_[static_cast<size_t>(taskId)].memFraction > 0, cache = usesSharedCache(taskId);
         if (!memory && !cache) return;
