@@ -83,12 +83,10 @@ ContentionParams contentionParamsFor(const Topology& t) {
         nodeSize = std::max(1, t.nodeCpus(c0.node).count());
     }
     const bool smt = cpus > 0 && t.cpus.front().threadSiblings.count() > 1;
-    // the largest of the machine's, as sharedCachesOf() finds them for each CPU
-    for (const auto& c : t.cpus) {
-        if (!c.online) continue;
-        p.llcCacheMB = std::max(p.llcCacheMB, llcSizeMB(t, c));
-        p.clusterCacheMB = std::max(p.clusterCacheMB, clusterSizeMB(t, c));
-    }
+    // the largest of the sizes the source gave (sharedCachesOf() without calibrated fallbacks)
+    const SharedCaches given = sharedCachesOf(t, ContentionParams{});
+    for (double mb : given.llcMB) p.llcCacheMB = std::max(p.llcCacheMB, mb);
+    for (double mb : given.clusterMB) p.clusterCacheMB = std::max(p.clusterCacheMB, mb);
     if (t.arch == Arch::Arm64 && clusterSize == 4 && !smt && llcSize == nodeSize) {
         // Kunpeng 920 (seed 002): fitted so that stream (11 GB/s per thread alone, 90% memory
         // time) gives ~30 GB/s with 4 threads in one cluster and +13% spread over 4 clusters,
