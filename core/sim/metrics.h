@@ -44,7 +44,7 @@ struct Metrics {
     // wakeups onto a CPU running another task, and those that preempted it at once (wakeup
     // preemption, or curr's slice found used at the enqueue)
     long long busyWakeups = 0, wakeupPreemptions = 0;
-    // The run stalled: every task left was blocked in a Wait or a Barrier, none running,
+    // The run stalled: every task left was blocked in a Wait, a Barrier or a Take, none running,
     // runnable or asleep on a timer (and none of them could fork the tasks not started), so
     // nothing could end those waits. When the last of them blocked (-1: no stall), and which.
     int64_t stalledAtNs = -1;

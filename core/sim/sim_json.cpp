@@ -46,7 +46,7 @@ std::string describeStall(const SimState& s) {
     char at[32];
     std::snprintf(at, sizeof at, "%.6f", static_cast<double>(m.stalledAtNs) / 1e9);
     return "stalled at " + std::string(at) + " s: " + std::to_string(m.stalledTasks.size()) +
-           " task(s) blocked in a Wait or a Barrier that no task left could end (" + names + ")";
+           " task(s) blocked in a Wait, a Barrier or a Take that no task left could end (" + names + ")";
 }
 
 std::vector<std::pair<std::string, double>> summaryMetrics(SimState& s, const workload::Workload& wl) {

@@ -89,6 +89,7 @@ struct alignas(64) Task {
     size_t pc = 0;
     std::vector<long long> loopLeft;  // per op index, for Loop ops (empty when the script has none)
     int pendingWakes = 0;             // Wait's counting semaphore
+    bool inWait = false;              // blocked in a Wait: a Barrier or a Take ends on its own terms
     // metrics
     int64_t startedAt = -1, exitedAt = -1;
     CpuTimes cpuTime;  // complete once the run finished (see stintNs)

@@ -37,6 +37,13 @@ struct Barrier {
     std::vector<int> waiters;
 };
 
+// A work queue of Post and Take ops: items posted and not yet taken, and the takers blocked
+// on it, longest waiting first.
+struct WorkQueue {
+    long long items = 0;
+    std::deque<int> takers;
+};
+
 class Engine final : public SchedOps {
 public:
     explicit Engine(SimState& s) : s_(s) {
@@ -319,6 +326,7 @@ private:
     std::vector<int> running_;
     size_t nodeCount_ = 0;
     std::map<int, Barrier> barriers_;
+    std::map<int, WorkQueue> queues_;
     int exited_ = 0;
     int workloadIdle_ = 0, overloaded_ = 0;
     // per CPU: its running task's script is executing (runScript()). A script's Fork or Wake
@@ -887,12 +895,14 @@ private:
 
     void wakeTask(int id, Task* waker, int wakerCpu, bool sync) {
         Task& t = task(id);
-        if (t.state != TaskState::Blocked) {
+        if (t.state != TaskState::Blocked || !t.inWait) {
             // Kept for a later Wait, also by a task not forked yet: a replayed trace's wakee may
-            // be woken before its simulated parent gets to fork it.
+            // be woken before its simulated parent gets to fork it. A task in a Barrier or a
+            // Take is not released by it.
             if (t.state != TaskState::Exited) t.pendingWakes++;
             return;
         }
+        t.inWait = false;
         ttwu(t, waker, wakerCpu, sync);
     }
 
@@ -989,6 +999,7 @@ private:
             if (op.kind == OpKind::Wait) {
                 t.pc++;
                 if (t.pendingWakes > 0) { t.pendingWakes--; continue; }
+                t.inWait = true;
                 block(cpu, TaskState::Blocked);
                 stillHere = false;
             } else if (op.kind == OpKind::Wake) {
@@ -1007,6 +1018,26 @@ private:
                     for (int w : waiters) ttwu(task(w), &t, cpu, false);
                 } else {
                     b.waiters.push_back(id);
+                    block(cpu, TaskState::Blocked);
+                    stillHere = false;
+                }
+            } else if (op.kind == OpKind::Post) {
+                t.pc++;
+                WorkQueue& q = queues_[op.id];
+                if (q.takers.empty()) {
+                    ++q.items;
+                } else {
+                    const int taker = q.takers.front();
+                    q.takers.pop_front();
+                    ttwu(task(taker), &t, cpu, op.sync);
+                }
+            } else if (op.kind == OpKind::Take) {
+                t.pc++;
+                WorkQueue& q = queues_[op.id];
+                if (q.items > 0) {
+                    --q.items;
+                } else {
+                    q.takers.push_back(id);
                     block(cpu, TaskState::Blocked);
                     stillHere = false;
                 }

@@ -18,6 +18,10 @@ enum class OpKind {
     Wake,         // wake every task in `targets` (1:1 or 1:N), `sync` as WF_SYNC
     Fork,         // start every task in `targets` (they must have startAtBegin = false)
     Barrier,      // wait until `parties` tasks reached barrier `id`; the last one wakes the rest
+    Post,         // put an item into work queue `id`: the task waiting longest in its Take gets
+                  // it and is woken (`sync` as WF_SYNC), else the queue keeps it
+    Take,         // take an item from work queue `id`, blocking while it is empty (the
+                  // condition variable of a thread pool: one Post wakes one taker, FIFO)
     SetAffinity,  // change this task's allowed CPUs to `cpus` (empty: the unpinned CPUs, see sim::SimOptions)
     Loop,         // jump back to op `to`, `count` times (-1: for ever)
     Exit,         // end the task (also implied after the last op)
@@ -27,8 +31,8 @@ enum class OpKind {
 // a 1M-event trace), and the padding between mixed sizes was 16 of 104 bytes.
 struct Op {
     OpKind kind = OpKind::Run;
-    bool sync = false;         // Wake
-    int id = 0;                // Barrier
+    bool sync = false;         // Wake, Post
+    int id = 0;                // Barrier, Post, Take
     int parties = 0;           // Barrier
     int to = 0;                // Loop
     double amountNs = 0;       // Run, Sleep

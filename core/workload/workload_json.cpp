@@ -220,6 +220,15 @@ Result<Workload> parse(const std::string& text, const std::string& origin, int c
                 op.id = static_cast<int>(*id);
                 op.parties = static_cast<int>(*parties);
                 if (op.parties < 1) return Error{ow + ": barrier needs parties >= 1"};
+            } else if (o.contains("post") || o.contains("take")) {
+                const bool post = o.contains("post");
+                op.kind = post ? OpKind::Post : OpKind::Take;
+                auto id = intField(o, post ? "post" : "take", 0, INT_MIN, INT_MAX, ow);
+                if (!id) return Error{id.error()};
+                op.id = static_cast<int>(*id);
+                auto sync = boolField(o, "sync", false, ow);
+                if (!sync) return Error{sync.error()};
+                op.sync = post && *sync;
             } else if (o.contains("affinity")) {
                 auto c = cpusFrom(o["affinity"], ow, cpuCount);
                 if (!c) return Error{c.error()};
@@ -237,7 +246,7 @@ Result<Workload> parse(const std::string& text, const std::string& origin, int c
                 // a body that neither takes time nor can block would spin at one instant
                 const bool passesTime = std::any_of(t.script.begin() + op.to, t.script.end(), [](const Op& b) {
                     return ((b.kind == OpKind::Run || b.kind == OpKind::Sleep) && b.amountNs > 0) ||
-                           b.kind == OpKind::Wait || (b.kind == OpKind::Barrier && b.parties > 1) || b.kind == OpKind::Exit;
+                           b.kind == OpKind::Wait || b.kind == OpKind::Take || (b.kind == OpKind::Barrier && b.parties > 1) || b.kind == OpKind::Exit;
                 });
                 if (!passesTime)
                     return Error{ow + ": the loop back to op " + std::to_string(op.to) +

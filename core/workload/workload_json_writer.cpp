@@ -28,6 +28,11 @@ json opJson(const Op& op, int cpuCount) {
         o["barrier"] = op.id;
         o["parties"] = op.parties;
         break;
+    case OpKind::Post:
+        o["post"] = op.id;
+        if (op.sync) o["sync"] = true;
+        break;
+    case OpKind::Take: o["take"] = op.id; break;
     case OpKind::SetAffinity:
         o["affinity"] = op.cpus.empty() ? CpuSet::range(0, cpuCount - 1).toList() : op.cpus.toList();
         break;

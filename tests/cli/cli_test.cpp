@@ -484,7 +484,7 @@ TEST(Cli, AWorkloadWhoseTasksWaitForEachOtherSaysItStalled) {
     CliRun text = cli("simulate --preset kunpeng920-24 --workload " + file + " --duration 0.05");
     ASSERT_EQ(text.status, 0) << text.err;
     EXPECT_NE(text.out.find("not finished"), std::string::npos) << text.out;
-    EXPECT_NE(text.out.find("stalled at 0.003000 s: 2 task(s) blocked in a Wait or a Barrier that no task left could end "
+    EXPECT_NE(text.out.find("stalled at 0.003000 s: 2 task(s) blocked in a Wait, a Barrier or a Take that no task left could end "
                             "(a, b)"),
               std::string::npos)
         << text.out;

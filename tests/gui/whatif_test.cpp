@@ -627,7 +627,7 @@ TEST(WhatIfPanel, AStalledWorkloadIsNamedInTheStatus) {
     ASSERT_TRUE(finished.wait(60'000));
     const QString status = panel.statusText();
     EXPECT_TRUE(status.startsWith(QStringLiteral("Done"))) << status.toStdString();
-    EXPECT_TRUE(status.contains(QStringLiteral(" 2 of them stalled at 0.003000 s: 2 task(s) blocked in a Wait or a Barrier")))
+    EXPECT_TRUE(status.contains(QStringLiteral(" 2 of them stalled at 0.003000 s: 2 task(s) blocked in a Wait, a Barrier or a Take")))
         << status.toStdString();
     EXPECT_FALSE(status.contains(QLatin1Char('\n')));
 }

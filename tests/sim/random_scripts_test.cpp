@@ -1,7 +1,9 @@
 // Random workloads against what their scripts alone decide. Without barriers, whether a task
 // gets through its script does not depend on timing: each task's ops run in order, a Wait
 // consumes one of the task's own wakes (kept when they come early, as the simulator keeps them),
-// a Fork starts a task, and nothing else couples the tasks. So a timeless pass over the
+// a Take one item of the task's own work queue (only it takes from that queue: with several
+// takers which one gets an item is timing), a Fork starts a task, and nothing else couples the
+// tasks. So a timeless pass over the
 // scripts says which tasks finish, whatever the scheduler does; the simulator, on any machine
 // and under any kernel profile, must finish exactly those, and do all the work their Run ops
 // ask for. A replayed trace stalling at 0.2 s (a nested script's wakeup taking another
@@ -60,6 +62,9 @@ double runWork(const std::vector<workload::Op>& script, int& bursts) {
     return ns;
 }
 
+// task i's work queue: only task i takes from it
+constexpr int kOwnQueue = 1000;
+
 Generated randomWorkload(std::mt19937_64& rng, int cpus) {
     auto pick = [&](int lo, int hi) { return std::uniform_int_distribution<int>(lo, hi)(rng); };
     Generated g;
@@ -83,7 +88,7 @@ Generated randomWorkload(std::mt19937_64& rng, int cpus) {
         const int ops = pick(2, 30);
         int lastLoop = -1;
         for (int k = 0; k < ops; ++k) {
-            const int kind = pick(0, 10);
+            const int kind = pick(0, 12);
             const int other = pick(0, n - 1);
             if (kind <= 2) {
                 t.script.push_back(op(OpKind::Run, pick(1, 2000) * 1000.0));
@@ -104,6 +109,15 @@ Generated randomWorkload(std::mt19937_64& rng, int cpus) {
                 workload::Op a = op(OpKind::SetAffinity);
                 if (pick(0, 1)) a.cpus = CpuSet::range(0, pick(0, cpus - 1));  // else back to all
                 t.script.push_back(a);
+            } else if (kind == 11 && pick(0, 5) == 0) {  // posts (11 and 12) outnumber takes 11:1
+                workload::Op take = op(OpKind::Take);
+                take.id = kOwnQueue + i;
+                t.script.push_back(take);
+            } else if (kind >= 11) {
+                workload::Op post = op(OpKind::Post);
+                post.id = kOwnQueue + other;
+                post.sync = pick(0, 1) == 1;
+                t.script.push_back(post);
             } else if (kind == 10 && static_cast<int>(t.script.size()) > lastLoop + 1) {
                 // repeat a stretch of the script after the last loop: loops inside loops re-arm on
                 // every pass and could ask for minutes of work
@@ -132,6 +146,7 @@ ScriptOutcome finishesByScripts(const workload::Workload& wl) {
     std::vector<size_t> pc(n, 0);
     std::vector<std::map<size_t, long long>> loops(n);
     std::vector<int> pending(n, 0);
+    std::map<int, long long> items;  // by queue id
     std::vector<bool> started(n), done(n, false);
     for (size_t i = 0; i < n; ++i) started[i] = wl.tasks[i].startAtBegin;
     for (bool progress = true; progress;) {
@@ -149,6 +164,11 @@ ScriptOutcome finishesByScripts(const workload::Workload& wl) {
                 } else if (o.kind == OpKind::Wake) {
                     for (int t : o.targets)
                         if (!done[static_cast<size_t>(t)]) ++pending[static_cast<size_t>(t)];
+                } else if (o.kind == OpKind::Take) {
+                    if (items[o.id] == 0) break;
+                    --items[o.id];
+                } else if (o.kind == OpKind::Post) {
+                    ++items[o.id];
                 } else if (o.kind == OpKind::Fork) {
                     for (int t : o.targets) started[static_cast<size_t>(t)] = true;
                 }

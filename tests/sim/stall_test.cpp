@@ -1,4 +1,4 @@
-// Metrics::stalledAtNs: a run whose remaining tasks all wait in a Wait or a Barrier with nobody
+// Metrics::stalledAtNs: a run whose remaining tasks all wait in a Wait, a Barrier or a Take with nobody
 // left to end it says when that happened and who waits; a run with a task still asleep on a
 // timer, runnable or running at its end did not stall.
 #include <gtest/gtest.h>
@@ -46,7 +46,7 @@ TEST(Stall, TwoTasksWaitingForEachOtherStallWhenTheSecondBlocks) {
     ASSERT_TRUE(st);
     EXPECT_EQ(st->metrics.stalledAtNs, 3000000);  // b blocks last, after its 3 ms
     EXPECT_EQ(st->metrics.stalledTasks, (std::vector<int>{0, 1}));
-    EXPECT_EQ(sim::describeStall(*st), "stalled at 0.003000 s: 2 task(s) blocked in a Wait or a Barrier that no task "
+    EXPECT_EQ(sim::describeStall(*st), "stalled at 0.003000 s: 2 task(s) blocked in a Wait, a Barrier or a Take that no task "
                                        "left could end (a, b)");
     EXPECT_EQ(sim::simResultToJson(*st, wl, {})["metrics"]["stalled"]["tasks"], nlohmann::json({"a", "b"}));
 }
