@@ -35,8 +35,8 @@ constexpr double kMultiWakeGapNs = 1000;
 // A Wake followed by the waker blocking within this much CPU time is a WF_SYNC wakeup
 // (pipe and socket writers wake their reader, then block reading the answer).
 constexpr double kSyncBlockNs = 20'000;
-// Memory bandwidth a task draws alone per unit of memory-bound share: a straight line through
-// the generators' own calibrations (stream 0.9 -> 11 GB/s, mcf 0.6 -> 5, pbzip2 0.3 -> 3).
+// Memory bandwidth a task draws alone per unit of memory-bound share: about the ratio in the
+// generators' own calibrations (stream 0.9 -> 11 GB/s, mcf 0.6 -> 5, pbzip2 0.1 -> 1).
 constexpr double kGBsPerShare = 12.0;
 
 struct Action {

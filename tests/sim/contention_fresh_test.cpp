@@ -70,7 +70,7 @@ TEST(ContentionFresh, KunpengCacheFootprintsOnly) {
     expectFreshSpeeds(kunpeng920_24(), wl, "linux-6.12", 0.2, false);
 }
 
-// pbzip2's compressors: cache footprints and memory traffic together, woken 1:N
+// pbzip2's compressors: cache footprints and memory traffic together, woken one by one from a queue
 TEST(ContentionFresh, KunpengPbzip2) {
     const Topology topo = kunpeng920_24();
     expectFreshSpeeds(topo, fromSpec(topo, "pbzip2:threads=40"), "linux-6.12", 0.3, false);
