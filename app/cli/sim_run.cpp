@@ -78,6 +78,9 @@ Result<SimSetup> simSetupFrom(const Args& args) {
     auto idleExit = args.numberIn("idle-exit-us", 0.0, 0.0, 1e6, "microseconds");
     if (!idleExit) return Error{idleExit.error()};
     s.options.idleExitNs = std::llround(*idleExit * 1000.0);
+    auto numaBalancing = args.onOff("numa-balancing", true);
+    if (!numaBalancing) return Error{numaBalancing.error()};
+    if (!*numaBalancing) s.options.numaMemoryFollowsS = 0;
     s.options.samplePeriodS = std::max(0.001, (s.workload.durationS > 0 ? s.workload.durationS : *dur) / 100.0);
     return s;
 }

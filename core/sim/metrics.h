@@ -39,6 +39,7 @@ struct Metrics {
     std::vector<PlacementSample> timeline;
     long long events = 0;  // simulated events processed (for the benchmark)
     long long activeBalances = 0;
+    long long numaMemoryMoves = 0;  // a task's memory moved to the node it runs on (NUMA balancing)
     // newidle balance passes over a domain that ran, and those NI_RANDOM's die skipped
     long long newidleBalances = 0, newidleSkipped = 0;
     // wakeups onto a CPU running another task, and those that preempted it at once (wakeup

@@ -48,6 +48,12 @@ struct SimOptions {
     double samplePeriodS = 0.01;  // placement timeline sampling
     double migrationCostNs = 500000;  // sysctl_sched_migration_cost (0.5 ms)
     bool nohz = true;             // idle CPUs stop their tick (NO_HZ_IDLE) and rely on the ilb
+    // Automatic NUMA balancing (numa_balancing=1, the default on NUMA machines since 3.8): a
+    // task's memory follows it to a node it has run on for this long. The scanner unmaps a
+    // share of its pages once per scan period (numa_balancing_scan_period_min_ms, 1 s) and the
+    // task's next faults from the new node migrate them; modelled as one move after a period.
+    // 0: off (numa_balancing=0), its memory stays where it first ran.
+    double numaMemoryFollowsS = 1.0;
     // A task woken onto an idle CPU runs this long after the wakeup: the idle state's
     // exit latency and the wakeup IPI (a few us on bare metal in C1, tens of us from deeper
     // states or in a VM). 0: at once. Replay sets it from the recording's own wakeups.

@@ -88,6 +88,7 @@ public:
         // remote memory stretch, max(1, distance / 10), per (home node, node) index pair
         const auto& topo = *s.topo;
         nodeCount_ = topo.nodes.size();
+        if (nodeCount_ > 1) memoryFollowsNs_ = std::llround(std::max(0.0, s.opt.numaMemoryFollowsS) * 1e9);
         remote_.assign(nodeCount_ * nodeCount_, 1.0);
         for (size_t a = 0; a < nodeCount_; ++a)
             for (size_t b = 0; b < nodeCount_; ++b)
@@ -325,6 +326,7 @@ private:
     // when its memory demand changes), and a Cpu is several cache lines
     std::vector<int> running_;
     size_t nodeCount_ = 0;
+    int64_t memoryFollowsNs_ = 0;  // SimOptions::numaMemoryFollowsS; 0 on a machine of one node
     std::map<int, Barrier> barriers_;
     std::map<int, WorkQueue> queues_;
     int exited_ = 0;
@@ -457,6 +459,7 @@ private:
         b.load.value += t.load.value;
         s_.cpuChanged(src);
         s_.cpuChanged(dst);
+        if (info(src).node != info(dst).node) t.onNodeSince = s_.now;
         if (s_.feat.fairClass == FairClass::Cfs) t.vruntime = t.vruntime - a.minVruntime + b.minVruntime;
         t.cpu = dst;
         t.migrations++;
@@ -589,6 +592,25 @@ private:
         nodeStretch_[node] = resourceStretch(nodeDemand_[node] += bw, c.nodeGBs);
     }
 
+    // task_numa_work() and the NUMA hinting faults, coarsely: the memory of the task running on
+    // `cpu` moves to this node once the task has run here for a scan period. Its node's demand
+    // and its own remote factor change, so it and the other users of both nodes are re-timed.
+    void numaMemoryFollows(int cpu) {
+        Task& t = task(rq(cpu).curr);
+        const int node = info(cpu).node;
+        if (t.homeNode < 0 || t.homeNode == node || s_.now - t.onNodeSince < memoryFollowsNs_) return;
+        if (traits_[static_cast<size_t>(t.id)].memFraction <= 0) return;  // nothing it waits on moves
+        markResourcesOf(cpu, t.id);
+        noteMemRunning(cpu, t.id, false);
+        addDemand(cpu, t, -1);
+        t.homeNode = traits_[static_cast<size_t>(t.id)].homeNode = node;
+        noteMemRunning(cpu, t.id, true);
+        addDemand(cpu, t, +1);
+        markResourcesOf(cpu, t.id);
+        addAffected(cpu);  // its own distance to its memory changed, whatever bandwidth it draws
+        ++s_.metrics.numaMemoryMoves;
+    }
+
     [[gnu::noinline]] void addCacheFootprint(int cpu, double mb) {
         const CpuInfo& ci = info(cpu);
         const size_t cl = static_cast<size_t>(ci.cluster), llc = static_cast<size_t>(ci.llc);
@@ -605,8 +627,10 @@ private:
         Cpu& r = rq(cpu);
         const int prev = r.curr;
         if (prev == next) return;
-        if (next >= 0 && task(next).homeNode < 0)  // first touch
+        if (next >= 0 && task(next).homeNode < 0) {  // first touch
             task(next).homeNode = traits_[static_cast<size_t>(next)].homeNode = info(cpu).node;
+            task(next).onNodeSince = s_.now;
+        }
         // each switch of the event marks its own resources, so a task that comes and goes
         // within the event still re-times those it touched
         for (int sib : info(cpu).siblings) addAffected(sib);
@@ -1103,6 +1127,7 @@ private:
         if (r.curr >= 0) {
             updateTaskPelt(task(r.curr));
             updateCpuPelt(cpu);
+            if (memoryFollowsNs_ > 0) numaMemoryFollows(cpu);
             if (checkPreemptTick(s_, r)) preempt(cpu);
         }
         const int64_t j = s_.jiffyNs();

@@ -16,8 +16,8 @@ namespace schedscope::test {
 namespace {
 
 void expectFreshSpeeds(const Topology& topo, const workload::Workload& wl, const std::string& profile, double seconds,
-                       bool memoryBound = true) {
-    const TestRun run = startRun(topo, profile, wl, seconds);
+                       bool memoryBound = true, double numaMemoryFollowsS = 1.0) {
+    const TestRun run = startRun(topo, profile, wl, seconds, numaMemoryFollowsS);
     ASSERT_TRUE(run.sim);
     long long events = 0;
     while (run.sim->stepEvent()) {
@@ -48,6 +48,18 @@ workload::Workload burstsAndSleeps(int tasks) { return workload::burstsAndSleeps
 
 TEST(ContentionFresh, KunpengBurstsAcrossNodes) {
     expectFreshSpeeds(kunpeng920_24(), burstsAndSleeps(120), "linux-6.12", 0.2);
+}
+
+// NUMA balancing moving the memory of tasks that ran away from it: every move changes two
+// nodes' demand and the task's own distance to its memory (a 5 ms scan period, so that moves
+// happen in a short run; the tasks end up near their memory, so the away check is off)
+TEST(ContentionFresh, KunpengMemoryFollowingItsTasks) {
+    const TestRun probe = startRun(kunpeng920_24(), "linux-6.12", burstsAndSleeps(120), 0.2, 0.005);
+    ASSERT_TRUE(probe.sim);
+    while (probe.sim->stepEvent()) {
+    }
+    EXPECT_GT(probe.sim->state().metrics.numaMemoryMoves, 10);
+    expectFreshSpeeds(kunpeng920_24(), burstsAndSleeps(120), "linux-6.12", 0.2, false, 0.005);
 }
 
 TEST(ContentionFresh, EpycBurstsWithSmt) {

@@ -67,11 +67,13 @@ DomainTree buildTree(const Topology& t, const std::string& profile, bool cls, bo
     return tree.ok() ? std::move(*tree) : DomainTree{};
 }
 
-TestRun startRun(const Topology& topo, const std::string& profile, const workload::Workload& wl, double seconds) {
+TestRun startRun(const Topology& topo, const std::string& profile, const workload::Workload& wl, double seconds,
+                 double numaMemoryFollowsS) {
     TestRun run;
     run.tree = std::make_unique<DomainTree>(buildTree(topo, profile, true, true));
     sim::SimOptions opt;
     opt.durationS = seconds;
+    opt.numaMemoryFollowsS = numaMemoryFollowsS;
     opt.samplePeriodS = seconds / 4;
     auto sim = sim::Simulation::create(topo, *run.tree, wl, opt);
     EXPECT_TRUE(sim.ok()) << (sim.ok() ? "" : sim.error());

@@ -30,11 +30,12 @@ DomainTree buildTree(const Topology& t, const std::string& profile, bool cls, bo
 
 // A run of `wl` on `topo` under `profile` (CLS and NODE on) for `seconds`, to step through or
 // inspect, with the domain tree it runs on. `sim` is null (and the test failed) when it could
-// not start.
+// not start. `numaMemoryFollowsS` as SimOptions' (the default's 1 s).
 struct TestRun {
     std::unique_ptr<DomainTree> tree;
     std::unique_ptr<sim::Simulation> sim;
 };
-TestRun startRun(const Topology& topo, const std::string& profile, const workload::Workload& wl, double seconds);
+TestRun startRun(const Topology& topo, const std::string& profile, const workload::Workload& wl, double seconds,
+                 double numaMemoryFollowsS = 1.0);
 
 }  // namespace schedscope::test
