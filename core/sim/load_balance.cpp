@@ -339,6 +339,33 @@ int findBusiestQueue(SimState& s, const LbEnv& env, int group) {
     return busiest;
 }
 
+namespace {
+// migrate_degrades_locality() under NUMA balancing, with a task's memory (its home node) as its
+// preferred node and the tasks with memory traffic as those with NUMA faults: 1 moving it away
+// from its memory (while its CPU runs a task that prefers another node), 0 moving it to its
+// memory, -1 no opinion (task_hot() decides). All of a task's faults are on its home node, so
+// between two other nodes neither weighs more: 0.
+int migrateDegradesLocality(const SimState& s, const LbEnv& env, const Task& p, const SchedDomain& sd) {
+    if (s.opt.numaMemoryFollowsS <= 0 || !(sd.flags & SD_NUMA) || p.homeNode < 0 || p.spec->memFraction <= 0) return -1;
+    const int srcNode = s.info[static_cast<size_t>(p.cpu)].node, dstNode = s.info[static_cast<size_t>(env.dstCpu)].node;
+    if (srcNode == dstNode) return -1;
+    if (srcNode == p.homeNode) {
+        // rq->nr_preferred_running: the tasks of the source whose memory is on its node
+        const Cpu& src = s.cpus[static_cast<size_t>(p.cpu)];
+        int preferred = 0;
+        auto count = [&](int id) {
+            const Task& t = s.tasks[static_cast<size_t>(id)];
+            preferred += !t.delayed && t.spec->memFraction > 0 && t.homeNode == srcNode;
+        };
+        for (int id : src.queued) count(id);
+        if (src.curr >= 0) count(src.curr);
+        return src.nrRunning() > preferred ? 1 : -1;
+    }
+    if (dstNode == p.homeNode) return 0;
+    return env.idle == BalanceIdle::Idle ? -1 : 0;
+}
+}  // namespace
+
 bool canMigrateTask(SimState& s, LbEnv& env, const Task& p) {
     // task_is_ineligible_on_dst_cpu() (6.14+): eligible tasks move first; one that would join a
     // busy destination with negative lag (judged on its own queue: place_entity() keeps the lag)
@@ -360,9 +387,10 @@ bool canMigrateTask(SimState& s, LbEnv& env, const Task& p) {
     }
     env.allPinned = false;
     if (p.state == TaskState::Running) return false;
-    // task_hot(): ran within sysctl_sched_migration_cost
-    const bool hot = static_cast<double>(s.now - p.lastRan) < s.opt.migrationCostNs;
     const SchedDomain& sd = dom(s, env.dstCpu, env.sd);
+    const int locality = migrateDegradesLocality(s, env, p, sd);
+    // else task_hot(): ran within sysctl_sched_migration_cost
+    const bool hot = locality >= 0 ? locality == 1 : static_cast<double>(s.now - p.lastRan) < s.opt.migrationCostNs;
     const DomainState& ds = s.cpus[static_cast<size_t>(env.dstCpu)].dom[static_cast<size_t>(env.sd)];
     return !hot || ds.nrBalanceFailed > sd.cacheNiceTries;
 }

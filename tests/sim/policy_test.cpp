@@ -322,6 +322,43 @@ TEST(CanMigrateTask, RefusesCacheHotTaskUntilBalancingFailedEnough) {
     EXPECT_FALSE(canMigrateTask(*f.s, env, f.s->tasks[0])) << "a running task is never detached";
 }
 
+// migrate_degrades_locality() with NUMA balancing: the balancer leaves a task with memory
+// traffic on the node of its memory (as if cache hot) while its CPU runs a task that prefers
+// another node, helps it to its memory, and has no opinion below a NUMA level.
+TEST(CanMigrateTask, NumaBalancingKeepsATaskOnItsMemorysNode) {
+    Fixture f(kunpeng920_24(), "linux-6.1", true, 2);
+    f.wl.tasks[1].memFraction = 0.5;  // task 1 has NUMA faults; task 0, CPU bound, none
+    f.place(0, 0);
+    f.place(1, 0);  // queued
+    Task& p = f.s->tasks[1];
+    p.homeNode = f.s->info[0].node;
+    p.lastRan = f.s->now - 1000000;  // not cache hot
+    const auto& domains = f.tree.domainsOf(24);
+    ASSERT_EQ(domains[2].level, "NUMA");  // CLS, MC, NUMA over both nodes of the socket
+    LbEnv env;
+    env.sd = 2;
+    env.dstCpu = 24;  // node 1
+    env.idle = BalanceIdle::Idle;
+    EXPECT_FALSE(canMigrateTask(*f.s, env, p)) << "away from its memory, with a task there that prefers no node";
+    f.s->cpus[24].dom[2].nrBalanceFailed = domains[2].cacheNiceTries + 1;
+    EXPECT_TRUE(canMigrateTask(*f.s, env, p)) << "nr_balance_failed > cache_nice_tries overrides it";
+    f.s->cpus[24].dom[2].nrBalanceFailed = 0;
+    env.sd = 1;  // MC of CPU 24 does not span CPU 0, but the rule only looks at SD_NUMA levels
+    EXPECT_TRUE(canMigrateTask(*f.s, env, p)) << "no opinion below NUMA: task_hot() says not hot";
+    env.sd = 2;
+    f.s->opt.numaMemoryFollowsS = 0;
+    EXPECT_TRUE(canMigrateTask(*f.s, env, p)) << "numa_balancing=0";
+    f.s->opt.numaMemoryFollowsS = 1;
+    p.homeNode = f.s->info[24].node;
+    p.lastRan = f.s->now - 100000;  // cache hot by task_hot()
+    EXPECT_TRUE(canMigrateTask(*f.s, env, p)) << "towards its memory: encouraged, hot or not";
+    p.homeNode = f.s->info[0].node;
+    p.lastRan = f.s->now - 1000000;
+    f.wl.tasks[0].memFraction = 0.5;  // both prefer node 0: nr_running == nr_preferred_running
+    f.s->tasks[0].homeNode = f.s->info[0].node;
+    EXPECT_TRUE(canMigrateTask(*f.s, env, p)) << "every task there prefers node 0: task_hot() decides";
+}
+
 TEST(CanMigrateTask, AffinityPinsTheTask) {
     Fixture f(kunpeng920_24(), "linux-6.1", true, 2);
     f.place(0, 0);
