@@ -48,8 +48,8 @@ struct alignas(64) Task {
     // warm: enqueue, pick, switch
     int id = 0;
     int cpu = -1;       // task_cpu(): where it runs or last ran
-    int homeNode = -1;  // where its memory lives: the node it first ran on, until NUMA balancing moves it
-    int64_t onNodeSince = 0;  // when it came to the node of `cpu`
+    int homeNode = -1;        // where its memory lives: where it first ran, until NUMA balancing moves it
+    int64_t onNodeSince = 0;  // when it came to the node of `cpu` (NUMA balancing's clock)
     TaskState state = TaskState::NotStarted;
     bool inBurst = false;
     // `allowed` is every online CPU: the usual case, where placement need not load the mask (a

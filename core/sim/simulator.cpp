@@ -593,8 +593,9 @@ private:
     }
 
     // task_numa_work() and the NUMA hinting faults, coarsely: the memory of the task running on
-    // `cpu` moves to this node once the task has run here for a scan period. Its node's demand
-    // and its own remote factor change, so it and the other users of both nodes are re-timed.
+    // `cpu` moves to this node once the task has stayed here (running, queued or asleep) for a
+    // scan period. Both nodes' demand and its own distance to its memory change, so it and the
+    // other users of both nodes are re-timed.
     void numaMemoryFollows(int cpu) {
         Task& t = task(rq(cpu).curr);
         const int node = info(cpu).node;

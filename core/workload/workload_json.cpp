@@ -246,7 +246,8 @@ Result<Workload> parse(const std::string& text, const std::string& origin, int c
                 // a body that neither takes time nor can block would spin at one instant
                 const bool passesTime = std::any_of(t.script.begin() + op.to, t.script.end(), [](const Op& b) {
                     return ((b.kind == OpKind::Run || b.kind == OpKind::Sleep) && b.amountNs > 0) ||
-                           b.kind == OpKind::Wait || b.kind == OpKind::Take || (b.kind == OpKind::Barrier && b.parties > 1) || b.kind == OpKind::Exit;
+                           b.kind == OpKind::Wait || b.kind == OpKind::Take ||
+                           (b.kind == OpKind::Barrier && b.parties > 1) || b.kind == OpKind::Exit;
                 });
                 if (!passesTime)
                     return Error{ow + ": the loop back to op " + std::to_string(op.to) +

@@ -142,7 +142,7 @@ Workload makePbzip2(int n, const Params& p) {
     // footprint (a 900 kB block and its sort arrays) in the shared cache: two of them per 4 MB
     // Kunpeng cluster already miss some. Fit to both of seed 002's tables: +2.0/5.6/8.3/6.0/
     // 2.8/-0.3/-0.3% at 2-24 threads on one 24-core node, and on 96 cores the most (+5.3%) at
-    // 21 threads, once the NUMA balancing has spread them (a few seconds).
+    // 21 threads, once the balancer has spread them over the nodes (a few seconds).
     constexpr int kBlocks = 0, kFreeSlots = 1, kCompressed = 2;
     constexpr double compressNs = 8 * kMs, readNs = compressNs / 800;
     Workload w;

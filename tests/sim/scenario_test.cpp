@@ -156,8 +156,8 @@ double clsGain(const Topology& topo, const std::string& profile, const std::stri
 // +2.8, -0.3 and -0.3% at 2, 4, 6, 8, 12, 18 and 24 threads: "in the case of 6 threads and 8
 // threads, we see the greatest performance improvement". The compressors, fed from one block
 // queue, are cache-hungry more than bandwidth-hungry: packed into a cluster their blocks no
-// longer fit its share of the L3;
-// once 18 threads fill every cluster, CLS has nowhere better to put them.
+// longer fit its share of the L3; once 18 threads fill every cluster, CLS has nowhere better to
+// put them.
 TEST(Scenario, Pbzip2GainsMostAtMediumLoadWithCls) {
     const Topology topo = kunpeng920_24();
     std::map<int, double> gain;
@@ -176,8 +176,8 @@ TEST(Scenario, Pbzip2GainsMostAtMediumLoadWithCls) {
 
 // Seed 002's other table (lkp-pbzip2 on all 96 cores, 4 NUMA nodes): CLS gained at every
 // thread count, the most at 21 (+5.3%; +2.5% at 2, +1.6% at 96). The compressors first crowd
-// into the reader's node and the NUMA balancing spreads them over a few seconds, so the runs are
-// 5 s long: spread over the nodes, 21 threads leave clusters for CLS to spread them into, and
+// into the reader's node and the balancer spreads them over the nodes in a few seconds, so the
+// runs are 5 s long: spread over the nodes, 21 threads leave clusters for CLS to spread them into, and
 // 96 fill every CPU.
 TEST(Scenario, Pbzip2OnFourNodesGainsMostAtMediumLoadWithCls) {
     const Topology topo = kunpeng920_24();
