@@ -177,8 +177,8 @@ TEST(Scenario, Pbzip2GainsMostAtMediumLoadWithCls) {
 // Seed 002's other table (lkp-pbzip2 on all 96 cores, 4 NUMA nodes): CLS gained at every
 // thread count, the most at 21 (+5.3%; +2.5% at 2, +1.6% at 96). The compressors first crowd
 // into the reader's node and the balancer spreads them over the nodes in a few seconds, so the
-// runs are 5 s long: spread over the nodes, 21 threads leave clusters for CLS to spread them into, and
-// 96 fill every CPU.
+// runs are 5 s long: spread over the nodes, 21 threads leave clusters for CLS to spread them
+// into, and 96 fill every CPU.
 TEST(Scenario, Pbzip2OnFourNodesGainsMostAtMediumLoadWithCls) {
     const Topology topo = kunpeng920_24();
     std::map<int, double> gain;
