@@ -12,15 +12,30 @@
 
 namespace schedscope::sim {
 
+// A run's state points into its topology, domain tree and workload (each task's spec, read while
+// it runs and in the report): they must outlive it, so temporaries are refused at compile time.
+
 // Builds the state for a run (CPUs, tasks, lookups) without running it: the policy tests use
 // this to set up runqueues by hand.
 Result<std::unique_ptr<SimState>> makeSimState(const Topology& topology, const DomainTree& tree,
                                                const workload::Workload& workload, const SimOptions& options);
+Result<std::unique_ptr<SimState>> makeSimState(const Topology&, const DomainTree&, workload::Workload&&,
+                                               const SimOptions&) = delete;
+Result<std::unique_ptr<SimState>> makeSimState(const Topology&, DomainTree&&, const workload::Workload&,
+                                               const SimOptions&) = delete;
+Result<std::unique_ptr<SimState>> makeSimState(Topology&&, const DomainTree&, const workload::Workload&,
+                                               const SimOptions&) = delete;
 
 // Runs the workload to its duration (or until every task exited). The returned state holds the
 // metrics; see sim_json.h for the report. Errors: a workload that does not fit the topology.
 Result<std::unique_ptr<SimState>> simulate(const Topology& topology, const DomainTree& tree,
                                            const workload::Workload& workload, const SimOptions& options);
+Result<std::unique_ptr<SimState>> simulate(const Topology&, const DomainTree&, workload::Workload&&,
+                                           const SimOptions&) = delete;
+Result<std::unique_ptr<SimState>> simulate(const Topology&, DomainTree&&, const workload::Workload&,
+                                           const SimOptions&) = delete;
+Result<std::unique_ptr<SimState>> simulate(Topology&&, const DomainTree&, const workload::Workload&,
+                                           const SimOptions&) = delete;
 
 // Step mode: a run that pauses at every placement or balancing decision.
 //
@@ -35,6 +50,12 @@ class Simulation {
 public:
     static Result<std::unique_ptr<Simulation>> create(const Topology& topology, const DomainTree& tree,
                                                       const workload::Workload& workload, const SimOptions& options);
+    static Result<std::unique_ptr<Simulation>> create(const Topology&, const DomainTree&, workload::Workload&&,
+                                                      const SimOptions&) = delete;
+    static Result<std::unique_ptr<Simulation>> create(const Topology&, DomainTree&&, const workload::Workload&,
+                                                      const SimOptions&) = delete;
+    static Result<std::unique_ptr<Simulation>> create(Topology&&, const DomainTree&, const workload::Workload&,
+                                                      const SimOptions&) = delete;
     ~Simulation();
     Simulation(const Simulation&) = delete;
     Simulation& operator=(const Simulation&) = delete;

@@ -54,12 +54,14 @@ TEST(ContentionFresh, KunpengBurstsAcrossNodes) {
 // nodes' demand and the task's own distance to its memory (a 2 ms scan period, so that moves
 // happen in a short run; the tasks end up near their memory, so the away check is off)
 TEST(ContentionFresh, KunpengMemoryFollowingItsTasks) {
-    const TestRun probe = startRun(kunpeng920_24(), "linux-6.12", burstsAndSleeps(120), 0.4, 0.002);
+    const Topology topo = kunpeng920_24();
+    const workload::Workload wl = burstsAndSleeps(120);
+    const TestRun probe = startRun(topo, "linux-6.12", wl, 0.4, 0.002);
     ASSERT_TRUE(probe.sim);
     while (probe.sim->stepEvent()) {
     }
     EXPECT_GT(probe.sim->state().metrics.numaMemoryMoves, 10) << "too few moves to test";
-    expectFreshSpeeds(kunpeng920_24(), burstsAndSleeps(120), "linux-6.12", 0.4, false, 0.002);
+    expectFreshSpeeds(topo, wl, "linux-6.12", 0.4, false, 0.002);
 }
 
 TEST(ContentionFresh, EpycBurstsWithSmt) {

@@ -42,7 +42,8 @@ IdleExitOutcome run(int64_t idleExitNs) {
     sim::SimOptions o;
     o.durationS = 0.2;
     o.idleExitNs = idleExitNs;
-    auto st = sim::simulate(topo, buildTree(topo, "linux-6.12", true, true), wl, o);
+    const DomainTree tree = buildTree(topo, "linux-6.12", true, true);
+    auto st = sim::simulate(topo, tree, wl, o);
     EXPECT_TRUE(st.ok()) << (st.ok() ? "" : st.error());
     if (!st.ok()) return {};
     return {(*st)->metrics.waitLatency.percentileNs(50) / 1000.0, (*st)->tasks[0].workDone / 1e9};
@@ -63,7 +64,9 @@ TEST(IdleExit, OutOfRangeLatencyIsAnError) {
     const Topology topo = makeTopology("1 core", shape);
     sim::SimOptions o;
     o.idleExitNs = -1;
-    auto st = sim::simulate(topo, buildTree(topo, "linux-6.12", true, true), pinnedPingPong(), o);
+    const DomainTree tree = buildTree(topo, "linux-6.12", true, true);
+    const workload::Workload wl = pinnedPingPong();
+    auto st = sim::simulate(topo, tree, wl, o);
     ASSERT_FALSE(st.ok());
     EXPECT_NE(st.error().find("idle exit latency"), std::string::npos) << st.error();
 }

@@ -48,7 +48,8 @@ TEST_P(NestedScript, AWakeupFromAForkedChildDoesNotTakeTheParentsWait) {
     sim::SimOptions o;
     o.durationS = 0.1;
     const workload::Workload wl = forkThenWait();  // the tasks' specs point into it
-    auto st = sim::simulate(topo, buildTree(topo, GetParam(), true, true), wl, o);
+    const DomainTree tree = buildTree(topo, GetParam(), true, true);
+    auto st = sim::simulate(topo, tree, wl, o);
     ASSERT_TRUE(st.ok()) << st.error();
     const auto& tasks = (*st)->tasks;
     for (const auto& t : tasks) {

@@ -25,7 +25,8 @@ std::map<std::string, double> summary(const Topology& topo, const std::string& p
     o.durationS = duration;
     o.samplePeriodS = duration / 50;
     o.features = features;
-    auto st = sim::simulate(topo, buildTree(topo, profile, cls, node), *wl, o);
+    const DomainTree tree = buildTree(topo, profile, cls, node);
+    auto st = sim::simulate(topo, tree, *wl, o);
     EXPECT_TRUE(st.ok()) << (st.ok() ? "" : st.error());
     std::map<std::string, double> out;
     for (const auto& [name, v] : sim::summaryMetrics(**st, *wl)) out[name] = v;

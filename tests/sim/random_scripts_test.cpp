@@ -228,7 +228,8 @@ TEST(RandomScripts, TheSimulatorFinishesWhatTheScriptsLetFinish) {
             o.durationS = 10;  // far beyond the work: a task not finished by then never will
             o.seed = static_cast<uint64_t>(round) + 1;
             o.idleExitNs = round % 3 == 0 ? 20000 : 0;
-            auto st = sim::simulate(m.topo, buildTree(m.topo, profile, true, true), g.wl, o);
+            const DomainTree tree = buildTree(m.topo, profile, true, true);
+            auto st = sim::simulate(m.topo, tree, g.wl, o);
             ASSERT_TRUE(st.ok()) << st.error();
             ++runs;
             const sim::SimState& state = **st;

@@ -37,5 +37,8 @@ struct TestRun {
 };
 TestRun startRun(const Topology& topo, const std::string& profile, const workload::Workload& wl, double seconds,
                  double numaMemoryFollowsS = 1.0);
+// the run points into both: temporaries would dangle
+TestRun startRun(Topology&&, const std::string&, const workload::Workload&, double, double = 1.0) = delete;
+TestRun startRun(const Topology&, const std::string&, workload::Workload&&, double, double = 1.0) = delete;
 
 }  // namespace schedscope::test

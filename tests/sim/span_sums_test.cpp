@@ -180,7 +180,8 @@ TEST_P(SpanSumsOnMachine, EveryGroupReadMatches) {
     sim::SimOptions opt;
     opt.durationS = 0.03;
     opt.samplePeriodS = 0.01;
-    auto sim = sim::Simulation::create(*topo, tree, workload::burstsAndSleeps(2 * cpus, 2, 0.5, 4.0), opt);
+    const workload::Workload wl = workload::burstsAndSleeps(2 * cpus, 2, 0.5, 4.0);
+    auto sim = sim::Simulation::create(*topo, tree, wl, opt);
     ASSERT_TRUE(sim.ok()) << sim.error();
     sim::SimState& s = (*sim)->state();
     s.verifySpanSums = true;

@@ -1,6 +1,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <utility>
 
 #include "sim/sim_json.h"
 #include "sim/simulator.h"
@@ -146,6 +147,24 @@ nlohmann::json runJson(const std::string& spec, uint64_t seed, double duration =
     EXPECT_TRUE(st.ok());
     return sim::simResultToJson(**st, *w, {topo.name, "linux-6.12", true, true, spec});
 }
+
+// A run points into its topology, domain tree and workload: passing a temporary, which would
+// be gone while the run still reads it, does not compile.
+template <class T, class D, class W>
+constexpr bool simulateAccepts = requires(T&& t, D&& d, W&& w, const sim::SimOptions& o) {
+    sim::simulate(std::forward<T>(t), std::forward<D>(d), std::forward<W>(w), o);
+};
+template <class T, class D, class W>
+constexpr bool createAccepts = requires(T&& t, D&& d, W&& w, const sim::SimOptions& o) {
+    sim::Simulation::create(std::forward<T>(t), std::forward<D>(d), std::forward<W>(w), o);
+};
+static_assert(simulateAccepts<const Topology&, const DomainTree&, const workload::Workload&>);
+static_assert(!simulateAccepts<const Topology&, const DomainTree&, workload::Workload>);
+static_assert(!simulateAccepts<const Topology&, DomainTree, const workload::Workload&>);
+static_assert(!simulateAccepts<Topology, const DomainTree&, const workload::Workload&>);
+static_assert(createAccepts<const Topology&, const DomainTree&, const workload::Workload&>);
+static_assert(!createAccepts<const Topology&, const DomainTree&, workload::Workload>);
+static_assert(!createAccepts<const Topology&, DomainTree, const workload::Workload&>);
 
 TEST(Determinism, SameSeedSameJson) {
     for (const std::string spec : {"pgbench:clients=16,cpus=0-23", "hackbench:groups=1", "stream:threads=6"}) {
