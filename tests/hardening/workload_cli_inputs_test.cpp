@@ -24,7 +24,7 @@ void expectCliError(const std::string& args, const std::string& message) {
 
 TEST(BadWorkload, UnknownWorkload) {
     const std::string msg =
-        "unknown workload 'nosuch' (known: stream, pbzip2, mcf, kernbench, sysbench-cpu, pgbench, hackbench, or a .json file)";
+        "unknown workload 'nosuch' (known: stream, pbzip2, pixz, mcf, kernbench, sysbench-cpu, pgbench, hackbench, or a .json file)";
     auto w = parseWorkloadSpec("nosuch:threads=4", 24);
     ASSERT_FALSE(w);
     EXPECT_EQ(w.error(), msg);
