@@ -27,7 +27,7 @@ std::string simCauseName(tracing::MigrationCause c) {
         case tracing::MigrationCause::LoadBalanceNewidle: return sim::causeName(sim::MigrationCause::LbNewidle);
         case tracing::MigrationCause::LoadBalanceActive: return sim::causeName(sim::MigrationCause::LbActive);
         case tracing::MigrationCause::Affinity: return sim::causeName(sim::MigrationCause::Affinity);
-        case tracing::MigrationCause::Numa: return "numa";
+        case tracing::MigrationCause::Numa: return sim::causeName(sim::MigrationCause::Numa);
         case tracing::MigrationCause::Count: break;
     }
     return "unknown";

@@ -275,8 +275,10 @@ std::vector<Command> simulateCommands() {
                                        "success (default: the profile's, on from 6.19 and 6.1.160/6.6.120/6.12.65/6.18.5)"});
     opts.push_back({"idle-exit-us", true, "US a task woken onto an idle CPU runs this long after the wakeup (the idle "
                                           "state's exit and the IPI; default 0: at once)"});
-    opts.push_back({"numa-balancing", true, "on|off automatic NUMA balancing: a task's memory follows it to a node it has "
-                                            "run on for a scan period, 1 s (default on, as numa_balancing=1)"});
+    opts.push_back({"numa-balancing", true, "on|off automatic NUMA balancing: a task away from its memory is taken "
+                                            "back (or swapped with a task there) when that node has room, and its "
+                                            "memory follows it to a node it has run on for a scan period, 1 s "
+                                            "(default on, as numa_balancing=1)"});
     opts.push_back({"compare", true, "cls|node|delay-dequeue|ni-random run both settings over several seeds and compare"});
     opts.push_back({"seeds", true, "N seeds for --compare (default 5)"});
     opts.push_back({"jobs", true, "N runs of --compare at once (default: one per CPU)"});

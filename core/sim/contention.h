@@ -8,7 +8,8 @@
 // penalty (the seed's 12-thread stream case). SMT siblings that both run slow each other's CPU
 // part by `smtSlowdown`. Remote memory (task's home node != its node) stretches memory time by
 // distance/10; the home is where the task first ran, until NUMA balancing moves it to the node
-// the task has stayed on for a scan period (SimOptions::numaMemoryFollowsS). A task whose hits
+// the task has stayed on for a scan period (SimOptions::numaMemoryFollowsS), and NUMA balancing
+// takes a task back to it when it can (numa_balancing.h). A task whose hits
 // in a shared cache (`cacheFraction` of its time, `cacheMB` of footprint) no longer fit,
 // because the running tasks of its cluster or LLC need more than the cache holds, spends the
 // missed share of that time `cacheMissCost` times as long: the L3-tag and L2 sharing that makes

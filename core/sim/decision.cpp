@@ -12,6 +12,7 @@ const char* decisionKindName(DecisionKind k) {
     case DecisionKind::LoadBalance: return "load_balance";
     case DecisionKind::NewidleBalance: return "newidle";
     case DecisionKind::ActiveBalance: return "active";
+    case DecisionKind::NumaMigrate: return "numa";
     }
     return "?";
 }

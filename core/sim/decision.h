@@ -19,6 +19,7 @@ enum class DecisionKind {
     LoadBalance,      // load_balance() from the tick (periodic) or for nohz idle CPUs
     NewidleBalance,   // load_balance() from newidle_balance()
     ActiveBalance,    // active_load_balance_cpu_stop()
+    NumaMigrate,      // task_numa_migrate(): NUMA balancing moves a task to its memory, or swaps it
 };
 const char* decisionKindName(DecisionKind k);
 

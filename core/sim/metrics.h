@@ -31,7 +31,7 @@ struct PlacementSample {
 
 struct Metrics {
     std::map<std::string, long long> migrationsByLevel;  // "CLS", "MC", "NUMA"...
-    std::array<long long, 8> migrationsByCause{};        // indexed by MigrationCause
+    std::array<long long, 9> migrationsByCause{};        // indexed by MigrationCause
     LatencyHistogram waitLatency;
     int64_t idleWhileOverloadedNs = 0;
     int64_t lastImbalanceCheck = 0;
@@ -40,6 +40,9 @@ struct Metrics {
     long long events = 0;  // simulated events processed (for the benchmark)
     long long activeBalances = 0;
     long long numaMemoryMoves = 0;  // a task's memory moved to the node it runs on (NUMA balancing)
+    // NUMA balancing moved a task to its memory's node (migrate_task_to()), or swapped it with a
+    // task running there (migrate_swap())
+    long long numaTaskMoves = 0, numaSwaps = 0;
     // newidle balance passes over a domain that ran, and those NI_RANDOM's die skipped
     long long newidleBalances = 0, newidleSkipped = 0;
     // wakeups onto a CPU running another task, and those that preempted it at once (wakeup

@@ -130,6 +130,8 @@ nlohmann::json simResultToJson(SimState& s, const workload::Workload& wl, const 
         {"migrations_by_cause", byCause},
         {"active_balances", s.metrics.activeBalances},
         {"numa_memory_moves", s.metrics.numaMemoryMoves},
+        {"numa_task_moves", s.metrics.numaTaskMoves},
+        {"numa_swaps", s.metrics.numaSwaps},
         {"newidle_balance", {{"runs", s.metrics.newidleBalances}, {"skipped", s.metrics.newidleSkipped}}},
         {"wait_latency_us",
          {{"p50", s.metrics.waitLatency.percentileNs(50) / 1e3},

@@ -52,7 +52,9 @@ struct SimOptions {
     // task's memory follows it to a node it has run on for this long. The scanner unmaps a
     // share of its pages once per scan period (numa_balancing_scan_period_min_ms, 1 s) and the
     // task's next faults from the new node migrate them; modelled as one move after a period.
-    // 0: off (numa_balancing=0), its memory stays where it first ran.
+    // The same period is the scan delay after which a task's faults begin, and a sixteenth of
+    // it the interval at which NUMA balancing tries to take a task back to its memory
+    // (numa_balancing.h). 0: off (numa_balancing=0), its memory stays where it first ran.
     double numaMemoryFollowsS = 1.0;
     // A task woken onto an idle CPU runs this long after the wakeup: the idle state's
     // exit latency and the wakeup IPI (a few us on bare metal in C1, tens of us from deeper

@@ -14,6 +14,7 @@ const char* causeName(MigrationCause c) {
     case MigrationCause::LbNewidle: return "lb_newidle";
     case MigrationCause::LbActive: return "lb_active";
     case MigrationCause::Affinity: return "affinity";
+    case MigrationCause::Numa: return "numa";
     case MigrationCause::Count: break;
     }
     return "?";

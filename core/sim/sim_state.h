@@ -24,7 +24,7 @@ namespace schedscope::sim {
 enum class TaskState { NotStarted, Runnable, Running, Sleeping, Blocked, Exited };
 
 // Why a task changed CPU; the metrics count migrations per cause.
-enum class MigrationCause { Wakeup, Fork, Exec, LbPeriodic, LbNohz, LbNewidle, LbActive, Affinity, Count };
+enum class MigrationCause { Wakeup, Fork, Exec, LbPeriodic, LbNohz, LbNewidle, LbActive, Affinity, Numa, Count };
 const char* causeName(MigrationCause c);
 
 enum class BalanceIdle { NotIdle, Idle, NewlyIdle };  // enum cpu_idle_type
@@ -50,6 +50,7 @@ struct alignas(64) Task {
     int cpu = -1;       // task_cpu(): where it runs or last ran
     int homeNode = -1;        // where its memory lives: where it first ran, until NUMA balancing moves it
     int64_t onNodeSince = 0;  // when it came to the node of `cpu` (NUMA balancing's clock)
+    int64_t numaMigrateRetry = 0;  // p->numa_migrate_retry: when NUMA balancing next tries to move it home
     TaskState state = TaskState::NotStarted;
     bool inBurst = false;
     // `allowed` is every online CPU: the usual case, where placement need not load the mask (a

@@ -12,6 +12,7 @@
 #include "sim/asym_packing.h"
 #include "sim/fair_rq.h"
 #include "sim/load_balance.h"
+#include "sim/numa_balancing.h"
 #include "sim/select_task_rq.h"
 #include "sim/timer_heap.h"
 
@@ -612,6 +613,50 @@ private:
         ++s_.metrics.numaMemoryMoves;
     }
 
+    // task_numa_fault() -> numa_migrate_preferred(): once the task has run for a scan period
+    // (numa_balancing_scan_delay_ms) its hinting faults start, and every sixteenth of a scan
+    // period after that NUMA balancing tries to take the running task to its memory's node:
+    // alone to an idle CPU there, or in a swap with a task running there (numa_balancing.h).
+    void numaMigratePreferred(int cpu) {
+        Task& t = task(rq(cpu).curr);
+        if (numaPreferredNode(t) < 0 || t.sumExec < static_cast<double>(memoryFollowsNs_) || s_.now < t.numaMigrateRetry)
+            return;
+        t.numaMigrateRetry = s_.now + std::max<int64_t>(1, memoryFollowsNs_ / 16);
+        if (info(cpu).node == t.homeNode) return;
+        const NumaPlacement m = taskNumaMigrate(s_, t);
+        if (m.dstCpu < 0) return;
+        if (s_.recording()) recordNumaMigrate(t, cpu, m);
+        if (m.swapWith < 0) {
+            migrateTask(t.id, m.dstCpu, MigrationCause::Numa);  // migrate_task_to(): the stopper moves it
+            ++s_.metrics.numaTaskMoves;
+            return;
+        }
+        // migrate_swap(): the stoppers of both CPUs exchange the two tasks, then both pick again
+        inSchedule_[static_cast<size_t>(cpu)] = inSchedule_[static_cast<size_t>(m.dstCpu)] = 1;
+        migrateTask(t.id, m.dstCpu, MigrationCause::Numa);
+        migrateTask(m.swapWith, cpu, MigrationCause::Numa);
+        inSchedule_[static_cast<size_t>(cpu)] = inSchedule_[static_cast<size_t>(m.dstCpu)] = 0;
+        schedule(cpu);
+        schedule(m.dstCpu);
+        ++s_.metrics.numaSwaps;
+    }
+
+    void recordNumaMigrate(const Task& t, int cpu, const NumaPlacement& m) {
+        Decision d;
+        d.timeNs = s_.now;
+        d.kind = DecisionKind::NumaMigrate;
+        d.task = t.id;
+        d.cpu = cpu;
+        d.prevCpu = cpu;
+        d.level = "NUMA";
+        d.span = s_.topo->nodes[static_cast<size_t>(t.homeNode)].cpus;
+        d.chosenCpu = m.dstCpu;
+        d.moved = {t.id};
+        if (m.swapWith >= 0) d.moved.push_back(m.swapWith);
+        d.rule = m.rule;
+        s_.decisions->push_back(std::move(d));
+    }
+
     [[gnu::noinline]] void addCacheFootprint(int cpu, double mb) {
         const CpuInfo& ci = info(cpu);
         const size_t cl = static_cast<size_t>(ci.cluster), llc = static_cast<size_t>(ci.llc);
@@ -1128,8 +1173,11 @@ private:
         if (r.curr >= 0) {
             updateTaskPelt(task(r.curr));
             updateCpuPelt(cpu);
-            if (memoryFollowsNs_ > 0) numaMemoryFollows(cpu);
-            if (checkPreemptTick(s_, r)) preempt(cpu);
+            if (memoryFollowsNs_ > 0) {
+                numaMemoryFollows(cpu);
+                numaMigratePreferred(cpu);
+            }
+            if (r.curr >= 0 && checkPreemptTick(s_, r)) preempt(cpu);
         }
         const int64_t j = s_.jiffyNs();
         if (s_.now - s_.now % j >= r.nextBalance)

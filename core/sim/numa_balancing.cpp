@@ -1,0 +1,209 @@
+#include "sim/numa_balancing.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "domains/sd_flags.h"
+#include "sim/select_task_rq.h"
+
+namespace schedscope::sim {
+namespace {
+
+// SMALLIMP: a swap must gain more than this (of task_weight()'s 1000) to be worth its cost
+constexpr long kSmallImp = 30;
+
+enum class NumaNodeType { HasSpare, FullyBusy, Overloaded };  // enum numa_type
+
+struct NumaStats {  // struct numa_stats
+    double load = 0, runnable = 0, util = 0, computeCapacity = 0;
+    int nrRunning = 0, weight = 0, idleCpu = -1;
+    NumaNodeType type = NumaNodeType::HasSpare;
+};
+
+struct NumaEnv {  // struct task_numa_env
+    const Task* p = nullptr;
+    int srcCpu = -1, srcNid = -1, dstNid = -1, dstCpu = -1;
+    unsigned imbalancePct = 0;
+    int imbNumaNr = 0;
+    NumaStats src, dst;
+    const Task* bestTask = nullptr;
+    long bestImp = 0;
+    int bestCpu = -1;
+    const char* rule = "";
+};
+
+// task_h_load(): whole units, as the kernel's unsigned longs, so two tasks whose averages have
+// both settled weigh the same and a swap of them changes no node's load
+double taskHLoad(SimState& s, const Task& t) { return std::floor(s.taskLoad(t.id)); }
+
+// task_weight(): the share of the task's NUMA faults on `nid`, out of 1000
+long taskWeight(const Task& t, int nid) { return numaPreferredNode(t) == nid && nid >= 0 ? 1000 : 0; }
+
+// numa_classify()
+NumaNodeType numaClassify(unsigned imbalancePct, const NumaStats& ns) {
+    const double pct = imbalancePct;
+    if (ns.nrRunning > ns.weight &&
+        (ns.computeCapacity * 100 < ns.util * pct || ns.computeCapacity * pct < ns.runnable * 100))
+        return NumaNodeType::Overloaded;
+    if (ns.nrRunning < ns.weight ||
+        (ns.computeCapacity * 100 > ns.util * pct && ns.computeCapacity * pct > ns.runnable * 100))
+        return NumaNodeType::HasSpare;
+    return NumaNodeType::FullyBusy;
+}
+
+bool coreIdle(const SimState& s, int cpu) {  // is_core_idle()
+    for (int sib : s.info[static_cast<size_t>(cpu)].siblings)
+        if (sib != cpu && !s.idle(sib)) return false;
+    return true;
+}
+
+// update_numa_stats(): the node's load, util, runnable and tasks; with `findIdle` an idle CPU
+// the task may use there, one whose whole core is idle first (numa_idle_core())
+NumaStats updateNumaStats(SimState& s, const NumaEnv& env, int nid, bool findIdle) {
+    NumaStats ns;
+    int idleCore = -1;
+    const CpuSet& cpus = s.topo->nodes[static_cast<size_t>(nid)].cpus;
+    cpus.forEach([&](int c) {
+        const SimState::CpuSignals sig = s.cpuSignals(c);
+        ns.load += std::floor(sig.load);
+        ns.runnable += std::floor(sig.runnable);
+        ns.util += std::floor(sig.util);
+        ns.nrRunning += s.cpus[static_cast<size_t>(c)].nrRunning();
+        ns.computeCapacity += s.tree->cpus[static_cast<size_t>(c)].capacity;
+        if (findIdle && idleCore < 0 && s.idle(c) && env.p->allowed.test(c)) {
+            if (ns.idleCpu < 0) ns.idleCpu = c;
+            if (s.smtActive && coreIdle(s, c)) idleCore = c;
+        }
+    });
+    ns.weight = cpus.count();
+    ns.type = numaClassify(env.imbalancePct, ns);
+    if (idleCore >= 0) ns.idleCpu = idleCore;
+    return ns;
+}
+
+// load_too_imbalanced(): would the nodes' loads, each over its capacity, be further apart?
+bool loadTooImbalanced(double srcLoad, double dstLoad, const NumaEnv& env) {
+    const double srcCapacity = env.src.computeCapacity, dstCapacity = env.dst.computeCapacity;
+    const double imb = std::fabs(dstLoad * srcCapacity - srcLoad * dstCapacity);
+    const double oldImb = std::fabs(env.dst.load * srcCapacity - env.src.load * dstCapacity);
+    return imb > oldImb;
+}
+
+void taskNumaAssign(NumaEnv& env, const Task* cur, long imp) {  // task_numa_assign()
+    env.bestTask = cur;
+    env.bestImp = imp;
+    env.bestCpu = env.dstCpu;
+}
+
+// task_numa_compare(): `env.dstCpu`, idle or running `cur`, as the place for p (a move) or
+// cur's place (a swap); true stops the search
+bool taskNumaCompare(SimState& s, NumaEnv& env, long taskImp, bool maybeMove) {
+    const int curId = s.cpus[static_cast<size_t>(env.dstCpu)].curr;
+    const Task* cur = curId >= 0 ? &s.tasks[static_cast<size_t>(curId)] : nullptr;
+    long imp = taskImp;
+    const long moveImp = taskImp;
+    const char* rule = "";
+    if (cur == env.p) return true;
+    if (!cur) {
+        if (!(maybeMove && moveImp >= env.bestImp)) return false;
+        rule = "task_numa_migrate: an idle CPU on the node of its memory";
+    } else {
+        if (!cur->allowed.test(env.srcCpu)) return false;
+        if (env.bestTask && numaPreferredNode(*env.bestTask) == env.srcNid && numaPreferredNode(*cur) != env.srcNid)
+            return false;
+        // neither is in a NUMA group: a swap does not help the load while the node has room
+        if (env.dst.type == NumaNodeType::HasSpare) return false;
+        imp = taskImp + taskWeight(*cur, env.srcNid) - taskWeight(*cur, env.dstNid);
+        if (numaPreferredNode(*cur) == env.dstNid) imp -= imp / 16;
+        if (numaPreferredNode(*cur) == env.srcNid) imp += imp / 8;
+        rule = "task_numa_migrate: swap with a task running on the node of its memory";
+        if (maybeMove && moveImp > imp && moveImp > env.bestImp) {
+            imp = moveImp;
+            cur = nullptr;
+            rule = "task_numa_migrate: moving beats swapping";
+        } else if (!(env.bestTask && numaPreferredNode(*cur) == env.srcNid && numaPreferredNode(*env.bestTask) != env.srcNid)) {
+            if (imp < kSmallImp || imp <= env.bestImp + kSmallImp / 2) return false;
+            // in the overloaded case keep the nodes' loads balanced
+            const double load = taskHLoad(s, *env.p) - taskHLoad(s, *cur);
+            if (load != 0 && loadTooImbalanced(env.src.load - load, env.dst.load + load, env)) return false;
+        }
+    }
+    if (!cur) {  // evaluate an idle CPU for the move
+        int cpu = env.dst.idleCpu >= 0 ? env.dst.idleCpu : env.dstCpu;
+        if (!s.idle(cpu) && env.bestCpu >= 0 && s.idle(env.bestCpu)) cpu = env.bestCpu;
+        env.dstCpu = cpu;
+    }
+    taskNumaAssign(env, cur, imp);
+    env.rule = rule;
+    if (maybeMove && !cur && env.bestCpu >= 0 && s.idle(env.bestCpu)) return true;
+    return !maybeMove && env.bestTask && numaPreferredNode(*env.bestTask) == env.srcNid;
+}
+
+// task_numa_find_cpu()
+void taskNumaFindCpu(SimState& s, NumaEnv& env, long taskImp) {
+    bool maybeMove = false;
+    if (env.dst.type == NumaNodeType::HasSpare) {
+        // would the move make an imbalance the balancer would undo? (more tasks on the source
+        // is no imbalance: the move improves it as the balancer sees it)
+        const long srcRunning = env.src.nrRunning - 1, dstRunning = env.dst.nrRunning + 1;
+        long imbalance = std::max(0L, dstRunning - srcRunning);
+        imbalance = adjustNumaImbalance(s, imbalance, static_cast<int>(dstRunning), env.imbNumaNr, env.dst.weight);
+        if (imbalance == 0) {
+            maybeMove = true;
+            if (env.dst.idleCpu >= 0) {
+                env.dstCpu = env.dst.idleCpu;
+                taskNumaAssign(env, nullptr, 0);
+                env.rule = "task_numa_migrate: its memory's node has room, to an idle CPU there";
+                return;
+            }
+        }
+    } else {
+        const double load = taskHLoad(s, *env.p);
+        maybeMove = !loadTooImbalanced(env.src.load - load, env.dst.load + load, env);
+    }
+    bool stop = false;
+    s.topo->nodes[static_cast<size_t>(env.dstNid)].cpus.forEach([&](int c) {
+        if (stop || !env.p->allowed.test(c)) return;
+        env.dstCpu = c;
+        stop = taskNumaCompare(s, env, taskImp, maybeMove);
+    });
+}
+
+// sd_numa: the CPU's lowest domain with SD_NUMA, or -1
+int sdNuma(const SimState& s, int cpu) {
+    for (int i = 0; i < nrDomains(s, cpu); ++i)
+        if (dom(s, cpu, i).flags & SD_NUMA) return i;
+    return -1;
+}
+
+}  // namespace
+
+int numaPreferredNode(const Task& t) { return t.spec->memFraction > 0 ? t.homeNode : -1; }
+
+NumaPlacement taskNumaMigrate(SimState& s, const Task& p) {
+    NumaPlacement out;
+    const int preferred = numaPreferredNode(p);
+    const int srcNid = s.info[static_cast<size_t>(p.cpu)].node;
+    if (preferred < 0 || preferred == srcNid) return out;
+    const int sd = sdNuma(s, p.cpu);
+    if (sd < 0) return out;  // no NUMA domain over the CPU (isolated): it stays
+    NumaEnv env;
+    env.p = &p;
+    env.srcCpu = p.cpu;
+    env.srcNid = srcNid;
+    env.dstNid = preferred;
+    const SchedDomain& numa = dom(s, p.cpu, sd);
+    env.imbalancePct = 100 + (numa.imbalancePct - 100) / 2;
+    env.imbNumaNr = static_cast<int>(numa.imbNumaNr);
+    env.src = updateNumaStats(s, env, env.srcNid, false);
+    const long taskImp = taskWeight(p, env.dstNid) - taskWeight(p, env.srcNid);
+    env.dst = updateNumaStats(s, env, env.dstNid, true);
+    if (taskImp > 0) taskNumaFindCpu(s, env, taskImp);
+    if (env.bestCpu < 0) return out;
+    out.dstCpu = env.bestCpu;
+    out.swapWith = env.bestTask ? env.bestTask->id : -1;
+    out.rule = env.rule;
+    return out;
+}
+
+}  // namespace schedscope::sim

@@ -1,0 +1,162 @@
+// NUMA balancing's task side (task_numa_migrate()): a task running away from its memory goes
+// back to an idle CPU of its memory's node when that node has room, or swaps with a task
+// running there, preferring one whose own memory is on the task's node; and never when the
+// swap partner may not run where the task was.
+#include <gtest/gtest.h>
+
+#include "sim/numa_balancing.h"
+#include "sim/simulator.h"
+#include "script_ops.h"
+#include "sim_topologies.h"
+
+namespace schedscope::test {
+namespace {
+
+using workload::OpKind;
+
+// 2 nodes of 2 cores: CPUs 0-1 are node 0, CPUs 2-3 node 1
+const Topology& twoNodesOfTwo() {
+    static const Topology topo = [] {
+        Shape shape;
+        shape.packages = 2;
+        shape.coresPerCluster = 2;
+        return makeTopology("2 nodes of 2 cores", shape);
+    }();
+    return topo;
+}
+
+const DomainTree& tree() {
+    static const DomainTree t = buildTree(twoNodesOfTwo(), "linux-6.12", true, true);
+    return t;
+}
+
+// a task that runs for ever on `cpu`
+workload::TaskSpec pinnedHog(const std::string& name, int cpu, double memFraction) {
+    workload::TaskSpec t;
+    t.name = name;
+    t.memFraction = memFraction;
+    t.affinity = CpuSet::single(cpu);
+    t.script = {op(OpKind::Run, 100e9)};
+    return t;
+}
+
+// Runs `wl` (each task pinned) for 0.3 s so the loads settle, then frees every task to run
+// anywhere and gives task `id` its memory on `home`: the state task_numa_migrate() then sees.
+struct Settled {
+    std::unique_ptr<sim::Simulation> sim;
+    sim::SimState& state() { return sim->state(); }
+};
+
+Settled settle(const workload::Workload& wl) {
+    sim::SimOptions o;
+    o.durationS = 1;
+    auto sim = sim::Simulation::create(twoNodesOfTwo(), tree(), wl, o);
+    EXPECT_TRUE(sim.ok()) << (sim.ok() ? "" : sim.error());
+    Settled out{std::move(*sim)};
+    while (out.state().now < 300000000 && out.sim->stepEvent()) {
+    }
+    for (auto& t : out.state().tasks) t.setAllowed(CpuSet::range(0, 3), 4);
+    return out;
+}
+
+TEST(NumaBalancing, MovesATaskToAnIdleCpuOfItsMemorysNode) {
+    workload::Workload wl;
+    wl.tasks = {pinnedHog("away", 2, 0.5), pinnedHog("neighbour", 3, 0)};
+    Settled s = settle(wl);
+    sim::Task& away = s.state().tasks[0];
+    away.homeNode = s.state().info[0].node;
+    const sim::NumaPlacement m = sim::taskNumaMigrate(s.state(), away);
+    EXPECT_EQ(m.dstCpu, 0);  // node 0's first idle CPU: one task on each node is no imbalance
+    EXPECT_EQ(m.swapWith, -1);
+}
+
+// Node 0 runs one task, node 1 only this one: moving it would leave 2 against 0, more than
+// this machine's NUMA imbalance allowance (imb_numa_nr 1) lets the balancer keep, and a node
+// with room is no place for a swap.
+TEST(NumaBalancing, StaysWhenTheMoveWouldMakeAnImbalanceTheBalancerUndoes) {
+    workload::Workload wl;
+    wl.tasks = {pinnedHog("away", 2, 0.5), pinnedHog("home", 0, 0)};
+    Settled s = settle(wl);
+    ASSERT_EQ(tree().cpus[0].domains.back().imbNumaNr, 1u);
+    sim::Task& away = s.state().tasks[0];
+    away.homeNode = s.state().info[0].node;
+    EXPECT_EQ(sim::taskNumaMigrate(s.state(), away).dstCpu, -1);
+}
+
+TEST(NumaBalancing, SwapsWithATaskOnItsMemorysNodeWhenThatNodeIsBusy) {
+    workload::Workload wl;
+    wl.tasks = {pinnedHog("away", 2, 0.5), pinnedHog("a", 0, 0), pinnedHog("b", 1, 0)};
+    Settled s = settle(wl);
+    sim::Task& away = s.state().tasks[0];
+    away.homeNode = s.state().info[0].node;
+    const sim::NumaPlacement m = sim::taskNumaMigrate(s.state(), away);
+    EXPECT_EQ(m.dstCpu, 0);  // the first task compared that gains enough: equal loads, no imbalance
+    EXPECT_EQ(m.swapWith, 1);
+}
+
+TEST(NumaBalancing, PrefersASwapPartnerWhoseMemoryIsOnTheTasksNode) {
+    workload::Workload wl;
+    wl.tasks = {pinnedHog("away", 2, 0.5), pinnedHog("a", 0, 0), pinnedHog("also-away", 1, 0.5)};
+    Settled s = settle(wl);
+    sim::SimState& st = s.state();
+    st.tasks[0].homeNode = st.info[0].node;
+    st.tasks[2].homeNode = st.info[2].node;  // its memory is where the first task runs
+    const sim::NumaPlacement m = sim::taskNumaMigrate(st, st.tasks[0]);
+    EXPECT_EQ(m.dstCpu, 1);
+    EXPECT_EQ(m.swapWith, 2);
+}
+
+TEST(NumaBalancing, NoSwapWithATaskThatMayNotRunWhereTheTaskIs) {
+    workload::Workload wl;
+    wl.tasks = {pinnedHog("away", 2, 0.5), pinnedHog("a", 0, 0), pinnedHog("b", 1, 0)};
+    Settled s = settle(wl);
+    sim::SimState& st = s.state();
+    st.tasks[0].homeNode = st.info[0].node;
+    for (int id : {1, 2}) st.tasks[static_cast<size_t>(id)].setAllowed(CpuSet::range(0, 1), 4);
+    const sim::NumaPlacement m = sim::taskNumaMigrate(st, st.tasks[0]);
+    EXPECT_EQ(m.dstCpu, -1);
+}
+
+TEST(NumaBalancing, LeavesATaskAtItsMemoryAndATaskWithoutMemoryTraffic) {
+    workload::Workload wl;
+    wl.tasks = {pinnedHog("at-home", 2, 0.5), pinnedHog("cpu-bound", 3, 0)};
+    Settled s = settle(wl);
+    sim::SimState& st = s.state();
+    EXPECT_EQ(st.tasks[0].homeNode, st.info[2].node);  // first touch
+    EXPECT_EQ(sim::taskNumaMigrate(st, st.tasks[0]).dstCpu, -1);
+    st.tasks[1].homeNode = st.info[0].node;
+    EXPECT_EQ(sim::numaPreferredNode(st.tasks[1]), -1);
+    EXPECT_EQ(sim::taskNumaMigrate(st, st.tasks[1]).dstCpu, -1);
+}
+
+// The whole path in a run: a memory-bound task moved off its memory's node (its affinity is
+// narrowed to node 1 and widened again) is taken back within a sixteenth of a scan period,
+// before its memory would follow it, and the move is counted as a NUMA migration.
+TEST(NumaBalancing, ARunTakesATaskBackToItsMemory) {
+    workload::Workload wl;
+    workload::TaskSpec t;
+    t.name = "mover";
+    t.memFraction = 0.5;
+    t.affinity = CpuSet::single(0);
+    workload::Op away = op(OpKind::SetAffinity);
+    away.cpus = CpuSet::single(2);
+    workload::Op anywhere = op(OpKind::SetAffinity);
+    anywhere.cpus = CpuSet::range(0, 3);
+    t.script = {op(OpKind::Run, 1.5e9), away, op(OpKind::Run, 1e6), anywhere, op(OpKind::Run, 10e9)};
+    wl.tasks = {t};
+    sim::SimOptions o;
+    o.durationS = 2;
+    auto st = sim::simulate(twoNodesOfTwo(), tree(), wl, o);
+    ASSERT_TRUE(st.ok()) << st.error();
+    const sim::SimState& s = **st;
+    EXPECT_EQ(s.info[static_cast<size_t>(s.tasks[0].cpu)].node, s.info[0].node);
+    EXPECT_EQ(s.tasks[0].homeNode, s.info[0].node);
+    EXPECT_EQ(s.metrics.numaTaskMoves, 1);
+    EXPECT_EQ(s.metrics.numaMemoryMoves, 0);
+    EXPECT_EQ(s.metrics.migrationsByCause[static_cast<size_t>(sim::MigrationCause::Numa)], 1);
+    // away from its memory for at most a retry interval (62.5 ms) and a tick: nearly 2 s of work
+    EXPECT_GT(s.tasks[0].workDone, 2e9 - 0.07e9);
+}
+
+}  // namespace
+}  // namespace schedscope::test
