@@ -72,6 +72,24 @@ TaskSpec task(const std::string& name, const Params& p, double mem, double bw) {
     return t;
 }
 
+// A worker of a block pipeline (pbzip2's compressors, pixz's encoders): forked by another task,
+// with a footprint in the shared cache, looping over `body` once per block it takes from a queue.
+// For a fixed amount of work the n workers split the blocks and exit, as the real ones do at
+// the end of the input (which worker takes which block is still the queue's doing).
+TaskSpec blockWorker(const std::string& name, const Params& p, double mem, double bw, double cacheFraction,
+                     double cacheMB, std::vector<Op> body, long long blocks, int n, int i) {
+    TaskSpec t = task(name, p, mem, bw);
+    t.cacheFraction = cacheFraction;
+    t.cacheMB = cacheMB;
+    t.startAtBegin = false;
+    const long long share = blocks < 0 ? -1 : blocks / n + (i <= blocks % n ? 1 : 0);
+    if (share != 0) {
+        body.push_back(loop(0, share < 0 ? -1 : share - 1));
+        t.script = std::move(body);
+    }
+    return t;
+}
+
 // An OpenMP-style team: thread 0 forks the others, then all loop over bursts separated by a
 // barrier (stream's four kernels; the threads spin briefly and sleep in the barrier).
 Workload team(const std::string& name, int n, const Params& p, double burstNs, double mem, double bw) {
@@ -153,19 +171,10 @@ Workload makePbzip2(int n, const Params& p) {
     reader.script = {forkOp(started), post(kFreeSlots), loop(1, 2LL * n - 1), take(kFreeSlots), run(readNs, 0.1),
                      post(kBlocks), loop(3, blocks < 0 ? -1 : blocks - 1)};
     w.tasks.push_back(std::move(reader));
-    // For a fixed amount of work the compressors split the blocks and exit, as pbzip2's do at
-    // the end of the input (which compressor compresses which block is still the queue's doing)
-    for (int i = 1; i <= n; ++i) {
-        TaskSpec t = task("pbzip2/" + std::to_string(i), p, 0.1, 1.0);
-        t.cacheFraction = 0.10;
-        t.cacheMB = 2.5;
-        t.startAtBegin = false;
-        const long long share = blocks < 0 ? -1 : blocks / n + (i <= blocks % n ? 1 : 0);
-        if (share != 0)
-            t.script = {take(kBlocks), post(kFreeSlots), run(compressNs, 0.1), post(kCompressed),
-                        loop(0, share < 0 ? -1 : share - 1)};
-        w.tasks.push_back(std::move(t));
-    }
+    for (int i = 1; i <= n; ++i)
+        w.tasks.push_back(blockWorker("pbzip2/" + std::to_string(i), p, 0.1, 1.0, 0.10, 2.5,
+                                      {take(kBlocks), post(kFreeSlots), run(compressNs, 0.1), post(kCompressed)},
+                                      blocks, n, i));
     TaskSpec writer = task("pbzip2/writer", p, 0.2, 2.0);
     writer.startAtBegin = false;
     writer.script = {take(kCompressed), run(readNs / 4, 0.1), loop(0, blocks < 0 ? -1 : blocks - 1)};
@@ -202,17 +211,9 @@ Workload makePixz(int n, const Params& p) {
     reader.startAtBegin = false;
     reader.script = {take(kFreeBuffers), run(readNs, 0.1), post(kRead), loop(0, blocks < 0 ? -1 : blocks - 1)};
     w.tasks.push_back(std::move(reader));
-    // for a fixed amount of work the encoders split the blocks and exit, as pbzip2's compressors do
-    for (int i = 1; i <= n; ++i) {
-        TaskSpec t = task("pixz/" + std::to_string(i), p, 0.5, 4.5);
-        t.cacheFraction = 0.025;
-        t.cacheMB = 3.0;
-        t.startAtBegin = false;
-        const long long share = blocks < 0 ? -1 : blocks / n + (i <= blocks % n ? 1 : 0);
-        if (share != 0)
-            t.script = {take(kRead), run(encodeNs, 0.1), post(kEncoded), loop(0, share < 0 ? -1 : share - 1)};
-        w.tasks.push_back(std::move(t));
-    }
+    for (int i = 1; i <= n; ++i)
+        w.tasks.push_back(blockWorker("pixz/" + std::to_string(i), p, 0.5, 4.5, 0.025, 3.0,
+                                      {take(kRead), run(encodeNs, 0.1), post(kEncoded)}, blocks, n, i));
     return w;
 }
 

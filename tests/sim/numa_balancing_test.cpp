@@ -83,38 +83,35 @@ TEST(NumaBalancing, StaysWhenTheMoveWouldMakeAnImbalanceTheBalancerUndoes) {
     EXPECT_EQ(sim::taskNumaMigrate(s.state(), away).dstCpu, -1);
 }
 
-TEST(NumaBalancing, SwapsWithATaskOnItsMemorysNodeWhenThatNodeIsBusy) {
+// Task 0 runs on CPU 2 (node 1) with its memory on node 0, where tasks 1 and 2 run: CPU-bound
+// hogs unless `secondAway`, which makes task 2 memory bound with its memory on node 1.
+Settled busyHomeNode(bool secondAway) {
     workload::Workload wl;
-    wl.tasks = {pinnedHog("away", 2, 0.5), pinnedHog("a", 0, 0), pinnedHog("b", 1, 0)};
+    wl.tasks = {pinnedHog("away", 2, 0.5), pinnedHog("a", 0, 0), pinnedHog("b", 1, secondAway ? 0.5 : 0)};
     Settled s = settle(wl);
-    sim::Task& away = s.state().tasks[0];
-    away.homeNode = s.state().info[0].node;
-    const sim::NumaPlacement m = sim::taskNumaMigrate(s.state(), away);
+    s.state().tasks[0].homeNode = s.state().info[0].node;
+    if (secondAway) s.state().tasks[2].homeNode = s.state().info[2].node;
+    return s;
+}
+
+TEST(NumaBalancing, SwapsWithATaskOnItsMemorysNodeWhenThatNodeIsBusy) {
+    Settled s = busyHomeNode(false);
+    const sim::NumaPlacement m = sim::taskNumaMigrate(s.state(), s.state().tasks[0]);
     EXPECT_EQ(m.dstCpu, 0);  // the first task compared that gains enough: equal loads, no imbalance
     EXPECT_EQ(m.swapWith, 1);
 }
 
 TEST(NumaBalancing, PrefersASwapPartnerWhoseMemoryIsOnTheTasksNode) {
-    workload::Workload wl;
-    wl.tasks = {pinnedHog("away", 2, 0.5), pinnedHog("a", 0, 0), pinnedHog("also-away", 1, 0.5)};
-    Settled s = settle(wl);
-    sim::SimState& st = s.state();
-    st.tasks[0].homeNode = st.info[0].node;
-    st.tasks[2].homeNode = st.info[2].node;  // its memory is where the first task runs
-    const sim::NumaPlacement m = sim::taskNumaMigrate(st, st.tasks[0]);
+    Settled s = busyHomeNode(true);
+    const sim::NumaPlacement m = sim::taskNumaMigrate(s.state(), s.state().tasks[0]);
     EXPECT_EQ(m.dstCpu, 1);
     EXPECT_EQ(m.swapWith, 2);
 }
 
 TEST(NumaBalancing, NoSwapWithATaskThatMayNotRunWhereTheTaskIs) {
-    workload::Workload wl;
-    wl.tasks = {pinnedHog("away", 2, 0.5), pinnedHog("a", 0, 0), pinnedHog("b", 1, 0)};
-    Settled s = settle(wl);
-    sim::SimState& st = s.state();
-    st.tasks[0].homeNode = st.info[0].node;
-    for (int id : {1, 2}) st.tasks[static_cast<size_t>(id)].setAllowed(CpuSet::range(0, 1), 4);
-    const sim::NumaPlacement m = sim::taskNumaMigrate(st, st.tasks[0]);
-    EXPECT_EQ(m.dstCpu, -1);
+    Settled s = busyHomeNode(false);
+    for (int id : {1, 2}) s.state().tasks[static_cast<size_t>(id)].setAllowed(CpuSet::range(0, 1), 4);
+    EXPECT_EQ(sim::taskNumaMigrate(s.state(), s.state().tasks[0]).dstCpu, -1);
 }
 
 TEST(NumaBalancing, LeavesATaskAtItsMemoryAndATaskWithoutMemoryTraffic) {
