@@ -14,19 +14,8 @@ namespace {
 
 using workload::OpKind;
 
-// 2 nodes of 2 cores: CPUs 0-1 are node 0, CPUs 2-3 node 1
-const Topology& twoNodesOfTwo() {
-    static const Topology topo = [] {
-        Shape shape;
-        shape.packages = 2;
-        shape.coresPerCluster = 2;
-        return makeTopology("2 nodes of 2 cores", shape);
-    }();
-    return topo;
-}
-
 const DomainTree& tree() {
-    static const DomainTree t = buildTree(twoNodesOfTwo(), "linux-6.12", true, true);
+    static const DomainTree t = buildTree(twoNodesOfTwoCores(), "linux-6.12", true, true);
     return t;
 }
 
@@ -50,7 +39,7 @@ struct Settled {
 Settled settle(const workload::Workload& wl) {
     sim::SimOptions o;
     o.durationS = 1;
-    auto sim = sim::Simulation::create(twoNodesOfTwo(), tree(), wl, o);
+    auto sim = sim::Simulation::create(twoNodesOfTwoCores(), tree(), wl, o);
     EXPECT_TRUE(sim.ok()) << (sim.ok() ? "" : sim.error());
     Settled out{std::move(*sim)};
     while (out.state().now < 300000000 && out.sim->stepEvent()) {
@@ -143,7 +132,7 @@ TEST(NumaBalancing, ARunTakesATaskBackToItsMemory) {
     wl.tasks = {t};
     sim::SimOptions o;
     o.durationS = 2;
-    auto st = sim::simulate(twoNodesOfTwo(), tree(), wl, o);
+    auto st = sim::simulate(twoNodesOfTwoCores(), tree(), wl, o);
     ASSERT_TRUE(st.ok()) << st.error();
     const sim::SimState& s = **st;
     EXPECT_EQ(s.info[static_cast<size_t>(s.tasks[0].cpu)].node, s.info[0].node);

@@ -12,17 +12,6 @@ namespace {
 
 using workload::OpKind;
 
-// 2 nodes of 2 cores (CPUs 0-1 and 2-3), distance 20: remote memory takes twice as long
-const Topology& twoNodes() {
-    static const Topology topo = [] {
-        Shape shape;
-        shape.packages = 2;
-        shape.coresPerCluster = 2;
-        return makeTopology("2 nodes", shape);
-    }();
-    return topo;
-}
-
 // A task half memory-bound, first touching its memory on CPU 0 (node 0), then moved to node 1
 // for the rest of a 3 s run.
 std::unique_ptr<sim::SimState> movedAway(double followsS) {
@@ -36,11 +25,11 @@ std::unique_ptr<sim::SimState> movedAway(double followsS) {
     away.cpus = CpuSet::range(2, 3);
     t.script = {op(OpKind::Run, 1000), away, op(OpKind::Run, 10e9)};
     wl.tasks = {t};
-    static const DomainTree tree = buildTree(twoNodes(), "linux-6.12", true, true);
+    static const DomainTree tree = buildTree(twoNodesOfTwoCores(), "linux-6.12", true, true);
     sim::SimOptions o;
     o.durationS = 3;
     o.numaMemoryFollowsS = followsS;
-    auto st = sim::simulate(twoNodes(), tree, wl, o);
+    auto st = sim::simulate(twoNodesOfTwoCores(), tree, wl, o);
     EXPECT_TRUE(st.ok()) << (st.ok() ? "" : st.error());
     return st.ok() ? std::move(*st) : nullptr;
 }

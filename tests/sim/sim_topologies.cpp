@@ -51,6 +51,16 @@ Topology makeTopology(const std::string& name, const Shape& s) {
     return t;
 }
 
+const Topology& twoNodesOfTwoCores() {
+    static const Topology topo = [] {
+        Shape shape;
+        shape.packages = 2;
+        shape.coresPerCluster = 2;
+        return makeTopology("2 nodes of 2 cores", shape);
+    }();
+    return topo;
+}
+
 Topology kunpeng920_24() { return preset("kunpeng920-24"); }
 
 Topology epyc7601_2s() { return preset("epyc7601-2s"); }

@@ -19,6 +19,9 @@ struct Shape {
 // SMT siblings adjacent).
 Topology makeTopology(const std::string& name, const Shape& shape);
 
+// 2 NUMA nodes of 2 cores (CPUs 0-1 and 2-3), distance 20; built once, so a run's state may
+// point at it
+const Topology& twoNodesOfTwoCores();
 // Kunpeng 920, 24 cores per node: 2 sockets x 2 nodes x 6 clusters of 4 cores, L3 per node.
 Topology kunpeng920_24();
 // A built-in preset by name (fails the test when it does not load).
