@@ -9,6 +9,7 @@
 
 #include "commands.h"
 #include "progress_line.h"
+#include "sim/compare_modes.h"
 #include "sim/metric_stats.h"
 #include "sim_run.h"
 #include "topology/hwloc_loader.h"
@@ -47,8 +48,8 @@ void printSummary(sim::SimState& s, const workload::Workload& wl, const sim::Run
 
 int runCompare(const Args& args, const SimSetup& setup) {
     const std::string what = *args.value("compare");
-    if (what != "cls" && what != "node" && what != "delay-dequeue" && what != "ni-random")
-        return fail("--compare must be cls, node, delay-dequeue or ni-random, not '" + what + "'");
+    const sim::CompareMode* mode = sim::findCompareMode(what);
+    if (!mode) return fail("--compare must be " + sim::compareKeyList() + ", not '" + what + "'");
     auto seeds = args.integer("seeds", 5, 1, 1000);
     if (!seeds) return fail(seeds.error());
     // a level the profile's kernel never builds: both sides would be the same run
@@ -56,18 +57,24 @@ int runCompare(const Args& args, const SimSetup& setup) {
     const std::string level = what == "cls" ? "CLS" : what == "node" ? "NODE" : "";
     if (const std::string why = levelNeverBuilt(level, setup.build.arch, kernel); !why.empty())
         return fail("--compare " + what + ": " + why + ": both runs would be the same");
-    // the two sides: a level off and on, or the profile with DELAY_DEQUEUE or NI_RANDOM off and
-    // on (other knobs as --delay-dequeue / --ni-random set them)
+    // the two sides: a level off and on, the profile with DELAY_DEQUEUE or NI_RANDOM off and on
+    // (other knobs as --delay-dequeue / --ni-random set them), or NUMA balancing off and on
     SimSetup sides[2] = {setup, setup};
-    if (what == "delay-dequeue" || what == "ni-random") {
+    if (mode->what == sim::CompareWhat::DelayDequeue || mode->what == sim::CompareWhat::NewidleRandom) {
         const KernelProfile& profile = setup.build.profile ? *setup.build.profile : defaultProfile();
         for (int setting = 0; setting < 2; ++setting) {
             sim::SchedKnobs knobs = setup.knobs;
-            (what == "delay-dequeue" ? knobs.delayDequeue : knobs.newidleRandom) = setting == 1;
+            (mode->what == sim::CompareWhat::DelayDequeue ? knobs.delayDequeue : knobs.newidleRandom) = setting == 1;
             auto f = sim::featuresWithKnobs(profile, knobs);
             if (!f) return fail("--compare " + what + ": " + f.error());
             sides[setting].options.features = *f;
         }
+    }
+    if (mode->what == sim::CompareWhat::NumaBalancing) {
+        if (setup.topology.nodes.size() < 2)
+            return fail("--compare numa-balancing: the machine has one NUMA node: both runs would be the same");
+        sides[0].options.numaMemoryFollowsS = 0;
+        sides[1].options.numaMemoryFollowsS = sim::SimOptions{}.numaMemoryFollowsS;
     }
     auto jobs = args.integer("jobs", 0, 0, 1024);
     if (!jobs) return fail(jobs.error());
@@ -85,8 +92,8 @@ int runCompare(const Args& args, const SimSetup& setup) {
             const int setting = static_cast<int>(i / static_cast<size_t>(*seeds));
             const auto k = static_cast<uint64_t>(i % static_cast<size_t>(*seeds));
             const bool on = setting == 1;
-            const bool cls = what == "cls" ? on : setup.build.cls;
-            const bool node = what == "node" ? on : setup.build.node;
+            const bool cls = mode->what == sim::CompareWhat::Cls ? on : setup.build.cls;
+            const bool node = mode->what == sim::CompareWhat::Node ? on : setup.build.node;
             const auto progress = line.partCallback(i, runs);
             auto run = runSimulation(sides[setting], cls, node, setup.options.seed + k, 0, nullptr, progress);
             if (run) results[i] = sim::summaryMetrics(*run->state, setup.workload);
@@ -126,7 +133,8 @@ int runCompare(const Args& args, const SimSetup& setup) {
     };
     for (size_t i = 0; i < names.size(); ++i) {
         const sim::MetricStats off = sim::metricStats(vals[i][0]), on = sim::metricStats(vals[i][1]);
-        const bool both = off.n > 0 && on.n > 0;
+        // no relative change from nothing to something (numa_migrations 0 -> 34)
+        const bool both = off.n > 0 && on.n > 0 && (off.mean != 0 || on.mean == 0);
         const double rel = both && off.mean != 0 ? (on.mean - off.mean) / std::fabs(off.mean) * 100.0 : 0.0;
         out[names[i]] = {{"off", side(off)}, {"on", side(on)}, {"relative_pct", both ? nlohmann::json(rel) : nlohmann::json(nullptr)}};
         if (args.has("json")) continue;
@@ -279,7 +287,8 @@ std::vector<Command> simulateCommands() {
                                             "back (or swapped with a task there) when that node has room, and its "
                                             "memory follows it to a node it has run on for a scan period, 1 s "
                                             "(default on, as numa_balancing=1)"});
-    opts.push_back({"compare", true, "cls|node|delay-dequeue|ni-random run both settings over several seeds and compare"});
+    opts.push_back({"compare", true, "cls|node|delay-dequeue|ni-random|numa-balancing run both settings over several seeds "
+                                     "and compare"});
     opts.push_back({"seeds", true, "N seeds for --compare (default 5)"});
     opts.push_back({"jobs", true, "N runs of --compare at once (default: one per CPU)"});
     opts.push_back({"json", false, "print JSON"});

@@ -108,6 +108,11 @@ WhatIfPanel::WhatIfPanel(QWidget* parent) : QWidget(parent) {
                           tr("6.19's proportional newidle balance (also in 6.1.160, 6.6.120, 6.12.65, 6.18.5): a newly "
                              "idle CPU balances a domain with the odds of its recent success"),
                           Qt::ToolTipRole);
+    compare_->addItem(tr("NUMA balancing: off vs on"), QStringLiteral("numa-balancing"));
+    compare_->setItemData(compare_->count() - 1,
+                          tr("numa_balancing=0 vs 1: a task away from its memory is taken back or swapped, and its "
+                             "memory follows it to a node it stays on"),
+                          Qt::ToolTipRole);
     profile_ = new QComboBox;
     profile_->setObjectName(QStringLiteral("whatIfProfile"));
     profile_->addItem(tr("newest (%1)").arg(qs(defaultProfile().name)), QString());

@@ -9,6 +9,7 @@
 #include "derive_workload.h"
 #include "idle_wakeups.h"
 #include "replay.h"
+#include "sim/compare_modes.h"
 #include "sim/sched_knobs.h"
 #include "sim/sim_json.h"
 #include "sim/sim_json.h"
@@ -56,9 +57,8 @@ Result<workload::Workload> workloadFromSpec(const std::string& spec, int cpuCoun
 Result<std::shared_ptr<const WhatIfSetup>> prepareWhatIf(const WhatIfRequest& request) {
     auto setup = std::make_shared<WhatIfSetup>();
     setup->request = request;
-    if (request.compare != "cls" && request.compare != "node" && request.compare != "delay-dequeue" &&
-        request.compare != "ni-random")
-        return Error{"what-if: compare must be cls, node, delay-dequeue or ni-random, not '" + request.compare + "'"};
+    const sim::CompareMode* mode = sim::findCompareMode(request.compare);
+    if (!mode) return Error{"what-if: compare must be " + sim::compareKeyList() + ", not '" + request.compare + "'"};
     if (request.seeds < 1 || request.seeds > 1000) return Error{"what-if: seeds must be 1 to 1000"};
     if (!(request.durationS > 0) || request.durationS > 100000) return Error{"what-if: duration must be in (0, 100000] seconds"};
     if (request.topology) {
@@ -88,6 +88,8 @@ Result<std::shared_ptr<const WhatIfSetup>> prepareWhatIf(const WhatIfRequest& re
     const std::string level = request.compare == "cls" ? "CLS" : request.compare == "node" ? "NODE" : "";
     if (const std::string why = levelNeverBuilt(level, setup->topology->arch, kernel); !why.empty())
         return Error{"what-if: " + why + ": both runs would be the same"};
+    if (mode->what == sim::CompareWhat::NumaBalancing && setup->topology->nodes.size() < 2)
+        return Error{"what-if: the machine has one NUMA node: NUMA balancing off and on would be the same"};
     const bool comparesDelay = request.compare == "delay-dequeue", comparesRandom = request.compare == "ni-random";
     if (comparesDelay || request.delayDequeue || comparesRandom || request.newidleRandom) {
         for (int setting = 0; setting < 2; ++setting) {
@@ -124,6 +126,7 @@ WhatIfRun runWhatIfJob(const WhatIfSetup& setup, int setting, int seedIndex, con
     o.idleExitNs = setup.idleExitNs;
     o.unpinnedCpus = setup.unpinnedCpus;
     o.features = setup.features[setting];
+    if (setup.request.compare == "numa-balancing" && setting == 0) o.numaMemoryFollowsS = 0;
     auto st = sim::simulate(*setup.topology, *setup.trees[setting], setup.workload, o);
     if (!st) {
         run.error = st.error();
@@ -211,12 +214,8 @@ std::vector<double> WhatIfResult::meanUtilisation(int setting) const {
 }
 
 std::string WhatIfResult::settingName(int setting) const {
-    const std::string compare = setup ? setup->request.compare : "cls";
-    const std::string what = compare == "node"            ? "NODE"
-                             : compare == "delay-dequeue" ? "DELAY_DEQUEUE"
-                             : compare == "ni-random"     ? "NI_RANDOM"
-                                                          : "CLS";
-    return what + (setting ? " on" : " off");
+    const sim::CompareMode* mode = sim::findCompareMode(setup ? setup->request.compare : "cls");
+    return std::string(mode ? mode->name : "CLS") + (setting ? " on" : " off");
 }
 
 nlohmann::json WhatIfResult::toJson() const {
@@ -259,6 +258,7 @@ nlohmann::json WhatIfResult::toJson() const {
         else if (setup->features[0]) out["delay_dequeue"] = setup->features[0]->delayDequeue;
         if (q.compare == "ni-random") out["ni_random"] = "compared";
         else if (setup->features[0]) out["ni_random"] = setup->features[0]->newidleRandom;
+        if (q.compare == "numa-balancing") out["numa_balancing"] = "compared";
     }
     if (!error.empty()) out["error"] = error;
     return out;

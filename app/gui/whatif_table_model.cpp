@@ -54,7 +54,8 @@ QVariant WhatIfTableModel::data(const QModelIndex& index, int role) const {
                 return col == OffMeanColumn || col == OnMeanColumn ? tr("not finished") : QStringLiteral("\u2013");  // no seed finished
             if (col == OffSdColumn || col == OnSdColumn) return QString(QStringLiteral("\u00b1") + number(value));
             if (col == DeltaColumn) {
-                if (row.off.n == 0 || row.on.n == 0) return QStringLiteral("\u2013");
+                // no relative change from nothing to something (numa_migrations 0 -> 34)
+                if (row.off.n == 0 || row.on.n == 0 || (row.off.mean == 0 && row.on.mean != 0)) return QStringLiteral("\u2013");
                 return QString::asprintf("%+.1f%%", value);
             }
             return number(value);

@@ -66,6 +66,7 @@ std::vector<std::pair<std::string, double>> summaryMetrics(SimState& s, const wo
         {"wait_p99_us", s.metrics.waitLatency.percentileNs(99) / 1e3},
         {"idle_while_overloaded_s", static_cast<double>(s.metrics.idleWhileOverloadedNs) / 1e9},
         {"newidle_passes", static_cast<double>(s.metrics.newidleBalances)},
+        {"numa_migrations", static_cast<double>(s.metrics.migrationsByCause[static_cast<size_t>(MigrationCause::Numa)])},
     };
     for (auto& spread : placementSpread(s)) out.push_back(std::move(spread));
     return out;

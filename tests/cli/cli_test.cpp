@@ -337,6 +337,10 @@ TEST(Cli, BadInputsGiveOneLineErrorsAndExitTwo) {
               "linux-5.15 has no CLS level (5.16+): both runs would be the same"},
              {"simulate --preset kunpeng920-24 --arch ppc64 --workload stream:threads=4 --compare cls",
               "ppc64 kernels build no CLS level"},
+             {"simulate --synthetic \"core:4 pu:2\" --workload stream:threads=4 --compare numa-balancing",
+              "--compare numa-balancing: the machine has one NUMA node: both runs would be the same"},
+             {"simulate --preset kunpeng920-24 --workload stream:threads=4 --compare numa",
+              "--compare must be cls, node, delay-dequeue, ni-random or numa-balancing, not 'numa'"},
              {"domains --preset kunpeng920-24 --arch sparc", "unknown architecture 'sparc' (expected x86_64, arm64, ppc64, s390x or generic)"},
              {"trace stats x.dat --bin 1e11", "--bin"},
              {"record -o " + scratch + "/never.dat --duration -1", "--duration"},
@@ -573,6 +577,23 @@ TEST(Cli, NiRandomIsAWhatIf) {
     CliRun bad = cli("simulate --preset kunpeng920-24 --workload hackbench:groups=2 --ni-random maybe");
     EXPECT_EQ(bad.status, 2);
     EXPECT_NE(bad.err.find("ni-random"), std::string::npos) << bad.err;
+}
+
+// --compare numa-balancing: numa_balancing=0 against 1 on a NUMA machine. mcf's copies the
+// balancer moves off their memory's node come back (numa migrations, none without it) and do
+// more work; a change from no migrations has no relative figure.
+TEST(Cli, CompareNumaBalancingOffAndOn) {
+    CliRun cmp = cli("simulate --preset kunpeng920-32 --profile linux-6.1 --workload mcf:copies=32 --duration 3 "
+                     "--compare numa-balancing --seeds 1 --json");
+    ASSERT_EQ(cmp.status, 0) << cmp.err;
+    const auto c = nlohmann::json::parse(cmp.out, nullptr, false);
+    ASSERT_FALSE(c.is_discarded()) << cmp.out;
+    EXPECT_EQ(c["compare"], "numa-balancing");
+    const auto& numa = c["metrics"]["numa_migrations"];
+    EXPECT_EQ(numa["off"]["mean"].get<double>(), 0);
+    EXPECT_GT(numa["on"]["mean"].get<double>(), 0);
+    EXPECT_TRUE(numa["relative_pct"].is_null());
+    EXPECT_GT(c["metrics"]["throughput"]["relative_pct"].get<double>(), 2.0);
 }
 
 // A long simulation shows how far it is on a terminal, and nothing of that reaches a pipe.

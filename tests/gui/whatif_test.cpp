@@ -308,6 +308,37 @@ TEST(WhatIfRun, DelayDequeueOffVersusOn) {
     EXPECT_EQ(panel.request().compare, "delay-dequeue");
 }
 
+// NUMA balancing off vs on (numa_balancing=0 and 1): on a NUMA machine mcf's copies the balancer
+// moves off their memory's node are taken back only with it on; a one-node machine has nothing to
+// compare; the panel offers it.
+TEST(WhatIfRun, NumaBalancingOffVersusOn) {
+    WhatIfRequest q;
+    q.spec = {TopologySpec::Kind::Preset, "kunpeng920-32"};
+    q.workload = "mcf:copies=32";
+    q.profile = "linux-6.1";
+    q.compare = "numa-balancing";
+    q.durationS = 3;
+    auto setup = prepareWhatIf(q);
+    ASSERT_TRUE(setup.ok()) << setup.error();
+    const WhatIfResult r = runBothSettings(*setup);
+    EXPECT_EQ(r.settingName(0), "NUMA balancing off");
+    EXPECT_EQ(r.settingName(1), "NUMA balancing on");
+    EXPECT_EQ(metricOf(r.runs[0], "numa_migrations"), 0);
+    EXPECT_GT(metricOf(r.runs[1], "numa_migrations"), 0);
+    EXPECT_GT(metricOf(r.runs[1], "throughput"), metricOf(r.runs[0], "throughput"));
+    EXPECT_EQ(r.toJson()["numa_balancing"], "compared");
+
+    q.spec = {TopologySpec::Kind::Synthetic, "core:4 pu:2"};
+    q.workload = "stream:threads=4";
+    auto oneNode = prepareWhatIf(q);
+    ASSERT_FALSE(oneNode.ok());
+    EXPECT_EQ(oneNode.error(), "what-if: the machine has one NUMA node: NUMA balancing off and on would be the same");
+
+    WhatIfPanel panel;
+    panel.setCompare(QStringLiteral("numa-balancing"));
+    EXPECT_EQ(panel.request().compare, "numa-balancing");
+}
+
 // NI_RANDOM off vs on: the newest profile with every newidle visit balancing, and with the visits
 // of rarely successful domains skipped; the panel offers it.
 TEST(WhatIfRun, NiRandomOffVersusOn) {

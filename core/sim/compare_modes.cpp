@@ -1,0 +1,32 @@
+#include "sim/compare_modes.h"
+
+namespace schedscope::sim {
+
+const std::vector<CompareMode>& compareModes() {
+    static const std::vector<CompareMode> modes = {
+        {CompareWhat::Cls, "cls", "CLS", "CLS level: off vs on"},
+        {CompareWhat::Node, "node", "NODE", "NODE level: off vs on"},
+        {CompareWhat::DelayDequeue, "delay-dequeue", "DELAY_DEQUEUE", "DELAY_DEQUEUE: off vs on"},
+        {CompareWhat::NewidleRandom, "ni-random", "NI_RANDOM", "NI_RANDOM: off vs on"},
+        {CompareWhat::NumaBalancing, "numa-balancing", "NUMA balancing", "NUMA balancing: off vs on"},
+    };
+    return modes;
+}
+
+const CompareMode* findCompareMode(std::string_view key) {
+    for (const auto& m : compareModes())
+        if (m.key == key) return &m;
+    return nullptr;
+}
+
+std::string compareKeyList() {
+    std::string out;
+    const auto& modes = compareModes();
+    for (size_t i = 0; i < modes.size(); ++i) {
+        if (i > 0) out += i + 1 == modes.size() ? " or " : ", ";
+        out += modes[i].key;
+    }
+    return out;
+}
+
+}  // namespace schedscope::sim

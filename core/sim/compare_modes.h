@@ -1,0 +1,26 @@
+#pragma once
+// What a what-if compares, off against on: a domain level (CLS, NODE), a sched feature
+// (DELAY_DEQUEUE, NI_RANDOM) or automatic NUMA balancing. One table for the CLI's --compare and
+// the GUI's what-if panel, so both accept and name the same settings.
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace schedscope::sim {
+
+enum class CompareWhat { Cls, Node, DelayDequeue, NewidleRandom, NumaBalancing };
+
+struct CompareMode {
+    CompareWhat what;
+    std::string_view key;    // as --compare takes it: "cls", "numa-balancing"
+    std::string_view name;   // as the results name the setting: "CLS", "NUMA balancing"
+    std::string_view label;  // a line for a menu: "CLS level: off vs on"
+};
+
+const std::vector<CompareMode>& compareModes();
+// the mode `key` names, or nullptr
+const CompareMode* findCompareMode(std::string_view key);
+// "cls, node, delay-dequeue, ni-random or numa-balancing", for messages
+std::string compareKeyList();
+
+}  // namespace schedscope::sim
