@@ -20,9 +20,54 @@ struct NumaStats {  // struct numa_stats
     NumaNodeType type = NumaNodeType::HasSpare;
 };
 
+// sched_numa_topology_type (init_numa_topology_type()) and sched_max_numa_distance
+enum class NumaTopologyType { Direct, GluelessMesh, Backplane };
+struct NumaShape {
+    NumaTopologyType type = NumaTopologyType::Direct;
+    int maxDistance = 10;
+};
+
+// Node `a`'s distance to `b`, by position in Topology::nodes (the SLIT, else 10 / 20).
+int distance(const Topology& t, size_t a, size_t b) {
+    if (a < t.distance.size() && b < t.distance[a].size()) return t.distance[a][b];
+    return a == b ? 10 : 20;
+}
+
+// init_numa_topology_type(): one or two distances is DIRECT; else two nodes at the largest
+// distance with a node nearer to both is a GLUELESS_MESH (Kunpeng 920's 4 nodes), without one a
+// BACKPLANE (EPYC's two sockets of 4 nodes)
+NumaShape numaShapeOf(const Topology& t) {
+    NumaShape out;
+    std::vector<size_t> withCpus;
+    std::vector<int> distances;
+    for (size_t a = 0; a < t.nodes.size(); ++a) {
+        if (t.nodes[a].cpus.empty()) continue;
+        withCpus.push_back(a);
+    }
+    for (size_t a : withCpus)
+        for (size_t b : withCpus) {
+            const int d = distance(t, a, b);
+            out.maxDistance = std::max(out.maxDistance, d);
+            if (std::find(distances.begin(), distances.end(), d) == distances.end()) distances.push_back(d);
+        }
+    if (distances.size() <= 2) return out;
+    for (size_t a : withCpus)
+        for (size_t b : withCpus) {
+            if (distance(t, a, b) < out.maxDistance) continue;
+            out.type = NumaTopologyType::Backplane;
+            for (size_t c : withCpus)
+                if (distance(t, a, c) < out.maxDistance && distance(t, b, c) < out.maxDistance)
+                    out.type = NumaTopologyType::GluelessMesh;
+            return out;
+        }
+    return out;
+}
+
 struct NumaEnv {  // struct task_numa_env
     const Task* p = nullptr;
     int srcCpu = -1, srcNid = -1, dstNid = -1, dstCpu = -1;
+    int dist = 0;
+    NumaShape shape;
     unsigned imbalancePct = 0;
     int imbNumaNr = 0;
     NumaStats src, dst;
@@ -36,8 +81,20 @@ struct NumaEnv {  // struct task_numa_env
 // both settled weigh the same and a swap of them changes no node's load
 double taskHLoad(SimState& s, const Task& t) { return std::floor(s.taskLoad(t.id)); }
 
-// task_weight(): the share of the task's NUMA faults on `nid`, out of 1000
-long taskWeight(const Task& t, int nid) { return numaPreferredNode(t) == nid && nid >= 0 ? 1000 : 0; }
+// task_weight(): the share of the task's NUMA faults on `nid`, out of 1000, with
+// score_nearby_nodes(): on a mesh or backplane machine the faults on nodes near `nid` count too
+// (all of a task's faults are on its memory's node): on a mesh scaled down with their distance,
+// on a backplane in full when nearer than `limDist`; the farthest nodes never count
+long taskWeight(const SimState& s, const NumaShape& shape, const Task& t, int nid, int limDist) {
+    const int memory = numaPreferredNode(t);
+    if (memory < 0 || nid < 0) return 0;
+    if (memory == nid) return 1000;
+    if (shape.type == NumaTopologyType::Direct) return 0;
+    const int d = distance(*s.topo, static_cast<size_t>(nid), static_cast<size_t>(memory));
+    if (d >= shape.maxDistance) return 0;
+    if (shape.type == NumaTopologyType::Backplane) return d < limDist ? 1000 : 0;
+    return 1000L * (shape.maxDistance - d) / (shape.maxDistance - 10);
+}
 
 // numa_classify()
 NumaNodeType numaClassify(unsigned imbalancePct, const NumaStats& ns) {
@@ -113,7 +170,8 @@ bool taskNumaCompare(SimState& s, NumaEnv& env, long taskImp, bool maybeMove) {
             return false;
         // neither is in a NUMA group: a swap does not help the load while the node has room
         if (env.dst.type == NumaNodeType::HasSpare) return false;
-        imp = taskImp + taskWeight(*cur, env.srcNid) - taskWeight(*cur, env.dstNid);
+        imp = taskImp + taskWeight(s, env.shape, *cur, env.srcNid, env.dist) -
+              taskWeight(s, env.shape, *cur, env.dstNid, env.dist);
         if (numaPreferredNode(*cur) == env.dstNid) imp -= imp / 16;
         if (numaPreferredNode(*cur) == env.srcNid) imp += imp / 8;
         rule = "task_numa_migrate: swap with a task running on the node of its memory";
@@ -195,10 +253,34 @@ NumaPlacement taskNumaMigrate(SimState& s, const Task& p) {
     const SchedDomain& numa = dom(s, p.cpu, sd);
     env.imbalancePct = 100 + (numa.imbalancePct - 100) / 2;
     env.imbNumaNr = static_cast<int>(numa.imbNumaNr);
+    if (s.numaShape.type < 0) {  // once per run: the machine does not change
+        const NumaShape shape = numaShapeOf(*s.topo);
+        s.numaShape = {static_cast<int>(shape.type), shape.maxDistance};
+    }
+    env.shape = {static_cast<NumaTopologyType>(s.numaShape.type), s.numaShape.maxDistance};
+    env.dist = distance(*s.topo, static_cast<size_t>(env.srcNid), static_cast<size_t>(env.dstNid));
+    long taskWeightHere = taskWeight(s, env.shape, p, env.srcNid, env.dist);
     env.src = updateNumaStats(s, env, env.srcNid, false);
-    const long taskImp = taskWeight(p, env.dstNid) - taskWeight(p, env.srcNid);
+    const long taskImp = taskWeight(s, env.shape, p, env.dstNid, env.dist) - taskWeightHere;
     env.dst = updateNumaStats(s, env, env.dstNid, true);
-    if (taskImp > 0) taskNumaFindCpu(s, env, taskImp);
+    taskNumaFindCpu(s, env, taskImp);
+    // No room on its memory's node: the other nodes (with no NUMA group, every one is tried,
+    // whatever it gains). The distance is the one from the source to the node tried last, as the
+    // kernel computes it.
+    if (env.bestCpu < 0) {
+        for (size_t nid = 0; nid < s.topo->nodes.size(); ++nid) {
+            const int n = static_cast<int>(nid);
+            if (n == env.srcNid || n == preferred || s.topo->nodes[nid].cpus.empty()) continue;
+            const int dist = distance(*s.topo, static_cast<size_t>(env.srcNid), static_cast<size_t>(env.dstNid));
+            if (env.shape.type == NumaTopologyType::Backplane && dist != env.dist)
+                taskWeightHere = taskWeight(s, env.shape, p, env.srcNid, dist);
+            const long imp = taskWeight(s, env.shape, p, n, dist) - taskWeightHere;
+            env.dist = dist;
+            env.dstNid = n;
+            env.dst = updateNumaStats(s, env, n, true);
+            taskNumaFindCpu(s, env, imp);
+        }
+    }
     if (env.bestCpu < 0) return out;
     out.dstCpu = env.bestCpu;
     out.swapWith = env.bestTask ? env.bestTask->id : -1;

@@ -6,13 +6,16 @@
 // (adjust_numa_imbalance()), or swaps it with a task running there when the swap gains more
 // than the two tasks lose and keeps the two nodes' loads as balanced (migrate_swap()).
 //
+// When that node has no room it tries the other nodes in turn, and the last one with room wins.
+//
 // The memory side is the engine's (SimOptions::numaMemoryFollowsS): memory moves to a node the
 // task has stayed on for a scan period. A task's memory is all on its home node, so its
-// preferred node (task_numa_placement()) is that node and task_weight() is 1000 there and 0
-// elsewhere; a task without memory traffic has no NUMA faults, no preference and weight 0
-// everywhere. Not modelled: NUMA groups (tasks sharing memory), and the kernel's second try at
-// the other nodes when the preferred one has no room (scored by their distance to the memory on
-// machines of more than two distance levels).
+// preferred node (task_numa_placement()) is that node and task_weight() is 1000 there; on
+// machines of more than two distances a node near it scores part of that (score_nearby_nodes():
+// scaled by distance on a glueless mesh such as Kunpeng 920's 4 nodes, in full within the hop
+// limit on a backplane such as EPYC's 2 sockets). A task without memory traffic has no NUMA
+// faults, no preference and weight 0 everywhere. Not modelled: NUMA groups (tasks sharing
+// memory).
 #include "sim/sim_state.h"
 
 namespace schedscope::sim {

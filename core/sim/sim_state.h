@@ -259,6 +259,12 @@ struct SimState {
     // whose nr_running, changed.
     SpanSums spanSums;
     std::vector<std::vector<int>> ringSpanIds;  // per distinct group ring: its groups' span ids, in ring order
+    // NUMA balancing's sched_numa_topology_type and sched_max_numa_distance, found on first use
+    // (numa_balancing.cpp); type -1: not yet
+    struct {
+        int type = -1;
+        int maxDistance = 0;
+    } numaShape;
     // the span id of group `g` of domain `sd` of `cpu`
     int groupSpanId(int cpu, int sd, int g) const {
         const CpuInfo::GroupSpans& gs = info[static_cast<size_t>(cpu)].groupSpans[static_cast<size_t>(sd)];

@@ -115,6 +115,67 @@ TEST(NumaBalancing, LeavesATaskAtItsMemoryAndATaskWithoutMemoryTraffic) {
     EXPECT_EQ(sim::taskNumaMigrate(st, st.tasks[1]).dstCpu, -1);
 }
 
+// 4 nodes of 2 cores (CPUs 2n, 2n+1 on node n) with Kunpeng 920's distances: a glueless mesh
+// (nodes 0 and 3 at 22 have node 1 nearer to both), or every remote node at 20 (direct)
+const Topology& fourNodesOfTwo(bool mesh) {
+    static const auto make = [](bool m) {
+        Shape shape;
+        shape.packages = 4;
+        shape.coresPerCluster = 2;
+        if (m) shape.distance = {{10, 12, 20, 22}, {12, 10, 22, 20}, {20, 22, 10, 12}, {22, 20, 12, 10}};
+        return makeTopology(m ? "4-node mesh" : "4 nodes", shape);
+    };
+    static const Topology meshTopo = make(true), directTopo = make(false);
+    return mesh ? meshTopo : directTopo;
+}
+
+std::unique_ptr<sim::Simulation> settleOn(const Topology& topo, const DomainTree& tree, const workload::Workload& wl) {
+    sim::SimOptions o;
+    o.durationS = 1;
+    auto sim = sim::Simulation::create(topo, tree, wl, o);
+    EXPECT_TRUE(sim.ok()) << (sim.ok() ? "" : sim.error());
+    while ((*sim)->state().now < 300000000 && (*sim)->stepEvent()) {
+    }
+    return std::move(*sim);
+}
+
+// Its memory's node (0) is full with tasks that may not leave it, its own node (1) runs another
+// task too: the kernel then tries the other nodes. Idle nodes 2 and 3 both have room, and
+// task_numa_assign() takes each in turn without comparing: the last one tried, node 3, wins.
+TEST(NumaBalancing, GoesToTheLastOtherNodeWithRoomWhenItsMemorysNodeIsFull) {
+    const Topology& topo = fourNodesOfTwo(false);
+    static const DomainTree t = buildTree(topo, "linux-6.12", true, true);
+    workload::Workload wl;
+    wl.tasks = {pinnedHog("away", 2, 0.5), pinnedHog("neighbour", 3, 0), pinnedHog("a", 0, 0), pinnedHog("b", 1, 0)};
+    auto sim = settleOn(topo, t, wl);
+    sim::SimState& st = sim->state();
+    st.tasks[0].setAllowed(CpuSet::range(0, 7), 8);
+    st.tasks[0].homeNode = st.info[0].node;
+    const sim::NumaPlacement m = sim::taskNumaMigrate(st, st.tasks[0]);
+    EXPECT_EQ(st.info[static_cast<size_t>(std::max(0, m.dstCpu))].node, st.info[6].node) << "cpu " << m.dstCpu;
+    EXPECT_EQ(m.swapWith, -1);
+}
+
+// On a mesh, faults on a node near the one compared count in part (score_nearby_nodes()): of two
+// swap partners on the task's memory's node, the one whose own memory is one hop from the task's
+// node (node 3, at 12 from node 2) gains from the swap and is chosen; with all nodes at 20 the two
+// gain alike and the first compared is kept.
+TEST(NumaBalancing, OnAMeshASwapPartnerWithMemoryNearTheTaskCountsMore) {
+    for (bool mesh : {true, false}) {
+        const Topology& topo = fourNodesOfTwo(mesh);
+        const DomainTree t = buildTree(topo, "linux-6.12", true, true);
+        workload::Workload wl;
+        wl.tasks = {pinnedHog("away", 4, 0.5), pinnedHog("a", 0, 0), pinnedHog("b", 1, 0.5)};
+        auto sim = settleOn(topo, t, wl);
+        sim::SimState& st = sim->state();
+        for (auto& task : st.tasks) task.setAllowed(CpuSet::range(0, 7), 8);
+        st.tasks[0].homeNode = st.info[0].node;
+        st.tasks[2].homeNode = st.info[6].node;
+        const sim::NumaPlacement m = sim::taskNumaMigrate(st, st.tasks[0]);
+        EXPECT_EQ(m.swapWith, mesh ? 2 : 1) << (mesh ? "mesh" : "direct");
+    }
+}
+
 // The whole path in a run: a memory-bound task moved off its memory's node (its affinity is
 // narrowed to node 1 and widened again) is taken back within a sixteenth of a scan period,
 // before its memory would follow it, and the move is counted as a NUMA migration.
