@@ -583,7 +583,7 @@ TEST(Cli, NiRandomIsAWhatIf) {
 // balancer moves off their memory's node come back (numa migrations, none without it) and do
 // more work; a change from no migrations has no relative figure.
 TEST(Cli, CompareNumaBalancingOffAndOn) {
-    CliRun cmp = cli("simulate --preset kunpeng920-32 --profile linux-6.1 --workload mcf:copies=32 --duration 3 "
+    CliRun cmp = cli("simulate --preset kunpeng920-32 --profile linux-6.1 --workload mcf:copies=32 --duration 5 "
                      "--compare numa-balancing --seeds 1 --json");
     ASSERT_EQ(cmp.status, 0) << cmp.err;
     const auto c = nlohmann::json::parse(cmp.out, nullptr, false);
@@ -593,7 +593,7 @@ TEST(Cli, CompareNumaBalancingOffAndOn) {
     EXPECT_EQ(numa["off"]["mean"].get<double>(), 0);
     EXPECT_GT(numa["on"]["mean"].get<double>(), 0);
     EXPECT_TRUE(numa["relative_pct"].is_null());
-    EXPECT_GT(c["metrics"]["throughput"]["relative_pct"].get<double>(), 2.0);
+    EXPECT_GT(c["metrics"]["throughput"]["relative_pct"].get<double>(), 5.0);
 }
 
 // A long simulation shows how far it is on a terminal, and nothing of that reaches a pipe.

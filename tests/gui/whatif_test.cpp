@@ -317,7 +317,7 @@ TEST(WhatIfRun, NumaBalancingOffVersusOn) {
     q.workload = "mcf:copies=32";
     q.profile = "linux-6.1";
     q.compare = "numa-balancing";
-    q.durationS = 3;
+    q.durationS = 5;
     auto setup = prepareWhatIf(q);
     ASSERT_TRUE(setup.ok()) << setup.error();
     const WhatIfResult r = runBothSettings(*setup);
