@@ -30,18 +30,22 @@ workload::TaskSpec pinnedHog(const std::string& name, int cpu, double memFractio
 }
 
 // Runs `wl` (each task pinned) for 0.3 s so the loads settle, then frees every task to run
-// anywhere and gives task `id` its memory on `home`: the state task_numa_migrate() then sees.
+// anywhere: the state task_numa_migrate() then sees. The run keeps its workload, whose task specs
+// the state points at.
 struct Settled {
+    std::unique_ptr<workload::Workload> wl;
     std::unique_ptr<sim::Simulation> sim;
     sim::SimState& state() { return sim->state(); }
 };
 
-Settled settle(const workload::Workload& wl) {
+Settled settle(workload::Workload wl) {
+    Settled out;
+    out.wl = std::make_unique<workload::Workload>(std::move(wl));
     sim::SimOptions o;
     o.durationS = 1;
-    auto sim = sim::Simulation::create(twoNodesOfTwoCores(), tree(), wl, o);
+    auto sim = sim::Simulation::create(twoNodesOfTwoCores(), tree(), *out.wl, o);
     EXPECT_TRUE(sim.ok()) << (sim.ok() ? "" : sim.error());
-    Settled out{std::move(*sim)};
+    out.sim = std::move(*sim);
     while (out.state().now < 300000000 && out.sim->stepEvent()) {
     }
     for (auto& t : out.state().tasks) t.setAllowed(CpuSet::range(0, 3), 4);
