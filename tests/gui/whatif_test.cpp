@@ -253,6 +253,13 @@ double metricOf(const WhatIfRun& run, const std::string& name) {
     return std::nan("");
 }
 
+// The what-if panel's Compare box offers `compare` and a request made from it asks for it.
+void expectThePanelOffers(const std::string& compare) {
+    WhatIfPanel panel;
+    panel.setCompare(QString::fromStdString(compare));
+    EXPECT_EQ(panel.request().compare, compare);
+}
+
 // The machine of a 6.1 guest's kernel log runs under that kernel's rules (linux-6.9, the newest
 // its log's format allows) unless a profile is picked, as `simulate --from-kernel-log` does, and
 // the panel's first profile choice says so once that machine is open.
@@ -303,9 +310,7 @@ TEST(WhatIfRun, DelayDequeueOffVersusOn) {
     ASSERT_FALSE(cfs.ok());
     EXPECT_EQ(cfs.error(), "what-if: DELAY_DEQUEUE needs an EEVDF profile (linux-6.6 or later), not linux-6.1");
 
-    WhatIfPanel panel;
-    panel.setCompare(QStringLiteral("delay-dequeue"));
-    EXPECT_EQ(panel.request().compare, "delay-dequeue");
+    expectThePanelOffers("delay-dequeue");
 }
 
 // NUMA balancing off vs on (numa_balancing=0 and 1): on a NUMA machine mcf's copies the balancer
@@ -334,9 +339,7 @@ TEST(WhatIfRun, NumaBalancingOffVersusOn) {
     ASSERT_FALSE(oneNode.ok());
     EXPECT_EQ(oneNode.error(), "what-if: the machine has one NUMA node: NUMA balancing off and on would be the same");
 
-    WhatIfPanel panel;
-    panel.setCompare(QStringLiteral("numa-balancing"));
-    EXPECT_EQ(panel.request().compare, "numa-balancing");
+    expectThePanelOffers("numa-balancing");
 }
 
 // NI_RANDOM off vs on: the newest profile with every newidle visit balancing, and with the visits
@@ -356,9 +359,7 @@ TEST(WhatIfRun, NiRandomOffVersusOn) {
     EXPECT_LT(metricOf(r.runs[1], "newidle_passes"), metricOf(r.runs[0], "newidle_passes") * 0.75);
     EXPECT_EQ(r.toJson()["ni_random"], "compared");
 
-    WhatIfPanel panel;
-    panel.setCompare(QStringLiteral("ni-random"));
-    EXPECT_EQ(panel.request().compare, "ni-random");
+    expectThePanelOffers("ni-random");
 }
 
 // A knob's box in the panel: the profile's by default, on or off for both runs as chosen; greyed
