@@ -131,8 +131,11 @@ int runCompare(const Args& args, const SimSetup& setup) {
         std::snprintf(buf, sizeof buf, "%.4f", v);
         return std::string(buf);
     };
+    std::vector<sim::MetricStats> allStats;
     for (size_t i = 0; i < names.size(); ++i) {
         const sim::MetricStats off = sim::metricStats(vals[i][0]), on = sim::metricStats(vals[i][1]);
+        allStats.push_back(off);
+        allStats.push_back(on);
         // no relative change from nothing to something (numa_migrations 0 -> 34)
         const bool both = off.n > 0 && on.n > 0 && (off.mean != 0 || on.mean == 0);
         const double rel = both && off.mean != 0 ? (on.mean - off.mean) / std::fabs(off.mean) * 100.0 : 0.0;
@@ -145,9 +148,19 @@ int runCompare(const Args& args, const SimSetup& setup) {
         if (off.n < off.runs || on.n < on.runs) std::printf("  (finished: off %d of %d, on %d of %d)", off.n, off.runs, on.n, on.runs);
         std::printf("\n");
     }
+    const bool alike = sim::seedsGaveOneRun(allStats);
     if (args.has("json"))
-        std::cout << nlohmann::json{{"compare", what}, {"seeds", *seeds}, {"workload", setup.workload.spec}, {"metrics", out}}.dump(2)
+        std::cout << nlohmann::json{{"compare", what},
+                                    {"seeds", *seeds},
+                                    {"seeds_gave_one_run", alike},
+                                    {"workload", setup.workload.spec},
+                                    {"metrics", out}}
+                         .dump(2)
                   << "\n";
+    else if (alike)
+        std::printf("every seed gave the same run on each side: the seeds do not reach this workload's placement "
+                    "(tasks forked onto an idle machine that never sleep are placed alike), so sd 0 is no measure of "
+                    "noise\n");
     return 0;
 }
 

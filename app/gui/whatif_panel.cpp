@@ -410,6 +410,9 @@ void WhatIfPanel::onFinished() {
                            : tr("Done, with errors: %1").arg(runErrors);
         // a workload file whose tasks wait for each other: say so, not just "not finished"
         if (stalled) text += tr(" %1 of them %2.").arg(stalled).arg(stall);
+        if (r.seedsGaveOneRun())
+            text += tr(" Every seed gave the same run: the seeds do not reach this workload's placement (tasks forked "
+                       "onto an idle machine that never sleep are placed alike), so a spread of 0 is no measure of noise.");
         status_->setText(text);
         // what the runs' speeds came from: the machine's bandwidths and shared caches
         status_->setToolTip(tr("Contention model: %1")

@@ -218,6 +218,15 @@ std::string WhatIfResult::settingName(int setting) const {
     return std::string(mode ? mode->name : "CLS") + (setting ? " on" : " off");
 }
 
+bool WhatIfResult::seedsGaveOneRun() const {
+    std::vector<MetricStats> stats;
+    for (const auto& row : rows()) {
+        stats.push_back(row.off);
+        stats.push_back(row.on);
+    }
+    return sim::seedsGaveOneRun(stats);
+}
+
 nlohmann::json WhatIfResult::toJson() const {
     using nlohmann::json;
     json metrics = json::object();
@@ -241,6 +250,7 @@ nlohmann::json WhatIfResult::toJson() const {
                            {"migrations_by_level", r.migrationsByLevel}, {"error", r.error.empty() ? json(nullptr) : json(r.error)}});
     }
     json out = {{"compare", setup ? setup->request.compare : ""}, {"cancelled", cancelled}, {"metrics", metrics},
+                {"seeds_gave_one_run", seedsGaveOneRun()},
                 {"migrations_by_level_mean", byLevel}, {"cpu_utilisation_mean", util}, {"runs", runList}};
     if (setup) {
         const auto& q = setup->request;

@@ -109,6 +109,8 @@ struct WhatIfResult {
     std::vector<double> meanUtilisation(int setting) const;
     int runsOf(int setting) const;
     std::string settingName(int setting) const;  // "CLS off", "NODE on"
+    // every seed of each setting gave the same figures (sim::seedsGaveOneRun())
+    bool seedsGaveOneRun() const;
 
     nlohmann::json toJson() const;
     std::string toCsv() const;

@@ -15,4 +15,11 @@ struct MetricStats {
 
 MetricStats metricStats(const std::vector<double>& values);
 
+// Whether the seeds all gave the same run: every metric some run has a value for has one in at
+// least two runs, and its minimum equals its maximum (to a relative 1e-9: the same figures summed
+// in another order). A spread of 0 is then no measure of the noise: the seeds do
+// not reach the workload's placement (tasks forked onto an idle machine that never sleep are
+// placed alike whatever the seed), and the comparisons say so.
+bool seedsGaveOneRun(const std::vector<MetricStats>& stats);
+
 }  // namespace schedscope::sim

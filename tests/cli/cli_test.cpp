@@ -596,6 +596,21 @@ TEST(Cli, CompareNumaBalancingOffAndOn) {
     EXPECT_GT(c["metrics"]["throughput"]["relative_pct"].get<double>(), 5.0);
 }
 
+// --compare says when every seed gave the same run (mcf's copies never sleep: forked onto an
+// idle machine they are placed alike whatever the seed), and not when the seeds differ.
+TEST(Cli, CompareSaysWhenTheSeedsGaveOneRun) {
+    CliRun alike = cli("simulate --preset kunpeng920-32 --workload mcf:copies=8,cpus=0-31 --profile linux-6.1 "
+                       "--compare cls --seeds 2 --duration 0.5");
+    ASSERT_EQ(alike.status, 0) << alike.err;
+    EXPECT_NE(alike.out.find("every seed gave the same run"), std::string::npos) << alike.out;
+    CliRun differ = cli("simulate --preset kunpeng920-24 --workload hackbench:groups=1 --compare cls --seeds 2 "
+                        "--duration 0.1 --json");
+    ASSERT_EQ(differ.status, 0) << differ.err;
+    const auto d = nlohmann::json::parse(differ.out, nullptr, false);
+    ASSERT_FALSE(d.is_discarded()) << differ.out;
+    EXPECT_FALSE(d["seeds_gave_one_run"].get<bool>());
+}
+
 // A long simulation shows how far it is on a terminal, and nothing of that reaches a pipe.
 TEST(Cli, SimulationProgressOnlyOnATerminal) {
     const std::string args = "simulate --preset kunpeng920-24 --workload hackbench:groups=2 --duration 0.6";

@@ -342,6 +342,29 @@ TEST(WhatIfRun, NumaBalancingOffVersusOn) {
     expectThePanelOffers("numa-balancing");
 }
 
+// Two seeds of mcf's copies, which never sleep, give the same run on each side: the result says
+// so (the panel's status adds it); hackbench's wakeups differ by seed, and it does not.
+TEST(WhatIfRun, ResultSaysWhenTheSeedsGaveOneRun) {
+    auto twoSeeds = [](WhatIfRequest q) {
+        auto setup = prepareWhatIf(q);
+        EXPECT_TRUE(setup.ok()) << (setup.ok() ? "" : setup.error());
+        WhatIfResult r;
+        if (!setup.ok()) return r;
+        r.setup = *setup;
+        for (int setting = 0; setting < 2; ++setting)
+            for (int seed = 0; seed < 2; ++seed) r.runs.push_back(runWhatIfJob(**setup, setting, seed, {}));
+        return r;
+    };
+    WhatIfRequest mcf;
+    mcf.spec = {TopologySpec::Kind::Preset, "kunpeng920-32"};
+    mcf.workload = "mcf:copies=8,cpus=0-31";
+    mcf.durationS = 0.5;
+    const WhatIfResult alike = twoSeeds(mcf);
+    EXPECT_TRUE(alike.seedsGaveOneRun());
+    EXPECT_TRUE(alike.toJson()["seeds_gave_one_run"].get<bool>());
+    EXPECT_FALSE(twoSeeds(hackbenchOnAKunpeng("cls")).seedsGaveOneRun());
+}
+
 // NI_RANDOM off vs on: the newest profile with every newidle visit balancing, and with the visits
 // of rarely successful domains skipped; the panel offers it.
 TEST(WhatIfRun, NiRandomOffVersusOn) {

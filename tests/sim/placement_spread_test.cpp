@@ -78,5 +78,17 @@ TEST(MetricStats, UnfinishedRunsAreLeftOutAndCounted) {
     EXPECT_DOUBLE_EQ(none.mean, 0);
 }
 
+// Seeds that gave the same run: alike to rounding, with metrics no run had left aside; one run,
+// or a real difference, is no such finding.
+TEST(MetricStats, SeedsThatGaveOneRunAreTold) {
+    const double nan = std::numeric_limits<double>::quiet_NaN();
+    const sim::MetricStats alike = sim::metricStats({6.511373511786778, 6.511373511786777, 6.511373511786778});
+    const sim::MetricStats unfinished = sim::metricStats({nan, nan, nan});
+    EXPECT_TRUE(sim::seedsGaveOneRun({alike, unfinished, sim::metricStats({3, 3, 3})}));
+    EXPECT_FALSE(sim::seedsGaveOneRun({alike, sim::metricStats({5.6668, 5.6667, 5.6668})}));
+    EXPECT_FALSE(sim::seedsGaveOneRun({sim::metricStats({7})}));
+    EXPECT_FALSE(sim::seedsGaveOneRun({unfinished}));
+}
+
 }  // namespace
 }  // namespace schedscope::test
