@@ -345,7 +345,7 @@ TEST(WhatIfRun, NumaBalancingOffVersusOn) {
 // Two seeds of mcf's copies, which never sleep, give the same run on each side: the result says
 // so (the panel's status adds it); hackbench's wakeups differ by seed, and it does not.
 TEST(WhatIfRun, ResultSaysWhenTheSeedsGaveOneRun) {
-    auto twoSeeds = [](WhatIfRequest q) {
+    auto twoSeeds = [](const WhatIfRequest& q) {
         auto setup = prepareWhatIf(q);
         EXPECT_TRUE(setup.ok()) << (setup.ok() ? "" : setup.error());
         WhatIfResult r;
