@@ -54,8 +54,7 @@ int runCompare(const Args& args, const SimSetup& setup) {
     if (!seeds) return fail(seeds.error());
     // a level the profile's kernel never builds: both sides would be the same run
     const KernelProfile& kernel = setup.build.profile ? *setup.build.profile : defaultProfile();
-    const std::string level = what == "cls" ? "CLS" : what == "node" ? "NODE" : "";
-    if (const std::string why = levelNeverBuilt(level, setup.build.arch, kernel); !why.empty())
+    if (const std::string why = levelNeverBuilt(std::string(mode->level), setup.build.arch, kernel); !why.empty())
         return fail("--compare " + what + ": " + why + ": both runs would be the same");
     // the two sides: a level off and on, the profile with DELAY_DEQUEUE or NI_RANDOM off and on
     // (other knobs as --delay-dequeue / --ni-random set them), or NUMA balancing off and on

@@ -12,7 +12,6 @@
 #include "sim/compare_modes.h"
 #include "sim/sched_knobs.h"
 #include "sim/sim_json.h"
-#include "sim/sim_json.h"
 #include "sim/simulator.h"
 #include "workload/workload_json.h"
 #include "workload/workload_spec.h"
@@ -85,8 +84,7 @@ Result<std::shared_ptr<const WhatIfSetup>> prepareWhatIf(const WhatIfRequest& re
     }
     const KernelProfile& kernel = profile ? *profile : defaultProfile();
     setup->profileName = kernel.name;
-    const std::string level = request.compare == "cls" ? "CLS" : request.compare == "node" ? "NODE" : "";
-    if (const std::string why = levelNeverBuilt(level, setup->topology->arch, kernel); !why.empty())
+    if (const std::string why = levelNeverBuilt(std::string(mode->level), setup->topology->arch, kernel); !why.empty())
         return Error{"what-if: " + why + ": both runs would be the same"};
     if (mode->what == sim::CompareWhat::NumaBalancing && setup->topology->nodes.size() < 2)
         return Error{"what-if: the machine has one NUMA node: NUMA balancing off and on would be the same"};

@@ -4,11 +4,11 @@ namespace schedscope::sim {
 
 const std::vector<CompareMode>& compareModes() {
     static const std::vector<CompareMode> modes = {
-        {CompareWhat::Cls, "cls", "CLS", "CLS level: off vs on"},
-        {CompareWhat::Node, "node", "NODE", "NODE level: off vs on"},
-        {CompareWhat::DelayDequeue, "delay-dequeue", "DELAY_DEQUEUE", "DELAY_DEQUEUE: off vs on"},
-        {CompareWhat::NewidleRandom, "ni-random", "NI_RANDOM", "NI_RANDOM: off vs on"},
-        {CompareWhat::NumaBalancing, "numa-balancing", "NUMA balancing", "NUMA balancing: off vs on"},
+        {CompareWhat::Cls, "cls", "CLS", "CLS level: off vs on", "CLS"},
+        {CompareWhat::Node, "node", "NODE", "NODE level: off vs on", "NODE"},
+        {CompareWhat::DelayDequeue, "delay-dequeue", "DELAY_DEQUEUE", "DELAY_DEQUEUE: off vs on", ""},
+        {CompareWhat::NewidleRandom, "ni-random", "NI_RANDOM", "NI_RANDOM: off vs on", ""},
+        {CompareWhat::NumaBalancing, "numa-balancing", "NUMA balancing", "NUMA balancing: off vs on", ""},
     };
     return modes;
 }

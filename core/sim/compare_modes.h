@@ -15,6 +15,7 @@ struct CompareMode {
     std::string_view key;    // as --compare takes it: "cls", "numa-balancing"
     std::string_view name;   // as the results name the setting: "CLS", "NUMA balancing"
     std::string_view label;  // a line for a menu: "CLS level: off vs on"
+    std::string_view level;  // the domain level compared ("CLS", "NODE"), empty for a feature
 };
 
 const std::vector<CompareMode>& compareModes();
