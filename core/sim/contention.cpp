@@ -100,7 +100,10 @@ ContentionParams contentionParamsFor(const Topology& t) {
                    "a cluster caches its share of the L3";
         return p;
     }
-    if (t.arch == Arch::X86_64 && llcSize * 2 == nodeSize && smt) {
+    // Naples' shape: a node of two CCXs, each an L3 of at most 4 cores. A large LLC that is half
+    // a node is another machine: a 2-socket Xeon whose source shows one node (hwloc's
+    // CPUID-only exports) would otherwise be given a Naples node's 30 GB/s for 72 CPUs.
+    if (t.arch == Arch::X86_64 && smt && llcSize <= 8 && llcSize * 2 == nodeSize) {
         // EPYC 7601 Naples: 2 DDR4-2666 channels per node (42.7 GB/s raw, ~30 GB/s stream),
         // an 8 MB L3 per 4-core CCX. Only the node is a bandwidth bottleneck.
         p.nodeGBs = 30;

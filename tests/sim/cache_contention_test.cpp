@@ -66,6 +66,26 @@ TEST(CacheSizes, FromHwlocAndThroughTheTopologyJson) {
     EXPECT_DOUBLE_EQ(sim::contentionParamsFor(*back).clusterCacheMB, 4.0);
 }
 
+Topology xml(const std::string& name) {
+    auto t = loadTopology({TopologySpec::Kind::HwlocXml, dataPath("topologies/xml/" + name + ".xml")});
+    EXPECT_TRUE(t.ok()) << (t.ok() ? "" : t.error());
+    return t.ok() ? *t : Topology{};
+}
+
+// The Naples calibration is for a node of two 4-core CCXs. A CPUID-only export of a 2-socket
+// Skylake-SP shows one node of two 36-CPU LLCs: half a node too, but no Naples.
+TEST(NodeBandwidth, NaplesFigureOnlyForANodeOfTwoSmallCcxs) {
+    const sim::ContentionParams naples = sim::contentionParamsFor(epyc7601_2s());
+    EXPECT_DOUBLE_EQ(naples.nodeGBs, 30.0);
+    EXPECT_NE(naples.origin.find("EPYC 7601"), std::string::npos) << naples.origin;
+    const Topology skylake = xml("Intel-Skylake-2xXeon6140");
+    ASSERT_EQ(skylake.onlineCount(), 72);
+    ASSERT_EQ(skylake.llcCpus(0).count() * 2, skylake.nodeCpus(skylake.cpus[0].node).count());
+    const sim::ContentionParams p = sim::contentionParamsFor(skylake);
+    EXPECT_EQ(p.origin.find("EPYC"), std::string::npos) << p.origin;
+    EXPECT_DOUBLE_EQ(p.nodeGBs, 10.0 * 72 / 4);  // the generic 10 GB/s per 4 CPUs
+}
+
 TEST(CacheSizes, WrittenAsLstopoWritesThem) {
     EXPECT_EQ(cacheSizeText(24576), "24 MB");
     EXPECT_EQ(cacheSizeText(1280), "1280 KB");
