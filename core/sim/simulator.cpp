@@ -33,6 +33,11 @@ struct Event {
     bool before(const Event& o) const { return t != o.t ? t < o.t : seq < o.seq; }
 };
 
+// what the tasks using a shared resource read of it (Engine::effectOf())
+struct ResourceEffect {
+    double stretch = 1, miss = 0;
+};
+
 struct Barrier {
     int arrived = 0;
     std::vector<int> waiters;
@@ -280,7 +285,12 @@ private:
     std::vector<int> affected_;
     std::vector<char> switched_;
     std::vector<char> resourceMarked_;  // markResourcesOf(): resources whose demand changed
-    std::vector<size_t> markedResources_;
+    // a marked resource and what its users read of it when it was first marked in the event
+    struct MarkedResource {
+        size_t r = 0;
+        ResourceEffect before;
+    };
+    std::vector<MarkedResource> markedResources_;
     // the CPUs running a memory-bound task, ascending: by the CPU's cluster and LLC (their
     // first CPU) and by the task's home node, whose demand its memory traffic adds to; in a
     // cluster's and an LLC's list also the CPUs whose task has a footprint in their cache
@@ -536,14 +546,31 @@ private:
     void addAffected(int c) {
         if (!mark_[static_cast<size_t>(c)]) { mark_[static_cast<size_t>(c)] = 1; affected_.push_back(c); }
     }
-    // resources by index: clusters (by first CPU), then LLCs (by first CPU), then home nodes
+    // resources by index: clusters (by first CPU), then LLCs (by first CPU), then home nodes.
+    // Marked before the event changes their demand, so `before` holds what they were.
     void markResource(size_t r) {
-        if (!resourceMarked_[r]) { resourceMarked_[r] = 1; markedResources_.push_back(r); }
+        if (!resourceMarked_[r]) { resourceMarked_[r] = 1; markedResources_.push_back({r, effectOf(r)}); }
     }
+    // what a user's taskSlowness() reads of resource `r`: its bandwidth stretch and the share
+    // of footprints it misses (a node has no cache of its own here)
+    ResourceEffect effectOf(size_t r) const {
+        const size_t n = s_.cpus.size();
+        if (r < n) return {clusterStretch_[r], clusterMiss_[r]};
+        if (r < 2 * n) return {llcStretch_[r - n], llcMiss_[r - n]};
+        return {nodeStretch_[r - 2 * n], 0.0};
+    }
+    // The users of a resource whose stretch and miss share came out of the event as they went
+    // in are left alone: whatever else changed their speed (a switch on their core, their own
+    // switch, their memory moving) listed them already. A cache whose footprints still fit
+    // misses nothing before and after, so a switch next to it no longer re-computes the speed
+    // of every task sharing it.
     void addResourceUsers() {
         const size_t n = s_.cpus.size();
-        for (size_t r : markedResources_) {
+        for (const MarkedResource& m : markedResources_) {
+            const size_t r = m.r;
             resourceMarked_[r] = 0;
+            const ResourceEffect now = effectOf(r);
+            if (now.stretch == m.before.stretch && now.miss == m.before.miss) continue;
             const std::vector<int>& users = r < n ? memByCluster_[r] : r < 2 * n ? memByLlc_[r - n] : memByHome_[r - 2 * n];
             for (int c : users) addAffected(c);
         }
@@ -603,6 +630,8 @@ private:
         if (t.homeNode < 0 || t.homeNode == node || s_.now - t.onNodeSince < memoryFollowsNs_) return;
         if (traits_[static_cast<size_t>(t.id)].memFraction <= 0) return;  // nothing it waits on moves
         markResourcesOf(cpu, t.id);
+        // the new home too, before its demand changes (markResource() keeps what it was)
+        if (drawsBandwidth(t.id) && s_.contention.nodeGBs > 0) markResource(2 * s_.cpus.size() + static_cast<size_t>(node));
         noteMemRunning(cpu, t.id, false);
         addDemand(cpu, t, -1);
         t.homeNode = traits_[static_cast<size_t>(t.id)].homeNode = node;
