@@ -200,22 +200,56 @@ int runSimulate(const Args& args) {
     return 0;
 }
 
-// A 128-CPU EPYC-like machine, 256 tasks alternating short bursts and sleeps (wakeup heavy),
-// 10 simulated seconds: prints events per second of wall time.
+// What bench sim runs: its own standard run, or the user's workload on the user's machine.
+struct BenchRun {
+    Topology topology;
+    DomainBuildOptions build;
+    workload::Workload workload;
+    sim::SimOptions options;
+};
+
+// The standard run: a 128-CPU EPYC-like machine, 256 tasks alternating short bursts and sleeps
+// (wakeup heavy), under the newest profile's behaviours.
+Result<BenchRun> standardBench(double durationS) {
+    auto topo = loadHwlocSynthetic("pack:2 numa:4 l3:2 core:4 pu:2", Arch::X86_64);
+    if (!topo) return Error{topo.error()};
+    BenchRun r;
+    r.topology = std::move(*topo);
+    r.topology.name = "pack:2 numa:4 l3:2 core:4 pu:2";
+    r.build.arch = Arch::X86_64;
+    r.workload = workload::burstsAndSleeps(256, 4, 0.5, 4.0);
+    r.workload.name = r.workload.spec = "bench: 256 tasks, 1 ms bursts, 1 ms sleeps";
+    r.options.durationS = durationS;
+    r.options.samplePeriodS = durationS / 100;
+    return r;
+}
+
+// --workload SPEC: what `simulate` would run with the same options (machine, profile, knobs),
+// for as long as --duration says (10 s by default, a workload's own duration= winning)
+Result<BenchRun> benchOfWorkload(const Args& args, double durationS) {
+    auto setup = simSetupFrom(args);
+    if (!setup) return Error{setup.error()};
+    BenchRun r;
+    r.topology = std::move(setup->topology);
+    r.build = setup->build;
+    r.workload = std::move(setup->workload);
+    r.options = setup->options;
+    r.options.durationS = durationS;
+    r.options.samplePeriodS = std::max(0.001, (r.workload.durationS > 0 ? r.workload.durationS : durationS) / 100.0);
+    return r;
+}
+
+// Prints events per second of wall time for the standard run, or for --workload SPEC.
 int runBenchSim(const Args& args) {
     auto dur = args.numberIn("duration", 10.0, 0.001, 100000, "seconds");
     if (!dur) return fail("bench sim: " + dur.error());
-    auto topo = loadHwlocSynthetic("pack:2 numa:4 l3:2 core:4 pu:2", Arch::X86_64);
-    if (!topo) return failRuntime(topo.error());
-    DomainBuildOptions b;
-    b.arch = Arch::X86_64;
-    auto tree = buildDomains(*topo, b);
+    auto bench = args.has("workload") ? benchOfWorkload(args, *dur) : standardBench(*dur);
+    if (!bench) return fail("bench sim: " + bench.error());
+    const Topology* topo = &bench->topology;
+    const workload::Workload& wl = bench->workload;
+    const sim::SimOptions& o = bench->options;
+    auto tree = buildDomains(*topo, bench->build);
     if (!tree) return failRuntime(tree.error());
-    workload::Workload wl = workload::burstsAndSleeps(256, 4, 0.5, 4.0);
-    wl.name = wl.spec = "bench: 256 tasks, 1 ms bursts, 1 ms sleeps";
-    sim::SimOptions o;
-    o.durationS = *dur;
-    o.samplePeriodS = *dur / 100;
     const auto t0 = std::chrono::steady_clock::now();
     const double cpu0 = processCpuSeconds();
     auto st = sim::simulate(*topo, *tree, wl, o);
@@ -224,6 +258,7 @@ int runBenchSim(const Args& args) {
     if (!st) return failRuntime(st.error());
     const double wall = std::chrono::duration<double>(t1 - t0).count();
     const double ev = static_cast<double>((*st)->metrics.events);
+    const double simulated = static_cast<double>((*st)->now) / 1e9;  // a workload that ends early stops sooner
     struct rusage ru {};
     getrusage(RUSAGE_SELF, &ru);
     const double throughput = sim::summaryMetrics(**st, wl).front().second;
@@ -247,8 +282,10 @@ int runBenchSim(const Args& args) {
     }
     if (args.has("json")) {
         std::cout << nlohmann::json{{"cpus", (*st)->onlineCount},
+                                    {"topology", topo->name},
+                                    {"workload", wl.spec},
                                     {"tasks", wl.tasks.size()},
-                                    {"simulated_s", *dur},
+                                    {"simulated_s", simulated},
                                     {"events", (*st)->metrics.events},
                                     {"wall_s", wall},
                                     {"cpu_s", cpu},
@@ -264,10 +301,11 @@ int runBenchSim(const Args& args) {
                   << "\n";
         return 0;
     }
-    std::printf("bench sim: %d CPUs, %zu tasks, %.1f s simulated\n", (*st)->onlineCount, wl.tasks.size(), *dur);
+    std::printf("bench sim: %s on %s, %d CPUs, %zu tasks, %.1f s simulated\n", wl.spec.c_str(), topo->name.c_str(),
+                (*st)->onlineCount, wl.tasks.size(), simulated);
     std::printf("  events      %.0f\n  wall        %.3f s (CPU %.3f s)\n  events/s    %.2f M (per CPU second %.2f M)\n"
                 "  peak RSS    %.1f MB\n  sim speed   %.1fx real time\n  throughput  %.4f work/s (a fingerprint of the run)\n",
-                ev, wall, cpu, ev / wall / 1e6, ev / cpu / 1e6, static_cast<double>(ru.ru_maxrss) / 1024.0, *dur / wall,
+                ev, wall, cpu, ev / wall / 1e6, ev / cpu / 1e6, static_cast<double>(ru.ru_maxrss) / 1024.0, simulated / wall,
                 throughput);
     if (*jobs > 1)
         std::printf("  %lld at once %.3f s wall, %.2f M events/s in all (%.2fx one run's rate)\n", *jobs, parallelWall,
@@ -306,16 +344,23 @@ std::vector<Command> simulateCommands() {
     opts.push_back({"json", false, "print JSON"});
     opts.push_back({"explain", true, "N step mode: print the first N placement and balancing decisions with the rule "
                                      "that made each (with --json: a \"decisions\" array)"});
-    std::vector<OptionSpec> benchOpts = {{"duration", true, "S simulated seconds (default 10)"},
-                                         {"jobs", true, "N then also N runs at once (as --compare runs seeds): their events/s in all"},
-                                         {"json", false, "print JSON"}};
+    // bench sim takes simulate's options for --workload: the same run, timed
+    std::vector<OptionSpec> benchOpts = topologyOptions();
+    for (const OptionSpec& o : opts)
+        if (o.name == "workload" || o.name == "cls" || o.name == "node" || o.name == "profile" || o.name == "seed" ||
+            o.name == "hz" || o.name == "delay-dequeue" || o.name == "ni-random" || o.name == "idle-exit-us" ||
+            o.name == "numa-balancing")
+            benchOpts.push_back(o);
+    benchOpts.push_back({"duration", true, "S simulated seconds (default 10; a workload's duration= wins)"});
+    benchOpts.push_back({"jobs", true, "N then also N runs at once (as --compare runs seeds): their events/s in all"});
+    benchOpts.push_back({"json", false, "print JSON"});
     return {
         {"simulate", "simulate a workload on a topology under the kernel's placement and balancing",
          "[topology options] --workload SPEC [--cls on|off] [--node on|off] [--profile NAME] [--seed N] "
          "[--duration S] [--compare cls|node [--seeds N]] [--explain N] [--json]",
          opts, runSimulate},
-        {"bench sim", "simulator speed: events per second on 128 CPUs with 256 tasks, wall and CPU time, peak RSS",
-         "[--duration S] [--jobs N] [--json]", benchOpts,
+        {"bench sim", "simulator speed: events per second on 128 CPUs with 256 tasks (or your --workload), wall and CPU time, peak RSS",
+         "[--workload SPEC [topology options] [--profile NAME] ...] [--duration S] [--jobs N] [--json]", benchOpts,
          runBenchSim},
     };
 }

@@ -477,6 +477,33 @@ TEST(Cli, BenchSimPrintsEventsPerSecondAndTheParallelFigure) {
     EXPECT_EQ(text.out.find("at once"), std::string::npos) << "one run unless --jobs asks for more";
 }
 
+// bench sim --workload times the run `simulate` makes with the same options: the same events,
+// and the machine and workload named; a bad option is simulate's one-line error
+TEST(Cli, BenchSimTimesTheRunSimulateMakes) {
+    const std::string opts = " --preset kunpeng920-24 --workload pgbench:clients=8,cpus=0-23 --profile linux-6.1 --duration 0.2";
+    CliRun bench = cli("bench sim" + opts + " --json");
+    ASSERT_EQ(bench.status, 0) << bench.err;
+    const auto b = nlohmann::json::parse(bench.out, nullptr, false);
+    ASSERT_FALSE(b.is_discarded()) << bench.out;
+    CliRun sim = cli("simulate" + opts + " --json");
+    ASSERT_EQ(sim.status, 0) << sim.err;
+    const auto s = nlohmann::json::parse(sim.out, nullptr, false);
+    ASSERT_FALSE(s.is_discarded()) << sim.out;
+    EXPECT_EQ(b["events"].get<long long>(), s["metrics"]["events"].get<long long>());
+    EXPECT_GT(b["events"].get<long long>(), 1000);
+    EXPECT_EQ(b["cpus"].get<int>(), 96);
+    EXPECT_EQ(b["tasks"].get<int>(), 9);  // the driver and 8 backends
+    EXPECT_EQ(b["topology"].get<std::string>(), "kunpeng920-24");
+    EXPECT_EQ(b["workload"].get<std::string>(), "pgbench:clients=8,cpus=0-23");
+    EXPECT_DOUBLE_EQ(b["simulated_s"].get<double>(), 0.2);
+    CliRun text = cli("bench sim" + opts);
+    ASSERT_EQ(text.status, 0) << text.err;
+    EXPECT_NE(text.out.find("pgbench:clients=8,cpus=0-23 on kunpeng920-24"), std::string::npos) << text.out;
+    CliRun bad = cli("bench sim --preset kunpeng920-24 --workload nope:x=1");
+    EXPECT_EQ(bad.status, 2) << bad.out;
+    EXPECT_NE(bad.err.find("unknown workload 'nope'"), std::string::npos) << bad.err;
+}
+
 // A workload file whose two tasks each wait for the other's wakeup: the run says it stalled,
 // when and who waits, where the metrics alone only showed "not finished".
 TEST(Cli, AWorkloadWhoseTasksWaitForEachOtherSaysItStalled) {
