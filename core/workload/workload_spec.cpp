@@ -320,7 +320,7 @@ const std::vector<GeneratorInfo>& generators() {
         {"stream", "threads", "STREAM: memory-bound OpenMP team, barrier per kernel (GB/s)"},
         {"pbzip2", "threads", "a reader queueing blocks for N compressor threads and a writer"},
         {"pixz", "threads", "pixz: a reader, N LZMA encoder threads and a writer sharing block buffers"},
-        {"mcf", "copies", "SPEC mcf_r rate copies: independent, memory hungry"},
+        {"mcf", "copies", "SPEC mcf_r rate copies, forked one by one by specinvoke: independent, memory hungry"},
         {"kernbench", "jobs", "make -jN: short CPU-bound compiler processes forked and exiting"},
         {"sysbench-cpu", "threads", "sysbench cpu: pure CPU-bound threads"},
         {"pgbench", "clients", "one driver waking N backends (1:N), sync wakeups back"},
