@@ -68,7 +68,8 @@ public:
     // Handles one event with recording stopped, as runToEnd() does; false once the run is over.
     bool stepEvent();
     // Invariant check for tests: how many running tasks' speeds differ from what the contention
-    // model gives for the placement now (0 unless a re-timing was missed).
+    // model gives for the placement now by more than the re-timing tolerance (a share of 1e-4;
+    // 0 unless a re-timing was missed).
     int staleSpeeds();
     SimState& state() { return *state_; }
     // Hands the final state over (as simulate() returns it); runs to the end first.
