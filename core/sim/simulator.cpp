@@ -36,7 +36,7 @@ struct Event {
 // A neighbour's task whose speed changed by less than this share keeps its speed and burst end.
 // On a large node every switch of a task with memory traffic moves the node's stretch, and
 // re-timing its hundred other users for changes of a few parts in a million took two thirds of
-// a run (hackbench on a 128-CPU EPYC 7763 node: 1.1 -> 2.3 M events/s without them). The
+// a run (hackbench on a 128-CPU EPYC 7763 node: 7,056 -> 4,463 instructions per event). The
 // contention model's own figures are good to a few percent; a task's speed stays within this
 // share of what the model gives for the placement (staleSpeeds() checks it), and a switch of
 // its own always gives it the exact speed.

@@ -144,7 +144,8 @@ Workload makeMcf(int n, const Params& p) {
     // the CPU it was forked from; then it exits. Started all at once by a shell from an idle
     // CPU, 4 copies fell on one cluster without CLS (+9.9% with it); launched, they take two, as
     // on the real machine (seed 000: +1.8%; the model now gives about +5%). Its half
-    // millisecond of work per copy counts in the throughput: 0.01% of a second's work.
+    // millisecond of work per copy counts in the throughput: about 0.05% of the work of a 1 s
+    // run, less in longer ones.
     Workload w;
     const long long iters = iterations(p, 50 * kMs);
     TaskSpec launcher = task("specinvoke", p, 0.0, 0.0);
