@@ -1,7 +1,7 @@
 #pragma once
-// A progress line on stderr for long work ("simulating: 43% of 20.0 s"), redrawn in place at
-// most every 0.2 s, and only when stderr is a terminal: scripts, pipes and CI logs get nothing
-// of it. The line is cleared when the work is over (destructor).
+// A progress line on stderr for long work ("simulating: 43% of 20.0 s simulated, about 12 s
+// left"), redrawn in place at most every 0.2 s, and only when stderr is a terminal: scripts,
+// pipes and CI logs get nothing of it. The line is cleared when the work is over (destructor).
 #include <chrono>
 #include <mutex>
 #include <vector>
@@ -9,6 +9,10 @@
 #include <string>
 
 namespace schedscope::cli {
+
+// The line's text for `share` (0..1) of the work done after `elapsedS` seconds of wall time:
+// once the work has run for a second and is past 2%, also the time left at the rate so far.
+std::string progressText(const std::string& label, double share, double totalS, double elapsedS);
 
 class ProgressLine {
 public:
@@ -34,6 +38,7 @@ private:
     std::mutex lock_;             // parts report from several threads
     std::vector<double> parts_;  // partCallback(): each part's share done
     std::chrono::steady_clock::time_point last_{};
+    std::chrono::steady_clock::time_point start_ = std::chrono::steady_clock::now();
 };
 
 }  // namespace schedscope::cli
