@@ -1,21 +1,17 @@
 #include "progress_line.h"
 
-#include <algorithm>
-#include <cmath>
 #include <cstdio>
 #include <unistd.h>
+
+#include "util/time_left.h"
 
 namespace schedscope::cli {
 
 std::string progressText(const std::string& label, double share, double totalS, double elapsedS) {
     char buf[160];
     std::snprintf(buf, sizeof buf, "%s: %3.0f%% of %.1f s simulated", label.c_str(), share * 100.0, totalS);
-    std::string text = buf;
-    if (share <= 0.02 || share >= 1.0 || elapsedS < 1.0) return text;  // too early to tell, or done
-    const double left = elapsedS * (1.0 - share) / share;
-    if (left < 90) std::snprintf(buf, sizeof buf, ", about %.0f s left", std::max(1.0, std::round(left)));
-    else std::snprintf(buf, sizeof buf, ", about %.0f min left", std::round(left / 60.0));
-    return text + buf;
+    const std::string left = timeLeftText(share, elapsedS);
+    return left.empty() ? std::string(buf) : std::string(buf) + ", " + left;
 }
 
 ProgressLine::ProgressLine(std::string label, double totalS) : label_(std::move(label)), totalS_(totalS) {}

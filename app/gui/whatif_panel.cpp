@@ -252,6 +252,7 @@ WhatIfPanel::WhatIfPanel(QWidget* parent) : QWidget(parent) {
     connect(exportCsv_, &QPushButton::clicked, this, [this] { exportWithDialog(false); });
     connect(runner_, &WhatIfRunner::started, this, &WhatIfPanel::onStarted);
     connect(runner_, &WhatIfRunner::progress, this, &WhatIfPanel::onProgress);
+    connect(runner_, &WhatIfRunner::advanced, this, &WhatIfPanel::onAdvanced);
     connect(runner_, &WhatIfRunner::finished, this, &WhatIfPanel::onFinished);
     showResult();
 }
@@ -370,16 +371,30 @@ void WhatIfPanel::onStarted(int total) {
     cancel_->setEnabled(true);
     exportJson_->setEnabled(false);
     exportCsv_->setEnabled(false);
-    progress_->setRange(0, total);
-    progress_->setValue(0);
-    progress_->setFormat(tr("%v of %m runs"));
+    timeLeft_.clear();
+    showRunsDone(0.0, total, QString());
     status_->setText(tr("Preparing: loading the topology and building both domain trees\u2026"));
     showResult();
 }
 
+// The bar fills by the simulated time done (a hundredth of a run a step), so a long run moves
+// it too; its text counts the runs finished, and the time left once there is a rate.
+void WhatIfPanel::showRunsDone(double runsDone, int total, const QString& timeLeft) {
+    progress_->setRange(0, 100 * total);
+    progress_->setValue(int(std::lround(100.0 * runsDone)));
+    const int finished = int(runner_->result().runs.size());
+    progress_->setFormat(timeLeft.isEmpty() ? tr("%1 of %2 runs").arg(finished).arg(total)
+                                            : tr("%1 of %2 runs, %3").arg(finished).arg(total).arg(timeLeft));
+}
+
+void WhatIfPanel::onAdvanced(double runsDone, int total, const QString& timeLeft) {
+    timeLeft_ = timeLeft;
+    showRunsDone(runsDone, total, timeLeft);
+}
+
 void WhatIfPanel::onProgress(int done, int total) {
-    progress_->setRange(0, total);
-    progress_->setValue(done);
+    // a run that finished was already counted by its share: the bar never moves back
+    showRunsDone(std::max<double>(done, progress_->value() / 100.0), total, done < total ? timeLeft_ : QString());
     if (runner_->result().setup) status_->setText(tr("Running: %1 of %2 simulations done").arg(done).arg(total));
     // Partial results as they come, but bounded: short runs finish every few ms, and redrawing
     // the table, the plot and two topology heat maps each time would starve the GUI thread.

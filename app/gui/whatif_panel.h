@@ -84,6 +84,8 @@ private:
     void showDefaultProfile();  // the first profile choice names what runs without a pick
     void onStarted(int total);
     void onProgress(int done, int total);
+    void onAdvanced(double runsDone, int total, const QString& timeLeft);
+    void showRunsDone(double runsDone, int total, const QString& timeLeft);
     void onFinished();
     void showResult();
     void exportWithDialog(bool json);
@@ -110,6 +112,7 @@ private:
     QPushButton* exportJson_;
     QPushButton* exportCsv_;
     QProgressBar* progress_;
+    QString timeLeft_;  // the runner's last estimate of the time left (WhatIfRunner::advanced)
     QLabel* status_;
     QTableView* table_;
     QCustomPlot* plot_;

@@ -2,20 +2,25 @@
 
 #include <QFutureWatcher>
 #include <QPromise>
+#include <QTimer>
 #include <QtConcurrent/QtConcurrentRun>
 #include <algorithm>
 #include <mutex>
 #include <utility>
 
+#include "qt_convert.h"
 #include "util/parallel_runs.h"
+#include "util/time_left.h"
 
 namespace schedscope::gui {
 
 
-WhatIfRunner::WhatIfRunner(QObject* parent) : QObject(parent) {
+WhatIfRunner::WhatIfRunner(QObject* parent) : QObject(parent), advanceTimer_(new QTimer(this)) {
     // One experiment at a time (its setup, then its runs, which spread over the cores
     // themselves): a new one cancels the last.
     pool_.setMaxThreadCount(1);
+    advanceTimer_->setInterval(250);
+    connect(advanceTimer_, &QTimer::timeout, this, &WhatIfRunner::reportAdvance);
 }
 
 WhatIfRunner::~WhatIfRunner() {
@@ -73,6 +78,12 @@ void WhatIfRunner::startRuns(const WhatIfSetupOutcome& outcome) {
     result_.setup = setup;
     sessions_[0] = outcome.sessions[0];
     sessions_[1] = outcome.sessions[1];
+    const int seeds = setup->request.seeds;
+    const size_t jobs = 2 * static_cast<size_t>(seeds);
+    auto shares = std::make_shared<std::vector<std::atomic<double>>>(jobs);
+    shares_ = shares;
+    runsClock_.start();
+    advanceTimer_->start();
     runWatcher_ = new QFutureWatcher<WhatIfRun>(this);
     auto* watcher = runWatcher_;
     connect(watcher, &QFutureWatcherBase::resultReadyAt, this, [this, watcher](int index) {
@@ -92,18 +103,20 @@ void WhatIfRunner::startRuns(const WhatIfSetupOutcome& outcome) {
         runWatcher_ = nullptr;
         finish();
     });
-    const int seeds = setup->request.seeds;
-    watcher->setFuture(QtConcurrent::run(&pool_, [setup, seeds](QPromise<WhatIfRun>& promise) {
-        promise.setProgressRange(0, 2 * seeds);
-        // a cancel stops the runs in flight too: the worker is free for the next experiment at
-        // once, and closing the window does not wait for a long simulation to end
-        auto keepGoing = [&promise](double) { return !promise.isCanceled(); };
+    watcher->setFuture(QtConcurrent::run(&pool_, [setup, jobs, shares](QPromise<WhatIfRun>& promise) {
+        promise.setProgressRange(0, static_cast<int>(jobs));
         // the (seed, setting) runs are independent: one per core at once, seeds in order
         std::mutex resultLock;
-        const size_t jobs = 2 * static_cast<size_t>(seeds);
         runParallel(jobs, workerCount(jobs), [&](size_t i) {
             if (promise.isCanceled()) return;
+            // a cancel stops the runs in flight too: the worker is free for the next experiment
+            // at once, and closing the window does not wait for a long simulation to end
+            auto keepGoing = [&promise, &share = (*shares)[i]](double done) {
+                share.store(done, std::memory_order_relaxed);
+                return !promise.isCanceled();
+            };
             WhatIfRun run = runWhatIfJob(*setup, static_cast<int>(i % 2), static_cast<int>(i / 2), keepGoing);
+            (*shares)[i].store(1.0, std::memory_order_relaxed);
             if (promise.isCanceled()) return;
             const std::lock_guard hold(resultLock);
             promise.addResult(std::move(run));
@@ -123,8 +136,18 @@ void WhatIfRunner::cancel() {
 }
 
 void WhatIfRunner::finish() {
+    advanceTimer_->stop();
+    shares_.reset();
     busy_ = false;
     emit finished();
+}
+
+void WhatIfRunner::reportAdvance() {
+    if (!shares_ || total_ <= 0) return;
+    double done = 0;
+    for (const auto& share : *shares_) done += share.load(std::memory_order_relaxed);
+    const double elapsed = static_cast<double>(runsClock_.elapsed()) / 1000.0;
+    emit advanced(done, total_, qs(timeLeftText(done / total_, elapsed)));
 }
 
 }  // namespace schedscope::gui

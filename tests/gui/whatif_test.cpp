@@ -704,11 +704,22 @@ TEST(WhatIfPanel, CancelStopsTheRunInFlight) {
     panel->setSeeds(1);
     panel->setDuration(60.0);
     QSignalSpy progress(panel->runner(), &WhatIfRunner::progress);
+    QSignalSpy advanced(panel->runner(), &WhatIfRunner::advanced);
     panel->run();
     ASSERT_EQ(progress.size(), 1);  // started (0 of 2): the setup runs, then the first simulation
     QTest::qWait(1500);
     ASSERT_TRUE(panel->running());
     EXPECT_TRUE(panel->runner()->result().runs.empty());
+    // no run has finished, yet the bar moves with the simulated time the runs in flight have done
+    ASSERT_FALSE(advanced.isEmpty());
+    const double runsDone = advanced.last().at(0).toDouble();
+    EXPECT_GT(runsDone, 0.0);
+    EXPECT_LT(runsDone, 1.0);
+    EXPECT_EQ(advanced.last().at(1).toInt(), 2);
+    const auto* bar = panel->findChild<QProgressBar*>();
+    ASSERT_NE(bar, nullptr);
+    EXPECT_GT(bar->value(), 0);
+    EXPECT_TRUE(bar->text().startsWith(QStringLiteral("0 of 2 runs"))) << bar->text().toStdString();
     panel->cancel();
     QElapsedTimer clock;
     clock.start();
