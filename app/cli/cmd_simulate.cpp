@@ -10,6 +10,7 @@
 #include "commands.h"
 #include "progress_line.h"
 #include "sim/compare_modes.h"
+#include "sim/metric_change.h"
 #include "sim/metric_stats.h"
 #include "sim_run.h"
 #include "topology/hwloc_loader.h"
@@ -115,9 +116,9 @@ int runCompare(const Args& args, const SimSetup& setup) {
     }
     nlohmann::json out = nlohmann::json::object();
     if (!args.has("json"))
-        std::printf("%s: %s off vs on, %lld seeds from %llu\n%-26s %14s %10s %14s %10s %9s\n", setup.workload.spec.c_str(),
+        std::printf("%s: %s off vs on, %lld seeds from %llu\n%-26s %14s %10s %14s %10s %9s  %s\n", setup.workload.spec.c_str(),
                     what.c_str(), *seeds, static_cast<unsigned long long>(setup.options.seed), "metric", "off mean",
-                    "off sd", "on mean", "on sd", "on/off");
+                    "off sd", "on mean", "on sd", "on/off", "95% interval");
     // a run without a value (completion_s when its tasks had not finished) is left out of the
     // statistics and the count of runs with one is shown
     auto side = [](const sim::MetricStats& st) {
@@ -131,19 +132,28 @@ int runCompare(const Args& args, const SimSetup& setup) {
         return std::string(buf);
     };
     std::vector<sim::MetricStats> allStats;
+    bool anyInterval = false;
     for (size_t i = 0; i < names.size(); ++i) {
         const sim::MetricStats off = sim::metricStats(vals[i][0]), on = sim::metricStats(vals[i][1]);
         allStats.push_back(off);
         allStats.push_back(on);
         // no relative change from nothing to something (numa_migrations 0 -> 34)
-        const bool both = off.n > 0 && on.n > 0 && (off.mean != 0 || on.mean == 0);
-        const double rel = both && off.mean != 0 ? (on.mean - off.mean) / std::fabs(off.mean) * 100.0 : 0.0;
-        out[names[i]] = {{"off", side(off)}, {"on", side(on)}, {"relative_pct", both ? nlohmann::json(rel) : nlohmann::json(nullptr)}};
+        const sim::MetricChange change = sim::metricChange(off, on);
+        const nlohmann::json null = nullptr;
+        out[names[i]] = {{"off", side(off)},
+                         {"on", side(on)},
+                         {"relative_pct", change.defined ? nlohmann::json(change.relativePct) : null},
+                         {"ci95_pct", change.hasInterval ? nlohmann::json{change.lowPct, change.highPct} : null},
+                         {"significant", change.hasInterval ? nlohmann::json(change.significant) : null}};
         if (args.has("json")) continue;
         std::printf("%-26s %14s %10s %14s %10s ", names[i].c_str(), cell(off, off.mean, "not finished").c_str(),
                     cell(off, off.sd, "-").c_str(), cell(on, on.mean, "not finished").c_str(), cell(on, on.sd, "-").c_str());
-        if (both) std::printf("%+8.2f%%", rel);
+        if (change.defined) std::printf("%+8.2f%%", change.relativePct);
         else std::printf("%9s", "-");
+        if (change.hasInterval) {
+            anyInterval = true;
+            std::printf("  %+.2f..%+.2f%%%s", change.lowPct, change.highPct, change.significant ? "" : "  within noise");
+        }
         if (off.n < off.runs || on.n < on.runs) std::printf("  (finished: off %d of %d, on %d of %d)", off.n, off.runs, on.n, on.runs);
         std::printf("\n");
     }
@@ -160,6 +170,9 @@ int runCompare(const Args& args, const SimSetup& setup) {
         std::printf("every seed gave the same run on each side: the seeds do not reach this workload's placement "
                     "(tasks forked onto an idle machine that never sleep are placed alike), so sd 0 is no measure of "
                     "noise\n");
+    else if (anyInterval)
+        std::printf("95%% interval: of the change of the means, by Welch's t over the seeds, as a share of the off mean; "
+                    "\"within noise\": it holds 0, so the seeds' own spread can explain the change\n");
     return 0;
 }
 

@@ -158,7 +158,7 @@ std::vector<WhatIfResult::Row> WhatIfResult::rows() const {
         row.metric = name;
         row.off = sim::metricStats(values[0][name]);
         row.on = sim::metricStats(values[1][name]);
-        row.relativePct = row.off.n && row.on.n && row.off.mean != 0 ? (row.on.mean - row.off.mean) / std::fabs(row.off.mean) * 100.0 : 0.0;
+        row.change = sim::metricChange(row.off, row.on);
         out.push_back(std::move(row));
     }
     return out;
@@ -233,7 +233,11 @@ nlohmann::json WhatIfResult::toJson() const {
         return json{{"mean", s.mean}, {"sd", s.sd}, {"min", s.min}, {"max", s.max}, {"n", s.n}};
     };
     for (const auto& row : rows())
-        metrics[row.metric] = {{"off", stats(row.off)}, {"on", stats(row.on)}, {"relative_pct", row.relativePct}};
+        metrics[row.metric] = {{"off", stats(row.off)},
+                               {"on", stats(row.on)},
+                               {"relative_pct", row.change.defined ? json(row.change.relativePct) : json(nullptr)},
+                               {"ci95_pct", row.change.hasInterval ? json{row.change.lowPct, row.change.highPct} : json(nullptr)},
+                               {"significant", row.change.hasInterval ? json(row.change.significant) : json(nullptr)}};
     json byLevel = json::object();
     for (const auto& level : levels()) byLevel[level] = {{"off", meanMigrations(0, level)}, {"on", meanMigrations(1, level)}};
     json util = {{"off", meanUtilisation(0)}, {"on", meanUtilisation(1)}};
@@ -275,7 +279,8 @@ nlohmann::json WhatIfResult::toJson() const {
 std::string WhatIfResult::toCsv() const {
     std::ostringstream out;
     out.precision(10);
-    out << "metric,off_mean,off_sd,off_min,off_max,off_n,on_mean,on_sd,on_min,on_max,on_n,relative_pct\n";
+    out << "metric,off_mean,off_sd,off_min,off_max,off_n,on_mean,on_sd,on_min,on_max,on_n,relative_pct,ci95_low_pct,"
+           "ci95_high_pct,significant\n";
     // a side no seed has a value for (completion_s when none finished) leaves its cells empty
     auto side = [&out](const MetricStats& s) {
         if (s.n == 0) out << ",,,,0";
@@ -287,12 +292,15 @@ std::string WhatIfResult::toCsv() const {
         out << ',';
         side(r.on);
         out << ',';
-        if (r.off.n && r.on.n) out << r.relativePct;
+        if (r.change.defined) out << r.change.relativePct;
+        out << ',';
+        if (r.change.hasInterval) out << r.change.lowPct << ',' << r.change.highPct << ',' << (r.change.significant ? 1 : 0);
+        else out << ",,";
         out << '\n';
     }
     for (const auto& level : levels())
         out << "migrations_" << level << ',' << meanMigrations(0, level) << ",,,," << runsOf(0) << ','
-            << meanMigrations(1, level) << ",,,," << runsOf(1) << ",\n";
+            << meanMigrations(1, level) << ",,,," << runsOf(1) << ",,,,\n";
     return out.str();
 }
 

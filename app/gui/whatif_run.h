@@ -12,6 +12,7 @@
 
 #include "domains/domain_builder.h"
 #include "event_store.h"
+#include "sim/metric_change.h"
 #include "sim/metric_stats.h"
 #include "sim/sim_options.h"
 #include "topology/topology_source.h"
@@ -99,7 +100,7 @@ struct WhatIfResult {
     struct Row {
         std::string metric;
         MetricStats off, on;
-        double relativePct = 0;  // (on - off) / |off| * 100; 0 when off is 0
+        sim::MetricChange change;  // the relative change of the means and its 95% interval
     };
     std::vector<Row> rows() const;
     // Mean migrations per level over the seeds, levels bottom-up (the union of both settings).

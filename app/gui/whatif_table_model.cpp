@@ -28,6 +28,19 @@ int WhatIfTableModel::rowCount(const QModelIndex& parent) const { return parent.
 
 int WhatIfTableModel::columnCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : ColumnCount; }
 
+// The 95% interval of a change, and what it says: whether the seeds' spread can explain it.
+QString WhatIfTableModel::deltaTooltip(const WhatIfResult::Row& row) {
+    const sim::MetricChange& c = row.change;
+    if (!c.defined) return row.off.n && row.on.n ? tr("no relative change from 0") : QString();
+    if (!c.hasInterval)
+        return tr("no interval: one seed a side, or every seed gave the same figure (the seeds are no measure of the noise)");
+    const QString interval = tr("95% interval of the change: %1% to %2% (Welch's t over %3 and %4 seeds)")
+                                 .arg(QString::asprintf("%+.2f", c.lowPct), QString::asprintf("%+.2f", c.highPct))
+                                 .arg(row.off.n)
+                                 .arg(row.on.n);
+    return c.significant ? interval : interval + tr(": it holds 0, so the change is within the seeds' noise");
+}
+
 QVariant WhatIfTableModel::data(const QModelIndex& index, int role) const {
     if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid)) return {};
     const auto& row = rows_[size_t(index.row())];
@@ -42,7 +55,7 @@ QVariant WhatIfTableModel::data(const QModelIndex& index, int role) const {
         case OffSdColumn: value = row.off.sd; break;
         case OnMeanColumn: value = row.on.mean; break;
         case OnSdColumn: value = row.on.sd; break;
-        case DeltaColumn: value = row.relativePct; break;
+        case DeltaColumn: value = row.change.relativePct; break;
         default: break;
     }
     switch (role) {
@@ -55,7 +68,7 @@ QVariant WhatIfTableModel::data(const QModelIndex& index, int role) const {
             if (col == OffSdColumn || col == OnSdColumn) return QString(QStringLiteral("\u00b1") + number(value));
             if (col == DeltaColumn) {
                 // no relative change from nothing to something (numa_migrations 0 -> 34)
-                if (row.off.n == 0 || row.on.n == 0 || (row.off.mean == 0 && row.on.mean != 0)) return QStringLiteral("\u2013");
+                if (!row.change.defined) return QStringLiteral("\u2013");
                 return QString::asprintf("%+.1f%%", value);
             }
             return number(value);
@@ -65,14 +78,17 @@ QVariant WhatIfTableModel::data(const QModelIndex& index, int role) const {
         case Qt::TextAlignmentRole:
             return col == MetricColumn ? QVariant(int(Qt::AlignLeft | Qt::AlignVCenter)) : QVariant(int(Qt::AlignRight | Qt::AlignVCenter));
         case Qt::ForegroundRole: {
+            if (col != DeltaColumn || !row.change.defined) return {};
+            // a change the seeds' own spread can explain is neither better nor worse
+            if (row.change.hasInterval && !row.change.significant) return QColor(0x80, 0x80, 0x80);
             const int direction = betterDirection(row.metric);
-            if (col != DeltaColumn || direction == 0 || std::fabs(row.relativePct) < 1.0 || row.off.n == 0 || row.on.n == 0)
-                return {};
-            const bool better = (row.relativePct > 0) == (direction > 0);
+            if (direction == 0 || std::fabs(row.change.relativePct) < 1.0) return {};
+            const bool better = (row.change.relativePct > 0) == (direction > 0);
             return better ? QColor(0x1b, 0x7a, 0x1b) : QColor(0xb0, 0x20, 0x20);
         }
         case Qt::ToolTipRole: {
-            if (col == MetricColumn || col == DeltaColumn) return {};
+            if (col == MetricColumn) return {};
+            if (col == DeltaColumn) return deltaTooltip(row);
             const MetricStats& s = col <= OffSdColumn ? row.off : row.on;
             if (s.n < s.runs) return tr("%1 of %2 seeds finished: min %3, max %4").arg(s.n).arg(s.runs).arg(number(s.min), number(s.max));
             return tr("%1 seeds: min %2, max %3").arg(s.n).arg(number(s.min), number(s.max));

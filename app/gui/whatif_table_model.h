@@ -1,7 +1,9 @@
 #pragma once
 // WhatIfTableModel: the metric table of a what-if result, one row per metric, the two
 // settings side by side: mean and standard deviation over the seeds, and the relative change
-// of the mean. A thin adapter over WhatIfResult::rows().
+// of the mean, coloured better or worse only when its 95% interval leaves 0 out (grey when the
+// seeds' own spread can explain it; the tooltip gives the interval). A thin adapter over
+// WhatIfResult::rows().
 #include <QAbstractTableModel>
 
 #include "whatif_run.h"
@@ -24,6 +26,8 @@ public:
     QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
 
 private:
+    static QString deltaTooltip(const WhatIfResult::Row& row);
+
     std::vector<WhatIfResult::Row> rows_;
     QString offName_ = tr("off"), onName_ = tr("on");
     QString unit_;

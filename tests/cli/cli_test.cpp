@@ -623,6 +623,36 @@ TEST(Cli, CompareNumaBalancingOffAndOn) {
     EXPECT_GT(c["metrics"]["throughput"]["relative_pct"].get<double>(), 5.0);
 }
 
+// Each change comes with its 95% interval over the seeds: stream's 4 threads gain ~13% from CLS
+// well outside the seeds' spread; kernbench's CPU-bound jobs change by nothing the spread cannot
+// explain (seed 000's "kernbench ~0%"). The table has the column and says what it means.
+TEST(Cli, CompareGivesEachChangeItsIntervalAndSaysWhenItIsNoise) {
+    CliRun stream = cli("simulate --preset kunpeng920-24 --workload stream:threads=4,cpus=0-23 --compare cls --seeds 3 "
+                        "--duration 0.5 --json");
+    ASSERT_EQ(stream.status, 0) << stream.err;
+    const auto s = nlohmann::json::parse(stream.out, nullptr, false);
+    ASSERT_FALSE(s.is_discarded()) << stream.out;
+    const auto& gain = s["metrics"]["throughput"];
+    ASSERT_TRUE(gain["ci95_pct"].is_array()) << gain.dump();
+    EXPECT_TRUE(gain["significant"].get<bool>());
+    EXPECT_GT(gain["ci95_pct"][0].get<double>(), 5.0);
+    EXPECT_LT(gain["ci95_pct"][0].get<double>(), gain["relative_pct"].get<double>());
+    EXPECT_GT(gain["ci95_pct"][1].get<double>(), gain["relative_pct"].get<double>());
+    // migrations: the same on every seed, so no interval and no verdict
+    EXPECT_TRUE(s["metrics"]["migrations"]["ci95_pct"].is_null());
+    EXPECT_TRUE(s["metrics"]["migrations"]["significant"].is_null());
+
+    CliRun kern = cli("simulate --preset kunpeng920-24 --workload kernbench:jobs=24,cpus=0-23 --compare cls --seeds 3 "
+                      "--duration 0.5");
+    ASSERT_EQ(kern.status, 0) << kern.err;
+    EXPECT_NE(kern.out.find("95% interval"), std::string::npos) << kern.out;
+    const size_t row = kern.out.find("\nthroughput ");
+    ASSERT_NE(row, std::string::npos) << kern.out;
+    const std::string line = kern.out.substr(row + 1, kern.out.find('\n', row + 1) - row - 1);
+    EXPECT_NE(line.find("within noise"), std::string::npos) << line;
+    EXPECT_NE(kern.out.find("Welch's t"), std::string::npos) << kern.out;
+}
+
 // --compare says when every seed gave the same run (mcf's copies never sleep: forked onto an
 // idle machine they are placed alike whatever the seed), and not when the seeds differ.
 TEST(Cli, CompareSaysWhenTheSeedsGaveOneRun) {

@@ -82,7 +82,7 @@ TEST(WhatIfStats, UnfinishedRunsStayOutOfTheMeans) {
     EXPECT_EQ(model.index(0, WhatIfTableModel::OnMeanColumn).data().toString(), QStringLiteral("3.000"));
     EXPECT_EQ(model.index(0, WhatIfTableModel::DeltaColumn).data().toString(), QStringLiteral("\u2013"));
     EXPECT_TRUE(model.index(0, WhatIfTableModel::OnMeanColumn).data(Qt::ToolTipRole).toString().contains(QStringLiteral("2 of 3 seeds finished")));
-    EXPECT_NE(r.toCsv().find("completion_s,,,,,0,3,1.414213562,2,4,2,\n"), std::string::npos) << r.toCsv();
+    EXPECT_NE(r.toCsv().find("completion_s,,,,,0,3,1.414213562,2,4,2,,,,\n"), std::string::npos) << r.toCsv();
     EXPECT_TRUE(r.toJson()["metrics"]["completion_s"]["off"]["mean"].is_null());
 }
 
@@ -111,14 +111,50 @@ TEST(WhatIfStats, MeanSpreadAndRelativeChange) {
     const auto rows = handMadeResult().rows();
     ASSERT_EQ(rows.size(), 2u);
     EXPECT_EQ(rows[0].metric, "throughput");
-    EXPECT_DOUBLE_EQ(rows[0].relativePct, 25.0);
-    EXPECT_DOUBLE_EQ(rows[1].relativePct, -50.0);
+    EXPECT_DOUBLE_EQ(rows[0].change.relativePct, 25.0);
+    EXPECT_DOUBLE_EQ(rows[1].change.relativePct, -50.0);
     const WhatIfResult r = handMadeResult();
     EXPECT_DOUBLE_EQ(r.meanMigrations(0, "MC"), 5);
     EXPECT_DOUBLE_EQ(r.meanMigrations(1, "CLS"), 3);
     EXPECT_EQ(r.meanUtilisation(1), (std::vector<double>{0.5, 1.0}));
     const std::string csv = r.toCsv();
     EXPECT_NE(csv.find("throughput,12,2,10,14,3,15,0,15,15,3,25"), std::string::npos) << csv;
+}
+
+// Seeds whose spread can explain a change: the change is shown grey, not as better or worse,
+// and its 95% interval (Welch's t) is in the tooltip, the JSON and the CSV; a change well
+// outside the spread keeps its colour.
+TEST(WhatIfStats, ChangesWithinTheSeedsNoiseAreNotCalledBetter) {
+    WhatIfResult r;
+    const double throughput[2][3] = {{10, 12, 14}, {15, 15, 15}}, waits[2][3] = {{100, 101, 99}, {80, 81, 79}};
+    for (int k = 0; k < 3; ++k)
+        for (int setting = 0; setting < 2; ++setting) {
+            WhatIfRun run;
+            run.setting = setting;
+            run.seed = 1 + k;
+            run.metrics = {{"throughput", throughput[setting][k]}, {"wait_p99_us", waits[setting][k]}};
+            r.runs.push_back(run);
+        }
+    WhatIfTableModel model;
+    model.setResult(r);
+    ASSERT_EQ(model.rowCount(), 2);
+    const QModelIndex noisy = model.index(0, WhatIfTableModel::DeltaColumn), clear = model.index(1, WhatIfTableModel::DeltaColumn);
+    EXPECT_EQ(noisy.data(Qt::ForegroundRole).value<QColor>(), QColor(0x80, 0x80, 0x80));
+    const QString tip = noisy.data(Qt::ToolTipRole).toString();
+    // 3 +- 4.3027 * sqrt(4 / 3) = 3 +- 4.968 over 12: -16.40% .. +66.40%
+    EXPECT_TRUE(tip.contains(QStringLiteral("-16.40% to +66.40%")) && tip.contains(QStringLiteral("within the seeds' noise")))
+        << tip.toStdString();
+    // waits 100 -> 80 with sd 1: -20%, interval -22.3..-17.7%: lower waits are better
+    EXPECT_EQ(clear.data(Qt::ForegroundRole).value<QColor>(), QColor(0x1b, 0x7a, 0x1b));
+    EXPECT_FALSE(clear.data(Qt::ToolTipRole).toString().contains(QStringLiteral("noise")));
+    const auto j = r.toJson()["metrics"];
+    EXPECT_FALSE(j["throughput"]["significant"].get<bool>());
+    EXPECT_NEAR(j["throughput"]["ci95_pct"][0].get<double>(), -16.40, 0.01);
+    EXPECT_TRUE(j["wait_p99_us"]["significant"].get<bool>());
+    EXPECT_LT(j["wait_p99_us"]["ci95_pct"][1].get<double>(), 0);
+    const std::string csv = r.toCsv();
+    EXPECT_NE(csv.find("relative_pct,ci95_low_pct,ci95_high_pct,significant\n"), std::string::npos) << csv;
+    EXPECT_NE(csv.find("throughput,12,2,10,14,3,15,0,15,15,3,25,-16.40"), std::string::npos) << csv;
 }
 
 TEST(WhatIfTableModel, PassesTheModelTesterThroughResets) {
@@ -135,7 +171,10 @@ TEST(WhatIfTableModel, PassesTheModelTesterThroughResets) {
         EXPECT_EQ(model.data(model.index(0, WhatIfTableModel::MetricColumn)).toString(), QStringLiteral("throughput"));
         EXPECT_EQ(model.data(model.index(0, WhatIfTableModel::OffMeanColumn), WhatIfTableModel::ValueRole).toDouble(), 12.0);
         EXPECT_EQ(model.data(model.index(0, WhatIfTableModel::DeltaColumn)).toString(), QStringLiteral("+25.0%"));
-        EXPECT_TRUE(model.data(model.index(0, WhatIfTableModel::DeltaColumn), Qt::ForegroundRole).isValid());
+        // 10/12/14 against 15/15/15: +25%, but its interval (-16.4..+66.4%) holds 0
+        EXPECT_EQ(model.data(model.index(0, WhatIfTableModel::DeltaColumn), Qt::ForegroundRole).value<QColor>(), QColor(0x80, 0x80, 0x80));
+        // 8 against 4 migrations on every seed: no interval, coloured as the model's own difference
+        EXPECT_EQ(model.data(model.index(1, WhatIfTableModel::DeltaColumn), Qt::ForegroundRole).value<QColor>(), QColor(0x1b, 0x7a, 0x1b));
         EXPECT_TRUE(model.headerData(WhatIfTableModel::OffMeanColumn, Qt::Horizontal).toString().contains(QStringLiteral("CLS off")));
         model.setResult(WhatIfResult{});
         EXPECT_EQ(model.rowCount(), 0);

@@ -1,0 +1,29 @@
+#pragma once
+// The change of one metric from the "off" runs of a comparison to the "on" runs, and whether
+// the seeds' own spread could explain it: the 95% confidence interval of the difference of the
+// means by Welch's t (two samples, unequal variances), as a share of the off mean. A +1.8%
+// gain whose interval is -0.9..+4.5% is within the noise of the seeds; a +13% gain with
+// +12.9..+13.4% is not. The CLI's --compare and the GUI's what-if panel show it.
+#include "sim/metric_stats.h"
+
+namespace schedscope::sim {
+
+struct MetricChange {
+    // false when a side has no value (completion_s of unfinished runs) or the change is from 0
+    // to something (no relative figure)
+    bool defined = false;
+    double relativePct = 0;  // (on - off) / |off| * 100; 0 when both means are 0
+    // false with fewer than two values on a side or no spread on either (every seed gave the
+    // same figure: the seeds are no measure of the noise)
+    bool hasInterval = false;
+    double lowPct = 0, highPct = 0;  // the interval of (on - off), as a share of |off| (or 0..0)
+    bool significant = false;        // hasInterval and the interval leaves 0 out
+};
+
+MetricChange metricChange(const MetricStats& off, const MetricStats& on);
+
+// Student's t quantile at 97.5% (two-sided 95%) for `df` degrees of freedom, df >= 1 and not
+// necessarily whole (Welch's is not): the incomplete beta function's tail, inverted by bisection.
+double studentT975(double df);
+
+}  // namespace schedscope::sim
