@@ -63,7 +63,10 @@ MetricChange metricChange(const MetricStats& off, const MetricStats& on) {
     const double scale = off.mean == 0 ? 0.0 : 100.0 / std::fabs(off.mean);
     c.relativePct = (on.mean - off.mean) * scale;
     if (off.n < 2 || on.n < 2) return c;
-    const double vOff = off.sd * off.sd / off.n, vOn = on.sd * on.sd / on.n;
+    // a side whose values differ only in their last bits has no spread, not an sd of 1e-16
+    // that would make any difference significant
+    const double vOff = sameToRounding(off) ? 0.0 : off.sd * off.sd / off.n;
+    const double vOn = sameToRounding(on) ? 0.0 : on.sd * on.sd / on.n;
     const double se2 = vOff + vOn;
     if (!(se2 > 0) || scale == 0) return c;
     // Welch-Satterthwaite degrees of freedom

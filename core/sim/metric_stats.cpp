@@ -24,12 +24,15 @@ MetricStats metricStats(const std::vector<double>& values) {
     return s;
 }
 
+bool sameToRounding(const MetricStats& s) {
+    return s.n > 0 && s.max - s.min <= 1e-9 * std::max({std::fabs(s.min), std::fabs(s.max), 1.0});
+}
+
 bool seedsGaveOneRun(const std::vector<MetricStats>& stats) {
     bool compared = false;
     for (const auto& st : stats) {
         if (st.n == 0) continue;  // no run had it (completion_s of unfinished runs)
-        // alike to the rounding of summing the same figures in another order
-        if (st.n < 2 || st.max - st.min > 1e-9 * std::max({std::fabs(st.min), std::fabs(st.max), 1.0})) return false;
+        if (st.n < 2 || !sameToRounding(st)) return false;
         compared = true;
     }
     return compared;

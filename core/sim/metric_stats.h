@@ -15,6 +15,10 @@ struct MetricStats {
 
 MetricStats metricStats(const std::vector<double>& values);
 
+// Whether the values with one (n >= 1) are all the same to a relative 1e-9: the same figures
+// summed in another order differ in their last bits, and their sd of 1e-16 is no spread.
+bool sameToRounding(const MetricStats& s);
+
 // Whether the seeds all gave the same run: every metric some run has a value for has one in at
 // least two runs, and its minimum equals its maximum (to a relative 1e-9: the same figures summed
 // in another order). A spread of 0 is then no measure of the noise: the seeds do

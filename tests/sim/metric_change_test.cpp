@@ -66,6 +66,12 @@ TEST(MetricChange, NoIntervalWithoutSpreadOrWithOneRunOrNoValue) {
     EXPECT_NEAR(alike.relativePct, 100.0 / 3, 1e-9);
     EXPECT_FALSE(alike.hasInterval);
     EXPECT_FALSE(alike.significant);
+    // the same figures summed in another order: an sd of 1e-16 is no spread
+    const auto rounding = sim::metricChange(sim::metricStats({3.6558, 3.6558 * (1 + 4e-16), 3.6558}),
+                                            sim::metricStats({3.8502, 3.8502, 3.8502 * (1 - 4e-16)}));
+    EXPECT_TRUE(rounding.defined);
+    EXPECT_FALSE(rounding.hasInterval);
+    EXPECT_FALSE(rounding.significant);
     // one run a side
     const auto single = sim::metricChange(sim::metricStats({3}), sim::metricStats({4}));
     EXPECT_TRUE(single.defined);
