@@ -504,6 +504,32 @@ TEST(Cli, BenchSimTimesTheRunSimulateMakes) {
     EXPECT_NE(bad.err.find("unknown workload 'nope'"), std::string::npos) << bad.err;
 }
 
+// --runs N times the same run N times: every run simulates the same events, and the best,
+// median and worst rates come from the N wall times (best >= median >= worst).
+TEST(Cli, BenchSimRunsRepeatsTheRunAndGivesBestMedianWorst) {
+    CliRun bench = cli("bench sim --duration 0.05 --runs 3 --json");
+    ASSERT_EQ(bench.status, 0) << bench.err;
+    const auto b = nlohmann::json::parse(bench.out, nullptr, false);
+    ASSERT_FALSE(b.is_discarded()) << bench.out;
+    const auto& r = b["repeats"];
+    ASSERT_TRUE(r.is_object()) << bench.out;
+    EXPECT_EQ(r["runs"].get<int>(), 3);
+    ASSERT_EQ(r["wall_s"].size(), 3u);
+    double fastest = 1e300;
+    for (const auto& w : r["wall_s"]) fastest = std::min(fastest, w.get<double>());
+    const double events = b["events"].get<double>();
+    EXPECT_DOUBLE_EQ(r["events_per_s_best"].get<double>(), events / fastest);
+    EXPECT_GE(r["events_per_s_best"].get<double>(), r["events_per_s_median"].get<double>());
+    EXPECT_GE(r["events_per_s_median"].get<double>(), r["events_per_s_worst"].get<double>());
+    EXPECT_TRUE(nlohmann::json::parse(cli("bench sim --duration 0.05 --json").out)["repeats"].is_null());
+    CliRun text = cli("bench sim --duration 0.05 --runs 2");
+    ASSERT_EQ(text.status, 0) << text.err;
+    EXPECT_NE(text.out.find("2 runs   events/s best"), std::string::npos) << text.out;
+    CliRun bad = cli("bench sim --runs 0");
+    EXPECT_EQ(bad.status, 2);
+    EXPECT_NE(bad.err.find("--runs"), std::string::npos) << bad.err;
+}
+
 // A workload file whose two tasks each wait for the other's wakeup: the run says it stalled,
 // when and who waits, where the metrics alone only showed "not finished".
 TEST(Cli, AWorkloadWhoseTasksWaitForEachOtherSaysItStalled) {
