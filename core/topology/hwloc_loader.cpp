@@ -246,7 +246,7 @@ Result<Topology> convert(hwloc_topology_t ht, const std::string& what, bool arch
     if (maxCap && maxCap != 1024)
         for (auto& c : t.cpus) c.capacity = static_cast<unsigned>(uint64_t{c.capacity} * 1024 / maxCap);
     ignoreInvalidSlit(t);
-    if (auto st = t.check(); !st) return Error{st.error()};
+    if (auto st = t.check(what); !st) return Error{st.error()};
     return t;
 }
 

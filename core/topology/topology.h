@@ -59,6 +59,10 @@ struct NumaNode {
     bool cpusHidden = false;
 };
 
+// The kernel's MAX_NUMNODES at its largest (NODES_SHIFT 10 on x86-64 and arm64): node ids run
+// below it, so no machine Linux runs on has more nodes.
+inline constexpr int kMaxNumaNodes = 1024;
+
 class Topology {
 public:
     std::string name;    // short name, e.g. "kunpeng920-24" or the file name
@@ -134,8 +138,10 @@ public:
     std::vector<CpuSet> rootDomainSpans() const;
 
     // hwloc_topology_check in spirit: masks contain their CPU, nest (SMT in cluster-or-package,
-    // package), nodes are disjoint, distance matrix square with local distance 10 on the diagonal.
-    Status check() const;
+    // package), nodes are disjoint and numbered below kMaxNumaNodes, distance matrix square with
+    // local distance 10 on the diagonal.
+    // Errors begin with `what` (the file or description), else the topology's name.
+    Status check(const std::string& what = {}) const;
 };
 
 // A cache size as lstopo writes it: whole MB, else KB below 10 MB, else MB to a tenth

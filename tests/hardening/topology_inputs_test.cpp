@@ -232,16 +232,35 @@ TEST(BadTopology, SyntheticAskingForABillionPus) {
 }
 
 // hwloc reads levels written without a space between them: the size guard counts them as it
-// does ("pack:52nu@ma:22" is 52 x 22 NUMA nodes, 4576 CPUs, which once counted as 208).
+// does ("pack:40nu@ma:22" is 40 x 22 NUMA nodes; "pack:52nu@ma:22" once counted as 208).
 TEST(BadTopology, SyntheticLevelsRunTogetherAreCounted) {
     EXPECT_EQ(syntheticPuCount("pack:52nu@ma:22 core:4 pu:1"), 4576);
-    auto t = loadHwlocSynthetic("pack:52nu@ma:22 core:4 pu:1", Arch::X86_64);
+    EXPECT_EQ(syntheticPuCount("pack:40nu@ma:22 core:8 pu:1"), 7040);
+    auto t = loadHwlocSynthetic("pack:40nu@ma:22 core:8 pu:1", Arch::X86_64);
     ASSERT_TRUE(t) << t.error();
-    EXPECT_EQ(t->onlineCount(), 4576);
+    EXPECT_EQ(t->onlineCount(), 7040);
     auto over = loadHwlocSynthetic("pack:52nu@ma:22 core:8 pu:1", Arch::X86_64);
     ASSERT_FALSE(over);
     EXPECT_EQ(over.error(),
               "synthetic topology 'pack:52nu@ma:22 core:8 pu:1': asks for 9152 CPUs, more than the limit of 8192");
+}
+
+// No machine Linux runs on has more than MAX_NUMNODES (1024) nodes: 1144 one-CPU nodes (found by
+// fuzzing: 13 s to build sanitized, a group per node for every CPU) are refused in one line
+// naming the input, and 1024 load.
+TEST(BadTopology, MoreNumaNodesThanTheKernelsLimit) {
+    auto over = loadHwlocSynthetic("pack:52nu@ma:22pu:1", Arch::X86_64);
+    ASSERT_FALSE(over);
+    EXPECT_EQ(over.error(), "synthetic topology 'pack:52nu@ma:22pu:1': 1144 NUMA nodes, more than the kernel's 1024 (MAX_NUMNODES)");
+    auto most = loadHwlocSynthetic("numa:1024 pu:1", Arch::X86_64);
+    ASSERT_TRUE(most) << most.error();
+    EXPECT_EQ(most->nodes.size(), 1024u);
+    // a node id past the limit, whatever the count (a hand-edited or broken export)
+    Topology odd = *loadHwlocSynthetic("numa:2 pu:1", Arch::X86_64);
+    odd.nodes.back().id = 1024;
+    odd.cpus.back().node = 1024;
+    odd.name = "odd.xml";
+    EXPECT_EQ(odd.check().error(), "odd.xml: NUMA node 1024 is outside the kernel's node ids 0..1023");
 }
 
 // A trace's topology sidecar is JSON from another machine: a number that is a float or out of
