@@ -36,6 +36,19 @@ CliRun cli(const std::string& args) {
 
 int lines(const std::string& s) { return static_cast<int>(std::count(s.begin(), s.end(), '\n')); }
 
+// Runs the CLI with `args` and parses its JSON; a failed run or output that is not JSON fails
+// the test with what the command said, and gives a discarded value.
+nlohmann::json cliJson(const std::string& args) {
+    const CliRun r = cli(args);
+    if (r.status != 0) {
+        ADD_FAILURE() << args << ": exit " << r.status << ": " << r.err;
+        return nlohmann::json(nlohmann::json::value_t::discarded);
+    }
+    auto j = nlohmann::json::parse(r.out, nullptr, false);
+    if (j.is_discarded()) ADD_FAILURE() << args << ": not JSON: " << r.out;
+    return j;
+}
+
 TEST(Cli, DomainsKernelFormatForKunpeng) {
     CliRun r = cli("domains --preset kunpeng920-24 --format kernel");
     ASSERT_EQ(r.status, 0) << r.err;
@@ -507,12 +520,10 @@ TEST(Cli, BenchSimTimesTheRunSimulateMakes) {
 // --runs N times the same run N times: every run simulates the same events, and the best,
 // median and worst rates come from the N wall times (best >= median >= worst).
 TEST(Cli, BenchSimRunsRepeatsTheRunAndGivesBestMedianWorst) {
-    CliRun bench = cli("bench sim --duration 0.05 --runs 3 --json");
-    ASSERT_EQ(bench.status, 0) << bench.err;
-    const auto b = nlohmann::json::parse(bench.out, nullptr, false);
-    ASSERT_FALSE(b.is_discarded()) << bench.out;
+    const auto b = cliJson("bench sim --duration 0.05 --runs 3 --json");
+    ASSERT_FALSE(b.is_discarded());
     const auto& r = b["repeats"];
-    ASSERT_TRUE(r.is_object()) << bench.out;
+    ASSERT_TRUE(r.is_object()) << b.dump();
     EXPECT_EQ(r["runs"].get<int>(), 3);
     ASSERT_EQ(r["wall_s"].size(), 3u);
     double fastest = 1e300;
@@ -521,7 +532,7 @@ TEST(Cli, BenchSimRunsRepeatsTheRunAndGivesBestMedianWorst) {
     EXPECT_DOUBLE_EQ(r["events_per_s_best"].get<double>(), events / fastest);
     EXPECT_GE(r["events_per_s_best"].get<double>(), r["events_per_s_median"].get<double>());
     EXPECT_GE(r["events_per_s_median"].get<double>(), r["events_per_s_worst"].get<double>());
-    EXPECT_TRUE(nlohmann::json::parse(cli("bench sim --duration 0.05 --json").out)["repeats"].is_null());
+    EXPECT_TRUE(cliJson("bench sim --duration 0.05 --json")["repeats"].is_null());
     CliRun text = cli("bench sim --duration 0.05 --runs 2");
     ASSERT_EQ(text.status, 0) << text.err;
     EXPECT_NE(text.out.find("2 runs   events/s best"), std::string::npos) << text.out;
@@ -636,11 +647,9 @@ TEST(Cli, NiRandomIsAWhatIf) {
 // balancer moves off their memory's node come back (numa migrations, none without it) and do
 // more work; a change from no migrations has no relative figure.
 TEST(Cli, CompareNumaBalancingOffAndOn) {
-    CliRun cmp = cli("simulate --preset kunpeng920-32 --profile linux-6.1 --workload mcf:copies=32 --duration 5 "
-                     "--compare numa-balancing --seeds 1 --json");
-    ASSERT_EQ(cmp.status, 0) << cmp.err;
-    const auto c = nlohmann::json::parse(cmp.out, nullptr, false);
-    ASSERT_FALSE(c.is_discarded()) << cmp.out;
+    const auto c = cliJson("simulate --preset kunpeng920-32 --profile linux-6.1 --workload mcf:copies=32 --duration 5 "
+                           "--compare numa-balancing --seeds 1 --json");
+    ASSERT_FALSE(c.is_discarded());
     EXPECT_EQ(c["compare"], "numa-balancing");
     const auto& numa = c["metrics"]["numa_migrations"];
     EXPECT_EQ(numa["off"]["mean"].get<double>(), 0);
@@ -653,11 +662,9 @@ TEST(Cli, CompareNumaBalancingOffAndOn) {
 // well outside the seeds' spread; kernbench's CPU-bound jobs change by nothing the spread cannot
 // explain (seed 000's "kernbench ~0%"). The table has the column and says what it means.
 TEST(Cli, CompareGivesEachChangeItsIntervalAndSaysWhenItIsNoise) {
-    CliRun stream = cli("simulate --preset kunpeng920-24 --workload stream:threads=4,cpus=0-23 --compare cls --seeds 3 "
-                        "--duration 0.5 --json");
-    ASSERT_EQ(stream.status, 0) << stream.err;
-    const auto s = nlohmann::json::parse(stream.out, nullptr, false);
-    ASSERT_FALSE(s.is_discarded()) << stream.out;
+    const auto s = cliJson("simulate --preset kunpeng920-24 --workload stream:threads=4,cpus=0-23 --compare cls --seeds 3 "
+                           "--duration 0.5 --json");
+    ASSERT_FALSE(s.is_discarded());
     const auto& gain = s["metrics"]["throughput"];
     ASSERT_TRUE(gain["ci95_pct"].is_array()) << gain.dump();
     EXPECT_TRUE(gain["significant"].get<bool>());
