@@ -437,18 +437,14 @@ TEST(Cli, CompareLeavesUnfinishedRunsOutAndShowsTheSpread) {
     EXPECT_NE(completion.find("(finished: off 0 of 2, on 0 of 2)"), std::string::npos) << completion;
     EXPECT_EQ(completion.find("-1.0"), std::string::npos) << completion;
 
-    CliRun json = cli(spec + " --json");
-    ASSERT_EQ(json.status, 0) << json.err;
-    const auto j = nlohmann::json::parse(json.out, nullptr, false);
-    ASSERT_FALSE(j.is_discarded()) << json.out;
+    const auto j = cliJson(spec + " --json");
+    ASSERT_FALSE(j.is_discarded());
     EXPECT_TRUE(j["metrics"]["completion_s"]["off"]["mean"].is_null());
     EXPECT_EQ(j["metrics"]["completion_s"]["on"]["n"].get<int>(), 0);
     EXPECT_GT(j["metrics"]["busy_clusters"]["on"]["mean"].get<double>(), j["metrics"]["busy_clusters"]["off"]["mean"].get<double>() + 2);
 
-    CliRun done = cli("simulate --preset kunpeng920-24 --workload kernbench:jobs=8,cpus=0-23,work=0.05 --compare cls --seeds 2 --json");
-    ASSERT_EQ(done.status, 0) << done.err;
-    const auto d = nlohmann::json::parse(done.out, nullptr, false);
-    ASSERT_FALSE(d.is_discarded()) << done.out;
+    const auto d = cliJson("simulate --preset kunpeng920-24 --workload kernbench:jobs=8,cpus=0-23,work=0.05 --compare cls --seeds 2 --json");
+    ASSERT_FALSE(d.is_discarded());
     EXPECT_EQ(d["metrics"]["completion_s"]["off"]["n"].get<int>(), 2);
     EXPECT_GT(d["metrics"]["completion_s"]["off"]["mean"].get<double>(), 0.04);
 }
@@ -474,10 +470,8 @@ TEST(Cli, CompareGivesTheSameFiguresWhateverTheWorkers) {
 // bench sim prints its figures; --jobs N adds N runs at once (the machine's scaling). The
 // figures are timings and not asserted; the run itself is: same events as the simulation gives.
 TEST(Cli, BenchSimPrintsEventsPerSecondAndTheParallelFigure) {
-    CliRun run = cli("bench sim --duration 0.2 --jobs 2 --json");
-    ASSERT_EQ(run.status, 0) << run.err;
-    const auto j = nlohmann::json::parse(run.out, nullptr, false);
-    ASSERT_FALSE(j.is_discarded()) << run.out;
+    const auto j = cliJson("bench sim --duration 0.2 --jobs 2 --json");
+    ASSERT_FALSE(j.is_discarded());
     EXPECT_EQ(j["cpus"].get<int>(), 128);
     EXPECT_EQ(j["tasks"].get<int>(), 256);
     EXPECT_GT(j["events"].get<long long>(), 10000);
@@ -494,14 +488,10 @@ TEST(Cli, BenchSimPrintsEventsPerSecondAndTheParallelFigure) {
 // and the machine and workload named; a bad option is simulate's one-line error
 TEST(Cli, BenchSimTimesTheRunSimulateMakes) {
     const std::string opts = " --preset kunpeng920-24 --workload pgbench:clients=8,cpus=0-23 --profile linux-6.1 --duration 0.2";
-    CliRun bench = cli("bench sim" + opts + " --json");
-    ASSERT_EQ(bench.status, 0) << bench.err;
-    const auto b = nlohmann::json::parse(bench.out, nullptr, false);
-    ASSERT_FALSE(b.is_discarded()) << bench.out;
-    CliRun sim = cli("simulate" + opts + " --json");
-    ASSERT_EQ(sim.status, 0) << sim.err;
-    const auto s = nlohmann::json::parse(sim.out, nullptr, false);
-    ASSERT_FALSE(s.is_discarded()) << sim.out;
+    const auto b = cliJson("bench sim" + opts + " --json");
+    ASSERT_FALSE(b.is_discarded());
+    const auto s = cliJson("simulate" + opts + " --json");
+    ASSERT_FALSE(s.is_discarded());
     EXPECT_EQ(b["events"].get<long long>(), s["metrics"]["events"].get<long long>());
     EXPECT_GT(b["events"].get<long long>(), 1000);
     EXPECT_EQ(b["cpus"].get<int>(), 96);
@@ -568,9 +558,7 @@ TEST(Cli, AWorkloadWhoseTasksWaitForEachOtherSaysItStalled) {
 
 // simulate's JSON for hackbench:groups=2 on a Kunpeng 920 for 0.1 s, with `extra` options
 nlohmann::json hackbench01sJson(const std::string& extra) {
-    CliRun r = cli("simulate --preset kunpeng920-24 --workload hackbench:groups=2 --duration 0.1 --json" + extra);
-    EXPECT_EQ(r.status, 0) << r.err;
-    return nlohmann::json::parse(r.out, nullptr, false);
+    return cliJson("simulate --preset kunpeng920-24 --workload hackbench:groups=2 --duration 0.1 --json" + extra);
 }
 
 // DELAY_DEQUEUE is the 6.12 profile's and can be turned off (or on for 6.6), as the kernel's
@@ -604,11 +592,9 @@ TEST(Cli, DelayDequeueIsAWhatIf) {
     EXPECT_LT(wakeups(deflt), wakeups(off) * 9 / 10) << "woken in place: fewer wakeup migrations";
     EXPECT_NE(deflt["metrics"]["throughput"], off["metrics"]["throughput"]);
 
-    CliRun cmp = cli("simulate --preset kunpeng920-24 --workload hackbench:groups=2 --duration 0.1 --compare delay-dequeue "
-                     "--seeds 2 --json");
-    ASSERT_EQ(cmp.status, 0) << cmp.err;
-    const auto c = nlohmann::json::parse(cmp.out, nullptr, false);
-    ASSERT_FALSE(c.is_discarded()) << cmp.out;
+    const auto c = cliJson("simulate --preset kunpeng920-24 --workload hackbench:groups=2 --duration 0.1 --compare delay-dequeue "
+                           "--seeds 2 --json");
+    ASSERT_FALSE(c.is_discarded());
     EXPECT_EQ(c["compare"], "delay-dequeue");
     EXPECT_LT(c["metrics"]["migrations"]["on"]["mean"].get<double>(), c["metrics"]["migrations"]["off"]["mean"].get<double>());
     CliRun cfs = cli("simulate --preset kunpeng920-24 --workload hackbench:groups=2 --profile linux-6.1 --compare delay-dequeue");
@@ -630,11 +616,9 @@ TEST(Cli, NiRandomIsAWhatIf) {
     EXPECT_GT(deflt["metrics"]["newidle_balance"]["skipped"].get<long long>(), 0);
     EXPECT_GT(on612["metrics"]["newidle_balance"]["skipped"].get<long long>(), 0);
 
-    CliRun cmp = cli("simulate --preset kunpeng920-24 --workload hackbench:groups=2 --duration 0.1 --compare ni-random "
-                     "--seeds 2 --json");
-    ASSERT_EQ(cmp.status, 0) << cmp.err;
-    const auto c = nlohmann::json::parse(cmp.out, nullptr, false);
-    ASSERT_FALSE(c.is_discarded()) << cmp.out;
+    const auto c = cliJson("simulate --preset kunpeng920-24 --workload hackbench:groups=2 --duration 0.1 --compare ni-random "
+                           "--seeds 2 --json");
+    ASSERT_FALSE(c.is_discarded());
     EXPECT_EQ(c["compare"], "ni-random");
     EXPECT_LT(c["metrics"]["newidle_passes"]["on"]["mean"].get<double>(),
               c["metrics"]["newidle_passes"]["off"]["mean"].get<double>() * 0.75);
@@ -693,11 +677,9 @@ TEST(Cli, CompareSaysWhenTheSeedsGaveOneRun) {
                        "--compare cls --seeds 2 --duration 0.5");
     ASSERT_EQ(alike.status, 0) << alike.err;
     EXPECT_NE(alike.out.find("every seed gave the same run"), std::string::npos) << alike.out;
-    CliRun differ = cli("simulate --preset kunpeng920-24 --workload hackbench:groups=1 --compare cls --seeds 2 "
-                        "--duration 0.1 --json");
-    ASSERT_EQ(differ.status, 0) << differ.err;
-    const auto d = nlohmann::json::parse(differ.out, nullptr, false);
-    ASSERT_FALSE(d.is_discarded()) << differ.out;
+    const auto d = cliJson("simulate --preset kunpeng920-24 --workload hackbench:groups=1 --compare cls --seeds 2 "
+                           "--duration 0.1 --json");
+    ASSERT_FALSE(d.is_discarded());
     EXPECT_FALSE(d["seeds_gave_one_run"].get<bool>());
 }
 
