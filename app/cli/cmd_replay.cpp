@@ -5,10 +5,12 @@
 #include <cmath>
 #include <cstdio>
 #include <iostream>
+#include <optional>
 
 #include "commands.h"
 #include "replay.h"
 #include "replay_json.h"
+#include "replay_seeds.h"
 #include "sim/sim_json.h"
 #include "sim_run.h"
 #include "topology_options.h"
@@ -269,8 +271,24 @@ int runReplay(const Args& args) {
     if (!delay) return fail("replay: " + delay.error());
     opt.whatIf.features = *delay;
 
+    auto seeds = args.integer("seeds", 1, 1, 1000);
+    if (!seeds) return fail("replay: " + seeds.error());
     auto result = replayTrace(*store, file, *recordedTopo, *whatIfTopo, opt);
     if (!result) return fail(result.error());
+    // --seeds N: the same replay under the next seeds too; the report is the first seed's, with
+    // the simulated runs' spread over all N below it
+    std::optional<ReplaySeeds> overSeeds;
+    if (*seeds > 1) {
+        overSeeds.emplace(opt.seed);
+        overSeeds->add(*result);
+        for (long long i = 1; i < *seeds; ++i) {
+            ReplayOptions next = opt;
+            next.seed = opt.seed + static_cast<uint64_t>(i);
+            auto again = replayTrace(*store, file, *recordedTopo, *whatIfTopo, next);
+            if (!again) return fail(again.error());
+            overSeeds->add(*again);
+        }
+    }
     if (!args.has(std::string("recorded-profile")) && traceKernel)
         result->assumptions.push_back("recorded kernel profile: " + traceKernel->name + ", the newest not newer than the trace's kernel " +
                                       store->kernelRelease() + " (set --recorded-profile to change it)");
@@ -288,8 +306,14 @@ int runReplay(const Args& args) {
             return fail("replay: " + saved.error());
         std::fprintf(stderr, "replay: wrote the derived workload (%zu tasks) to %s\n", mapped->tasks.size(), out.c_str());
     }
-    if (args.has("json")) std::cout << replayResultToJson(*result, file, args.has("timeline")).dump(2) << "\n";
-    else printReplayText(*result, file);
+    if (args.has("json")) {
+        nlohmann::json j = replayResultToJson(*result, file, args.has("timeline"));
+        j["seeds"] = overSeeds ? overSeeds->toJson(result->recorded, opt.baseline) : nlohmann::json(nullptr);
+        std::cout << j.dump(2) << "\n";
+        return 0;
+    }
+    printReplayText(*result, file);
+    if (overSeeds) overSeeds->print(result->recorded, opt.baseline);
     return 0;
 }
 
@@ -307,6 +331,8 @@ std::vector<Command> replayCommands() {
         {"baseline", false, "also replay under the recording's own topology and profile; deltas against it"},
         {"spread", false, "on a larger what-if machine let unpinned tasks use every CPU (default: CPUs 0..n-1)"},
         {"seed", true, "N random seed (default 1)"},
+        {"seeds", true, "N also replay under the next N-1 seeds: the simulated runs' mean and sd, and the what-if's "
+                        "change against the baseline with its 95% interval (default 1)"},
         bufferOption(),
         {"hz", true, "N tick rate (default 250)"},
         {"delay-dequeue", true, "on|off the what-if's DELAY_DEQUEUE (default: its profile's, on from 6.12)"},
@@ -328,7 +354,7 @@ std::vector<Command> replayCommands() {
     };
     opts.insert(opts.end(), more.begin(), more.end());
     return {{"replay", "replay a recorded trace in the simulator: recorded vs baseline vs what-if (CLS/NODE, machine)",
-             "TRACE [topology options] [--cls on|off] [--node on|off] [--profile NAME] [--seed N] [--window A:B] "
+             "TRACE [topology options] [--cls on|off] [--node on|off] [--profile NAME] [--seed N] [--seeds N] [--window A:B] "
              "[--pid P] [--comm REGEX] [--baseline] [--json]",
              opts, runReplay, 1}};
 }
