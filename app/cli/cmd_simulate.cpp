@@ -13,6 +13,7 @@
 #include "sim/compare_modes.h"
 #include "sim/metric_change.h"
 #include "sim/metric_stats.h"
+#include "sim/sim_json.h"
 #include "sim_run.h"
 #include "topology/hwloc_loader.h"
 #include "topology_options.h"
@@ -140,12 +141,8 @@ int runCompare(const Args& args, const SimSetup& setup) {
         allStats.push_back(on);
         // no relative change from nothing to something (numa_migrations 0 -> 34)
         const sim::MetricChange change = sim::metricChange(off, on);
-        const nlohmann::json null = nullptr;
-        out[names[i]] = {{"off", side(off)},
-                         {"on", side(on)},
-                         {"relative_pct", change.defined ? nlohmann::json(change.relativePct) : null},
-                         {"ci95_pct", change.hasInterval ? nlohmann::json{change.lowPct, change.highPct} : null},
-                         {"significant", change.hasInterval ? nlohmann::json(change.significant) : null}};
+        out[names[i]] = {{"off", side(off)}, {"on", side(on)}};
+        sim::addChangeJson(out[names[i]], change);
         if (args.has("json")) continue;
         std::printf("%-26s %14s %10s %14s %10s ", names[i].c_str(), cell(off, off.mean, "not finished").c_str(),
                     cell(off, off.sd, "-").c_str(), cell(on, on.mean, "not finished").c_str(), cell(on, on.sd, "-").c_str());
@@ -153,7 +150,7 @@ int runCompare(const Args& args, const SimSetup& setup) {
         else std::printf("%9s", "-");
         if (change.hasInterval) {
             anyInterval = true;
-            std::printf("  %+.2f..%+.2f%%%s", change.lowPct, change.highPct, change.significant ? "" : "  within noise");
+            std::printf("  %s", sim::intervalText(change).c_str());
         }
         if (off.n < off.runs || on.n < on.runs) std::printf("  (finished: off %d of %d, on %d of %d)", off.n, off.runs, on.n, on.runs);
         std::printf("\n");
@@ -172,8 +169,7 @@ int runCompare(const Args& args, const SimSetup& setup) {
                     "(tasks forked onto an idle machine that never sleep are placed alike), so sd 0 is no measure of "
                     "noise\n");
     else if (anyInterval)
-        std::printf("95%% interval: of the change of the means, by Welch's t over the seeds, as a share of the off mean; "
-                    "\"within noise\": it holds 0, so the seeds' own spread can explain the change\n");
+        std::printf("%s\n", sim::intervalFootnote("the off mean").c_str());
     return 0;
 }
 

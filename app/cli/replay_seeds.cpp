@@ -6,6 +6,7 @@
 #include <limits>
 
 #include "replay_json.h"
+#include "sim/sim_json.h"
 
 namespace schedscope::cli {
 namespace {
@@ -83,25 +84,20 @@ void ReplaySeeds::print(const replay::ReplayMetrics& recorded, bool withBaseline
         else std::printf(" %12s", "-");
         if (r.change.hasInterval) {
             anyInterval = true;
-            std::printf("  %+.2f..%+.2f%%%s", r.change.lowPct, r.change.highPct, r.change.significant ? "" : "  within noise");
+            std::printf("  %s", sim::intervalText(r.change).c_str());
         }
         if (r.whatIf.n < r.whatIf.runs) std::printf("  (what-if finished in %d of %d)", r.whatIf.n, r.whatIf.runs);
         std::printf("\n");
     }
-    if (anyInterval)
-        std::printf("  95%% interval: of the change of the means, by Welch's t over the seeds, as a share of the "
-                    "baseline's mean; \"within noise\": it holds 0, so the seeds' own spread can explain it\n");
+    if (anyInterval) std::printf("  %s\n", sim::intervalFootnote("the baseline's mean").c_str());
 }
 
 nlohmann::json ReplaySeeds::toJson(const replay::ReplayMetrics& recorded, bool withBaseline) const {
     nlohmann::json metrics = nlohmann::json::object();
-    const nlohmann::json null = nullptr;
     for (const auto& name : names_) {
         const Row r = row(name, recorded, withBaseline);
-        nlohmann::json m = {{"whatif", sideJson(r.whatIf)},
-                            {"relative_pct", r.change.defined ? nlohmann::json(r.change.relativePct) : null},
-                            {"ci95_pct", r.change.hasInterval ? nlohmann::json{r.change.lowPct, r.change.highPct} : null},
-                            {"significant", r.change.hasInterval ? nlohmann::json(r.change.significant) : null}};
+        nlohmann::json m = {{"whatif", sideJson(r.whatIf)}};
+        sim::addChangeJson(m, r.change);
         if (withBaseline) m["baseline"] = sideJson(r.reference);
         metrics[name] = std::move(m);
     }

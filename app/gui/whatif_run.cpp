@@ -232,12 +232,10 @@ nlohmann::json WhatIfResult::toJson() const {
         if (s.n == 0) return json{{"mean", nullptr}, {"sd", nullptr}, {"min", nullptr}, {"max", nullptr}, {"n", 0}};
         return json{{"mean", s.mean}, {"sd", s.sd}, {"min", s.min}, {"max", s.max}, {"n", s.n}};
     };
-    for (const auto& row : rows())
-        metrics[row.metric] = {{"off", stats(row.off)},
-                               {"on", stats(row.on)},
-                               {"relative_pct", row.change.defined ? json(row.change.relativePct) : json(nullptr)},
-                               {"ci95_pct", row.change.hasInterval ? json{row.change.lowPct, row.change.highPct} : json(nullptr)},
-                               {"significant", row.change.hasInterval ? json(row.change.significant) : json(nullptr)}};
+    for (const auto& row : rows()) {
+        metrics[row.metric] = {{"off", stats(row.off)}, {"on", stats(row.on)}};
+        sim::addChangeJson(metrics[row.metric], row.change);
+    }
     json byLevel = json::object();
     for (const auto& level : levels()) byLevel[level] = {{"off", meanMigrations(0, level)}, {"on", meanMigrations(1, level)}};
     json util = {{"off", meanUtilisation(0)}, {"on", meanUtilisation(1)}};

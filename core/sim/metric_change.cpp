@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 
 namespace schedscope::sim {
 
@@ -54,6 +55,18 @@ double studentT975(double df) {
         (studentUpperTail(mid, df) > 0.025 ? lo : hi) = mid;
     }
     return (lo + hi) / 2;
+}
+
+std::string intervalText(const MetricChange& c) {
+    if (!c.hasInterval) return {};
+    char buf[96];
+    std::snprintf(buf, sizeof buf, "%+.2f..%+.2f%%%s", c.lowPct, c.highPct, c.significant ? "" : "  within noise");
+    return buf;
+}
+
+std::string intervalFootnote(const std::string& reference) {
+    return "95% interval: of the change of the means, by Welch's t over the seeds, as a share of " + reference +
+           "; \"within noise\": it holds 0, so the seeds' own spread can explain the change";
 }
 
 MetricChange metricChange(const MetricStats& off, const MetricStats& on) {

@@ -4,6 +4,8 @@
 // means by Welch's t (two samples, unequal variances), as a share of the off mean. A +1.8%
 // gain whose interval is -0.9..+4.5% is within the noise of the seeds; a +13% gain with
 // +12.9..+13.4% is not. The CLI's --compare and the GUI's what-if panel show it.
+#include <string>
+
 #include "sim/metric_stats.h"
 
 namespace schedscope::sim {
@@ -21,6 +23,13 @@ struct MetricChange {
 };
 
 MetricChange metricChange(const MetricStats& off, const MetricStats& on);
+
+// The interval as the tables print it, "+12.95..+13.34%", with "  within noise" when it holds
+// 0; "" without an interval.
+std::string intervalText(const MetricChange& c);
+// The footnote under a table with intervals; `reference` names what the shares are of ("the
+// off mean", "the baseline's mean").
+std::string intervalFootnote(const std::string& reference);
 
 // Student's t quantile at 97.5% (two-sided 95%) for `df` degrees of freedom, df >= 1 and not
 // necessarily whole (Welch's is not): the incomplete beta function's tail, inverted by bisection.

@@ -149,4 +149,11 @@ nlohmann::json simResultToJson(SimState& s, const workload::Workload& wl, const 
     return {{"config", config}, {"metrics", metrics}, {"tasks", tasks}, {"placement_timeline", timeline}};
 }
 
+void addChangeJson(nlohmann::json& into, const MetricChange& c) {
+    const nlohmann::json null = nullptr;
+    into["relative_pct"] = c.defined ? nlohmann::json(c.relativePct) : null;
+    into["ci95_pct"] = c.hasInterval ? nlohmann::json{c.lowPct, c.highPct} : null;
+    into["significant"] = c.hasInterval ? nlohmann::json(c.significant) : null;
+}
+
 }  // namespace schedscope::sim

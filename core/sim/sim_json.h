@@ -3,6 +3,7 @@
 // and cause, wait latency percentiles, imbalance time, utilisation), tasks, placement timeline.
 #include <nlohmann/json.hpp>
 
+#include "sim/metric_change.h"
 #include "sim/sim_state.h"
 
 namespace schedscope::sim {
@@ -21,5 +22,8 @@ std::vector<std::pair<std::string, double>> summaryMetrics(SimState& s, const wo
 // One line on a stalled run (Metrics::stalledAtNs): when, how many tasks wait, the first few by
 // name; "" when the run did not stall.
 std::string describeStall(const SimState& s);
+// A comparison's change as its JSON keys: relative_pct (null when not defined), ci95_pct
+// [low, high] and significant (both null without an interval), added to `into`.
+void addChangeJson(nlohmann::json& into, const MetricChange& c);
 
 }  // namespace schedscope::sim
