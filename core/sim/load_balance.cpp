@@ -20,13 +20,18 @@ char& groupImbalanceFlag(SimState& s, const SchedDomain& sd, const SchedGroup& g
 }
 
 // get_sd_balance_interval(), in ns rounded to jiffies
-int64_t balanceIntervalNs(const SimState& s, const SchedDomain&, const DomainState& ds, bool busy) {
-    double ms = ds.balanceIntervalMs;
-    if (busy) ms *= 16;  // busy_factor
-    const int64_t j = s.jiffyNs();
-    int64_t jiffies = std::max<int64_t>(1, static_cast<int64_t>(ms * 1e6 / static_cast<double>(j) + 0.5));
-    const int64_t maxJ = std::max<int64_t>(1, static_cast<int64_t>(s.opt.hz) * s.onlineCount / 10);
-    return std::min(jiffies, maxJ) * j;
+int64_t balanceIntervalNs(const SimState& s, DomainState& ds, bool busy) {
+    if (ds.intervalsOfMs != ds.balanceIntervalMs) {
+        const int64_t j = s.jiffyNs();
+        const int64_t maxJ = std::max<int64_t>(1, static_cast<int64_t>(s.opt.hz) * s.onlineCount / 10);
+        for (int b = 0; b < 2; ++b) {
+            const double ms = b ? ds.balanceIntervalMs * 16 : ds.balanceIntervalMs;  // busy_factor
+            const int64_t jiffies = std::max<int64_t>(1, static_cast<int64_t>(std::llround(ms * 1e6 / static_cast<double>(j))));
+            ds.intervalNs[b] = std::min(jiffies, maxJ) * j;
+        }
+        ds.intervalsOfMs = ds.balanceIntervalMs;
+    }
+    return ds.intervalNs[busy ? 1 : 0];
 }
 
 int64_t jiffiesNow(const SimState& s) { return s.now - s.now % s.jiffyNs(); }
@@ -533,7 +538,7 @@ void rebalanceDomains(SimState& s, SchedOps& ops, int cpu, BalanceIdle idle, Mig
     for (int i = 0; i < nrDomains(s, cpu); ++i) {
         const SchedDomain& sd = dom(s, cpu, i);
         DomainState& ds = rq.dom[static_cast<size_t>(i)];
-        int64_t interval = balanceIntervalNs(s, sd, ds, busy);
+        int64_t interval = balanceIntervalNs(s, ds, busy);
         if (jnow >= ds.lastBalance + interval) {
             // should_we_balance() failing stops the walk upwards (continue_balancing = 0)
             if (!shouldWeBalanceIn(s, cpu, i, idle, sd.span, &s.online)) {
@@ -546,7 +551,7 @@ void rebalanceDomains(SimState& s, SchedOps& ops, int cpu, BalanceIdle idle, Mig
                 busy = idle != BalanceIdle::Idle;
             }
             ds.lastBalance = jnow;
-            interval = balanceIntervalNs(s, sd, ds, busy);
+            interval = balanceIntervalNs(s, ds, busy);
         }
         next = std::min(next, ds.lastBalance + interval);
     }
@@ -596,8 +601,8 @@ bool newidleBalance(SimState& s, SchedOps& ops, int cpu) {
     rq.idleStamp = s.now;
     int64_t next = jiffiesNow(s) + 1000000000LL;
     auto updateNext = [&](int i) {
-        const DomainState& ds = rq.dom[static_cast<size_t>(i)];
-        next = std::min(next, ds.lastBalance + balanceIntervalNs(s, dom(s, cpu, i), ds, false));
+        DomainState& ds = rq.dom[static_cast<size_t>(i)];
+        next = std::min(next, ds.lastBalance + balanceIntervalNs(s, ds, false));
     };
     bool pulled = false;
     // Too short an expected idle for a pass: before 5.16 shorter than sysctl_sched_migration_cost;

@@ -101,6 +101,10 @@ struct alignas(64) Task {
 struct DomainState {  // the per-CPU copy of a sched_domain's mutable fields
     int64_t lastBalance = 0;
     double balanceIntervalMs = 1;
+    // balanceIntervalNs() of balanceIntervalMs, idle and busy: read on every tick for every
+    // domain, and the interval changes only when a balance fails or succeeds
+    double intervalsOfMs = -1;
+    int64_t intervalNs[2] = {0, 0};
     unsigned nrBalanceFailed = 0;
     double maxNewidleLbCostNs = 0;  // sd->max_newidle_lb_cost (5.16+ newidle gate)
     int64_t lastDecayNs = 0;        // sd->last_decay_max_lb_cost
