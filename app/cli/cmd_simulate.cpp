@@ -59,18 +59,15 @@ int runCompare(const Args& args, const SimSetup& setup) {
     const KernelProfile& kernel = setup.build.profile ? *setup.build.profile : defaultProfile();
     if (const std::string why = levelNeverBuilt(std::string(mode->level), setup.build.arch, kernel); !why.empty())
         return fail("--compare " + what + ": " + why + ": both runs would be the same");
-    // the two sides: a level off and on, the profile with DELAY_DEQUEUE or NI_RANDOM off and on
-    // (other knobs as --delay-dequeue / --ni-random set them), or NUMA balancing off and on
+    // the two sides: a level off and on, the profile with DELAY_DEQUEUE, NI_RANDOM or
+    // wake_wide() off and on (the other knobs as given), or NUMA balancing off and on
     SimSetup sides[2] = {setup, setup};
-    if (mode->what == sim::CompareWhat::DelayDequeue || mode->what == sim::CompareWhat::NewidleRandom) {
-        const KernelProfile& profile = setup.build.profile ? *setup.build.profile : defaultProfile();
-        for (int setting = 0; setting < 2; ++setting) {
-            sim::SchedKnobs knobs = setup.knobs;
-            (mode->what == sim::CompareWhat::DelayDequeue ? knobs.delayDequeue : knobs.newidleRandom) = setting == 1;
-            auto f = sim::featuresWithKnobs(profile, knobs);
-            if (!f) return fail("--compare " + what + ": " + f.error());
-            sides[setting].options.features = *f;
-        }
+    for (int setting = 0; setting < 2; ++setting) {
+        const auto knobs = sim::knobsOfSide(setup.knobs, mode->what, setting);
+        if (!knobs) break;
+        auto f = sim::featuresWithKnobs(kernel, *knobs);
+        if (!f) return fail("--compare " + what + ": " + f.error());
+        sides[setting].options.features = *f;
     }
     if (mode->what == sim::CompareWhat::NumaBalancing) {
         if (setup.topology.nodes.size() < 2)
@@ -363,14 +360,16 @@ std::vector<Command> simulateCommands() {
                                            "until picked or woken in place (default: the profile's, on from 6.12)"});
     opts.push_back({"ni-random", true, "on|off NI_RANDOM: newidle balance runs at a domain with the odds of its recent "
                                        "success (default: the profile's, on from 6.19 and 6.1.160/6.6.120/6.12.65/6.18.5)"});
+    opts.push_back({"wake-wide", true, "llc|cluster|off wake_wide()'s factor: the LLC's size (the kernel's), the "
+                                       "cluster's (seed 001's experiment), or off: every wakeup may be affine (default llc)"});
     opts.push_back({"idle-exit-us", true, "US a task woken onto an idle CPU runs this long after the wakeup (the idle "
                                           "state's exit and the IPI; default 0: at once)"});
     opts.push_back({"numa-balancing", true, "on|off automatic NUMA balancing: a task away from its memory is taken "
                                             "back (or swapped with a task there) when that node has room, and its "
                                             "memory follows it to a node it has run on for a scan period, 1 s "
                                             "(default on, as numa_balancing=1)"});
-    opts.push_back({"compare", true, "cls|node|delay-dequeue|ni-random|numa-balancing run both settings over several seeds "
-                                     "and compare"});
+    opts.push_back({"compare", true, "cls|node|delay-dequeue|ni-random|wake-wide|numa-balancing run both settings over "
+                                     "several seeds and compare (wake-wide: off against --wake-wide's factor, llc by default)"});
     opts.push_back({"seeds", true, "N seeds for --compare (default 5)"});
     opts.push_back({"jobs", true, "N runs of --compare at once (default: one per CPU)"});
     opts.push_back({"json", false, "print JSON"});
@@ -380,7 +379,7 @@ std::vector<Command> simulateCommands() {
     std::vector<OptionSpec> benchOpts = topologyOptions();
     for (const OptionSpec& o : opts)
         if (o.name == "workload" || o.name == "cls" || o.name == "node" || o.name == "profile" || o.name == "seed" ||
-            o.name == "hz" || o.name == "delay-dequeue" || o.name == "ni-random" || o.name == "idle-exit-us" ||
+            o.name == "hz" || o.name == "delay-dequeue" || o.name == "ni-random" || o.name == "wake-wide" || o.name == "idle-exit-us" ||
             o.name == "numa-balancing")
             benchOpts.push_back(o);
     benchOpts.push_back({"duration", true, "S simulated seconds (default 10; a workload's duration= wins)"});

@@ -17,13 +17,18 @@ Result<sim::SchedKnobs> schedKnobOptions(const Args& args) {
         if (!on) return Error{on.error()};
         *knob = *on;
     }
+    if (auto w = args.value("wake-wide")) {
+        auto factor = sim::parseWakeWide(*w);
+        if (!factor) return Error{factor.error()};
+        knobs.wakeWide = *factor;
+    }
     return knobs;
 }
 
 Result<std::optional<sim::SimFeatures>> schedFeatureOptions(const Args& args, const KernelProfile& profile) {
     auto knobs = schedKnobOptions(args);
     if (!knobs) return Error{knobs.error()};
-    if (!knobs->delayDequeue && !knobs->newidleRandom) return std::optional<sim::SimFeatures>{};
+    if (!knobs->delayDequeue && !knobs->newidleRandom && !knobs->wakeWide) return std::optional<sim::SimFeatures>{};
     auto f = sim::featuresWithKnobs(profile, *knobs);
     if (!f) return Error{"--delay-dequeue on: " + f.error()};
     return std::optional<sim::SimFeatures>{*f};

@@ -18,16 +18,16 @@ struct SimSetup {
     workload::Workload workload;
     DomainBuildOptions build;
     sim::SimOptions options;
-    sim::SchedKnobs knobs;  // --delay-dequeue / --ni-random as given (options.features holds their result)
+    sim::SchedKnobs knobs;  // --delay-dequeue / --ni-random / --wake-wide as given (options.features holds their result)
     std::string profileName;
 };
 
 // Reads --workload, --profile, --seed, --duration, --hz, --cls, --node, --idle-exit-us,
-// --delay-dequeue, --ni-random; errors are one line.
+// --delay-dequeue, --ni-random, --wake-wide; errors are one line.
 Result<SimSetup> simSetupFrom(const Args& args);
 
-// --delay-dequeue on|off and --ni-random on|off: `profile`'s behaviours with DELAY_DEQUEUE or
-// NI_RANDOM set so (the kernel's sched_features knobs); nullopt when neither is given (the
+// --delay-dequeue on|off, --ni-random on|off and --wake-wide llc|cluster|off: `profile`'s
+// behaviours with DELAY_DEQUEUE, NI_RANDOM or wake_wide()'s factor set so; nullopt when none is given (the
 // profile decides: DELAY_DEQUEUE from 6.12, NI_RANDOM from 6.19 and its stable backports).
 // DELAY_DEQUEUE on is an error for a CFS profile, which has no lag to delay on.
 Result<std::optional<sim::SimFeatures>> schedFeatureOptions(const Args& args, const KernelProfile& profile);

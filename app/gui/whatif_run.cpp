@@ -88,13 +88,10 @@ Result<std::shared_ptr<const WhatIfSetup>> prepareWhatIf(const WhatIfRequest& re
         return Error{"what-if: " + why + ": both runs would be the same"};
     if (mode->what == sim::CompareWhat::NumaBalancing && setup->topology->nodes.size() < 2)
         return Error{"what-if: the machine has one NUMA node: NUMA balancing off and on would be the same"};
-    const bool comparesDelay = request.compare == "delay-dequeue", comparesRandom = request.compare == "ni-random";
-    if (comparesDelay || request.delayDequeue || comparesRandom || request.newidleRandom) {
+    const sim::SchedKnobs given{request.delayDequeue, request.newidleRandom, std::nullopt};
+    if (sim::knobsOfSide(given, mode->what, 0) || request.delayDequeue || request.newidleRandom) {
         for (int setting = 0; setting < 2; ++setting) {
-            sim::SchedKnobs knobs{request.delayDequeue, request.newidleRandom};
-            if (comparesDelay) knobs.delayDequeue = setting == 1;
-            if (comparesRandom) knobs.newidleRandom = setting == 1;
-            auto f = sim::featuresWithKnobs(kernel, knobs);
+            auto f = sim::featuresWithKnobs(kernel, sim::knobsOfSide(given, mode->what, setting).value_or(given));
             if (!f) return Error{"what-if: " + f.error()};
             setup->features[setting] = *f;
         }
@@ -268,6 +265,7 @@ nlohmann::json WhatIfResult::toJson() const {
         else if (setup->features[0]) out["delay_dequeue"] = setup->features[0]->delayDequeue;
         if (q.compare == "ni-random") out["ni_random"] = "compared";
         else if (setup->features[0]) out["ni_random"] = setup->features[0]->newidleRandom;
+        if (q.compare == "wake-wide") out["wake_wide"] = "compared";
         if (q.compare == "numa-balancing") out["numa_balancing"] = "compared";
     }
     if (!error.empty()) out["error"] = error;

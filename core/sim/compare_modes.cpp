@@ -8,6 +8,7 @@ const std::vector<CompareMode>& compareModes() {
         {CompareWhat::Node, "node", "NODE", "NODE level: off vs on", "NODE"},
         {CompareWhat::DelayDequeue, "delay-dequeue", "DELAY_DEQUEUE", "DELAY_DEQUEUE: off vs on", ""},
         {CompareWhat::NewidleRandom, "ni-random", "NI_RANDOM", "NI_RANDOM: off vs on", ""},
+        {CompareWhat::WakeWide, "wake-wide", "wake_wide", "wake_wide(): off vs on", ""},
         {CompareWhat::NumaBalancing, "numa-balancing", "NUMA balancing", "NUMA balancing: off vs on", ""},
     };
     return modes;

@@ -1,6 +1,6 @@
 #pragma once
 // What a what-if compares, off against on: a domain level (CLS, NODE), a sched feature
-// (DELAY_DEQUEUE, NI_RANDOM) or automatic NUMA balancing. One table for the CLI's --compare and
+// (DELAY_DEQUEUE, NI_RANDOM, wake_wide()) or automatic NUMA balancing. One table for the CLI's --compare and
 // the GUI's what-if panel, so both accept and name the same settings.
 #include <string>
 #include <string_view>
@@ -8,7 +8,7 @@
 
 namespace schedscope::sim {
 
-enum class CompareWhat { Cls, Node, DelayDequeue, NewidleRandom, NumaBalancing };
+enum class CompareWhat { Cls, Node, DelayDequeue, NewidleRandom, WakeWide, NumaBalancing };
 
 struct CompareMode {
     CompareWhat what;
@@ -21,7 +21,7 @@ struct CompareMode {
 const std::vector<CompareMode>& compareModes();
 // the mode `key` names, or nullptr
 const CompareMode* findCompareMode(std::string_view key);
-// "cls, node, delay-dequeue, ni-random or numa-balancing", for messages
+// "cls, node, delay-dequeue, ni-random, wake-wide or numa-balancing", for messages
 std::string compareKeyList();
 
 }  // namespace schedscope::sim

@@ -35,6 +35,15 @@ struct ContentionParams {
     double clusterCacheMB = 0;
     double llcCacheMB = 0;
     double cacheMissCost = 3.0;
+    // A wakee's hand-off (TaskSpec::handoffKB) in ns per KB by where its waker ran: another core
+    // of its cluster (a shared L2 or L3 tag), another cluster of its LLC, another LLC of its
+    // node; from another node the last scaled by distance / 10. Typical core-to-core line
+    // latencies of ~30, ~60 and ~120 ns (same cluster, same LLC, across LLCs), 16 lines a KB
+    // with 4 in flight. On one core (SMT siblings, or the waker's own CPU) the data is in its
+    // L1/L2: no cost.
+    double handoffClusterNsPerKB = 120;
+    double handoffLlcNsPerKB = 240;
+    double handoffCrossLlcNsPerKB = 480;
     std::string origin;        // where the numbers come from, printed in the JSON config
 };
 

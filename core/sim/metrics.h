@@ -48,6 +48,10 @@ struct Metrics {
     // wakeups onto a CPU running another task, and those that preempted it at once (wakeup
     // preemption, or curr's slice found used at the enqueue)
     long long busyWakeups = 0, wakeupPreemptions = 0;
+    // wakees that read their waker's data from another core (TaskSpec::handoffKB), and the
+    // uncontended time those transfers took
+    long long handoffs = 0;
+    double handoffNs = 0;
     // The run stalled: every task left was blocked in a Wait, a Barrier or a Take, none running,
     // runnable or asleep on a timer (and none of them could fork the tasks not started), so
     // nothing could end those waits. When the last of them blocked (-1: no stall), and which.

@@ -1,7 +1,10 @@
 #pragma once
 // The kernel's sched_features knobs a what-if may set against a profile's own behaviours.
 #include <optional>
+#include <string>
+#include <string_view>
 
+#include "sim/compare_modes.h"
 #include "sim/sim_options.h"
 
 namespace schedscope::sim {
@@ -9,7 +12,18 @@ namespace schedscope::sim {
 struct SchedKnobs {
     std::optional<bool> delayDequeue;   // DELAY_DEQUEUE; nullopt: the profile's (on from 6.12)
     std::optional<bool> newidleRandom;  // NI_RANDOM; nullopt: the profile's (on from 6.19 and its backports)
+    std::optional<WakeWide> wakeWide;   // wake_wide()'s factor; nullopt: the kernel's (the LLC's size)
 };
+
+// "llc", "cluster", "off": as --wake-wide takes them and the JSON config names them
+std::string_view wakeWideName(WakeWide w);
+// the setting `name` names; an error naming the choices otherwise
+Result<WakeWide> parseWakeWide(std::string_view name);
+
+// The knobs of one side of a what-if comparing `what` (setting 0: off, 1: on), the others as
+// `knobs` sets them; nullopt when `what` is no sched feature (a level, NUMA balancing). The on
+// side of wake-wide is `knobs`' factor when it names one, else the kernel's.
+std::optional<SchedKnobs> knobsOfSide(const SchedKnobs& knobs, CompareWhat what, int setting);
 
 // `profile`'s behaviours with the knobs that are set; DELAY_DEQUEUE on is an error for a CFS
 // profile (featuresWithDelayDequeue()).

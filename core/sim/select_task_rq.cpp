@@ -32,8 +32,10 @@ void recordWakee(SimState& s, Task& waker, const Task& wakee) {
 }
 
 bool wakeWide(const SimState& s, const Task& waker, const Task& wakee, int thisCpu) {
+    if (s.feat.wakeWide == WakeWide::Off) return false;
     unsigned master = waker.wakeeFlips, slave = wakee.wakeeFlips;
-    const unsigned factor = static_cast<unsigned>(s.info[static_cast<size_t>(thisCpu)].llcSize);
+    const CpuInfo& ci = s.info[static_cast<size_t>(thisCpu)];
+    const unsigned factor = static_cast<unsigned>(s.feat.wakeWide == WakeWide::Cluster ? ci.clusterSize : ci.llcSize);
     if (master < slave) std::swap(master, slave);
     if (slave < factor || master < slave * factor) return false;
     return true;
@@ -401,8 +403,10 @@ int selectTaskRqFair(SimState& s, Task& p, int prevCpu, int thisCpu, int wakeFla
     const char* affineRule = nullptr;
     if ((wakeFlags & WF_TTWU) && waker) {
         recordWakee(s, *waker, p);
-        wantAffine = !wakeWide(s, *waker, p, thisCpu) && allowed(p, thisCpu);
-        if (!wantAffine) affineRule = "wake_wide: many wakees, no affine wakeup";
+        const bool wide = wakeWide(s, *waker, p, thisCpu);
+        wantAffine = !wide && allowed(p, thisCpu);
+        if (wide) affineRule = "wake_wide: many wakees, no affine wakeup";
+        else if (!wantAffine) affineRule = "no affine wakeup: the waker's CPU is not in the wakee's affinity";
     }
     int sd = -1;
     for (int i = 0; i < nrDomains(s, thisCpu); ++i) {

@@ -11,8 +11,9 @@ enum WakeFlags : int { WF_TTWU = 1, WF_FORK = 2, WF_EXEC = 4, WF_SYNC = 8 };
 // mirrors record_wakee(): the waker's wakee_flips count how often it switches wakee, halved
 // once a second.
 void recordWakee(SimState& s, Task& waker, const Task& wakee);
-// mirrors wake_wide(): 1 when waker and wakee flip between many partners, using the LLC size
-// as the factor (since the seed-001 discussion; before, the cluster size was proposed).
+// mirrors wake_wide(): 1 when waker and wakee flip between many partners, the LLC's size the
+// factor as in the kernel (4.13+); SimFeatures::wakeWide may make it the cluster's size, which
+// seed 001 tried and dropped, or turn it off, which the seed found faster for pgbench in one LLC.
 bool wakeWide(const SimState& s, const Task& waker, const Task& wakee, int thisCpu);
 // mirrors wake_affine() with wake_affine_idle() then wake_affine_weight(); returns this_cpu or prev_cpu.
 int wakeAffine(SimState& s, int sdIndex, const Task& p, int thisCpu, int prevCpu, bool sync, const Task* waker);

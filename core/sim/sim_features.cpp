@@ -44,7 +44,39 @@ Result<SimFeatures> featuresWithKnobs(const KernelProfile& profile, const SchedK
         f = *delayed;
     }
     if (knobs.newidleRandom) f.newidleRandom = *knobs.newidleRandom;
+    if (knobs.wakeWide) f.wakeWide = *knobs.wakeWide;
     return f;
+}
+
+std::optional<SchedKnobs> knobsOfSide(const SchedKnobs& knobs, CompareWhat what, int setting) {
+    SchedKnobs side = knobs;
+    const bool on = setting == 1;
+    switch (what) {
+    case CompareWhat::DelayDequeue: side.delayDequeue = on; return side;
+    case CompareWhat::NewidleRandom: side.newidleRandom = on; return side;
+    case CompareWhat::WakeWide:
+        side.wakeWide = !on ? WakeWide::Off : knobs.wakeWide && *knobs.wakeWide != WakeWide::Off ? *knobs.wakeWide : WakeWide::Llc;
+        return side;
+    case CompareWhat::Cls:
+    case CompareWhat::Node:
+    case CompareWhat::NumaBalancing: return std::nullopt;
+    }
+    return std::nullopt;
+}
+
+std::string_view wakeWideName(WakeWide w) {
+    switch (w) {
+    case WakeWide::Llc: return "llc";
+    case WakeWide::Cluster: return "cluster";
+    case WakeWide::Off: return "off";
+    }
+    return "llc";
+}
+
+Result<WakeWide> parseWakeWide(std::string_view name) {
+    for (WakeWide w : {WakeWide::Llc, WakeWide::Cluster, WakeWide::Off})
+        if (wakeWideName(w) == name) return w;
+    return Error{"--wake-wide must be llc, cluster or off, not '" + std::string(name) + "'"};
 }
 
 }  // namespace schedscope::sim

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "sim/placement_spread.h"
+#include "sim/sched_knobs.h"
 
 namespace schedscope::sim {
 namespace {
@@ -68,6 +69,9 @@ std::vector<std::pair<std::string, double>> summaryMetrics(SimState& s, const wo
         {"newidle_passes", static_cast<double>(s.metrics.newidleBalances)},
         {"numa_migrations", static_cast<double>(s.metrics.migrationsByCause[static_cast<size_t>(MigrationCause::Numa)])},
     };
+    // a workload whose wakees read their wakers' data: the time those transfers took, uncontended
+    const bool handsOff = std::any_of(wl.tasks.begin(), wl.tasks.end(), [](const auto& t) { return t.handoffKB > 0; });
+    if (handsOff) out.emplace_back("handoff_ms", s.metrics.handoffNs / 1e6);
     for (auto& spread : placementSpread(s)) out.push_back(std::move(spread));
     return out;
 }
@@ -82,6 +86,7 @@ nlohmann::json simResultToJson(SimState& s, const workload::Workload& wl, const 
                    {"delay_dequeue", s.feat.delayDequeue},
                    {"newidle_random", s.feat.newidleRandom},
                    {"newidle_rate", s.feat.newidleRate},
+                   {"wake_wide", wakeWideName(s.feat.wakeWide)},
                    {"cls", cfg.cls},
                    {"node", cfg.node},
                    {"seed", s.opt.seed},
@@ -99,6 +104,10 @@ nlohmann::json simResultToJson(SimState& s, const workload::Workload& wl, const 
                      {"cluster_cache_mb", s.contention.clusterCacheMB},
                      {"llc_cache_mb", s.contention.llcCacheMB},
                      {"cache_miss_cost", s.contention.cacheMissCost},
+                     {"handoff_ns_per_kb",
+                      {{"cluster", s.contention.handoffClusterNsPerKB},
+                       {"llc", s.contention.handoffLlcNsPerKB},
+                       {"cross_llc", s.contention.handoffCrossLlcNsPerKB}}},
                      {"origin", s.contention.origin}}}};
     double total = 0;
     json perTask = json::array();
@@ -134,6 +143,7 @@ nlohmann::json simResultToJson(SimState& s, const workload::Workload& wl, const 
         {"numa_task_moves", s.metrics.numaTaskMoves},
         {"numa_swaps", s.metrics.numaSwaps},
         {"newidle_balance", {{"runs", s.metrics.newidleBalances}, {"skipped", s.metrics.newidleSkipped}}},
+        {"handoff", {{"count", s.metrics.handoffs}, {"ms", s.metrics.handoffNs / 1e6}}},
         {"wait_latency_us",
          {{"p50", s.metrics.waitLatency.percentileNs(50) / 1e3},
           {"p95", s.metrics.waitLatency.percentileNs(95) / 1e3},

@@ -11,6 +11,11 @@
 
 namespace schedscope::sim {
 
+// wake_wide()'s factor: the kernel's sd_llc_size, the cluster's size (seed 001's experiment on
+// Kunpeng 920, where it is 4 against an LLC of 24), or no wake_wide() at all (every wakeup may
+// be affine: the seed's "always return 0")
+enum class WakeWide { Llc, Cluster, Off };
+
 // Kernel behaviours that differ across the profiles, in one place.
 struct SimFeatures {
     FairClass fairClass = FairClass::Eevdf;
@@ -39,6 +44,7 @@ struct SimFeatures {
     bool newidleCostGate = true;
     // a failed newidle pass bumps the domain's cost by half (6.17 until the 6.19 revert)
     bool newidleFailBump = false;
+    WakeWide wakeWide = WakeWide::Llc;  // every kernel since 4.13 ("sched: Implement smarter wake-affine logic")
 };
 
 struct SimOptions {

@@ -71,6 +71,11 @@ struct alignas(64) Task {
     int64_t stintNs = 0;
     int stintCpu = -1;
     double bandwidthWork = 0;  // work x GB/s, for the bandwidth unit (account() is here already)
+    // the hand-off (TaskSpec::handoffKB): the CPU its last waker ran on, until its next burst
+    // begins (-1: none pending), and what is left of that burst's transfer, which is time spent
+    // but no work done
+    int handoffFrom = -1;
+    double handoffLeftNs = 0;
     // PELT
     Pelt util, runnable, load;
     // placement (select_task_rq); change the mask with setAllowed(), which keeps the three in step
@@ -148,6 +153,7 @@ struct LlcShared {  // sd_llc_shared
 struct CpuInfo {
     int llc = 0, cluster = 0, node = 0, core = 0;  // ids: first CPU of the span / node index
     int llcSize = 1;
+    int clusterSize = 1;  // the lowest SD_CLUSTER domain's weight, else llcSize (wake_wide()'s cluster factor)
     int sdLlc = -1;       // index of the highest domain with SD_SHARE_LLC
     int shareId = 0;      // sd_share_id: cluster when SD_CLUSTER exists, else LLC (6.8+)
     std::vector<int> siblings;  // SMT siblings, itself included

@@ -58,6 +58,7 @@ struct Barrier {
 struct WorkQueue {
     long long items = 0;
     std::deque<int> takers;
+    int lastPostCpu = -1;  // where the newest kept item was posted: a taker reads it from there
 };
 
 class Engine final : public SchedOps {
@@ -111,7 +112,8 @@ public:
                 remote_[a * nodeCount_ + b] = std::max(1.0, topo.nodeDistance(topo.nodes[a].id, topo.nodes[b].id) / 10.0);
         traits_.reserve(s.tasks.size());
         for (const auto& t : s.tasks)
-            traits_.push_back({t.spec->memFraction, t.spec->bandwidthGBs, -1, t.spec->cacheFraction, t.spec->cacheMB});
+            traits_.push_back({t.spec->memFraction, t.spec->bandwidthGBs, -1, t.spec->cacheFraction, t.spec->cacheMB,
+                               t.spec->handoffKB});
         scriptStart_.reserve(s.tasks.size() + 1);
         size_t ops = 0;
         for (const auto& t : s.tasks) ops += t.spec->script.size();
@@ -325,6 +327,7 @@ private:
         double memFraction = 0, bandwidthGBs = 0;
         int homeNode = -1;  // Task::homeNode, set with it
         double cacheFraction = 0, cacheMB = 0;
+        double handoffKB = 0;
     };
     // the CpuInfo fields taskSlowness() reads, packed: it runs for every CPU next to a switch,
     // and a CpuInfo is several cache lines
@@ -704,6 +707,33 @@ private:
         llcMiss_[llc] = cacheMissShare(llcCache_[llc] += mb, llcCapacity_[llc]);
     }
 
+    // ---- hand-off (TaskSpec::handoffKB)
+    // `t` will read data its waker wrote on `wakerCpu`
+    void noteHandoff(Task& t, int wakerCpu) {
+        if (wakerCpu >= 0 && traits_[static_cast<size_t>(t.id)].handoffKB > 0) t.handoffFrom = wakerCpu;
+    }
+    // the burst `t` begins on `cpu` first reads that data: longer by the transfer, which does no work
+    void startHandoff(Task& t, int cpu) {
+        const double ns = traits_[static_cast<size_t>(t.id)].handoffKB * handoffNsPerKB(t.handoffFrom, cpu);
+        t.handoffFrom = -1;
+        if (ns <= 0) return;
+        t.remaining += ns;
+        t.handoffLeftNs = ns;
+        s_.metrics.handoffs++;
+        s_.metrics.handoffNs += ns;
+    }
+    // what a KB written on `from` costs to read on `to`: nothing within one core, more past the
+    // cluster, the LLC and the node (ContentionParams)
+    double handoffNsPerKB(int from, int to) const {
+        const ContentionKeys& a = keys_[static_cast<size_t>(from)];
+        const ContentionKeys& b = keys_[static_cast<size_t>(to)];
+        const ContentionParams& c = s_.contention;
+        if (a.core == b.core) return 0;
+        if (a.cluster == b.cluster) return c.handoffClusterNsPerKB;
+        if (a.llc == b.llc) return c.handoffLlcNsPerKB;
+        return c.handoffCrossLlcNsPerKB * remote_[static_cast<size_t>(a.node) * nodeCount_ + static_cast<size_t>(b.node)];
+    }
+
     // Switches what runs on `cpu`. The running tasks whose speed depends on it are re-timed once
     // when the event is over (retimeAffected()): an event often switches a CPU twice (to idle and
     // to the next task) and its neighbours several times, and only the placement at its end
@@ -807,8 +837,13 @@ private:
         const int64_t dt = s_.now - t.lastUpdate;
         if (dt <= 0) return;
         Cpu& r = rq(cpu);
-        const double work = static_cast<double>(dt) * t.speed;
+        double work = static_cast<double>(dt) * t.speed;
         if (t.inBurst) t.remaining -= work;
+        if (t.handoffLeftNs > 0) {  // reading the waker's data first: no work done meanwhile
+            const double transfer = std::min(work, t.handoffLeftNs);
+            t.handoffLeftNs -= transfer;
+            work -= transfer;
+        }
         t.workDone += work;
         t.bandwidthWork += work * traits_[static_cast<size_t>(t.id)].bandwidthGBs;
         if (t.stintCpu != cpu) {
@@ -1005,6 +1040,7 @@ private:
 
     void wakeTask(int id, Task* waker, int wakerCpu, bool sync) {
         Task& t = task(id);
+        noteHandoff(t, wakerCpu);
         if (t.state != TaskState::Blocked || !t.inWait) {
             // Kept for a later Wait, also by a task not forked yet: a replayed trace's wakee may
             // be woken before its simulated parent gets to fork it. A task in a Barrier or a
@@ -1078,6 +1114,7 @@ private:
             if (h.kind == OpKind::Run) {
                 t.pc++;
                 t.remaining = jittered(h.amountNs, h.jitter);
+                if (t.handoffFrom >= 0) startHandoff(t, cpu);
                 t.inBurst = true;
                 // Switched in during this event, it gets its speed and burst end when the event
                 // is over; else only the burst end is new (a neighbour's switch in this event
@@ -1136,9 +1173,11 @@ private:
                 WorkQueue& q = queues_[op.id];
                 if (q.takers.empty()) {
                     ++q.items;
+                    q.lastPostCpu = cpu;
                 } else {
                     const int taker = q.takers.front();
                     q.takers.pop_front();
+                    noteHandoff(task(taker), cpu);
                     ttwu(task(taker), &t, cpu, op.sync);
                 }
             } else if (op.kind == OpKind::Take) {
@@ -1146,6 +1185,7 @@ private:
                 WorkQueue& q = queues_[op.id];
                 if (q.items > 0) {
                     --q.items;
+                    noteHandoff(t, q.lastPostCpu);
                 } else {
                     q.takers.push_back(id);
                     block(cpu, TaskState::Blocked);
@@ -1182,6 +1222,7 @@ private:
             Task& t = task(rq(e.a).curr);
             t.inBurst = false;
             t.remaining = 0;
+            t.handoffLeftNs = 0;  // what rounding left of it
             runScript(e.a);
             break;
         }
@@ -1337,6 +1378,12 @@ Result<std::unique_ptr<SimState>> makeSimState(const Topology& topo, const Domai
         }
         // sd_share_id: the cluster when an SD_CLUSTER domain exists, else the LLC (6.8+)
         ci.shareId = clusterDomain >= 0 ? clusterDomain : ci.llc;
+        ci.clusterSize = ci.llcSize;
+        for (const auto& d : doms)
+            if (d.flags & SD_CLUSTER) {
+                ci.clusterSize = d.span.count();
+                break;
+            }
         // ci.cluster stays the hardware cluster: contention is physical even with CLS off
     }
     s->spanSums.reset(n);

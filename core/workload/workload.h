@@ -42,6 +42,9 @@ struct Op {
     CpuSet cpus;               // SetAffinity
 };
 
+// TaskSpec::handoffKB's limit: a GB handed over on every wakeup is a typo, not a workload
+constexpr double kMaxHandoffKB = 1024.0 * 1024.0;
+
 struct TaskSpec {
     std::string name;
     int nice = 0;                  // -20..19, the weight comes from sched_prio_to_weight
@@ -54,6 +57,11 @@ struct TaskSpec {
     // memFraction; and the footprint those hits need there
     double cacheFraction = 0;
     double cacheMB = 0;
+    // data it reads from whoever woke it (a Wake or a Post): a request, a reply, a lock's
+    // protected state. Held in the waker's caches, it costs the wakee a transfer that grows
+    // with the distance between the two CPUs (sim::ContentionParams::handoff*), none when both
+    // ran on one core. 0: the wakee reads nothing of its waker's.
+    double handoffKB = 0;
     std::vector<Op> script;
 };
 

@@ -162,6 +162,12 @@ Result<Workload> parse(const std::string& text, const std::string& origin, int c
             if (!m) return Error{m.error()};
             t.cacheMB = *m;
         }
+        if (jt.contains("handoff_kb")) {
+            auto kb = positive(jt["handoff_kb"], where, "handoff_kb");
+            if (!kb) return Error{kb.error()};
+            if (*kb > kMaxHandoffKB) return Error{where + ": handoff_kb must be at most 1048576 (1 GB)"};
+            t.handoffKB = *kb;
+        }
         if (!jt.contains("script") || !jt["script"].is_array()) return Error{where + ": needs a \"script\" array"};
         auto targetsOf = [&](const json& v) -> Result<std::vector<int>> {
             std::vector<int> out;

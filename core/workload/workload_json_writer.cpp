@@ -69,6 +69,7 @@ json workloadToJson(const Workload& w, int cpuCount) {
         if (t.bandwidthGBs > 0) jt["bandwidth_gbs"] = t.bandwidthGBs;
         if (t.cacheFraction > 0) jt["cache_fraction"] = t.cacheFraction;
         if (t.cacheMB > 0) jt["cache_mb"] = t.cacheMB;
+        if (t.handoffKB > 0) jt["handoff_kb"] = t.handoffKB;
         json script = json::array();
         for (const Op& op : t.script) script.push_back(opJson(op, cpuCount));
         jt["script"] = std::move(script);

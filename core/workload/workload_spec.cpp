@@ -264,22 +264,35 @@ Workload makeKernbench(int jobs, const Params& p) {
     return w;
 }
 
-Workload makePgbench(int clients, const Params& p) {
+Workload makePgbench(int clients, int scale, const Params& p) {
     // One pgbench driver thread talks to `clients` backends: it wakes them all (1:N), each
-    // backend runs a short read-only transaction and wakes the driver back (sync wakeups).
+    // backend runs a short transaction and wakes the driver back (sync wakeups). Read-only
+    // (pgbench -S) by default; with scale=S the TPC-B-like default transaction, whose update of
+    // one of the S branch rows holds that row's lock to the commit: backend i takes branch
+    // i mod S's lock (a work queue holding one item while the row is free), and the backend
+    // that commits hands it to the next waiter, a wakeup between backends. At scale 1 (a bare
+    // "pgbench -i") every client queues on one row, as in seed 001's pgbench -c 48 runs.
     Workload w;
     std::vector<int> backends;
     for (int i = 1; i <= clients; ++i) backends.push_back(i);
     const long long iters = iterations(p, 0.3 * kMs);
     TaskSpec driver = task("pgbench", p, 0.1, 1.0);
+    for (int branch = 1; branch <= scale; ++branch) driver.script.push_back(post(branch));  // rows unlocked
+    const int roundStart = static_cast<int>(driver.script.size());
     driver.script.push_back(run(0.02 * kMs * clients, 0.1));
     driver.script.push_back(wake(backends, true));
     for (int i = 0; i < clients; ++i) driver.script.push_back(waitOp());
-    driver.script.push_back(loop(0, iters < 0 ? -1 : iters - 1));
+    driver.script.push_back(loop(roundStart, iters < 0 ? -1 : iters - 1));
     w.tasks.push_back(std::move(driver));
     for (int i = 1; i <= clients; ++i) {
         TaskSpec t = task("postgres/" + std::to_string(i), p, 0.3, 2.0);
-        t.script = {waitOp(), run(0.3 * kMs, 0.3), wake({0}, true), loop(0, -1)};
+        if (scale > 0) {
+            const int branch = 1 + (i - 1) % scale;
+            t.script = {waitOp(), run(0.2 * kMs, 0.3), take(branch), run(0.05 * kMs, 0.3), post(branch),
+                        run(0.05 * kMs, 0.3), wake({0}, true), loop(0, -1)};
+        } else {
+            t.script = {waitOp(), run(0.3 * kMs, 0.3), wake({0}, true), loop(0, -1)};
+        }
         w.tasks.push_back(std::move(t));
     }
     w.unit = "tps";
@@ -324,7 +337,7 @@ const std::vector<GeneratorInfo>& generators() {
         {"mcf", "copies", "SPEC mcf_r rate copies, forked one by one by specinvoke: independent, memory hungry"},
         {"kernbench", "jobs", "make -jN: short CPU-bound compiler processes forked and exiting"},
         {"sysbench-cpu", "threads", "sysbench cpu: pure CPU-bound threads"},
-        {"pgbench", "clients", "one driver waking N backends (1:N), sync wakeups back"},
+        {"pgbench", "clients", "one driver waking N backends (1:N), sync wakeups back; scale=S: TPC-B's branch row locks", "scale"},
         {"hackbench", "groups", "20 senders x 20 receivers per group, 1:N wakeups"},
     };
     return g;
@@ -369,9 +382,10 @@ Result<Workload> parseSpec(const std::string& spec, int cpuCount) {
                 return Error{"workload " + name + ": expected key=value, got '" + tok + "'"};
             }
             lastKey = tok.substr(0, eq);
-            if (lastKey != gen->count && lastKey != "cpus" && lastKey != "duration" && lastKey != "work")
+            if (lastKey != gen->count && lastKey != "cpus" && lastKey != "duration" && lastKey != "work" &&
+                lastKey != "handoff" && lastKey != gen->option)
                 return Error{"workload " + name + ": unknown parameter '" + lastKey + "' (takes " + gen->count +
-                             ", cpus, duration, work)"};
+                             (gen->option.empty() ? "" : ", " + gen->option) + ", cpus, duration, work, handoff)"};
             // a key given twice is a typo or two workloads run together ("stream:threads=4;pbzip2:
             // threads=2"): the second would silently win
             if (p.kv.count(lastKey)) {
@@ -420,8 +434,22 @@ Result<Workload> parseSpec(const std::string& spec, int cpuCount) {
     else if (name == "mcf") w = makeMcf(count, p);
     else if (name == "kernbench") w = makeKernbench(count, p);
     else if (name == "sysbench-cpu") w = makeSysbench(count, p);
-    else if (name == "pgbench") w = makePgbench(count, p);
+    else if (name == "pgbench") {
+        auto scale = countParam(p, name, "scale", 0);
+        if (!scale) return Error{scale.error()};
+        if (p.kv.count("scale") && (*scale < 1 || *scale > 1000000))
+            return Error{"workload pgbench: scale must be from 1 to 1000000, not " + std::to_string(*scale)};
+        // rows past the clients' count are never contended: the model needs one per client at most
+        w = makePgbench(count, static_cast<int>(std::min<long long>(*scale, count)), p);
+    }
     else w = makeHackbench(count, p);
+    if (auto it = p.kv.find("handoff"); it != p.kv.end()) {
+        char* end = nullptr;
+        const double kb = std::strtod(it->second.c_str(), &end);
+        if (it->second.empty() || *end != '\0' || !(kb >= 0) || kb > kMaxHandoffKB)
+            return Error{"workload " + name + ": handoff='" + it->second + "' must be a number of KB from 0 to 1048576"};
+        for (TaskSpec& t : w.tasks) t.handoffKB = kb;
+    }
     w.name = name;
     w.spec = spec;
     w.durationS = p.durationS;

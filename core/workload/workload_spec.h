@@ -15,6 +15,7 @@ struct GeneratorInfo {
     std::string name;     // "stream"
     std::string count;    // its count parameter: "threads"
     std::string summary;  // one line
+    std::string option;   // a parameter of its own besides the common ones: pgbench's "scale"
 };
 const std::vector<GeneratorInfo>& generators();
 

@@ -353,7 +353,7 @@ TEST(Cli, BadInputsGiveOneLineErrorsAndExitTwo) {
              {"simulate --synthetic \"core:4 pu:2\" --workload stream:threads=4 --compare numa-balancing",
               "--compare numa-balancing: the machine has one NUMA node: both runs would be the same"},
              {"simulate --preset kunpeng920-24 --workload stream:threads=4 --compare numa",
-              "--compare must be cls, node, delay-dequeue, ni-random or numa-balancing, not 'numa'"},
+              "--compare must be cls, node, delay-dequeue, ni-random, wake-wide or numa-balancing, not 'numa'"},
              {"domains --preset kunpeng920-24 --arch sparc", "unknown architecture 'sparc' (expected x86_64, arm64, ppc64, s390x or generic)"},
              {"trace stats x.dat --bin 1e11", "--bin"},
              {"record -o " + scratch + "/never.dat --duration -1", "--duration"},
@@ -625,6 +625,34 @@ TEST(Cli, NiRandomIsAWhatIf) {
     CliRun bad = cli("simulate --preset kunpeng920-24 --workload hackbench:groups=2 --ni-random maybe");
     EXPECT_EQ(bad.status, 2);
     EXPECT_NE(bad.err.find("ni-random"), std::string::npos) << bad.err;
+}
+
+// wake_wide()'s factor is a what-if (seed 001): pgbench with TPC-B's row lock at 48 clients on
+// one Kunpeng 920 node goes wide with the LLC's factor, far more often with the cluster's, never
+// off; off, more wakeups are affine and move the wakee to its waker's side.
+TEST(Cli, WakeWideFactorIsAWhatIf) {
+    const std::string pg = "simulate --preset kunpeng920-24 --workload pgbench:clients=48,scale=1,cpus=0-23,handoff=16 "
+                           "--duration 0.5 --json";
+    const auto llc = cliJson(pg), cluster = cliJson(pg + " --wake-wide cluster"), off = cliJson(pg + " --wake-wide off");
+    ASSERT_FALSE(llc.is_discarded() || cluster.is_discarded() || off.is_discarded());
+    EXPECT_EQ(llc["config"]["wake_wide"], "llc");
+    EXPECT_EQ(cluster["config"]["wake_wide"], "cluster");
+    EXPECT_EQ(off["config"]["wake_wide"], "off");
+    auto wakeupMigrations = [](const nlohmann::json& j) { return j["metrics"]["migrations_by_cause"]["wakeup"].get<long long>(); };
+    EXPECT_LT(wakeupMigrations(cluster), wakeupMigrations(llc));
+    EXPECT_LT(wakeupMigrations(llc), wakeupMigrations(off));
+    EXPECT_GT(llc["metrics"]["handoff"]["count"].get<long long>(), 1000);
+
+    const auto c = cliJson("simulate --preset kunpeng920-24 --workload pgbench:clients=48,scale=1,cpus=0-23,handoff=16 "
+                           "--duration 0.3 --compare wake-wide --wake-wide cluster --seeds 2 --json");
+    ASSERT_FALSE(c.is_discarded());
+    EXPECT_EQ(c["compare"], "wake-wide");
+    EXPECT_GT(c["metrics"]["migrations"]["off"]["mean"].get<double>(), c["metrics"]["migrations"]["on"]["mean"].get<double>() * 2)
+        << "on is the cluster factor here";
+    EXPECT_TRUE(c["metrics"].contains("handoff_ms"));
+    CliRun bad = cli("simulate --preset kunpeng920-24 --workload pgbench:clients=4 --wake-wide node");
+    EXPECT_EQ(bad.status, 2);
+    EXPECT_NE(bad.err.find("--wake-wide must be llc, cluster or off, not 'node'"), std::string::npos) << bad.err;
 }
 
 // --compare numa-balancing: numa_balancing=0 against 1 on a NUMA machine. mcf's copies the

@@ -424,6 +424,28 @@ TEST(WhatIfRun, NiRandomOffVersusOn) {
     expectThePanelOffers("ni-random");
 }
 
+// wake_wide() off vs on (seed 001): off, no wakeup goes wide and every one may be affine; on, the
+// kernel's LLC factor. pgbench's row lock makes its backends flip, so at 48 clients on one
+// 24-CPU node the two runs differ; the panel offers it.
+TEST(WhatIfRun, WakeWideOffVersusOn) {
+    WhatIfRequest q = hackbenchOnAKunpeng("wake-wide");
+    q.workload = "pgbench:clients=48,scale=1,cpus=0-23";
+    q.durationS = 0.3;
+    auto setup = prepareWhatIf(q);
+    ASSERT_TRUE(setup.ok()) << setup.error();
+    for (int setting = 0; setting < 2; ++setting) {
+        ASSERT_TRUE((*setup)->features[setting].has_value());
+        EXPECT_EQ((*setup)->features[setting]->wakeWide, setting == 1 ? sim::WakeWide::Llc : sim::WakeWide::Off);
+    }
+    const WhatIfResult r = runBothSettings(*setup);
+    EXPECT_EQ(r.settingName(0), "wake_wide off");
+    EXPECT_EQ(r.settingName(1), "wake_wide on");
+    EXPECT_NE(metricOf(r.runs[1], "migrations"), metricOf(r.runs[0], "migrations"));
+    EXPECT_EQ(r.toJson()["wake_wide"], "compared");
+
+    expectThePanelOffers("wake-wide");
+}
+
 // A knob's box in the panel: the profile's by default, on or off for both runs as chosen; greyed
 // out, and set per run, while the knob is the comparison.
 void expectKnobBoxForBothRuns(void (WhatIfPanel::*set)(const QString&), std::optional<bool> WhatIfRequest::*knob,

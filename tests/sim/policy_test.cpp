@@ -101,6 +101,35 @@ TEST(WakeWide, FlipsAtTheLlcSizeFactor) {
     EXPECT_TRUE(wakeWide(*f.s, waker, wakee, 0));
 }
 
+// Seed 001's experiment: the cluster's size as the factor (4 on Kunpeng 920, against an LLC of
+// 24) makes a wakeup wide with far fewer flips; off, none is; with no CLS level the cluster
+// factor falls back to the LLC's size.
+TEST(WakeWide, TheClusterFactorGoesWideSoonerAndOffNever) {
+    Fixture f(kunpeng920_24(), "linux-6.12", true, 2);
+    Task& waker = f.s->tasks[0];
+    Task& wakee = f.s->tasks[1];
+    wakee.wakeeFlips = 4;
+    waker.wakeeFlips = 16;  // slave * 4, far below slave * 24
+    EXPECT_FALSE(wakeWide(*f.s, waker, wakee, 0)) << "llc: slave below 24";
+    f.s->feat.wakeWide = WakeWide::Cluster;
+    EXPECT_TRUE(wakeWide(*f.s, waker, wakee, 0)) << "cluster: 4 >= 4 and 16 >= 4 * 4";
+    waker.wakeeFlips = 15;
+    EXPECT_FALSE(wakeWide(*f.s, waker, wakee, 0)) << "cluster: master below slave * 4";
+    wakee.wakeeFlips = 100;
+    waker.wakeeFlips = 100000;
+    f.s->feat.wakeWide = WakeWide::Off;
+    EXPECT_FALSE(wakeWide(*f.s, waker, wakee, 0)) << "off: never wide";
+
+    Fixture noCls(kunpeng920_24(), "linux-6.12", false, 2);
+    noCls.s->feat.wakeWide = WakeWide::Cluster;
+    noCls.s->tasks[1].wakeeFlips = 4;
+    noCls.s->tasks[0].wakeeFlips = 16;
+    EXPECT_FALSE(wakeWide(*noCls.s, noCls.s->tasks[0], noCls.s->tasks[1], 0)) << "no cluster domain: the LLC's 24";
+    noCls.s->tasks[1].wakeeFlips = 24;
+    noCls.s->tasks[0].wakeeFlips = 24 * 24;
+    EXPECT_TRUE(wakeWide(*noCls.s, noCls.s->tasks[0], noCls.s->tasks[1], 0));
+}
+
 TEST(RecordWakee, CountsSwitchesOfWakee) {
     Fixture f(kunpeng920_24(), "linux-6.1", true, 3);
     Task& w = f.s->tasks[0];
