@@ -347,9 +347,9 @@ int runBenchSim(const Args& args) {
 std::vector<Command> simulateCommands() {
     auto opts = topologyOptions();
     opts.push_back({"workload", true, "SPEC stream:threads=N | pbzip2:threads=N | pixz:threads=N | mcf:copies=N | "
-                                      "kernbench:jobs=N | sysbench-cpu:threads=N | pgbench:clients=N | "
-                                      "hackbench:groups=N, each with "
-                                      "cpus=LIST, duration=S or work=S; or a workload .json file"});
+                                      "kernbench:jobs=N | sysbench-cpu:threads=N | pgbench:clients=N[,scale=S] | "
+                                      "hackbench:groups=N, each with cpus=LIST, duration=S or work=S and handoff=KB "
+                                      "(what a wakee reads of its waker's data); or a workload .json file"});
     opts.push_back({"cls", true, "on|off build the cluster (CLS) level (default on)"});
     opts.push_back({"node", true, "on|off build the NUMA identity NODE level (default on)"});
     opts.push_back({"profile", true, "NAME kernel profile: " + profileNameList() + " (the newest by default), or any linux-X.Y"});
