@@ -54,6 +54,7 @@ workload::Workload pingPong(int pongCpu, double handoffKB) {
     return wl;
 }
 
+// the state's tasks point at `wl`'s specs: keep it alive while reading more than the metrics
 std::unique_ptr<sim::SimState> run(const workload::Workload& wl) {
     static const DomainTree tree = buildTree(everyDistance(), "linux-6.12", true, true);
     sim::SimOptions o;
@@ -88,7 +89,7 @@ TEST(Handoff, CostsByHowFarTheWakerRan) {
         // the turns are longer by the transfers (a ns of rounding per turn at most)...
         EXPECT_NEAR(static_cast<double>(st->tasks[0].exitedAt - plainEnd), 99 * perWakeup, 100) << k.where;
         // ...which do no work: each task did its 50 turns of 100 us
-        for (const auto& t : st->tasks) EXPECT_NEAR(t.workDone, 50 * 1e5, 1.0) << k.where << " " << t.spec->name;
+        for (const auto& t : st->tasks) EXPECT_NEAR(t.workDone, 50 * 1e5, 1.0) << k.where << ", task " << t.id;
     }
     EXPECT_GT(c.handoffLlcNsPerKB, c.handoffClusterNsPerKB);
     EXPECT_GT(c.handoffCrossLlcNsPerKB, c.handoffLlcNsPerKB);

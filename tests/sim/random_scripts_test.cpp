@@ -82,6 +82,8 @@ Generated randomWorkload(std::mt19937_64& rng, int cpus) {
             t.memFraction = pick(1, 9) / 10.0;
             t.bandwidthGBs = pick(1, 20);
         }
+        // reads its waker's data: its bursts after a wakeup are longer, its work is not
+        if (pick(0, 2) == 0) t.handoffKB = pick(1, 64);
     }
     for (int i = 0; i < n; ++i) {
         auto& t = g.wl.tasks[static_cast<size_t>(i)];
