@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <set>
 
+#include "sim/sched_knobs.h"
+
 namespace schedscope::replay {
 namespace {
 
@@ -25,6 +27,7 @@ json runJson(const ReplayRun& run, const DerivedWorkload& d, bool timelines) {
     j["config"]["idle_exit_us"] = static_cast<double>(run.state->opt.idleExitNs) / 1000.0;
     j["config"]["delay_dequeue"] = run.state->feat.delayDequeue;
     j["config"]["newidle_random"] = run.state->feat.newidleRandom;
+    j["config"]["wake_wide"] = std::string(sim::wakeWideName(run.state->feat.wakeWide));
     if (timelines) {
         json tl = json::array();
         for (const auto& p : run.metrics.timeline) tl.push_back({{"t_s", p.timeS}, {"running", p.running}});

@@ -270,6 +270,23 @@ TEST(CliReplay, DelayDequeueChangesOnlyTheWhatIf) {
                        "--delay-dequeue must be on or off, not 'maybe'");
 }
 
+// replay --wake-wide sets the what-if's wake_wide() factor; the baseline keeps the kernel's. In
+// napper-2hogs.dat (this VM, 2 CPUs: an LLC of 2, so the factor is 2) some wakeups go wide under
+// the kernel's rule; off, they may be affine, and the what-if places them otherwise.
+TEST(CliReplay, WakeWideChangesOnlyTheWhatIf) {
+    CliRun r = cli("replay " + trace("replay/napper-2hogs.dat") + " --baseline --wake-wide off --json");
+    ASSERT_EQ(r.status, 0) << r.err;
+    const auto j = nlohmann::json::parse(r.out);
+    EXPECT_EQ(j["baseline"]["config"]["wake_wide"], "llc");
+    EXPECT_EQ(j["whatif"]["config"]["wake_wide"], "off");
+    EXPECT_NE(j["baseline"]["metrics"]["migrations_by_cause"], j["whatif"]["metrics"]["migrations_by_cause"]);
+    CliRun text = cli("replay " + trace("replay/napper-2hogs.dat") + " --wake-wide cluster");
+    ASSERT_EQ(text.status, 0) << text.err;
+    EXPECT_NE(text.out.find(", wake_wide cluster, seed"), std::string::npos) << text.out;
+    expectOneLineError(cli("replay " + trace("replay/hackbench.dat") + " --wake-wide 24"),
+                       "--wake-wide must be llc, cluster or off, not '24'");
+}
+
 // replay --save-workload writes the what-if's workload as a .json file; simulate runs it on the same
 // machine to the same result, so a derived workload can be edited and re-run.
 TEST(CliReplay, SavedWorkloadRunsTheSameWithSimulate) {
