@@ -25,6 +25,7 @@
 
 #include "qt_convert.h"
 #include "sim/contention.h"
+#include "sim/sched_knobs.h"
 #include "topology_view.h"
 #include "whatif_runner.h"
 #include "whatif_table_model.h"
@@ -132,6 +133,14 @@ WhatIfPanel::WhatIfPanel(QWidget* parent) : QWidget(parent) {
                         tr("Newidle balance at a domain with the odds of its recent success (on from linux-6.19) "
                            "for both runs, as the kernel's sched_features knob sets it; the comparison of it sets "
                            "it per run"));
+    wakeWide_ = new QComboBox;
+    wakeWide_->setObjectName(QStringLiteral("whatIfWakeWide"));
+    wakeWide_->addItem(tr("the kernel's (LLC size)"), QString());
+    wakeWide_->addItem(tr("cluster size"), QStringLiteral("cluster"));
+    wakeWide_->addItem(tr("off"), QStringLiteral("off"));
+    wakeWide_->setToolTip(tr("wake_wide()'s factor for both runs: the LLC's size as in the kernel, the cluster's "
+                             "(seed 001's experiment), or no wake_wide() at all; when wake_wide() is compared, the "
+                             "factor of its on side"));
     auto knobsFollowCompare = [this] {
         delayDequeue_->setEnabled(compare_->currentData().toString() != QStringLiteral("delay-dequeue"));
         niRandom_->setEnabled(compare_->currentData().toString() != QStringLiteral("ni-random"));
@@ -175,6 +184,7 @@ WhatIfPanel::WhatIfPanel(QWidget* parent) : QWidget(parent) {
     form->addRow(tr("Profile"), profile_);
     form->addRow(tr("DELAY_DEQUEUE"), delayDequeue_);
     form->addRow(tr("NI_RANDOM"), niRandom_);
+    form->addRow(tr("wake_wide"), wakeWide_);
     form->addRow(tr("Seeds"), seeds_);
     form->addRow(tr("Duration"), duration_);
     form->addRow(tr("Trace tasks"), spread_);
@@ -320,6 +330,7 @@ void WhatIfPanel::setProfile(const QString& profile) {
 
 void WhatIfPanel::setDelayDequeue(const QString& setting) { selectKnob(delayDequeue_, setting); }
 void WhatIfPanel::setNiRandom(const QString& setting) { selectKnob(niRandom_, setting); }
+void WhatIfPanel::setWakeWide(const QString& factor) { selectKnob(wakeWide_, factor == QStringLiteral("llc") ? QString() : factor); }
 
 void WhatIfPanel::setSeeds(int seeds) { seeds_->setValue(seeds); }
 void WhatIfPanel::setDuration(double seconds) { duration_->setValue(seconds); }
@@ -349,6 +360,10 @@ WhatIfRequest WhatIfPanel::request(QString* error) const {
     r.profile = ss(profile_->currentData().toString());
     r.delayDequeue = knobSetting(delayDequeue_, r.compare, "delay-dequeue");
     r.newidleRandom = knobSetting(niRandom_, r.compare, "ni-random");
+    if (const QString factor = wakeWide_->currentData().toString(); !factor.isEmpty()) {
+        auto parsed = sim::parseWakeWide(ss(factor));
+        if (parsed) r.wakeWide = *parsed;
+    }
     r.seeds = seeds_->value();
     r.durationS = duration_->value();
     return r;
@@ -454,6 +469,7 @@ void WhatIfPanel::mirror(const WhatIfPanel& other) {
     profile_->setCurrentIndex(other.profile_->currentIndex());
     delayDequeue_->setCurrentIndex(other.delayDequeue_->currentIndex());
     niRandom_->setCurrentIndex(other.niRandom_->currentIndex());
+    wakeWide_->setCurrentIndex(other.wakeWide_->currentIndex());
     seeds_->setValue(other.seeds_->value());
     duration_->setValue(other.duration_->value());
     spread_->setChecked(other.spread_->isChecked());

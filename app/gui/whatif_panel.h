@@ -51,6 +51,7 @@ public:
     void setProfile(const QString& profile);  // empty: the newest
     void setDelayDequeue(const QString& setting);  // "on", "off"; empty: the profile's
     void setNiRandom(const QString& setting);      // "on", "off"; empty: the profile's
+    void setWakeWide(const QString& factor);       // "llc", "cluster", "off"; empty: the kernel's (llc)
     void setSeeds(int seeds);
     void setDuration(double seconds);
     void setTraceSpread(bool spread);  // a trace's unpinned tasks may use every CPU
@@ -104,6 +105,7 @@ private:
     QComboBox* profile_;
     QComboBox* delayDequeue_;  // DELAY_DEQUEUE when not compared: the profile's, on or off
     QComboBox* niRandom_;      // NI_RANDOM when not compared: the profile's, on or off
+    QComboBox* wakeWide_;      // wake_wide()'s factor: the kernel's, the cluster's or off
     QSpinBox* seeds_;
     QDoubleSpinBox* duration_;
     QCheckBox* spread_;

@@ -88,8 +88,8 @@ Result<std::shared_ptr<const WhatIfSetup>> prepareWhatIf(const WhatIfRequest& re
         return Error{"what-if: " + why + ": both runs would be the same"};
     if (mode->what == sim::CompareWhat::NumaBalancing && setup->topology->nodes.size() < 2)
         return Error{"what-if: the machine has one NUMA node: NUMA balancing off and on would be the same"};
-    const sim::SchedKnobs given{request.delayDequeue, request.newidleRandom, std::nullopt};
-    if (sim::knobsOfSide(given, mode->what, 0) || request.delayDequeue || request.newidleRandom) {
+    const sim::SchedKnobs given{request.delayDequeue, request.newidleRandom, request.wakeWide};
+    if (sim::knobsOfSide(given, mode->what, 0) || request.delayDequeue || request.newidleRandom || request.wakeWide) {
         for (int setting = 0; setting < 2; ++setting) {
             auto f = sim::featuresWithKnobs(kernel, sim::knobsOfSide(given, mode->what, setting).value_or(given));
             if (!f) return Error{"what-if: " + f.error()};
@@ -266,6 +266,7 @@ nlohmann::json WhatIfResult::toJson() const {
         if (q.compare == "ni-random") out["ni_random"] = "compared";
         else if (setup->features[0]) out["ni_random"] = setup->features[0]->newidleRandom;
         if (q.compare == "wake-wide") out["wake_wide"] = "compared";
+        else if (setup->features[0]) out["wake_wide"] = std::string(sim::wakeWideName(setup->features[0]->wakeWide));
         if (q.compare == "numa-balancing") out["numa_balancing"] = "compared";
     }
     if (!error.empty()) out["error"] = error;

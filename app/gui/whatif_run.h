@@ -46,6 +46,9 @@ struct WhatIfRequest {
     // NI_RANDOM when it is not the compared setting, for both runs: nullopt keeps the profile's
     // (on from linux-6.19)
     std::optional<bool> newidleRandom;
+    // wake_wide()'s factor for both runs, or for the on side when wake-wide is compared (off is
+    // then the other side); nullopt: the kernel's, the LLC's size
+    std::optional<sim::WakeWide> wakeWide;
     // empty: the trace's kernel's, else the topology's own (a kernel log's), else the newest
     std::string profile;
     int seeds = 3;

@@ -444,6 +444,29 @@ TEST(WhatIfRun, WakeWideOffVersusOn) {
     EXPECT_EQ(r.toJson()["wake_wide"], "compared");
 
     expectThePanelOffers("wake-wide");
+
+    // the cluster's factor on the on side (seed 001's other setting), and for both runs of a CLS
+    // comparison; the panel's wake_wide box sets it
+    q.wakeWide = sim::WakeWide::Cluster;
+    auto cluster = prepareWhatIf(q);
+    ASSERT_TRUE(cluster.ok()) << cluster.error();
+    EXPECT_EQ((*cluster)->features[0]->wakeWide, sim::WakeWide::Off);
+    EXPECT_EQ((*cluster)->features[1]->wakeWide, sim::WakeWide::Cluster);
+    q.compare = "cls";
+    auto both = prepareWhatIf(q);
+    ASSERT_TRUE(both.ok()) << both.error();
+    for (int setting = 0; setting < 2; ++setting) EXPECT_EQ((*both)->features[setting]->wakeWide, sim::WakeWide::Cluster);
+    WhatIfResult r2;
+    r2.setup = *both;
+    EXPECT_EQ(r2.toJson()["wake_wide"], "cluster");
+    WhatIfPanel panel;
+    EXPECT_FALSE(panel.request().wakeWide.has_value()) << "the kernel's by default";
+    panel.setWakeWide(QStringLiteral("cluster"));
+    EXPECT_EQ(panel.request().wakeWide, sim::WakeWide::Cluster);
+    panel.setWakeWide(QStringLiteral("off"));
+    EXPECT_EQ(panel.request().wakeWide, sim::WakeWide::Off);
+    panel.setWakeWide(QStringLiteral("llc"));
+    EXPECT_FALSE(panel.request().wakeWide.has_value());
 }
 
 // A knob's box in the panel: the profile's by default, on or off for both runs as chosen; greyed
