@@ -76,6 +76,7 @@ struct alignas(64) Task {
     // but no work done
     int handoffFrom = -1;
     double handoffLeftNs = 0;
+    int keptHandoffFrom = -1;  // the newest waker's CPU of a wake kept for a later Wait
     // PELT
     Pelt util, runnable, load;
     // placement (select_task_rq); change the mask with setAllowed(), which keeps the three in step

@@ -1040,14 +1040,15 @@ private:
 
     void wakeTask(int id, Task* waker, int wakerCpu, bool sync) {
         Task& t = task(id);
-        noteHandoff(t, wakerCpu);
         if (t.state != TaskState::Blocked || !t.inWait) {
             // Kept for a later Wait, also by a task not forked yet: a replayed trace's wakee may
             // be woken before its simulated parent gets to fork it. A task in a Barrier or a
-            // Take is not released by it.
+            // Take is not released by it. Its data is read after that Wait.
             if (t.state != TaskState::Exited) t.pendingWakes++;
+            t.keptHandoffFrom = wakerCpu;
             return;
         }
+        noteHandoff(t, wakerCpu);
         t.inWait = false;
         ttwu(t, waker, wakerCpu, sync);
     }
@@ -1145,7 +1146,11 @@ private:
             const auto& op = script[t.pc];
             if (op.kind == OpKind::Wait) {
                 t.pc++;
-                if (t.pendingWakes > 0) { t.pendingWakes--; continue; }
+                if (t.pendingWakes > 0) {
+                    t.pendingWakes--;
+                    noteHandoff(t, t.keptHandoffFrom);
+                    continue;
+                }
                 t.inWait = true;
                 block(cpu, TaskState::Blocked);
                 stillHere = false;

@@ -116,6 +116,36 @@ TEST(Handoff, AKeptItemIsReadFromWhereItWasPosted) {
     EXPECT_NEAR(st->metrics.handoffNs, 4 * st->contention.handoffCrossLlcNsPerKB * 2, 1e-6);
 }
 
+// A wake that comes before its Wait is kept; its data is read by the burst after that Wait, not
+// by the next burst of the wakee after the wake came. Here the wakee moves next to its waker
+// (CPU 17, CPU 16's SMT sibling) before it waits: the read costs nothing there, where the burst
+// it was running next, on CPU 0, would have paid the cross-node price.
+TEST(Handoff, AKeptWakeIsReadAfterTheWaitThatTakesIt) {
+    auto runWakee = [](bool moves) {
+        workload::Workload wl;
+        workload::TaskSpec waker, wakee;
+        waker.name = "waker";
+        wakee.name = "wakee";
+        waker.affinity = CpuSet::single(16);
+        wakee.affinity = CpuSet::single(0);
+        waker.handoffKB = wakee.handoffKB = 8;
+        waker.script = {op(OpKind::Run, 1e5), wakeOp(1)};  // 0.1 ms in, during the wakee's first burst
+        workload::Op toSibling = op(OpKind::SetAffinity);
+        toSibling.cpus = CpuSet::single(moves ? 17 : 0);
+        wakee.script = {op(OpKind::Run, 1e6), op(OpKind::Run, 1e6), toSibling, op(OpKind::Wait), op(OpKind::Run, 1e5)};
+        wl.tasks = {waker, wakee};
+        auto st = run(wl);
+        EXPECT_TRUE(st && st->tasks.size() == 2);
+        return st;
+    };
+    const auto stays = runWakee(false), moves = runWakee(true);
+    ASSERT_TRUE(stays && moves);
+    EXPECT_EQ(stays->metrics.handoffs, 1);
+    EXPECT_NEAR(stays->metrics.handoffNs, 8 * stays->contention.handoffCrossLlcNsPerKB * 2, 1e-6);
+    EXPECT_EQ(moves->metrics.handoffs, 0) << "read on CPU 17, beside its waker's CPU 16";
+    EXPECT_EQ(moves->metrics.handoffNs, 0);
+}
+
 TEST(Handoff, GeneratorsAndWorkloadFilesTakeIt) {
     auto pg = workload::parseWorkloadSpec("pgbench:clients=4,handoff=16", 8);
     ASSERT_TRUE(pg.ok()) << pg.error();
