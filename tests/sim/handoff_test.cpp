@@ -38,19 +38,22 @@ workload::Op loopTo(int to, long long count) {
     return o;
 }
 
+// a task pinned to `cpu` that reads `handoffKB` of its waker's data on every wakeup
+workload::TaskSpec pinned(const std::string& name, int cpu, double handoffKB, std::vector<workload::Op> script) {
+    workload::TaskSpec t;
+    t.name = name;
+    t.affinity = CpuSet::single(cpu);
+    t.handoffKB = handoffKB;
+    t.script = std::move(script);
+    return t;
+}
+
 // ping on CPU 0 and pong on `pongCpu` take 50 turns of 100 us each; every turn but ping's first
 // starts on the other's wakeup
 workload::Workload pingPong(int pongCpu, double handoffKB) {
     workload::Workload wl;
-    workload::TaskSpec ping, pong;
-    ping.name = "ping";
-    pong.name = "pong";
-    ping.affinity = CpuSet::single(0);
-    pong.affinity = CpuSet::single(pongCpu);
-    ping.handoffKB = pong.handoffKB = handoffKB;
-    ping.script = {op(OpKind::Run, 1e5), wakeOp(1), op(OpKind::Wait), loopTo(0, 49)};
-    pong.script = {op(OpKind::Wait), op(OpKind::Run, 1e5), wakeOp(0), loopTo(0, 49)};
-    wl.tasks = {ping, pong};
+    wl.tasks = {pinned("ping", 0, handoffKB, {op(OpKind::Run, 1e5), wakeOp(1), op(OpKind::Wait), loopTo(0, 49)}),
+                pinned("pong", pongCpu, handoffKB, {op(OpKind::Wait), op(OpKind::Run, 1e5), wakeOp(0), loopTo(0, 49)})};
     return wl;
 }
 
@@ -98,18 +101,11 @@ TEST(Handoff, CostsByHowFarTheWakerRan) {
 // A Post to a queue nobody waits on keeps the item: the taker that comes later reads it from
 // the CPU it was posted on.
 TEST(Handoff, AKeptItemIsReadFromWhereItWasPosted) {
-    workload::Workload wl;
-    workload::TaskSpec producer, consumer;
-    producer.name = "producer";
-    consumer.name = "consumer";
-    producer.affinity = CpuSet::single(0);
-    consumer.affinity = CpuSet::single(16);
-    producer.handoffKB = consumer.handoffKB = 4;
     workload::Op postOp = op(OpKind::Post), takeOp = op(OpKind::Take);
     postOp.id = takeOp.id = 3;
-    producer.script = {op(OpKind::Run, 1e5), postOp};
-    consumer.script = {op(OpKind::Sleep, 1e6), takeOp, op(OpKind::Run, 1e5)};
-    wl.tasks = {producer, consumer};
+    workload::Workload wl;
+    wl.tasks = {pinned("producer", 0, 4, {op(OpKind::Run, 1e5), postOp}),
+                pinned("consumer", 16, 4, {op(OpKind::Sleep, 1e6), takeOp, op(OpKind::Run, 1e5)})};
     const auto st = run(wl);
     ASSERT_TRUE(st);
     EXPECT_EQ(st->metrics.handoffs, 1);
@@ -122,18 +118,13 @@ TEST(Handoff, AKeptItemIsReadFromWhereItWasPosted) {
 // it was running next, on CPU 0, would have paid the cross-node price.
 TEST(Handoff, AKeptWakeIsReadAfterTheWaitThatTakesIt) {
     auto runWakee = [](bool moves) {
-        workload::Workload wl;
-        workload::TaskSpec waker, wakee;
-        waker.name = "waker";
-        wakee.name = "wakee";
-        waker.affinity = CpuSet::single(16);
-        wakee.affinity = CpuSet::single(0);
-        waker.handoffKB = wakee.handoffKB = 8;
-        waker.script = {op(OpKind::Run, 1e5), wakeOp(1)};  // 0.1 ms in, during the wakee's first burst
         workload::Op toSibling = op(OpKind::SetAffinity);
         toSibling.cpus = CpuSet::single(moves ? 17 : 0);
-        wakee.script = {op(OpKind::Run, 1e6), op(OpKind::Run, 1e6), toSibling, op(OpKind::Wait), op(OpKind::Run, 1e5)};
-        wl.tasks = {waker, wakee};
+        workload::Workload wl;
+        // the wake comes 0.1 ms in, during the wakee's first burst
+        wl.tasks = {pinned("waker", 16, 8, {op(OpKind::Run, 1e5), wakeOp(1)}),
+                    pinned("wakee", 0, 8,
+                           {op(OpKind::Run, 1e6), op(OpKind::Run, 1e6), toSibling, op(OpKind::Wait), op(OpKind::Run, 1e5)})};
         auto st = run(wl);
         EXPECT_TRUE(st && st->tasks.size() == 2);
         return st;
