@@ -54,7 +54,12 @@ std::string describeContention(const ContentionParams& p) {
     else if (p.clusterCacheMB > 0) out += "; caches: cluster " + num(p.clusterCacheMB, "MB");
     else if (p.llcCacheMB > 0) out += "; caches: LLC " + num(p.llcCacheMB, "MB");
     else out += "; no shared cache modelled (no cache sizes)";
-    return out + "; SMT x" + num(p.smtSlowdown, "") + "(" + p.origin + ")";
+    out += "; SMT x" + num(p.smtSlowdown, "");
+    out.pop_back();  // num()'s space before an empty unit
+    char handoff[96];
+    std::snprintf(handoff, sizeof handoff, "; hand-off %g/%g/%g ns/KB", p.handoffClusterNsPerKB, p.handoffLlcNsPerKB,
+                  p.handoffCrossLlcNsPerKB);
+    return out + handoff + " (" + p.origin + ")";
 }
 
 SharedCaches sharedCachesOf(const Topology& t, const ContentionParams& p) {

@@ -59,8 +59,9 @@ struct SharedCaches {
 };
 SharedCaches sharedCachesOf(const Topology& topology, const ContentionParams& p);
 
-// One line for people: the bandwidths, the shared caches and where the numbers come from
-// ("node 56 GB/s, cluster 46 GB/s; caches: cluster 4 MB, LLC 24 MB; SMT x1.6 (Kunpeng 920 ...)").
+// One line for people: the bandwidths, the shared caches, the hand-off's ns/KB within a cluster,
+// within an LLC and across LLCs, and where the numbers come from ("node 56 GB/s, cluster
+// 46 GB/s; caches: cluster 4 MB, LLC 24 MB; SMT x1.6; hand-off 120/240/480 ns/KB (Kunpeng 920 ...)").
 std::string describeContention(const ContentionParams& p);
 
 // Memory-time stretch of a resource with total demand `demand` and capacity `capacity`.

@@ -568,7 +568,8 @@ nlohmann::json hackbench01sJson(const std::string& extra) {
 TEST(Cli, TheCachesARunModelsAreShown) {
     CliRun text = cli("simulate --preset kunpeng920-24 --workload pbzip2:threads=6,cpus=0-23 --duration 0.05");
     ASSERT_EQ(text.status, 0) << text.err;
-    EXPECT_NE(text.out.find("  contention: node 56 GB/s, cluster 46 GB/s; caches: cluster 4 MB, LLC 24 MB; SMT x1.6"),
+    EXPECT_NE(text.out.find("  contention: node 56 GB/s, cluster 46 GB/s; caches: cluster 4 MB, LLC 24 MB; SMT x1.6; "
+                            "hand-off 120/240/480 ns/KB (Kunpeng 920"),
               std::string::npos)
         << text.out;
     CliRun json = cli("simulate --preset epyc7601-2s --workload pbzip2:threads=6 --duration 0.05 --json");
