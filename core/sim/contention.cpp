@@ -54,12 +54,10 @@ std::string describeContention(const ContentionParams& p) {
     else if (p.clusterCacheMB > 0) out += "; caches: cluster " + num(p.clusterCacheMB, "MB");
     else if (p.llcCacheMB > 0) out += "; caches: LLC " + num(p.llcCacheMB, "MB");
     else out += "; no shared cache modelled (no cache sizes)";
-    out += "; SMT x" + num(p.smtSlowdown, "");
-    out.pop_back();  // num()'s space before an empty unit
-    char handoff[96];
-    std::snprintf(handoff, sizeof handoff, "; hand-off %g/%g/%g ns/KB", p.handoffClusterNsPerKB, p.handoffLlcNsPerKB,
-                  p.handoffCrossLlcNsPerKB);
-    return out + handoff + " (" + p.origin + ")";
+    char tail[128];
+    std::snprintf(tail, sizeof tail, "; SMT x%g; hand-off %g/%g/%g ns/KB", p.smtSlowdown, p.handoffClusterNsPerKB,
+                  p.handoffLlcNsPerKB, p.handoffCrossLlcNsPerKB);
+    return out + tail + " (" + p.origin + ")";
 }
 
 SharedCaches sharedCachesOf(const Topology& t, const ContentionParams& p) {

@@ -1360,7 +1360,7 @@ Result<std::unique_ptr<SimState>> makeSimState(const Topology& topo, const Domai
         ci.node = std::max(0, topo.nodeIndex(ct.node));
         ci.core = ct.threadSiblings.empty() ? c : ct.threadSiblings.first();
         ci.siblings = (ct.threadSiblings.empty() ? CpuSet::single(c) : ct.threadSiblings & s->online).toVector();
-        int clusterDomain = -1;
+        int clusterDomain = -1, clusterWeight = 0;  // the lowest SD_CLUSTER domain's first CPU and weight
         for (const auto& d : doms) {
             ci.spanWeight.push_back(d.span.count());
             ci.groupWeight.emplace_back();
@@ -1373,7 +1373,10 @@ Result<std::unique_ptr<SimState>> makeSimState(const Topology& topo, const Domai
                 ci.llcSize = doms[i].span.count();
                 ci.llc = doms[i].span.first();
             }
-            if ((doms[i].flags & SD_CLUSTER) && clusterDomain < 0) clusterDomain = doms[i].span.first();
+            if ((doms[i].flags & SD_CLUSTER) && clusterDomain < 0) {
+                clusterDomain = doms[i].span.first();
+                clusterWeight = doms[i].span.count();
+            }
             if (doms[i].flags & SD_CLUSTER) s->clusterActive = true;
         }
         if (ci.sdLlc >= 0) {
@@ -1383,12 +1386,7 @@ Result<std::unique_ptr<SimState>> makeSimState(const Topology& topo, const Domai
         }
         // sd_share_id: the cluster when an SD_CLUSTER domain exists, else the LLC (6.8+)
         ci.shareId = clusterDomain >= 0 ? clusterDomain : ci.llc;
-        ci.clusterSize = ci.llcSize;
-        for (const auto& d : doms)
-            if (d.flags & SD_CLUSTER) {
-                ci.clusterSize = d.span.count();
-                break;
-            }
+        ci.clusterSize = clusterDomain >= 0 ? clusterWeight : ci.llcSize;
         // ci.cluster stays the hardware cluster: contention is physical even with CLS off
     }
     s->spanSums.reset(n);
