@@ -62,6 +62,15 @@ const std::vector<KernelChange>& kernelChanges() {
              p.asymPackingOnSmt = false;
              p.asymPackingOnHybridPkg = true;
          }},
+        // "sched/fair: Keep a fully_busy SMT sched group as busiest", "sched/fair: Use the busiest
+        // group to set prefer_sibling"
+        {{6, 5}, [](KernelProfile& p) { p.smtFullyBusyBusiest = true; }},
+        // "sched/fair: Determine active load balance for SMT sched groups", "sched/topology: Record
+        // number of cores in sched group", "sched/fair: Implement prefer sibling imbalance
+        // calculation between asymmetric groups", "sched/fair: Consider the idle state of the
+        // whole core for load balance", with 6.6-rc2's "sched/fair: Fix SMT4 group_smt_balance
+        // handling"
+        {{6, 6}, [](KernelProfile& p) { p.smtBalance = true; }},
         // EEVDF ("sched/fair: Implement an EEVDF-like scheduling policy"); "sched/x86: Add
         // cluster topology to hybrid CPU" (5.16-6.5 had "sched,x86: Don't use cluster topology
         // for x86 hybrid CPUs")

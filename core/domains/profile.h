@@ -50,6 +50,13 @@ struct KernelProfile {
     bool sisUtil = false;              // SIS_UTIL scan limit in select_idle_cpu, since 6.0
     int numaImbalance = 0;             // adjust_numa_imbalance: 0 none, 1 25% of the span (5.7), 2 imb_numa_nr (5.18)
     bool legacyActiveBalance = true;   // before 5.10: active balance for any imbalance type
+    // 6.5: update_sd_pick_busiest() keeps an SMT core as the busiest of equally loaded fully busy
+    // groups, and prefer_sibling comes from the busiest group's child domain, not the local one's
+    bool smtFullyBusyBusiest = false;
+    // 6.6: group_smt_balance (an SMT core with more than one task is the busiest for an idle CPU,
+    // and a non-SMT group may pull from it), sibling_imbalance() (spread tasks per core between
+    // groups of different core counts) and should_we_balance() preferring a CPU of an idle core
+    bool smtBalance = false;
     bool delayDequeue = false;         // DELAY_DEQUEUE, since 6.12
     bool migrateEligibleFirst = false; // can_migrate_task() keeps ineligible tasks until a failure, since 6.14
     double baseSliceMs = 0.75;         // sysctl_sched_base_slice: 0.75 ms, 0.70 ms since 6.15

@@ -21,19 +21,10 @@ std::vector<int> asymPriorities(const Topology& t, const DomainTree& tree) {
     return prio;
 }
 
-namespace {
-// is_core_idle(): every other SMT sibling of the CPU is idle
-bool isCoreIdle(const SimState& s, int cpu) {
-    for (int sib : s.info[static_cast<size_t>(cpu)].siblings)
-        if (sib != cpu && !s.idle(sib)) return false;
-    return true;
-}
-}  // namespace
-
 bool schedUseAsymPrio(const SimState& s, const SchedDomain& sd, int cpu) {
     if (s.asymPrio.empty() || !(sd.flags & SD_ASYM_PACKING)) return false;
     if (!s.smtActive) return true;
-    return (sd.flags & SD_SHARE_CPUCAPACITY) || isCoreIdle(s, cpu);
+    return (sd.flags & SD_SHARE_CPUCAPACITY) || s.coreIdle(cpu);
 }
 
 bool schedAsym(const SimState& s, const SchedDomain& sd, int dst, int src) {

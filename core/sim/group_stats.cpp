@@ -7,6 +7,7 @@ const char* groupTypeName(GroupType t) {
     case GroupType::HasSpare: return "has_spare";
     case GroupType::FullyBusy: return "fully_busy";
     case GroupType::MisfitTask: return "misfit_task";
+    case GroupType::SmtBalance: return "smt_balance";
     case GroupType::AsymPacking: return "asym_packing";
     case GroupType::Imbalanced: return "imbalanced";
     case GroupType::Overloaded: return "overloaded";
@@ -32,6 +33,7 @@ GroupType groupClassify(unsigned pct, const SgStats& s, bool imbalanced) {
     if (groupIsOverloaded(pct, s)) return GroupType::Overloaded;
     if (imbalanced) return GroupType::Imbalanced;
     if (s.asymPacking) return GroupType::AsymPacking;
+    if (s.smtBalance) return GroupType::SmtBalance;
     if (!groupHasCapacity(pct, s)) return GroupType::FullyBusy;
     return GroupType::HasSpare;
 }

@@ -6,7 +6,8 @@
 namespace schedscope::sim {
 
 // enum group_type, in the kernel's order of "busier"
-enum class GroupType { HasSpare, FullyBusy, MisfitTask, AsymPacking, Imbalanced, Overloaded };
+// (group_smt_balance is 6.6's: an SMT core running more than one task, seen by an idle CPU)
+enum class GroupType { HasSpare, FullyBusy, MisfitTask, SmtBalance, AsymPacking, Imbalanced, Overloaded };
 const char* groupTypeName(GroupType t);
 
 struct SgStats {
@@ -22,6 +23,12 @@ struct SgStats {
     // and the priority of the group's asym_prefer_cpu, to pick the lowest such group
     bool asymPacking = false;
     int asymPreferPrio = 0;
+    // the group's shape (balancer only): its SMT cores and flags (its child domain's: an SMT core
+    // has SD_SHARE_CPUCAPACITY), and 6.6's smt_balance(): an SMT core with more than one task,
+    // not the local group, seen by an idle CPU
+    int cores = 1;
+    unsigned flags = 0;
+    bool smtBalance = false;
     GroupType type = GroupType::HasSpare;
 };
 
@@ -30,7 +37,8 @@ bool groupIsOverloaded(unsigned imbalancePct, const SgStats& sgs);
 // group_has_capacity(): fewer tasks than CPUs, or util/runnable below capacity
 bool groupHasCapacity(unsigned imbalancePct, const SgStats& sgs);
 // group_classify(); `imbalanced` is sg_imbalanced() (pinned tasks kept a child unbalanced).
-// Asym packing: sgs.asymPacking, set by the balancer (asym_packing.h). Misfit needs asymmetric
+// Asym packing: sgs.asymPacking, set by the balancer (asym_packing.h); SMT balance:
+// sgs.smtBalance, set by the balancer from 6.6. Misfit needs asymmetric
 // CPU capacities, which the simulator does not model.
 GroupType groupClassify(unsigned imbalancePct, const SgStats& sgs, bool imbalanced);
 

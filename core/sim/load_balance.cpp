@@ -36,25 +36,44 @@ int64_t balanceIntervalNs(const SimState& s, DomainState& ds, bool busy) {
 
 int64_t jiffiesNow(const SimState& s) { return s.now - s.now % s.jiffyNs(); }
 
+// one group is an SMT core (of more than one CPU) and the other is not: smt_vs_nonsmt_groups() (6.6)
+bool smtVsNonsmt(const SgStats& a, const SgStats& b) { return (a.flags & SD_SHARE_CPUCAPACITY) != (b.flags & SD_SHARE_CPUCAPACITY); }
+
 // update_sd_pick_busiest()
-bool pickBusiest(const SgStats& sgs, const SgStats& busiest, bool haveBusiest) {
+bool pickBusiest(const SimFeatures& feat, const SgStats& sgs, const SgStats& busiest, bool haveBusiest) {
     if (sgs.sumNrRunning == 0) return false;
     if (!haveBusiest) return true;
     if (sgs.type > busiest.type) return true;
     if (sgs.type < busiest.type) return false;
+    // the has_spare rule: no more idle CPUs than the busiest, and if as many, more tasks
+    auto busierWithSpare = [&] {
+        if (sgs.idleCpus > busiest.idleCpus) return false;
+        if (sgs.idleCpus == busiest.idleCpus && sgs.sumNrRunning <= busiest.sumNrRunning) return false;
+        return true;
+    };
     switch (sgs.type) {
     case GroupType::Overloaded:
-    case GroupType::FullyBusy:  // avg_load is 0 unless overloaded: the first one stays
         return sgs.avgLoad > busiest.avgLoad;
+    case GroupType::SmtBalance:
+        // an idle CPU in either SMT core: judged as groups with spare capacity (6.6-rc2's fix)
+        if (sgs.idleCpus != 0 || busiest.idleCpus != 0) return busierWithSpare();
+        [[fallthrough]];
+    case GroupType::FullyBusy:
+        // avg_load is 0 unless overloaded: the first one stays, except that from 6.5 an SMT core
+        // takes the place of a group that is not one ("SMT sched groups need more help")
+        if (sgs.avgLoad != busiest.avgLoad || !feat.smtFullyBusyBusiest) return sgs.avgLoad > busiest.avgLoad;
+        return !(busiest.flags & SD_SHARE_CPUCAPACITY);
     case GroupType::AsymPacking:  // prefer to move from the lowest priority CPU's work
         return busiest.asymPreferPrio > sgs.asymPreferPrio;
     case GroupType::Imbalanced:
     case GroupType::MisfitTask:
         return false;
     case GroupType::HasSpare:
-        if (sgs.idleCpus > busiest.idleCpus) return false;
-        if (sgs.idleCpus == busiest.idleCpus && sgs.sumNrRunning <= busiest.sumNrRunning) return false;
-        return true;
+        // 6.6: never an SMT core running one task over a group that is not SMT (pulling its task
+        // would leave the core idle), and a group that is not SMT over an SMT core
+        if (feat.smtBalance && smtVsNonsmt(busiest, sgs))
+            return !((sgs.flags & SD_SHARE_CPUCAPACITY) && sgs.sumNrRunning <= 1);
+        return busierWithSpare();
     }
     return false;
 }
@@ -166,8 +185,9 @@ SgStats updateSgLbStats(SimState& s, const LbEnv& env, int g) {
     const SchedDomain& sd = dom(s, env.dstCpu, env.sd);
     const SchedGroup& grp = sd.groups[static_cast<size_t>(g)];
     SgStats st;
+    const int spanId = s.groupSpanId(env.dstCpu, env.sd, g);
     if (env.cpusWhole) {
-        const SpanSums::Sums sum = s.groupSums(s.groupSpanId(env.dstCpu, env.sd, g));
+        const SpanSums::Sums sum = s.groupSums(spanId);
         st.groupLoad = sum.load;
         st.groupUtil = sum.util;
         st.groupRunnable = sum.runnable;
@@ -192,6 +212,12 @@ SgStats updateSgLbStats(SimState& s, const LbEnv& env, int g) {
         const bool smtCore = sibs.size() > 1 && grp.span.count() == static_cast<int>(sibs.size());
         st.asymPacking = !(smtCore && st.groupWeight - st.idleCpus != 1) && schedAsym(s, sd, env.dstCpu, prefer);
     }
+    const SimState::GroupShape& shape = s.spanShapes[static_cast<size_t>(spanId)];
+    st.cores = shape.cores;
+    st.flags = shape.flags;
+    // smt_balance() (6.6): an SMT core running more than one task, for an idle CPU elsewhere
+    st.smtBalance = s.feat.smtBalance && env.idle != BalanceIdle::NotIdle && (shape.flags & SD_SHARE_CPUCAPACITY) &&
+                    st.sumNrRunning > 1 && !grp.span.test(env.dstCpu);
     st.type = groupClassify(sd.imbalancePct, st, groupImbalanceFlag(s, sd, grp) != 0);
     if (st.type == GroupType::Overloaded) st.avgLoad = st.groupLoad * 1024.0 / st.groupCapacity;
     return st;
@@ -200,6 +226,7 @@ SgStats updateSgLbStats(SimState& s, const LbEnv& env, int g) {
 SdLbStats updateSdLbStats(SimState& s, LbEnv& env) {
     const SchedDomain& sd = dom(s, env.dstCpu, env.sd);
     SdLbStats sds;
+    // the local CPU's child domain prefers siblings; from 6.5 the busiest group's (below)
     sds.preferSibling = env.sd > 0 && (dom(s, env.dstCpu, env.sd - 1).flags & SD_PREFER_SIBLING);
     double sumUtil = 0;
     if (s.recording()) s.scratchGroups.clear();
@@ -212,13 +239,14 @@ SdLbStats updateSdLbStats(SimState& s, LbEnv& env) {
         if (sd.groups[g].span.test(env.dstCpu)) {
             sds.local = static_cast<int>(g);
             sds.localStat = sgs;
-        } else if (pickBusiest(sgs, sds.busiestStat, sds.busiest >= 0)) {
+        } else if (pickBusiest(s.feat, sgs, sds.busiestStat, sds.busiest >= 0)) {
             sds.busiest = static_cast<int>(g);
             sds.busiestStat = sgs;
         }
         sds.totalLoad += sgs.groupLoad;
         sds.totalCapacity += sgs.groupCapacity;
     }
+    if (s.feat.smtFullyBusyBusiest) sds.preferSibling = sds.busiest >= 0 && (sds.busiestStat.flags & SD_PREFER_SIBLING);
     // update_idle_cpu_scan() (SIS_UTIL): fewer CPUs to scan as the LLC fills up
     const CpuInfo& ci = s.info[static_cast<size_t>(env.dstCpu)];
     if (s.feat.sisUtil && env.idle != BalanceIdle::NewlyIdle && ci.spanWeight[static_cast<size_t>(env.sd)] == ci.llcSize) {
@@ -231,6 +259,27 @@ SdLbStats updateSdLbStats(SimState& s, LbEnv& env) {
     return sds;
 }
 
+namespace {
+// sibling_imbalance() (6.6): the tasks to move, doubled, so that both groups run as many tasks
+// per core (before 6.6, and between groups of as many cores, the difference in tasks); 0 for a
+// busy CPU. An empty local group takes at least one task of a busiest group running several.
+long siblingImbalance(const LbEnv& env, const SgStats& busiest, const SgStats& local) {
+    if (env.idle == BalanceIdle::NotIdle || busiest.sumNrRunning == 0) return 0;
+    const long cb = busiest.cores, cl = local.cores;
+    if (cb == cl) return std::max(0, busiest.sumNrRunning - local.sumNrRunning);
+    long imbalance = std::max(0L, cl * busiest.sumNrRunning - cb * local.sumNrRunning);
+    imbalance = (2 * imbalance + cl + cb) / (cl + cb);
+    if (imbalance <= 1 && local.sumNrRunning == 0 && busiest.sumNrRunning > 1) imbalance = 2;
+    return imbalance;
+}
+
+// the difference in tasks prefer_sibling spreads: by cores from 6.6, else by tasks
+long preferSiblingImbalance(const SimState& s, const LbEnv& env, const SgStats& busiest, const SgStats& local) {
+    if (s.feat.smtBalance) return siblingImbalance(env, busiest, local);
+    return std::max(0, busiest.sumNrRunning - local.sumNrRunning);
+}
+}  // namespace
+
 void calculateImbalance(SimState& s, LbEnv& env, SdLbStats& sds) {
     const SchedDomain& sd = dom(s, env.dstCpu, env.sd);
     SgStats& local = sds.localStat;
@@ -238,6 +287,11 @@ void calculateImbalance(SimState& s, LbEnv& env, SdLbStats& sds) {
     if (busiest.type == GroupType::AsymPacking) {  // move every task of the lower priority group
         env.type = MigrationType::Task;
         env.imbalance = busiest.sumNrRunning;
+        return;
+    }
+    if (busiest.type == GroupType::SmtBalance) {  // one task fewer sharing the core's capacity
+        env.type = MigrationType::Task;
+        env.imbalance = 1;
         return;
     }
     if (busiest.type == GroupType::Imbalanced) {
@@ -258,7 +312,7 @@ void calculateImbalance(SimState& s, LbEnv& env, SdLbStats& sds) {
         }
         long imb = 0;
         if (busiest.groupWeight == 1 || sds.preferSibling) {
-            imb = std::max(0, busiest.sumNrRunning - local.sumNrRunning);  // evenly spread tasks
+            imb = preferSiblingImbalance(s, env, busiest, local);  // evenly spread tasks
         } else {
             imb = std::max(0, local.idleCpus - busiest.idleCpus);  // even the idle CPUs
         }
@@ -299,13 +353,17 @@ int findBusiestGroup(SimState& s, LbEnv& env, SdLbStats& sds) {
             if (local.avgLoad >= sds.avgLoad) return -1;
             if (100.0 * busiest.avgLoad <= sd.imbalancePct * local.avgLoad) return -1;
         }
-        if (sds.preferSibling && local.type == GroupType::HasSpare && busiest.sumNrRunning > local.sumNrRunning + 1)
+        if (sds.preferSibling && local.type == GroupType::HasSpare && preferSiblingImbalance(s, env, busiest, local) > 1)
             force = true;
     }
     if (!force && busiest.type != GroupType::Overloaded) {
         if (env.idle == BalanceIdle::NotIdle) return -1;  // a busy CPU does not pull from a non-overloaded group
-        if (busiest.groupWeight > 1 && local.idleCpus <= busiest.idleCpus + 1) return -1;
-        if (busiest.sumNrRunning == 1) return -1;  // nothing waiting to run
+        // 6.6: a CPU outside an SMT core pulls from the core whose siblings share it
+        const bool smtToNonsmt = busiest.type == GroupType::SmtBalance && smtVsNonsmt(local, busiest);
+        if (!smtToNonsmt) {
+            if (busiest.groupWeight > 1 && local.idleCpus <= busiest.idleCpus + 1) return -1;
+            if (busiest.sumNrRunning == 1) return -1;  // nothing waiting to run
+        }
     }
     calculateImbalance(s, env, sds);
     return env.imbalance > 0 ? sds.busiest : -1;
@@ -407,14 +465,23 @@ bool shouldWeBalanceIn(SimState& s, int dstCpu, int sdIndex, BalanceIdle idle, c
     auto in = [&](int c) { return cpus.test(c) && (!also || also->test(c)); };
     if (!in(dstCpu)) return false;
     if (idle == BalanceIdle::NewlyIdle) return s.cpus[static_cast<size_t>(dstCpu)].nrRunning() == 0;
-    const SchedGroup& g = dom(s, dstCpu, sdIndex).groups.front();
+    const SchedDomain& sd = dom(s, dstCpu, sdIndex);
+    const SchedGroup& g = sd.groups.front();
     const CpuSet& mask = g.balanceMask.empty() ? g.span : g.balanceMask;
-    int first = -1;
+    // 6.6: above the SMT level, a CPU of an idle core first, then an idle CPU of a busy core
+    const bool coresFirst = s.feat.smtBalance && !(sd.flags & SD_SHARE_CPUCAPACITY);
+    int first = -1, idleSmt = -1;
     for (int c = mask.first(); c >= 0; c = mask.next(c)) {
         if (!in(c)) continue;
         if (first < 0) first = c;
-        if (s.idle(c)) return c == dstCpu;  // the first idle CPU balances
+        if (!s.idle(c)) continue;
+        if (coresFirst && !s.coreIdle(c)) {
+            if (idleSmt < 0) idleSmt = c;
+            continue;
+        }
+        return c == dstCpu;  // the first idle CPU (of an idle core) balances
     }
+    if (idleSmt >= 0) return idleSmt == dstCpu;
     return first == dstCpu;
 }
 }  // namespace

@@ -65,7 +65,8 @@ int findBusiestGroup(SimState& s, LbEnv& env, SdLbStats& sds);
 int findBusiestQueue(SimState& s, const LbEnv& env, int group);
 // can_migrate_task(): affinity, running, cache hotness (migration_cost) vs nr_balance_failed
 bool canMigrateTask(SimState& s, LbEnv& env, const Task& p);
-// should_we_balance(): the first idle CPU of the local group, else its first CPU
+// should_we_balance(): the first idle CPU of the local group (from 6.6, above SMT, of an idle core
+// first), else its first CPU
 bool shouldWeBalance(SimState& s, const LbEnv& env);
 // load_balance(): returns the number of tasks moved; `cause` labels the migrations
 int loadBalance(SimState& s, SchedOps& ops, int cpu, int sdIndex, BalanceIdle idle, MigrationCause cause);

@@ -108,12 +108,6 @@ NumaNodeType numaClassify(unsigned imbalancePct, const NumaStats& ns) {
     return NumaNodeType::FullyBusy;
 }
 
-bool coreIdle(const SimState& s, int cpu) {  // is_core_idle()
-    for (int sib : s.info[static_cast<size_t>(cpu)].siblings)
-        if (sib != cpu && !s.idle(sib)) return false;
-    return true;
-}
-
 // update_numa_stats(): the node's load, util, runnable and tasks; with `findIdle` an idle CPU
 // the task may use there, one whose whole core is idle first (numa_idle_core())
 NumaStats updateNumaStats(SimState& s, const NumaEnv& env, int nid, bool findIdle) {
@@ -129,7 +123,7 @@ NumaStats updateNumaStats(SimState& s, const NumaEnv& env, int nid, bool findIdl
         ns.computeCapacity += s.tree->cpus[static_cast<size_t>(c)].capacity;
         if (findIdle && idleCore < 0 && s.idle(c) && env.p->allowed.test(c)) {
             if (ns.idleCpu < 0) ns.idleCpu = c;
-            if (s.smtActive && coreIdle(s, c)) idleCore = c;
+            if (s.smtActive && s.coreIdle(c)) idleCore = c;
         }
     });
     ns.weight = cpus.count();

@@ -247,6 +247,7 @@ int findIdlestGroup(SimState& s, int cpu, int sdIndex, const Task& p) {
                 break;
             case GroupType::Imbalanced:
             case GroupType::AsymPacking:
+            case GroupType::SmtBalance:  // not used in the slow wakeup path
             case GroupType::MisfitTask:
                 pick = false;
                 break;
@@ -275,6 +276,7 @@ int findIdlestGroup(SimState& s, int cpu, int sdIndex, const Task& p) {
     }
     case GroupType::Imbalanced:
     case GroupType::AsymPacking:
+    case GroupType::SmtBalance:
     case GroupType::MisfitTask:
         break;
     case GroupType::HasSpare:

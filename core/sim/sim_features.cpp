@@ -10,6 +10,8 @@ SimFeatures featuresFor(const KernelProfile& p) {
     f.sisUtil = p.sisUtil;
     f.numaImbalance = p.numaImbalance;
     f.legacyActiveBalance = p.legacyActiveBalance;
+    f.smtFullyBusyBusiest = p.smtFullyBusyBusiest;
+    f.smtBalance = p.smtBalance;
     f.delayDequeue = p.delayDequeue;
     f.migrateEligibleFirst = p.migrateEligibleFirst;
     f.baseSliceNs = p.baseSliceMs * 1e6;

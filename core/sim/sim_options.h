@@ -23,6 +23,10 @@ struct SimFeatures {
     bool clusterScan = false;       // cluster-first wakeup scan (6.8+)
     int numaImbalance = 2;          // adjust_numa_imbalance: 0 none (<5.5), 1 25% of span (5.x), 2 imb_numa_nr (5.18+)
     bool legacyActiveBalance = false;  // before 5.10: active balance after nr_balance_failed > cache_nice_tries+2 for any imbalance, not only migrate_task
+    // 6.5+: an SMT core wins ties between fully busy groups; prefer_sibling is the busiest group's
+    bool smtFullyBusyBusiest = true;
+    // 6.6+: group_smt_balance, sibling_imbalance() by cores, should_we_balance()'s idle core first
+    bool smtBalance = true;
     // DELAY_DEQUEUE (6.12+, with DELAY_ZERO): a task that blocks while not eligible stays queued
     // until it is picked (then leaves) or woken (then runs where it is: no select_task_rq)
     bool delayDequeue = false;

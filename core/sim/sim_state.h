@@ -252,6 +252,12 @@ struct SimState {
     // tree->domainsOf(cpu) without the bounds check: the engine checked the tree matches
     const std::vector<SchedDomain>& domainsOf(int cpu) const { return tree->cpus[static_cast<size_t>(cpu)].domains; }
     bool idle(int cpu) const { return cpus[static_cast<size_t>(cpu)].nrRunning() == 0; }  // available_idle_cpu()
+    // is_core_idle(): every other SMT sibling of `cpu` is idle
+    bool coreIdle(int cpu) const {
+        for (int sib : info[static_cast<size_t>(cpu)].siblings)
+            if (sib != cpu && !idle(sib)) return false;
+        return true;
+    }
     // Inline: the balancer reads them for every CPU of every group it looks at.
     double cpuLoad(int cpu) { return advanced(cpus[static_cast<size_t>(cpu)].load); }  // cpu_load(): the runqueue's load_avg
     double cpuUtil(int cpu) { return std::min(1024.0, advanced(cpus[static_cast<size_t>(cpu)].util)); }  // cpu_util_cfs()
@@ -270,6 +276,14 @@ struct SimState {
     // whose nr_running, changed.
     SpanSums spanSums;
     std::vector<std::vector<int>> ringSpanIds;  // per distinct group ring: its groups' span ids, in ring order
+    // What update_sg_lb_stats() reads of a group besides its sums, per span id: the SMT cores it
+    // holds (sched_group::cores) and its flags, which are its child domain's (sched_group::flags;
+    // 0 when that child was a lone CPU, a degenerate domain the kernel removed)
+    struct GroupShape {
+        int cores = 1;
+        uint32_t flags = 0;
+    };
+    std::vector<GroupShape> spanShapes;
     // NUMA balancing's sched_numa_topology_type and sched_max_numa_distance, found on first use
     // (numa_balancing.cpp); type -1: not yet
     struct {

@@ -1318,6 +1318,27 @@ int ringSpanIds(SimState& s, std::unordered_map<const void*, int>& rings, const 
     s.ringSpanIds.push_back(std::move(ids));
     return static_cast<int>(s.ringSpanIds.size()) - 1;
 }
+
+// SimState::spanShapes: a group's cores are its CPUs' distinct SMT cores, and its flags those of
+// the domain of its first CPU that spans exactly the group (the child it was built from, or the
+// lower level that took its place when the kernel removed the child as a copy of it)
+void describeSpans(SimState& s, const DomainTree& tree) {
+    s.spanShapes.assign(s.spanSums.spanCount(), SimState::GroupShape{});
+    for (size_t id = 0; id < s.spanShapes.size(); ++id) {
+        const CpuSet& span = s.spanSums.span(static_cast<int>(id));
+        SimState::GroupShape& shape = s.spanShapes[id];
+        std::vector<int> cores;
+        span.forEach([&](int c) {
+            if (c < static_cast<int>(s.info.size())) cores.push_back(s.info[static_cast<size_t>(c)].core);
+        });
+        std::sort(cores.begin(), cores.end());
+        shape.cores = std::max<int>(1, static_cast<int>(std::unique(cores.begin(), cores.end()) - cores.begin()));
+        const int first = span.first();
+        if (first < 0 || first >= tree.cpuCount()) continue;
+        for (const auto& d : tree.domainsOf(first))
+            if (d.span == span) shape.flags = d.flags;
+    }
+}
 }  // namespace
 
 Result<std::unique_ptr<SimState>> makeSimState(const Topology& topo, const DomainTree& tree,
@@ -1390,6 +1411,7 @@ Result<std::unique_ptr<SimState>> makeSimState(const Topology& topo, const Domai
         // ci.cluster stays the hardware cluster: contention is physical even with CLS off
     }
     s->spanSums.reset(n);
+    describeSpans(*s, tree);
     // root domains: one per cpuset root partition (none: one for all), the isolated CPUs' last
     const size_t rootDomains = std::max<size_t>(1, tree.rootDomains.size());
     s->rootDomainOf.assign(static_cast<size_t>(n), static_cast<int>(rootDomains));

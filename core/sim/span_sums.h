@@ -73,6 +73,7 @@ public:
     int onlyCpu(int id) const { return onlyCpu_[static_cast<size_t>(id)]; }
 
     size_t spanCount() const { return spans_.size(); }
+    const CpuSet& span(int id) const { return spans_[static_cast<size_t>(id)]; }
 
 private:
     static constexpr int kSignals = 3;  // load, util, runnable

@@ -2,6 +2,7 @@
 // expectations worked out from the kernel functions they mirror.
 #include <gtest/gtest.h>
 
+#include "balance_fixture.h"
 #include "sim/fair_rq.h"
 #include "sim/load_balance.h"
 #include "sim/select_task_rq.h"
@@ -12,58 +13,6 @@ namespace schedscope::test {
 namespace {
 
 using namespace schedscope::sim;
-
-workload::Workload dummyTasks(int n, const CpuSet& affinity = {}) {
-    workload::Workload w;
-    for (int i = 0; i < n; ++i) {
-        workload::TaskSpec t;
-        t.name = "t" + std::to_string(i);
-        t.affinity = affinity;
-        w.tasks.push_back(t);
-    }
-    return w;
-}
-
-struct Fixture {
-    Topology topo;
-    DomainTree tree;
-    workload::Workload wl;
-    std::unique_ptr<SimState> s;
-    Fixture(Topology t, const std::string& profile, bool cls, int tasks) : topo(std::move(t)) {
-        tree = buildTree(topo, profile, cls, true);
-        wl = dummyTasks(tasks);
-        auto st = makeSimState(topo, tree, wl, SimOptions{});
-        EXPECT_TRUE(st.ok());
-        s = std::move(*st);
-        s->now = 1000000000;  // 1 s in: nothing is cache hot by accident
-        s->verifySpanSums = true;
-    }
-    ~Fixture() { EXPECT_EQ(s->spanSumMismatches, 0) << "the balancer's group sums missed a change"; }
-    // Puts task `id` on `cpu`: running if the CPU is idle, else queued.
-    void place(int id, int cpu) {
-        Task& t = s->tasks[static_cast<size_t>(id)];
-        Cpu& r = s->cpus[static_cast<size_t>(cpu)];
-        t.cpu = cpu;
-        if (r.curr < 0) { r.curr = id; t.state = TaskState::Running; }
-        else { queueEntity(r, t); t.state = TaskState::Runnable; }
-        r.loadWeight += t.weight;
-        const double nr = r.nrRunning();
-        r.runnable = {1024.0 * nr, 1024.0 * nr, s->now};
-        r.util = {1024.0, 1024.0, s->now};
-        r.load = {r.loadWeight, r.loadWeight, s->now};
-        t.load = {t.weight, t.weight, s->now};
-        t.util = {1024.0 / nr, 1024.0 / nr, s->now};
-        s->cpuChanged(cpu);  // the balancer's group sums see the runqueue as set here
-    }
-};
-
-class NullOps : public SchedOps {
-public:
-    std::vector<std::pair<int, int>> moved;
-    int active = 0;
-    void migrateTask(int task, int dst, MigrationCause) override { moved.push_back({task, dst}); }
-    void requestActiveBalance(int, int) override { ++active; }
-};
 
 TEST(SelectIdleSibling, SameClusterIdleCpuBeforeOtherClusterWithClusterScan) {
     // target 3 (cluster 0-3) busy; idle: CPU 1 (same cluster) and CPU 4 (next cluster).
