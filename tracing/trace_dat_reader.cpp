@@ -18,6 +18,7 @@
 
 #include "crash_guard.h"
 #include "trace_c_api.h"
+#include "trace_clock_units.h"
 
 #include "sched_decoder.h"
 #include "trace_reader.h"
@@ -225,7 +226,8 @@ Result<EventStore> readTraceDat(const std::string& path, const LoadOptions& opti
         store->events.setFileBuffers(buffers);
         store->events.setKernelRelease(kernelReleaseOf(tracecmd_get_uname(handle.h)));
         const char* clock = tracecmd_get_trace_clock(handle.h);
-        store->events.setTraceClock(clock ? clock : "", (tracecmd_get_flags(handle.h) & SCHEDSCOPE_TRACECMD_FL_IN_USECS) != 0);
+        const bool libraryInNs = (tracecmd_get_flags(handle.h) & SCHEDSCOPE_TRACECMD_FL_IN_USECS) != 0;
+        store->events.setTraceClock(clock ? clock : "", traceClockCountsNs(clock ? clock : "", libraryInNs));
         return std::move(store->events);
     }
     const std::string counted = std::to_string(otherRecords) + " other records";

@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include "support/fixtures.h"
+#include "trace_clock_units.h"
 #include "trace_reader.h"
 
 using namespace schedscope;
@@ -34,6 +35,30 @@ TEST(TraceClock, TraceDatFilesNameTheirClockAndWhetherItCountsNs) {
     // the counter clock ticks once per event, so its span is about the number of events
     EXPECT_GT(counter->size(), 500u);
     EXPECT_LT(counter->lastTs() - counter->firstTs(), 4 * counter->size());
+}
+
+TEST(TraceClock, UptimeCountsTicksAndBootCountsNsWhateverLibtracecmdSays) {
+    // libtracecmd flags `uptime` as ns and `boot` as not; the kernel's trace_clocks[] has them
+    // the other way round (uptime: USER_HZ ticks; boot: CLOCK_BOOTTIME in ns)
+    auto uptime = readTraceDat(test::dataPath("traces/clock-uptime.dat"));
+    auto boot = readTraceDat(test::dataPath("traces/clock-boot.dat"));
+    ASSERT_TRUE(uptime.ok()) << uptime.error();
+    ASSERT_TRUE(boot.ok()) << boot.error();
+    EXPECT_EQ(uptime->traceClock(), "uptime");
+    EXPECT_FALSE(uptime->clockCountsNs());
+    EXPECT_EQ(boot->traceClock(), "boot");
+    EXPECT_TRUE(boot->clockCountsNs());
+    // the same 200 round trips: about 10 ms of CPU time, a few 10 ms ticks of uptime
+    EXPECT_GT(boot->lastTs() - boot->firstTs(), 1000000u);
+    EXPECT_LT(boot->lastTs() - boot->firstTs(), 2000000000u);
+    EXPECT_LT(uptime->lastTs() - uptime->firstTs(), 200u);
+    // a counter converted to ns by trace-cmd --tsc2nsec keeps libtracecmd's word, as does a
+    // clock the kernel's table does not name
+    EXPECT_TRUE(traceClockCountsNs("x86-tsc", true));
+    EXPECT_FALSE(traceClockCountsNs("x86-tsc", false));
+    EXPECT_TRUE(traceClockCountsNs("tai", false));
+    EXPECT_FALSE(traceClockCountsNs("uptime", true));
+    EXPECT_TRUE(traceClockCountsNs("some-new-clock", true));
 }
 
 TEST(TraceClock, AReportOfRawCountsIsReadAsCountsNotRejected) {

@@ -1,0 +1,29 @@
+#include "trace_clock_units.h"
+
+#include <array>
+#include <utility>
+
+namespace schedscope::tracing {
+
+namespace {
+// kernel/trace/trace.c's trace_clocks[] (name, in_ns), the same from 4.x to 7.x
+constexpr std::array<std::pair<std::string_view, bool>, 9> kKernelClocks{{
+    {"local", true},
+    {"global", true},
+    {"counter", false},  // one tick per event
+    {"uptime", false},   // jiffies_64_to_clock_t(): USER_HZ ticks
+    {"perf", true},
+    {"mono", true},
+    {"mono_raw", true},
+    {"boot", true},
+    {"tai", true},
+}};
+}  // namespace
+
+bool traceClockCountsNs(std::string_view clock, bool libraryInNs) {
+    for (const auto& [name, inNs] : kKernelClocks)
+        if (clock == name) return inNs;
+    return libraryInNs;  // x86-tsc, ppc-tb (ARCH_TRACE_CLOCKS) or a clock this table does not know
+}
+
+}  // namespace schedscope::tracing

@@ -1,0 +1,14 @@
+#pragma once
+// Whether a trace clock's timestamps count nanoseconds. libtracecmd's flag for it comes from a
+// list of its own that takes `uptime` (jiffies, in USER_HZ ticks) for a ns clock and leaves `boot`
+// and `tai` (ns) out; the kernel's own table says which are which.
+#include <string_view>
+
+namespace schedscope::tracing {
+
+// `clock` as a trace.dat names it; `libraryInNs` is libtracecmd's TRACECMD_FL_IN_USECS, which
+// decides only for a hardware counter (x86-tsc, ppc-tb: ns when trace-cmd converted them with
+// --tsc2nsec) and for a clock the kernel's table does not list.
+bool traceClockCountsNs(std::string_view clock, bool libraryInNs);
+
+}  // namespace schedscope::tracing
