@@ -8,6 +8,7 @@
 #include <optional>
 
 #include "commands.h"
+#include "lost_events.h"
 #include "replay.h"
 #include "replay_json.h"
 #include "replay_seeds.h"
@@ -291,6 +292,9 @@ int runReplay(const Args& args) {
             overSeeds->add(*again);
         }
     }
+    if (const std::string lost = tracing::describeLostEvents(*store); !lost.empty())
+        result->assumptions.push_back("the trace has " + lost + " (its ring buffer overran): the recorded side and the "
+                                      "derived workload miss what they held (a bigger buffer, trace-cmd record -b, keeps them)");
     if (!args.has(std::string("recorded-profile")) && traceKernel)
         result->assumptions.push_back("recorded kernel profile: " + traceKernel->name + ", the newest not newer than the trace's kernel " +
                                       store->kernelRelease() + " (set --recorded-profile to change it)");

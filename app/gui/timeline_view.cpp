@@ -10,6 +10,7 @@
 #include <cmath>
 #include <map>
 
+#include "lost_events.h"
 #include "qt_convert.h"
 #include "switch_migrations.h"
 
@@ -742,6 +743,7 @@ void TimelineView::paintLegend(QPainter& p, const QRectF& r) const {
     if (second.isEmpty())
         second = tr("Click: marker A, shift+click: marker B (interval statistics); double-click a slice: follow its task");
     if (trace_->live) second = tr("live, %1 lost events; ").arg(trace_->lostEvents) + second;
+    else if (const std::string lost = tracing::describeLostEvents(*d.store); !lost.empty()) second = qs(lost) + QStringLiteral("; ") + second;
     p.drawText(QRectF(r.left() + 6, r.top() + 18, r.width() - 12, 18), Qt::AlignVCenter | Qt::AlignLeft,
                p.fontMetrics().elidedText(second, Qt::ElideRight, int(r.width() - 12)));
 }

@@ -17,6 +17,7 @@
 
 #include "banner.h"
 #include "live_capture.h"
+#include "lost_events.h"
 #include "main_window.h"
 #include "qt_convert.h"
 #include "switch_migrations.h"
@@ -99,11 +100,17 @@ TraceWorkspace::TraceWorkspace(MainWindow* window) : QObject(window), window_(wi
         if (const std::string_view from = tracing::migrationSource(*t->data->store); from.starts_with("sched_switch"))
             message += tr("; no sched_migrate_task: migrations inferred from %1").arg(qs(std::string(from)));
         window_->statusBar()->showMessage(message, 10'000);
-        if (const auto& store = *t->data->store; !store.clockCountsNs())
-            window_->banner()->showNotice(
-                tr("%1: its trace clock %2 does not count nanoseconds: the timeline's times are its counts, and "
-                   "what-if replay needs real times (record with trace-cmd record -C local, or --tsc2nsec)")
-                    .arg(t->name, store.traceClock().empty() ? tr("(raw counts)") : qs(store.traceClock())));
+        QStringList notices;
+        const auto& store = *t->data->store;
+        if (!store.clockCountsNs())
+            notices << tr("%1: its trace clock %2 does not count nanoseconds: the timeline's times are its counts, and "
+                          "what-if replay needs real times (record with trace-cmd record -C local, or --tsc2nsec)")
+                           .arg(t->name, store.traceClock().empty() ? tr("(raw counts)") : qs(store.traceClock()));
+        if (const std::string lost = tracing::describeLostEvents(store); !lost.empty())
+            notices << tr("%1: %2: its ring buffer overran, so events, migrations and waits near the gaps are missing "
+                          "(a bigger buffer, trace-cmd record -b, keeps them)")
+                           .arg(t->name, qs(lost));
+        if (!notices.isEmpty()) window_->banner()->showNotice(notices.join(QStringLiteral("; ")));
     });
     connect(loader_, &TraceLoader::failed, this, [this](const QString& error) {
         window_->statusBar()->clearMessage();

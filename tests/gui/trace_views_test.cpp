@@ -22,6 +22,7 @@
 #include "banner.h"
 #include "gui_test_util.h"
 #include "live_capture.h"
+#include "lost_events.h"
 #include "support/fixtures.h"
 #include "switch_migrations.h"
 #include "task_table_model.h"
@@ -436,6 +437,11 @@ TEST_F(TraceWindowTest, HoverSaysWhichMovesTheLostEventsHid) {
     TimelineView* tl = window.traceWorkspace()->timeline();
     tl->resize(900, 400);
     const auto& d = *window.traceWorkspace()->trace()->data;
+    // the loss itself is said on loading, as trace stats says it
+    const QString loss = QString::fromStdString(tracing::describeLostEvents(*d.store));
+    EXPECT_TRUE(loss.startsWith(QStringLiteral("at least "))) << loss.toStdString();
+    EXPECT_TRUE(window.banner()->text().contains(loss + QStringLiteral(": its ring buffer overran")))
+        << window.banner()->text().toStdString();
     const QRegularExpression arrow(QStringLiteral(R"(^(.*) \((\d+)\): CPU (\d+) \x{2192} CPU (\d+), )"));
     const QString lost = QStringLiteral(" (seen in the switches: its sched_migrate_task was lost with other events)");
     int recorded = 0, hidden = 0;

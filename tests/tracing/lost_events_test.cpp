@@ -1,0 +1,56 @@
+// What a trace lost to ring-buffer overruns, said in words wherever a trace is shown: the counts
+// the kernel reported and the drops whose size it did not know (lossy.dat, recorded here with a
+// 4 KiB buffer per CPU, and full.dat, the same run recorded whole).
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+
+#include "event_store.h"
+#include "lost_events.h"
+#include "support/fixtures.h"
+#include "trace_reader.h"
+
+using namespace schedscope;
+using namespace schedscope::tracing;
+
+namespace {
+
+std::string described(uint64_t counted, uint64_t unknown) {
+    EventStore s;
+    for (uint64_t i = 0; i < unknown; ++i) s.addAnomaly(Anomaly::LostUnknown);
+    if (counted) s.addAnomaly(Anomaly::LostEvents, counted);
+    s.finish();
+    return describeLostEvents(s);
+}
+
+TEST(LostEvents, CountsAndDropsOfUnknownSizeAreBothSaid) {
+    EXPECT_EQ(described(0, 0), "");
+    EXPECT_EQ(described(1, 0), "1 lost event");
+    EXPECT_EQ(described(1290, 0), "1290 lost events");
+    EXPECT_EQ(described(1290, 2), "at least 1290 lost events and 2 drops of unknown size");
+    EXPECT_EQ(described(0, 1), "events lost in 1 place (count unknown)");
+    EXPECT_EQ(described(0, 3), "events lost in 3 places (count unknown)");
+}
+
+TEST(LostEvents, TraceStatsAndReplaySayWhatTheRecordingLost) {
+    auto lossy = readTraceDat(test::dataPath("traces/lossy/lossy.dat"));
+    auto full = readTraceDat(test::dataPath("traces/lossy/full.dat"));
+    ASSERT_TRUE(lossy.ok()) << lossy.error();
+    ASSERT_TRUE(full.ok()) << full.error();
+    const std::string lost = describeLostEvents(*lossy);
+    EXPECT_EQ(lost, "at least " + std::to_string(lossy->anomaly(Anomaly::LostEvents)) + " lost events and " +
+                        std::to_string(lossy->anomaly(Anomaly::LostUnknown)) + " drops of unknown size");
+    EXPECT_GT(lossy->anomaly(Anomaly::LostEvents), 500u);
+    EXPECT_EQ(describeLostEvents(*full), "");
+
+    const std::string file = test::dataPath("traces/lossy/lossy.dat");
+    const std::string stats = std::string(SCHEDSCOPE_CLI) + " trace stats '" + file + "'";
+    const auto j = nlohmann::json::parse(test::commandOutput(stats + " --json"));
+    EXPECT_EQ(j["lost"], lost);
+    const std::string text = test::commandOutput(stats);
+    EXPECT_NE(text.find(", " + lost + " (topology:"), std::string::npos) << text.substr(0, 300);
+    const std::string replay = test::commandOutput(std::string(SCHEDSCOPE_CLI) + " replay '" + file + "' 2>&1");
+    EXPECT_NE(replay.find("the trace has " + lost + " (its ring buffer overran)"), std::string::npos) << replay.substr(0, 2000);
+}
+
+}  // namespace
