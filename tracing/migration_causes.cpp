@@ -44,14 +44,28 @@ std::vector<Migration> recordedMigrations(const EventStore& store) {
         bool stopper;
     };
     std::vector<std::vector<Pending>> pending(static_cast<size_t>(std::max(store.cpuCount(), 1)));
+    // Without sched_waking (recorded with -e sched_wakeup alone) rule 2 cannot see a wakeup
+    // begin. A migration is then a wakeup's when the task's next event is its sched_wakeup:
+    // try_to_wake_up() moves a task that is asleep, and the balancer moves only queued tasks,
+    // which are awake. Per task: the index of its migration still waiting for that event.
+    const bool wakingRecorded = store.recorded(EventKind::Waking);
+    std::unordered_map<int32_t, size_t> untilWakeup;
 
     store.forEach([&](const SchedEvent& e) {
         const int32_t cur = tracker.observe(e);
+        if (!untilWakeup.empty()) {
+            if (auto it = untilWakeup.find(e.pid); it != untilWakeup.end()) {
+                if (e.kind == EventKind::Wakeup) out[it->second].cause = MigrationCause::Wakeup;
+                untilWakeup.erase(it);
+            }
+            if (e.kind == EventKind::Switch) untilWakeup.erase(e.pid2);  // it ran: it was awake
+        }
         switch (e.kind) {
             case EventKind::Switch: {
                 auto& list = pending[static_cast<size_t>(e.cpu)];
                 for (const Pending& p : list) {
                     Migration& m = out[p.index];
+                    if (m.cause == MigrationCause::Wakeup) continue;  // its sched_wakeup came first
                     if (p.stopper) {
                         m.cause = stoppers.wasAffinity(p.current, e.cpu) ? MigrationCause::Affinity
                                                                          : MigrationCause::LoadBalanceActive;
@@ -76,8 +90,9 @@ std::vector<Migration> recordedMigrations(const EventStore& store) {
             }
             case EventKind::Wakeup:
                 waking.erase(e.pid);
-                // traces without sched_waking
+                // traces without sched_waking: the wakeup is the only wake event there is
                 if (isStopper(store.commAt(e.pid, e.ts))) stoppers.woken(e.pid, cur, e.cpu, true);
+                if (!wakingRecorded) stoppers.wakes(wakerOf(e, cur), e.pid);
                 break;
             case EventKind::WakeupNew:
                 forked.erase(e.pid);
@@ -110,6 +125,8 @@ std::vector<Migration> recordedMigrations(const EventStore& store) {
                         pending[static_cast<size_t>(e.cpu)].push_back({out.size(), cur, false});
                         }
                 }
+                if (!wakingRecorded && m.cause != MigrationCause::Numa && m.cause != MigrationCause::Fork)
+                    untilWakeup[e.pid] = out.size();
                 out.push_back(m);
                 break;
             }

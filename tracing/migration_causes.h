@@ -5,7 +5,9 @@
 //  1. numa      a sched_move_numa for P, or a sched_swap_numa naming P, is pending (seen and
 //               not yet followed by a migration of P): task_numa_migrate()/migrate_swap().
 //  2. wakeup    P is inside its wakeup: sched_waking(P) seen, sched_wakeup(P) not yet
-//               (try_to_wake_up() -> select_task_rq() -> set_task_cpu()).
+//               (try_to_wake_up() -> select_task_rq() -> set_task_cpu()). In a trace without
+//               sched_waking: P's next event is its sched_wakeup (only a wakeup moves a task that
+//               is asleep), which overrides rules 3-5.
 //     fork      P was forked and its sched_wakeup_new is not seen yet (wake_up_new_task()).
 //  3. stopper   the current task of the event's CPU is "migration/N" (a cpu stopper moved P).
 //               affinity            if the stopper was woken by a task running on the stopper's

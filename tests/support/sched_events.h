@@ -2,8 +2,10 @@
 // SchedEvent builders for the tests that feed hand-made event sequences to the event store, the
 // trackers and the deriver (header only: the including test links schedscope_tracing).
 #include <cstdint>
+#include <set>
 
 #include "event_schema.h"
+#include "event_store.h"
 
 namespace schedscope::test {
 
@@ -39,6 +41,23 @@ inline tracing::SchedEvent migrateEvent(uint64_t ts, int pid, int srcCpu, int ds
     e.srcCpu = srcCpu;
     e.dstCpu = dstCpu;
     return e;
+}
+
+// The events of `kinds` only, with the comms the switches name: what a recording of those
+// events alone would hold.
+inline tracing::EventStore onlyKinds(const tracing::EventStore& full, const std::set<tracing::EventKind>& kinds) {
+    tracing::EventStore out;
+    full.forEach([&](const tracing::SchedEvent& e) {
+        if (!kinds.count(e.kind)) return true;
+        out.append(e);
+        if (e.kind == tracing::EventKind::Switch) {
+            out.noteComm(e.pid, e.ts, full.commAt(e.pid, e.ts));
+            out.noteComm(e.pid2, e.ts, full.commAt(e.pid2, e.ts));
+        }
+        return true;
+    });
+    out.finish();
+    return out;
 }
 
 }  // namespace schedscope::test

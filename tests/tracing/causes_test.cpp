@@ -69,6 +69,26 @@ TEST(MigrationCauses, WakeupPlacementInsideWakingToWakeup) {
     EXPECT_EQ(s.only(), MigrationCause::Wakeup);
 }
 
+// A trace recorded without sched_waking: the wakee's next event being its sched_wakeup marks a
+// wakeup placement, wherever the migration was recorded (here over a running task and over the
+// idle task, which rules 4 would take for balancing pulls).
+TEST(MigrationCauses, WithoutWakingTheWakeeNextEventTellsAWakeup) {
+    Seq over;
+    over.sw(0, 0, U).migrate(0, P, 1, 0).ev(0, EventKind::Wakeup, P, 0).sw(0, U, P, TaskState::Runnable);
+    EXPECT_EQ(over.only(), MigrationCause::Wakeup);
+    Seq idle;
+    idle.sw(0, U, 0).migrate(0, P, 1, 0).ev(0, EventKind::Wakeup, P, 0);
+    EXPECT_EQ(idle.only(), MigrationCause::Wakeup);
+    // pulled while queued: it runs next, no wakeup
+    Seq pulled;
+    pulled.sw(0, 0, U).migrate(0, P, 1, 0).sw(0, U, P, TaskState::Runnable).ev(1, EventKind::Wakeup, P, 0);
+    EXPECT_EQ(pulled.only(), MigrationCause::LoadBalancePeriodic);
+    // with sched_waking in the trace, only rule 2's window counts
+    Seq waking;
+    waking.ev(1, EventKind::Waking, T, 1).ev(1, EventKind::Wakeup, T, 1).sw(0, U, 0).migrate(0, P, 1, 0).ev(0, EventKind::Wakeup, P, 0);
+    EXPECT_EQ(waking.only(), MigrationCause::LoadBalanceNewidle);
+}
+
 TEST(MigrationCauses, ForkPlacementBeforeWakeupNew) {
     Seq s;
     s.sw(0, 0, U).fork(0, U, P).migrate(0, P, 0, 1).ev(0, EventKind::WakeupNew, P, 1);

@@ -13,6 +13,7 @@
 
 #include "migration_causes.h"
 #include "support/fixtures.h"
+#include "support/sched_events.h"
 #include "switch_migrations.h"
 #include "trace_reader.h"
 
@@ -25,23 +26,6 @@ EventStore loaded(const std::string& relative, const std::string& buffer = {}) {
     auto store = readTraceDat(test::dataPath("traces/" + relative), options);
     EXPECT_TRUE(store.ok()) << relative << ": " << (store.ok() ? "" : store.error());
     return store.ok() ? std::move(*store) : EventStore{};
-}
-
-// The events of `kinds` only, with the comms the switches name: what a recording of those
-// events alone holds.
-EventStore filtered(const EventStore& full, std::set<EventKind> kinds) {
-    EventStore out;
-    full.forEach([&](const SchedEvent& e) {
-        if (!kinds.count(e.kind)) return true;
-        out.append(e);
-        if (e.kind == EventKind::Switch) {
-            out.noteComm(e.pid, e.ts, full.commAt(e.pid, e.ts));
-            out.noteComm(e.pid2, e.ts, full.commAt(e.pid2, e.ts));
-        }
-        return true;
-    });
-    out.finish();
-    return out;
 }
 
 // A task's moves between two consecutive switches naming it (it cannot move while it runs).
@@ -164,7 +148,7 @@ TEST_P(FilteredTrace, InferredMovesAreTheKernelsMoves) {
     ASSERT_GT(full.count(EventKind::MigrateTask), 0u) << GetParam();
     for (const Migration& m : inferMigrations(full)) EXPECT_FALSE(m.seenInSwitches);
     for (bool wakeups : {false, true}) {
-        const EventStore part = filtered(full, recordedKinds(wakeups));
+        const EventStore part = test::onlyKinds(full, recordedKinds(wakeups));
         const auto inferred = inferMigrations(part);
         EXPECT_EQ(inferred.size(), migrationsFromSwitches(part).size());
         const std::string what = GetParam() + (wakeups ? " (switches, wakeups)" : " (switches)");
