@@ -13,6 +13,14 @@ static void printUsage(std::FILE* to) {
     std::fprintf(to, "\n'schedscope-cli COMMAND --help' describes a command's options.\n");
 }
 
+// "trace --help": the group's two-word commands
+static void printGroupUsage(const std::string& group) {
+    std::printf("usage: schedscope-cli %s SUBCOMMAND [OPTIONS]\n\nsubcommands:\n", group.c_str());
+    for (const auto& c : commands())
+        if (c.name.starts_with(group + " ")) std::printf("  %-16s %s\n", c.name.c_str(), c.summary.c_str());
+    std::printf("\n'schedscope-cli %s SUBCOMMAND --help' describes its options.\n", group.c_str());
+}
+
 static void printCommandHelp(const Command& c) {
     std::printf("usage: schedscope-cli %s %s\n\n%s\n\noptions:\n%s", c.name.c_str(), c.usage.c_str(),
                 c.summary.c_str(), formatOptionHelp(c.options).c_str());
@@ -65,6 +73,10 @@ int main(int argc, char** argv) {
         std::string group;
         for (const auto& c : commands())
             if (c.name.starts_with(words[0] + " ")) group += (group.empty() ? "" : ", ") + c.name;
+        if (!group.empty() && words.size() > 1 && (words[1] == "--help" || words[1] == "-h")) {
+            printGroupUsage(words[0]);
+            return 0;
+        }
         if (!group.empty()) {
             const std::string sub = words.size() > 1 ? "unknown subcommand '" + words[1] + "'" : "a subcommand is missing";
             std::fprintf(stderr, "schedscope-cli: %s: %s (%s)\n", words[0].c_str(), sub.c_str(), group.c_str());

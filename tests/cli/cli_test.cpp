@@ -755,6 +755,13 @@ TEST(Cli, VersionAndHelp) {
     CliRun h = cli("domains --help");
     EXPECT_EQ(h.status, 0);
     EXPECT_NE(h.out.find("--no-cls"), std::string::npos);
+    // a group of two-word commands lists them
+    for (const std::string group : {"trace", "bench"}) {
+        CliRun g = cli(group + " --help");
+        EXPECT_EQ(g.status, 0) << g.err;
+        EXPECT_NE(g.out.find("usage: schedscope-cli " + group + " SUBCOMMAND"), std::string::npos) << g.out;
+        EXPECT_NE(g.out.find("  " + group + (group == "trace" ? " stats" : " sim")), std::string::npos) << g.out;
+    }
 }
 
 }  // namespace
