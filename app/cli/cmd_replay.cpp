@@ -9,6 +9,7 @@
 
 #include "commands.h"
 #include "lost_events.h"
+#include "silent_cpus.h"
 #include "replay.h"
 #include "replay_json.h"
 #include "replay_seeds.h"
@@ -292,6 +293,9 @@ int runReplay(const Args& args) {
             overSeeds->add(*again);
         }
     }
+    if (const auto silent = tracing::silentCpus(*store, static_cast<int>(recordedTopo->cpus.size())); !silent.empty())
+        result->assumptions.push_back("the trace has " + tracing::describeSilentCpus(silent) +
+                                      ": what ran there is missing from the recorded side and the derived workload");
     if (const std::string lost = tracing::describeLostEvents(*store); !lost.empty())
         result->assumptions.push_back("the trace has " + lost + " (its ring buffer overran): the recorded side and the "
                                       "derived workload miss what they held (a bigger buffer, trace-cmd record -b, keeps them)");

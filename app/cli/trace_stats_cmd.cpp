@@ -12,6 +12,7 @@
 #include "domains/domain_builder.h"
 #include "lost_events.h"
 #include "migration_classifier.h"
+#include "silent_cpus.h"
 #include "switch_migrations.h"
 #include "topology_options.h"
 #include "trace_cmds.h"
@@ -202,6 +203,9 @@ int runTraceStats(const Args& args) {
         std::fprintf(stderr, "note: %s: no topology sidecar (%s): migrations are not classified by level; name the "
                              "recording machine with --local, --preset, --xml, --synthetic or --sysfs-root\n",
                      file.c_str(), sidecarPath(file).c_str());
+    // a lane without any event: the CPU was most likely not traced
+    const std::vector<int> silent = silentCpus(*store, levelsKnown ? static_cast<int>(topo->cpus.size()) : 0);
+    if (!silent.empty()) std::fprintf(stderr, "note: %s: %s\n", file.c_str(), describeSilentCpus(silent).c_str());
     DomainBuildOptions opt;
     opt.arch = topo->arch;
     // the domains of the kernel the trace was recorded on (its uname), unless --profile says
@@ -222,6 +226,7 @@ int runTraceStats(const Args& args) {
                      static_cast<unsigned long long>(MigrationClassifier::kMaxBins));
     const std::string topoName = choice ? choice->describe() : levelsKnown ? sidecarPath(file) : std::string();
     auto j = statsJson(*store, report, file, topoName, *topo, *opt.profile);
+    j["silent_cpus"] = silent;  // CPUs without any event (not traced, or idle throughout)
     if (args.has("json")) std::cout << j.dump(2) << "\n";
     else printStatsText(j);
     return 0;

@@ -18,6 +18,7 @@
 #include "banner.h"
 #include "live_capture.h"
 #include "lost_events.h"
+#include "silent_cpus.h"
 #include "main_window.h"
 #include "qt_convert.h"
 #include "switch_migrations.h"
@@ -110,6 +111,8 @@ TraceWorkspace::TraceWorkspace(MainWindow* window) : QObject(window), window_(wi
             notices << tr("%1: %2: its ring buffer overran, so events, migrations and waits near the gaps are missing "
                           "(a bigger buffer, trace-cmd record -b, keeps them)")
                            .arg(t->name, qs(lost));
+        if (const auto silent = tracing::silentCpus(store, t->data->cpus); !silent.empty())
+            notices << tr("%1: %2").arg(t->name, qs(tracing::describeSilentCpus(silent)));
         if (!notices.isEmpty()) window_->banner()->showNotice(notices.join(QStringLiteral("; ")));
     });
     connect(loader_, &TraceLoader::failed, this, [this](const QString& error) {

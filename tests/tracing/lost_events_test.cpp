@@ -1,12 +1,14 @@
-// What a trace lost to ring-buffer overruns, said in words wherever a trace is shown: the counts
-// the kernel reported and the drops whose size it did not know (lossy.dat, recorded here with a
-// 4 KiB buffer per CPU, and full.dat, the same run recorded whole).
+// What a trace lost, said wherever a trace is shown: the events ring-buffer overruns dropped, with
+// the counts the kernel reported and the drops whose size it did not know (lossy.dat, recorded
+// here with a 4 KiB buffer per CPU, and full.dat, the same run recorded whole), and the CPUs it
+// has no event of (cpumask-cpu1.dat, recorded on CPU 1 only).
 #include <gtest/gtest.h>
 
 #include <nlohmann/json.hpp>
 
 #include "event_store.h"
 #include "lost_events.h"
+#include "silent_cpus.h"
 #include "support/fixtures.h"
 #include "trace_reader.h"
 
@@ -51,6 +53,25 @@ TEST(LostEvents, TraceStatsAndReplaySayWhatTheRecordingLost) {
     EXPECT_NE(text.find(", " + lost + " (topology:"), std::string::npos) << text.substr(0, 300);
     const std::string replay = test::commandOutput(std::string(SCHEDSCOPE_CLI) + " replay '" + file + "' 2>&1");
     EXPECT_NE(replay.find("the trace has " + lost + " (its ring buffer overran)"), std::string::npos) << replay.substr(0, 2000);
+}
+
+TEST(SilentCpus, ACpuLeftOutOfTheRecordingIsSaid) {
+    auto masked = readTraceDat(test::dataPath("traces/cpumask-cpu1.dat"));
+    auto whole = readTraceDat(test::dataPath("traces/mixed-v7.dat"));
+    ASSERT_TRUE(masked.ok()) << masked.error();
+    ASSERT_TRUE(whole.ok()) << whole.error();
+    EXPECT_EQ(silentCpus(*masked, 2), std::vector<int>{0});
+    EXPECT_TRUE(silentCpus(*whole, 2).empty());
+    // a CPU past the store's own, from the machine's topology
+    EXPECT_EQ(silentCpus(*whole, 4), (std::vector<int>{2, 3}));
+    EXPECT_EQ(describeSilentCpus({2, 3}), "no events at all on CPUs 2-3 (not traced: trace-cmd record -M? or idle throughout)");
+    EXPECT_EQ(describeSilentCpus({}), "");
+
+    const std::string file = test::dataPath("traces/cpumask-cpu1.dat");
+    const auto j = nlohmann::json::parse(test::commandOutput(std::string(SCHEDSCOPE_CLI) + " trace stats '" + file + "' --synthetic \"core:2 pu:1\" --json"));
+    EXPECT_EQ(j["silent_cpus"], std::vector<int>{0});
+    const std::string replay = test::commandOutput(std::string(SCHEDSCOPE_CLI) + " replay '" + file + "' --synthetic \"core:2 pu:1\" 2>&1");
+    EXPECT_NE(replay.find("the trace has no events at all on CPU 0 (not traced"), std::string::npos) << replay.substr(0, 2000);
 }
 
 }  // namespace
