@@ -92,13 +92,15 @@ nlohmann::json statsJson(const EventStore& store, const MigrationReport& mig, co
     // sched_migrate_task the lost events took with them
     j["migrations_seen_in_switches"] = countSeenInSwitches(mig.migrations);
     // not in the counts above (no sched_migrate_task), but migrations to replay and the simulator
-    j["fork_placements"] = forkPlacements(store, mig.migrations).size();
+    // (null when the trace did not record the event they are counted from: 0 would read as a measurement)
+    j["fork_placements"] = store.recorded(EventKind::WakeupNew) ? nlohmann::json(forkPlacements(store, mig.migrations).size())
+                                                                : nlohmann::json(nullptr);
     // sched_waking for an interrupt (interrupt_context.h): no task woke those (wakerOf())
     size_t interruptWakings = 0;
     for (int c = 0; c < store.cpuCount(); ++c)
         for (size_t i = 0; i < store.cpuSize(c); ++i)
             if (store.kindAt(c, i) == EventKind::Waking && store.at(c, i).byInterrupt) ++interruptWakings;
-    j["interrupt_wakings"] = interruptWakings;
+    j["interrupt_wakings"] = store.recorded(EventKind::Waking) ? nlohmann::json(interruptWakings) : nlohmann::json(nullptr);
     j["bin_s"] = static_cast<double>(mig.binNs) / 1e9;
     j["migrations_by_level_over_time"] = topologyName.empty() ? nlohmann::json(nullptr) : nlohmann::json(mig.byLevelOverTime);
     j["anomalies"] = store.anomalyTable();
@@ -156,12 +158,16 @@ void printStatsText(const nlohmann::json& j) {
                     seen);
     std::printf("migrations by cause:\n");
     for (const auto& [k, v] : j["migrations_by_cause"].items()) std::printf("  %-22s %llu\n", k.c_str(), v.get<unsigned long long>());
+    // a count of events the trace did not record is not 0
+    auto countOf = [&](const char* key, const char* event) {
+        return j[key].is_null() ? std::string("n/a (") + event + " not recorded)" : std::to_string(j[key].get<unsigned long long>());
+    };
     std::printf("fork placements onto another CPU (sched_wakeup_new; no sched_migrate_task, replay counts them as fork "
-                "migrations): %llu\n",
-                j["fork_placements"].get<unsigned long long>());
+                "migrations): %s\n",
+                countOf("fork_placements", "sched_wakeup_new").c_str());
     std::printf("sched_waking for an interrupt (a hardirq or NMI by the trace flags, or a timer, block, tasklet, RCU or "
-                "sched softirq by its softirq_entry; no task woke them): %llu\n",
-                j["interrupt_wakings"].get<unsigned long long>());
+                "sched softirq by its softirq_entry; no task woke them): %s\n",
+                countOf("interrupt_wakings", "sched_waking").c_str());
     std::printf("anomalies:\n");
     for (const auto& [k, v] : j["anomalies"].items()) std::printf("  %-22s %llu\n", k.c_str(), v.get<unsigned long long>());
 }

@@ -1,7 +1,8 @@
 // What a trace lost, said wherever a trace is shown: the events ring-buffer overruns dropped, with
 // the counts the kernel reported and the drops whose size it did not know (lossy.dat, recorded
-// here with a 4 KiB buffer per CPU, and full.dat, the same run recorded whole), and the CPUs it
-// has no event of (cpumask-cpu1.dat, recorded on CPU 1 only).
+// here with a 4 KiB buffer per CPU, and full.dat, the same run recorded whole), the CPUs it
+// has no event of (cpumask-cpu1.dat, recorded on CPU 1 only), and the counts of events it did not
+// record (switches-only/switches.dat: sched_switch alone).
 #include <gtest/gtest.h>
 
 #include <nlohmann/json.hpp>
@@ -72,6 +73,21 @@ TEST(SilentCpus, ACpuLeftOutOfTheRecordingIsSaid) {
     EXPECT_EQ(j["silent_cpus"], std::vector<int>{0});
     const std::string replay = test::commandOutput(std::string(SCHEDSCOPE_CLI) + " replay '" + file + "' --synthetic \"core:2 pu:1\" 2>&1");
     EXPECT_NE(replay.find("the trace has no events at all on CPU 0 (not traced"), std::string::npos) << replay.substr(0, 2000);
+}
+
+TEST(UnrecordedEvents, TheirCountsAreNotZeros) {
+    const std::string stats = std::string(SCHEDSCOPE_CLI) + " trace stats '" + test::dataPath("traces/switches-only/switches.dat") + "'";
+    const auto j = nlohmann::json::parse(test::commandOutput(stats + " --json"));
+    EXPECT_TRUE(j["fork_placements"].is_null());
+    EXPECT_TRUE(j["interrupt_wakings"].is_null());
+    const std::string text = test::commandOutput(stats);
+    EXPECT_NE(text.find("replay counts them as fork migrations): n/a (sched_wakeup_new not recorded)"), std::string::npos) << text;
+    EXPECT_NE(text.find("no task woke them): n/a (sched_waking not recorded)"), std::string::npos) << text;
+    // recorded, they are counts
+    const auto whole = nlohmann::json::parse(
+        test::commandOutput(std::string(SCHEDSCOPE_CLI) + " trace stats '" + test::dataPath("traces/switches-only/full.dat") + "' --json"));
+    EXPECT_TRUE(whole["fork_placements"].is_number());
+    EXPECT_TRUE(whole["interrupt_wakings"].is_number());
 }
 
 }  // namespace
