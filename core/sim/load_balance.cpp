@@ -202,22 +202,20 @@ SgStats updateSgLbStats(SimState& s, const LbEnv& env, int g) {
     }
     st.groupWeight = s.info[static_cast<size_t>(env.dstCpu)].groupWeight[static_cast<size_t>(env.sd)][static_cast<size_t>(g)];
     st.groupCapacity = grp.capacity > 0 ? grp.capacity : 1024.0 * st.groupWeight;
-    // check if the idle dst CPU is preferred to this group: sched_group_asym(), where CPU
-    // priorities do not count for an SMT core (the group's flags are SD_SHARE_CPUCAPACITY) with
-    // more than one busy sibling
-    if (!s.asymPrio.empty() && env.idle != BalanceIdle::NotIdle && st.sumNrRunning > 0 && !grp.span.test(env.dstCpu)) {
-        const int prefer = asymPreferCpu(s, grp.span);
-        st.asymPreferPrio = s.asymPrio[static_cast<size_t>(prefer)];
-        const auto& sibs = s.info[static_cast<size_t>(grp.span.first())].siblings;
-        const bool smtCore = sibs.size() > 1 && grp.span.count() == static_cast<int>(sibs.size());
-        st.asymPacking = !(smtCore && st.groupWeight - st.idleCpus != 1) && schedAsym(s, sd, env.dstCpu, prefer);
-    }
     const SimState::GroupShape& shape = s.spanShapes[static_cast<size_t>(spanId)];
     st.cores = shape.cores;
     st.flags = shape.flags;
+    const bool smtCore = shape.flags & SD_SHARE_CPUCAPACITY;  // an SMT core of more than one CPU
+    // check if the idle dst CPU is preferred to this group: sched_group_asym(), where CPU
+    // priorities do not count for an SMT core with more than one busy sibling
+    if (!s.asymPrio.empty() && env.idle != BalanceIdle::NotIdle && st.sumNrRunning > 0 && !grp.span.test(env.dstCpu)) {
+        const int prefer = asymPreferCpu(s, grp.span);
+        st.asymPreferPrio = s.asymPrio[static_cast<size_t>(prefer)];
+        st.asymPacking = !(smtCore && st.groupWeight - st.idleCpus != 1) && schedAsym(s, sd, env.dstCpu, prefer);
+    }
     // smt_balance() (6.6): an SMT core running more than one task, for an idle CPU elsewhere
-    st.smtBalance = s.feat.smtBalance && env.idle != BalanceIdle::NotIdle && (shape.flags & SD_SHARE_CPUCAPACITY) &&
-                    st.sumNrRunning > 1 && !grp.span.test(env.dstCpu);
+    st.smtBalance = s.feat.smtBalance && env.idle != BalanceIdle::NotIdle && smtCore && st.sumNrRunning > 1 &&
+                    !grp.span.test(env.dstCpu);
     st.type = groupClassify(sd.imbalancePct, st, groupImbalanceFlag(s, sd, grp) != 0);
     if (st.type == GroupType::Overloaded) st.avgLoad = st.groupLoad * 1024.0 / st.groupCapacity;
     return st;
@@ -227,7 +225,7 @@ SdLbStats updateSdLbStats(SimState& s, LbEnv& env) {
     const SchedDomain& sd = dom(s, env.dstCpu, env.sd);
     SdLbStats sds;
     // the local CPU's child domain prefers siblings; from 6.5 the busiest group's (below)
-    sds.preferSibling = env.sd > 0 && (dom(s, env.dstCpu, env.sd - 1).flags & SD_PREFER_SIBLING);
+    if (!s.feat.smtFullyBusyBusiest) sds.preferSibling = env.sd > 0 && (dom(s, env.dstCpu, env.sd - 1).flags & SD_PREFER_SIBLING);
     double sumUtil = 0;
     if (s.recording()) s.scratchGroups.clear();
     for (size_t g = 0; g < sd.groups.size(); ++g) {
