@@ -10,6 +10,7 @@
 #include <unordered_set>
 
 #include "migration_causes.h"
+#include "trace_clock_units.h"
 #include "runqueue_depth.h"
 #include "sched_tracker.h"
 #include "sibling_busy.h"
@@ -118,13 +119,10 @@ Result<DerivedWorkload> deriveWorkload(const tracing::EventStore& store, const T
         return Error{what + ": the trace has no sched_switch events; replay needs them (record with -e sched)"};
     // run and sleep times come from the timestamps: a clock counting cycles or ticks would make
     // every burst a wrong multiple of its length
-    if (!store.clockCountsNs()) {
-        // trace-cmd's --tsc2nsec converts a TSC, and only where the kernel exports its scaling
-        const std::string tsc = store.traceClock() == "x86-tsc" ? ", or with --tsc2nsec where the kernel allows it" : "";
+    if (!store.clockCountsNs())
         return Error{what + ": its trace clock " + (store.traceClock().empty() ? std::string("(raw counts)") : store.traceClock()) +
-                     " does not count nanoseconds, and replay needs run and sleep times (record with a ns clock, e.g. "
-                     "trace-cmd record -C local" + tsc + ")"};
-    }
+                     " does not count nanoseconds, and replay needs run and sleep times (" +
+                     tracing::nsClockAdvice(store.traceClock()) + ")"};
     if (!(opt.scale > 0) || opt.scale > 1000) return Error{what + ": scale must be in (0, 1000]"};
     const uint64_t first = store.firstTs(), last = store.lastTs();
     const double spanS = static_cast<double>(last - first) / 1e9;

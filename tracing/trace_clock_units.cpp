@@ -26,4 +26,11 @@ bool traceClockCountsNs(std::string_view clock, bool libraryInNs) {
     return libraryInNs;  // x86-tsc, ppc-tb (ARCH_TRACE_CLOCKS) or a clock this table does not know
 }
 
+std::string nsClockAdvice(std::string_view clock) {
+    // trace-cmd's --tsc2nsec converts a TSC, and only where the kernel exports its scaling
+    std::string advice = "record with a ns clock, e.g. trace-cmd record -C local";
+    if (clock == "x86-tsc") advice += ", or with --tsc2nsec where the kernel allows it";
+    return advice;
+}
+
 }  // namespace schedscope::tracing

@@ -19,6 +19,7 @@
 #include "live_capture.h"
 #include "lost_events.h"
 #include "silent_cpus.h"
+#include "trace_clock_units.h"
 #include "main_window.h"
 #include "qt_convert.h"
 #include "switch_migrations.h"
@@ -105,8 +106,9 @@ TraceWorkspace::TraceWorkspace(MainWindow* window) : QObject(window), window_(wi
         const auto& store = *t->data->store;
         if (!store.clockCountsNs())
             notices << tr("%1: its trace clock %2 does not count nanoseconds: the timeline's times are its counts, and "
-                          "what-if replay needs real times (record with trace-cmd record -C local, or --tsc2nsec)")
-                           .arg(t->name, store.traceClock().empty() ? tr("(raw counts)") : qs(store.traceClock()));
+                          "what-if replay needs real times (%3)")
+                           .arg(t->name, store.traceClock().empty() ? tr("(raw counts)") : qs(store.traceClock()),
+                                qs(tracing::nsClockAdvice(store.traceClock())));
         if (const std::string lost = tracing::describeLostEvents(store); !lost.empty())
             notices << tr("%1: %2: its ring buffer overran, so events, migrations and waits near the gaps are missing "
                           "(a bigger buffer, trace-cmd record -b, keeps them)")

@@ -59,6 +59,15 @@ TEST(TraceClock, UptimeCountsTicksAndBootCountsNsWhateverLibtracecmdSays) {
     EXPECT_TRUE(traceClockCountsNs("tai", false));
     EXPECT_FALSE(traceClockCountsNs("uptime", true));
     EXPECT_TRUE(traceClockCountsNs("some-new-clock", true));
+    // how to get times: --tsc2nsec converts a TSC, nothing converts jiffies
+    EXPECT_EQ(nsClockAdvice("uptime"), "record with a ns clock, e.g. trace-cmd record -C local");
+    EXPECT_NE(nsClockAdvice("x86-tsc").find(", or with --tsc2nsec"), std::string::npos);
+    const std::string file = test::dataPath("traces/clock-uptime.dat");
+    const std::string replay = runCommand(std::string(SCHEDSCOPE_CLI) + " replay '" + file + "' --local 2>&1");
+    EXPECT_NE(replay.find(file + ": its trace clock uptime does not count nanoseconds, and replay needs run and sleep "
+                                 "times (record with a ns clock, e.g. trace-cmd record -C local)"),
+              std::string::npos)
+        << replay;
 }
 
 TEST(TraceClock, AReportOfRawCountsIsReadAsCountsNotRejected) {
