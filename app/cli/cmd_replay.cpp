@@ -331,7 +331,12 @@ int runReplay(const Args& args) {
 
 std::vector<Command> replayCommands() {
     auto opts = topologyOptions();
-    for (auto& o : opts) o.help += " [what-if machine; also the recording's when the trace has no sidecar]";
+    for (auto& o : opts) {
+        // the recording machine is the trace's sidecar unless one of these names it: no topology
+        // option is replay's default
+        if (o.name == "local") o.help = "use this machine's topology";
+        o.help += " [what-if machine; also the recording's when the trace has no sidecar]";
+    }
     std::vector<OptionSpec> more = {
         {"cls", true, "on|off what-if: build the cluster (CLS) level (default on)"},
         {"node", true, "on|off what-if: build the NUMA identity NODE level (default on)"},

@@ -755,6 +755,11 @@ TEST(Cli, VersionAndHelp) {
     CliRun h = cli("domains --help");
     EXPECT_EQ(h.status, 0);
     EXPECT_NE(h.out.find("--no-cls"), std::string::npos);
+    // replay's machine is the trace's sidecar by default, not this one
+    CliRun replay = cli("replay --help");
+    EXPECT_EQ(replay.status, 0);
+    EXPECT_NE(replay.out.find("--local                   use this machine's topology [what-if machine"), std::string::npos) << replay.out;
+    EXPECT_EQ(replay.out.find("topology (default)"), std::string::npos);
     // a group of two-word commands lists them
     for (const std::string group : {"trace", "bench"}) {
         CliRun g = cli(group + " --help");
