@@ -10,6 +10,7 @@
 #include "commands.h"
 #include "lost_events.h"
 #include "silent_cpus.h"
+#include "switch_gaps.h"
 #include "replay.h"
 #include "replay_json.h"
 #include "replay_seeds.h"
@@ -296,6 +297,9 @@ int runReplay(const Args& args) {
     if (const auto silent = tracing::silentCpus(*store, static_cast<int>(recordedTopo->cpus.size())); !silent.empty())
         result->assumptions.push_back("the trace has " + tracing::describeSilentCpus(silent) +
                                       ": what ran there is missing from the recorded side and the derived workload");
+    if (const std::string gaps = tracing::describeSwitchGaps(tracing::switchGaps(*store)); !gaps.empty())
+        result->assumptions.push_back("in the trace " + gaps + ": the runs not seen are missing from the recorded side "
+                                      "and the derived workload");
     if (const std::string lost = tracing::describeLostEvents(*store); !lost.empty())
         result->assumptions.push_back("the trace has " + lost + " (its ring buffer overran): the recorded side and the "
                                       "derived workload miss what they held (a bigger buffer, trace-cmd record -b, keeps them)");

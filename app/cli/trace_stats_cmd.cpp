@@ -13,6 +13,7 @@
 #include "lost_events.h"
 #include "migration_classifier.h"
 #include "silent_cpus.h"
+#include "switch_gaps.h"
 #include "switch_migrations.h"
 #include "topology_options.h"
 #include "trace_cmds.h"
@@ -212,6 +213,10 @@ int runTraceStats(const Args& args) {
     // a lane without any event: the CPU was most likely not traced
     const std::vector<int> silent = silentCpus(*store, levelsKnown ? static_cast<int>(topo->cpus.size()) : 0);
     if (!silent.empty()) std::fprintf(stderr, "note: %s: %s\n", file.c_str(), describeSilentCpus(silent).c_str());
+    // switches missing from the chains (a record-time filter, a loss): runs the views do not see
+    const tracing::SwitchGaps gaps = tracing::switchGaps(*store);
+    const std::string gapNote = tracing::describeSwitchGaps(gaps);
+    if (!gapNote.empty()) std::fprintf(stderr, "note: %s: %s\n", file.c_str(), gapNote.c_str());
     DomainBuildOptions opt;
     opt.arch = topo->arch;
     // the domains of the kernel the trace was recorded on (its uname), unless --profile says
@@ -233,6 +238,9 @@ int runTraceStats(const Args& args) {
     const std::string topoName = choice ? choice->describe() : levelsKnown ? sidecarPath(file) : std::string();
     auto j = statsJson(*store, report, file, topoName, *topo, *opt.profile);
     j["silent_cpus"] = silent;  // CPUs without any event (not traced, or idle throughout)
+    // sched_switch chains: gaps are switches whose prev is not the CPU's previous next
+    j["switch_gaps"] = {{"switches", gaps.switches}, {"gaps", gaps.gaps}, {"into_idle", gaps.intoIdle},
+                        {"out_of_idle", gaps.outOfIdle}, {"note", gapNote}};
     if (args.has("json")) std::cout << j.dump(2) << "\n";
     else printStatsText(j);
     return 0;

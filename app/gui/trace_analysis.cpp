@@ -24,6 +24,7 @@ std::shared_ptr<const TraceAnalysis> analyzeTrace(std::shared_ptr<const tracing:
     a->firstTs = s.size() ? s.firstTs() : 0;
     a->lastTs = s.size() ? s.lastTs() : 0;
     const auto n = static_cast<size_t>(a->cpus);
+    a->switchGaps = tracing::switchGaps(s);
 
     // Run slices per CPU, idle left out: the lanes.
     report(options, 0.0);

@@ -15,6 +15,7 @@
 #include "lane_pyramid.h"
 #include "migration_causes.h"
 #include "migration_classifier.h"
+#include "switch_gaps.h"
 #include "timeline_lod.h"
 
 namespace schedscope {
@@ -57,6 +58,7 @@ struct TraceAnalysis {
     LogHistogram waitHistogram;                       // of waitLatencies, 48 log bins
     uint64_t waitP50 = 0, waitP95 = 0, waitP99 = 0;   // percentiles of waitLatencies, ns
     std::vector<TaskSummary> tasks;                   // by pid
+    tracing::SwitchGaps switchGaps;                   // switches missing from the chains (a filter, a loss)
     std::vector<uint32_t> migrationsOfTask(int32_t pid) const;  // indices into migrations
 
     // Index of level `l` of migrations into `levels` (the unknown bucket for -1).

@@ -19,6 +19,7 @@
 #include "live_capture.h"
 #include "lost_events.h"
 #include "silent_cpus.h"
+#include "switch_gaps.h"
 #include "trace_clock_units.h"
 #include "main_window.h"
 #include "qt_convert.h"
@@ -115,6 +116,8 @@ TraceWorkspace::TraceWorkspace(MainWindow* window) : QObject(window), window_(wi
                            .arg(t->name, qs(lost));
         if (const auto silent = tracing::silentCpus(store, t->data->cpus); !silent.empty())
             notices << tr("%1: %2").arg(t->name, qs(tracing::describeSilentCpus(silent)));
+        if (const std::string gaps = tracing::describeSwitchGaps(t->data->switchGaps); !gaps.empty())
+            notices << tr("%1: %2").arg(t->name, qs(gaps));
         if (!notices.isEmpty()) window_->banner()->showNotice(notices.join(QStringLiteral("; ")));
     });
     connect(loader_, &TraceLoader::failed, this, [this](const QString& error) {

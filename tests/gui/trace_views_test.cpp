@@ -305,6 +305,20 @@ TEST_F(TraceWindowTest, ATraceWhoseClockIsNotNsIsOpenedWithANotice) {
         << window.banner()->text().toStdString();
 }
 
+// A trace whose recording filtered away the switches out of the idle task (trace-cmd record
+// -f 'prev_pid != 0') opens with a notice: its lanes miss the runs that began on an idle CPU.
+TEST_F(TraceWindowTest, ATraceWithoutItsIdleExitsIsOpenedWithANotice) {
+    ASSERT_TRUE(openFixtureOnTwoCpus(window, "traces/idle-filters.dat"));
+    const TraceSessionPtr t = window.traceWorkspace()->trace();
+    ASSERT_TRUE(t && t->data);
+    EXPECT_EQ(t->data->switchGaps.outOfIdle, 0u);
+    EXPECT_GT(t->data->switchGaps.intoIdle, 500u);
+    EXPECT_FALSE(window.banner()->isHidden());
+    EXPECT_TRUE(window.banner()->text().contains(
+        QStringLiteral("idle-filters.dat: no sched_switch leaves the idle task (%1 enter it)").arg(t->data->switchGaps.intoIdle)))
+        << window.banner()->text().toStdString();
+}
+
 TEST_F(TraceWindowTest, TaskTableModelPassesTheTesterAndSortsAndFilters) {
     TaskTableModel model;
     QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::Fatal);
