@@ -235,8 +235,10 @@ int runReplay(const Args& args) {
     auto store = tracing::readTraceFile(file, loadOptionsFrom(args));
     if (!store) return fail(store.error());
     // The recording's kernel profile: --recorded-profile, else the one of the kernel release the
-    // trace names (trace-cmd's and our recorder's uname option), else the newest.
-    const KernelProfile* traceKernel = profileForKernelRelease(store->kernelRelease());
+    // trace names (trace-cmd's and our recorder's uname option), else with --local the running
+    // kernel's, else the newest.
+    bool runningKernel = false;
+    const KernelProfile* traceKernel = recordingKernelProfile(*store, choice, &runningKernel);
     const std::string recordedDefault = traceKernel ? traceKernel->name : recordedProfileDefault();
     auto recordedProfile = profileOption(args, "recorded-profile", recordedDefault);
     if (!recordedProfile) return fail("replay: " + recordedProfile.error());
@@ -303,7 +305,10 @@ int runReplay(const Args& args) {
     if (const std::string lost = tracing::describeLostEvents(*store); !lost.empty())
         result->assumptions.push_back("the trace has " + lost + " (its ring buffer overran): the recorded side and the "
                                       "derived workload miss what they held (a bigger buffer, trace-cmd record -b, keeps them)");
-    if (!args.has(std::string("recorded-profile")) && traceKernel)
+    if (!args.has(std::string("recorded-profile")) && runningKernel)
+        result->assumptions.push_back("recorded kernel profile: " + traceKernel->name + ", this machine's running kernel's (the "
+                                      "trace does not carry its kernel version and was read with --local; set --recorded-profile)");
+    else if (!args.has(std::string("recorded-profile")) && traceKernel)
         result->assumptions.push_back("recorded kernel profile: " + traceKernel->name + ", the newest not newer than the trace's kernel " +
                                       store->kernelRelease() + " (set --recorded-profile to change it)");
     else if (!args.has(std::string("recorded-profile")))
@@ -346,7 +351,7 @@ std::vector<Command> replayCommands() {
         {"node", true, "on|off what-if: build the NUMA identity NODE level (default on)"},
         {"profile", true, "NAME what-if kernel profile (default: the recorded one)"},
         {"recorded-profile", true, "NAME kernel profile of the recording machine (default: the one of the kernel "
-                                   "release the trace names, else the newest)"},
+                                   "release the trace names, else with --local the running kernel's, else the newest)"},
         {"baseline", false, "also replay under the recording's own topology and profile; deltas against it"},
         {"spread", false, "on a larger what-if machine let unpinned tasks use every CPU (default: CPUs 0..n-1)"},
         {"seed", true, "N random seed (default 1)"},

@@ -14,4 +14,14 @@ tracing::LoadOptions loadOptionsFrom(const Args& args) {
     return lo;
 }
 
+const KernelProfile* recordingKernelProfile(const tracing::EventStore& store, const std::optional<TopologySpec>& topology,
+                                            bool* fromRunningKernel) {
+    if (fromRunningKernel) *fromRunningKernel = false;
+    if (const KernelProfile* named = profileForKernelRelease(store.kernelRelease())) return named;
+    if (!store.kernelRelease().empty() || !topology || topology->kind != TopologySpec::Kind::Local) return nullptr;
+    const KernelProfile* running = runningKernelProfile();
+    if (fromRunningKernel) *fromRunningKernel = running != nullptr;
+    return running;
+}
+
 }  // namespace schedscope::cli

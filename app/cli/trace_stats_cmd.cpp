@@ -219,8 +219,9 @@ int runTraceStats(const Args& args) {
     if (!gapNote.empty()) std::fprintf(stderr, "note: %s: %s\n", file.c_str(), gapNote.c_str());
     DomainBuildOptions opt;
     opt.arch = topo->arch;
-    // the domains of the kernel the trace was recorded on (its uname), unless --profile says
-    const KernelProfile* profile = profileForKernelRelease(store->kernelRelease());
+    // the domains of the kernel the trace was recorded on (its uname; this one's for a trace read
+    // with --local that names none), unless --profile says
+    const KernelProfile* profile = recordingKernelProfile(*store, choice);
     if (auto name = args.value("profile")) {
         profile = findProfile(*name);
         if (!profile) return fail("trace stats: --profile: unknown kernel profile '" + *name + "' (known: " + profileNameList() + ")");

@@ -275,6 +275,34 @@ TEST(Cli, ThisMachinesDomainsFollowItsRunningKernelUnlessAProfileIsGiven) {
     EXPECT_EQ(profileOf("domains --preset kunpeng920-24 --json"), schedscope::defaultProfile().name);
 }
 
+// A trace that does not name its kernel (ftrace text has no uname), read against this machine,
+// is classified with the running kernel's domains, as `domains --local` and the window build
+// them; against any other machine with the newest, and a trace that names its kernel with its own.
+TEST(Cli, ATraceWithoutItsKernelReadWithLocalFollowsTheRunningKernel) {
+    struct utsname u {};
+    ASSERT_EQ(uname(&u), 0);
+    const schedscope::KernelProfile* running = schedscope::profileForKernelRelease(u.release);
+    const std::string expected = running ? running->name : schedscope::defaultProfile().name;
+    const std::string text = schedscope::test::dataPath("traces/tracefs-trace.txt");
+    auto profileOf = [](const std::string& args) {
+        CliRun r = cli(args);
+        EXPECT_EQ(r.status, 0) << args << ": " << r.err;
+        return r.status == 0 ? nlohmann::json::parse(r.out)["profile"].get<std::string>() : std::string();
+    };
+    EXPECT_EQ(profileOf("trace stats '" + text + "' --local --json"), expected) << u.release;
+    EXPECT_EQ(profileOf("trace stats '" + text + "' --synthetic 'core:2 pu:1' --json"), schedscope::defaultProfile().name);
+    EXPECT_EQ(profileOf("trace stats '" + text + "' --local --profile linux-5.15 --json"), "linux-5.15");
+    // the 6.12 QEMU trace names its kernel: that wins over the running one
+    const std::string named = schedscope::test::dataPath("traces/qemu/x86-2s4n4c2t-linux-6.12.dat");
+    EXPECT_TRUE(profileOf("trace stats '" + named + "' --synthetic 'pack:2 core:8 pu:1' --json").starts_with("linux-6.12"));
+    // replay says which it took
+    if (running) {
+        CliRun r = cli("replay '" + text + "' --local");
+        EXPECT_NE(r.out.find("recorded kernel profile: " + expected + ", this machine's running kernel's"), std::string::npos)
+            << r.status << " " << r.err << r.out.substr(0, 2000);
+    }
+}
+
 TEST(Cli, NoClsAndNoNodeToggles) {
     CliRun on = cli("domains --preset epyc7601-2s --json");
     CliRun off = cli("domains --preset epyc7601-2s --json --no-node");
