@@ -10,6 +10,7 @@
 
 #include "qt_convert.h"
 #include "timeline_view.h"
+#include "trace_time_units.h"
 
 namespace schedscope::gui {
 
@@ -53,31 +54,42 @@ QVariant TaskTableModel::data(const QModelIndex& index, int role) const {
         }
     }
     if (role == Qt::DisplayRole) {
+        // ms and µs, or the plain counts of a clock that does not count ns (see headerData())
+        const TraceTimeUnits units = TraceTimeUnits::of(*trace_->data);
+        const auto shown = [&](uint64_t v, double nsPerUnit, int decimals) {
+            return units.countsNs ? QString::number(double(v) / nsPerUnit, 'f', decimals) : QString::number(qulonglong(v));
+        };
         switch (col) {
             case Pid: return t.pid;
             case Command: return qs(t.comm);
-            case CpuTime: return QString::number(double(t.cpuNs) / 1e6, 'f', 3);
+            case CpuTime: return shown(t.cpuNs, 1e6, 3);
             case Migrations: return qulonglong(t.migrations);
             case Waits: return qulonglong(t.waits);
-            case WaitP95: return t.waits ? QString::number(double(t.waitP95Ns) / 1e3, 'f', 1) : QString();
-            case WaitMax: return t.waits ? QString::number(double(t.waitMaxNs) / 1e3, 'f', 1) : QString();
+            case WaitP95: return t.waits ? shown(t.waitP95Ns, 1e3, 1) : QString();
+            case WaitMax: return t.waits ? shown(t.waitMaxNs, 1e3, 1) : QString();
             default: return {};
         }
     }
     if (role == Qt::DecorationRole && col == Command) return taskColor(t.pid);
     if (role == Qt::TextAlignmentRole && col != Command) return QVariant::fromValue(Qt::AlignRight | Qt::AlignVCenter);
     if (role == Qt::ToolTipRole)
-        return tr("%1 (%2): %3 ms on CPU, %4 migrations, %5 waits").arg(qs(t.comm)).arg(t.pid)
-            .arg(double(t.cpuNs) / 1e6, 0, 'f', 3).arg(t.migrations).arg(t.waits);
+        return tr("%1 (%2): %3 on CPU, %4 migrations, %5 waits").arg(qs(t.comm)).arg(t.pid)
+            .arg(TraceTimeUnits::of(*trace_->data).duration(double(t.cpuNs))).arg(t.migrations).arg(t.waits);
     return {};
 }
 
 QVariant TaskTableModel::headerData(int section, Qt::Orientation orientation, int role) const {
     if (orientation != Qt::Horizontal || role != Qt::DisplayRole || section < 0 || section >= ColumnCount) return {};
-    static const char* const names[] = {QT_TR_NOOP("PID"), QT_TR_NOOP("Command"), QT_TR_NOOP("CPU time (ms)"),
-                                        QT_TR_NOOP("Migrations"), QT_TR_NOOP("Waits"), QT_TR_NOOP("Wait p95 (\u00b5s)"),
-                                        QT_TR_NOOP("Wait max (\u00b5s)")};
-    return tr(names[section]);
+    static const char* const names[] = {QT_TR_NOOP("PID"), QT_TR_NOOP("Command"), QT_TR_NOOP("CPU time (%1)"),
+                                        QT_TR_NOOP("Migrations"), QT_TR_NOOP("Waits"), QT_TR_NOOP("Wait p95 (%1)"),
+                                        QT_TR_NOOP("Wait max (%1)")};
+    const TraceTimeUnits units = trace_ && trace_->data ? TraceTimeUnits::of(*trace_->data) : TraceTimeUnits{};
+    switch (section) {
+        case CpuTime: return tr(names[section]).arg(units.unit(QStringLiteral("ms")));
+        case WaitP95:
+        case WaitMax: return tr(names[section]).arg(units.unit(QStringLiteral("\u00b5s")));
+        default: return tr(names[section]);
+    }
 }
 
 TaskTableView::TaskTableView(TaskTableModel* model, QWidget* parent) : QWidget(parent), model_(model) {

@@ -13,6 +13,7 @@
 #include "lost_events.h"
 #include "qt_convert.h"
 #include "switch_migrations.h"
+#include "trace_time_units.h"
 
 namespace schedscope::gui {
 namespace {
@@ -22,23 +23,6 @@ constexpr double kTitleH = 22;
 constexpr double kRulerH = 20;
 constexpr double kLegendH = 36;
 constexpr double kHeaderH = 15;
-
-QString formatNs(double ns) {
-    const double a = std::fabs(ns);
-    if (a >= 1e9) return QString::number(ns / 1e9, 'f', a >= 1e10 ? 1 : 3) + QStringLiteral(" s");
-    if (a >= 1e6) return QString::number(ns / 1e6, 'f', a >= 1e7 ? 1 : 2) + QStringLiteral(" ms");
-    if (a >= 1e3) return QString::number(ns / 1e3, 'f', a >= 1e4 ? 1 : 2) + QStringLiteral(" \u00b5s");
-    return QString::number(ns, 'f', 0) + QStringLiteral(" ns");
-}
-
-// A trace clock that does not count ns (x86-tsc, counter): its counts, with an SI prefix.
-QString formatCount(double n) {
-    const double a = std::fabs(n);
-    if (a >= 1e9) return QString::number(n / 1e9, 'f', a >= 1e10 ? 1 : 3) + QStringLiteral(" G");
-    if (a >= 1e6) return QString::number(n / 1e6, 'f', a >= 1e7 ? 1 : 2) + QStringLiteral(" M");
-    if (a >= 1e3) return QString::number(n / 1e3, 'f', a >= 1e4 ? 1 : 2) + QStringLiteral(" k");
-    return QString::number(n, 'f', 0);
-}
 
 // A tick step of 1, 2 or 5 times a power of ten, about `targetNs` long.
 double niceStep(double targetNs) {

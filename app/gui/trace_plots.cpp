@@ -8,6 +8,7 @@
 
 #include "qt_convert.h"
 #include "timeline_view.h"
+#include "trace_time_units.h"
 
 namespace schedscope::gui {
 namespace {
@@ -205,13 +206,17 @@ void LevelRatePlot::setTrace(TraceSessionPtr trace) {
         return;
     }
     const TraceAnalysis& d = *trace_->data;
-    const double binS = double(d.rateBinNs) / 1e9;
+    // a clock that does not count ns: the x axis in its counts, the rates per bin
+    const TraceTimeUnits units = TraceTimeUnits::of(d);
+    const double binS = units.inUnit(double(d.rateBinNs), 1e9);
+    xAxis->setLabel(tr("time since the trace start (%1)").arg(units.unit(QStringLiteral("s"))));
+    yAxis->setLabel(units.countsNs ? tr("migrations / s") : tr("migrations / bin"));
     double top = 1;
     if (grouping_ == Grouping::Level) {
         for (size_t l = 0; l < d.levels.size(); ++l) {
             if (d.migrationTsByLevel[l].empty() && l + 1 == d.levels.size()) continue;
             addRateGraph(qs(d.levels[l]) + QStringLiteral(" (") + QString::number(d.migrationTsByLevel[l].size()) + QLatin1Char(')'),
-                         levelColor(qs(d.levels[l])), d.ratesByLevel[l], binS, top);
+                         levelColor(qs(d.levels[l])), d.ratesByLevel[l], binS, units.countsNs, top);
         }
     } else {
         const size_t causes = d.ratesByCause.size();
@@ -221,19 +226,25 @@ void LevelRatePlot::setTrace(TraceSessionPtr trace) {
             if (!total) continue;
             addRateGraph(qs(std::string(tracing::kMigrationCauseNames[c])) + QStringLiteral(" (") + QString::number(total) +
                              QLatin1Char(')'),
-                         QColor::fromHsv(int(c * 360 / causes), 200, 200), bins, binS, top);
+                         QColor::fromHsv(int(c * 360 / causes), 200, 200), bins, binS, units.countsNs, top);
         }
     }
-    xAxis->setRange(0, std::max(binS, double(d.lastTs - d.firstTs) / 1e9));
+    xAxis->setRange(0, std::max(binS, units.inUnit(double(d.lastTs - d.firstTs), 1e9)));
     yAxis->setRange(0, top * 1.1);
-    title_->setText((grouping_ == Grouping::Level ? tr("Migrations per second by domain level (bins of %1)")
-                                                  : tr("Migrations per second by cause (bins of %1)"))
-                        .arg(usText(double(d.rateBinNs))));
+    const QString bin = units.countsNs ? usText(double(d.rateBinNs)) : units.duration(double(d.rateBinNs));
+    if (units.countsNs)
+        title_->setText((grouping_ == Grouping::Level ? tr("Migrations per second by domain level (bins of %1)")
+                                                      : tr("Migrations per second by cause (bins of %1)"))
+                            .arg(bin));
+    else
+        title_->setText((grouping_ == Grouping::Level ? tr("Migrations per bin of %1 by domain level")
+                                                      : tr("Migrations per bin of %1 by cause"))
+                            .arg(bin));
     replot();
 }
 
 void LevelRatePlot::addRateGraph(const QString& name, const QColor& colour, const std::vector<uint64_t>& bins, double binS,
-                                 double& top) {
+                                 bool perSecond, double& top) {
     QCPGraph* g = addGraph();
     g->setName(name);
     g->setPen(QPen(colour, 1.6));
@@ -242,7 +253,7 @@ void LevelRatePlot::addRateGraph(const QString& name, const QColor& colour, cons
     keys.reserve(qsizetype(bins.size()) + 1);
     for (size_t b = 0; b < bins.size(); ++b) {
         keys << double(b) * binS;
-        values << double(bins[b]) / binS;
+        values << (perSecond ? double(bins[b]) / binS : double(bins[b]));
         top = std::max(top, values.back());
     }
     keys << double(bins.size()) * binS;
@@ -295,6 +306,10 @@ void LatencyHistogramPlot::rebuild() {
     }
     const TraceAnalysis& d = *trace_->data;
     const LogHistogram& h = d.waitHistogram;
+    // µs on the axis, or the counts of a clock that does not count ns
+    const TraceTimeUnits units = TraceTimeUnits::of(d);
+    const auto x = [&](double ns) { return units.inUnit(ns, 1e3); };
+    xAxis->setLabel(tr("runnable \u2192 running wait (%1, log scale)").arg(units.unit(QStringLiteral("\u00b5s"))));
     QCPGraph* g = addGraph();
     g->setPen(QPen(QColor(0x2b, 0x5c, 0x9e), 1.4));
     g->setBrush(QColor(0x4e, 0x8c, 0xd8, 110));
@@ -302,27 +317,27 @@ void LatencyHistogramPlot::rebuild() {
     QVector<double> keys, values;
     double top = 1;
     for (size_t b = 0; b < h.counts.size(); ++b) {
-        keys << h.edge(b) / 1e3;
+        keys << x(h.edge(b));
         values << double(h.counts[b]);
         top = std::max(top, values.back());
     }
-    keys << h.edge(h.counts.size()) / 1e3;
+    keys << x(h.edge(h.counts.size()));
     values << 0.0;
     g->setData(keys, values, true);
-    xAxis->setRange(h.lo / 1e3, h.hi / 1e3);
+    xAxis->setRange(x(h.lo), x(h.hi));
     yAxis->setRange(0, top * 1.15);
     auto mark = [&](double ns, const QString& label, const QColor& colour, double yFrac) {
         auto* line = new QCPItemStraightLine(this);
-        line->point1->setCoords(ns / 1e3, 0);
-        line->point2->setCoords(ns / 1e3, 1);
+        line->point1->setCoords(x(ns), 0);
+        line->point2->setCoords(x(ns), 1);
         line->setPen(QPen(colour, 1.4, Qt::DashLine));
         auto* text = new QCPItemText(this);
         text->position->setType(QCPItemPosition::ptPlotCoords);
-        text->position->setCoords(ns / 1e3, top * yFrac);
+        text->position->setCoords(x(ns), top * yFrac);
         // Labels right of their line, except near the right edge where they would be cut.
-        const bool rightEdge = xAxis->coordToPixel(ns / 1e3) > axisRect()->left() + 0.75 * axisRect()->width();
+        const bool rightEdge = xAxis->coordToPixel(x(ns)) > axisRect()->left() + 0.75 * axisRect()->width();
         text->setPositionAlignment((rightEdge ? Qt::AlignRight : Qt::AlignLeft) | Qt::AlignVCenter);
-        text->setText(QStringLiteral(" ") + label + QStringLiteral(" ") + usText(ns) + QStringLiteral(" "));
+        text->setText(QStringLiteral(" ") + label + QStringLiteral(" ") + (units.countsNs ? usText(ns) : units.duration(ns)) + QStringLiteral(" "));
         text->setColor(colour);
     };
     const uint64_t p50 = d.waitP50, p95 = d.waitP95, p99 = d.waitP99;

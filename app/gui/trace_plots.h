@@ -70,8 +70,10 @@ protected:
     void addMenuItems(QMenu& menu) override;
 
 private:
-    // one step line of migrations per second per bin of the trace
-    void addRateGraph(const QString& name, const QColor& colour, const std::vector<uint64_t>& bins, double binS, double& top);
+    // one step line of migrations per second per bin of the trace (perSecond), or per bin for a
+    // trace clock that does not count ns
+    void addRateGraph(const QString& name, const QColor& colour, const std::vector<uint64_t>& bins, double binS, bool perSecond,
+                      double& top);
     Grouping grouping_ = Grouping::Level;
 };
 

@@ -303,6 +303,23 @@ TEST_F(TraceWindowTest, ATraceWhoseClockIsNotNsIsOpenedWithANotice) {
     EXPECT_TRUE(window.banner()->text().startsWith(
         QStringLiteral("clock-x86-tsc.dat: its trace clock x86-tsc does not count nanoseconds")))
         << window.banner()->text().toStdString();
+    // the views that show durations give them in the clock's counts, never as µs or ms
+    TraceWorkspace* ws = window.traceWorkspace();
+    TaskTableModel* tasks = ws->taskModel();
+    EXPECT_EQ(tasks->headerData(TaskTableModel::CpuTime, Qt::Horizontal).toString(), QStringLiteral("CPU time (x86-tsc counts)"));
+    EXPECT_EQ(tasks->headerData(TaskTableModel::WaitP95, Qt::Horizontal).toString(), QStringLiteral("Wait p95 (x86-tsc counts)"));
+    ASSERT_GT(tasks->rowCount(), 0);
+    const TaskSummary& first = t->data->tasks.front();
+    EXPECT_EQ(tasks->data(tasks->index(0, TaskTableModel::CpuTime)).toString(), QString::number(qulonglong(first.cpuNs)));
+    EXPECT_TRUE(ws->latency()->xAxis->label().contains(QStringLiteral("x86-tsc counts"))) << ws->latency()->xAxis->label().toStdString();
+    EXPECT_DOUBLE_EQ(ws->latency()->xAxis->range().upper, t->data->waitHistogram.hi);
+    EXPECT_EQ(ws->rates()->yAxis->label(), QStringLiteral("migrations / bin"));
+    EXPECT_TRUE(ws->rates()->xAxis->label().contains(QStringLiteral("x86-tsc counts")));
+    // a trace whose clock counts ns keeps its ms and µs
+    ASSERT_TRUE(openTraceNow(window, samplePath()));
+    EXPECT_EQ(tasks->headerData(TaskTableModel::CpuTime, Qt::Horizontal).toString(), QStringLiteral("CPU time (ms)"));
+    EXPECT_EQ(ws->rates()->yAxis->label(), QStringLiteral("migrations / s"));
+    EXPECT_DOUBLE_EQ(ws->latency()->xAxis->range().upper, window.traceWorkspace()->trace()->data->waitHistogram.hi / 1e3);
 }
 
 // A trace whose recording filtered away the switches out of the idle task (trace-cmd record
