@@ -60,6 +60,28 @@ bool hasCapacities(const Topology& t) {
 // package's nodes, while the kernel's MC stops at the node.
 CpuSet x86SiblingMask(const Topology& t, int cpu, const CpuSet& shared) { return shared & t.nodeCpus(cpuAt(t, cpu).node); }
 
+// The sharers of a CPU's data or unified cache of `level`, empty when sysfs lists none.
+CpuSet cacheSharers(const CpuTopology& c, int level) {
+    for (const auto& ci : c.caches)
+        if (ci.level == level && ci.type != "Instruction") return ci.shared;
+    return {};
+}
+
+// cpu_llc_shared_mask(): the CPUs of the CPU's llc_id, which x86 always sets. It is the last
+// cache level CPUID describes (leaf 4, or 0x8000001d on AMD), which sysfs cacheinfo lists too;
+// without one, the package: init_intel_cacheinfo() ("cpuid2 doesn't specify shared caches ...
+// set cpu_llc_id to c->phys_proc_id"; intel_cacheinfo_done() since 6.16), and on AMD
+// amd_detect_cmp() ("use socket ID also for last level cache"; legacy_set_llc() since 6.9),
+// which cacheinfo_amd_init_llc_id() keeps for a CPU without an L3. So an input that lists no
+// cache (a VM without cache leaves, a synthetic topology) and a pre-Zen AMD without an L3
+// (a K8 Opteron, private L2s only) share the LLC domain across the package.
+CpuSet x86LlcMask(const Topology& t, int cpu) {
+    const CpuTopology& c = cpuAt(t, cpu);
+    const bool amd = t.cpuVendor == "AuthenticAMD" || t.cpuVendor == "HygonGenuine";
+    if (c.caches.empty() || (amd && cacheSharers(c, 3).empty())) return c.coreSiblings;
+    return t.llcCpus(cpu);
+}
+
 // arch/x86/kernel/smpboot.c: SMT = the siblings, CLS = cpu_l2c_shared_mask (sysfs cluster_cpus),
 // MC = cpu_llc_shared_mask, DIE/PKG = cpu_cpu_mask (the node); x86_{smt,cluster,core,die}_flags().
 void addX86Levels(const Topology& t, const DomainBuildOptions& o, const KernelProfile& p, bool cluster,
@@ -73,7 +95,7 @@ void addX86Levels(const Topology& t, const DomainBuildOptions& o, const KernelPr
         tl.push_back({"CLS", [&t](int cpu) { return x86SiblingMask(t, cpu, cpuAt(t, cpu).clusterCpus); },
                       clusterFlags(p) | itmt});
     if (o.config.schedMc)
-        tl.push_back({"MC", [&t](int cpu) { return x86SiblingMask(t, cpu, t.llcCpus(cpu)); }, coreFlags() | itmt});
+        tl.push_back({"MC", [&t](int cpu) { return x86SiblingMask(t, cpu, x86LlcMask(t, cpu)); }, coreFlags() | itmt});
     // with NUMA inside the package the NUMA levels build the spanning domains from the SLIT
     // (build_sched_topology() drops PKG)
     if (p.pkgByNodesPerPackage ? nodesPerPackage(t) <= 1 : !t.hasNodesInPackage())
@@ -82,13 +104,6 @@ void addX86Levels(const Topology& t, const DomainBuildOptions& o, const KernelPr
         warnings.push_back("Intel hybrid CPUs without SMT: since 6.12 the kernel balances them by capacity "
                            "(SD_ASYM_CPUCAPACITY from intel_pstate's HWP performance levels), which this topology "
                            "does not carry; built without");
-}
-
-// The sharers of a CPU's data or unified cache of `level`, empty when sysfs lists none.
-CpuSet cacheSharers(const CpuTopology& c, int level) {
-    for (const auto& ci : c.caches)
-        if (ci.level == level && ci.type != "Instruction") return ci.shared;
-    return {};
 }
 
 // The SMT mask powerpc builds on: on "big core" POWER9 (SMT8 cores made of two SMT4 thread

@@ -7,11 +7,14 @@
 // have run it and says what it set aside.
 #include <gtest/gtest.h>
 
+#include <nlohmann/json.hpp>
 
 #include "domains/domain_builder.h"
 #include "support/fixtures.h"
+#include "topology/hwloc_loader.h"
 #include "topology/snapshot_archive.h"
 #include "topology/sysfs_loader.h"
+#include "topology/topology_format.h"
 
 namespace schedscope {
 namespace {
@@ -148,6 +151,48 @@ TEST(SysfsQuirks, AnL2ListedAsPrivateStillHoldsTheThreadsThatShareIt) {
     EXPECT_EQ(tree->domainsOf(0)[0].level, "SMT");
     EXPECT_EQ(tree->domainsOf(0)[1].level, "MC");
     EXPECT_EQ(tree->domainsOf(0)[1].span.toList(), "0-7");
+}
+
+std::vector<std::string> x86LlcSpans(const DomainTree& tree, int cpu) {
+    std::vector<std::string> spans;
+    for (const auto& sd : tree.domainsOf(cpu)) spans.push_back(sd.level + " " + sd.span.toList());
+    return spans;
+}
+
+// x86 always has an LLC id: the last cache CPUID describes, else the package (Intel's
+// "cpuid2 doesn't specify shared caches", AMD's "use socket ID also for last level cache").
+// A K8 Opteron (private L2s, no L3) builds MC over its 2-core package, not one LLC per core.
+TEST(X86Llc, APreZenAmdWithoutAnL3SharesItsPackage) {
+    const Topology topo = loadQuirky("16amd64-8n2c.tar.bz2");
+    ASSERT_EQ(topo.onlineCount(), 16);
+    EXPECT_EQ(topo.cpuVendor, "AuthenticAMD");
+    EXPECT_EQ(topo.llcCpus(0).toList(), "0");  // the private L2 is still what the cache view shows
+    auto tree = buildDomains(topo, {.arch = Arch::X86_64});
+    ASSERT_TRUE(tree.ok()) << tree.error();
+    EXPECT_TRUE(tree->warnings.empty());
+    const auto spans = x86LlcSpans(*tree, 0);
+    ASSERT_FALSE(spans.empty());
+    EXPECT_EQ(spans.front(), "MC 0-1");
+    EXPECT_TRUE(tree->domainsOf(0).front().flags & SD_SHARE_LLC);
+}
+
+// A topology that lists no cache (a VM without cache leaves; an hwloc synthetic string without
+// l3) takes the package for its LLC, with no "arch topology borken" per CPU: CLS (the SMT
+// siblings, as match_l2c() falls back to match_smt()) is inside it.
+TEST(X86Llc, NoCacheListedTakesThePackage) {
+    auto topo = loadHwlocSynthetic("pack:2 core:2 pu:2", Arch::X86_64);
+    ASSERT_TRUE(topo.ok()) << topo.error();
+    auto tree = buildDomains(*topo, {.arch = Arch::X86_64});
+    ASSERT_TRUE(tree.ok()) << tree.error();
+    EXPECT_TRUE(tree->warnings.empty()) << tree->warnings.front();
+    EXPECT_EQ(x86LlcSpans(*tree, 0), (std::vector<std::string>{"SMT 0-1", "MC 0-3", "PKG 0-7"}));
+    // the same on this development VM's own sidecar (2 CPUs, no cache directory in its sysfs)
+    const std::string sidecar = test::dataPath("traces/replay/napper-2hogs.dat.topology.json");
+    auto vm = topologyFromJson(nlohmann::json::parse(test::readFile(sidecar)), sidecar);
+    ASSERT_TRUE(vm.ok()) << vm.error();
+    auto vmTree = buildDomains(*vm, {.arch = Arch::X86_64});
+    ASSERT_TRUE(vmTree.ok()) << vmTree.error();
+    EXPECT_EQ(x86LlcSpans(*vmTree, 1), (std::vector<std::string>{"MC 0-1"}));
 }
 
 TEST(SlitRules, TheKernelsTestDecidesWhetherATableIsUsed) {

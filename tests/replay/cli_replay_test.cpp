@@ -271,10 +271,11 @@ TEST(CliReplay, DelayDequeueChangesOnlyTheWhatIf) {
 }
 
 // replay --wake-wide sets the what-if's wake_wide() factor; the baseline keeps the kernel's. In
-// napper-2hogs.dat (this VM, 2 CPUs: an LLC of 2, so the factor is 2) some wakeups go wide under
-// the kernel's rule; off, they may be affine, and the what-if places them otherwise.
+// lossy/full.dat (`perf bench sched messaging`, each sender waking the receivers of its group,
+// on this VM's 2 CPUs: an LLC of 2, so the factor is 2) some wakeups go wide under the kernel's
+// rule; off, they may be affine, and the what-if places them otherwise.
 TEST(CliReplay, WakeWideChangesOnlyTheWhatIf) {
-    CliRun r = cli("replay " + trace("replay/napper-2hogs.dat") + " --baseline --wake-wide off --json");
+    CliRun r = cli("replay " + trace("lossy/full.dat") + " --baseline --wake-wide off --json");
     ASSERT_EQ(r.status, 0) << r.err;
     const auto j = nlohmann::json::parse(r.out);
     EXPECT_EQ(j["baseline"]["config"]["wake_wide"], "llc");
