@@ -15,6 +15,10 @@ namespace fs = std::filesystem;
 namespace {
 
 std::optional<std::string> readSmallFile(const fs::path& p) {
+    // sysfs attributes are regular files: a FIFO in a snapshot would block the read for ever, a
+    // device (a link to /dev/zero) never ends, a directory reads as nothing. Taken as absent.
+    std::error_code ec;
+    if (!fs::is_regular_file(fs::status(p, ec)) || ec) return std::nullopt;
     std::ifstream in(p);
     if (!in) return std::nullopt;
     // sysfs attributes are at most a page; read no more than 1 MB + 1 of a snapshot's file so a
@@ -337,8 +341,14 @@ Result<Topology> loadSysfsTopology(const std::string& root, Arch arch) {
             topo.warnings.push_back(nodesListingTwice + (nrNodesListingTwice == 1 ? " lists" : " list") + " CPUs " +
                                     listedTwice.toList() +
                                     " that a lower node lists too: each CPU stays on the lowest node listing it");
+        // A kernel prints every node's row or none (no SLIT): one node without its row among
+        // nodes with theirs is a damaged snapshot, whose defaults would mix with the real rows.
+        const fs::path* rowless = nullptr;
+        const fs::path* withRow = nullptr;
+        std::vector<fs::path> distanceFiles;
+        for (int id : nodeIds) distanceFiles.push_back(nodeDir / ("node" + std::to_string(id)) / "distance");
         for (size_t i = 0; i < nodeIds.size(); ++i) {
-            const fs::path f = nodeDir / ("node" + std::to_string(nodeIds[i])) / "distance";
+            const fs::path& f = distanceFiles[i];
             std::vector<int> row;
             if (auto t = readSmallFile(f)) {
                 std::istringstream in(*t);
@@ -346,6 +356,10 @@ Result<Topology> loadSysfsTopology(const std::string& root, Arch arch) {
                 while (in >> d) row.push_back(d);
                 if (!in.eof()) return Error{f.string() + ": not a list of numbers"};
             }
+            (row.empty() ? rowless : withRow) = &f;
+            if (rowless && withRow)
+                return Error{rowless->string() + ": no distances (missing, empty or not a file) while " + withRow->string() +
+                             " has them"};
             if (row.empty()) {  // no SLIT: the kernel's defaults
                 for (size_t j = 0; j < nodeIds.size(); ++j) row.push_back(i == j ? 10 : 20);
             }
