@@ -80,6 +80,9 @@ Result<SimSetup> simSetupFrom(const Args& args) {
     auto features = schedFeatureOptions(args, s.build.profile ? *s.build.profile : defaultProfile());
     if (!features) return Error{features.error()};
     if (*features) s.options.features = **features;
+    // what the kernel would print while building these domains bears on what the run means (no
+    // domains at all: every task stays where it started); said once, as `domains` says it
+    if (auto tree = buildDomains(s.topology, s.build)) sayDomainWarnings(tree->warnings);
     auto idleExit = args.numberIn("idle-exit-us", 0.0, 0.0, 1e6, "microseconds");
     if (!idleExit) return Error{idleExit.error()};
     s.options.idleExitNs = std::llround(*idleExit * 1000.0);

@@ -80,4 +80,11 @@ Result<Topology> topologyFrom(const Args& args) {
     return topo;
 }
 
+void sayDomainWarnings(const std::vector<std::string>& warnings) {
+    constexpr size_t kShown = 3;  // one per CPU is common: the first few say what it is
+    for (size_t i = 0; i < warnings.size() && i < kShown; ++i) std::fprintf(stderr, "schedscope-cli: warning: %s\n", warnings[i].c_str());
+    if (warnings.size() > kShown)
+        std::fprintf(stderr, "schedscope-cli: warning: and %zu more (schedscope-cli domains lists them)\n", warnings.size() - kShown);
+}
+
 }  // namespace schedscope::cli

@@ -11,6 +11,9 @@ std::vector<OptionSpec> topologyOptions();  // --local --sysfs-root --xml --synt
 // Reads those options (default: --local); errors name the option and input.
 Result<TopologySpec> topologySpecFrom(const Args& args);
 Result<Topology> topologyFrom(const Args& args);
+// Says on stderr what the kernel would print while building a machine's domains (an arch
+// topology BUG, an asymmetric SLIT, no domains at all): the first few, then how many more.
+void sayDomainWarnings(const std::vector<std::string>& warnings);
 // Whether any of the topology-source options was given (e.g. to override a trace's own topology).
 bool topologyOptionGiven(const Args& args);
 // A command whose topology is the trace's own unless one is named: --isolate / --partition then

@@ -164,6 +164,37 @@ TEST(BadTopology, CpuLessNumaNodes) {
     for (const auto& d : tree->domainsOf(0)) EXPECT_NE(d.level, "NUMA");
 }
 
+// A snapshot file that is no regular file (a FIFO would block the read for ever; a link to
+// /dev/zero never ends) is read as absent; a node without its distance row among nodes with
+// theirs is refused, naming the file, rather than given defaults that mix with the real rows.
+TEST(BadTopology, SysfsFilesThatAreNoRegularFilesAndARowlessNode) {
+    SysfsTree fifo("fifo-online", 4);
+    fifo.node(0, "0-1", "10 20");
+    fifo.node(1, "2-3", "20 10");
+    const std::string online = fifo.root() + "/sys/devices/system/cpu/online";
+    fs::remove(online);
+    ASSERT_EQ(mkfifo(online.c_str(), 0600), 0);
+    auto a = loadSysfsTopology(fifo.root(), Arch::X86_64);  // returns: the CPUs come from their directories
+    ASSERT_TRUE(a) << a.error();
+    EXPECT_EQ(a->onlineCount(), 4);
+
+    for (const std::string kind : {"empty", "directory", "device"}) {
+        SysfsTree t("rowless-" + kind, 4);
+        t.node(0, "0-1", "10 20");
+        t.node(1, "2-3", "20 10");
+        const std::string row = t.root() + "/sys/devices/system/node/node0/distance";
+        fs::remove(row);
+        if (kind == "empty") t.put(row, "");
+        if (kind == "directory") fs::create_directory(row);
+        if (kind == "device") fs::create_symlink("/dev/zero", row);
+        auto b = loadSysfsTopology(t.root(), Arch::X86_64);
+        ASSERT_FALSE(b) << kind;
+        EXPECT_EQ(b.error(), row + ": no distances (missing, empty or not a file) while " + t.root() +
+                                 "/sys/devices/system/node/node1/distance has them")
+            << kind;
+    }
+}
+
 TEST(BadTopology, AsymmetricDistanceMatrix) {
     // Symmetric but unequal distances (a 4-node ring, as on Magny-Cours): two NUMA levels.
     SysfsTree t("ring", 8);
@@ -200,6 +231,11 @@ TEST(BadTopology, NonSymmetricDistanceMatrix) {
                                                         "Node-distance not symmetric between nodes 1 and 0"}));
     EXPECT_EQ(validateDomainTree(*tree), (std::vector<std::string>{"cpu2 domain-1: groups do not cover the span",
                                                                    "cpu3 domain-1: groups do not cover the span"}));
+    // simulate says what the kernel would have printed too, before its results
+    const CliRun sim = runCli("simulate --sysfs-root '" + t.root() + "' --workload stream:threads=2 --duration 0.05");
+    EXPECT_EQ(sim.status, 0) << sim.err;
+    EXPECT_NE(sim.err.find("schedscope-cli: warning: Node-distance not symmetric between nodes 0 and 1\n"), std::string::npos)
+        << sim.err;
 }
 
 TEST(BadTopology, FourAndEightThousandCpus) {
