@@ -109,6 +109,7 @@ LaunchOptions parseLaunchOptions(const QStringList& arguments) {
         o.spec.value = ss(parser.value(*opt));
         ++sources;
     }
+    o.topologyGiven = sources > 0;
     if (sources > 1) {
         o.error = QObject::tr("give only one of --local, --preset, --xml, --sysfs-root, --synthetic, --from-kernel-log");
         return o;

@@ -14,6 +14,7 @@ struct LaunchOptions {
     DomainChoices choices;
     QString traceFile;       // positional FILE: reserved for traces
     QString traceBuffer;     // --buffer NAME: the trace.dat buffer to read (needs FILE)
+    bool topologyGiven = false;  // a topology option was given (then FILE is read against it)
     QString screenshot;      // --screenshot OUT.png
     QString view = QStringLiteral("window");  // --view window|topology|domains
     QSize size{1400, 860};   // --size WxH

@@ -213,7 +213,7 @@ void MainWindow::start(const LaunchOptions& options) {
         live.forceHelper = live.forceHelper || options.captureHelper;
         trace_->live()->setSourceConfig(live);
     }
-    if (!options.traceFile.isEmpty()) trace_->openTrace(options.traceFile, options.traceBuffer);
+    if (!options.traceFile.isEmpty()) trace_->openTrace(options.traceFile, options.traceBuffer, options.topologyGiven);
     else if (options.spec.kind == TopologySpec::Kind::Local && options.screenshot.isEmpty()) trace_->startLiveIfPermitted();
 }
 

@@ -35,7 +35,7 @@ LoadOutcome flatSession(const tracing::EventStore& store, const DomainChoices& c
 
 TraceLoadOutcome loadTraceSession(const QString& path, const SessionPtr& current, const DomainChoices& choices,
                                   const std::function<void(int, const QString&)>& progress,
-                                  const std::atomic<bool>* cancel, const QString& buffer) {
+                                  const std::atomic<bool>* cancel, const QString& buffer, bool onOpenTopology) {
     // Progress: reading 0..600, topology 600..650, analysis 650..1000.
     auto stage = [&](int v, const QString& text) {
         if (progress) progress(v, text);
@@ -67,7 +67,10 @@ TraceLoadOutcome loadTraceSession(const QString& path, const SessionPtr& current
     // the kernel the trace names (trace-cmd and schedscope-cli record save its uname): its
     // profile builds the domains the recording machine had, unless the user picked one
     const KernelProfile* traceKernel = profileForKernelRelease(store->kernelRelease());
-    if (*sidecar) {
+    // the machine the user named with the trace, when the trace fits it; else its sidecar's
+    const bool named = onOpenTopology && current && current->tree &&
+                       tracing::checkTraceFitsTopology(file, *store, *current->topology, current->topology->name);
+    if (*sidecar && !named) {
         if (auto fits = tracing::checkTraceFitsTopology(file, *store, **sidecar, tracing::sidecarPath(file)); !fits)
             return {0, nullptr, qs(fits.error())};
         TopologySpec spec;
@@ -84,7 +87,8 @@ TraceLoadOutcome loadTraceSession(const QString& path, const SessionPtr& current
     } else if (current && current->tree &&
                tracing::checkTraceFitsTopology(file, *store, *current->topology, current->topology->name)) {
         trace->topology = current;
-        trace->topologyNote = QObject::tr("no topology sidecar: classified on %1").arg(qs(current->topology->name));
+        trace->topologyNote = *sidecar ? QObject::tr("classified on %1, as named (not its sidecar's machine)").arg(qs(current->topology->name))
+                                       : QObject::tr("no topology sidecar: classified on %1").arg(qs(current->topology->name));
         // the open domains are those of the window's profile; say so when the trace's kernel
         // would have built other levels on this machine (no CLS before 5.16, DIE for PKG...)
         if (traceKernel && current->tree->profile != traceKernel) {
@@ -146,7 +150,8 @@ void TraceLoader::cancel() {
     if (cancel_) cancel_->store(true);
 }
 
-void TraceLoader::load(const QString& path, const SessionPtr& current, const DomainChoices& choices, const QString& buffer) {
+void TraceLoader::load(const QString& path, const SessionPtr& current, const DomainChoices& choices, const QString& buffer,
+                       bool onOpenTopology) {
     if (cancel_) cancel_->store(true);  // a newer request supersedes the running one
     cancel_ = std::make_shared<std::atomic<bool>>(false);
     const quint64 gen = ++generation_;
@@ -155,10 +160,10 @@ void TraceLoader::load(const QString& path, const SessionPtr& current, const Dom
     connect(relay, &ProgressRelay::reported, this, [this, gen](int v, const QString& stage) {
         if (gen == generation_) emit progress(v, stage);
     });
-    auto future = QtConcurrent::run(&pool_, [path, current, choices, buffer, gen, cancel = cancel_,
+    auto future = QtConcurrent::run(&pool_, [path, current, choices, buffer, onOpenTopology, gen, cancel = cancel_,
                                              relay](QPromise<TraceLoadOutcome>& promise) {
         auto outcome = loadTraceSession(path, current, choices, [&](int v, const QString& text) { relay->report(v, text); },
-                                        cancel.get(), buffer);
+                                        cancel.get(), buffer, onOpenTopology);
         outcome.generation = gen;
         promise.addResult(std::move(outcome));
     });

@@ -43,10 +43,13 @@ struct TraceLoadOutcome {
 // The worker side, also usable synchronously (tests). `current` is the open topology, used
 // when the trace has no sidecar; `progress` gets 0..1000.
 // `buffer`: the trace.dat buffer to read ("top", or an instance's name); empty: the top-level
-// one, or the first instance with sched events.
+// one, or the first instance with sched events. `onOpenTopology`: the user named the machine
+// with the trace (schedscope FILE --preset NAME): read against `current` even when the trace
+// has a sidecar, as `trace stats FILE --preset NAME` does, when the trace fits it.
 TraceLoadOutcome loadTraceSession(const QString& path, const SessionPtr& current, const DomainChoices& choices,
                                   const std::function<void(int, const QString&)>& progress = {},
-                                  const std::atomic<bool>* cancel = nullptr, const QString& buffer = {});
+                                  const std::atomic<bool>* cancel = nullptr, const QString& buffer = {},
+                                  bool onOpenTopology = false);
 
 class TraceLoader : public QObject {
     Q_OBJECT
@@ -54,7 +57,8 @@ public:
     explicit TraceLoader(QObject* parent = nullptr);
     ~TraceLoader() override;
 
-    void load(const QString& path, const SessionPtr& current, const DomainChoices& choices, const QString& buffer = {});
+    void load(const QString& path, const SessionPtr& current, const DomainChoices& choices, const QString& buffer = {},
+              bool onOpenTopology = false);
     void cancel();
     bool busy() const { return pending_ > 0; }
 

@@ -253,17 +253,18 @@ void TraceWorkspace::openTraceDialog() {
     if (!f.isEmpty()) openTrace(f);
 }
 
-void TraceWorkspace::openTrace(const QString& path, const QString& buffer) {
+void TraceWorkspace::openTrace(const QString& path, const QString& buffer, bool onOpenTopology) {
     // Without a sidecar the trace is read against the open topology: wait for one in flight.
     if (window_->loader()->busy()) {
         ++waitingForTopology_;
-        connect(window_->loader(), &SessionLoader::idle, this, [this, path, buffer] {
+        connect(window_->loader(), &SessionLoader::idle, this, [this, path, buffer, onOpenTopology] {
             --waitingForTopology_;
-            openTrace(path, buffer);
+            openTrace(path, buffer, onOpenTopology);
         }, Qt::SingleShotConnection);
         return;
     }
-    loader_->load(path, window_->session(), window_->session() ? window_->session()->choices : DomainChoices{}, buffer);
+    loader_->load(path, window_->session(), window_->session() ? window_->session()->choices : DomainChoices{}, buffer,
+                  onOpenTopology);
 }
 
 // One entry per buffer of the open trace.dat, enabled when it has several: picking one reads

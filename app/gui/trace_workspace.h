@@ -44,7 +44,9 @@ public:
     // Loads a trace on the worker (after a topology load in flight has finished). `buffer`: the
     // trace.dat buffer to read (TraceLoader::load()); empty: the top-level one or the first
     // instance with sched events.
-    void openTrace(const QString& path, const QString& buffer = {});
+    // onOpenTopology: read it against the open machine even when it has a sidecar (the user
+    // named both: schedscope FILE --preset NAME)
+    void openTrace(const QString& path, const QString& buffer = {}, bool onOpenTopology = false);
     // Trace > Buffer: the open trace.dat's buffers (trace-cmd record -B), the shown one checked.
     QMenu* bufferMenu() const { return bufferMenu_; }
     void openTraceDialog();

@@ -19,6 +19,16 @@ TEST(LaunchOptions, DefaultsToThisMachine) {
     EXPECT_TRUE(o.screenshot.isEmpty());
 }
 
+// A trace FILE given with a topology option is read against that machine, not its sidecar's.
+TEST(LaunchOptions, ATraceWithATopologyIsReadAgainstIt) {
+    EXPECT_FALSE(parse({QStringLiteral("sample.dat")}).topologyGiven);
+    auto o = parse({QStringLiteral("sample.dat"), QStringLiteral("--preset"), QStringLiteral("kunpeng920-24")});
+    ASSERT_TRUE(o.error.isEmpty()) << o.error.toStdString();
+    EXPECT_TRUE(o.topologyGiven);
+    EXPECT_EQ(o.traceFile, QStringLiteral("sample.dat"));
+    EXPECT_TRUE(parse({QStringLiteral("--local")}).topologyGiven);
+}
+
 // --isolate and --partition are the topology's cpusets (applied when it loads), as the CLI's
 TEST(LaunchOptions, CpusetsGoWithTheTopology) {
     auto o = parse({QStringLiteral("--preset"), QStringLiteral("kunpeng920-24"), QStringLiteral("--isolate"),

@@ -693,6 +693,24 @@ TEST(TraceLoading, NamesTheLevelsTheTracesKernelWouldHaveBuilt) {
     EXPECT_FALSE(own.trace->topologyNote.contains(QStringLiteral("choose profile"))) << own.trace->topologyNote.toStdString();
 }
 
+// A trace with a sidecar opened with a machine named (schedscope FILE --preset NAME) is read
+// against that machine, as trace stats FILE --preset NAME reads it; without, against its sidecar's.
+TEST(TraceLoading, AMachineNamedWithTheTraceWinsOverItsSidecar) {
+    const SessionPtr kunpeng = sessionOf({TopologySpec::Kind::Preset, "kunpeng920-24"});
+    ASSERT_TRUE(kunpeng);
+    const QString sample = qs(schedscope::test::dataPath("traces/replay/pingpong.dat"));
+    const TraceLoadOutcome named = loadTraceSession(sample, kunpeng, DomainChoices{}, {}, nullptr, {}, true);
+    ASSERT_TRUE(named.trace) << named.error.toStdString();
+    EXPECT_EQ(named.trace->topology, kunpeng);
+    EXPECT_FALSE(named.trace->showsOwnTopology);
+    EXPECT_EQ(named.trace->topologyNote, QStringLiteral("classified on kunpeng920-24, as named (not its sidecar's machine)"));
+    const TraceLoadOutcome own = loadTraceSession(sample, kunpeng, DomainChoices{});
+    ASSERT_TRUE(own.trace) << own.error.toStdString();
+    EXPECT_NE(own.trace->topology, kunpeng);
+    EXPECT_TRUE(own.trace->showsOwnTopology);
+    EXPECT_EQ(own.trace->topology->topology->cpus.size(), 2u);
+}
+
 // A trace whose wakeups land on idle CPUs: the simulated wakees wait the recording's idle exit
 // latency (34 us on this VM), as replay's do.
 TEST(WhatIfPanel, TheOpenTracesIdleExitLatencyIsSimulated) {
