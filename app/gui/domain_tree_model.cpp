@@ -39,9 +39,12 @@ void DomainTreeModel::setSession(SessionPtr session) {
     beginResetModel();
     session_ = std::move(session);
     cpuOfRow_.clear();
+    // every CPU with domains, and the online ones without: isolated, or with every level
+    // degenerate (a machine of one CPU), each row saying why
     if (session_ && session_->tree)
         for (const auto& c : session_->tree->cpus)
-            if (c.cpu >= 0 && !c.domains.empty()) cpuOfRow_.push_back(c.cpu);
+            if (c.cpu >= 0 && (!c.domains.empty() || session_->tree->isolated.test(c.cpu) || session_->tree->builtFor.test(c.cpu)))
+                cpuOfRow_.push_back(c.cpu);
     endResetModel();
 }
 
@@ -167,6 +170,10 @@ QVariant DomainTreeModel::cpuData(const Node& n, int column, int role) const {
         if (column == LevelColumn) return tr("CPU %1").arg(cpu);
         if (column == SpanColumn && !doms.empty()) return qs(doms.back().span.toList());
         if (column == WeightColumn && !doms.empty()) return doms.back().span.count();
+        if (column == FlagsColumn && doms.empty())
+            return session_->tree->isolated.test(cpu)
+                       ? tr("isolated: no sched domains (isolcpus=domain or an isolated cpuset partition)")
+                       : tr("no sched domains: no other CPU to balance with");
         if (column == FlagsColumn) {
             QStringList levels;
             for (const auto& d : doms) levels << qs(d.level);

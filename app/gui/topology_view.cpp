@@ -27,6 +27,7 @@ QColor fillFor(TopoBox::Kind k) {
 
 const QColor kSpanFill(0xff, 0xd2, 0x99);
 const QColor kSpanEdge(0xe0, 0x70, 0x10);
+const QColor kIsolatedHatch(0x60, 0x60, 0x60);  // diagonal lines over an isolated CPU
 const QColor kSelectedFill(0x2f, 0x6f, 0xd0);
 
 QColor groupColour(int i) {
@@ -153,6 +154,10 @@ QString TopologyView::selectionText() const {
     if (!session_ || !session_->topology) return {};
     const SchedDomain* d = selectedDomain();
     if (cpu_ < 0) return tr("No CPU selected");
+    if (!d && session_->tree && session_->tree->isolated.test(cpu_))
+        return tr("CPU %1: isolated, no sched domains (isolcpus=domain or an isolated cpuset partition)").arg(cpu_);
+    if (!d && session_->tree && session_->tree->domainsOf(cpu_).empty())
+        return tr("CPU %1: no sched domains (no other CPU to balance with)").arg(cpu_);
     if (!d) return tr("CPU %1: no domain at this level (pruned as degenerate)").arg(cpu_);
     return tr("CPU %1 \u00b7 %2 domain: span %3 (%4 CPUs), %5 groups, imbalance_pct %6")
         .arg(cpu_)
@@ -235,6 +240,11 @@ void TopologyView::paintBoxes(QPainter& p, const TopologyLayout& layout) const {
         p.setPen(QPen(fill.darker(b.kind == TopoBox::Cpu ? 160 : 135), int(i) == hoverBox_ ? 2.0 : 1.0));
         p.setBrush(fill);
         p.drawRoundedRect(r, radius, radius);
+        // an isolated CPU (no sched domains: the balancer never moves a task onto or off it) hatched
+        if (b.kind == TopoBox::Cpu && isolated(b.cpu)) {
+            p.setBrush(QBrush(kIsolatedHatch, Qt::BDiagPattern));
+            p.drawRoundedRect(r, radius, radius);
+        }
 
         if (b.kind == TopoBox::Cpu) {
             // "CPU 12" when it fits, else "12", else nothing; shrink the font for small boxes.
@@ -357,12 +367,16 @@ void TopologyView::paintLegend(QPainter& p, const QRectF& r) const {
     item(fillFor(TopoBox::Cache), fillFor(TopoBox::Cache).darker(135), tr("LLC"));
     item(fillFor(TopoBox::Cluster), fillFor(TopoBox::Cluster).darker(135), tr("cluster"));
     item(fillFor(TopoBox::Core), fillFor(TopoBox::Core).darker(135), tr("core"));
+    if (session_ && session_->tree && !session_->tree->isolated.empty())
+        item(QBrush(kIsolatedHatch, Qt::BDiagPattern), kIsolatedHatch, tr("isolated (no domains)"));
     if (heat_.empty()) {
         item(kSelectedFill, kSelectedFill.darker(150), tr("selected CPU"));
         item(kSpanFill, kSpanEdge, tr("domain span"), Qt::DashLine);
         item(QBrush(Qt::NoBrush), groupColour(0), tr("groups G0 (local), G1\u2026"));
     }
 }
+
+bool TopologyView::isolated(int cpu) const { return session_ && session_->tree && session_->tree->isolated.test(cpu); }
 
 // Hybrid CPUs: Intel's core types as people say them, other kinds (arm64 core models) by name.
 QString TopologyView::kindLabel(int cpu) const {

@@ -23,6 +23,8 @@ public:
     int selectedLevel() const { return level_; }  // SchedDomain::topologyLevel, -1: none
     // The selected CPU's domain at the selected level, or null (level pruned for that CPU).
     const SchedDomain* selectedDomain() const;
+    // The line under the title: the selected CPU's domain at the selected level, or why none.
+    QString selectionText() const;
 
     // Heat: one value per CPU id (NaN or missing: no value); empty switches heat off.
     void setHeat(std::vector<double> perCpu, const QString& what);
@@ -58,8 +60,8 @@ private:
     Frame frameFor(const QRectF& target) const;
     void ensureLayout() const;
     QString kindLabel(int cpu) const;  // "P-core", "E-core", ...; empty when homogeneous
+    bool isolated(int cpu) const;      // left without sched domains (isolcpus, an isolated partition)
     QString tooltipFor(int box) const;
-    QString selectionText() const;
     void paintBoxes(QPainter& p, const TopologyLayout& layout) const;
     void paintSelection(QPainter& p, const TopologyLayout& layout) const;
     void paintLegend(QPainter& p, const QRectF& r) const;

@@ -441,6 +441,31 @@ TEST_F(MainWindowTest, CpusetPartitionsAreNamedInTheStatusAndTooltips) {
     EXPECT_TRUE(text.contains(QStringLiteral("NUMA (distance 12): span 2-7"))) << text.toStdString();
 }
 
+// Isolated CPUs (--isolate, isolcpus=domain): the domain tree lists them, saying why they have
+// no domains, and the selection line says it too instead of a degenerate level.
+TEST_F(MainWindowTest, IsolatedCpusAreListedAndSaidSo) {
+    QSignalSpy shown(&window, &MainWindow::sessionShown);
+    TopologySpec spec;
+    spec.kind = TopologySpec::Kind::Preset;
+    spec.value = "laptop-i7-1370p";
+    spec.isolate = *CpuSet::parseList("0-3");
+    window.open(spec);
+    ASSERT_TRUE(shown.wait(60'000));
+    ASSERT_TRUE(window.session() && window.session()->tree);
+    DomainTreeModel* model = window.domainModel();
+    const QModelIndex cpu2 = model->cpuIndex(2);
+    ASSERT_TRUE(cpu2.isValid());
+    EXPECT_EQ(model->rowCount(cpu2), 0);
+    EXPECT_TRUE(model->index(cpu2.row(), DomainTreeModel::FlagsColumn).data().toString().startsWith(
+        QStringLiteral("isolated: no sched domains")));
+    EXPECT_EQ(model->rowCount(), 20);  // every CPU, the isolated ones too
+    window.topologyView()->setSelection(2, window.topologyView()->selectedLevel());
+    EXPECT_TRUE(window.topologyView()->selectionText().startsWith(QStringLiteral("CPU 2: isolated, no sched domains")))
+        << window.topologyView()->selectionText().toStdString();
+    window.topologyView()->setSelection(5, window.session()->tree->domainsOf(5).front().topologyLevel);
+    EXPECT_TRUE(window.topologyView()->selectionText().startsWith(QStringLiteral("CPU 5 \u00b7 "))) << window.topologyView()->selectionText().toStdString();
+}
+
 // The toolbar's what-if cpusets: typed partitions rebuild the domains apart; a set-up the machine
 // cannot have (overlapping partitions) is one line in the banner and the open domains stay; a
 // topology opened next starts from its own cpusets.
