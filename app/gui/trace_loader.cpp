@@ -112,7 +112,7 @@ TraceLoadOutcome loadTraceSession(const QString& path, const SessionPtr& current
         if (!flat.session) return {0, nullptr, QObject::tr("%1: %2").arg(path, flat.error)};
         trace->topology = flat.session;
         trace->showsOwnTopology = true;
-        flatStandIn = true;
+        trace->flatStandIn = flatStandIn = true;
         const QString why = current && current->tree ? QObject::tr("no topology sidecar, and %1 has only %2 CPUs")
                                                            .arg(qs(current->topology->name))
                                                            .arg(current->topology->cpus.size())

@@ -28,6 +28,8 @@ struct TraceSession {
     // it was recorded on, or on the flat stand-in: said in the timeline's title and the status
     // bar. Empty otherwise.
     QString topologyNote;
+    // read on the flat stand-in: its domains are no machine's (the banner says so)
+    bool flatStandIn = false;
     bool live = false;
     uint64_t lostEvents = 0;
     double loadMs = 0, analyzeMs = 0;

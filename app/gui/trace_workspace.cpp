@@ -1,5 +1,7 @@
 #include "trace_workspace.h"
 
+#include <algorithm>
+
 #include <QActionGroup>
 #include <QDockWidget>
 #include <QFileDialog>
@@ -114,6 +116,8 @@ TraceWorkspace::TraceWorkspace(MainWindow* window) : QObject(window), window_(wi
             notices << tr("%1: %2: its ring buffer overran, so events, migrations and waits near the gaps are missing "
                           "(a bigger buffer, trace-cmd record -b, keeps them)")
                            .arg(t->name, qs(lost));
+        // the stand-in's domains are no machine's: said where it cannot be missed
+        if (t->flatStandIn) notices << tr("%1: %2").arg(t->name, t->topologyNote);
         if (const auto silent = tracing::silentCpus(store, t->data->cpus); !silent.empty())
             notices << tr("%1: %2").arg(t->name, qs(tracing::describeSilentCpus(silent)));
         if (const std::string gaps = tracing::describeSwitchGaps(t->data->switchGaps); !gaps.empty())
@@ -333,6 +337,10 @@ void TraceWorkspace::showTrace(const TraceSessionPtr& trace) {
             for (QDockWidget* d : docks_) d->show();
             docks_[1]->raise();
             docksShown_ = true;
+            // room for the lanes (about 14 px each with their group headers, up to half the
+            // window): at the dock's default height a 16-CPU trace's lanes were 2 px
+            const int lanes = trace->data ? trace->data->cpus : 2;
+            window_->resizeDocks({docks_[0]}, {std::clamp(140 + 16 * lanes, 220, window_->height() / 2)}, Qt::Vertical);
         }
         taskTable_->table()->resizeColumnsToContents();
     } else if (task_ > 0) {

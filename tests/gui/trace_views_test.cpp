@@ -184,6 +184,10 @@ TEST_F(TraceWindowTest, WithoutSidecarTheOpenTopologyIsUsedOrAFlatOneWhenTooSmal
         EXPECT_TRUE(flat->topologyNote.contains(QStringLiteral("has only 1 CPUs"))) << flat->topologyNote.toStdString();
         EXPECT_TRUE(flat->topologyNote.contains(QStringLiteral("not classified by level"))) << flat->topologyNote.toStdString();
         EXPECT_EQ(window.session(), flat->topology);
+        // and the banner says so: the stand-in's domains are no machine's
+        EXPECT_TRUE(flat->flatStandIn);
+        EXPECT_TRUE(window.banner()->text().contains(QStringLiteral("nosidecar.dat: ") + flat->topologyNote))
+            << window.banner()->text().toStdString();
     }
     // A 64-CPU topology holds it: read against the open topology.
     {
@@ -194,6 +198,7 @@ TEST_F(TraceWindowTest, WithoutSidecarTheOpenTopologyIsUsedOrAFlatOneWhenTooSmal
     ASSERT_TRUE(openTraceNow(window, copy));
     const TraceSessionPtr t = window.traceWorkspace()->trace();
     EXPECT_FALSE(t->showsOwnTopology);
+    EXPECT_FALSE(t->flatStandIn);
     EXPECT_EQ(t->topology, window.session());
     EXPECT_EQ(t->data->cpus, 64);
     // the user is told the trace is read against a topology that may not be its machine's
