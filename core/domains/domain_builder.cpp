@@ -304,21 +304,33 @@ private:
         });
     }
 
-    // mirrors sd_degenerate()
-    static bool sdDegenerate(const SchedDomain& sd) {
+    // mirrors sd_degenerate(); before 5.10 every domain had SD_LOAD_BALANCE, one of the flags
+    // that need groups, so any domain of several groups stayed
+    bool sdDegenerate(const SchedDomain& sd) const {
         if (sd.span.count() == 1) return true;
-        if ((sd.flags & sdDegenerateGroupsMask()) && sd.groups.size() > 1) return false;
+        const bool needsGroups = legacyMasks() || (sd.flags & sdDegenerateGroupsMask());
+        if (needsGroups && sd.groups.size() > 1) return false;
         if (sd.flags & SD_WAKE_AFFINE) return false;
         return true;
     }
 
     // mirrors sd_parent_degenerate()
-    static bool sdParentDegenerate(const SchedDomain& sd, const SchedDomain& parent) {
+    bool sdParentDegenerate(const SchedDomain& sd, const SchedDomain& parent) const {
         if (sdDegenerate(parent)) return true;
         if (!(sd.span == parent.span)) return false;
         uint32_t pflags = parent.flags;
-        if (parent.groups.size() <= 1) pflags &= ~sdDegenerateGroupsMask();
+        if (parent.groups.size() <= 1) pflags &= ~(legacyMasks() ? legacyParentGroupsMask() : sdDegenerateGroupsMask());
         return (~sd.flags & pflags) == 0;
+    }
+
+    bool legacyMasks() const { return opt_.profile && opt_.profile->legacyDegenerateMasks; }
+    // the flags a one-group parent drops before 5.10 (SD_LOAD_BALANCE and SD_SHARE_POWERDOMAIN
+    // too, which every domain or none had); SD_SERIALIZE only when there is a single node
+    uint32_t legacyParentGroupsMask() const {
+        uint32_t m = SD_BALANCE_NEWIDLE | SD_BALANCE_FORK | SD_BALANCE_EXEC | SD_ASYM_CPUCAPACITY | SD_SHARE_CPUCAPACITY |
+                     SD_SHARE_LLC | SD_PREFER_SIBLING;
+        if (topo_.nodes.size() <= 1) m |= SD_SERIALIZE;
+        return m;
     }
 
     // mirrors cpu_attach_domain(): remove the domains that do not contribute to scheduling

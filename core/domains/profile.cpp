@@ -40,8 +40,13 @@ const std::vector<KernelChange>& kernelChanges() {
         {{4, 15}, [](KernelProfile& p) { p.hasNodeLevel = true; }},
         // "sched/fair: Allow a small load imbalance between low utilisation SD_NUMA domains"
         {{5, 5}, [](KernelProfile& p) { p.numaImbalance = 1; }},
-        // "sched/fair: Reduce cases for active balance": only for migrate_task imbalances
-        {{5, 10}, [](KernelProfile& p) { p.legacyActiveBalance = false; }},
+        // "sched/fair: Reduce cases for active balance": only for migrate_task imbalances;
+        // "sched/topology: Use prebuilt SD flag degeneration mask" (sd_flags.h)
+        {{5, 10},
+         [](KernelProfile& p) {
+             p.legacyActiveBalance = false;
+             p.legacyDegenerateMasks = false;
+         }},
         // "sched/topology: fix the issue groups don't span domain->span for NUMA diameter > 2"
         {{5, 13}, [](KernelProfile& p) { p.numaDescendedSibling = true; }},
         // "sched: Add cluster scheduler level in core and related Kconfig for ARM64"; "sched/fair:

@@ -50,6 +50,10 @@ struct KernelProfile {
     bool sisUtil = false;              // SIS_UTIL scan limit in select_idle_cpu, since 6.0
     int numaImbalance = 0;             // adjust_numa_imbalance: 0 none, 1 25% of the span (5.7), 2 imb_numa_nr (5.18)
     bool legacyActiveBalance = true;   // before 5.10: active balance for any imbalance type
+    // before 5.10 sd_degenerate()/sd_parent_degenerate() listed their flags by hand: a one-group
+    // parent kept SD_NUMA, SD_SERIALIZE (with several nodes), SD_OVERLAP and SD_ASYM_PACKING, so
+    // a NUMA level cut down to its non-NUMA child's span (a cpuset partition) stayed
+    bool legacyDegenerateMasks = true;
     // 6.5: update_sd_pick_busiest() keeps an SMT core as the busiest of equally loaded fully busy
     // groups, and prefer_sibling comes from the busiest group's child domain, not the local one's
     bool smtFullyBusyBusiest = false;

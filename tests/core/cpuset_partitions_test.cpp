@@ -135,6 +135,30 @@ TEST(CpusetPartitions, OverlappingPartitionsAreRefused) {
 
 // 6.1 (the oracle) counts a level's whole mask for the balance intervals: CPU 4's NUMA domain,
 // cut to 2-7 by the partitions, has min_interval 8. Since 7.1 only the partition's CPUs count.
+// Partition 4-7,12-15 cuts CPU 4's first NUMA level (distance 12: node 1, 4-7) down to its MC
+// child's span with one group. Since 5.10 (the prebuilt SD_DEGENERATE_GROUPS_MASK) it goes, as
+// the real 6.12 kernel's oracle shows; before, sd_parent_degenerate() dropped only the flags it
+// listed, SD_NUMA and SD_SERIALIZE not among them, so the level stayed under 4.14-5.9.
+TEST(CpusetPartitions, BeforeFiveTenANumaLevelCutToItsChildsSpanStays) {
+    const Topology topo = loadCase("x86-2s4n4c2t-root-4-7-12-15");
+    auto spansUnder = [&](const char* profile) {
+        DomainBuildOptions o;
+        o.profile = findProfile(profile);
+        EXPECT_TRUE(o.profile) << profile;
+        auto tree = buildDomains(topo, o);
+        EXPECT_TRUE(tree.ok()) << tree.error();
+        std::vector<std::string> out;
+        if (!tree.ok()) return out;
+        EXPECT_TRUE(validateDomainTree(*tree).empty()) << profile << ": " << validateDomainTree(*tree).front();
+        for (const auto& sd : tree->domainsOf(4)) out.push_back(sd.level + " " + sd.span.toList() + " " + std::to_string(sd.groups.size()));
+        return out;
+    };
+    EXPECT_EQ(spansUnder("linux-5.10"), (std::vector<std::string>{"SMT 4-5 2", "MC 4-7 2", "NUMA 4-7,12-15 2"}));
+    const std::vector<std::string> legacy{"SMT 4-5 2", "MC 4-7 2", "NUMA 4-7 1", "NUMA 4-7,12-15 2"};
+    EXPECT_EQ(spansUnder("linux-5.9"), legacy);
+    EXPECT_EQ(spansUnder("linux-4.14"), legacy);
+}
+
 TEST(CpusetPartitions, SinceSevenOneIntervalsCountThePartitionsCpus) {
     const Topology topo = loadCase("x86-2s4n4c2t-root-8-15-and-root-0-1");
     for (auto [profile, min] : {std::pair{"linux-7.0", 8u}, {"linux-7.1", 6u}}) {
