@@ -375,7 +375,8 @@ static Result<Topology> loadXmlImpl(const std::string& path, Arch arch, bool arc
                      " MiB an hwloc XML topology may have"};
     std::ifstream in(path);
     if (!in) return Error{path + ": cannot open (" + std::string(std::strerror(errno)) + ")"};
-    std::string head(512, '\0');
+    // the root element's start (after the prolog, a DOCTYPE and any comments a tool wrote)
+    std::string head(64 * 1024, '\0');
     in.read(head.data(), static_cast<std::streamsize>(head.size()));
     head.resize(static_cast<size_t>(in.gcount()));
     if (head.find("<topology") == std::string::npos)

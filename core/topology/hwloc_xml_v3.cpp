@@ -83,9 +83,26 @@ int majorOf(std::string_view version) {
 }  // namespace
 
 int hwlocXmlMajorVersion(std::string_view head) {
-    const std::string_view tag = "<topology version=\"";
-    const size_t at = head.find(tag);
-    return at == std::string_view::npos ? 0 : majorOf(head.substr(at + tag.size()));
+    // the root element's version attribute as XML allows it to be written: spaces around the
+    // '=', either quote (<topology  version = '3.0' >), after other attributes
+    size_t at = head.find("<topology");
+    while (at != std::string_view::npos && at + 9 < head.size() && head[at + 9] != ' ' && head[at + 9] != '\t' &&
+           head[at + 9] != '\n' && head[at + 9] != '\r' && head[at + 9] != '>')
+        at = head.find("<topology", at + 9);  // <topologyfoo>: not the root
+    if (at == std::string_view::npos) return 0;
+    const std::string_view tag = head.substr(at, head.find('>', at) - at);
+    auto space = [](char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; };
+    for (size_t v = tag.find("version"); v != std::string_view::npos; v = tag.find("version", v + 7)) {
+        if (v == 0 || !space(tag[v - 1])) continue;
+        size_t i = v + 7;
+        while (i < tag.size() && space(tag[i])) ++i;
+        if (i >= tag.size() || tag[i] != '=') continue;
+        ++i;
+        while (i < tag.size() && space(tag[i])) ++i;
+        if (i >= tag.size() || (tag[i] != '"' && tag[i] != '\'')) continue;
+        return majorOf(tag.substr(i + 1));
+    }
+    return 0;
 }
 
 Result<std::string> hwloc3XmlAsV2(const std::string& path) {

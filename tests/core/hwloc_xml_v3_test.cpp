@@ -60,6 +60,31 @@ TEST_P(Hwloc3Fixture, ReadsAsTheV2ExportOfTheSameMachine) {
 }
 INSTANTIATE_TEST_SUITE_P(Hwloc, Hwloc3Fixture, ::testing::ValuesIn(test::fixtureFiles("topologies/xml-v3", ".xml")), paramName);
 
+// The root element written otherwise than lstopo writes it (single quotes, spaces), or after a
+// long comment, is still found and read as the 3.x file it is.
+TEST(Hwloc3Xml, TheRootElementIsFoundHoweverItIsWritten) {
+    const std::string v3Path = test::dataPath("topologies/xml-v3/16amd64-4distances.xml");
+    const std::string text = test::readFile(v3Path);
+    auto reference = loadHwlocXmlDetectArch(v3Path);
+    ASSERT_TRUE(reference.ok()) << reference.error();
+    const size_t root = text.find("<topology version=\"3.0\">");
+    ASSERT_NE(root, std::string::npos);
+    const std::string tail = text.substr(root + 25);
+    const std::vector<std::pair<std::string, std::string>> variants = {
+        {"squote.xml", text.substr(0, root) + "<topology version='3.0'>" + tail},
+        {"spaces.xml", text.substr(0, root) + "<topology  version = \"3.0\" >" + tail},
+        {"comment.xml", text.substr(0, root) + "<!-- " + std::string(4000, 'x') + " -->\n<topology version=\"3.0\">" + tail},
+    };
+    for (const auto& [name, body] : variants) {
+        const std::string path = scratch(name);
+        writeFile(path, body);
+        auto t = loadHwlocXmlDetectArch(path);
+        ASSERT_TRUE(t.ok()) << name << ": " << t.error();
+        EXPECT_EQ(t->source, "hwloc 3.x XML " + path);
+        EXPECT_EQ(machineOf(*t)["cpus"], machineOf(*reference)["cpus"]) << name;
+    }
+}
+
 TEST(Hwloc3Xml, ArchitectureComesFromTheTopologyWideInfos) {
     // hwloc 3.0 moved Architecture out of the root object: an aarch64 machine must not be read
     // as the host's arch
@@ -110,6 +135,12 @@ TEST(Hwloc3Xml, MajorVersionOfTheHead) {
     EXPECT_EQ(hwlocXmlMajorVersion("<topology version=\"12.1\">"), 12);
     EXPECT_EQ(hwlocXmlMajorVersion("<topology>"), 0);  // hwloc 1.x wrote no version
     EXPECT_EQ(hwlocXmlMajorVersion("<topology version=\"x\">"), 0);
+    // as XML allows it written: either quote, spaces around '=', other attributes first
+    EXPECT_EQ(hwlocXmlMajorVersion("<topology version='3.0'>"), 3);
+    EXPECT_EQ(hwlocXmlMajorVersion("<topology  version = \"3.0\" >"), 3);
+    EXPECT_EQ(hwlocXmlMajorVersion("<topology\n  xmlns:x=\"y\" version=\"3.1\">"), 3);
+    EXPECT_EQ(hwlocXmlMajorVersion("<topologyinfo version=\"3.0\"/><topology version=\"2.0\">"), 2);
+    EXPECT_EQ(hwlocXmlMajorVersion("<topology subversion=\"3\">"), 0);
 }
 
 TEST(Hwloc3Xml, BadDocumentsGetOneLineErrorsNamingTheFile) {
