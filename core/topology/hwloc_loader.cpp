@@ -3,6 +3,7 @@
 #include <hwloc.h>
 
 #include <algorithm>
+#include <cmath>
 #include <chrono>
 #include <csignal>
 #include <cstring>
@@ -72,6 +73,22 @@ const char* infoOf(hwloc_obj_t o, const char* name) {
 }
 
 // Turns a loaded hwloc topology into the masks the kernel would export in sysfs.
+// hwloc 1.x exported relative latencies (the SLIT divided by 10, with latency_base 10), which
+// hwloc 2 imports scaled to integers: a 10/16/22 SLIT comes back as 1000/1600/2200. A matrix
+// whose diagonal is one value other than 10 is such a scaled table (or another source's
+// latencies): put back in the SLIT's units, diagonal 10, rounded, and said.
+void scaleRelativeLatencies(Topology& t) {
+    if (t.distance.empty()) return;
+    const int diagonal = t.distance[0][0];
+    if (diagonal <= 0 || diagonal == 10) return;
+    for (size_t i = 0; i < t.distance.size(); ++i)
+        if (t.distance[i][i] != diagonal) return;
+    for (auto& row : t.distance)
+        for (int& d : row) d = static_cast<int>(std::lround(static_cast<double>(d) * 10.0 / diagonal));
+    t.notes.push_back("NUMA latencies relative to a diagonal of " + std::to_string(diagonal) +
+                      " (an hwloc 1.x export's) scaled to the SLIT's units, 10 local");
+}
+
 Result<Topology> convert(hwloc_topology_t ht, const std::string& what, bool archGiven, Arch arch) {
     hwloc_obj_t root = hwloc_get_root_obj(ht);
     Topology t;
@@ -151,6 +168,13 @@ Result<Topology> convert(hwloc_topology_t ht, const std::string& what, bool arch
                     uint64_t v = dist->values[a * dist->nbobjs + b];
                     t.distance[i][j] = static_cast<int>(std::min<uint64_t>(v, 100000));
                 }
+            scaleRelativeLatencies(t);
+        } else {
+            std::string missing;
+            for (const auto& n : t.nodes)
+                if (!pos.count(static_cast<unsigned>(n.id))) missing += (missing.empty() ? "" : ",") + std::to_string(n.id);
+            t.warnings.push_back("the NUMA distance matrix leaves out node(s) " + missing +
+                                 ": not used, distances 10 local and 20 remote instead");
         }
         hwloc_distances_release(ht, dist);
     }
