@@ -69,6 +69,13 @@ public:
     void applyLessonScenario(const schedscope::Lesson& lesson);
     TraceWorkspace* traceWorkspace() const { return trace_; }
 
+    // Docks stacked in one area add up their minimum heights (a lesson on a trace with its
+    // what-if needed 990 px): while the window cannot fit in `space`, the bottom docks become
+    // tabs of one place, then the right ones. Called when docks appear, with the screen's room.
+    void fitDocksInto(const QSize& space);
+    // the same with the room the window has: its screen's, or when rendered off screen its size
+    void fitDocks();
+
     // Renders "window", "topology", "domains" or a trace view (TraceWorkspace::viewNames()) at `size` (the window renders at its own size).
     QImage renderView(const QString& view, const QSize& size);
     // Writes a view to PNG/SVG/PDF by suffix; returns an empty string or a one-line error.

@@ -3,6 +3,7 @@
 // can grow without touching the window's core.
 #include <QDockWidget>
 #include <QMenu>
+#include <QScreen>
 #include <QStatusBar>
 #include <QTimer>
 #include <qcustomplot.h>
@@ -66,6 +67,32 @@ void MainWindow::setUpWhatIfAndLessons() {
     connect(lessons_, &LessonBrowser::scenarioRequested, this, &MainWindow::applyLessonScenario);
 }
 
+void MainWindow::fitDocksInto(const QSize& space) {
+    auto tooBig = [&] {
+        const QSize need = minimumSizeHint();
+        return need.height() > space.height() || need.width() > space.width();
+    };
+    auto together = [&](QDockWidget* a, QDockWidget* b) {
+        if (!a || !b || a->isHidden() || b->isHidden() || tabifiedDockWidgets(a).contains(b)) return;
+        tabifyDockWidget(a, b);
+        b->raise();  // the later dock is the one just asked for (the what-if, the lesson)
+    };
+    if (!tooBig()) return;
+    together(trace_->timelineDock(), whatIfDock_);
+    if (!tooBig()) return;
+    together(treeDock_, lessonDock_);
+    if (!tooBig()) return;
+    // the trace plots join the tree's (and lesson's) tabs, the lesson still in front
+    QDockWidget* right = lessonDock_->isHidden() ? treeDock_ : lessonDock_;
+    for (QDockWidget* plot : trace_->plotDocks()) together(right, plot);
+    right->raise();
+}
+
+void MainWindow::fitDocks() {
+    const bool onScreen = !testAttribute(Qt::WA_DontShowOnScreen) && screen();
+    fitDocksInto(onScreen ? screen()->availableSize() : size());
+}
+
 void MainWindow::selectWhenLoaded(const SelectionRequest& request) {
     pendingSelection_ = request;
     if (!loader_->busy()) applyPendingSelection();
@@ -94,6 +121,7 @@ bool MainWindow::raiseView(const QString& view) {
     if (!dock) return false;
     dock->show();
     dock->raise();
+    fitDocks();
     return true;
 }
 
@@ -101,6 +129,7 @@ QString MainWindow::showLesson(const QString& name, bool applyScenario) {
     const QString error = lessons_->showLesson(name);
     lessonDock_->show();
     lessonDock_->raise();
+    fitDocks();
     if (!error.isEmpty()) {
         banner_->showError(tr("--lesson: %1").arg(error));
         bannerIsLoadError_ = false;

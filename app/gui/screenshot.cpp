@@ -1,5 +1,7 @@
 #include "screenshot.h"
 
+#include <QCoreApplication>
+
 #include <QEventLoop>
 #include <cstdio>
 
@@ -62,6 +64,11 @@ void ScreenshotJob::complete() {
     }
     timeout_.stop();
     MainWindow& window = *window_;
+    // the docks the scenario opened may not fit the size asked for: tabs, then that size again
+    window.fitDocksInto(options_.size);
+    QCoreApplication::processEvents();
+    window.resize(options_.size);
+    QCoreApplication::processEvents();
     int code = 0;
     QString message = window.exportView(options_.view, options_.screenshot, options_.size);
     if (!message.isEmpty()) {

@@ -341,6 +341,7 @@ void TraceWorkspace::showTrace(const TraceSessionPtr& trace) {
             // window): at the dock's default height a 16-CPU trace's lanes were 2 px
             const int lanes = trace->data ? trace->data->cpus : 2;
             window_->resizeDocks({docks_[0]}, {std::clamp(140 + 16 * lanes, 220, window_->height() / 2)}, Qt::Vertical);
+            window_->fitDocks();
         }
         taskTable_->table()->resizeColumnsToContents();
     } else if (task_ > 0) {

@@ -68,6 +68,11 @@ public:
     LevelRatePlot* rates() const { return rates_; }
     LatencyHistogramPlot* latency() const { return latency_; }
     TaskTableModel* taskModel() const { return taskModel_; }
+    QDockWidget* timelineDock() const { return docks_.empty() ? nullptr : docks_.front(); }
+    // the trace plots' docks (matrix, rates, latency, tasks), tabs of one place
+    std::vector<QDockWidget*> plotDocks() const {
+        return docks_.empty() ? std::vector<QDockWidget*>{} : std::vector<QDockWidget*>(docks_.begin() + 1, docks_.end());
+    }
     TaskTableView* taskTable() const { return taskTable_; }
 
 public slots:
@@ -100,7 +105,7 @@ private:
     LatencyHistogramPlot* latency_;
     TaskTableModel* taskModel_;
     TaskTableView* taskTable_;
-    std::vector<QDockWidget*> docks_;
+    std::vector<QDockWidget*> docks_;  // the timeline's first
     QProgressBar* progress_;
     QToolButton* cancel_;
     QLabel* liveLabel_;

@@ -1,5 +1,8 @@
 #include "whatif_panel.h"
 
+#include <QScrollArea>
+#include <QScrollBar>
+
 #include <QCheckBox>
 #include <QComboBox>
 #include <QDoubleSpinBox>
@@ -216,7 +219,7 @@ WhatIfPanel::WhatIfPanel(QWidget* parent) : QWidget(parent) {
 
     plot_ = new QCustomPlot;
     plot_->setObjectName(QStringLiteral("whatIfMigrationsPlot"));
-    plot_->setMinimumSize(220, 160);
+    plot_->setMinimumSize(220, 120);
     plot_->plotLayout()->insertRow(0);
     plot_->plotLayout()->addElement(0, 0, new QCPTextElement(plot_, tr("Migrations per level (mean per run)"),
                                                              QFont(font().family(), 10, QFont::Bold)));
@@ -236,7 +239,7 @@ WhatIfPanel::WhatIfPanel(QWidget* parent) : QWidget(parent) {
         heatTitle_[i]->setAlignment(Qt::AlignCenter);
         heat_[i] = new TopologyView;
         heat_[i]->setObjectName(i ? QStringLiteral("whatIfHeatOn") : QStringLiteral("whatIfHeatOff"));
-        heat_[i]->setMinimumSize(200, 140);
+        heat_[i]->setMinimumSize(200, 110);
         v->addWidget(heatTitle_[i]);
         v->addWidget(heat_[i], 1);
         heatLayout->addWidget(box, 1);
@@ -257,8 +260,16 @@ WhatIfPanel::WhatIfPanel(QWidget* parent) : QWidget(parent) {
     right->setStretchFactor(1, 3);
     right->setSizes({300, 420});
 
+    // the settings scroll rather than hold the window taller than a laptop's screen
+    auto* leftScroll = new QScrollArea;
+    leftScroll->setWidget(left);
+    leftScroll->setWidgetResizable(true);
+    leftScroll->setFrameShape(QFrame::NoFrame);
+    leftScroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    leftScroll->setMinimumWidth(left->minimumWidth() + leftScroll->verticalScrollBar()->sizeHint().width());
+    leftScroll->setMaximumWidth(left->maximumWidth() + leftScroll->verticalScrollBar()->sizeHint().width());
     auto* layout = new QHBoxLayout(this);
-    layout->addWidget(left);
+    layout->addWidget(leftScroll);
     layout->addWidget(right, 1);
 
     connect(run_, &QPushButton::clicked, this, &WhatIfPanel::run);

@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include <QAbstractItemModelTester>
+#include <QDockWidget>
 #include <QFile>
 #include <QLineEdit>
 #include <QMenu>
@@ -339,6 +340,22 @@ TEST_F(TraceWindowTest, ATraceWithoutItsIdleExitsIsOpenedWithANotice) {
     EXPECT_TRUE(window.banner()->text().contains(
         QStringLiteral("idle-filters.dat: no sched_switch leaves the idle task (%1 enter it)").arg(t->data->switchGaps.intoIdle)))
         << window.banner()->text().toStdString();
+}
+
+// A trace with the what-if and the lessons open stacks docks whose minimum heights add up past a
+// laptop's screen: fitted into 1024x700 they become tabs (the timeline with the what-if, the
+// trace plots with the lessons), and the window fits.
+TEST_F(TraceWindowTest, DocksBecomeTabsWhenTheWindowCannotHoldThem) {
+    ASSERT_TRUE(openTraceNow(window, samplePath()));
+    ASSERT_TRUE(window.raiseView(QStringLiteral("lessons")));
+    ASSERT_TRUE(window.raiseView(QStringLiteral("whatif")));
+    QDockWidget* timeline = window.traceWorkspace()->timelineDock();
+    QDockWidget* whatIf = window.findChild<QDockWidget*>(QStringLiteral("whatifDock"));
+    ASSERT_TRUE(timeline && whatIf);
+    window.fitDocksInto(QSize(1024, 700));
+    EXPECT_TRUE(window.tabifiedDockWidgets(timeline).contains(whatIf));
+    EXPECT_LE(window.minimumSizeHint().height(), 700);
+    EXPECT_LE(window.minimumSizeHint().width(), 1024);
 }
 
 TEST_F(TraceWindowTest, TaskTableModelPassesTheTesterAndSortsAndFilters) {
