@@ -54,7 +54,7 @@ LaunchOptions parseLaunchOptions(const QStringList& arguments) {
     const QCommandLineOption shotOpt(QStringLiteral("screenshot"),
                                      QObject::tr("Render offscreen to an image (PNG, SVG or PDF) and exit."),
                                      QStringLiteral("OUT"));
-    const QCommandLineOption viewOpt(QStringLiteral("view"), QObject::tr("With --screenshot: window, topology or domains; with a trace FILE also timeline, matrix, rates, latency or tasks."),
+    const QCommandLineOption viewOpt(QStringLiteral("view"), QObject::tr("With --screenshot: window, topology, domains, whatif or lessons; with a trace FILE also timeline, matrix, rates, latency or tasks."),
                                      QStringLiteral("NAME"));
     const QCommandLineOption sizeOpt(QStringLiteral("size"), QObject::tr("With --screenshot: image size, e.g. 1200x800."),
                                      QStringLiteral("WxH"));

@@ -3,6 +3,7 @@
 #include <QContextMenuEvent>
 #include <QMenu>
 #include <QPicture>
+#include <algorithm>
 #include <cmath>
 #include <numeric>
 
@@ -345,6 +346,11 @@ void LatencyHistogramPlot::rebuild() {
         mark(double(std::max<uint64_t>(p50, 1)), QStringLiteral("p50"), QColor(0x30, 0x80, 0x30), 1.08);
         mark(double(std::max<uint64_t>(p95, 1)), QStringLiteral("p95"), QColor(0xc0, 0x60, 0x00), 0.98);
         mark(double(std::max<uint64_t>(p99, 1)), QStringLiteral("p99"), QColor(0xb0, 0x20, 0x20), 0.88);
+    }
+    // the longest wait: on a linear count axis its bin is a sliver, and it is often the story
+    if (!d.waitLatencies.empty()) {
+        const uint64_t longest = *std::max_element(d.waitLatencies.begin(), d.waitLatencies.end());
+        if (longest > p99) mark(double(std::max<uint64_t>(longest, 1)), QStringLiteral("max"), QColor(0x50, 0x50, 0x50), 0.64);
     }
     if (const TaskSummary* t = pid_ > 0 ? d.task(pid_) : nullptr; t && t->waits)
         mark(double(std::max<uint64_t>(t->waitP95Ns, 1)), qs(t->comm) + QStringLiteral(" p95"), taskColor(pid_).darker(140), 0.76);

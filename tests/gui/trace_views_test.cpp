@@ -326,6 +326,15 @@ TEST_F(TraceWindowTest, ATraceWhoseClockIsNotNsIsOpenedWithANotice) {
     EXPECT_EQ(tasks->headerData(TaskTableModel::CpuTime, Qt::Horizontal).toString(), QStringLiteral("CPU time (ms)"));
     EXPECT_EQ(ws->rates()->yAxis->label(), QStringLiteral("migrations / s"));
     EXPECT_DOUBLE_EQ(ws->latency()->xAxis->range().upper, window.traceWorkspace()->trace()->data->waitHistogram.hi / 1e3);
+    // the longest wait is marked, beyond p99: its bin is a sliver on the count axis
+    const auto& waits = window.traceWorkspace()->trace()->data->waitLatencies;
+    ASSERT_FALSE(waits.empty());
+    const double longestUs = double(*std::max_element(waits.begin(), waits.end())) / 1e3;
+    bool marked = false;
+    for (int i = 0; i < ws->latency()->itemCount(); ++i)
+        if (auto* text = qobject_cast<QCPItemText*>(ws->latency()->item(i)); text && text->text().startsWith(QStringLiteral(" max ")))
+            marked = std::abs(text->position->coords().x() - longestUs) < 1e-6 * longestUs;
+    EXPECT_TRUE(marked) << longestUs;
 }
 
 // A trace whose recording filtered away the switches out of the idle task (trace-cmd record
