@@ -275,9 +275,11 @@ void MainWindow::showSession(const SessionPtr& session) {
     if (const auto& set = session->topology->warnings; !set.empty())
         notices << tr("%n input problem(s) set aside as the kernel would; first: %1", nullptr, int(set.size()))
                        .arg(qs(set.front()));
+    // what the kernel would print building them (a BUG, an asymmetric SLIT), a caveat of the
+    // model, or a broken invariant of the built tree
     if (!session->problems.empty())
-        notices << tr("%n consistency problem(s) in the built domains; first: %1", nullptr,
-                      int(session->problems.size())).arg(qs(session->problems.front()));
+        notices << tr("%n warning(s) building the domains; first: %1", nullptr, int(session->problems.size()))
+                       .arg(qs(session->problems.front()));
     for (const auto& note : session->tree->notes) notices << tr("the kernel: %1").arg(qs(note));
     if (!notices.isEmpty()) {
         banner_->showNotice(notices.join(QStringLiteral("  \u00b7  ")));
