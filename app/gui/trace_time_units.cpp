@@ -1,5 +1,6 @@
 #include "trace_time_units.h"
 
+#include <QObject>
 #include <cmath>
 
 #include "qt_convert.h"

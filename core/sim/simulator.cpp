@@ -21,6 +21,10 @@ namespace {
 
 using workload::OpKind;
 
+// A script's ops that take no time (wakes, posts, loops) run in one event up to this many; a
+// script that gets no further (no burst, block or exit) loops for ever at one instant.
+constexpr int kOpsPerEvent = 100000;
+
 enum class Ev : uint8_t { BurstEnd, SleepEnd, Tick, Sample, ActiveBalance, IdleExit, End };
 
 // Events are ordered by (time, seq); seq is the push order, so ties resolve the same way on
@@ -187,7 +191,7 @@ public:
         ++s_.metrics.events;
         handle(e);
         endEvent();
-        return exited_ != static_cast<int>(s_.tasks.size());
+        return !stuck_ && exited_ != static_cast<int>(s_.tasks.size());
     }
 
     void finish() {
@@ -1105,7 +1109,7 @@ private:
         const HotOp* hot = &hotOps_[scriptStart_[static_cast<size_t>(id)]];
         const size_t scriptSize = scriptStart_[static_cast<size_t>(id) + 1] - scriptStart_[static_cast<size_t>(id)];
         bool stillHere = true;
-        for (int guard = 0; guard < 100000 && stillHere; ++guard) {
+        for (int guard = 0; guard < kOpsPerEvent && stillHere; ++guard) {
             if (t.pc >= scriptSize) {
                 block(cpu, TaskState::Exited);
                 stillHere = false;
@@ -1212,6 +1216,9 @@ private:
                 t.pc = script.size();
             }
         }
+        // That many ops without a burst, a block or an exit: the script loops through ops that
+        // take no time. Left running, the task would be credited CPU it never asked for.
+        if (stillHere && !t.inBurst) stuck_ = true;
         inScript = wasInScript;
         if (needResched_[static_cast<size_t>(cpu)]) {
             needResched_[static_cast<size_t>(cpu)] = 0;
@@ -1479,8 +1486,8 @@ Result<std::unique_ptr<SimState>> simulate(const Topology& topo, const DomainTre
     s->opt.progress = nullptr;  // it may capture the caller's frame; the state outlives the run
     if (engine.stuck())
         return Error{"simulation stuck at " + std::to_string(static_cast<double>(s->now) / 1e9) + " s: " +
-                     std::to_string(s->opt.stuckEvents) + " events without the clock moving (a task's script loops "
-                     "through ops that take no time)"};
+                     "a task's script loops through ops that take no time (" + std::to_string(kOpsPerEvent) +
+                     " of them in one event, or " + std::to_string(s->opt.stuckEvents) + " events without the clock moving)"};
     if (!completed) return Error{"simulation cancelled"};
     return s;
 }

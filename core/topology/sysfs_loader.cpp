@@ -346,6 +346,7 @@ Result<Topology> loadSysfsTopology(const std::string& root, Arch arch) {
         const fs::path* rowless = nullptr;
         const fs::path* withRow = nullptr;
         std::vector<fs::path> distanceFiles;
+        distanceFiles.reserve(nodeIds.size());
         for (int id : nodeIds) distanceFiles.push_back(nodeDir / ("node" + std::to_string(id)) / "distance");
         for (size_t i = 0; i < nodeIds.size(); ++i) {
             const fs::path& f = distanceFiles[i];

@@ -16,7 +16,7 @@ namespace schedscope {
 namespace {
 
 std::string scratchFile(const std::string& name, const std::string& text) {
-    const std::string path = std::string(SCHEDSCOPE_TEST_SCRATCH) + "/hwloc-distances-" + name;
+    std::string path = std::string(SCHEDSCOPE_TEST_SCRATCH) + "/hwloc-distances-" + name;
     std::ofstream(path, std::ios::binary) << text;
     return path;
 }

@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include "domains/domain_builder.h"
+#include "domains/sd_flags.h"
 #include "support/fixtures.h"
 #include "topology/hwloc_loader.h"
 #include "topology/snapshot_archive.h"

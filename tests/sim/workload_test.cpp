@@ -131,8 +131,27 @@ TEST(WorkloadJson, ALoopThatTakesNoTimeIsRefused) {
     o.stuckEvents = 100000;
     auto st = sim::simulate(topo, tree, spin, o);
     ASSERT_FALSE(st.ok());
-    EXPECT_EQ(st.error(), "simulation stuck at 0.000000 s: 100000 events without the clock moving (a task's script "
-                          "loops through ops that take no time)");
+    EXPECT_EQ(st.error(), "simulation stuck at 0.000000 s: a task's script loops through ops that take no time (100000 "
+                          "of them in one event, or 100000 events without the clock moving)");
+
+    // a loop whose wait a wake of its own satisfies passes the file's check (it waits), and
+    // never takes time: stuck, not credited the CPU it held while running nothing
+    auto self = workload::parseWorkloadJson(
+        R"({"tasks":[{"name":"s","script":[{"wake":"s"},{"wait":true},{"loop_to":0}]}]})", "self.json", 24);
+    ASSERT_TRUE(self.ok()) << self.error();
+    auto selfRun = sim::simulate(topo, tree, *self, o);
+    ASSERT_FALSE(selfRun.ok());
+    EXPECT_TRUE(selfRun.error().starts_with("simulation stuck at 0.000000 s: a task's script loops")) << selfRun.error();
+    // and one that reaches a burst after many such ops runs
+    std::string posts;
+    for (int i = 0; i < 99990; ++i) posts += R"({"post":1},)";
+    auto many = workload::parseWorkloadJson(R"({"tasks":[{"name":"p","script":[)" + posts +
+                                                R"({"run_ms":1},{"sleep_ms":1},{"loop_to":99990}]}]})",
+                                            "posts.json", 24);
+    ASSERT_TRUE(many.ok()) << many.error();
+    o.durationS = 0.02;
+    auto manyRun = sim::simulate(topo, tree, *many, o);
+    ASSERT_TRUE(manyRun.ok()) << manyRun.error();
 }
 
 nlohmann::json runJson(const std::string& spec, uint64_t seed, double duration = 0.2) {
