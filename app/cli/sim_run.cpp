@@ -44,7 +44,11 @@ Result<SimSetup> simSetupFrom(const Args& args) {
     if (!spec) return Error{"simulate: --workload SPEC is required (e.g. stream:threads=4,cpus=0-23, or a .json file)"};
     std::error_code ec;
     const bool isFile = spec->size() > 5 && (spec->ends_with(".json") || std::filesystem::is_regular_file(*spec, ec));
-    auto wl = isFile ? workload::loadWorkloadFile(*spec, cpuCount) : workload::parseWorkloadSpec(*spec, cpuCount);
+    // --duration is read first: a generator without duration= fills the run (kernbench's compiles)
+    auto runS = args.number("duration", 1.0);
+    if (!runS) return Error{runS.error()};
+    auto wl = isFile ? workload::loadWorkloadFile(*spec, cpuCount)
+                     : workload::parseWorkloadSpec(*spec, cpuCount, *runS > 0 && *runS <= 100000 ? *runS : 1.0);
     if (!wl) return Error{wl.error()};
     s.workload = std::move(*wl);
     s.build.arch = s.topology.arch;

@@ -44,11 +44,11 @@ Result<workload::Workload> workloadFromTrace(const WhatIfRequest::TraceSource& t
     return wl;
 }
 
-Result<workload::Workload> workloadFromSpec(const std::string& spec, int cpuCount) {
+Result<workload::Workload> workloadFromSpec(const std::string& spec, int cpuCount, double runS) {
     if (spec.empty()) return Error{"what-if: no workload (e.g. stream:threads=4,cpus=0-23, or a workload .json file)"};
     std::error_code ec;
     const bool isFile = spec.ends_with(".json") || std::filesystem::is_regular_file(spec, ec);
-    return isFile ? workload::loadWorkloadFile(spec, cpuCount) : workload::parseWorkloadSpec(spec, cpuCount);
+    return isFile ? workload::loadWorkloadFile(spec, cpuCount) : workload::parseWorkloadSpec(spec, cpuCount, runS);
 }
 
 }  // namespace
@@ -69,7 +69,7 @@ Result<std::shared_ptr<const WhatIfSetup>> prepareWhatIf(const WhatIfRequest& re
     }
     const int cpuCount = static_cast<int>(setup->topology->cpus.size());
     auto wl = request.trace ? workloadFromTrace(*request.trace, *setup->topology, setup->idleExitNs, setup->unpinnedCpus)
-                            : workloadFromSpec(request.workload, cpuCount);
+                            : workloadFromSpec(request.workload, cpuCount, request.durationS);
     if (!wl) return Error{wl.error()};
     setup->workload = std::move(*wl);
     const KernelProfile* profile = nullptr;

@@ -15,6 +15,10 @@ struct Params {
     CpuSet cpus;
     double durationS = 0;
     double workS = 0;  // 0: run for the duration
+    double runS = 1;   // the run's length when no duration= is given
+
+    // how long the generator's tasks must last: the work, else the duration, else the run's
+    double horizonS() const { return workS > 0 ? workS : (durationS > 0 ? durationS : runS); }
 };
 
 const GeneratorInfo* findGenerator(const std::string& name) {
@@ -238,7 +242,7 @@ Workload makeKernbench(int jobs, const Params& p) {
     // is CPU bound (10% memory, 1 GB/s) and exits. Fork placement and exits dominate.
     Workload w;
     const double jobNs = 40 * kMs;
-    const double horizon = p.workS > 0 ? p.workS : (p.durationS > 0 ? p.durationS : 1.0);
+    const double horizon = p.horizonS();
     const int perSlot = std::max(1, static_cast<int>(std::ceil(horizon * 1e9 / jobNs)) + (p.workS > 0 ? 0 : 2));
     std::vector<int> slotIds;
     slotIds.reserve(static_cast<size_t>(std::max(jobs, 0)));
@@ -344,17 +348,17 @@ const std::vector<GeneratorInfo>& generators() {
 }
 
 namespace {
-Result<Workload> parseSpec(const std::string& spec, int cpuCount);
+Result<Workload> parseSpec(const std::string& spec, int cpuCount, double runS);
 }  // namespace
 
-Result<Workload> parseWorkloadSpec(const std::string& spec, int cpuCount) {
-    auto w = parseSpec(spec, cpuCount);
+Result<Workload> parseWorkloadSpec(const std::string& spec, int cpuCount, double runS) {
+    auto w = parseSpec(spec, cpuCount, runS);
     if (!w) return Error{escapeControl(w.error())};
     return w;
 }
 
 namespace {
-Result<Workload> parseSpec(const std::string& spec, int cpuCount) {
+Result<Workload> parseSpec(const std::string& spec, int cpuCount, double runS) {
     const auto colon = spec.find(':');
     const std::string name = spec.substr(0, colon);
     const GeneratorInfo* gen = findGenerator(name);
@@ -411,6 +415,7 @@ Result<Workload> parseSpec(const std::string& spec, int cpuCount) {
     if (!work) return Error{work.error()};
     p.durationS = *dur;
     p.workS = *work;
+    p.runS = runS > 0 ? runS : 1.0;
     auto n = countParam(p, name, gen->count, name == "hackbench" ? 1 : 4);
     if (!n) return Error{n.error()};
     const int count = static_cast<int>(*n);
@@ -419,7 +424,7 @@ Result<Workload> parseSpec(const std::string& spec, int cpuCount) {
     if (name == "pbzip2" || name == "pixz") tasks = count + 2.0;  // a reader and a writer
     if (name == "hackbench") tasks = 40.0 * count;
     if (name == "kernbench") {
-        const double horizon = p.workS > 0 ? p.workS : (p.durationS > 0 ? p.durationS : 1.0);
+        const double horizon = p.horizonS();
         tasks = count * (1.0 + std::ceil(horizon * 1e9 / (40 * kMs)) + 2);
     }
     if (tasks > static_cast<double>(kMaxWorkloadTasks))

@@ -23,7 +23,8 @@ const std::vector<GeneratorInfo>& generators();
 // duration): more is an error rather than gigabytes of task scripts.
 constexpr size_t kMaxWorkloadTasks = 200000;
 
-// `cpuCount` is the topology's number of CPU ids; cpus= outside it is an error.
-Result<Workload> parseWorkloadSpec(const std::string& spec, int cpuCount);
+// `cpuCount` is the topology's number of CPU ids; cpus= outside it is an error. `runS` is how
+// long the run is when the spec gives no duration= (kernbench forks compiles to fill it).
+Result<Workload> parseWorkloadSpec(const std::string& spec, int cpuCount, double runS = 1.0);
 
 }  // namespace schedscope::workload

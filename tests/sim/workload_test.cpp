@@ -23,6 +23,19 @@ TEST(WorkloadSpec, GeneratorsParse) {
     }
 }
 
+// kernbench forks compiles one after another to fill its run: without duration= the run is
+// simulate's --duration (it was 1 s whatever --duration said, so a 5 s run ended at 1.2 s)
+TEST(WorkloadSpec, KernbenchFillsTheRunItIsGiven) {
+    auto oneSecond = workload::parseWorkloadSpec("kernbench:jobs=4", 4);
+    auto fiveSeconds = workload::parseWorkloadSpec("kernbench:jobs=4", 4, 5.0);
+    auto named = workload::parseWorkloadSpec("kernbench:jobs=4,duration=5", 4, 1.0);
+    ASSERT_TRUE(oneSecond.ok() && fiveSeconds.ok() && named.ok());
+    EXPECT_EQ(fiveSeconds->tasks.size(), named->tasks.size());
+    EXPECT_GT(fiveSeconds->tasks.size(), 4 * oneSecond->tasks.size());
+    EXPECT_EQ(fiveSeconds->durationS, 0.0);  // --duration still sets the run's length
+    EXPECT_EQ(named->durationS, 5.0);
+}
+
 TEST(WorkloadSpec, BadInputIsOneLineError) {
     const std::vector<std::pair<std::string, std::string>> cases = {
         {"nosuch:threads=1", "unknown workload 'nosuch'"},
