@@ -57,8 +57,9 @@ int runCompare(const Args& args, const SimSetup& setup) {
     if (!seeds) return fail(seeds.error());
     // a level the profile's kernel never builds: both sides would be the same run
     const KernelProfile& kernel = setup.build.profile ? *setup.build.profile : defaultProfile();
-    if (const std::string why = levelNeverBuilt(std::string(mode->level), setup.build.arch, kernel); !why.empty())
-        return fail("--compare " + what + ": " + why + ": both runs would be the same");
+    if (!std::string(mode->level).empty())
+        if (const std::string why = levelChangesNothing(setup.topology, setup.build, std::string(mode->level)); !why.empty())
+            return fail("--compare " + what + ": " + why + ": both runs would be the same");
     // the two sides: a level off and on, the profile with DELAY_DEQUEUE, NI_RANDOM or
     // wake_wide() off and on (the other knobs as given), or NUMA balancing off and on
     SimSetup sides[2] = {setup, setup};

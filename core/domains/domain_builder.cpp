@@ -378,6 +378,33 @@ std::string levelNeverBuilt(const std::string& level, Arch arch, const KernelPro
     return {};
 }
 
+std::string levelChangesNothing(const Topology& topology, const DomainBuildOptions& options, const std::string& level) {
+    const KernelProfile& profile = options.profile ? *options.profile : defaultProfile();
+    if (std::string why = levelNeverBuilt(level, options.arch, profile); !why.empty()) return why;
+    DomainBuildOptions on = options, off = options;
+    (level == "CLS" ? on.cls : on.node) = true;
+    (level == "CLS" ? off.cls : off.node) = false;
+    auto a = buildDomains(topology, on);
+    auto b = buildDomains(topology, off);
+    if (!a || !b) return {};  // the caller's own build says what is wrong
+    for (size_t c = 0; c < a->cpus.size() && c < b->cpus.size(); ++c) {
+        const auto& x = a->cpus[c].domains;
+        const auto& y = b->cpus[c].domains;
+        if (x.size() != y.size()) return {};
+        for (size_t i = 0; i < x.size(); ++i) {
+            if (x[i].level != y[i].level || !(x[i].span == y[i].span) || x[i].flags != y[i].flags ||
+                x[i].groups.size() != y[i].groups.size())
+                return {};
+            for (size_t g = 0; g < x[i].groups.size(); ++g)
+                if (!(x[i].groups[g].span == y[i].groups[g].span)) return {};
+        }
+    }
+    return topology.name + " has no " + level + " domain of its own (" +
+           (level == "CLS" ? "no cluster wider than a core and narrower than its LLC"
+                           : "no NUMA node holding several LLCs or packages") +
+           ")";
+}
+
 bool buildsClusterLevel(const DomainBuildOptions& options, const KernelProfile& profile) {
     return options.cls && options.config.schedCluster && levelNeverBuilt("CLS", options.arch, profile).empty();
 }

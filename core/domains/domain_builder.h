@@ -24,4 +24,10 @@ bool buildsClusterLevel(const DomainBuildOptions& options, const KernelProfile& 
 
 Result<DomainTree> buildDomains(const Topology& topology, const DomainBuildOptions& options);
 
+// Why switching the "CLS" or "NODE" level off changes nothing on this machine (its kernel never
+// builds it: levelNeverBuilt(); or every such domain degenerates: no cluster wider than a core,
+// no node holding several LLCs), so a what-if of it would run the same twice; empty when the
+// domains differ.
+std::string levelChangesNothing(const Topology& topology, const DomainBuildOptions& options, const std::string& level);
+
 }  // namespace schedscope

@@ -378,6 +378,11 @@ TEST(Cli, BadInputsGiveOneLineErrorsAndExitTwo) {
               "linux-5.15 has no CLS level (5.16+): both runs would be the same"},
              {"simulate --preset kunpeng920-24 --arch ppc64 --workload stream:threads=4 --compare cls",
               "ppc64 kernels build no CLS level"},
+             // ... or one this machine's domains never hold: no cluster on a Skylake Xeon, no node of several LLCs on a Kunpeng
+             {"simulate --preset xeon6140-2s --workload stream:threads=4 --compare cls",
+              "--compare cls: xeon6140-2s has no CLS domain of its own (no cluster wider than a core and narrower than its "
+              "LLC): both runs would be the same"},
+             {"simulate --preset kunpeng920-24 --workload stream:threads=4 --compare node", "kunpeng920-24 has no NODE domain of its own"},
              {"simulate --synthetic \"core:4 pu:2\" --workload stream:threads=4 --compare numa-balancing",
               "--compare numa-balancing: the machine has one NUMA node: both runs would be the same"},
              {"simulate --preset kunpeng920-24 --workload stream:threads=4 --compare numa",

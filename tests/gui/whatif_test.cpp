@@ -308,6 +308,12 @@ TEST(WhatIfRun, AKernelLogsMachineRunsUnderItsKernel) {
     q.workload = "stream:threads=4";
     q.durationS = 0.2;
     q.seeds = 1;
+    // (its LLCs are its nodes and it has no cluster: CLS and NODE off and on would be the same run)
+    auto same = prepareWhatIf(q);
+    ASSERT_FALSE(same.ok());
+    EXPECT_EQ(same.error(), "what-if: kernel-log.txt has no CLS domain of its own (no cluster wider than a core and "
+                            "narrower than its LLC): both runs would be the same");
+    q.compare = "numa-balancing";
     auto setup = prepareWhatIf(q);
     ASSERT_TRUE(setup.ok()) << setup.error();
     EXPECT_EQ((*setup)->profileName, "linux-6.9");
@@ -802,6 +808,7 @@ TEST(WhatIfPanel, NothingOpenSaysSo) {
 TEST(WhatIfPanel, CancelStopsTheRunInFlight) {
     auto* panel = new WhatIfPanel;
     panel->setTopologyPreset(QStringLiteral("epyc7601-2s"));
+    panel->setCompare(QStringLiteral("node"));  // Naples has no cluster: its NODE level, then
     panel->setWorkload(QStringLiteral("hackbench:groups=8"));
     panel->setSeeds(1);
     panel->setDuration(60.0);
