@@ -35,8 +35,7 @@ std::string recordedProfileDefault() { return defaultProfile().name; }
 Result<const KernelProfile*> profileOption(const Args& args, const std::string& name, const std::string& fallback) {
     const std::string p = args.valueOr(name, fallback);
     if (const KernelProfile* k = findProfile(p)) return k;
-    const std::string known = profileNameList();
-    return Error{"--" + name + ": unknown kernel profile '" + p + "' (known: " + known + ")"};
+    return Error{"--" + name + ": " + unknownProfileError(p)};
 }
 
 Result<double> parseNumber(const std::string& text, const std::string& what) {

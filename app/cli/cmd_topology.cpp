@@ -39,10 +39,7 @@ Result<DomainBuildOptions> buildOptionsFrom(const Args& args, const Topology& to
     opt.arch = topo.arch;
     if (auto p = args.value("profile")) {
         opt.profile = findProfile(*p);
-        if (!opt.profile) {
-            const std::string known = profileNameList();
-            return Error{"--profile: unknown kernel profile '" + *p + "' (known: " + known + ")"};
-        }
+        if (!opt.profile) return Error{"--profile: " + unknownProfileError(*p)};
     } else if (!topo.kernelProfile.empty()) {
         opt.profile = findProfile(topo.kernelProfile);  // a kernel log's machine: its kernel's domains
     }

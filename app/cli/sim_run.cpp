@@ -54,10 +54,7 @@ Result<SimSetup> simSetupFrom(const Args& args) {
     s.build.arch = s.topology.arch;
     if (auto p = args.value("profile")) {
         s.build.profile = findProfile(*p);
-        if (!s.build.profile) {
-            const std::string known = profileNameList();
-            return Error{"--profile: unknown kernel profile '" + *p + "' (known: " + known + ")"};
-        }
+        if (!s.build.profile) return Error{"--profile: " + unknownProfileError(*p)};
     } else if (!s.topology.kernelProfile.empty()) {
         s.build.profile = findProfile(s.topology.kernelProfile);  // a kernel log's machine, under its kernel
     }

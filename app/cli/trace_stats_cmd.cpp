@@ -224,7 +224,7 @@ int runTraceStats(const Args& args) {
     const KernelProfile* profile = recordingKernelProfile(*store, choice);
     if (auto name = args.value("profile")) {
         profile = findProfile(*name);
-        if (!profile) return fail("trace stats: --profile: unknown kernel profile '" + *name + "' (known: " + profileNameList() + ")");
+        if (!profile) return fail("trace stats: --profile: " + unknownProfileError(*name));
     }
     opt.profile = profile ? profile : &defaultProfile();
     auto tree = buildDomains(*topo, opt);

@@ -284,13 +284,21 @@ std::string profileNameList() {
     return out;
 }
 
+std::string unknownProfileError(const std::string& name) {
+    const std::string oldest = std::to_string(kOldest.major) + "." + std::to_string(kOldest.minor);
+    const std::string newest = defaultProfile().name.substr(std::string("linux-").size());
+    return "unknown kernel profile '" + name + "' (known: " + profileNameList() + ", or any linux-X.Y[.Z] from " + oldest +
+           " to " + newest + ")";
+}
+
 const KernelProfile* findProfile(const std::string& name) {
     for (const auto& p : kernelProfiles())
         if (p.name == name) return &p;
     if (name == "current" || name == "latest") return &defaultProfile();
     if (!name.starts_with("linux-")) return nullptr;
     const auto v = parseVersion(name);
-    if (!v || name.size() != versionName(*v).size()) return nullptr;  // "linux-6.10" only, not "linux-6.10x"
+    // "linux-6.10" (or "linux-6.10.0"), not "linux-6.10x"
+    if (!v || (name.size() != versionName(*v).size() && name != versionName(*v) + ".0")) return nullptr;
     // a version after the newest profile's is not one we know the changes of (a running kernel
     // that new still gets the newest: profileForKernelRelease())
     const Version newest = parseVersion(defaultProfile().name).value_or(*v);

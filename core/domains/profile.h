@@ -86,6 +86,9 @@ struct KernelProfile {
 const std::vector<KernelProfile>& kernelProfiles();
 // "linux-4.14, linux-5.15, ..., linux-6.19": the named profiles, for help texts and errors.
 std::string profileNameList();
+// "unknown kernel profile 'NAME' (known: linux-4.14, ..., linux-7.1, or any linux-X.Y[.Z] from
+// 4.14 to 7.1)": what findProfile() takes, for its callers' errors
+std::string unknownProfileError(const std::string& name);
 // A named profile, or any "linux-MAJOR.MINOR[.SUBLEVEL]" (built from the changes that version
 // has: "linux-6.12.70" has the stable backports of 6.12.65); nullptr when unknown.
 const KernelProfile* findProfile(const std::string& name);

@@ -244,6 +244,12 @@ TEST(Profiles, EachVersionHasTheChangesOfItsKernel) {
     EXPECT_EQ(findProfile("linux-5.20"), nullptr) << "5.19 was the last 5.x";
     EXPECT_NE(findProfile("linux-4.20"), nullptr) << "4.x went up to 4.20";
     EXPECT_EQ(findProfile("linux-6.10x"), nullptr);
+    // a release's own spelling of its first: 6.6.0 is 6.6
+    EXPECT_EQ(findProfile("linux-6.6.0"), findProfile("linux-6.6"));
+    EXPECT_EQ(findProfile("linux-7.1.0"), &p71);
+    EXPECT_EQ(findProfile("linux-6.6.00"), nullptr);
+    EXPECT_EQ(unknownProfileError("linux-9.9"),
+              "unknown kernel profile 'linux-9.9' (known: " + profileNameList() + ", or any linux-X.Y[.Z] from 4.14 to 7.1)");
     EXPECT_EQ(profileNameList(),
               "linux-4.14, linux-5.15, linux-6.1, linux-6.6, linux-6.8, linux-6.12, linux-6.18, linux-6.19, linux-7.0, "
               "linux-7.1");
