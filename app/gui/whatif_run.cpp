@@ -84,15 +84,8 @@ Result<std::shared_ptr<const WhatIfSetup>> prepareWhatIf(const WhatIfRequest& re
     }
     const KernelProfile& kernel = profile ? *profile : defaultProfile();
     setup->profileName = kernel.name;
-    if (!mode->level.empty()) {
-        DomainBuildOptions both;
-        both.arch = setup->topology->arch;
-        both.profile = &kernel;
-        both.cls = request.cls;
-        both.node = request.node;
-        if (const std::string why = levelChangesNothing(*setup->topology, both, std::string(mode->level)); !why.empty())
-            return Error{"what-if: " + why + ": both runs would be the same"};
-    }
+    if (const std::string why = levelNeverBuilt(std::string(mode->level), setup->topology->arch, kernel); !why.empty())
+        return Error{"what-if: " + why + ": both runs would be the same"};
     if (mode->what == sim::CompareWhat::NumaBalancing && setup->topology->nodes.size() < 2)
         return Error{"what-if: the machine has one NUMA node: NUMA balancing off and on would be the same"};
     const sim::SchedKnobs given{request.delayDequeue, request.newidleRandom, request.wakeWide};
@@ -113,6 +106,11 @@ Result<std::shared_ptr<const WhatIfSetup>> prepareWhatIf(const WhatIfRequest& re
         if (!tree) return Error{tree.error()};
         setup->trees[setting] = std::make_shared<const DomainTree>(std::move(*tree));
     }
+    // the level off and on built the same domains: no cluster, no node of several LLCs here
+    if (!mode->level.empty())
+        if (const std::string why = levelChangesNothing(*setup->topology, *setup->trees[0], *setup->trees[1], std::string(mode->level));
+            !why.empty())
+            return Error{"what-if: " + why + ": both runs would be the same"};
     return std::shared_ptr<const WhatIfSetup>(std::move(setup));
 }
 

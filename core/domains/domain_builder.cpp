@@ -384,12 +384,16 @@ std::string levelChangesNothing(const Topology& topology, const DomainBuildOptio
     DomainBuildOptions on = options, off = options;
     (level == "CLS" ? on.cls : on.node) = true;
     (level == "CLS" ? off.cls : off.node) = false;
-    auto a = buildDomains(topology, on);
-    auto b = buildDomains(topology, off);
+    auto a = buildDomains(topology, off);
+    auto b = buildDomains(topology, on);
     if (!a || !b) return {};  // the caller's own build says what is wrong
-    for (size_t c = 0; c < a->cpus.size() && c < b->cpus.size(); ++c) {
-        const auto& x = a->cpus[c].domains;
-        const auto& y = b->cpus[c].domains;
+    return levelChangesNothing(topology, *a, *b, level);
+}
+
+std::string levelChangesNothing(const Topology& topology, const DomainTree& off, const DomainTree& on, const std::string& level) {
+    for (size_t c = 0; c < off.cpus.size() && c < on.cpus.size(); ++c) {
+        const auto& x = off.cpus[c].domains;
+        const auto& y = on.cpus[c].domains;
         if (x.size() != y.size()) return {};
         for (size_t i = 0; i < x.size(); ++i) {
             if (x[i].level != y[i].level || !(x[i].span == y[i].span) || x[i].flags != y[i].flags ||

@@ -29,5 +29,7 @@ Result<DomainTree> buildDomains(const Topology& topology, const DomainBuildOptio
 // no node holding several LLCs), so a what-if of it would run the same twice; empty when the
 // domains differ.
 std::string levelChangesNothing(const Topology& topology, const DomainBuildOptions& options, const std::string& level);
+// The same from the two trees a caller built already (`level` off and on): the reason, or empty.
+std::string levelChangesNothing(const Topology& topology, const DomainTree& off, const DomainTree& on, const std::string& level);
 
 }  // namespace schedscope
