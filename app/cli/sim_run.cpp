@@ -83,7 +83,10 @@ Result<SimSetup> simSetupFrom(const Args& args) {
     if (*features) s.options.features = **features;
     // what the kernel would print while building these domains bears on what the run means (no
     // domains at all: every task stays where it started); said once, as `domains` says it
-    if (auto tree = buildDomains(s.topology, s.build)) sayDomainWarnings(tree->warnings);
+    if (auto tree = buildDomains(s.topology, s.build)) {
+        sayDomainWarnings(tree->warnings);
+        s.tree = std::make_shared<const DomainTree>(std::move(*tree));
+    }
     auto idleExit = args.numberIn("idle-exit-us", 0.0, 0.0, 1e6, "microseconds");
     if (!idleExit) return Error{idleExit.error()};
     s.options.idleExitNs = std::llround(*idleExit * 1000.0);
@@ -96,13 +99,17 @@ Result<SimSetup> simSetupFrom(const Args& args) {
 
 Result<SimRun> runSimulation(const SimSetup& setup, bool cls, bool node, uint64_t seed, int explain,
                              std::vector<sim::Decision>* decisions, const std::function<bool(double)>& progress) {
-    DomainBuildOptions b = setup.build;
-    b.cls = cls;
-    b.node = node;
-    auto tree = buildDomains(setup.topology, b);
-    if (!tree) return Error{tree.error()};
     SimRun run;
-    run.tree = std::move(*tree);
+    if (setup.tree && cls == setup.build.cls && node == setup.build.node) {
+        run.tree = *setup.tree;  // the settings' own domains, built with the set-up
+    } else {
+        DomainBuildOptions b = setup.build;
+        b.cls = cls;
+        b.node = node;
+        auto tree = buildDomains(setup.topology, b);
+        if (!tree) return Error{tree.error()};
+        run.tree = std::move(*tree);
+    }
     sim::SimOptions o = setup.options;
     o.seed = seed;
     o.progress = progress;

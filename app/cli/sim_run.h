@@ -20,6 +20,9 @@ struct SimSetup {
     sim::SimOptions options;
     sim::SchedKnobs knobs;  // --delay-dequeue / --ni-random / --wake-wide as given (options.features holds their result)
     std::string profileName;
+    // the domains `build` gives (its own --cls and --node), built once to say their warnings and
+    // reused by the run with those settings; null when they could not be built
+    std::shared_ptr<const DomainTree> tree;
 };
 
 // Reads --workload, --profile, --seed, --duration, --hz, --cls, --node, --idle-exit-us,

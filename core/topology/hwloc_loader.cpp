@@ -3,8 +3,8 @@
 #include <hwloc.h>
 
 #include <algorithm>
-#include <cmath>
 #include <chrono>
+#include <cmath>
 #include <csignal>
 #include <cstring>
 #include <filesystem>
@@ -72,7 +72,6 @@ const char* infoOf(hwloc_obj_t o, const char* name) {
     return nullptr;
 }
 
-// Turns a loaded hwloc topology into the masks the kernel would export in sysfs.
 // hwloc 1.x exported relative latencies (the SLIT divided by 10, with latency_base 10), which
 // hwloc 2 imports scaled to integers: a 10/16/22 SLIT comes back as 1000/1600/2200. A matrix
 // whose diagonal is one value other than 10 is such a scaled table (or another source's
@@ -86,9 +85,10 @@ void scaleRelativeLatencies(Topology& t) {
     for (auto& row : t.distance)
         for (int& d : row) d = static_cast<int>(std::lround(static_cast<double>(d) * 10.0 / diagonal));
     t.notes.push_back("NUMA latencies relative to a diagonal of " + std::to_string(diagonal) +
-                      " (an hwloc 1.x export's) scaled to the SLIT's units, 10 local");
+                      " (an hwloc 1.x export's, or not a SLIT) scaled to the SLIT's units, 10 local");
 }
 
+// Turns a loaded hwloc topology into the masks the kernel would export in sysfs.
 Result<Topology> convert(hwloc_topology_t ht, const std::string& what, bool archGiven, Arch arch) {
     hwloc_obj_t root = hwloc_get_root_obj(ht);
     Topology t;
