@@ -36,23 +36,36 @@ double avgVruntime(const SimState& s, const Cpu& rq) {
     return rq.avgVruntime.avg(c.vruntime, static_cast<int64_t>(c.weight), rq.minVruntime);
 }
 
-void queueEntity(Cpu& rq, const Task& t) {
+void queueEntity(SimState& s, Cpu& rq, const Task& t) {
+    const size_t id = static_cast<size_t>(t.id);
+    if (s.entityNodes.size() <= id) s.entityNodes.resize(id + 1);
+    rq.timeline.insert(s.entityNodes, t.id, eevdf(s) ? t.deadline : t.vruntime, t.vruntime, s.enqueueSeq++);
+    s.entityNodes[id].slot = static_cast<int>(rq.queued.size());
     rq.queued.push_back(t.id);
     rq.avgVruntime.add(t.vruntime, static_cast<int64_t>(t.weight));
 }
 
-void unqueueEntity(Cpu& rq, const Task& t) {
-    rq.queued.erase(std::find(rq.queued.begin(), rq.queued.end(), t.id));
+void unqueueEntity(SimState& s, Cpu& rq, const Task& t) {
+    rq.timeline.erase(s.entityNodes, t.id);
+    // the last queued task takes the leaver's slot: O(1), as list_del() is
+    const int slot = s.entityNodes[static_cast<size_t>(t.id)].slot;
+    const int last = rq.queued.back();
+    rq.queued[static_cast<size_t>(slot)] = last;
+    s.entityNodes[static_cast<size_t>(last)].slot = slot;
+    rq.queued.pop_back();
     rq.avgVruntime.sub(t.vruntime, static_cast<int64_t>(t.weight));
 }
+
+uint64_t enqueueOrder(const SimState& s, int id) { return s.entityNodes[static_cast<size_t>(id)].seq; }
 
 void updateMinVruntime(SimState& s, Cpu& rq) {
     double v = rq.minVruntime;
     bool have = false;
     double cand = 0;
     if (rq.curr >= 0) { cand = taskAt(s, rq.curr).vruntime; have = true; }
-    for (int id : rq.queued) {
-        const double vr = taskAt(s, id).vruntime;
+    const int leftmost = rq.timeline.leastVruntime(s.entityNodes);
+    if (leftmost >= 0) {
+        const double vr = taskAt(s, leftmost).vruntime;
         if (!have || vr < cand) { cand = vr; have = true; }
     }
     if (have) v = std::max(v, cand);
@@ -108,8 +121,8 @@ bool entityEligible(const SimState& s, const Cpu& rq, const Task& t) {
     return eligibleTest(s, rq)(t.vruntime);
 }
 
-void delayDequeue(Cpu& rq, Task& t) {
-    queueEntity(rq, t);
+void delayDequeue(SimState& s, Cpu& rq, Task& t) {
+    queueEntity(s, rq, t);
     t.delayed = true;
     ++rq.nrDelayed;
 }
@@ -117,7 +130,7 @@ void delayDequeue(Cpu& rq, Task& t) {
 void finishDelayedDequeue(SimState& s, Cpu& rq, Task& t) {
     dequeueEntity(s, rq, t);  // the lag while still queued, as the kernel's tree still holds it
     t.vlag = std::min(t.vlag, 0.0);
-    unqueueEntity(rq, t);
+    unqueueEntity(s, rq, t);
     t.delayed = false;
     --rq.nrDelayed;
 }
@@ -125,32 +138,24 @@ void finishDelayedDequeue(SimState& s, Cpu& rq, Task& t) {
 void requeueDelayedEntity(SimState& s, Cpu& rq, Task& t) {
     dequeueEntity(s, rq, t);  // update_entity_lag()
     if (t.vlag > 0) {
-        unqueueEntity(rq, t);
+        unqueueEntity(s, rq, t);
         t.vlag = 0;
         placeEntity(s, rq, t, Place::Wakeup);
-        queueEntity(rq, t);
+        queueEntity(s, rq, t);
     }
     t.delayed = false;
     --rq.nrDelayed;
 }
 
 int pickNextEntity(SimState& s, Cpu& rq) {
-    if (rq.queued.empty()) return -1;
-    if (!eevdf(s)) {
-        int best = rq.queued.front();
-        for (int id : rq.queued)
-            if (taskAt(s, id).vruntime < taskAt(s, best).vruntime) best = id;
-        return best;
+    if (rq.timeline.empty()) return -1;
+    // pick_eevdf(): the eligible entity (vruntime <= weighted average) with the earliest
+    // deadline, else the leftmost vruntime; CFS: the leftmost vruntime
+    if (eevdf(s)) {
+        const int best = rq.timeline.firstEligible(s.entityNodes, eligibleTest(s, rq));
+        if (best >= 0) return best;
     }
-    // pick_eevdf(): the eligible entity (vruntime <= weighted average) with the earliest deadline
-    const AvgVruntime::EligibleTest eligible = eligibleTest(s, rq);
-    int best = -1, fallback = rq.queued.front();
-    for (int id : rq.queued) {
-        const Task& t = taskAt(s, id);
-        if (t.vruntime < taskAt(s, fallback).vruntime) fallback = id;
-        if (eligible(t.vruntime) && (best < 0 || t.deadline < taskAt(s, best).deadline)) best = id;
-    }
-    return best >= 0 ? best : fallback;
+    return rq.timeline.leastVruntime(s.entityNodes);
 }
 
 bool updateDeadline(SimState& s, Cpu& rq) {
@@ -169,8 +174,7 @@ bool checkPreemptTick(SimState& s, Cpu& rq) {
     const double ran = c.sumExec - c.prevSumExec;
     if (ran > ideal) return true;
     if (ran < s.minGranNs) return false;
-    double left = taskAt(s, rq.queued.front()).vruntime;
-    for (int id : rq.queued) left = std::min(left, taskAt(s, id).vruntime);
+    const double left = taskAt(s, rq.timeline.leastVruntime(s.entityNodes)).vruntime;
     return c.vruntime - left > ideal;
 }
 
@@ -186,10 +190,10 @@ bool checkPreemptWakeup(SimState& s, Cpu& rq, const Task& wakee) {
         const bool currEligible = eligible(c.vruntime);
         // RUN_TO_PARITY: an eligible curr that has not used the slice it was picked with runs on
         if (s.feat.runToParity && currEligible && c.deadline == c.pickedDeadline) return false;
-        for (int id : rq.queued) {
-            const Task& t = taskAt(s, id);
-            if (id != wakee.id && t.deadline < wakee.deadline && eligible(t.vruntime)) return false;
-        }
+        // another eligible entity with an earlier deadline is picked first: the first eligible
+        // one in deadline order is then not the wakee (which is queued) and is earlier
+        const int best = rq.timeline.firstEligible(s.entityNodes, eligible);
+        if (best >= 0 && best != wakee.id && taskAt(s, best).deadline < wakee.deadline) return false;
         return !currEligible || !(c.deadline < wakee.deadline);
     }
     // wakeup_preempt_entity(): vdiff beyond the wakeup granularity in the wakee's vtime

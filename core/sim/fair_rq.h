@@ -24,10 +24,10 @@ bool entityEligible(const SimState& s, const Cpu& rq, const Task& t);
 // when the pick lands on it (dequeue_entity() with DEQUEUE_DELAYED: it leaves with its lag, a
 // positive one dropped to 0) and requeueDelayedEntity() when it is woken before that (it stays
 // queued; a positive lag is dropped and it is placed anew at the average).
-void delayDequeue(Cpu& rq, Task& t);
+void delayDequeue(SimState& s, Cpu& rq, Task& t);
 void finishDelayedDequeue(SimState& s, Cpu& rq, Task& t);
 void requeueDelayedEntity(SimState& s, Cpu& rq, Task& t);
-// mirrors pick_next_entity(): CFS leftmost vruntime; EEVDF pick_eevdf(). Considers rq.queued
+// mirrors pick_next_entity(): CFS leftmost vruntime; EEVDF pick_eevdf(). Considers rq.timeline
 // only (the engine puts the previous task back first, as put_prev_entity() does). -1 if empty.
 int pickNextEntity(SimState& s, Cpu& rq);
 // mirrors update_deadline() (EEVDF; CFS: nothing), which update_curr() calls on every update:
@@ -39,10 +39,13 @@ bool updateDeadline(SimState& s, Cpu& rq);
 bool checkPreemptTick(SimState& s, Cpu& rq);
 // mirrors check_preempt_wakeup() (CFS wakeup granularity) / check_preempt_wakeup_fair() (EEVDF).
 bool checkPreemptWakeup(SimState& s, Cpu& rq, const Task& wakee);
-// mirrors __enqueue_entity() / __dequeue_entity(): the task joins or leaves rq.queued (curr is
-// not queued, as in the kernel's tree), and the running sums of avg_vruntime follow.
-void queueEntity(Cpu& rq, const Task& t);
-void unqueueEntity(Cpu& rq, const Task& t);
+// mirrors __enqueue_entity() / __dequeue_entity(): the task joins or leaves rq.queued and
+// rq.timeline (curr is not queued, as in the kernel's tree), and the running sums of
+// avg_vruntime follow. A queued task's vruntime, deadline and weight must not change.
+void queueEntity(SimState& s, Cpu& rq, const Task& t);
+void unqueueEntity(SimState& s, Cpu& rq, const Task& t);
+// when a queued task joined its queue, against the others queued there (earlier: smaller)
+uint64_t enqueueOrder(const SimState& s, int id);
 // update_min_vruntime()
 void updateMinVruntime(SimState& s, Cpu& rq);
 // mirrors update_curr() in kernel/sched/fair.c: charge `deltaNs` of execution to the task.

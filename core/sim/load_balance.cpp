@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <cstdio>
 
 #include "domains/sd_flags.h"
@@ -79,17 +80,27 @@ bool pickBusiest(const SimFeatures& feat, const SgStats& sgs, const SgStats& bus
 }
 
 namespace {
-// rq->cfs_tasks walked from its tail: the least recently run first, the running task last (it is
-// on the list too). Delayed-dequeue tasks are not on it: the kernel takes them off so that
-// balancing does not move a task that is asleep.
-std::vector<int> cfsTasks(const SimState& s, const Cpu& rq) {
+// rq->cfs_tasks walked from its tail: the least recently run first (the earlier enqueued of two
+// that ran last at the same time), the running task last (it is on the list too), at most
+// `limit` of them: detach_tasks() looks at no more than sysctl_sched_nr_migrate, and sorting a
+// queue of hundreds for each pass was most of a large hackbench run. Delayed-dequeue tasks are
+// not on the list: the kernel takes them off so that balancing does not move a task that is asleep.
+std::vector<int> cfsTasks(const SimState& s, const Cpu& rq, size_t limit) {
     std::vector<int> tasks;
     tasks.reserve(rq.queued.size() + 1);
     for (int id : rq.queued)
         if (!s.tasks[static_cast<size_t>(id)].delayed) tasks.push_back(id);
-    std::stable_sort(tasks.begin(), tasks.end(), [&](int a, int b) {
-        return s.tasks[static_cast<size_t>(a)].lastRan < s.tasks[static_cast<size_t>(b)].lastRan;
-    });
+    auto leastRecent = [&](int a, int b) {
+        const int64_t ra = s.tasks[static_cast<size_t>(a)].lastRan, rb = s.tasks[static_cast<size_t>(b)].lastRan;
+        return ra < rb || (ra == rb && enqueueOrder(s, a) < enqueueOrder(s, b));
+    };
+    if (tasks.size() > limit) {
+        std::nth_element(tasks.begin(), tasks.begin() + static_cast<std::ptrdiff_t>(limit), tasks.end(), leastRecent);
+        tasks.resize(limit);
+        std::sort(tasks.begin(), tasks.end(), leastRecent);
+        return tasks;  // the running task is past the limit
+    }
+    std::sort(tasks.begin(), tasks.end(), leastRecent);
     if (rq.curr >= 0) tasks.push_back(rq.curr);
     return tasks;
 }
@@ -99,9 +110,9 @@ std::vector<int> cfsTasks(const SimState& s, const Cpu& rq) {
 int detachTasks(SimState& s, SchedOps& ops, LbEnv& env, MigrationCause cause) {
     if (env.imbalance <= 0) return 0;
     Cpu& src = rqOf(s, env.srcCpu);
-    const std::vector<int> cand = cfsTasks(s, src);
-    const DomainState& ds = rqOf(s, env.dstCpu).dom[static_cast<size_t>(env.sd)];
     const int loopMax = std::min(32, src.nrRunning());
+    const std::vector<int> cand = cfsTasks(s, src, static_cast<size_t>(loopMax));
+    const DomainState& ds = rqOf(s, env.dstCpu).dom[static_cast<size_t>(env.sd)];
     int loops = 0, moved = 0;
     for (int id : cand) {
         if (env.idle != BalanceIdle::NotIdle && src.nrRunning() <= 1) break;
@@ -772,7 +783,7 @@ int activeLoadBalanceCpuStop(SimState& s, SchedOps& ops, int srcCpu, int dstCpu)
         if (dom(s, dstCpu, i).span.test(srcCpu)) { sdIndex = i; break; }
     if (sdIndex < 0) return 0;
     // detach_one_task() with LBF_ACTIVE_LB: the stopper preempted curr, so it may move too
-    for (int id : cfsTasks(s, src)) {
+    for (int id : cfsTasks(s, src, SIZE_MAX)) {
         if (!s.tasks[static_cast<size_t>(id)].allowed.test(dstCpu)) continue;
         ops.migrateTask(id, dstCpu, MigrationCause::LbActive);
         rqOf(s, dstCpu).dom[static_cast<size_t>(sdIndex)].nrBalanceFailed = 0;

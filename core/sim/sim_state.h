@@ -13,6 +13,7 @@
 #include "sim/contention.h"
 #include "sim/cpu_times.h"
 #include "sim/decision.h"
+#include "sim/entity_tree.h"
 #include "sim/metrics.h"
 #include "sim/pelt.h"
 #include "sim/sim_options.h"
@@ -125,7 +126,10 @@ struct DomainState {  // the per-CPU copy of a sched_domain's mutable fields
 struct Cpu {
     int id = 0;
     int curr = -1;              // running task or -1 (idle)
-    std::vector<int> queued;    // runnable, not running: change it with queueEntity() / unqueueEntity()
+    // runnable, not running, in no particular order (timeline has the fair class's): change
+    // them with queueEntity() / unqueueEntity()
+    std::vector<int> queued;
+    EntityTree timeline;        // cfs_rq->tasks_timeline
     AvgVruntime avgVruntime;    // cfs_rq->avg_vruntime and avg_load over `queued`
     double loadWeight = 0;      // sum of weights of runnable tasks (curr included)
     double minVruntime = 0;     // CFS
@@ -212,6 +216,8 @@ struct SimState {
     int64_t now = 0;
     std::mt19937_64 rng;
     std::vector<Task> tasks;
+    EntityTree::Pool entityNodes;  // per task: its node in the timeline of the runqueue it is queued on
+    uint64_t enqueueSeq = 0;       // enqueues so far: the timelines' tie-break
     std::vector<Cpu> cpus;
     std::vector<CpuInfo> info;
     std::vector<LlcShared> llcShared;  // indexed by the LLC's first CPU (CpuInfo::llc)

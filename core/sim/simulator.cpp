@@ -253,7 +253,7 @@ public:
             t.lastRan = s_.now;
             setCurr(src, -1);
         } else {
-            unqueueEntity(srq, t);
+            unqueueEntity(s_, srq, t);
         }
         dequeueEntity(s_, srq, t);
         srq.loadWeight -= t.weight;
@@ -876,7 +876,7 @@ private:
             r.idleStamp = 0;
         }
         placeEntity(s_, r, t, how);
-        queueEntity(r, t);
+        queueEntity(s_, r, t);
         r.loadWeight += t.weight;
         updateTaskPelt(t);
         updateCpuPelt(cpu);
@@ -935,7 +935,7 @@ private:
             t.lastRan = s_.now;
             updateTaskPelt(t);
             setCurr(cpu, -1);
-            queueEntity(r, t);
+            queueEntity(s_, r, t);
         }
         schedule(cpu);
     }
@@ -967,7 +967,7 @@ private:
             }
             if (next >= 0) {
                 Task& t = task(next);
-                unqueueEntity(r, t);
+                unqueueEntity(s_, r, t);
                 t.state = TaskState::Running;
                 t.prevSumExec = t.sumExec;
                 t.pickedDeadline = t.deadline;
@@ -1014,7 +1014,7 @@ private:
         t.lastRan = s_.now;
         t.inBurst = false;
         setCurr(cpu, -1);
-        if (delay) delayDequeue(r, t);
+        if (delay) delayDequeue(s_, r, t);
         updateTaskPelt(t);
         updateCpuPelt(cpu);
         syncCpu(cpu);
@@ -1441,6 +1441,7 @@ Result<std::unique_ptr<SimState>> makeSimState(const Topology& topo, const Domai
     for (const auto& ci : s->info) s->llcShared[static_cast<size_t>(ci.llc)].nrIdleScan = ci.llcSize;
 
     s->tasks.resize(wl.tasks.size());
+    s->entityNodes.resize(wl.tasks.size());
     for (size_t i = 0; i < wl.tasks.size(); ++i) {
         const auto& spec = wl.tasks[i];
         Task& t = s->tasks[i];

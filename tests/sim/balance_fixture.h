@@ -50,7 +50,7 @@ struct Fixture {
         Cpu& r = s->cpus[static_cast<size_t>(cpu)];
         t.cpu = cpu;
         if (r.curr < 0) { r.curr = id; t.state = TaskState::Running; }
-        else { queueEntity(r, t); t.state = TaskState::Runnable; }
+        else { queueEntity(*s, r, t); t.state = TaskState::Runnable; }
         r.loadWeight += t.weight;
         const double nr = r.nrRunning();
         r.runnable = {1024.0 * nr, 1024.0 * nr, s->now};

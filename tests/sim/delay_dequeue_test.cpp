@@ -116,7 +116,7 @@ struct Queue {
         s->tasks[0].vruntime = 10e6;
         s->tasks[0].state = TaskState::Running;
         r.curr = 0;
-        queueEntity(r, s->tasks[1]);
+        queueEntity(*s, r, s->tasks[1]);
     }
     Cpu& rq() { return s->cpus[0]; }
 };
@@ -132,7 +132,7 @@ TEST(DelayDequeue, LeavingKeepsANegativeLagAndDropsAPositiveOne) {
     Queue q;
     Task& behind = q.s->tasks[2];  // delayed at 2 ms: by now lag 5 - 2 > 0
     behind.vruntime = 2e6;
-    delayDequeue(q.rq(), behind);
+    delayDequeue(*q.s, q.rq(), behind);
     EXPECT_EQ(q.rq().nrRunning(), 2) << "a delayed task is not runnable";
     finishDelayedDequeue(*q.s, q.rq(), behind);
     EXPECT_EQ(behind.vlag, 0.0);
@@ -141,7 +141,7 @@ TEST(DelayDequeue, LeavingKeepsANegativeLagAndDropsAPositiveOne) {
 
     Task& ahead = q.s->tasks[2];
     ahead.vruntime = 9e6;  // avg (10 + 0 + 9) / 3 = 6.33 ms: lag -2.67 ms, within the clamp
-    delayDequeue(q.rq(), ahead);
+    delayDequeue(*q.s, q.rq(), ahead);
     finishDelayedDequeue(*q.s, q.rq(), ahead);
     EXPECT_NEAR(ahead.vlag, (19e6 / 3) - 9e6, 1);
     EXPECT_EQ(q.rq().nrDelayed, 0);
@@ -152,7 +152,7 @@ TEST(DelayDequeue, AWokenTaskKeepsItsPlaceUnlessItsLagIsPositive) {
     Task& t = q.s->tasks[2];
     t.vruntime = 9e6;  // negative lag: it stays as it was
     t.deadline = 11e6;
-    delayDequeue(q.rq(), t);
+    delayDequeue(*q.s, q.rq(), t);
     requeueDelayedEntity(*q.s, q.rq(), t);
     EXPECT_FALSE(t.delayed);
     EXPECT_EQ(q.rq().nrRunning(), 3);
@@ -160,9 +160,9 @@ TEST(DelayDequeue, AWokenTaskKeepsItsPlaceUnlessItsLagIsPositive) {
     EXPECT_EQ(t.deadline, 11e6);
     EXPECT_EQ(q.rq().queued.size(), 2u);
 
-    unqueueEntity(q.rq(), t);
+    unqueueEntity(*q.s, q.rq(), t);
     t.vruntime = 1e6;  // positive lag: dropped, placed at the average without it (5 ms)
-    delayDequeue(q.rq(), t);
+    delayDequeue(*q.s, q.rq(), t);
     requeueDelayedEntity(*q.s, q.rq(), t);
     EXPECT_EQ(t.vlag, 0.0);
     EXPECT_NEAR(t.vruntime, 5e6, 1);
@@ -183,8 +183,8 @@ TEST(DelayDequeue, TheBalancerLeavesADelayedTaskAlone) {
         Task& t = q.s->tasks[1];
         t.state = delayed ? TaskState::Sleeping : TaskState::Runnable;
         if (delayed) {  // as the engine delays it: out of the queue, then back in delayed
-            unqueueEntity(q.rq(), t);
-            delayDequeue(q.rq(), t);
+            unqueueEntity(*q.s, q.rq(), t);
+            delayDequeue(*q.s, q.rq(), t);
         }
         t.cpu = 0;
         t.lastRan = 0;  // long ago: not cache hot

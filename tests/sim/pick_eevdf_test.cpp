@@ -19,13 +19,18 @@ namespace {
 using namespace schedscope::sim;
 
 // What pick_eevdf() returns, by its definition: the earliest deadline among the eligible queued
-// entities, or the leftmost (smallest vruntime) when none is.
+// entities, or the leftmost (smallest vruntime) when none is; of equals, the earlier enqueued.
 int pickByDefinition(const SimState& s, const Cpu& rq) {
+    auto earlier = [&](int a, int b) { return enqueueOrder(s, a) < enqueueOrder(s, b); };
     int best = -1, leftmost = rq.queued.front();
     for (int id : rq.queued) {
         const Task& t = s.tasks[static_cast<size_t>(id)];
-        if (t.vruntime < s.tasks[static_cast<size_t>(leftmost)].vruntime) leftmost = id;
-        if (entityEligible(s, rq, t) && (best < 0 || t.deadline < s.tasks[static_cast<size_t>(best)].deadline)) best = id;
+        const Task& l = s.tasks[static_cast<size_t>(leftmost)];
+        if (t.vruntime < l.vruntime || (t.vruntime == l.vruntime && earlier(id, leftmost))) leftmost = id;
+        if (!entityEligible(s, rq, t)) continue;
+        if (best < 0) { best = id; continue; }
+        const Task& b = s.tasks[static_cast<size_t>(best)];
+        if (t.deadline < b.deadline || (t.deadline == b.deadline && earlier(id, best))) best = id;
     }
     return best >= 0 ? best : leftmost;
 }
@@ -54,7 +59,7 @@ TEST(PickEevdf, ATaskWokenWithNoLagIsEligibleAndOneKeyAheadIsNot) {
             t.weight = weights[rng() % 5];
             t.vruntime = vr(rng);
             t.deadline = t.vruntime + 3e6;
-            queueEntity(rq, t);
+            queueEntity(s, rq, t);
         }
         // woken with no lag: at the average, with the earliest deadline of all
         Task& woken = s.tasks[7];
@@ -62,16 +67,16 @@ TEST(PickEevdf, ATaskWokenWithNoLagIsEligibleAndOneKeyAheadIsNot) {
         woken.vlag = 0;
         placeEntity(s, rq, woken, Place::Wakeup);
         woken.deadline = -1;
-        queueEntity(rq, woken);
+        queueEntity(s, rq, woken);
         ASSERT_TRUE(entityEligible(s, rq, woken)) << "round " << round << ": zero lag is eligible";
         EXPECT_EQ(pickNextEntity(s, rq), woken.id) << "round " << round;
         EXPECT_EQ(pickNextEntity(s, rq), pickByDefinition(s, rq)) << "round " << round;
         EXPECT_TRUE(checkPreemptWakeup(s, rq, woken)) << "round " << round << ": an earlier deadline, eligible";
 
         // one key (1/16 ns) ahead of the average: not eligible, so not picked and no preemption
-        unqueueEntity(rq, woken);
+        unqueueEntity(s, rq, woken);
         woken.vruntime += 1.0 / 16;
-        queueEntity(rq, woken);
+        queueEntity(s, rq, woken);
         ASSERT_FALSE(entityEligible(s, rq, woken)) << "round " << round;
         EXPECT_EQ(pickNextEntity(s, rq), pickByDefinition(s, rq)) << "round " << round;
         EXPECT_FALSE(checkPreemptWakeup(s, rq, woken)) << "round " << round;
@@ -107,7 +112,7 @@ struct Rq {
     void queue(int id, double vruntime, double deadline) {
         task(id).vruntime = vruntime;
         task(id).deadline = deadline;
-        queueEntity(rq(), task(id));
+        queueEntity(*s, rq(), task(id));
     }
 };
 
@@ -120,7 +125,7 @@ TEST(PlaceEntity, AWokenTaskKeepsTheLagItLeftWith) {
             Task& t = q.task(4);
             t.vlag = lag;
             placeEntity(*q.s, q.rq(), t, Place::Wakeup);
-            queueEntity(q.rq(), t);
+            queueEntity(*q.s, q.rq(), t);
             // joining moved the average towards it; the inflated lag leaves it `lag` behind it
             EXPECT_NEAR(avgVruntime(*q.s, q.rq()) - t.vruntime, lag, 1.0) << "lag " << lag << ", " << others << " on the rq";
         }
@@ -162,7 +167,7 @@ TEST(CheckPreemptWakeup, PreemptsWhenPickEevdfWouldPickTheWakee) {
         q.task(0).pickedDeadline = 12e6;
         q.queue(1, 10e6, 11e6);  // average 9.5 ms: the wakee, at 10 ms, is not eligible
         EXPECT_FALSE(checkPreemptWakeup(*q.s, q.rq(), q.task(1)));
-        unqueueEntity(q.rq(), q.task(1));
+        unqueueEntity(*q.s, q.rq(), q.task(1));
         q.queue(1, 9e6, 11e6);  // average 9 ms: both eligible, the wakee's deadline earlier
         EXPECT_FALSE(checkPreemptWakeup(*q.s, q.rq(), q.task(1))) << "protected slice";
         q.task(0).pickedDeadline = 10e6;  // curr got a new deadline since its pick
