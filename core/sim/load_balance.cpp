@@ -112,6 +112,8 @@ int detachTasks(SimState& s, SchedOps& ops, LbEnv& env, MigrationCause cause) {
     Cpu& src = rqOf(s, env.srcCpu);
     const int loopMax = std::min(32, src.nrRunning());
     const std::vector<int> cand = cfsTasks(s, src, static_cast<size_t>(loopMax));
+    env.srcPreferredRunning = -1;
+    env.keepSrcPreferredRunning = true;
     const DomainState& ds = rqOf(s, env.dstCpu).dom[static_cast<size_t>(env.sd)];
     int loops = 0, moved = 0;
     for (int id : cand) {
@@ -139,6 +141,7 @@ int detachTasks(SimState& s, SchedOps& ops, LbEnv& env, MigrationCause cause) {
             break;
         }
         ops.migrateTask(id, env.dstCpu, cause);
+        env.srcPreferredRunning = -1;  // the source changed
         if (s.recording()) env.moved.push_back(id);
         ++moved;
         if (env.idle == BalanceIdle::NewlyIdle) break;  // CONFIG_PREEMPTION: one task at a time
@@ -417,21 +420,24 @@ namespace {
 // from its memory (while its CPU runs a task that prefers another node), 0 moving it to its
 // memory, -1 no opinion (task_hot() decides). All of a task's faults are on its home node, so
 // between two other nodes neither weighs more: 0.
-int migrateDegradesLocality(const SimState& s, const LbEnv& env, const Task& p, const SchedDomain& sd) {
+int migrateDegradesLocality(const SimState& s, LbEnv& env, const Task& p, const SchedDomain& sd) {
     if (s.opt.numaMemoryFollowsS <= 0 || !(sd.flags & SD_NUMA) || p.homeNode < 0 || p.spec->memFraction <= 0) return -1;
     const int srcNode = s.info[static_cast<size_t>(p.cpu)].node, dstNode = s.info[static_cast<size_t>(env.dstCpu)].node;
     if (srcNode == dstNode) return -1;
     if (srcNode == p.homeNode) {
         // rq->nr_preferred_running: the tasks of the source whose memory is on its node
         const Cpu& src = s.cpus[static_cast<size_t>(p.cpu)];
-        int preferred = 0;
-        auto count = [&](int id) {
-            const Task& t = s.tasks[static_cast<size_t>(id)];
-            preferred += !t.delayed && t.spec->memFraction > 0 && t.homeNode == srcNode;
-        };
-        for (int id : src.queued) count(id);
-        if (src.curr >= 0) count(src.curr);
-        return src.nrRunning() > preferred ? 1 : -1;
+        if (!env.keepSrcPreferredRunning || env.srcPreferredRunning < 0) {
+            int preferred = 0;
+            auto count = [&](int id) {
+                const Task& t = s.tasks[static_cast<size_t>(id)];
+                preferred += !t.delayed && t.spec->memFraction > 0 && t.homeNode == srcNode;
+            };
+            for (int id : src.queued) count(id);
+            if (src.curr >= 0) count(src.curr);
+            env.srcPreferredRunning = preferred;
+        }
+        return src.nrRunning() > env.srcPreferredRunning ? 1 : -1;
     }
     if (dstNode == p.homeNode) return 0;
     return env.idle == BalanceIdle::Idle ? -1 : 0;

@@ -44,6 +44,10 @@ struct LbEnv {
         cpus.reset(cpu);
     }
     std::vector<int> moved;  // step mode only: the tasks detach_tasks() moved
+    // rq->nr_preferred_running of the source, which the kernel keeps as a counter: counted when
+    // first needed and kept while detach_tasks() walks the source (-1: not counted, or changed)
+    int srcPreferredRunning = -1;
+    bool keepSrcPreferredRunning = false;
 };
 
 struct SdLbStats {
