@@ -52,6 +52,8 @@ public:
         for (size_t level = 0; level < levels_.size(); ++level)
             cpuMap_.forEach([&](int cpu) { masks_[level][static_cast<size_t>(cpu)] = levels_[level].mask(cpu); });
         computeSpanSanity();
+        if (profile_.asymCapacity == AsymCapacityRule::OneLevel || profile_.asymCapacity == AsymCapacityRule::FromLevel)
+            asymLevel_ = asymCpuCapacityLevel();
         if (!buildAllDomains(tree.warnings)) return tree;  // the kernel gives up: no domains at all
         buildAllGroups();
         computeNumaImbalance();
@@ -109,6 +111,42 @@ private:
         return miss ? SD_ASYM_CPUCAPACITY : (SD_ASYM_CPUCAPACITY | SD_ASYM_CPUCAPACITY_FULL);
     }
 
+    // mirrors asym_cpu_capacity_level() (4.20-5.13): the lowest level at which every CPU sees a
+    // CPU of the highest capacity it can see; -1 when the cpu_map's CPUs all have one capacity.
+    // It runs before sd_init(), which is what sets the NUMA level sd_numa_mask() reads: at boot
+    // that is level 0, so the NODE and NUMA levels all show the CPU's own node here (5.14 moved
+    // the check into sd_init()). A CPU whose node lacks the largest capacity does not see it.
+    int asymCpuCapacityLevel() const {
+        if (capacities_.size() < 2) return -1;
+        int asymLevel = -1;
+        cpuMap_.forEach([&](int cpu) {
+            unsigned maxCap = topo_.cpus[static_cast<size_t>(cpu)].capacity;
+            const CpuSet node = topo_.nodeCpus(topo_.cpus[static_cast<size_t>(cpu)].node);
+            for (size_t level = 0; level < levels_.size(); ++level) {
+                const CpuSet& mask = levels_[level].numaLevel >= 0 ? node : masks_[level][static_cast<size_t>(cpu)];
+                (mask & cpuMap_).forEach([&](int other) {
+                    const unsigned cap = topo_.cpus[static_cast<size_t>(other)].capacity;
+                    if (cap <= maxCap) return;
+                    maxCap = cap;
+                    asymLevel = std::max(asymLevel, static_cast<int>(level));
+                });
+            }
+        });
+        return asymLevel;
+    }
+
+    // the asymmetry flags the profile's kernel gives the domain at `level` with span `span`
+    uint32_t asymCapacityFlags(size_t level, const CpuSet& span) {
+        switch (profile_.asymCapacity) {
+        case AsymCapacityRule::None: return 0;
+        case AsymCapacityRule::OneLevel: return static_cast<int>(level) == asymLevel_ ? uint32_t{SD_ASYM_CPUCAPACITY} : 0u;
+        case AsymCapacityRule::FromLevel:
+            return asymLevel_ >= 0 && static_cast<int>(level) >= asymLevel_ ? uint32_t{SD_ASYM_CPUCAPACITY} : 0u;
+        case AsymCapacityRule::PerSpan: return asymCapacityClassify(span);
+        }
+        return 0;
+    }
+
     // mirrors sd_init()
     void sdInit(size_t level, int cpu, SchedDomain& sd) {
         const TopologyLevel& tl = levels_[level];
@@ -129,10 +167,17 @@ private:
         sd.flags = SD_BALANCE_NEWIDLE | SD_BALANCE_EXEC | SD_BALANCE_FORK | SD_WAKE_AFFINE | SD_PREFER_SIBLING |
                    tl.sdFlags;
         sd.span = cpuMap_ & mask;
-        sd.flags |= asymCapacityClassify(sd.span);
-        // Don't attempt to spread across CPUs of different capacities.
-        if ((sd.flags & SD_ASYM_CPUCAPACITY))
+        sd.flags |= asymCapacityFlags(level, sd.span);
+        if (sd.flags & SD_ASYM_CPUCAPACITY) {
+            // Don't attempt to spread across CPUs of different capacities.
             if (Slot* c = child(level, cpu)) c->sd.flags &= ~SD_PREFER_SIBLING;
+            // 4.20-5.6: wakeups balance here and below ("for_each_lower_domain")
+            if (profile_.asymBalanceWake) {
+                sd.flags |= SD_BALANCE_WAKE;
+                for (size_t below = level; below-- > 0;)
+                    if (slot(below, cpu).built) slot(below, cpu).sd.flags |= SD_BALANCE_WAKE;
+            }
+        }
 
         if (sd.flags & SD_SHARE_CPUCAPACITY) {
             sd.imbalancePct = 110;
@@ -359,6 +404,7 @@ private:
     std::vector<TopologyLevel> levels_;
     CpuSet cpuMap_;
     std::vector<unsigned> capacities_;
+    int asymLevel_ = -1;  // asym_cpu_capacity_level()'s level (4.20-5.13), -1: none
     std::vector<std::vector<Slot>> slots_;
     std::vector<std::vector<CpuSet>> masks_;  // tl->mask(cpu), computed once
     std::map<std::pair<size_t, CpuSet>, CpuSet> balanceMasks_;  // build_balance_mask() results

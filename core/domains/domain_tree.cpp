@@ -85,8 +85,11 @@ std::vector<std::string> validateDomainTree(const DomainTree& tree) {
             auto [seen, fresh] = checkedRings.emplace(sd.groups.ringId(), &sd.span);
             if (fresh || !(*seen->second == sd.span)) checkGroups(sd, [&](const std::string& what) { fail(c.cpu, i, what); });
             // Meta-flags: SHARED_CHILD set here must be set on the child, SHARED_PARENT on the parent.
+            // (4.20-5.9 put SD_ASYM_CPUCAPACITY on one level: its parents lack it)
+            const bool asymOnOneLevel = tree.profile && tree.profile->asymCapacity == AsymCapacityRule::OneLevel;
             for (const auto& f : sdFlagTable()) {
                 if (!(sd.flags & f.flag)) continue;
+                if (f.flag == SD_ASYM_CPUCAPACITY && asymOnOneLevel) continue;
                 if ((f.meta & SDF_SHARED_CHILD) && i > 0 && !(doms[i - 1].flags & f.flag))
                     fail(c.cpu, i, std::string(f.name) + " set but not on the child domain");
                 if ((f.meta & SDF_SHARED_PARENT) && i + 1 < doms.size() && !(doms[i + 1].flags & f.flag))

@@ -38,17 +38,31 @@ const std::vector<KernelChange>& kernelChanges() {
     static const std::vector<KernelChange> changes = {
         // "sched/topology: Introduce NUMA identity node sched domain"
         {{4, 15}, [](KernelProfile& p) { p.hasNodeLevel = true; }},
+        // "sched/topology: Add SD_ASYM_CPUCAPACITY flag detection", "sched/topology: Disable
+        // SD_PREFER_SIBLING on asymmetric CPU capacity domains"
+        {{4, 20},
+         [](KernelProfile& p) {
+             p.asymCapacity = AsymCapacityRule::OneLevel;
+             p.asymBalanceWake = true;
+         }},
         // "sched/fair: Allow a small load imbalance between low utilisation SD_NUMA domains"
         {{5, 5}, [](KernelProfile& p) { p.numaImbalance = 1; }},
+        // "sched/topology: Remove SD_BALANCE_WAKE on asymmetric capacity systems"
+        {{5, 7}, [](KernelProfile& p) { p.asymBalanceWake = false; }},
         // "sched/fair: Reduce cases for active balance": only for migrate_task imbalances;
-        // "sched/topology: Use prebuilt SD flag degeneration mask" (sd_flags.h)
+        // "sched/topology: Use prebuilt SD flag degeneration mask" (sd_flags.h); "sched/topology:
+        // Propagate SD_ASYM_CPUCAPACITY upwards"
         {{5, 10},
          [](KernelProfile& p) {
              p.legacyActiveBalance = false;
              p.legacyDegenerateMasks = false;
+             p.asymCapacity = AsymCapacityRule::FromLevel;
          }},
         // "sched/topology: fix the issue groups don't span domain->span for NUMA diameter > 2"
         {{5, 13}, [](KernelProfile& p) { p.numaDescendedSibling = true; }},
+        // "sched/topology: Rework CPU capacity asymmetry detection", "sched/core: Introduce
+        // SD_ASYM_CPUCAPACITY_FULL sched_domain flag"
+        {{5, 14}, [](KernelProfile& p) { p.asymCapacity = AsymCapacityRule::PerSpan; }},
         // "sched: Add cluster scheduler level in core and related Kconfig for ARM64"; "sched/fair:
         // Remove sysctl_sched_migration_cost condition" (newidle balance)
         {{5, 16},

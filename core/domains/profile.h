@@ -26,6 +26,14 @@ enum class X86SncDistances { Slit, AverageRemote, PackageMeans };
 // One kernel version's behaviours, as far as schedscope models them. A profile is built from a
 // list of dated kernel changes (profile.cpp), so any version gets the changes it has:
 // profileForKernelRelease("6.10.3") has PKG and SD_SHARE_LLC but no delayed dequeue.
+// Which domains get SD_ASYM_CPUCAPACITY on a machine whose CPUs differ in capacity
+enum class AsymCapacityRule {
+    None,       // 4.14-4.19: the core never sets it (an arch's table could; no mainline one did)
+    OneLevel,   // 4.20-5.9: the level asym_cpu_capacity_level() finds, alone, on every CPU
+    FromLevel,  // 5.10-5.13: that level and every level above it ("Propagate SD_ASYM_CPUCAPACITY upwards")
+    PerSpan,    // 5.14+: each domain whose span holds two capacities, _FULL when it holds all of them
+};
+
 struct KernelProfile {
     std::string name;           // "linux-6.1"
     std::string description;
@@ -46,6 +54,8 @@ struct KernelProfile {
     bool asymPackingOnPkg = false;          // PKG takes x86_sched_itmt_flags() on any CPU, since 6.14
     bool clusterOnIntelHybrid = false;      // CLS on hybrid CPUs: skipped 5.16-6.5, built since 6.6
     bool hybridCapacityWithoutSmt = false;  // intel_pstate: asym capacity, not ITMT, on hybrid without SMT (6.12)
+    AsymCapacityRule asymCapacity = AsymCapacityRule::None;
+    bool asymBalanceWake = false;  // 4.20-5.6: SD_BALANCE_WAKE on the asymmetric domain and those below it
     // fair class behaviours the simulator follows
     bool sisUtil = false;              // SIS_UTIL scan limit in select_idle_cpu, since 6.0
     int numaImbalance = 0;             // adjust_numa_imbalance: 0 none, 1 25% of the span (5.7), 2 imb_numa_nr (5.18)
