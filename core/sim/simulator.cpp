@@ -1363,6 +1363,10 @@ Result<std::unique_ptr<SimState>> makeSimState(const Topology& topo, const Domai
     s->unpinned = opt.unpinnedCpus.empty() ? s->online : (opt.unpinnedCpus & s->online);
     if (s->unpinned.empty())
         return Error{"simulate: none of the CPUs " + opt.unpinnedCpus.toList() + " for unpinned tasks is online"};
+    // isolcpus=domain: sched_init_smp() gives init the housekeeping CPUs' affinity and every
+    // task inherits it, so only a task pinned there runs on an isolated CPU (an isolated cpuset
+    // partition likewise leaves the other cpusets' tasks out)
+    if (const CpuSet housekeeping = s->unpinned.minus(tree.isolated); !housekeeping.empty()) s->unpinned = housekeeping;
     if (opt.hz < 10 || opt.hz > 10000) return Error{"simulate: HZ must be in 10..10000, not " + std::to_string(opt.hz)};
     s->jiffyLengthNs = 1000000000LL / opt.hz;
     if (opt.idleExitNs < 0 || opt.idleExitNs > 1000000000LL)

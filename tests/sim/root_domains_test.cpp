@@ -86,3 +86,34 @@ TEST(RootDomains, AnOverloadedPartitionSendsNoOtherPartitionBalancing) {
 }
 
 }  // namespace schedscope
+
+namespace schedscope {
+
+// isolcpus=domain: CPUs 0-3 have no domains, and tasks that name no CPUs inherit init's
+// housekeeping affinity (sched_init_smp()), so eight busy threads started from CPU 0 run on
+// eight CPUs of 4-15 and never on 0-3. Pinned to 0-3, they stay there, and as nothing balances
+// an isolated CPU (no domains to balance in), forks placed on the parent's CPU stay on it.
+TEST(RootDomains, UnpinnedTasksKeepOffIsolatedCpus) {
+    Topology topo = guest({});
+    topo.isolated = *CpuSet::parseList("0-3");
+    const CpuSet isolated = topo.isolated;
+    auto unpinned = workload::parseWorkloadSpec("sysbench-cpu:threads=8", 16);
+    ASSERT_TRUE(unpinned.ok()) << unpinned.error();
+    auto st = run(topo, *unpinned, "linux-6.6");
+    ASSERT_NE(st, nullptr);
+    EXPECT_EQ(cpuTimeOn(*st, isolated), 0) << "an unpinned task ran on an isolated CPU";
+    CpuSet used;
+    for (const auto& t : st->tasks)
+        if (t.cpuTime.mostUsed() >= 0) used.set(t.cpuTime.mostUsed());
+    EXPECT_EQ(used.count(), 8) << used.toList();
+
+    auto pinned = workload::parseWorkloadSpec("sysbench-cpu:threads=8,cpus=0-3", 16);
+    ASSERT_TRUE(pinned.ok()) << pinned.error();
+    auto st2 = run(topo, *pinned, "linux-6.6");
+    ASSERT_NE(st2, nullptr);
+    int64_t total = 0;
+    for (const auto& t : st2->tasks) total += t.cpuTime.total();
+    EXPECT_EQ(cpuTimeOn(*st2, isolated), total) << "a task pinned to isolated CPUs left them";
+}
+
+}  // namespace schedscope
