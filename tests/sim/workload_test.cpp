@@ -36,6 +36,34 @@ TEST(WorkloadSpec, KernbenchFillsTheRunItIsGiven) {
     EXPECT_EQ(named->durationS, 5.0);
 }
 
+// A benchmark's unit counts each message or transaction once: hackbench's msgs/s times the run
+// is the messages its receivers read (each reads one per 0.01 ms of work), pgbench's tps times
+// the run the transactions its backends finished (0.3 ms each), within what is in flight at
+// the end. Both had counted one thing twice or part of another: msgs/s was 2x, tps 7% high.
+TEST(WorkloadSpec, ThroughputCountsEachMessageAndTransactionOnce) {
+    const Topology topo = kunpeng920_24();
+    const DomainTree tree = buildTree(topo, "linux-6.12", true, true);
+    struct Case {
+        std::string spec, readerPrefix;
+        double readerWorkNs;  // per message or transaction
+    };
+    for (const Case& c : {Case{"hackbench:groups=2,cpus=0-23", "/recv", 0.01e6}, Case{"pgbench:clients=16,cpus=0-23", "postgres/", 0.3e6}}) {
+        auto wl = workload::parseWorkloadSpec(c.spec, static_cast<int>(topo.cpus.size()));
+        ASSERT_TRUE(wl.ok()) << wl.error();
+        sim::SimOptions o;
+        o.durationS = 0.2;
+        auto st = sim::simulate(topo, tree, *wl, o);
+        ASSERT_TRUE(st.ok()) << st.error();
+        const nlohmann::json j = sim::simResultToJson(**st, *wl, {topo.name, "linux-6.12", true, true, c.spec});
+        const double reported = j["metrics"]["throughput"]["total"].get<double>() * o.durationS;
+        double read = 0;
+        for (const auto& t : (*st)->tasks)
+            if (t.spec->name.find(c.readerPrefix) != std::string::npos) read += t.workDone / c.readerWorkNs;
+        ASSERT_GT(read, 100) << c.spec;
+        EXPECT_NEAR(reported / read, 1.0, 0.05) << c.spec << ": " << reported << " reported, " << read << " read";
+    }
+}
+
 TEST(WorkloadSpec, BadInputIsOneLineError) {
     const std::vector<std::pair<std::string, std::string>> cases = {
         {"nosuch:threads=1", "unknown workload 'nosuch'"},
