@@ -32,7 +32,10 @@ struct PlacementSample {
 struct Metrics {
     std::map<std::string, long long> migrationsByLevel;  // "CLS", "MC", "NUMA"...
     std::array<long long, 9> migrationsByCause{};        // indexed by MigrationCause
+    // runqueue waits, those still open at the end of the run included (up to the end): a task
+    // queued behind a CPU hog for the whole run waited that long, not not at all
     LatencyHistogram waitLatency;
+    long long openWaits = 0;  // of them, still waiting when the run ended
     int64_t idleWhileOverloadedNs = 0;
     int64_t lastImbalanceCheck = 0;
     bool imbalanced = false;

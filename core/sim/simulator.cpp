@@ -202,6 +202,11 @@ public:
         }
         for (Task& t : s_.tasks) endStint(t);
         Metrics& m = s_.metrics;
+        for (const Task& t : s_.tasks) {
+            if (t.state != TaskState::Runnable || t.enqueuedAt < 0) continue;
+            m.waitLatency.add(s_.now - t.enqueuedAt);
+            ++m.openWaits;
+        }
         noteStall(m);
         if (m.imbalanced) m.idleWhileOverloadedNs += s_.now - m.lastImbalanceCheck;
         m.lastImbalanceCheck = s_.now;
