@@ -85,6 +85,7 @@ int runCompare(const Args& args, const SimSetup& setup) {
     // each run's summary (its state, with per-task CPU times, is dropped as soon as it is read)
     using Summary = std::vector<std::pair<std::string, double>>;
     std::vector<Result<Summary>> results(runs, Error{"not run"});
+    std::vector<std::string> stalls(runs);  // per run: describeStall(), empty when it did not stall
     {
         ProgressLine line(std::to_string(runs) + " runs, " + std::to_string(workers) + " at once",
                           setup.workload.durationS > 0 ? setup.workload.durationS : setup.options.durationS);
@@ -96,8 +97,12 @@ int runCompare(const Args& args, const SimSetup& setup) {
             const bool node = mode->what == sim::CompareWhat::Node ? on : setup.build.node;
             const auto progress = line.partCallback(i, runs);
             auto run = runSimulation(sides[setting], cls, node, setup.options.seed + k, 0, nullptr, progress);
-            if (run) results[i] = sim::summaryMetrics(*run->state, setup.workload);
-            else results[i] = Error{run.error()};
+            if (run) {
+                results[i] = sim::summaryMetrics(*run->state, setup.workload);
+                stalls[i] = sim::describeStall(*run->state);
+            } else {
+                results[i] = Error{run.error()};
+            }
             if (progress) progress(1.0);
         });
     }
@@ -153,12 +158,29 @@ int runCompare(const Args& args, const SimSetup& setup) {
         if (off.n < off.runs || on.n < on.runs) std::printf("  (finished: off %d of %d, on %d of %d)", off.n, off.runs, on.n, on.runs);
         std::printf("\n");
     }
+    // a run that stalled (its tasks all blocked for good) is said, as a single run says it:
+    // its metrics alone read as a slow run
+    nlohmann::json stalled = nlohmann::json::object();
+    for (int setting = 0; setting < 2; ++setting) {
+        const char* label = setting ? "on" : "off";
+        int count = 0;
+        std::string first;
+        for (size_t k = 0; k < static_cast<size_t>(*seeds); ++k) {
+            const std::string& stall = stalls[static_cast<size_t>(setting) * static_cast<size_t>(*seeds) + k];
+            if (stall.empty()) continue;
+            if (count++ == 0) first = "seed " + std::to_string(setup.options.seed + k) + ": " + stall;
+        }
+        stalled[label] = {{"runs", count}, {"first", count ? nlohmann::json(first) : nlohmann::json(nullptr)}};
+        if (count && !args.has("json"))
+            std::printf("%s: %d of %lld runs stalled; %s\n", label, count, *seeds, first.c_str());
+    }
     const bool alike = sim::seedsGaveOneRun(allStats);
     if (args.has("json"))
         std::cout << nlohmann::json{{"compare", what},
                                     {"seeds", *seeds},
                                     {"seeds_gave_one_run", alike},
                                     {"workload", setup.workload.spec},
+                                    {"stalled", stalled},
                                     {"metrics", out}}
                          .dump(2)
                   << "\n";

@@ -583,10 +583,24 @@ TEST(Cli, AWorkloadWhoseTasksWaitForEachOtherSaysItStalled) {
     ASSERT_EQ(json.status, 0) << json.err;
     const auto j = nlohmann::json::parse(json.out);
     EXPECT_DOUBLE_EQ(j["metrics"]["stalled"]["at_s"].get<double>(), 0.003);
+    // --compare says so too, per side (its table alone read as two slow runs)
+    CliRun compare = cli("simulate --preset kunpeng920-24 --workload " + file + " --duration 0.05 --compare cls --seeds 2");
+    ASSERT_EQ(compare.status, 0) << compare.err;
+    for (const char* side : {"off", "on"})
+        EXPECT_NE(compare.out.find(std::string(side) + ": 2 of 2 runs stalled; seed 1: stalled at 0.003000 s: 2 task(s)"),
+                  std::string::npos)
+            << compare.out;
+    const auto cj = nlohmann::json::parse(
+        cli("simulate --preset kunpeng920-24 --workload " + file + " --duration 0.05 --compare cls --seeds 2 --json").out);
+    EXPECT_EQ(cj["stalled"]["on"]["runs"].get<int>(), 2);
     // a generator workload that runs for its duration did not stall
     CliRun hackbench = cli("simulate --preset kunpeng920-24 --workload hackbench:groups=2 --duration 0.1 --json");
     ASSERT_EQ(hackbench.status, 0) << hackbench.err;
     EXPECT_TRUE(nlohmann::json::parse(hackbench.out)["metrics"]["stalled"].is_null());
+    const auto hj = nlohmann::json::parse(
+        cli("simulate --preset kunpeng920-24 --workload hackbench:groups=1 --duration 0.05 --compare cls --seeds 2 --json").out);
+    EXPECT_EQ(hj["stalled"]["off"]["runs"].get<int>(), 0);
+    EXPECT_TRUE(hj["stalled"]["off"]["first"].is_null());
 }
 
 // simulate's JSON for hackbench:groups=2 on a Kunpeng 920 for 0.1 s, with `extra` options
