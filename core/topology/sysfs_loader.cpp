@@ -4,6 +4,7 @@
 #include <charconv>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <optional>
 #include <sstream>
 #include <system_error>
@@ -296,14 +297,31 @@ Result<Topology> loadSysfsTopology(const std::string& root, Arch arch) {
     CpuSet onlineSet = topo.onlineCpus();
     if (onlineSet.empty()) return Error{root + ": no online CPU"};
     // The kernel's masks only ever hold online CPUs; older snapshots may list offline ones.
+    // They always hold the CPU itself: a mask without it is a damaged (or hand-made) snapshot,
+    // read with the CPU added, and said.
+    CpuSet withoutSelf;
+    std::string firstWithoutSelf;
     for (auto& c : topo.cpus) {
         if (!c.online) continue;
-        for (CpuSet* s : {&c.threadSiblings, &c.clusterCpus, &c.coreSiblings, &c.dieCpus, &c.packageCpus}) {
-            *s &= onlineSet;
-            s->set(c.id);
+        const char* maskNames[] = {"thread_siblings", "cluster_cpus", "core_siblings", "die_cpus", "package_cpus"};
+        CpuSet* masks[] = {&c.threadSiblings, &c.clusterCpus, &c.coreSiblings, &c.dieCpus, &c.packageCpus};
+        for (size_t m = 0; m < std::size(masks); ++m) {
+            CpuSet& mask = *masks[m];
+            mask &= onlineSet;
+            if (!mask.test(c.id)) {
+                if (withoutSelf.empty())
+                    firstWithoutSelf = "cpu" + std::to_string(c.id) + "/topology/" + maskNames[m] + " (" +
+                                       (mask.empty() ? std::string("empty") : mask.toList()) + ")";
+                withoutSelf.set(c.id);
+            }
+            mask.set(c.id);
         }
         if (c.packageCpus.count() == 1 && c.coreSiblings.count() > 1) c.packageCpus = c.coreSiblings;
     }
+    if (!withoutSelf.empty())
+        topo.warnings.push_back("the topology masks of CPUs " + withoutSelf.toList() +
+                                " leave the CPU itself out, which a kernel never does (first: " + firstWithoutSelf +
+                                "): each is read with its CPU added");
 
     // NUMA nodes
     std::vector<int> nodeIds;

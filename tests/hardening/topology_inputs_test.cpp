@@ -195,6 +195,25 @@ TEST(BadTopology, SysfsFilesThatAreNoRegularFilesAndARowlessNode) {
     }
 }
 
+// A kernel's topology masks always hold the CPU itself: a snapshot whose masks leave it out is
+// damaged or hand-made. It is read with the CPU added (the domains need it), and said, once.
+TEST(BadTopology, SysfsMasksWithoutTheirCpuAreSaid) {
+    SysfsTree t("masks-without-self", 4);
+    t.put(t.cpuDir(1) + "/topology/thread_siblings_list", "0");
+    t.put(t.cpuDir(3) + "/topology/core_siblings_list", "0-2");
+    auto topo = loadSysfsTopology(t.root(), Arch::X86_64);
+    ASSERT_TRUE(topo) << topo.error();
+    EXPECT_EQ(topo->cpus[1].threadSiblings.toList(), "0-1");
+    EXPECT_EQ(topo->cpus[3].coreSiblings.toList(), "0-3");
+    ASSERT_EQ(topo->warnings.size(), 1u);
+    EXPECT_EQ(topo->warnings[0], "the topology masks of CPUs 1,3 leave the CPU itself out, which a kernel never does "
+                                 "(first: cpu1/topology/thread_siblings (0)): each is read with its CPU added");
+    SysfsTree whole("masks-with-self", 4);
+    auto fine = loadSysfsTopology(whole.root(), Arch::X86_64);
+    ASSERT_TRUE(fine) << fine.error();
+    EXPECT_TRUE(fine->warnings.empty());
+}
+
 TEST(BadTopology, AsymmetricDistanceMatrix) {
     // Symmetric but unequal distances (a 4-node ring, as on Magny-Cours): two NUMA levels.
     SysfsTree t("ring", 8);
