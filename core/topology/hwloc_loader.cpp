@@ -112,6 +112,23 @@ Result<Topology> convert(hwloc_topology_t ht, const std::string& what, bool arch
     CpuSet complete = fromBitmap(hwloc_topology_get_complete_cpuset(ht));
     CpuSet online = fromBitmap(hwloc_topology_get_topology_cpuset(ht));
     if (online.empty()) return Error{what + ": the topology has no CPU"};
+    // each PU is one CPU number: two PUs with one number (a hand-edited export) would make one
+    // of them vanish and leave its core's and package's masks naming a CPU nobody is
+    {
+        CpuSet seen;
+        for (hwloc_obj_t pu = nullptr; (pu = hwloc_get_next_obj_by_type(ht, HWLOC_OBJ_PU, pu));) {
+            const int id = static_cast<int>(pu->os_index);
+            if (id < 0 || id >= kMaxCpus) continue;
+            if (seen.test(id))
+                return Error{what + ": two PU objects have os_index " + std::to_string(id) + " (each CPU needs its own)"};
+            seen.set(id);
+        }
+        // (hwloc drops a PU whose cpuset another PU has: its number is then in the cpusets above
+        // with no PU)
+        if (const CpuSet orphans = online.minus(seen); !orphans.empty())
+            return Error{what + ": CPUs " + orphans.toList() +
+                         " are in the topology's cpuset but no PU object is them (a PU listed twice?)"};
+    }
     t.cpus.resize(static_cast<size_t>(std::max(complete.last(), online.last())) + 1);
     for (size_t i = 0; i < t.cpus.size(); ++i) {
         t.cpus[i].id = static_cast<int>(i);

@@ -5,6 +5,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 
 #include <hwloc.h>
 #include <nlohmann/json.hpp>
@@ -77,6 +78,38 @@ TEST(BadTopology, MalformedXml) {
     auto b = loadHwlocXml(notXml, Arch::X86_64);
     ASSERT_FALSE(b);
     EXPECT_EQ(b.error(), notXml + ": not an hwloc XML topology (no <topology> element at the start)");
+}
+
+// Two PUs with one os_index in an export (edited by hand): hwloc keeps both when their cpusets
+// differ, and drops one when they are the same, leaving its CPU in the cpusets above with no
+// PU. Either is refused, naming the file; a CPU was dropped without a word.
+TEST(BadTopology, XmlWithAPuListedTwice) {
+    std::ifstream in(test::dataPath("topologies/xml/5intel64-hybrid-lakefield.xml"));
+    const std::string xml((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    const std::string pu1 = R"(type="PU" os_index="1" cpuset="0x00000002" complete_cpuset="0x00000002")";
+    ASSERT_NE(xml.find(pu1), std::string::npos);
+    struct Case {
+        const char* name;
+        std::string replacement, error;
+    };
+    const Case cases[] = {
+        {"number", R"(type="PU" os_index="0" cpuset="0x00000002" complete_cpuset="0x00000002")",
+         ": two PU objects have os_index 0 (each CPU needs its own)"},
+        {"number-and-cpuset", R"(type="PU" os_index="0" cpuset="0x00000001" complete_cpuset="0x00000001")",
+         ": CPUs 1 are in the topology's cpuset but no PU object is them (a PU listed twice?)"},
+    };
+    for (const Case& c : cases) {
+        std::string edited = xml;
+        edited.replace(edited.find(pu1), pu1.size(), c.replacement);
+        const std::string path = scratchPath(std::string("xml/pu-twice-") + c.name + ".xml");
+        writeFile(path, edited);
+        auto t = loadHwlocXml(path, Arch::X86_64);
+        ASSERT_FALSE(t) << c.name;
+        EXPECT_EQ(t.error(), path + c.error) << c.name;
+    }
+    auto whole = loadHwlocXml(test::dataPath("topologies/xml/5intel64-hybrid-lakefield.xml"), Arch::X86_64);
+    ASSERT_TRUE(whole) << whole.error();
+    EXPECT_EQ(whole->onlineCount(), 5);
 }
 
 TEST(BadTopology, XmlThatIsNoRegularFileOrFarTooBigIsNotRead) {
