@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <climits>
+#include <initializer_list>
 #include <cmath>
 #include <map>
 #include <optional>
@@ -93,11 +94,62 @@ Result<Workload> parseWorkloadJson(const std::string& text, const std::string& o
 
 namespace {
 
+// A field this format does not have is refused, naming it: a misspelt "mem_fracton" or
+// "sleep_sm" would otherwise leave the task with a default nobody asked for. "description" and
+// "$..." keys ($schema) are for readers and are let through.
+Status onlyKnownFields(const json& o, std::initializer_list<const char*> known, const std::string& where) {
+    for (const auto& [key, value] : o.items()) {
+        if (key == "description" || key.starts_with("$")) continue;
+        if (std::any_of(known.begin(), known.end(), [&](const char* k) { return key == k; })) continue;
+        std::string list;
+        for (const char* k : known) list += (list.empty() ? "" : ", ") + std::string(k);
+        return Error{where + ": unknown field \"" + key + "\" (known here: " + list + ")"};
+    }
+    return {};
+}
+
+// an op's kinds, each with the fields it may carry besides its own key
+struct OpFields {
+    const char* key;
+    std::initializer_list<const char*> with;
+};
+const OpFields kOpFields[] = {
+    {"run_ms", {"jitter"}}, {"run_ns", {"jitter"}},   {"sleep_ms", {"jitter"}}, {"sleep_ns", {"jitter"}},
+    {"wait", {}},           {"wake", {"sync"}},       {"fork", {}},             {"barrier", {"parties"}},
+    {"post", {"sync"}},     {"take", {}},             {"affinity", {}},         {"loop_to", {"count"}},
+    {"exit", {}},
+};
+
+// the op an object is (one of kOpFields' keys, and only one), or an error naming what is wrong
+Result<const OpFields*> opKindOf(const json& o, const std::string& where) {
+    const OpFields* kind = nullptr;
+    for (const OpFields& f : kOpFields) {
+        if (!o.contains(f.key)) continue;
+        if (kind) return Error{where + ": one op per object, not both \"" + kind->key + "\" and \"" + f.key + "\""};
+        kind = &f;
+    }
+    if (!kind) return Error{where + ": unknown op " + o.dump()};
+    for (const auto& [key, value] : o.items()) {
+        if (key == kind->key || key == "description" || key.starts_with("$")) continue;
+        if (std::any_of(kind->with.begin(), kind->with.end(), [&](const char* k) { return key == k; })) continue;
+        std::string list;
+        for (const char* k : kind->with) list += (list.empty() ? "" : ", ") + std::string(k);
+        return Error{where + ": a \"" + kind->key + "\" op has no field \"" + key + "\"" +
+                     (list.empty() ? std::string() : " (it takes " + list + ")")};
+    }
+    // "wait": true and "exit": true say the op; false would say the opposite of what it does
+    for (const char* flag : {"wait", "exit"})
+        if (kind->key == std::string(flag) && o[flag] != true) return Error{where + ": \"" + flag + "\" must be true"};
+    return kind;
+}
+
 Result<Workload> parse(const std::string& text, const std::string& origin, int cpuCount) {
     json doc = json::parse(text, nullptr, false);
     if (doc.is_discarded()) return Error{origin + ": not valid JSON"};
     if (!doc.is_object() || !doc.contains("tasks") || !doc["tasks"].is_array() || doc["tasks"].empty())
         return Error{origin + ": expected an object with a non-empty \"tasks\" array"};
+    if (auto known = onlyKnownFields(doc, {"name", "unit", "duration_s", "tasks"}, origin); !known)
+        return Error{known.error()};
     Workload w;
     auto wname = stringField(doc, "name", "custom", origin);
     if (!wname) return Error{wname.error()};
@@ -126,6 +178,12 @@ Result<Workload> parse(const std::string& text, const std::string& origin, int c
         TaskSpec t;
         t.name = *stringField(jt, "name", "task" + std::to_string(i), origin);  // checked above
         const std::string where = origin + ": task '" + t.name + "'";
+        if (auto known = onlyKnownFields(jt,
+                                         {"name", "nice", "cpus", "start", "mem_fraction", "bandwidth_gbs", "cache_fraction",
+                                          "cache_mb", "handoff_kb", "script"},
+                                         where);
+            !known)
+            return Error{known.error()};
         if (jt.contains("nice")) {
             auto v = asInteger(jt["nice"]);
             if (!jt["nice"].is_number_integer() || !v || *v < -20 || *v > 19)
@@ -187,6 +245,7 @@ Result<Workload> parse(const std::string& text, const std::string& origin, int c
             const std::string ow = where + " op " + std::to_string(k);
             Op op;
             if (!o.is_object()) return Error{ow + ": not an object"};
+            if (auto kind = opKindOf(o, ow); !kind) return Error{kind.error()};
             auto jitter = numberField(o, "jitter", 0.0, ow);
             if (!jitter) return Error{jitter.error()};
             op.jitter = *jitter;

@@ -125,6 +125,36 @@ TEST(WorkloadJson, Errors) {
     EXPECT_NE(cpus.error().find("beyond"), std::string::npos) << cpus.error();
 }
 
+// A field the format does not have is an error naming it, not a default nobody asked for: a
+// misspelt task field, an op field another op takes, two ops in one object, "exit": false.
+TEST(WorkloadJson, UnknownFieldsAreRefusedByName) {
+    const std::vector<std::pair<std::string, std::string>> cases = {
+        {R"({"tasks":[{"name":"a","script":[{"run_ms":1}]}],"duraton_s":2})",
+         R"(x.json: unknown field "duraton_s" (known here: name, unit, duration_s, tasks))"},
+        {R"({"tasks":[{"name":"a","mem_fracton":0.5,"script":[{"run_ms":1}]}]})",
+         R"(x.json: task 'a': unknown field "mem_fracton" (known here: name, nice, cpus, start, mem_fraction, )"
+         R"(bandwidth_gbs, cache_fraction, cache_mb, handoff_kb, script))"},
+        {R"({"tasks":[{"name":"a","script":[{"run_ms":1,"sync":true}]}]})",
+         R"(x.json: task 'a' op 0: a "run_ms" op has no field "sync" (it takes jitter))"},
+        {R"({"tasks":[{"name":"a","script":[{"run_ms":1,"sleep_ms":2}]}]})",
+         R"(x.json: task 'a' op 0: one op per object, not both "run_ms" and "sleep_ms")"},
+        {R"({"tasks":[{"name":"a","script":[{"run_ms":1},{"exit":false}]}]})",
+         R"(x.json: task 'a' op 1: "exit" must be true)"},
+        {R"({"tasks":[{"name":"a","script":[{"wait":true,"count":3}]}]})",
+         R"(x.json: task 'a' op 0: a "wait" op has no field "count")"},
+    };
+    for (const auto& [text, error] : cases) {
+        auto w = workload::parseWorkloadJson(text, "x.json", 4);
+        ASSERT_FALSE(w.ok()) << text;
+        EXPECT_EQ(w.error(), error);
+    }
+    // a description and $-keys ($schema) are for readers
+    auto fine = workload::parseWorkloadJson(
+        R"({"$schema":"schema.json","description":"d","tasks":[{"name":"a","description":"t","script":[{"run_ms":1,"description":"o"}]}]})",
+        "x.json", 4);
+    EXPECT_TRUE(fine.ok()) << fine.error();
+}
+
 // run_ns / sleep_ns: what replay --save-workload writes, exact to the double
 // cache_fraction and cache_mb: read, range-checked against mem_fraction, written back
 TEST(WorkloadJson, CacheFootprints) {
