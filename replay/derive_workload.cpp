@@ -454,7 +454,8 @@ Result<DerivedWorkload> deriveWorkload(const tracing::EventStore& store, const T
         out.tasks.push_back(std::move(dt));
     }
     // Long enough for a slowed-down replay; the run stops when every task has exited.
-    out.workload.durationS = 3.0 * static_cast<double>(we - ws) / 1e9 + 1.0;
+    out.workload.durationS = opt.runLimitS > 0 ? opt.runLimitS : defaultRunLimitS(static_cast<double>(we - ws) / 1e9);
+    out.runLimitGiven = opt.runLimitS > 0;
 
     // ---- what the trace cannot show
     auto& as = out.assumptions;

@@ -43,6 +43,9 @@ struct AffinityRule {
     CpuSet cpus;
 };
 
+// The default run limit of a replay of a window of `windowS` seconds: 3x it + 1 s.
+inline double defaultRunLimitS(double windowS) { return 3.0 * windowS + 1.0; }
+
 struct DeriveOptions {
     // Window in seconds from the trace's first event; end < 0 means the trace's end.
     double windowStartS = 0;
@@ -51,6 +54,9 @@ struct DeriveOptions {
     std::vector<std::string> commRegex;  // keep tasks whose comm matches (with pids: either)
     bool keepKernelThreads = false;      // default drops kworker, ksoftirqd, migration, idle...
     double scale = 1.0;                  // multiplies every run burst (2 = twice the CPU demand)
+    // Simulated seconds after which a replay stops, finished or not; 0: 3x the window + 1 s
+    // (defaultRunLimitS()), long enough for a what-if three times slower than the recording.
+    double runLimitS = 0;
     std::vector<MemoryRule> memory;      // first match wins
     double defaultMemoryShare = 0;       // for tasks no rule matches
     std::vector<AffinityRule> affinity;  // overrides what the trace suggests
@@ -92,6 +98,7 @@ struct DerivedWorkload {
     int cpuCount = 0;
     std::vector<std::string> assumptions;  // what the trace cannot show and was assumed
     int droppedTasks = 0;                  // tasks in the window left out by the filters
+    bool runLimitGiven = false;            // workload.durationS is DeriveOptions::runLimitS
 
     int indexOfPid(int32_t pid) const;  // -1 if not kept
 };

@@ -115,6 +115,7 @@ json replayResultToJson(const ReplayResult& r, const std::string& trace, bool ti
     // from the trace's first event, as --window takes them
     j["window_s"] = {static_cast<double>(d.windowStartNs - d.traceStartNs) / 1e9,
                      static_cast<double>(d.windowEndNs - d.traceStartNs) / 1e9};
+    j["run_limit_s"] = d.workload.durationS;  // where a simulated run stops, finished or not
     j["derived"] = {{"tasks", tasks},
                     {"edges", edges},
                     {"multi_wake_ops", d.multiWakeOps},

@@ -80,6 +80,11 @@ Result<DeriveOptions> deriveOptionsFrom(const Args& args) {
     auto scale = args.number("scale", 1.0);
     if (!scale) return Error{scale.error()};
     d.scale = *scale;
+    if (args.has("run-limit")) {
+        auto limit = args.numberIn("run-limit", 0.0, 1e-3, 1e6);
+        if (!limit) return Error{limit.error()};
+        d.runLimitS = *limit;
+    }
     auto memDefault = args.numberIn("memory-default", 0.0, 0.0, 1.0);
     if (!memDefault) return Error{memDefault.error()};
     d.defaultMemoryShare = *memDefault;
@@ -127,6 +132,11 @@ void printUnfinished(const ReplayRun& run, const DerivedWorkload& derived) {
     if (names.size() > 4) shown += ", ...";
     std::printf("  %s: %zu of %zu tasks had not exited when the run stopped at %.3f s (%s)\n", run.label.c_str(),
                 names.size(), run.metrics.tasks.size(), run.metrics.elapsedS, shown.c_str());
+    // stopped by the limit, not by a stall: say what the limit was and how to lift it
+    if (run.metrics.stalledAtS < 0 && run.metrics.elapsedS >= derived.workload.durationS - 1e-9)
+        std::printf("  %s: stopped by %s\n", run.label.c_str(),
+                    derived.runLimitGiven ? "--run-limit"
+                                          : "the replay's run limit, 3x the window + 1 s (--run-limit S sets another)");
     if (run.state && run.metrics.stalledAtS >= 0) std::printf("  %s: %s\n", run.label.c_str(), sim::describeStall(*run.state).c_str());
 }
 
@@ -370,6 +380,7 @@ std::vector<Command> replayCommands() {
         {"comm", true, "REGEX keep tasks whose comm matches (repeatable)", true},
         {"keep-kernel-threads", false, "keep kworker, ksoftirqd, migration... (dropped by default)"},
         {"scale", true, "X multiply every run burst (2 = twice the CPU demand; default 1)"},
+        {"run-limit", true, "S stop each simulated run after S s, its tasks finished or not (default: 3x the window + 1 s)"},
         {"memory", true, "COMM-REGEX=SHARE memory-bound share of matching tasks, 0..1 (repeatable)", true},
         {"memory-default", true, "SHARE memory-bound share of other tasks (default 0)"},
         {"affinity", true, "COMM-REGEX=CPULIST pin matching tasks (overrides what the trace suggests; repeatable)", true},

@@ -187,6 +187,19 @@ TEST(CliReplay, ABusyRecordingReplaysToItsEndUnderEveryFairClass) {
     ASSERT_EQ(slow.status, 0) << slow.err;
     EXPECT_NE(slow.out.find("completion_s                 2.2006 not finished            -"), std::string::npos) << slow.out;
     EXPECT_NE(slow.out.find("tasks had not exited when the run stopped at 7.602 s"), std::string::npos) << slow.out;
+    EXPECT_NE(slow.out.find("what-if: stopped by the replay's run limit, 3x the window + 1 s (--run-limit S sets another)"),
+              std::string::npos)
+        << slow.out;
+    // --run-limit gives it the time it needs: it finishes, at about five times the recording
+    CliRun longer = cli("replay " + trace("replay/stress-during-apt.dat") + " --scale 5 --run-limit 30 --json");
+    ASSERT_EQ(longer.status, 0) << longer.err;
+    const auto lj = nlohmann::json::parse(longer.out);
+    EXPECT_DOUBLE_EQ(lj["run_limit_s"].get<double>(), 30.0);
+    ASSERT_TRUE(lj["whatif"]["metrics"]["completion_s"].is_number()) << "still not finished in 30 s";
+    EXPECT_GT(lj["whatif"]["metrics"]["completion_s"].get<double>(), 7.602);
+    CliRun bad = cli("replay " + trace("replay/stress-during-apt.dat") + " --run-limit 0");
+    EXPECT_EQ(bad.status, 2);
+    EXPECT_NE(bad.err.find("--run-limit"), std::string::npos) << bad.err;
 }
 
 // A wakeup in a softirq keeps the task it ran in: loopback TCP wakes the receiver from the
