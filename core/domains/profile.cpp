@@ -75,11 +75,13 @@ const std::vector<KernelChange>& kernelChanges() {
         // "sched/fair: Introduce SIS_UTIL to search idle CPU based on sum of util_avg"
         {{6, 0}, [](KernelProfile& p) { p.sisUtil = true; }},
         // "x86/sched: Remove SD_ASYM_PACKING from the SMT domain flags", "x86/sched: Add the
-        // SD_ASYM_PACKING flag to the die domain of hybrid processors"
+        // SD_ASYM_PACKING flag to the die domain of hybrid processors", "x86/sched/itmt: Give all
+        // SMT siblings of a core the same priority"
         {{6, 5},
          [](KernelProfile& p) {
              p.asymPackingOnSmt = false;
              p.asymPackingOnHybridPkg = true;
+             p.itmtScalesSmtSiblings = false;
          }},
         // "sched/fair: Keep a fully_busy SMT sched group as busiest", "sched/fair: Use the busiest
         // group to set prefer_sibling"

@@ -50,6 +50,8 @@ struct KernelProfile {
     FairClass fairClass = FairClass::Cfs;  // CFS before 6.6, EEVDF since
     // x86 ITMT (Turbo Boost Max 3.0, hybrid CPUs, AMD preferred cores), arch/x86/kernel/smpboot.c:
     bool asymPackingOnSmt = true;           // x86_smt_flags() adds ITMT's SD_ASYM_PACKING, until 6.4
+    // sched_set_itmt_core_prio(): a core's i-th SMT sibling gets prio x siblings / i^2, until 6.4
+    bool itmtScalesSmtSiblings = true;
     bool asymPackingOnHybridPkg = false;    // x86_die_flags(): SD_ASYM_PACKING on hybrid CPUs, since 6.5
     bool asymPackingOnPkg = false;          // PKG takes x86_sched_itmt_flags() on any CPU, since 6.14
     bool clusterOnIntelHybrid = false;      // CLS on hybrid CPUs: skipped 5.16-6.5, built since 6.6

@@ -1,5 +1,7 @@
 #include "sim/asym_packing.h"
 
+#include <algorithm>
+
 #include "domains/sd_flags.h"
 
 namespace schedscope::sim {
@@ -16,8 +18,26 @@ std::vector<int> asymPriorities(const Topology& t, const DomainTree& tree) {
         for (size_t c = 0; c < t.cpus.size(); ++c) prio[c] = -static_cast<int>(c);
         return prio;
     }
-    if (t.kindNames.size() < 2) return {};
-    for (size_t c = 0; c < t.cpus.size(); ++c) prio[c] = t.cpus[c].kind + 1;
+    // x86 ITMT: a core's priority is its highest performance, here its kind (hybrid P-cores
+    // above E-cores), the same for every core otherwise. Before 6.5 sched_set_itmt_core_prio()
+    // gave a core's i-th SMT sibling prio x smp_num_siblings / i^2, so a core's second thread
+    // came after every other core's first, an E-core's included.
+    const bool hybrid = t.kindNames.size() >= 2;
+    const bool scaled = tree.profile && tree.profile->itmtScalesSmtSiblings;
+    int siblings = 1;  // smp_num_siblings
+    for (const auto& c : t.cpus)
+        if (c.online) siblings = std::max(siblings, c.threadSiblings.count());
+    if (!hybrid && !(scaled && siblings > 1)) return {};  // one priority for all: nothing to prefer
+    for (size_t c = 0; c < t.cpus.size(); ++c) {
+        const int base = 64 * (hybrid ? t.cpus[c].kind + 1 : 1);  // room for the integer division below
+        if (!scaled) {
+            prio[c] = base;
+            continue;
+        }
+        int i = 1;  // the CPU's place among its siblings, from 1 (for_each_cpu's order)
+        t.cpus[c].threadSiblings.forEach([&](int sib) { i += sib < static_cast<int>(c); });
+        prio[c] = base * siblings / (i * i);
+    }
     return prio;
 }
 

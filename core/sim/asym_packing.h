@@ -3,9 +3,10 @@
 // (x86 ITMT: hybrid CPUs, Turbo Boost Max 3.0; POWER7's asymmetric SMT) the balancer packs tasks
 // onto the CPUs of highest priority (arch_asym_cpu_priority()). On x86 priorities come from the
 // CPU kinds, the more powerful kind higher (hwloc lists kinds from the least powerful); the SMT
-// siblings of a core share one, as since 6.5 ("x86/sched/itmt: Give all SMT siblings of a core
-// the same priority"). Elsewhere the lower CPU number wins. Every function is false when all
-// CPUs have the same priority.
+// siblings of a core share one since 6.5 ("x86/sched/itmt: Give all SMT siblings of a core the
+// same priority"), and before it the i-th sibling had the core's x siblings / i^2 (a second
+// thread below every first one). Elsewhere the lower CPU number wins. Every function is false
+// when all CPUs have the same priority.
 #include <vector>
 
 #include "domains/domain_tree.h"
@@ -13,7 +14,7 @@
 
 namespace schedscope::sim {
 
-// Per CPU, or empty when no domain has SD_ASYM_PACKING or (x86) the CPUs are all of one kind.
+// Per CPU, or empty when no domain has SD_ASYM_PACKING or (x86) all CPUs have one priority.
 std::vector<int> asymPriorities(const Topology& topology, const DomainTree& tree);
 
 // sched_asym_prefer(): a's priority above b's

@@ -73,6 +73,33 @@ TEST(AsymPacking, PrioritiesFollowTheKindsAndOnlyWhenTheDomainsPack) {
     EXPECT_TRUE(asymPriorities(off, *plain).empty());
 }
 
+// Before 6.5 sched_set_itmt_core_prio() scaled a core's i-th SMT sibling by siblings / i^2: a
+// P-core's second thread ranked below the E-cores (and, on Arrow Lake, the LP E-cores), and on
+// a machine of one kind with ITMT on (Turbo Boost Max 3.0) every first thread above every
+// second one. Since 6.5 siblings share their core's priority, and one kind has nothing to prefer.
+TEST(AsymPacking, BeforeSixFiveASecondThreadRankedBelowEveryFirstThread) {
+    const Topology t = arrowLake();
+    const DomainTree old = test::buildValidDomains(t, Arch::X86_64, "linux-6.1");
+    const DomainTree now = test::buildValidDomains(t, Arch::X86_64, "linux-6.6");
+    const auto before = asymPriorities(t, old), after = asymPriorities(t, now);
+    ASSERT_EQ(before.size(), 14u);
+    ASSERT_EQ(after.size(), 14u);
+    EXPECT_GT(before[0], before[4]) << "P-core thread 0 over an E-core";
+    EXPECT_GT(before[4], before[12]) << "E-core over an LP E-core";
+    EXPECT_GT(before[12], before[1]) << "an LP E-core over a P-core's second thread";
+    EXPECT_EQ(after[0], after[1]);
+    EXPECT_GT(after[1], after[4]);
+
+    auto server = loadHwlocSynthetic("pack:1 core:4 pu:2", Arch::X86_64);
+    ASSERT_TRUE(server.ok()) << server.error();
+    server->itmtEnabled = true;
+    const auto scaled = asymPriorities(*server, test::buildValidDomains(*server, Arch::X86_64, "linux-6.1"));
+    ASSERT_EQ(scaled.size(), 8u);
+    for (int core = 0; core < 4; ++core)
+        for (int other = 0; other < 4; ++other) EXPECT_GT(scaled[2 * core], scaled[2 * other + 1]);
+    EXPECT_TRUE(asymPriorities(*server, test::buildValidDomains(*server, Arch::X86_64, "linux-6.6")).empty());
+}
+
 TEST(AsymPacking, TwoBusyTasksEndOnSeparatePCores) {
     const Shares s = run(arrowLake(), "linux-6.12", "sysbench-cpu:threads=2");
     EXPECT_GT(s.pCores, 0.9);
