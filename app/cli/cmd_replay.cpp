@@ -81,7 +81,7 @@ Result<DeriveOptions> deriveOptionsFrom(const Args& args) {
     if (!scale) return Error{scale.error()};
     d.scale = *scale;
     if (args.has("run-limit")) {
-        auto limit = args.numberIn("run-limit", 0.0, 1e-3, 1e6);
+        auto limit = args.numberIn("run-limit", 0.0, 1e-3, 1e5);  // the simulator's longest run
         if (!limit) return Error{limit.error()};
         d.runLimitS = *limit;
     }

@@ -11,11 +11,11 @@ uint32_t priorityOf(uint64_t seq) {
     return static_cast<uint32_t>((z ^ (z >> 31)) >> 32);
 }
 
-EntityNode& at(EntityTree::Pool& pool, int n) { return pool[static_cast<size_t>(n)]; }
+EntityNode& at(EntityTree::Pool& pool, int n) { return pool[static_cast<std::size_t>(n)]; }
 
 bool lessVruntime(const EntityTree::Pool& pool, int a, int b) {
-    const EntityNode& x = pool[static_cast<size_t>(a)];
-    const EntityNode& y = pool[static_cast<size_t>(b)];
+    const EntityNode& x = pool[static_cast<std::size_t>(a)];
+    const EntityNode& y = pool[static_cast<std::size_t>(b)];
     return x.vruntime < y.vruntime || (x.vruntime == y.vruntime && x.seq < y.seq);
 }
 }  // namespace

@@ -14,6 +14,7 @@
 //
 // A queue of hackbench's 250 tasks per CPU was scanned whole on every pick and every wakeup
 // preemption check: 58% and 15% of such a run.
+#include <cstddef>
 #include <cstdint>
 #include <vector>
 
@@ -40,7 +41,7 @@ public:
     void erase(Pool& pool, int id);
     // the entity with the least (vruntime, seq), -1 if empty: CFS's leftmost, min_vruntime's
     // candidate, and pick_eevdf()'s answer when no entity is eligible
-    int leastVruntime(const Pool& pool) const { return root_ < 0 ? -1 : pool[static_cast<size_t>(root_)].minVruntime; }
+    int leastVruntime(const Pool& pool) const { return root_ < 0 ? -1 : pool[static_cast<std::size_t>(root_)].minVruntime; }
     // the first entity in key order whose vruntime passes `eligible`, -1 if none; `eligible`
     // must hold for every vruntime at or below one that passes (entity_eligible() does: the
     // average is a bound). The kernel's pick_eevdf() walk: left while the left subtree holds an
@@ -50,7 +51,7 @@ public:
         int n = root_;
         if (n < 0 || !eligible(minVruntimeOf(pool, n))) return -1;
         for (;;) {
-            const EntityNode& node = pool[static_cast<size_t>(n)];
+            const EntityNode& node = pool[static_cast<std::size_t>(n)];
             if (node.left >= 0 && eligible(minVruntimeOf(pool, node.left))) n = node.left;
             else if (eligible(node.vruntime)) return n;
             else n = node.right;  // holds one: the subtree did and neither of the above
@@ -59,7 +60,7 @@ public:
 
 private:
     static double minVruntimeOf(const Pool& pool, int n) {
-        return pool[static_cast<size_t>(pool[static_cast<size_t>(n)].minVruntime)].vruntime;
+        return pool[static_cast<std::size_t>(pool[static_cast<std::size_t>(n)].minVruntime)].vruntime;
     }
     static bool before(const EntityNode& a, const EntityNode& b) {
         return a.key < b.key || (a.key == b.key && a.seq < b.seq);

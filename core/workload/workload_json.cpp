@@ -6,6 +6,7 @@
 #include <cmath>
 #include <map>
 #include <optional>
+#include <set>
 #include <nlohmann/json.hpp>
 
 #include "util/input_file.h"
@@ -38,7 +39,11 @@ Result<double> positive(const json& v, const std::string& where, const std::stri
 Result<std::string> stringField(const json& o, const char* key, std::string fallback, const std::string& where) {
     if (!o.contains(key)) return fallback;
     if (!o[key].is_string()) return Error{where + ": " + key + " must be a string"};
-    return o[key].get<std::string>();
+    std::string value = o[key].get<std::string>();
+    // names and units are printed: an escape sequence in one would rewrite the terminal
+    if (std::any_of(value.begin(), value.end(), [](char c) { return static_cast<unsigned char>(c) < 0x20 || c == 0x7f; }))
+        return Error{where + ": " + key + " must not contain control characters"};
+    return value;
 }
 
 Result<bool> boolField(const json& o, const char* key, bool fallback, const std::string& where) {
@@ -97,13 +102,48 @@ namespace {
 // A field this format does not have is refused, naming it: a misspelt "mem_fracton" or
 // "sleep_sm" would otherwise leave the task with a default nobody asked for. "description" and
 // "$..." keys ($schema) are for readers and are let through.
+bool forReaders(const std::string& key) { return key == "description" || key.starts_with("$"); }
+bool listed(std::initializer_list<const char*> names, const std::string& key) {
+    return std::any_of(names.begin(), names.end(), [&key](const char* name) { return key == name; });
+}
+std::string joined(std::initializer_list<const char*> names) {
+    std::string out;
+    for (const char* name : names) {
+        if (!out.empty()) out += ", ";
+        out += name;
+    }
+    return out;
+}
+
+// a JSON value in an error: a string or number as it is, anything else by its type and first
+// fields only (dump() of a value nested 100,000 deep overflows the stack)
+std::string shortDescription(const json& v) {
+    if (v.is_string() || v.is_number() || v.is_boolean() || v.is_null()) {
+        std::string text = v.dump();
+        if (text.size() > 60) text = text.substr(0, 57) + "...";
+        return text;
+    }
+    if (!v.is_object()) return std::string("an ") + v.type_name();
+    std::string keys;
+    for (auto it = v.begin(); it != v.end(); ++it) {
+        if (keys.size() > 60) {
+            keys += ", ...";
+            break;
+        }
+        if (!keys.empty()) keys += ", ";
+        keys += "\"" + it.key() + "\"";
+    }
+    return "an object with " + (keys.empty() ? std::string("no fields") : keys);
+}
+
 Status onlyKnownFields(const json& o, std::initializer_list<const char*> known, const std::string& where) {
-    for (const auto& [key, value] : o.items()) {
-        if (key == "description" || key.starts_with("$")) continue;
-        if (std::any_of(known.begin(), known.end(), [&](const char* k) { return key == k; })) continue;
-        std::string list;
-        for (const char* k : known) list += (list.empty() ? "" : ", ") + std::string(k);
-        return Error{where + ": unknown field \"" + key + "\" (known here: " + list + ")"};
+    for (auto it = o.begin(); it != o.end(); ++it) {
+        const std::string& key = it.key();
+        if (forReaders(key) || listed(known, key)) continue;
+        std::string error = where;
+        error += ": unknown field \"" + key + "\" (known here: ";
+        error += joined(known) + ")";
+        return Error{error};
     }
     return {};
 }
@@ -128,14 +168,15 @@ Result<const OpFields*> opKindOf(const json& o, const std::string& where) {
         if (kind) return Error{where + ": one op per object, not both \"" + kind->key + "\" and \"" + f.key + "\""};
         kind = &f;
     }
-    if (!kind) return Error{where + ": unknown op " + o.dump()};
-    for (const auto& [key, value] : o.items()) {
-        if (key == kind->key || key == "description" || key.starts_with("$")) continue;
-        if (std::any_of(kind->with.begin(), kind->with.end(), [&](const char* k) { return key == k; })) continue;
-        std::string list;
-        for (const char* k : kind->with) list += (list.empty() ? "" : ", ") + std::string(k);
-        return Error{where + ": a \"" + kind->key + "\" op has no field \"" + key + "\"" +
-                     (list.empty() ? std::string() : " (it takes " + list + ")")};
+    if (!kind) return Error{where + ": unknown op, " + shortDescription(o)};
+    for (auto it = o.begin(); it != o.end(); ++it) {
+        const std::string& key = it.key();
+        if (key == kind->key || forReaders(key) || listed(kind->with, key)) continue;
+        std::string error = where;
+        error += ": a \"" + std::string(kind->key) + "\" op has no field \"";
+        error += key + "\"";
+        if (kind->with.size() > 0) error += " (it takes " + joined(kind->with) + ")";
+        return Error{error};
     }
     // "wait": true and "exit": true say the op; false would say the opposite of what it does
     for (const char* flag : {"wait", "exit"})
@@ -144,8 +185,31 @@ Result<const OpFields*> opKindOf(const json& o, const std::string& where) {
 }
 
 Result<Workload> parse(const std::string& text, const std::string& origin, int cpuCount) {
-    json doc = json::parse(text, nullptr, false);
-    if (doc.is_discarded()) return Error{origin + ": not valid JSON"};
+    // (nlohmann's lexer ends the input at a NUL byte: what follows one would be ignored)
+    if (text.find('\0') != std::string::npos) return Error{origin + ": not valid JSON (a NUL byte)"};
+    // A key given twice in one object: nlohmann keeps the last, so {"run_ms": 1, "run_ms": 50}
+    // would run 50 ms without a word. The parser's callback sees each key as it comes.
+    std::vector<std::set<std::string>> keysSeen;
+    std::string duplicate;
+    auto watchKeys = [&](int, json::parse_event_t event, json& parsed) {
+        if (event == json::parse_event_t::object_start) keysSeen.emplace_back();
+        else if (event == json::parse_event_t::object_end && !keysSeen.empty()) keysSeen.pop_back();
+        else if (event == json::parse_event_t::key && !keysSeen.empty() && duplicate.empty() &&
+                 !keysSeen.back().insert(parsed.get<std::string>()).second)
+            duplicate = parsed.get<std::string>();
+        return true;
+    };
+    json doc;
+    try {
+        doc = json::parse(text, watchKeys, true);
+    } catch (const json::exception& e) {
+        // "[json.exception.parse_error.101] parse error at line 3, column 5: syntax error ..."
+        std::string why = e.what();
+        if (const auto at = why.find("] "); at != std::string::npos) why = why.substr(at + 2);
+        if (why.size() > 200) why = why.substr(0, 197) + "...";
+        return Error{origin + ": not valid JSON (" + why + ")"};
+    }
+    if (!duplicate.empty()) return Error{origin + ": the key \"" + duplicate + "\" appears twice in one object"};
     if (!doc.is_object() || !doc.contains("tasks") || !doc["tasks"].is_array() || doc["tasks"].empty())
         return Error{origin + ": expected an object with a non-empty \"tasks\" array"};
     if (auto known = onlyKnownFields(doc, {"name", "unit", "duration_s", "tasks"}, origin); !known)
@@ -161,6 +225,8 @@ Result<Workload> parse(const std::string& text, const std::string& origin, int c
     if (doc.contains("duration_s")) {
         auto d = positive(doc["duration_s"], origin, "duration_s");
         if (!d) return Error{d.error()};
+        // the simulator's range (0 would silently mean --duration's)
+        if (!(*d > 0) || *d > 1e5) return Error{origin + ": duration_s must be in (0, 100000] seconds"};
         w.durationS = *d;
     }
     std::map<std::string, int> byName;
@@ -235,7 +301,7 @@ Result<Workload> parse(const std::string& text, const std::string& origin, int c
                 else if (auto v = asInteger(x); x.is_number_integer() && v && *v >= 0 &&
                                                   static_cast<size_t>(*v) < doc["tasks"].size())
                     out.push_back(static_cast<int>(*v));
-                else return Error{where + ": unknown task " + x.dump()};
+                else return Error{where + ": unknown task " + shortDescription(x)};
             }
             return out;
         };
@@ -320,7 +386,7 @@ Result<Workload> parse(const std::string& text, const std::string& origin, int c
             } else if (o.contains("exit")) {
                 op.kind = OpKind::Exit;
             } else {
-                return Error{ow + ": unknown op " + o.dump()};
+                return Error{ow + ": unknown op, " + shortDescription(o)};
             }
             if (op.jitter < 0 || op.jitter >= 1) return Error{ow + ": jitter must be in [0, 1)"};
             t.script.push_back(std::move(op));

@@ -155,6 +155,42 @@ TEST(WorkloadJson, UnknownFieldsAreRefusedByName) {
     EXPECT_TRUE(fine.ok()) << fine.error();
 }
 
+// What the JSON parser would let through quietly, or crash on: a key given twice (the last
+// won), bytes after a NUL (the lexer stopped there), an op nested 100,000 deep (its echo in the
+// error recursed off the stack); and where a syntax error is.
+TEST(WorkloadJson, DuplicateKeysNulBytesDeepNestingAndSyntaxErrors) {
+    auto twice = workload::parseWorkloadJson(R"({"tasks":[{"name":"a","script":[{"run_ms":1,"run_ms":50}]}]})", "x.json", 4);
+    ASSERT_FALSE(twice.ok());
+    EXPECT_EQ(twice.error(), R"(x.json: the key "run_ms" appears twice in one object)");
+    auto sameKeyElsewhere = workload::parseWorkloadJson(
+        R"({"tasks":[{"name":"a","script":[{"run_ms":1}]},{"name":"b","script":[{"run_ms":2}]}]})", "x.json", 4);
+    EXPECT_TRUE(sameKeyElsewhere.ok()) << sameKeyElsewhere.error();
+
+    std::string nul = R"({"tasks":[{"name":"a","script":[{"run_ms":1}]}]})";
+    nul += std::string(1, '\0') + "{ garbage";
+    auto n = workload::parseWorkloadJson(nul, "x.json", 4);
+    ASSERT_FALSE(n.ok());
+    EXPECT_EQ(n.error(), "x.json: not valid JSON (a NUL byte)");
+
+    std::string deep = R"({"tasks":[{"name":"a","script":[{"bogus":)";
+    deep += std::string(100000, '[') + std::string(100000, ']') + "}]}]}";
+    auto d = workload::parseWorkloadJson(deep, "x.json", 4);
+    ASSERT_FALSE(d.ok());
+    EXPECT_EQ(d.error(), R"(x.json: task 'a' op 0: unknown op, an object with "bogus")");
+
+    auto syntax = workload::parseWorkloadJson("{\n  \"tasks\": [,]\n}", "x.json", 4);
+    ASSERT_FALSE(syntax.ok());
+    EXPECT_NE(syntax.error().find("x.json: not valid JSON (parse error at line 2, column"), std::string::npos) << syntax.error();
+
+    for (const char* duration : {"0", "100001"}) {
+        auto w = workload::parseWorkloadJson(std::string(R"({"duration_s":)") + duration +
+                                                 R"(,"tasks":[{"name":"a","script":[{"run_ms":1}]}]})",
+                                             "x.json", 4);
+        ASSERT_FALSE(w.ok()) << duration;
+        EXPECT_EQ(w.error(), "x.json: duration_s must be in (0, 100000] seconds");
+    }
+}
+
 // run_ns / sleep_ns: what replay --save-workload writes, exact to the double
 // cache_fraction and cache_mb: read, range-checked against mem_fraction, written back
 TEST(WorkloadJson, CacheFootprints) {
