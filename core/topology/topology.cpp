@@ -147,6 +147,7 @@ std::vector<CpuSet> Topology::rootDomainSpans() const {
     if (!top.empty() || rootPartitions.empty()) spans.push_back(top);
     for (const CpuSet& p : rootPartitions)
         if (CpuSet s = p & housekeeping; !s.empty()) spans.push_back(s);
+    if (spans.empty()) spans.push_back(top);  // every CPU isolated: one root domain of none
     return spans;
 }
 

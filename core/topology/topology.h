@@ -133,7 +133,8 @@ public:
 
     // The CPU sets the kernel builds sched domains over, each on its own (generate_sched_domains():
     // doms[], every one with housekeeping CPUs only): the top cpuset's online CPUs that no root
-    // partition took, then each root partition's, the isolated CPUs left out; empty sets dropped.
+    // partition took, then each root partition's, the isolated CPUs left out; empty sets dropped
+    // (one empty set when every CPU is isolated).
     // One set, the online CPUs not isolated, when there is no partition.
     std::vector<CpuSet> rootDomainSpans() const;
 

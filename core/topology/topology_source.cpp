@@ -42,6 +42,13 @@ Result<Topology> withCpusets(Topology t, const CpuSet& isolate, const std::optio
     };
     if (auto st = mustBeOnline("--isolate", isolate); !st) return Error{st.error()};
     t.isolated |= isolate;
+    // housekeeping_setup(): isolcpus= may not take every CPU; the boot CPU stays
+    if (!isolate.empty() && online.isSubsetOf(t.isolated)) {
+        const int boot = online.first();
+        t.isolated.reset(boot);
+        t.warnings.push_back("--isolate " + isolate.toList() + " leaves no CPU for housekeeping: cpu" +
+                             std::to_string(boot) + " stays, as the kernel keeps its boot CPU (\"Housekeeping: must include one present CPU\")");
+    }
     if (partitions) {
         CpuSet taken;
         for (const CpuSet& p : *partitions) {

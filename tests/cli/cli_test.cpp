@@ -842,6 +842,15 @@ TEST(Cli, PartitionsAndIsolatedCpusAreWhatIfOptions) {
     EXPECT_NE(iso.out.find("isolated (no sched domains): 2-3,10-11"), std::string::npos);
     EXPECT_NE(iso.out.find("NUMA span=0-1,4-9,12-15"), std::string::npos) << iso.out.substr(0, 600);
 
+    // isolating every CPU: the kernel keeps its boot CPU for housekeeping, and says so; with a
+    // partition on top it crashed (no root domain left to build)
+    for (const std::string extra : {"", " --partition 0-1"}) {
+        CliRun all = cli("domains --sysfs-root " + partitionGuest() + " --isolate 0-15" + extra);
+        ASSERT_EQ(all.status, 0) << extra << ": " << all.err;
+        EXPECT_NE(all.err.find("--isolate 0-15 leaves no CPU for housekeeping: cpu0 stays"), std::string::npos) << all.err;
+        EXPECT_NE(all.out.find("isolated (no sched domains): 1-15"), std::string::npos) << all.out.substr(0, 400);
+    }
+
     CliRun overlap = cli("domains --sysfs-root " + partitionGuest() + " --partition 0-7 --partition 4-11");
     EXPECT_EQ(overlap.status, 2);
     EXPECT_EQ(lines(overlap.err), 1) << overlap.err;

@@ -82,6 +82,17 @@ TEST(CpusetPartitions, AnIsolatedPartitionsCpusGetNoDomains) {
     EXPECT_EQ(lists(topo.rootDomainSpans()), (std::vector<std::string>{"0-3,8-11"}));
 }
 
+// A snapshot whose CPUs are all isolated, with a partition too: one root domain of no CPU (the
+// domains of none), where the builder was handed no span at all and crashed.
+TEST(CpusetPartitions, EveryCpuIsolatedUnderAPartitionLeavesOneEmptyRootDomain) {
+    Topology topo = loadCase("x86-2s4n4c2t-isolcpus-root-8-15");
+    topo.isolated = topo.onlineCpus();
+    EXPECT_EQ(lists(topo.rootDomainSpans()), (std::vector<std::string>{""}));
+    auto tree = buildDomains(topo, {});
+    ASSERT_TRUE(tree.ok()) << tree.error();
+    for (const auto& c : tree->cpus) EXPECT_TRUE(c.domains.empty()) << "cpu" << c.cpu;
+}
+
 TEST(CpusetPartitions, IsolcpusCpusStayOutOfAPartitionToo) {
     const Topology topo = loadCase("x86-2s4n4c2t-isolcpus-root-8-15");
     EXPECT_EQ(topo.isolated.toList(), "2-3,10-11");
