@@ -32,7 +32,7 @@ int runLesson(const Args& args) {
         for (const auto& f : lesson->figures) figs.push_back({{"file", f.file}, {"view", f.view}, {"size", f.size}, {"args", f.args}});
         std::cout << nlohmann::json{{"id", lesson->id}, {"title", lesson->title}, {"summary", lesson->summary},
                                     {"scenario", lesson->scenario}, {"steps", steps}, {"figures", figs}}
-                         .dump(2)
+                         .dump(2, ' ', false, nlohmann::json::error_handler_t::replace)
                   << "\n";
         return 0;
     }

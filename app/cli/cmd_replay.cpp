@@ -337,7 +337,7 @@ int runReplay(const Args& args) {
     if (args.has("json")) {
         nlohmann::json j = replayResultToJson(*result, file, args.has("timeline"));
         j["seeds"] = overSeeds ? overSeeds->toJson(result->recorded, opt.baseline) : nlohmann::json(nullptr);
-        std::cout << j.dump(2) << "\n";
+        std::cout << j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
         return 0;
     }
     printReplayText(*result, file);

@@ -182,7 +182,7 @@ int runCompare(const Args& args, const SimSetup& setup) {
                                     {"workload", setup.workload.spec},
                                     {"stalled", stalled},
                                     {"metrics", out}}
-                         .dump(2)
+                         .dump(2, ' ', false, nlohmann::json::error_handler_t::replace)
                   << "\n";
     else if (alike)
         std::printf("every seed gave the same run on each side: the seeds do not reach this workload's placement "
@@ -217,7 +217,7 @@ int runSimulate(const Args& args) {
             for (const auto& d : decisions) arr.push_back(sim::decisionToJson(d));
             j["decisions"] = arr;
         }
-        std::cout << j.dump(2) << "\n";
+        std::cout << j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
         return 0;
     }
     if (*explain > 0) {
@@ -345,7 +345,7 @@ int runBenchSim(const Args& args) {
                                                                            {"wall_s", parallelWall},
                                                                            {"events_per_s", parallelEvents / parallelWall}}
                                                            : nlohmann::json(nullptr)}}
-                         .dump(2)
+                         .dump(2, ' ', false, nlohmann::json::error_handler_t::replace)
                   << "\n";
         return 0;
     }

@@ -21,7 +21,7 @@ int runTopology(const Args& args) {
         if (args.has("json")) {
             nlohmann::json j = nlohmann::json::array();
             for (const auto& p : presets) j.push_back({{"name", p.name}, {"description", p.description}});
-            std::cout << j.dump(2) << "\n";
+            std::cout << j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
         } else {
             for (const auto& p : presets) std::printf("%-20s %s\n", p.name.c_str(), p.description.c_str());
         }
@@ -29,7 +29,7 @@ int runTopology(const Args& args) {
     }
     auto topo = topologyFrom(args);
     if (!topo) return fail(topo.error());
-    if (args.has("json")) std::cout << topologyToJson(*topo).dump(2) << "\n";
+    if (args.has("json")) std::cout << topologyToJson(*topo).dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
     else std::cout << topologyToText(*topo);
     return 0;
 }
@@ -121,7 +121,7 @@ int runDomains(const Args& args) {
                           << (kernelTree.logProfile.empty() || !kernelTree.logKernelRelease.empty() ? "" : ", the newest such kernel")
                           << " (give --profile)\n";
         if (format == "json") {
-            std::cout << nlohmann::json{{"identical", diff.empty()}, {"differences", diff}, {"notes", notes}}.dump(2) << "\n";
+            std::cout << nlohmann::json{{"identical", diff.empty()}, {"differences", diff}, {"notes", notes}}.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
         } else {
             const char* kernel = args.has("kernel-log") ? "the kernel's log" : "the running kernel";
             if (diff.empty()) std::cout << "identical: the builder matches " << kernel << " on every CPU\n";

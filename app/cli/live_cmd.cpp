@@ -237,7 +237,7 @@ int runLive(const Args& args) {
                              {"migrations_by_cause", f.byCause}};
             for (auto& [k, v] : f.extra.items()) j[k] = v;
             if (!aggregate) j["stored_events"] = store.size();  // what --window keeps in memory
-            std::cout << j.dump() << std::endl;
+            std::cout << j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) << std::endl;
         } else {
             std::printf("%s%6.1fs  %8.0f events/s  %llu events  %llu lost  migrations:", final ? "total " : "", elapsed,
                         rate, static_cast<unsigned long long>(f.events), static_cast<unsigned long long>(f.lost));

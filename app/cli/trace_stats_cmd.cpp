@@ -242,7 +242,7 @@ int runTraceStats(const Args& args) {
     // sched_switch chains: gaps are switches whose prev is not the CPU's previous next
     j["switch_gaps"] = {{"switches", gaps.switches}, {"gaps", gaps.gaps}, {"into_idle", gaps.intoIdle},
                         {"out_of_idle", gaps.outOfIdle}, {"note", gapNote}};
-    if (args.has("json")) std::cout << j.dump(2) << "\n";
+    if (args.has("json")) std::cout << j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
     else printStatsText(j);
     return 0;
 }

@@ -552,7 +552,7 @@ void WhatIfPanel::showResult() {
 QString WhatIfPanel::exportJson(const QString& path) const {
     const WhatIfResult& r = runner_->result();
     if (!r.setup) return tr("%1: no what-if result to export").arg(path);
-    return writeFile(path, QByteArray::fromStdString(r.toJson().dump(2) + "\n"));
+    return writeFile(path, QByteArray::fromStdString(r.toJson().dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n"));
 }
 
 QString WhatIfPanel::exportCsv(const QString& path) const {

@@ -82,7 +82,7 @@ json workloadToJson(const Workload& w, int cpuCount) {
 Status saveWorkloadFile(const Workload& w, int cpuCount, const std::string& path) {
     std::ofstream out(path, std::ios::trunc);
     if (!out) return Error{path + ": cannot write the workload file"};
-    out << workloadToJson(w, cpuCount).dump(1) << "\n";
+    out << workloadToJson(w, cpuCount).dump(1, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
     out.close();
     if (!out) return Error{path + ": cannot write the workload file"};
     return {};

@@ -426,3 +426,31 @@ TEST(CliReplay, TheRecordedProfileFollowsTheTracesKernel) {
     ASSERT_EQ(named.status, 0) << named.err;
     EXPECT_EQ(nlohmann::json::parse(named.out)["baseline"]["config"]["profile"], "linux-6.6");
 }
+
+// Linux lets a task name itself any bytes (prctl(PR_SET_NAME)): a comm that is not UTF-8 came
+// out of replay --json as "internal error: invalid UTF-8 byte" and no output. The JSON now
+// carries it with U+FFFD for the bad bytes. (record-v6.dat with load.sh renamed in place.)
+TEST(CliReplay, ATaskNameThatIsNotUtf8StillGivesJson) {
+    namespace fs = std::filesystem;
+    const fs::path dir = fs::path(SCHEDSCOPE_TEST_SCRATCH) / "non-utf8-comm";
+    fs::create_directories(dir);
+    const fs::path file = dir / "record.dat";
+    std::ifstream in(schedscope::test::dataPath("traces/record-v6.dat"), std::ios::binary);
+    std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    int renamed = 0;
+    for (size_t at = bytes.find("load.sh"); at != std::string::npos; at = bytes.find("load.sh", at + 1), ++renamed)
+        bytes.replace(at, 7, "lo\xff\xfe.sh");
+    ASSERT_GT(renamed, 100);
+    std::ofstream(file, std::ios::binary) << bytes;
+    fs::copy_file(schedscope::test::dataPath("traces/record-v6.dat.topology.json"), dir / "record.dat.topology.json",
+                  fs::copy_options::overwrite_existing);
+    for (const std::string& command : {"replay '" + file.string() + "' --json", "trace stats '" + file.string() + "' --json"}) {
+        CliRun r = cli(command);
+        ASSERT_EQ(r.status, 0) << command << ": " << r.err;
+        const auto j = nlohmann::json::parse(r.out, nullptr, false);
+        ASSERT_FALSE(j.is_discarded()) << command;
+        if (command.starts_with("replay")) {
+            EXPECT_NE(r.out.find("lo\xef\xbf\xbd\xef\xbf\xbd.sh"), std::string::npos);
+        }
+    }
+}
