@@ -104,25 +104,54 @@ struct BufferRead {
     size_t size() const { return events.size(); }
 };
 
+// One CPU's records, read surviving a crash of libtracecmd (crash_guard.h): a corrupt page
+// header (a commit size past the page) sends kbuffer_load_subbuffer() reading off its buffer,
+// and trace-cmd report crashes on the same file. No object with a destructor lives here.
+struct CpuRead {
+    tracecmd_input* h;
+    int cpu;
+    int cpus;
+    SchedDecoder* decoder;
+    EventStore* store;
+    const LoadOptions* options;
+    uint64_t* records;
+    uint64_t onCpu = 0;
+    bool cancelled = false;
+};
+
+void readCpuRecords(void* context) {
+    auto* r = static_cast<CpuRead*>(context);
+    for (tep_record* rec = tracecmd_read_cpu_first(r->h, r->cpu); rec; rec = tracecmd_read_data(r->h, r->cpu)) {
+        ++r->onCpu;
+        r->decoder->decode(rec, *r->store);
+        tracecmd_free_record(rec);
+        if ((++*r->records & 0xffff) == 0) {
+            if (r->options->cancel && r->options->cancel->load()) {
+                r->cancelled = true;
+                return;
+            }
+            if (r->options->progress) r->options->progress((r->cpu + 0.5) / r->cpus);
+        }
+    }
+}
+
 // Reads every record of one buffer (the top-level one or an instance's handle), CPU by CPU.
 Result<BufferRead> readBuffer(const std::string& path, tracecmd_input* h, const std::string& buffer, SchedDecoder& decoder,
-                              const LoadOptions& options) {
+                              const LoadOptions& options, bool& crashed) {
     BufferRead out;
     EventStore& store = out.events;
     // an instance's handle shares the file's tep, whose CPU count is the last handle's opened
     const int cpus = tep_get_cpus(tracecmd_get_tep(h));
     const std::vector<uint64_t> stated = statedRecordsPerCpu(h, buffer);
     for (int cpu = 0; cpu < cpus; ++cpu) {
-        uint64_t onCpu = 0;
-        for (tep_record* rec = tracecmd_read_cpu_first(h, cpu); rec; rec = tracecmd_read_data(h, cpu)) {
-            ++onCpu;
-            decoder.decode(rec, store);
-            tracecmd_free_record(rec);
-            if ((++out.records & 0xffff) == 0) {
-                if (options.cancel && options.cancel->load()) return Error{path + ": loading cancelled"};
-                if (options.progress) options.progress((cpu + 0.5) / cpus);
-            }
+        CpuRead read{h, cpu, cpus, &decoder, &store, &options, &out.records};
+        if (!callSurvivingCrashes(readCpuRecords, &read)) {
+            crashed = true;
+            return Error{path + ": libtracecmd crashes reading CPU " + std::to_string(cpu) +
+                         "'s events (a corrupt page in the event data)"};
         }
+        if (read.cancelled) return Error{path + ": loading cancelled"};
+        const uint64_t onCpu = read.onCpu;
         if (options.progress) options.progress(static_cast<double>(cpu + 1) / cpus);
         // libtracecmd skips a chunk it cannot decompress without telling: compare with the
         // file's own count so the user sees that part of the trace is missing.
@@ -214,7 +243,12 @@ Result<EventStore> readTraceDat(const std::string& path, const LoadOptions& opti
                 return Error{path + ": libtracecmd cannot read its buffer '" + buffers[b] + "' (truncated or corrupt trace.dat)"};
             h = instance.h;
         }
-        auto store = readBuffer(path, h, b == 0 ? std::string() : buffers[b], decoder, options);
+        bool crashed = false;
+        auto store = readBuffer(path, h, b == 0 ? std::string() : buffers[b], decoder, options, crashed);
+        if (crashed) {  // closing what the crash left half-done would crash again: leak it
+            handle.h = nullptr;
+            instance.h = nullptr;
+        }
         if (!store) return Error{store.error()};
         if (store->size() == 0) {
             otherRecords += store->records;

@@ -173,6 +173,24 @@ TEST(BadTraceDat, LostEvents) {
     EXPECT_EQ(u->anomaly(Anomaly::LostEvents), 0u);
 }
 
+// A page header whose commit size runs far past its 4 KB page: libtracecmd's
+// kbuffer_load_subbuffer() reads off its buffer and the process died (trace-cmd report does on
+// the same file). The read of each CPU's records survives it and names the CPU.
+TEST(BadTraceDat, APageCommitSizeThatCrashesLibtracecmd) {
+    std::string bytes = v6();
+    const auto commit = readValue<uint32_t>(bytes, kV6Cpu0Page2 + 8);
+    ASSERT_LT(commit, 4096u) << "the third page's commit size";
+    patchValue<uint32_t>(bytes, kV6Cpu0Page2 + 8, 0xffffffffu);
+    std::string path;
+    auto r = loadBytes("page-commit.dat", bytes, &path);
+    ASSERT_FALSE(r);
+    EXPECT_EQ(r.error(), path + ": libtracecmd crashes reading CPU 0's events (a corrupt page in the event data)");
+    // the reader is usable afterwards: the intact file still loads
+    auto again = loadBytes("page-commit-intact.dat", v6());
+    ASSERT_TRUE(again) << again.error();
+    EXPECT_GT(again->size(), 1000u);
+}
+
 TEST(BadTraceDat, TimestampsGoingBackwards) {
     auto whole = readTraceDat(test::dataPath("traces/record-v6.dat"));
     ASSERT_TRUE(whole);
