@@ -1044,7 +1044,21 @@ private:
         t.util.stamp = t.runnable.stamp = t.load.stamp = s_.now;
         t.runnable.value = 1024;
         t.load.value = t.weight;
+        attachNewTask(t, cpu);
         activate(t, cpu, Place::Fork, false);
+    }
+
+    // attach_entity_load_avg() (enqueue_entity() with DO_ATTACH, for a task that never ran): a
+    // new task's initial averages join its runqueue's at once, so the next fork's
+    // find_idlest_group() sees the CPU taken. Without it a CPU's load stayed 0 until PELT ramped
+    // up, and a burst of forks all found the parent's CPU as idle as any other.
+    void attachNewTask(const Task& t, int cpu) {
+        Cpu& r = rq(cpu);
+        for (Pelt* p : {&r.util, &r.runnable, &r.load}) p->update(s_.now);
+        r.util.value = std::min(1024.0, r.util.value + t.util.value);
+        r.runnable.value += t.runnable.value;
+        r.load.value += t.load.value;
+        s_.cpuChanged(cpu);
     }
 
     void wakeTask(int id, Task* waker, int wakerCpu, bool sync) {

@@ -48,6 +48,27 @@ int distinct(const Topology& topo, const std::vector<int>& cpus, bool byNode) {
     return static_cast<int>(s.size());
 }
 
+// Forks spread as they are made: a new task's load joins its runqueue at once
+// (attach_entity_load_avg()), so the next fork's find_idlest_group() sees that CPU taken. Before,
+// 48 threads forked onto 24 CPUs put 25 on the parent's CPU, the others one each, and nothing
+// balanced them in 0.1 s.
+TEST(Scenario, ForkedThreadsSpreadAsTheyAreForked) {
+    const Topology topo = kunpeng920_24();
+    for (const char* profile : {"linux-6.1", "linux-6.12"}) {
+        const auto run = runOnce(topo, profile, true, true, "sysbench-cpu:threads=48,cpus=0-23", 1, 0.1);
+        std::map<int, int> perCpu;
+        for (int c : run.cpus) ++perCpu[c];
+        int two = 0, most = 0;
+        for (const auto& [cpu, n] : perCpu) {
+            two += n == 2;
+            most = std::max(most, n);
+        }
+        EXPECT_EQ(perCpu.size(), 24u) << profile;
+        EXPECT_LE(most, 3) << profile;
+        EXPECT_GE(two, 22) << profile;
+    }
+}
+
 TEST(Scenario, StreamFourThreadsSpreadOverClustersWithCls) {
     const Topology topo = kunpeng920_24();
     const auto off = runOnce(topo, "linux-6.1", false, true, "stream:threads=4,cpus=0-23", 1, 0.5);
