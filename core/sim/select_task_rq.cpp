@@ -409,6 +409,11 @@ int selectTaskRqFair(SimState& s, Task& p, int prevCpu, int thisCpu, int wakeFla
         wantAffine = !wide && allowed(p, thisCpu);
         if (wide) affineRule = "wake_wide: many wakees, no affine wakeup";
         else if (!wantAffine) affineRule = "no affine wakeup: the waker's CPU is not in the wakee's affinity";
+    } else if (wakeFlags & WF_TTWU) {
+        // a timer's or an interrupt's wakeup, run where it fired (prev here), no waker's flips to
+        // weigh: want_affine holds, and the first SD_WAKE_AFFINE domain ends the walk in the fast
+        // path, even where a domain has SD_BALANCE_WAKE (4.20-5.6 asymmetric capacity)
+        wantAffine = allowed(p, thisCpu);
     }
     int sd = -1;
     for (int i = 0; i < nrDomains(s, thisCpu); ++i) {

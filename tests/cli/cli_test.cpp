@@ -564,6 +564,28 @@ TEST(Cli, BenchSimRunsRepeatsTheRunAndGivesBestMedianWorst) {
     EXPECT_NE(bad.err.find("--runs"), std::string::npos) << bad.err;
 }
 
+// 4.20-5.6 put SD_BALANCE_WAKE on an asymmetric-capacity machine's domains; a timer's wakeup
+// still takes the fast path (want_affine holds where it fires, and the first SD_WAKE_AFFINE
+// domain ends the walk): select_idle_sibling(), not find_idlest_group() over the whole DIE.
+TEST(Cli, ATimerWakeupTakesTheFastPathUnderBalanceWake) {
+    const std::string file = std::string(SCHEDSCOPE_TEST_SCRATCH) + "/napper.json";
+    ASSERT_EQ(0, std::system(("mkdir -p " + std::string(SCHEDSCOPE_TEST_SCRATCH) + " && printf '%s' '" +
+                              R"({"tasks": [{"name": "napper", "script": [{"run_ms": 1}, {"sleep_ms": 1}, {"loop_to": 0}]}]})" +
+                              "' > " + file)
+                                 .c_str()));
+    CliRun r = cli("simulate --sysfs-root " + schedscope::test::dataPath("topologies/sysfs/nvidia-dgx-gb10.tar.bz2") +
+                   " --profile linux-5.6 --workload " + file + " --duration 0.01 --explain 5");
+    ASSERT_EQ(r.status, 0) << r.err;
+    int wakeups = 0;
+    std::istringstream lines(r.out);
+    for (std::string line; std::getline(lines, line);) {
+        if (line.find(" wakeup ") == std::string::npos) continue;
+        ++wakeups;
+        EXPECT_NE(line.find("select_idle_sibling"), std::string::npos) << line;
+    }
+    EXPECT_GE(wakeups, 3) << r.out;
+}
+
 // A workload file whose two tasks each wait for the other's wakeup: the run says it stalled,
 // when and who waits, where the metrics alone only showed "not finished".
 TEST(Cli, AWorkloadWhoseTasksWaitForEachOtherSaysItStalled) {
