@@ -21,9 +21,10 @@ namespace {
 
 using workload::OpKind;
 
-// A script's ops that take no time (wakes, posts, loops) run in one event up to this many; a
-// script that gets no further (no burst, block or exit) loops for ever at one instant.
-constexpr int kOpsPerEvent = 100000;
+// A script's ops that take no time (wakes, posts, loops) run in one event until it loops back
+// this many times; a script that gets no further (no burst, block or exit) loops for ever at
+// one instant. Only loops count: a script without them ends, however many ops it has.
+constexpr int kLoopsPerEvent = 100000;
 
 enum class Ev : uint8_t { BurstEnd, SleepEnd, Tick, Sample, ActiveBalance, IdleExit, End };
 
@@ -148,9 +149,14 @@ public:
     void start(int64_t endNs) {
         push(0, Ev::Sample, 0);
         push(endNs, Ev::End, 0);
-        // the shell execs the tasks that start at the beginning, one after another
-        for (auto& t : s_.tasks)
-            if (t.spec->startAtBegin) startTask(t.id, t.allowed.first(), WF_EXEC, MigrationCause::Exec);
+        // the shell execs the tasks that start at the beginning, one after another, from the
+        // first CPU of their affinity that has domains to place them over (the shell runs on a
+        // housekeeping CPU; an isolated one would keep every task it starts)
+        for (auto& t : s_.tasks) {
+            if (!t.spec->startAtBegin) continue;
+            const CpuSet housekeeping = t.allowed.minus(s_.tree->isolated);
+            startTask(t.id, housekeeping.empty() ? t.allowed.first() : housekeeping.first(), WF_EXEC, MigrationCause::Exec);
+        }
         endEvent();
     }
 
@@ -236,6 +242,8 @@ public:
 
     // the run ended because simulated time stopped (see step())
     bool stuck() const { return stuck_; }
+    // the task whose script looped at one instant, -1 when it was the events (stuckEvents)
+    int stuckTask() const { return stuckTask_; }
 
     int staleSpeeds() {
         int n = 0;
@@ -374,6 +382,7 @@ private:
     int64_t lastStepTime_ = -1;
     uint64_t stepsAtThisTime_ = 0;
     bool stuck_ = false;
+    int stuckTask_ = -1;
 
     Task& task(int id) { return s_.tasks[static_cast<size_t>(id)]; }
     Cpu& rq(int cpu) { return s_.cpus[static_cast<size_t>(cpu)]; }
@@ -1128,7 +1137,7 @@ private:
         const HotOp* hot = &hotOps_[scriptStart_[static_cast<size_t>(id)]];
         const size_t scriptSize = scriptStart_[static_cast<size_t>(id) + 1] - scriptStart_[static_cast<size_t>(id)];
         bool stillHere = true;
-        for (int guard = 0; guard < kOpsPerEvent && stillHere; ++guard) {
+        for (int loopsBack = 0; loopsBack < kLoopsPerEvent && stillHere;) {
             if (t.pc >= scriptSize) {
                 block(cpu, TaskState::Exited);
                 stillHere = false;
@@ -1159,9 +1168,10 @@ private:
                 long long& left = t.loopLeft[here];
                 if (h.count < 0) {
                     t.pc = static_cast<size_t>(h.to);
+                    ++loopsBack;
                 } else {
                     if (left == -2) left = h.count;
-                    if (left > 0) { --left; t.pc = static_cast<size_t>(h.to); }
+                    if (left > 0) { --left; t.pc = static_cast<size_t>(h.to); ++loopsBack; }
                     else { left = -2; t.pc++; }
                 }
                 continue;
@@ -1237,7 +1247,10 @@ private:
         }
         // That many ops without a burst, a block or an exit: the script loops through ops that
         // take no time. Left running, the task would be credited CPU it never asked for.
-        if (stillHere && !t.inBurst) stuck_ = true;
+        if (stillHere && !t.inBurst) {
+            stuck_ = true;
+            if (stuckTask_ < 0) stuckTask_ = id;
+        }
         inScript = wasInScript;
         if (needResched_[static_cast<size_t>(cpu)]) {
             needResched_[static_cast<size_t>(cpu)] = 0;
@@ -1508,10 +1521,13 @@ Result<std::unique_ptr<SimState>> simulate(const Topology& topo, const DomainTre
     Engine engine(*s);
     const bool completed = engine.run(static_cast<int64_t>(*dur * 1e9));
     s->opt.progress = nullptr;  // it may capture the caller's frame; the state outlives the run
-    if (engine.stuck())
-        return Error{"simulation stuck at " + std::to_string(static_cast<double>(s->now) / 1e9) + " s: " +
-                     "a task's script loops through ops that take no time (" + std::to_string(kOpsPerEvent) +
-                     " of them in one event, or " + std::to_string(s->opt.stuckEvents) + " events without the clock moving)"};
+    if (engine.stuck()) {
+        const int task = engine.stuckTask();
+        const std::string who = task >= 0 ? "task '" + s->tasks[static_cast<size_t>(task)].spec->name + "'" : "a task";
+        return Error{"simulation stuck at " + std::to_string(static_cast<double>(s->now) / 1e9) + " s: " + who +
+                     "'s script loops through ops that take no time (" + std::to_string(kLoopsPerEvent) +
+                     " loops in one event, or " + std::to_string(s->opt.stuckEvents) + " events without the clock moving)"};
+    }
     if (!completed) return Error{"simulation cancelled"};
     return s;
 }

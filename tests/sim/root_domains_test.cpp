@@ -114,6 +114,19 @@ TEST(RootDomains, UnpinnedTasksKeepOffIsolatedCpus) {
     int64_t total = 0;
     for (const auto& t : st2->tasks) total += t.cpuTime.total();
     EXPECT_EQ(cpuTimeOn(*st2, isolated), total) << "a task pinned to isolated CPUs left them";
+
+    // allowed on isolated and housekeeping CPUs alike: the shell (on a housekeeping CPU) starts
+    // them there, and its domains place them on 4-7; started from isolated CPU 2, all four
+    // stayed on it
+    auto mixed = workload::parseWorkloadSpec("sysbench-cpu:threads=4,cpus=2-7", 16);
+    ASSERT_TRUE(mixed.ok()) << mixed.error();
+    auto st3 = run(topo, *mixed, "linux-6.6");
+    ASSERT_NE(st3, nullptr);
+    EXPECT_EQ(cpuTimeOn(*st3, isolated), 0);
+    CpuSet mixedUsed;
+    for (const auto& t : st3->tasks)
+        if (t.cpuTime.mostUsed() >= 0) mixedUsed.set(t.cpuTime.mostUsed());
+    EXPECT_EQ(mixedUsed.toList(), "4-7");
 }
 
 }  // namespace schedscope
