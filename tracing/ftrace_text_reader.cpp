@@ -192,8 +192,18 @@ bool isHeader(std::string_view l) {
            l.starts_with("Minimum Latency: ");
 }
 
-// "CPU:1 [LOST 42 EVENTS]" (tracefs and trace-cmd report).
+// "CPU:1 [LOST 42 EVENTS]" (tracefs), "CPU:1 [425 EVENTS DROPPED]" and "CPU:0 [EVENTS DROPPED]"
+// (trace-cmd report: a page that lost events, with the count when the kernel stored it).
 bool lostLine(std::string_view l, EventStore& store) {
+    if (l.starts_with("CPU:") && l.ends_with("EVENTS DROPPED]")) {
+        const auto open = l.find('[');
+        uint64_t n = 0;
+        const std::string_view inside = open == std::string_view::npos ? std::string_view() : l.substr(open + 1);
+        const auto sp = inside.find(' ');
+        if (sp != std::string_view::npos && toInt(inside.substr(0, sp), n)) store.addAnomaly(Anomaly::LostEvents, n);
+        else store.addAnomaly(Anomaly::LostUnknown);
+        return true;
+    }
     const auto pos = l.find("[LOST ");
     if (pos == std::string_view::npos) return false;
     uint64_t n = 0;

@@ -80,12 +80,18 @@ bool splitTask(std::string_view task, std::string_view& comm, int32_t& pid) {
 }
 
 // Where the "<ts>:" token starts: the first token that reads as a timestamp and is followed by a
-// space; npos when none.
+// space; npos when none. trace-cmd report pads the timestamp to a width, and a raw count of 13
+// digits or more (an x86-tsc clock) fills it: "[001]1184092722685551:", no space after the CPU.
 size_t timestampStart(std::string_view line) {
     for (size_t pos = line.find(": "); pos != std::string_view::npos; pos = line.find(": ", pos + 1)) {
         const auto sp = line.find_last_of(" \t", pos);
         const size_t start = sp == std::string_view::npos ? 0 : sp + 1;
-        if (isTimestampToken(line.substr(start, pos + 1 - start))) return start;
+        const std::string_view token = line.substr(start, pos + 1 - start);
+        if (isTimestampToken(token)) return start;
+        if (token.starts_with('[')) {
+            const auto close = token.find(']');
+            if (close != std::string_view::npos && isTimestampToken(token.substr(close + 1))) return start + close + 1;
+        }
     }
     return std::string_view::npos;
 }

@@ -80,6 +80,17 @@ TEST(TraceClock, AReportOfRawCountsIsReadAsCountsNotRejected) {
     EXPECT_EQ(text->size(), dat->size());
     EXPECT_EQ(text->firstTs(), dat->firstTs());
     EXPECT_EQ(text->lastTs(), dat->lastTs());
+    // counts of 13 digits or more (x86-tsc) fill trace-cmd's column: "[001]1184092722685551:",
+    // with no space after the CPU; that report read as "no sched events"
+    auto tsc = readFtraceText(test::dataPath("traces/clock-x86-tsc.report.txt"));
+    auto tscDat = readTraceDat(test::dataPath("traces/clock-x86-tsc.dat"));
+    ASSERT_TRUE(tsc.ok()) << tsc.error();
+    ASSERT_TRUE(tscDat.ok()) << tscDat.error();
+    EXPECT_FALSE(tsc->clockCountsNs());
+    EXPECT_EQ(tsc->size(), tscDat->size());
+    EXPECT_EQ(tsc->firstTs(), tscDat->firstTs());
+    EXPECT_EQ(tsc->lastTs(), tscDat->lastTs());
+    EXPECT_EQ(tsc->anomaly(Anomaly::GarbageLine), 0u);
     // a report in seconds stays in ns
     auto seconds = readFtraceText(test::dataPath("traces/mixed-v7.report.txt"));
     ASSERT_TRUE(seconds.ok());
