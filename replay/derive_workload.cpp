@@ -455,6 +455,13 @@ Result<DerivedWorkload> deriveWorkload(const tracing::EventStore& store, const T
     }
     // Long enough for a slowed-down replay; the run stops when every task has exited.
     out.workload.durationS = opt.runLimitS > 0 ? opt.runLimitS : defaultRunLimitS(static_cast<double>(we - ws) / 1e9);
+    // the simulator runs at most 100000 s: a window that long is most often one corrupt
+    // timestamp (a flipped bit makes a 1 s trace span 13 days)
+    if (out.workload.durationS > 1e5)
+        return Error{what + ": the window spans " + num(static_cast<double>(we - ws) / 1e9) +
+                     " s, too long to replay (a run may last 100000 s, " +
+                     (opt.runLimitS > 0 ? "which --run-limit asks beyond" : "and a replay 3x its window + 1 s") +
+                     "; a corrupt timestamp? --window A:B replays a part)"};
     out.runLimitGiven = opt.runLimitS > 0;
 
     // ---- what the trace cannot show

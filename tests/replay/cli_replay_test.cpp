@@ -5,6 +5,7 @@
 
 #include <array>
 #include <cstdio>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
@@ -453,4 +454,33 @@ TEST(CliReplay, ATaskNameThatIsNotUtf8StillGivesJson) {
             EXPECT_NE(r.out.find("lo\xef\xbf\xbd\xef\xbf\xbd.sh"), std::string::npos);
         }
     }
+}
+
+// One corrupt page timestamp (the third page of CPU 0 moved 2.5 days ahead) stretches the window
+// past what a replay can run: said as such, with the way out, not as the simulator's limit on a
+// duration the user never gave.
+TEST(CliReplay, AWindowStretchedByACorruptTimestampIsSaidSo) {
+    namespace fs = std::filesystem;
+    const fs::path dir = fs::path(SCHEDSCOPE_TEST_SCRATCH) / "corrupt-timestamp";
+    fs::create_directories(dir);
+    const fs::path file = dir / "record.dat";
+    std::ifstream in(schedscope::test::dataPath("traces/record-v6.dat"), std::ios::binary);
+    std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    constexpr size_t kCpu0ThirdPage = 40960;  // record-v6.dat: CPU 0's data at 32768, 4 KB pages
+    uint64_t ts = 0;
+    std::memcpy(&ts, bytes.data() + kCpu0ThirdPage, sizeof ts);
+    ts += 216'000'000'000'000ULL;  // 60 hours
+    std::memcpy(bytes.data() + kCpu0ThirdPage, &ts, sizeof ts);
+    std::ofstream(file, std::ios::binary) << bytes;
+    fs::copy_file(schedscope::test::dataPath("traces/record-v6.dat.topology.json"), dir / "record.dat.topology.json",
+                  fs::copy_options::overwrite_existing);
+    CliRun r = cli("replay '" + file.string() + "'");
+    EXPECT_EQ(r.status, 2);
+    EXPECT_NE(r.err.find(file.string() + ": the window spans "), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("too long to replay (a run may last 100000 s, and a replay 3x its window + 1 s; a corrupt "
+                         "timestamp? --window A:B replays a part)"),
+              std::string::npos)
+        << r.err;
+    CliRun part = cli("replay '" + file.string() + "' --window 0:1");
+    EXPECT_EQ(part.status, 0) << part.err;
 }
