@@ -11,4 +11,10 @@ std::string describeLostEvents(const EventStore& store) {
     return "at least " + std::to_string(counted) + " lost events and " + drops;
 }
 
+std::string describeUnreadableRecords(const EventStore& store) {
+    const uint64_t n = store.anomaly(Anomaly::Unreadable);
+    if (n == 0) return "";
+    return std::to_string(n) + (n == 1 ? " record" : " records") + " unreadable (a corrupt or cut part of the file)";
+}
+
 }  // namespace schedscope::tracing

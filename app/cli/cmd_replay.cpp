@@ -311,6 +311,9 @@ int runReplay(const Args& args) {
     if (const std::string gaps = tracing::describeSwitchGaps(tracing::switchGaps(*store)); !gaps.empty())
         result->assumptions.push_back("in the trace " + gaps + ": the runs not seen are missing from the recorded side "
                                       "and the derived workload");
+    if (const std::string unreadable = tracing::describeUnreadableRecords(*store); !unreadable.empty())
+        result->assumptions.push_back("the trace has " + unreadable + ": the recorded side and the derived workload miss "
+                                      "what they held");
     if (const std::string lost = tracing::describeLostEvents(*store); !lost.empty())
         result->assumptions.push_back("the trace has " + lost + " (its ring buffer overran): the recorded side and the "
                                       "derived workload miss what they held (a bigger buffer, trace-cmd record -b, keeps them)");

@@ -73,6 +73,7 @@ nlohmann::json statsJson(const EventStore& store, const MigrationReport& mig, co
     j["duration_clock_counts"] = span;
     j["lost_events"] = store.anomaly(Anomaly::LostEvents);
     j["lost"] = tracing::describeLostEvents(store);  // in words, with the drops of unknown size; "" when none
+    j["unreadable"] = tracing::describeUnreadableRecords(store);  // in words; "" when none
     nlohmann::json levels = nlohmann::json::object(), order = nlohmann::json::array();
     for (size_t l = 0; l < mig.levels.size(); ++l)
         if (mig.byLevel[l] || l + 1 < mig.levels.size()) {
@@ -117,10 +118,12 @@ void printStatsText(const nlohmann::json& j) {
     else
         std::snprintf(duration, sizeof duration, "%llu %s counts (the trace clock does not count ns: times are its counts)",
                       j["duration_clock_counts"].get<unsigned long long>(), clock.empty() ? "clock" : clock.c_str());
-    const std::string lost = j["lost"].get<std::string>();
+    std::string lost = j["lost"].get<std::string>();
+    if (lost.empty()) lost = "0 lost events";
+    if (const std::string unreadable = j["unreadable"].get<std::string>(); !unreadable.empty()) lost += ", " + unreadable;
     std::printf("%s: %llu events, %s, %llu tasks, %s (topology: %s%s%s%s)\n",
                 j["file"].get<std::string>().c_str(), j["events"].get<unsigned long long>(), duration,
-                j["tasks"].get<unsigned long long>(), lost.empty() ? "0 lost events" : lost.c_str(),
+                j["tasks"].get<unsigned long long>(), lost.c_str(),
                 j["topology"].is_null() ? "unknown" : j["topology"].get<std::string>().c_str(),
                 buffer == "top" ? "" : ("; buffer " + buffer).c_str(), kernel.empty() ? "" : ("; kernel " + kernel).c_str(),
                 j["topology"].is_null() ? "" : ("; profile " + j["profile"].get<std::string>()).c_str());

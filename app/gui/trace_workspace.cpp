@@ -112,6 +112,8 @@ TraceWorkspace::TraceWorkspace(MainWindow* window) : QObject(window), window_(wi
                           "what-if replay needs real times (%3)")
                            .arg(t->name, store.traceClock().empty() ? tr("(raw counts)") : qs(store.traceClock()),
                                 qs(tracing::nsClockAdvice(store.traceClock())));
+        if (const std::string unreadable = tracing::describeUnreadableRecords(store); !unreadable.empty())
+            notices << tr("%1: %2: events, migrations and waits in that part are missing").arg(t->name, qs(unreadable));
         if (const std::string lost = tracing::describeLostEvents(store); !lost.empty())
             notices << tr("%1: %2: its ring buffer overran, so events, migrations and waits near the gaps are missing "
                           "(a bigger buffer, trace-cmd record -b, keeps them)")

@@ -123,6 +123,16 @@ TEST(BadTraceDat, V7CorruptCompressedChunk) {
     EXPECT_EQ(r->anomaly(Anomaly::Unreadable), 163u);
     EXPECT_LT(r->size(), whole->size());
     expectInTimeOrder(*r);
+    // said where one looks: trace stats' first line (it read "0 lost events" alone) and replay's
+    // assumptions
+    const std::string path = scratchPath("dat/v7-chunk.dat");
+    CliRun stats = runCli("trace stats '" + path + "'");
+    ASSERT_EQ(stats.status, 0) << stats.err;
+    EXPECT_NE(stats.out.find("0 lost events, 163 records unreadable (a corrupt or cut part of the file)"), std::string::npos)
+        << stats.out.substr(0, 400);
+    CliRun replay = runCli("replay '" + path + "' --local");
+    ASSERT_EQ(replay.status, 0) << replay.err;
+    EXPECT_NE(replay.out.find("the trace has 163 records unreadable"), std::string::npos) << replay.out;
 }
 
 // One bit flipped in a zstd-compressed format section that still decompresses: libtraceevent
