@@ -28,23 +28,19 @@ void EntityTree::update(Pool& pool, int n) {
     node.minVruntime = best;
 }
 
-int EntityTree::rotateRight(Pool& pool, int n) {
-    const int l = at(pool, n).left;
-    at(pool, n).left = at(pool, l).right;
-    at(pool, l).right = n;
+// n's child on `side` takes n's place, n becoming its child on the other side (a right
+// rotation lifts the left child)
+int EntityTree::rotateUp(Pool& pool, int n, int EntityNode::*side, int EntityNode::*other) {
+    const int child = at(pool, n).*side;
+    at(pool, n).*side = at(pool, child).*other;
+    at(pool, child).*other = n;
     update(pool, n);
-    update(pool, l);
-    return l;
+    update(pool, child);
+    return child;
 }
 
-int EntityTree::rotateLeft(Pool& pool, int n) {
-    const int r = at(pool, n).right;
-    at(pool, n).right = at(pool, r).left;
-    at(pool, r).left = n;
-    update(pool, n);
-    update(pool, r);
-    return r;
-}
+int EntityTree::rotateRight(Pool& pool, int n) { return rotateUp(pool, n, &EntityNode::left, &EntityNode::right); }
+int EntityTree::rotateLeft(Pool& pool, int n) { return rotateUp(pool, n, &EntityNode::right, &EntityNode::left); }
 
 int EntityTree::insertAt(Pool& pool, int n, int id) {
     if (n < 0) return id;

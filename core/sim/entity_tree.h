@@ -68,6 +68,7 @@ private:
     static void update(Pool& pool, int n);
     static int insertAt(Pool& pool, int n, int id);
     static int eraseAt(Pool& pool, int n, int id);
+    static int rotateUp(Pool& pool, int n, int EntityNode::*side, int EntityNode::*other);
     static int rotateRight(Pool& pool, int n);
     static int rotateLeft(Pool& pool, int n);
 

@@ -428,23 +428,34 @@ TEST(CliReplay, TheRecordedProfileFollowsTheTracesKernel) {
     EXPECT_EQ(nlohmann::json::parse(named.out)["baseline"]["config"]["profile"], "linux-6.6");
 }
 
+namespace {
+// record-v6.dat's bytes, to damage in a copy
+std::string recordV6Bytes() {
+    std::ifstream in(schedscope::test::dataPath("traces/record-v6.dat"), std::ios::binary);
+    return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+}
+// `bytes` as scratch/NAME/record.dat, next to a copy of record-v6.dat's topology sidecar
+std::filesystem::path writeWithSidecar(const std::string& name, const std::string& bytes) {
+    namespace fs = std::filesystem;
+    const fs::path dir = fs::path(SCHEDSCOPE_TEST_SCRATCH) / name;
+    fs::create_directories(dir);
+    std::ofstream(dir / "record.dat", std::ios::binary) << bytes;
+    fs::copy_file(schedscope::test::dataPath("traces/record-v6.dat.topology.json"), dir / "record.dat.topology.json",
+                  fs::copy_options::overwrite_existing);
+    return dir / "record.dat";
+}
+}  // namespace
+
 // Linux lets a task name itself any bytes (prctl(PR_SET_NAME)): a comm that is not UTF-8 came
 // out of replay --json as "internal error: invalid UTF-8 byte" and no output. The JSON now
 // carries it with U+FFFD for the bad bytes. (record-v6.dat with load.sh renamed in place.)
 TEST(CliReplay, ATaskNameThatIsNotUtf8StillGivesJson) {
-    namespace fs = std::filesystem;
-    const fs::path dir = fs::path(SCHEDSCOPE_TEST_SCRATCH) / "non-utf8-comm";
-    fs::create_directories(dir);
-    const fs::path file = dir / "record.dat";
-    std::ifstream in(schedscope::test::dataPath("traces/record-v6.dat"), std::ios::binary);
-    std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    std::string bytes = recordV6Bytes();
     int renamed = 0;
     for (size_t at = bytes.find("load.sh"); at != std::string::npos; at = bytes.find("load.sh", at + 1), ++renamed)
         bytes.replace(at, 7, "lo\xff\xfe.sh");
     ASSERT_GT(renamed, 100);
-    std::ofstream(file, std::ios::binary) << bytes;
-    fs::copy_file(schedscope::test::dataPath("traces/record-v6.dat.topology.json"), dir / "record.dat.topology.json",
-                  fs::copy_options::overwrite_existing);
+    const std::filesystem::path file = writeWithSidecar("non-utf8-comm", bytes);
     for (const std::string& command : {"replay '" + file.string() + "' --json", "trace stats '" + file.string() + "' --json"}) {
         CliRun r = cli(command);
         ASSERT_EQ(r.status, 0) << command << ": " << r.err;
@@ -460,20 +471,13 @@ TEST(CliReplay, ATaskNameThatIsNotUtf8StillGivesJson) {
 // past what a replay can run: said as such, with the way out, not as the simulator's limit on a
 // duration the user never gave.
 TEST(CliReplay, AWindowStretchedByACorruptTimestampIsSaidSo) {
-    namespace fs = std::filesystem;
-    const fs::path dir = fs::path(SCHEDSCOPE_TEST_SCRATCH) / "corrupt-timestamp";
-    fs::create_directories(dir);
-    const fs::path file = dir / "record.dat";
-    std::ifstream in(schedscope::test::dataPath("traces/record-v6.dat"), std::ios::binary);
-    std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    std::string bytes = recordV6Bytes();
     constexpr size_t kCpu0ThirdPage = 40960;  // record-v6.dat: CPU 0's data at 32768, 4 KB pages
     uint64_t ts = 0;
     std::memcpy(&ts, bytes.data() + kCpu0ThirdPage, sizeof ts);
     ts += 216'000'000'000'000ULL;  // 60 hours
     std::memcpy(bytes.data() + kCpu0ThirdPage, &ts, sizeof ts);
-    std::ofstream(file, std::ios::binary) << bytes;
-    fs::copy_file(schedscope::test::dataPath("traces/record-v6.dat.topology.json"), dir / "record.dat.topology.json",
-                  fs::copy_options::overwrite_existing);
+    const std::filesystem::path file = writeWithSidecar("corrupt-timestamp", bytes);
     CliRun r = cli("replay '" + file.string() + "'");
     EXPECT_EQ(r.status, 2);
     EXPECT_NE(r.err.find(file.string() + ": the window spans "), std::string::npos) << r.err;
