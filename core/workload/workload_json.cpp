@@ -184,24 +184,49 @@ Result<const OpFields*> opKindOf(const json& o, const std::string& where) {
     return kind;
 }
 
+// The first key given twice in one object, by a SAX pass that builds nothing.
+struct DuplicateKeyFinder : nlohmann::json_sax<json> {
+    std::vector<std::set<std::string>> objects;  // the keys of each object open
+    std::string duplicate;
+    bool null() override { return true; }
+    bool boolean(bool) override { return true; }
+    bool number_integer(number_integer_t) override { return true; }
+    bool number_unsigned(number_unsigned_t) override { return true; }
+    bool number_float(number_float_t, const string_t&) override { return true; }
+    bool string(string_t&) override { return true; }
+    bool binary(binary_t&) override { return true; }
+    bool start_object(std::size_t) override {
+        objects.emplace_back();
+        return true;
+    }
+    bool key(string_t& name) override {
+        if (!objects.empty() && !objects.back().insert(name).second) {
+            duplicate = name;
+            return false;  // found: stop
+        }
+        return true;
+    }
+    bool end_object() override {
+        if (!objects.empty()) objects.pop_back();
+        return true;
+    }
+    bool start_array(std::size_t) override { return true; }
+    bool end_array() override { return true; }
+    bool parse_error(std::size_t, const std::string&, const nlohmann::detail::exception&) override { return false; }
+};
+
 Result<Workload> parse(const std::string& text, const std::string& origin, int cpuCount) {
     // (nlohmann's lexer ends the input at a NUL byte: what follows one would be ignored)
     if (text.find('\0') != std::string::npos) return Error{origin + ": not valid JSON (a NUL byte)"};
     // A key given twice in one object: nlohmann keeps the last, so {"run_ms": 1, "run_ms": 50}
-    // would run 50 ms without a word. The parser's callback sees each key as it comes.
-    std::vector<std::set<std::string>> keysSeen;
-    std::string duplicate;
-    auto watchKeys = [&](int, json::parse_event_t event, json& parsed) {
-        if (event == json::parse_event_t::object_start) keysSeen.emplace_back();
-        else if (event == json::parse_event_t::object_end && !keysSeen.empty()) keysSeen.pop_back();
-        else if (event == json::parse_event_t::key && !keysSeen.empty() && duplicate.empty() &&
-                 !keysSeen.back().insert(parsed.get<std::string>()).second)
-            duplicate = parsed.get<std::string>();
-        return true;
-    };
+    // would run 50 ms without a word. A SAX pass finds it (the DOM parser's callback form is
+    // quadratic in an array's length: a saved replay workload's scripts took minutes).
+    DuplicateKeyFinder finder;
+    json::sax_parse(text, &finder, json::input_format_t::json, false);
+    const std::string& duplicate = finder.duplicate;
     json doc;
     try {
-        doc = json::parse(text, watchKeys, true);
+        doc = json::parse(text);
     } catch (const json::exception& e) {
         // "[json.exception.parse_error.101] parse error at line 3, column 5: syntax error ..."
         std::string why = e.what();
