@@ -47,8 +47,13 @@ const std::vector<KernelChange>& kernelChanges() {
          }},
         // "sched/fair: Allow a small load imbalance between low utilisation SD_NUMA domains"
         {{5, 5}, [](KernelProfile& p) { p.numaImbalance = 1; }},
-        // "sched/topology: Remove SD_BALANCE_WAKE on asymmetric capacity systems"
-        {{5, 7}, [](KernelProfile& p) { p.asymBalanceWake = false; }},
+        // "sched/topology: Remove SD_BALANCE_WAKE on asymmetric capacity systems", "sched/fair:
+        // Remove wake_cap()", "sched/fair: Add asymmetric CPU capacity wakeup scan"
+        {{5, 7},
+         [](KernelProfile& p) {
+             p.asymBalanceWake = false;
+             p.asymWakeup = AsymWakeup::IdleCapacityFirst;
+         }},
         // "sched/fair: Reduce cases for active balance": only for migrate_task imbalances;
         // "sched/topology: Use prebuilt SD flag degeneration mask" (sd_flags.h); "sched/topology:
         // Propagate SD_ASYM_CPUCAPACITY upwards"
@@ -57,6 +62,7 @@ const std::vector<KernelChange>& kernelChanges() {
              p.legacyActiveBalance = false;
              p.legacyDegenerateMasks = false;
              p.asymCapacity = AsymCapacityRule::FromLevel;
+             p.asymWakeup = AsymWakeup::FitsFirst;  // "sched/fair: Prefer prev cpu in asymmetric wakeup path"
          }},
         // "sched/topology: fix the issue groups don't span domain->span for NUMA diameter > 2"
         {{5, 13}, [](KernelProfile& p) { p.numaDescendedSibling = true; }},

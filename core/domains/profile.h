@@ -34,6 +34,13 @@ enum class AsymCapacityRule {
     PerSpan,    // 5.14+: each domain whose span holds two capacities, _FULL when it holds all of them
 };
 
+// How a wakeup weighs CPU capacities on a machine whose CPUs differ in capacity
+enum class AsymWakeup {
+    WakeCap,           // until 5.6: wake_cap() gives up the affine wakeup when the wakee does not fit
+    IdleCapacityFirst, // 5.7-5.9: select_idle_sibling() starts with select_idle_capacity()
+    FitsFirst,         // 5.10+: target, prev and recent_used_cpu if idle and the task fits, then the scan
+};
+
 struct KernelProfile {
     std::string name;           // "linux-6.1"
     std::string description;
@@ -58,6 +65,7 @@ struct KernelProfile {
     bool hybridCapacityWithoutSmt = false;  // intel_pstate: asym capacity, not ITMT, on hybrid without SMT (6.12)
     AsymCapacityRule asymCapacity = AsymCapacityRule::None;
     bool asymBalanceWake = false;  // 4.20-5.6: SD_BALANCE_WAKE on the asymmetric domain and those below it
+    AsymWakeup asymWakeup = AsymWakeup::WakeCap;
     // fair class behaviours the simulator follows
     bool sisUtil = false;              // SIS_UTIL scan limit in select_idle_cpu, since 6.0
     int numaImbalance = 0;             // adjust_numa_imbalance: 0 none, 1 25% of the span (5.7), 2 imb_numa_nr (5.18)

@@ -34,6 +34,7 @@ GroupType groupClassify(unsigned pct, const SgStats& s, bool imbalanced) {
     if (imbalanced) return GroupType::Imbalanced;
     if (s.asymPacking) return GroupType::AsymPacking;
     if (s.smtBalance) return GroupType::SmtBalance;
+    if (s.misfitTaskLoad > 0) return GroupType::MisfitTask;
     if (!groupHasCapacity(pct, s)) return GroupType::FullyBusy;
     return GroupType::HasSpare;
 }

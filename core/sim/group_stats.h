@@ -29,6 +29,11 @@ struct SgStats {
     int cores = 1;
     unsigned flags = 0;
     bool smtBalance = false;
+    // asymmetric capacities: the largest misfit task load of the group's CPUs (balancer: other
+    // groups of an SD_ASYM_CPUCAPACITY domain; fork/exec placement: 1 when the task fits none of
+    // its CPUs) and the group's smallest and largest CPU capacity (sgc->min/max_capacity)
+    double misfitTaskLoad = 0;
+    double minCapacity = 1024, maxCapacity = 1024;
     GroupType type = GroupType::HasSpare;
 };
 
@@ -38,8 +43,7 @@ bool groupIsOverloaded(unsigned imbalancePct, const SgStats& sgs);
 bool groupHasCapacity(unsigned imbalancePct, const SgStats& sgs);
 // group_classify(); `imbalanced` is sg_imbalanced() (pinned tasks kept a child unbalanced).
 // Asym packing: sgs.asymPacking, set by the balancer (asym_packing.h); SMT balance:
-// sgs.smtBalance, set by the balancer from 6.6. Misfit needs asymmetric
-// CPU capacities, which the simulator does not model.
+// sgs.smtBalance, set by the balancer from 6.6; misfit: sgs.misfitTaskLoad.
 GroupType groupClassify(unsigned imbalancePct, const SgStats& sgs, bool imbalanced);
 
 }  // namespace schedscope::sim

@@ -7,6 +7,7 @@
 
 #include "domains/sd_flags.h"
 #include "sim/asym_packing.h"
+#include "sim/cpu_capacity.h"
 #include "sim/cpu_iter.h"
 #include "sim/fair_rq.h"
 #include "sim/select_task_rq.h"
@@ -40,12 +41,38 @@ int64_t jiffiesNow(const SimState& s) { return s.now - s.now % s.jiffyNs(); }
 // one group is an SMT core (of more than one CPU) and the other is not: smt_vs_nonsmt_groups() (6.6)
 bool smtVsNonsmt(const SgStats& a, const SgStats& b) { return (a.flags & SD_SHARE_CPUCAPACITY) != (b.flags & SD_SHARE_CPUCAPACITY); }
 
-// update_sd_pick_busiest()
-bool pickBusiest(const SimFeatures& feat, const SgStats& sgs, const SgStats& busiest, bool haveBusiest) {
+// What update_sd_pick_busiest() weighs in an SD_ASYM_CPUCAPACITY domain: the capacity of the
+// CPU balancing and what its own group is.
+struct AsymCapacityCheck {
+    double dstCapacity = 1024;
+    GroupType localType = GroupType::HasSpare;
+};
+
+bool busierOfSameType(const SimFeatures& feat, const SgStats& sgs, const SgStats& busiest);
+
+// update_sd_pick_busiest(); `asym` only in an SD_ASYM_CPUCAPACITY domain
+bool pickBusiest(const SimFeatures& feat, const SgStats& sgs, const SgStats& busiest, bool haveBusiest,
+                 const AsymCapacityCheck* asym) {
     if (sgs.sumNrRunning == 0) return false;
-    if (!haveBusiest) return true;
-    if (sgs.type > busiest.type) return true;
-    if (sgs.type < busiest.type) return false;
+    // a misfit task this CPU cannot help: it is no bigger, or its own group is busy
+    if (asym && sgs.type == GroupType::MisfitTask &&
+        (!capacityGreater(asym->dstCapacity, sgs.maxCapacity) || asym->localType != GroupType::HasSpare))
+        return false;
+    // the kernel's first busiest is an empty has_spare group, which any group of a busier type
+    // beats at once and one with spare capacity beats on its way past the capacity test below
+    if (haveBusiest || sgs.type == GroupType::HasSpare) {
+        if (haveBusiest && sgs.type > busiest.type) return true;
+        if (haveBusiest && sgs.type < busiest.type) return false;
+        if (haveBusiest && !busierOfSameType(feat, sgs, busiest)) return false;
+        // no more than one task per CPU on bigger CPUs: moving them to a smaller one costs
+        // throughput
+        if (asym && sgs.type <= GroupType::FullyBusy && capacityGreater(sgs.minCapacity, asym->dstCapacity)) return false;
+    }
+    return true;
+}
+
+// update_sd_pick_busiest()'s comparison of two groups of one type
+bool busierOfSameType(const SimFeatures& feat, const SgStats& sgs, const SgStats& busiest) {
     // the has_spare rule: no more idle CPUs than the busiest, and if as many, more tasks
     auto busierWithSpare = [&] {
         if (sgs.idleCpus > busiest.idleCpus) return false;
@@ -66,8 +93,9 @@ bool pickBusiest(const SimFeatures& feat, const SgStats& sgs, const SgStats& bus
         return !(busiest.flags & SD_SHARE_CPUCAPACITY);
     case GroupType::AsymPacking:  // prefer to move from the lowest priority CPU's work
         return busiest.asymPreferPrio > sgs.asymPreferPrio;
+    case GroupType::MisfitTask:  // the biggest misfit
+        return sgs.misfitTaskLoad >= busiest.misfitTaskLoad;
     case GroupType::Imbalanced:
-    case GroupType::MisfitTask:
         return false;
     case GroupType::HasSpare:
         // 6.6: never an SMT core running one task over a group that is not SMT (pulling its task
@@ -136,8 +164,11 @@ int detachTasks(SimState& s, SchedOps& ops, LbEnv& env, MigrationCause cause) {
             break;
         }
         case MigrationType::Task:
-        case MigrationType::Misfit:
             env.imbalance -= 1;
+            break;
+        case MigrationType::Misfit:
+            if (taskFitsCpu(s, p, env.srcCpu)) continue;  // not the misfit
+            env.imbalance = 0;
             break;
         }
         ops.migrateTask(id, env.dstCpu, cause);
@@ -159,11 +190,12 @@ bool needActiveBalance(const SimState& s, const LbEnv& env) {
     if (env.idle != BalanceIdle::NotIdle && schedUseAsymPrio(s, sd, env.dstCpu) &&
         (schedAsymPrefer(s, env.dstCpu, env.srcCpu) || !schedUseAsymPrio(s, sd, env.srcCpu)))
         return true;
+    // a running misfit task goes to the bigger CPU at once (since 4.20, before the rework too)
+    if (env.type == MigrationType::Misfit) return true;
     const bool failedEnough = ds.nrBalanceFailed > sd.cacheNiceTries + 2;
     if (s.feat.legacyActiveBalance) return failedEnough;
     // imbalanced_active_balance(): spreading tasks when there is spare capacity
-    if (env.type == MigrationType::Task && failedEnough) return true;
-    return env.type == MigrationType::Misfit;
+    return env.type == MigrationType::Task && failedEnough;
 }
 
 }  // namespace
@@ -219,6 +251,16 @@ SgStats updateSgLbStats(SimState& s, const LbEnv& env, int g) {
     const SimState::GroupShape& shape = s.spanShapes[static_cast<size_t>(spanId)];
     st.cores = shape.cores;
     st.flags = shape.flags;
+    st.minCapacity = shape.minCapacity;
+    st.maxCapacity = shape.maxCapacity;
+    // the misfit task load of another group's CPUs (which also marks the root domain overloaded:
+    // SimState::rdOverloaded() counts misfit CPUs as they come)
+    if ((sd.flags & SD_ASYM_CPUCAPACITY) && !grp.span.test(env.dstCpu)) {
+        const CpuSet& cpus = env.candidates();
+        grp.span.forEach([&](int i) {
+            if (cpus.test(i)) st.misfitTaskLoad = std::max(st.misfitTaskLoad, s.cpus[static_cast<size_t>(i)].misfitTaskLoad);
+        });
+    }
     const bool smtCore = shape.flags & SD_SHARE_CPUCAPACITY;  // an SMT core of more than one CPU
     // check if the idle dst CPU is preferred to this group: sched_group_asym(), where CPU
     // priorities do not count for an SMT core with more than one busy sibling
@@ -242,6 +284,9 @@ SdLbStats updateSdLbStats(SimState& s, LbEnv& env) {
     if (!s.feat.smtFullyBusyBusiest) sds.preferSibling = env.sd > 0 && (dom(s, env.dstCpu, env.sd - 1).flags & SD_PREFER_SIBLING);
     double sumUtil = 0;
     if (s.recording()) s.scratchGroups.clear();
+    // the local group comes first in the ring, so its type is known when the others are weighed
+    const bool asym = (sd.flags & SD_ASYM_CPUCAPACITY) != 0;
+    AsymCapacityCheck asymCheck{s.capacityOf(env.dstCpu), GroupType::HasSpare};
     for (size_t g = 0; g < sd.groups.size(); ++g) {
         SgStats sgs = updateSgLbStats(s, env, static_cast<int>(g));
         if (s.recording())
@@ -251,7 +296,8 @@ SdLbStats updateSdLbStats(SimState& s, LbEnv& env) {
         if (sd.groups[g].span.test(env.dstCpu)) {
             sds.local = static_cast<int>(g);
             sds.localStat = sgs;
-        } else if (pickBusiest(s.feat, sgs, sds.busiestStat, sds.busiest >= 0)) {
+            asymCheck.localType = sgs.type;
+        } else if (pickBusiest(s.feat, sgs, sds.busiestStat, sds.busiest >= 0, asym ? &asymCheck : nullptr)) {
             sds.busiest = static_cast<int>(g);
             sds.busiestStat = sgs;
         }
@@ -296,6 +342,11 @@ void calculateImbalance(SimState& s, LbEnv& env, SdLbStats& sds) {
     const SchedDomain& sd = dom(s, env.dstCpu, env.sd);
     SgStats& local = sds.localStat;
     SgStats& busiest = sds.busiestStat;
+    if (busiest.type == GroupType::MisfitTask) {  // the misfit task, to a bigger CPU
+        env.type = MigrationType::Misfit;
+        env.imbalance = 1;
+        return;
+    }
     if (busiest.type == GroupType::AsymPacking) {  // move every task of the lower priority group
         env.type = MigrationType::Task;
         env.imbalance = busiest.sumNrRunning;
@@ -384,19 +435,30 @@ int findBusiestGroup(SimState& s, LbEnv& env, SdLbStats& sds) {
 int findBusiestQueue(SimState& s, const LbEnv& env, int group) {
     const SchedDomain& sd = dom(s, env.dstCpu, env.sd);
     int busiest = -1, busiestNr = 0;
-    double busiestLoad = 0, busiestUtil = -1;
+    double busiestLoad = 0, busiestUtil = -1, busiestCapacity = 1;
     const CpuSet& cpus = env.candidates();
+    const bool asymCapacity = (sd.flags & SD_ASYM_CPUCAPACITY) != 0;
+    const double dstCapacity = s.capacityOf(env.dstCpu);
     sd.groups[static_cast<size_t>(group)].span.forEach([&](int i) {
         if (!cpus.test(i)) return;
         const int nr = s.cpus[static_cast<size_t>(i)].nrRunning();
         if (nr == 0) return;
+        const double capacity = s.capacityOf(i);
+        // never a lone task of a CPU no smaller than dst: that could end in an active balance
+        // from a big CPU down to a little one
+        if (asymCapacity && nr == 1 && !capacityGreater(dstCapacity, capacity)) return;
         // only pull from a CPU of lower priority than dst, unless it has more than one task
         if (nr == 1 && !s.asymPrio.empty() && schedAsym(s, sd, i, env.dstCpu)) return;
         switch (env.type) {
         case MigrationType::Load: {
             const double load = s.cpuLoad(i);
             if (nr == 1 && load > env.imbalance) return;  // check_cpu_capacity(): no pressure modelled
-            if (busiest < 0 || load > busiestLoad) { busiestLoad = load; busiest = i; }
+            // the highest load per capacity (load_i * capacity_j > load_j * capacity_i)
+            if (busiest < 0 || load * busiestCapacity > busiestLoad * capacity) {
+                busiestLoad = load;
+                busiestCapacity = capacity;
+                busiest = i;
+            }
             break;
         }
         case MigrationType::Util: {
@@ -406,9 +468,13 @@ int findBusiestQueue(SimState& s, const LbEnv& env, int group) {
             break;
         }
         case MigrationType::Task:
-        case MigrationType::Misfit:
             if (busiestNr < nr) { busiestNr = nr; busiest = i; }
             break;
+        case MigrationType::Misfit: {  // the biggest misfit task
+            const double misfit = s.cpus[static_cast<size_t>(i)].misfitTaskLoad;
+            if (misfit > busiestLoad) { busiestLoad = misfit; busiest = i; }
+            break;
+        }
         }
     });
     return busiest;
@@ -681,6 +747,7 @@ void updateNewidleCost(const SimState& s, DomainState& ds, double cost) {
 bool newidleBalance(SimState& s, SchedOps& ops, int cpu) {
     Cpu& rq = rqOf(s, cpu);
     rq.idleStamp = s.now;
+    updateMisfitStatus(s, cpu, -1);
     int64_t next = jiffiesNow(s) + 1000000000LL;
     auto updateNext = [&](int i) {
         DomainState& ds = rq.dom[static_cast<size_t>(i)];
@@ -744,21 +811,24 @@ void nohzBalancerKick(SimState& s, SchedOps& ops, int cpu) {
     if (s.now < s.nohzNextBalance) return;
     Cpu& rq = rqOf(s, cpu);
     bool kick = rq.nrRunning() >= 2;
-    if (!kick) {
-        // more than one busy CPU in this LLC: another LLC (or idle SMT siblings) may take some
-        const CpuInfo& ci = s.info[static_cast<size_t>(cpu)];
-        if (ci.sdLlc >= 0) {
-            int busy = 0;
-            dom(s, cpu, ci.sdLlc).span.forEach([&](int c) { busy += s.idle(c) ? 0 : 1; });
-            kick = busy > 1;
-        }
-    }
     if (!kick && !s.asymPrio.empty()) {
         // ASYM_PACKING: an idle CPU preferred to this one (its whole core idle) may take the task
         if (const int a = sdAsymPacking(s, cpu); a >= 0) {
             const SchedDomain& sd = dom(s, cpu, a);
             sd.span.forEach([&](int i) { kick = kick || (s.idle(i) && schedAsym(s, sd, i, cpu)); });
         }
+    }
+    const CpuInfo& ci = s.info[static_cast<size_t>(cpu)];
+    if (!kick && ci.sdAsymCapacity >= 0) {
+        // asymmetric capacities: only a misfit task that a bigger CPU could take is worth a
+        // kick; the LLC's busy count below is not looked at (capacity, not cache use, is what
+        // the balance is for there)
+        kick = checkMisfitStatus(s, cpu);
+    } else if (!kick && ci.sdLlc >= 0) {
+        // more than one busy CPU in this LLC: another LLC (or idle SMT siblings) may take some
+        int busy = 0;
+        dom(s, cpu, ci.sdLlc).span.forEach([&](int c) { busy += s.idle(c) ? 0 : 1; });
+        kick = busy > 1;
     }
     if (!kick) return;
     // find_new_ilb(): the first idle CPU; it balances on behalf of every idle CPU

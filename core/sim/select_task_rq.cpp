@@ -4,6 +4,7 @@
 #include <limits>
 
 #include "domains/sd_flags.h"
+#include "sim/cpu_capacity.h"
 #include "sim/cpu_iter.h"
 
 namespace schedscope::sim {
@@ -151,10 +152,24 @@ int selectIdleSibling(SimState& s, Task& p, int prev, int target) {
         s.why = {rule, target, ti.sdLlc};
         return cpu;
     };
-    if (s.idle(target) && allowed(p, target)) return because("select_idle_sibling: target is idle", target);
+    // asymmetric capacities (5.7+): the domain of interest is sd_asym_cpucapacity, not sd_llc
+    // (a symmetric island of such a machine has none and goes the usual way)
+    const bool asymScan = s.asymCapacity && ti.sdAsymCapacity >= 0 && s.feat.asymWakeup != AsymWakeup::WakeCap;
+    auto capacityScan = [&] {
+        const int i = selectIdleCapacity(s, p, ti.sdAsymCapacity, target);
+        s.why = {i >= 0 ? "select_idle_capacity: an idle CPU the task fits, else the biggest idle one"
+                        : "select_idle_capacity: no idle CPU, stay on target",
+                 target, ti.sdAsymCapacity};
+        return i >= 0 ? i : target;
+    };
+    if (asymScan && s.feat.asymWakeup == AsymWakeup::IdleCapacityFirst) return capacityScan();
+    // 5.10+: target, prev and recent_used_cpu only when the task fits them (asym_fits_cpu())
+    const double util = s.asymCapacity && s.feat.asymWakeup == AsymWakeup::FitsFirst ? s.taskUtil(p.id) : 0.0;
+    auto fits = [&](int cpu) { return util == 0.0 || asymFitsCpu(s, util, cpu); };
+    if (s.idle(target) && allowed(p, target) && fits(target)) return because("select_idle_sibling: target is idle", target);
     const bool cluster = s.feat.clusterScan && s.clusterActive;
     int prevAff = -1, recentAff = -1;
-    if (prev != target && shareCache(s, prev, target) && s.idle(prev) && allowed(p, prev)) {
+    if (prev != target && shareCache(s, prev, target) && s.idle(prev) && allowed(p, prev) && fits(prev)) {
         if (!cluster || shareResources(s, prev, target))
             return because(cluster ? "select_idle_sibling: prev is idle and shares the target's cluster"
                                    : "select_idle_sibling: prev is idle and shares the target's LLC",
@@ -164,11 +179,12 @@ int selectIdleSibling(SimState& s, Task& p, int prev, int target) {
     const int recent = p.recentUsedCpu;
     p.recentUsedCpu = prev;
     if (recent >= 0 && recent != prev && recent != target && shareCache(s, recent, target) && s.idle(recent) &&
-        allowed(p, recent)) {
+        allowed(p, recent) && fits(recent)) {
         if (!cluster || shareResources(s, recent, target))
             return because("select_idle_sibling: recent_used_cpu is idle and shares the cache", recent);
         recentAff = recent;
     }
+    if (asymScan) return capacityScan();
     if (ti.sdLlc < 0) return because("select_idle_sibling: no LLC domain, stay on target", target);
     bool hasIdleCore = false;
     if (s.smtActive) {
@@ -190,7 +206,9 @@ SgStats sgWakeupStats(SimState& s, int cpu, int sdIndex, int groupIndex, const T
     const SchedDomain& sd = dom(s, cpu, sdIndex);
     const SchedGroup& g = sd.groups[static_cast<size_t>(groupIndex)];
     SgStats st;
+    st.maxCapacity = 0;
     g.span.forEach([&](int i) {
+        st.maxCapacity = std::max(st.maxCapacity, s.capacityOf(i));
         const bool mine = p.cpu == i && (p.state == TaskState::Runnable || p.state == TaskState::Running);
         st.groupLoad += std::max(0.0, s.cpuLoad(i) - (mine ? s.taskLoad(p.id) : 0.0));
         st.groupUtil += std::max(0.0, s.cpuUtil(i) - (mine ? s.taskUtil(p.id) : 0.0));
@@ -201,6 +219,8 @@ SgStats sgWakeupStats(SimState& s, int cpu, int sdIndex, int groupIndex, const T
     });
     st.groupWeight = s.info[static_cast<size_t>(cpu)].groupWeight[static_cast<size_t>(sdIndex)][static_cast<size_t>(groupIndex)];
     st.groupCapacity = g.capacity > 0 ? g.capacity : 1024.0 * st.groupWeight;
+    // the task fits none of the group's CPUs
+    if ((sd.flags & SD_ASYM_CPUCAPACITY) && !fitsCapacity(s.taskUtil(p.id), st.maxCapacity)) st.misfitTaskLoad = 1;
     st.type = groupClassify(sd.imbalancePct, st, false);
     if (st.type == GroupType::FullyBusy || st.type == GroupType::Overloaded)
         st.avgLoad = st.groupLoad * 1024.0 / st.groupCapacity;
@@ -248,8 +268,10 @@ int findIdlestGroup(SimState& s, int cpu, int sdIndex, const Task& p) {
             case GroupType::Imbalanced:
             case GroupType::AsymPacking:
             case GroupType::SmtBalance:  // not used in the slow wakeup path
-            case GroupType::MisfitTask:
                 pick = false;
+                break;
+            case GroupType::MisfitTask:  // the group with the biggest CPU
+                if (idlestSgs.maxCapacity >= sgs.maxCapacity) pick = false;
                 break;
             case GroupType::HasSpare:
                 if (idlestSgs.idleCpus > sgs.idleCpus) pick = false;
@@ -276,8 +298,10 @@ int findIdlestGroup(SimState& s, int cpu, int sdIndex, const Task& p) {
     }
     case GroupType::Imbalanced:
     case GroupType::AsymPacking:
-    case GroupType::SmtBalance:
-    case GroupType::MisfitTask:
+    case GroupType::SmtBalance:  // not used in the slow wakeup path
+        return -1;
+    case GroupType::MisfitTask:  // stay unless the idlest group has a bigger CPU
+        if (localSgs.maxCapacity >= idlestSgs.maxCapacity) return -1;
         break;
     case GroupType::HasSpare:
         if (sd.flags & SD_NUMA) {
@@ -406,14 +430,17 @@ int selectTaskRqFair(SimState& s, Task& p, int prevCpu, int thisCpu, int wakeFla
     if ((wakeFlags & WF_TTWU) && waker) {
         recordWakee(s, *waker, p);
         const bool wide = wakeWide(s, *waker, p, thisCpu);
-        wantAffine = !wide && allowed(p, thisCpu);
+        // until 5.6 a wakee too big for the smaller of the two CPUs gets no affine wakeup
+        const bool cap = !wide && s.feat.asymWakeup == AsymWakeup::WakeCap && wakeCap(s, p, thisCpu, prevCpu);
+        wantAffine = !wide && !cap && allowed(p, thisCpu);
         if (wide) affineRule = "wake_wide: many wakees, no affine wakeup";
+        else if (cap) affineRule = "wake_cap: the wakee does not fit the smaller CPU, no affine wakeup";
         else if (!wantAffine) affineRule = "no affine wakeup: the waker's CPU is not in the wakee's affinity";
     } else if (wakeFlags & WF_TTWU) {
         // a timer's or an interrupt's wakeup, run where it fired (prev here), no waker's flips to
         // weigh: want_affine holds, and the first SD_WAKE_AFFINE domain ends the walk in the fast
         // path, even where a domain has SD_BALANCE_WAKE (4.20-5.6 asymmetric capacity)
-        wantAffine = allowed(p, thisCpu);
+        wantAffine = allowed(p, thisCpu) && !(s.feat.asymWakeup == AsymWakeup::WakeCap && wakeCap(s, p, thisCpu, prevCpu));
     }
     int sd = -1;
     for (int i = 0; i < nrDomains(s, thisCpu); ++i) {

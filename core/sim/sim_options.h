@@ -49,6 +49,7 @@ struct SimFeatures {
     // a failed newidle pass bumps the domain's cost by half (6.17 until the 6.19 revert)
     bool newidleFailBump = false;
     WakeWide wakeWide = WakeWide::Llc;  // every kernel since 4.13 ("sched: Implement smarter wake-affine logic")
+    AsymWakeup asymWakeup = AsymWakeup::FitsFirst;  // capacities in the wakeup path (KernelProfile::asymWakeup)
 };
 
 struct SimOptions {

@@ -97,6 +97,9 @@ struct alignas(64) Task {
     const workload::TaskSpec* spec = nullptr;
     size_t pc = 0;
     std::vector<long long> loopLeft;  // per op index, for Loop ops (empty when the script has none)
+    // p->max_allowed_capacity (6.10): the largest capacity among its allowed CPUs; a task on such
+    // a CPU is never a misfit, however big it is
+    double maxAllowedCapacity = 1024;
     int pendingWakes = 0;             // Wait's counting semaphore
     bool inWait = false;              // blocked in a Wait: a Barrier or a Take ends on its own terms
     // metrics
@@ -144,6 +147,9 @@ struct Cpu {
     int64_t busySince = -1;
     int64_t busyTotal = 0;
     int nrDelayed = 0;          // queued tasks that blocked and are only delayed (DELAY_DEQUEUE)
+    // rq->misfit_task_load: the load of the running task when it does not fit this CPU's
+    // capacity (asymmetric machines only; set at the tick and when a task is picked)
+    double misfitTaskLoad = 0;
     // runnable tasks, curr included and delayed-dequeue ones not (cfs h_nr_runnable, 6.13+: the
     // count the balancer, the wakeup path and PELT's runnable sum read)
     int nrRunning() const { return static_cast<int>(queued.size()) - nrDelayed + (curr >= 0 ? 1 : 0); }
@@ -160,6 +166,9 @@ struct CpuInfo {
     int llcSize = 1;
     int clusterSize = 1;  // the lowest SD_CLUSTER domain's weight, else llcSize (wake_wide()'s cluster factor)
     int sdLlc = -1;       // index of the highest domain with SD_SHARE_LLC
+    // sd_asym_cpucapacity: the domain the capacity-aware wakeup scans and whose misfit tasks
+    // the nohz kick looks for; -1 when the CPU has none (a symmetric machine or island)
+    int sdAsymCapacity = -1;
     int shareId = 0;      // sd_share_id: cluster when SD_CLUSTER exists, else LLC (6.8+)
     std::vector<int> siblings;  // SMT siblings, itself included
     // select_idle_cpu()'s scans, as ascending lists: the span of the sd_llc domain and of its
@@ -235,9 +244,22 @@ struct SimState {
     // CPUs share the default one), how many of its CPUs have 2 or more tasks runnable
     std::vector<int> rootDomainOf;  // per CPU
     std::vector<int> rdOverloadedCpus;
+    // and how many run a misfit task (update_sg_lb_stats() counts one as overloaded)
+    std::vector<int> rdMisfitCpus;
     bool rdOverloaded(int cpu) const {
-        return rdOverloadedCpus[static_cast<size_t>(rootDomainOf[static_cast<size_t>(cpu)])] > 0;
+        const size_t rd = static_cast<size_t>(rootDomainOf[static_cast<size_t>(cpu)]);
+        return rdOverloadedCpus[rd] > 0 || rdMisfitCpus[rd] > 0;
     }
+    // CPU capacities: arch_scale_cpu_capacity(), which is also capacity_of() here (no RT or IRQ
+    // time takes capacity away); 1024 on every CPU of a symmetric machine
+    std::vector<double> capacity;
+    double capacityOf(int cpu) const { return capacity[static_cast<size_t>(cpu)]; }
+    std::vector<double> rdMaxCapacity;  // rd->max_cpu_capacity, per root domain
+    double rdMaxCapacityOf(int cpu) const {
+        return rdMaxCapacity[static_cast<size_t>(rootDomainOf[static_cast<size_t>(cpu)])];
+    }
+    // the static key sched_asym_cpucapacity: some domain has SD_ASYM_CPUCAPACITY
+    bool asymCapacity = false;
     int64_t nohzNextBalance = 0;
     // static_branch sched_cluster_active: set when any CPU has an SD_CLUSTER domain (one key for
     // the whole machine, as build_sched_domains() sets it)
@@ -288,6 +310,7 @@ struct SimState {
     struct GroupShape {
         int cores = 1;
         uint32_t flags = 0;
+        double minCapacity = 1024, maxCapacity = 1024;  // sgc->min_capacity, sgc->max_capacity
     };
     std::vector<GroupShape> spanShapes;
     // NUMA balancing's sched_numa_topology_type and sched_max_numa_distance, found on first use

@@ -10,6 +10,7 @@
 
 #include "domains/sd_flags.h"
 #include "sim/asym_packing.h"
+#include "sim/cpu_capacity.h"
 #include "sim/fair_rq.h"
 #include "sim/load_balance.h"
 #include "sim/numa_balancing.h"
@@ -130,7 +131,10 @@ public:
         scriptStart_.push_back(hotOps_.size());
         coreBusy_.assign(n, 0);
         running_.assign(n, -1);
-        for (const CpuInfo& ci : s.info) keys_.push_back({ci.core, ci.cluster, ci.llc, ci.node});
+        for (size_t c = 0; c < s.info.size(); ++c) {
+            const CpuInfo& ci = s.info[c];
+            keys_.push_back({ci.core, ci.cluster, ci.llc, ci.node, 1024.0 / s.capacity[c]});
+        }
         workloadIdle_ = 0;
         s.workloadCpus.forEach([&](int) { ++workloadIdle_; });
     }
@@ -350,6 +354,9 @@ private:
     // and a CpuInfo is several cache lines
     struct ContentionKeys {
         int core = 0, cluster = 0, llc = 0, node = 0;
+        // 1024 / capacity: a CPU of half the capacity takes twice as long over the same
+        // computation (exactly 1 on a symmetric machine); memory stalls do not shrink with it
+        double capacitySlowness = 1.0;
     };
     std::vector<ContentionKeys> keys_;
     std::vector<Traits> traits_;
@@ -481,12 +488,15 @@ private:
         const bool running = t.state == TaskState::Running;
         const bool runnable = running || t.state == TaskState::Runnable;
         // a delayed-dequeue task is still on_rq: its load stays, it is not runnable (6.13+)
-        setTogether(s_.now, t.util, running ? 1024.0 : 0.0, t.runnable, runnable ? 1024.0 : 0.0, t.load,
+        // util is capacity invariant: running on a CPU of capacity C adds at most C (a task that
+        // never sleeps on a little CPU reads as that CPU's size, and so as a misfit there)
+        setTogether(s_.now, t.util, running ? s_.capacityOf(t.cpu) : 0.0, t.runnable, runnable ? 1024.0 : 0.0, t.load,
                     runnable || t.delayed ? t.weight : 0.0);
     }
     void updateCpuPelt(int cpu) {
         Cpu& r = rq(cpu);
-        setTogether(s_.now, r.util, r.curr >= 0 ? 1024.0 : 0.0, r.runnable, 1024.0 * r.nrRunning(), r.load, r.loadWeight);
+        setTogether(s_.now, r.util, r.curr >= 0 ? s_.capacityOf(cpu) : 0.0, r.runnable, 1024.0 * r.nrRunning(), r.load,
+                    r.loadWeight);
         s_.cpuChanged(cpu);
     }
     // detach_entity_load_avg() / attach_entity_load_avg()
@@ -524,8 +534,9 @@ private:
         double cachePart = 0;
         if (tr.cacheFraction > 0) {
             cpuPart -= tr.cacheFraction;
-            cachePart = cacheTime(tr, ci);
+            cachePart = cacheTime(tr, ci) * ci.capacitySlowness;
         }
+        cpuPart *= ci.capacitySlowness;
         if (coreBusy_[static_cast<size_t>(ci.core)] > 1) cpuPart *= c.smtSlowdown;  // a sibling runs too
         double memPart = 0;
         if (tr.memFraction > 0) {
@@ -991,6 +1002,7 @@ private:
                 setCurr(cpu, next);
                 updateTaskPelt(t);
                 updateCpuPelt(cpu);
+                updateMisfitStatus(s_, cpu, next);  // pick_next_task_fair()
                 startTick(cpu);
                 inSchedule_[static_cast<size_t>(cpu)] = 0;
                 if (!t.inBurst) runScript(cpu);
@@ -1234,6 +1246,7 @@ private:
                 CpuSet cpus = op.cpus.empty() ? s_.unpinned : (op.cpus & s_.online);
                 if (cpus.empty()) cpus = s_.online;  // none of its CPUs is online
                 t.setAllowed(std::move(cpus), s_.onlineCount);
+                t.maxAllowedCapacity = maxAllowedCapacity(s_, t);
                 if (!t.allowed.test(cpu)) {
                     int dst = -1;
                     t.allowed.forEach([&](int c) { if (dst < 0 && s_.idle(c)) dst = c; });
@@ -1298,6 +1311,7 @@ private:
         if (r.curr >= 0) {
             updateTaskPelt(task(r.curr));
             updateCpuPelt(cpu);
+            updateMisfitStatus(s_, cpu, r.curr);  // task_tick_fair()
             if (memoryFollowsNs_ > 0) {
                 numaMemoryFollows(cpu);
                 numaMigratePreferred(cpu);
@@ -1367,9 +1381,19 @@ void describeSpans(SimState& s, const DomainTree& tree) {
         const CpuSet& span = s.spanSums.span(static_cast<int>(id));
         SimState::GroupShape& shape = s.spanShapes[id];
         std::vector<int> cores;
+        double minCap = 0, maxCap = 0;
         span.forEach([&](int c) {
-            if (c < static_cast<int>(s.info.size())) cores.push_back(s.info[static_cast<size_t>(c)].core);
+            if (c >= static_cast<int>(s.info.size())) return;
+            cores.push_back(s.info[static_cast<size_t>(c)].core);
+            const unsigned cap = s.topo->cpus[static_cast<size_t>(c)].capacity;
+            const double capacity = cap > 0 ? cap : 1024.0;
+            minCap = minCap == 0 ? capacity : std::min(minCap, capacity);
+            maxCap = std::max(maxCap, capacity);
         });
+        if (maxCap > 0) {
+            shape.minCapacity = minCap;
+            shape.maxCapacity = maxCap;
+        }
         std::sort(cores.begin(), cores.end());
         shape.cores = std::max<int>(1, static_cast<int>(std::unique(cores.begin(), cores.end()) - cores.begin()));
         const int first = span.first();
@@ -1499,6 +1523,7 @@ Result<std::unique_ptr<SimState>> makeSimState(const Topology& topo, const Domai
         if (loops) t.loopLeft.assign(spec.script.size(), -2);
         s->workloadCpus |= t.allowed;
     }
+    setUpCapacities(*s);
     return s;
 }
 
