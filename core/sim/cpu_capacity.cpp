@@ -67,13 +67,26 @@ double maxAllowedCapacity(const SimState& s, const Task& p) {
     return best;
 }
 
+double hardwareCapacity(const Topology& topo, int cpu) {
+    const unsigned cap = topo.cpus[static_cast<size_t>(cpu)].capacity;
+    return cap > 0 ? static_cast<double>(cap) : 1024.0;
+}
+
 void setUpCapacities(SimState& s) {
     const size_t n = s.cpus.size();
+    // the static key sched_asym_cpucapacity: some domain has SD_ASYM_CPUCAPACITY
+    bool anyFull = false;
+    for (size_t c = 0; c < n; ++c)
+        for (const auto& d : s.domainsOf(static_cast<int>(c))) {
+            anyFull = anyFull || (d.flags & SD_ASYM_CPUCAPACITY_FULL);
+            s.asymCapacity = s.asymCapacity || (d.flags & SD_ASYM_CPUCAPACITY);
+        }
+    // x86 has no arch_scale_cpu_capacity() but for hybrid CPUs balanced by capacity (6.12+, the
+    // domains then say so): elsewhere its kernel sees every CPU as 1024, whatever the hardware
+    const bool kernelSeesCapacities = s.topo->arch != Arch::X86_64 || s.asymCapacity;
     s.capacity.assign(n, 1024.0);
-    for (size_t c = 0; c < n; ++c) {
-        const unsigned cap = s.topo->cpus[c].capacity;
-        if (cap > 0) s.capacity[c] = static_cast<double>(cap);
-    }
+    if (kernelSeesCapacities)
+        for (size_t c = 0; c < n; ++c) s.capacity[c] = hardwareCapacity(*s.topo, static_cast<int>(c));
     const size_t roots = s.rdOverloadedCpus.size();
     s.rdMisfitCpus.assign(roots, 0);
     s.rdMaxCapacity.assign(roots, 0.0);
@@ -83,14 +96,7 @@ void setUpCapacities(SimState& s) {
         m = std::max(m, s.capacity[c]);
     }
     // sd_asym_cpucapacity: from 5.14 the lowest domain holding every capacity
-    // (SD_ASYM_CPUCAPACITY_FULL), before it the highest with SD_ASYM_CPUCAPACITY; the key is on
-    // when any domain has the flag
-    bool anyFull = false;
-    for (size_t c = 0; c < n; ++c)
-        for (const auto& d : s.domainsOf(static_cast<int>(c))) {
-            anyFull = anyFull || (d.flags & SD_ASYM_CPUCAPACITY_FULL);
-            s.asymCapacity = s.asymCapacity || (d.flags & SD_ASYM_CPUCAPACITY);
-        }
+    // (SD_ASYM_CPUCAPACITY_FULL), before it the highest with SD_ASYM_CPUCAPACITY
     for (size_t c = 0; c < n; ++c) {
         const auto& doms = s.domainsOf(static_cast<int>(c));
         int& at = s.info[c].sdAsymCapacity;

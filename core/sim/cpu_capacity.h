@@ -36,7 +36,11 @@ bool asymFitsCpu(const SimState& s, double util, int cpu);
 // else the idle CPU of the largest capacity; -1 when none is idle
 int selectIdleCapacity(SimState& s, const Task& p, int sdIndex, int target);
 
-// Sets the capacities, rd->max_cpu_capacity, sd_asym_cpucapacity and the static key from the
+// The CPU's capacity as the hardware has it (the topology's; 1024 when it gives none): the
+// speed of its computation, which the kernel may not know of (x86 before 6.12).
+double hardwareCapacity(const Topology& topo, int cpu);
+
+// Sets the capacities the scheduler sees, rd->max_cpu_capacity, sd_asym_cpucapacity and the static key from the
 // topology and the domains (called once, when the state is built).
 void setUpCapacities(SimState& s);
 

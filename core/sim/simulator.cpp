@@ -133,7 +133,7 @@ public:
         running_.assign(n, -1);
         for (size_t c = 0; c < s.info.size(); ++c) {
             const CpuInfo& ci = s.info[c];
-            keys_.push_back({ci.core, ci.cluster, ci.llc, ci.node, 1024.0 / s.capacity[c]});
+            keys_.push_back({ci.core, ci.cluster, ci.llc, ci.node, 1024.0 / hardwareCapacity(*s.topo, static_cast<int>(c))});
         }
         workloadIdle_ = 0;
         s.workloadCpus.forEach([&](int) { ++workloadIdle_; });
