@@ -7,6 +7,7 @@
 #include "sim/asym_packing.h"
 #include "sim/simulator.h"
 #include "support/fixtures.h"
+#include "sim_topologies.h"
 #include "topology/hwloc_loader.h"
 #include "workload/workload_json.h"
 #include "workload/workload_spec.h"
@@ -27,20 +28,11 @@ Topology arrowLake() {
 }
 
 Shares run(const Topology& topo, const char* profile, const std::string& spec) {
-    DomainBuildOptions b;
-    b.arch = topo.arch;
-    b.profile = findProfile(profile);
-    auto tree = buildDomains(topo, b);
-    EXPECT_TRUE(tree.ok()) << tree.error();
-    auto wl = workload::parseWorkloadSpec(spec, static_cast<int>(topo.cpus.size()));
-    EXPECT_TRUE(wl.ok()) << wl.error();
-    SimOptions o;
-    o.durationS = 1.0;
-    auto st = simulate(topo, *tree, *wl, o);
-    EXPECT_TRUE(st.ok()) << st.error();
+    const auto st = test::runSpec(topo, profile, spec, 1.0);
     Shares out;
+    if (!st) return out;
     double total = 0;
-    for (const auto& t : (*st)->tasks) {
+    for (const auto& t : st->tasks) {
         for (const CpuTimes::Entry& e : t.cpuTime) {
             const double v = static_cast<double>(e.ns);
             total += v;
@@ -51,7 +43,7 @@ Shares run(const Topology& topo, const char* profile, const std::string& spec) {
     }
     out.pCores /= total;
     out.lpCores /= total;
-    out.activeMoves = (*st)->metrics.migrationsByCause[static_cast<size_t>(MigrationCause::LbActive)];
+    out.activeMoves = st->metrics.migrationsByCause[static_cast<size_t>(MigrationCause::LbActive)];
     return out;
 }
 

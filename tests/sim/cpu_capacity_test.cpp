@@ -71,30 +71,31 @@ TEST(CpuCapacity, ATaskTooBigForItsLittleCpuIsAMisfitUnlessNothingBiggerIsAllowe
     EXPECT_FALSE(s.rdOverloaded(0));
 }
 
-TEST(CpuCapacity, AnIdleBigCpuPullsARunningMisfitThroughTheStopperAndALittleOneDoesNot) {
+namespace {
+// a balance pass of idle CPU `dst` at MC with one task of utilisation `util` running on little CPU 2
+NullOps balanceWithOneTaskOnCpu2(double util, int dst) {
     Fixture f(bigLittle(), "linux-6.12", true, 1);
     SimState& s = *f.s;
     f.place(0, 2);
-    setUtil(s, 0, 600);
+    setUtil(s, 0, util);
     updateMisfitStatus(s, 2, 0);
-    NullOps fromLittle;
-    loadBalance(s, fromLittle, 3, mcIndex(f, 3), BalanceIdle::Idle, MigrationCause::LbPeriodic);
+    EXPECT_EQ(s.cpus[2].misfitTaskLoad > 0, !fitsCapacity(util, 512));
+    NullOps ops;
+    loadBalance(s, ops, dst, mcIndex(f, dst), BalanceIdle::Idle, MigrationCause::LbPeriodic);
+    return ops;
+}
+}  // namespace
+
+TEST(CpuCapacity, AnIdleBigCpuPullsARunningMisfitThroughTheStopperAndALittleOneDoesNot) {
+    const NullOps fromLittle = balanceWithOneTaskOnCpu2(600, 3);
     EXPECT_EQ(fromLittle.active, 0) << "CPU 3 is no bigger than the misfit's CPU";
-    NullOps fromBig;
-    loadBalance(s, fromBig, 0, mcIndex(f, 0), BalanceIdle::Idle, MigrationCause::LbPeriodic);
+    const NullOps fromBig = balanceWithOneTaskOnCpu2(600, 0);
     EXPECT_EQ(fromBig.active, 1) << "migrate_misfit: the running task goes by active balance";
     EXPECT_TRUE(fromBig.moved.empty());
 }
 
 TEST(CpuCapacity, ATaskThatFitsItsLittleCpuStaysPut) {
-    Fixture f(bigLittle(), "linux-6.12", true, 1);
-    SimState& s = *f.s;
-    f.place(0, 2);
-    setUtil(s, 0, 300);
-    updateMisfitStatus(s, 2, 0);
-    EXPECT_EQ(s.cpus[2].misfitTaskLoad, 0);
-    NullOps ops;
-    loadBalance(s, ops, 0, mcIndex(f, 0), BalanceIdle::Idle, MigrationCause::LbPeriodic);
+    const NullOps ops = balanceWithOneTaskOnCpu2(300, 0);
     EXPECT_EQ(ops.active, 0);
     EXPECT_TRUE(ops.moved.empty());
 }
@@ -162,27 +163,18 @@ Gb10Run runOnGb10(const char* profile, const std::string& spec) {
         EXPECT_TRUE(t.ok()) << t.error();
         return t.ok() ? *t : Topology{};
     }();
-    DomainBuildOptions b;
-    b.arch = Arch::Arm64;
-    b.profile = findProfile(profile);
-    auto tree = buildDomains(topo, b);
-    EXPECT_TRUE(tree.ok()) << tree.error();
-    auto wl = workload::parseWorkloadSpec(spec, static_cast<int>(topo.cpus.size()));
-    EXPECT_TRUE(wl.ok()) << wl.error();
-    SimOptions o;
-    o.durationS = 1.0;
-    auto st = simulate(topo, *tree, *wl, o);
-    EXPECT_TRUE(st.ok()) << st.error();
+    const auto st = test::runSpec(topo, profile, spec, 1.0);
     Gb10Run out;
+    if (!st) return out;
     double total = 0;
-    for (const auto& t : (*st)->tasks)
+    for (const auto& t : st->tasks)
         for (const CpuTimes::Entry& e : t.cpuTime) {
             total += static_cast<double>(e.ns);
             if (topo.cpus[static_cast<size_t>(e.cpu)].capacity >= 997) out.bigShare += static_cast<double>(e.ns);
         }
     out.bigShare /= total;
-    for (const auto& t : (*st)->tasks) out.throughput += t.workDone;  // work per second: 1 s ran
-    out.activeMoves = (*st)->metrics.migrationsByCause[static_cast<size_t>(MigrationCause::LbActive)];
+    for (const auto& t : st->tasks) out.throughput += t.workDone;  // work per second: 1 s ran
+    out.activeMoves = st->metrics.migrationsByCause[static_cast<size_t>(MigrationCause::LbActive)];
     return out;
 }
 

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "topology/topology_source.h"
+#include "workload/workload_spec.h"
 
 namespace schedscope::test {
 
@@ -75,6 +76,19 @@ DomainTree buildTree(const Topology& t, const std::string& profile, bool cls, bo
     auto tree = buildDomains(t, o);
     EXPECT_TRUE(tree.ok()) << (tree.ok() ? "" : tree.error());
     return tree.ok() ? std::move(*tree) : DomainTree{};
+}
+
+std::unique_ptr<sim::SimState> runSpec(const Topology& topo, const std::string& profile, const std::string& spec,
+                                       double seconds) {
+    const DomainTree tree = buildTree(topo, profile, true, true);
+    auto wl = workload::parseWorkloadSpec(spec, static_cast<int>(topo.cpus.size()));
+    EXPECT_TRUE(wl.ok()) << (wl.ok() ? "" : wl.error());
+    if (!wl.ok()) return nullptr;
+    sim::SimOptions o;
+    o.durationS = seconds;
+    auto st = sim::simulate(topo, tree, *wl, o);
+    EXPECT_TRUE(st.ok()) << (st.ok() ? "" : st.error());
+    return st.ok() ? std::move(*st) : nullptr;
 }
 
 TestRun startRun(const Topology& topo, const std::string& profile, const workload::Workload& wl, double seconds,

@@ -31,6 +31,11 @@ Topology epyc7601_2s();
 
 DomainTree buildTree(const Topology& t, const std::string& profile, bool cls, bool node);
 
+// A whole run of a workload spec (workload_spec.h) on `topo` under `profile` (CLS and NODE on)
+// for `seconds`; null (and the test failed) when it could not run.
+std::unique_ptr<sim::SimState> runSpec(const Topology& topo, const std::string& profile, const std::string& spec,
+                                       double seconds);
+
 // A run of `wl` on `topo` under `profile` (CLS and NODE on) for `seconds`, to step through or
 // inspect, with the domain tree it runs on. `sim` is null (and the test failed) when it could
 // not start. `numaMemoryFollowsS` as SimOptions' (the default's 1 s).
