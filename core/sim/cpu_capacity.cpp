@@ -9,8 +9,7 @@ namespace schedscope::sim {
 
 bool taskFitsCpu(SimState& s, const Task& p, int cpu) { return fitsCapacity(s.taskUtil(p.id), s.capacityOf(cpu)); }
 
-void updateMisfitStatus(SimState& s, int cpu, int task) {
-    if (!s.asymCapacity) return;
+void updateMisfitStatusAsym(SimState& s, int cpu, int task) {
     Cpu& rq = s.cpus[static_cast<size_t>(cpu)];
     const bool was = rq.misfitTaskLoad > 0;
     // affinity allows nothing bigger, it is on the biggest CPU it may use, or it fits here

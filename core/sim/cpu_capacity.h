@@ -19,8 +19,12 @@ inline bool capacityGreater(double a, double b) { return a * 1024.0 > b * 1078.0
 bool taskFitsCpu(SimState& s, const Task& p, int cpu);
 
 // update_misfit_status(): rq->misfit_task_load from the task now running on `cpu` (-1: none).
-// Called at the tick, when a task is picked and when the CPU goes newly idle.
-void updateMisfitStatus(SimState& s, int cpu, int task);
+// Called at the tick, when a task is picked and when the CPU goes newly idle: inline, so a
+// symmetric machine pays one test of the static key there, not a call.
+void updateMisfitStatusAsym(SimState& s, int cpu, int task);
+inline void updateMisfitStatus(SimState& s, int cpu, int task) {
+    if (s.asymCapacity) updateMisfitStatusAsym(s, cpu, task);
+}
 
 // check_misfit_status(): a misfit task runs on `cpu` and a bigger CPU exists in its root domain
 bool checkMisfitStatus(const SimState& s, int cpu);
