@@ -42,9 +42,7 @@ int selectIdleCapacity(SimState& s, const Task& p, int sdIndex, int target) {
     const double util = s.taskUtil(p.id);
     double bestCap = 0;
     int bestCpu = -1, found = -1;
-    const CpuSet& span = dom(s, target, sdIndex).span;
-    const int n = static_cast<int>(s.cpus.size());
-    forEachCpuWrap(span, target % n, [&](int cpu) {
+    forEachCpuWrap(dom(s, target, sdIndex).span, target, [&](int cpu) {
         if (!(p.anyCpu || p.allowed.test(cpu)) || !s.idle(cpu)) return false;
         const double cap = s.capacityOf(cpu);
         if (fitsCapacity(util, cap)) {

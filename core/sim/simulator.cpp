@@ -1385,8 +1385,7 @@ void describeSpans(SimState& s, const DomainTree& tree) {
         span.forEach([&](int c) {
             if (c >= static_cast<int>(s.info.size())) return;
             cores.push_back(s.info[static_cast<size_t>(c)].core);
-            const unsigned cap = s.topo->cpus[static_cast<size_t>(c)].capacity;
-            const double capacity = cap > 0 ? cap : 1024.0;
+            const double capacity = hardwareCapacity(*s.topo, c);
             minCap = minCap == 0 ? capacity : std::min(minCap, capacity);
             maxCap = std::max(maxCap, capacity);
         });
