@@ -113,25 +113,42 @@ namespace {
 // `limit` of them: detach_tasks() looks at no more than sysctl_sched_nr_migrate, and sorting a
 // queue of hundreds for each pass was most of a large hackbench run. Delayed-dequeue tasks are
 // not on the list: the kernel takes them off so that balancing does not move a task that is asleep.
-std::vector<int> cfsTasks(const SimState& s, const Cpu& rq, size_t limit) {
-    std::vector<int> tasks;
-    tasks.reserve(rq.queued.size() + 1);
-    for (int id : rq.queued)
-        if (!s.tasks[static_cast<size_t>(id)].delayed) tasks.push_back(id);
-    auto leastRecent = [&](int a, int b) {
-        const int64_t ra = s.tasks[static_cast<size_t>(a)].lastRan, rb = s.tasks[static_cast<size_t>(b)].lastRan;
-        return ra < rb || (ra == rb && enqueueOrder(s, a) < enqueueOrder(s, b));
-    };
-    if (tasks.size() > limit) {
-        std::nth_element(tasks.begin(), tasks.begin() + static_cast<std::ptrdiff_t>(limit), tasks.end(), leastRecent);
-        tasks.resize(limit);
-        std::sort(tasks.begin(), tasks.end(), leastRecent);
-        return tasks;  // the running task is past the limit
+class CfsTasks {
+public:
+    CfsTasks(SimState& s, const Cpu& rq, size_t limit) : s_(s) {
+        if (s.taskListsInUse == s.taskLists.size()) s.taskLists.emplace_back();
+        tasks_ = &s.taskLists[s.taskListsInUse++];
+        fill(rq, limit);
     }
-    std::sort(tasks.begin(), tasks.end(), leastRecent);
-    if (rq.curr >= 0) tasks.push_back(rq.curr);
-    return tasks;
-}
+    ~CfsTasks() { --s_.taskListsInUse; }
+    CfsTasks(const CfsTasks&) = delete;
+    CfsTasks& operator=(const CfsTasks&) = delete;
+    std::vector<int>::const_iterator begin() const { return tasks_->begin(); }
+    std::vector<int>::const_iterator end() const { return tasks_->end(); }
+
+private:
+    void fill(const Cpu& rq, size_t limit) {
+        std::vector<int>& tasks = *tasks_;
+        tasks.clear();
+        for (int id : rq.queued)
+            if (!s_.tasks[static_cast<size_t>(id)].delayed) tasks.push_back(id);
+        auto leastRecent = [&](int a, int b) {
+            const int64_t ra = s_.tasks[static_cast<size_t>(a)].lastRan, rb = s_.tasks[static_cast<size_t>(b)].lastRan;
+            return ra < rb || (ra == rb && enqueueOrder(s_, a) < enqueueOrder(s_, b));
+        };
+        if (tasks.size() > limit) {
+            std::nth_element(tasks.begin(), tasks.begin() + static_cast<std::ptrdiff_t>(limit), tasks.end(), leastRecent);
+            tasks.resize(limit);
+            std::sort(tasks.begin(), tasks.end(), leastRecent);
+            return;  // the running task is past the limit
+        }
+        std::sort(tasks.begin(), tasks.end(), leastRecent);
+        if (rq.curr >= 0) tasks.push_back(rq.curr);
+    }
+
+    SimState& s_;
+    std::vector<int>* tasks_ = nullptr;
+};
 }  // namespace
 
 // detach_tasks() + attach_tasks()
@@ -139,7 +156,7 @@ int detachTasks(SimState& s, SchedOps& ops, LbEnv& env, MigrationCause cause) {
     if (env.imbalance <= 0) return 0;
     Cpu& src = rqOf(s, env.srcCpu);
     const int loopMax = std::min(32, src.nrRunning());
-    const std::vector<int> cand = cfsTasks(s, src, static_cast<size_t>(loopMax));
+    const CfsTasks cand(s, src, static_cast<size_t>(loopMax));
     env.srcPreferredRunning = -1;
     env.keepSrcPreferredRunning = true;
     const DomainState& ds = rqOf(s, env.dstCpu).dom[static_cast<size_t>(env.sd)];
@@ -859,7 +876,7 @@ int activeLoadBalanceCpuStop(SimState& s, SchedOps& ops, int srcCpu, int dstCpu)
         if (dom(s, dstCpu, i).span.test(srcCpu)) { sdIndex = i; break; }
     if (sdIndex < 0) return 0;
     // detach_one_task() with LBF_ACTIVE_LB: the stopper preempted curr, so it may move too
-    for (int id : cfsTasks(s, src, SIZE_MAX)) {
+    for (int id : CfsTasks(s, src, SIZE_MAX)) {
         if (!s.tasks[static_cast<size_t>(id)].allowed.test(dstCpu)) continue;
         ops.migrateTask(id, dstCpu, MigrationCause::LbActive);
         rqOf(s, dstCpu).dom[static_cast<size_t>(sdIndex)].nrBalanceFailed = 0;

@@ -4,6 +4,7 @@
 // task_struct fields.
 #include <cstdint>
 #include <algorithm>
+#include <deque>
 #include <random>
 #include <utility>
 #include <vector>
@@ -271,6 +272,12 @@ struct SimState {
     double latencyNs = 6e6, minGranNs = 0.75e6, wakeupGranNs = 1e6, baseSliceNs = 0.75e6;
     Metrics metrics;
     ScanMask scanMask;  // select_idle_cpu()'s scratch
+    // the balancer's lists of a runqueue's tasks (load_balance.cpp's cfsTasks()), one per nesting
+    // level: detach_tasks() re-enters through a migration's schedule() and newidle balance, so
+    // one shared list would be overwritten under the loop reading it. A deque: taking a deeper
+    // level's list never moves a shallower one.
+    std::deque<std::vector<int>> taskLists;
+    size_t taskListsInUse = 0;
     // step mode: decisions are appended here when set (see simulator.h's Simulation)
     std::vector<Decision>* decisions = nullptr;
     Why why;
