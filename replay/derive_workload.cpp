@@ -14,6 +14,7 @@
 #include "runqueue_depth.h"
 #include "sched_tracker.h"
 #include "sibling_busy.h"
+#include "silent_cpus.h"
 #include "switch_migrations.h"
 #include "sim/contention.h"
 
@@ -289,6 +290,12 @@ Result<DerivedWorkload> deriveWorkload(const tracing::EventStore& store, const T
         seenWhereLost += m.seenInSwitches && !switchesOnly;
     }
 
+    // A CPU without a single event was most likely not traced (trace-cmd record -M): its lane
+    // looks idle throughout, and a task waiting elsewhere while it "was idle" says nothing of
+    // the task's affinity.
+    CpuSet untraced;
+    for (int c : tracing::silentCpus(store, ncpu)) untraced.set(c);
+
     int inferredPinned = 0, userPinned = 0, rtTasks = 0;
     out.workload.name = "replay";
     out.workload.spec = what;
@@ -342,12 +349,15 @@ Result<DerivedWorkload> deriveWorkload(const tracing::EventStore& store, const T
                     for (const auto& iv : b.iv) {
                         if (iv.phase != TaskPhase::Runnable || iv.end <= a || iv.start >= z) continue;
                         for (int c = 0; c < ncpu; ++c)
-                            if (!ran.test(c))
+                            if (!ran.test(c) && !untraced.test(c))
                                 evidence += depth.idleWhileQueued(iv.cpu, c, std::max(a, iv.start), std::min(z, iv.end));
                     }
                     // After an affinity migration (sched_setaffinity moved it) the CPUs it kept
                     // to are its new mask; a widened mask it did not use yet is not seen.
                     if (evidence >= kPinEvidenceNs || s > 0) pinned = ran;
+                    // where it may have run unseen: the mask cannot leave those out
+                    if (!pinned.empty()) pinned |= untraced;
+                    if (pinned.count() >= ncpu) pinned = CpuSet{};
                 }
                 if (s == 0) dt.initialAffinity = pinned;
                 else if (!(pinned == previous)) b.actions.push_back({a, OpKind::SetAffinity, -1, pinned});
@@ -477,10 +487,14 @@ Result<DerivedWorkload> deriveWorkload(const tracing::EventStore& store, const T
     int keptInterruptWakes = 0;
     for (int32_t pid : kept)
         if (auto it = interruptWakes.find(pid); it != interruptWakes.end()) keptInterruptWakes += it->second;
+    const std::string interruptCount =
+        store.irqContextKnown()
+            ? std::to_string(keptInterruptWakes) + " of the kept tasks here"
+            : "unknown here: these text lines have no irq-flags column, so every wakeup counts as the interrupted "
+              "task's; the trace.dat, or its `trace-cmd report -l`, tells them apart";
     as.push_back("the waker is the task that ran sched_waking (its common_pid; without it, the task the switches show "
                  "current on that CPU), except for an interrupt's wakeups (" +
-                 std::to_string(keptInterruptWakes) +
-                 " of the kept tasks here): in a hardirq or NMI (a timer's expiry, a device), or in a softirq serving "
+                 interruptCount + "): in a hardirq or NMI (a timer's expiry, a device), or in a softirq serving "
                  "timers, block I/O, tasklets, RCU or the scheduler (by the trace's softirq_entry events): no task "
                  "woke those. A network softirq's wakeup, or one in a softirq of a trace without softirq_entry, stays "
                  "with the task it ran in (loopback networking is that task's doing)");

@@ -42,7 +42,8 @@ enum class Anomaly : uint8_t {
     UnknownEvent,    // a record whose event id has no format in the file
     PidReuse,        // a fork created a pid that had exited earlier in the trace
     GarbageLine,     // a text line that is not an event, header or comment
-    CpuOutOfRange,   // a CPU id above the supported maximum (event dropped)
+    CpuOutOfRange,   // a CPU id above the supported maximum, or past the CPUs a text trace's
+                     // header names (event dropped)
     Unreadable,      // records a trace.dat's own per-CPU stats promise but that could not be read
                      // (a corrupt compressed chunk or a cut CPU buffer: libtracecmd skips them)
     Count
@@ -110,6 +111,18 @@ public:
         clockCountsNs_ = countsNs;
     }
 
+    // How many CPUs the recording covered by its own header (a trace.dat's CPU count, the
+    // "cpus=N" of trace-cmd report, the "#P:N" of tracefs text); 0 when the source does not say.
+    // Higher than cpuCount() when the last CPUs have no event (trace-cmd record -M).
+    int recordedCpus() const { return recordedCpus_; }
+    void setRecordedCpus(int n) { recordedCpus_ = n; }
+
+    // Whether the wake events say if they ran for an interrupt (SchedEvent::byInterrupt): a
+    // trace.dat's records carry their irq flags; text has them only in an irq-flags column
+    // (tracefs, trace-cmd report -l), not in trace-cmd report's default lines or perf script's.
+    bool irqContextKnown() const { return irqContextKnown_; }
+    void setIrqContextKnown(bool known) { irqContextKnown_ = known; }
+
     uint64_t firstTs() const { return firstTs_; }
     uint64_t lastTs() const { return lastTs_; }
     uint64_t count(EventKind k) const { return byKind_[static_cast<size_t>(k)]; }
@@ -159,6 +172,8 @@ private:
     std::string buffer_, kernelRelease_, traceClock_;
     std::vector<std::string> fileBuffers_;
     bool clockCountsNs_ = true;
+    int recordedCpus_ = 0;
+    bool irqContextKnown_ = true;
     std::array<uint64_t, kEventKindCount> byKind_{};
     uint32_t recordedKinds_ = 0;  // bit per EventKind: noteRecorded()
     static_assert(kEventKindCount <= 32);

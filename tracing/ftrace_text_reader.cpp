@@ -214,9 +214,35 @@ bool lostLine(std::string_view l, EventStore& store) {
     return true;
 }
 
-bool parseLine(std::string_view line, EventStore& store, SoftirqTracker& softirqs) {
+// The CPU count a header line states: trace-cmd report's first line "cpus=2", tracefs's
+// "# entries-in-buffer/entries-written: 16773/16773   #P:2" (and the latency header's "#P:2)");
+// 0 for any other line.
+int headerCpus(std::string_view l) {
+    std::string_view digits;
+    if (l.starts_with("cpus=")) {
+        digits = l.substr(5);
+    } else if (l.starts_with("#")) {
+        const auto p = l.find("#P:", 1);
+        if (p == std::string_view::npos) return 0;
+        digits = l.substr(p + 3);
+    } else {
+        return 0;
+    }
+    const auto end = digits.find_first_not_of("0123456789");
+    int32_t n = 0;
+    if (!toInt(digits.substr(0, end), n) || n <= 0 || n > EventStore::kMaxCpus) return 0;
+    return n;
+}
+
+// `recordedCpus`: the header's CPU count (0: none stated); an event on a CPU past it is no
+// event of this recording (a damaged line) and is dropped as out of range.
+bool parseLine(std::string_view line, EventStore& store, SoftirqTracker& softirqs, int recordedCpus) {
     TextLineColumns c;
     if (!parseTextLineColumns(line, c)) return false;
+    if (recordedCpus > 0 && c.cpu >= recordedCpus) {
+        store.addAnomaly(Anomaly::CpuOutOfRange);
+        return true;
+    }
     if (c.rawCount && store.clockCountsNs()) store.setTraceClock("", false);
     const std::string_view name = c.event, payload = c.payload;
     const int32_t cpu = c.cpu;
@@ -241,6 +267,7 @@ bool parseLine(std::string_view line, EventStore& store, SoftirqTracker& softirq
     if (isWakeKind(e.kind)) {
         e.waker = c.pid;  // the task column: who ran the tracepoint
         e.byInterrupt = byInterrupt(c.hardirq, c.softirq, softirqs.vec(cpu));
+        if (!c.irqFlags) store.setIrqContextKnown(false);
     }
     if (!parsePayload(*kind, payload, e, store)) {
         store.addAnomaly(Anomaly::Malformed);
@@ -295,6 +322,7 @@ Result<EventStore> parseFtraceText(std::string_view text, const std::string& wha
     size_t current = 0;
     std::string_view storeName;
     size_t lines = 0, garbage = 0;
+    int recordedCpus = 0;  // the header's CPU count, for every buffer
     while (!text.empty()) {
         const auto nl = text.find('\n');
         std::string_view line = text.substr(0, nl);
@@ -319,8 +347,9 @@ Result<EventStore> parseFtraceText(std::string_view text, const std::string& wha
         }
         if (isCallchainFrame(line)) continue;
         line = trim(line);
+        if (const int n = headerCpus(line); n > 0 && recordedCpus == 0) recordedCpus = n;
         if (isHeader(line) || lostLine(line, *store)) continue;
-        if (!parseLine(line, *store, softirqs[current])) {
+        if (!parseLine(line, *store, softirqs[current], recordedCpus)) {
             ++garbage;
             store->addAnomaly(Anomaly::GarbageLine);
         }
@@ -329,6 +358,7 @@ Result<EventStore> parseFtraceText(std::string_view text, const std::string& wha
     for (const auto& [name, s] : stores) listed += (listed.empty() ? "" : ", ") + (name.empty() ? std::string("top") : name);
     EventStore* chosen = nullptr;
     for (auto& [name, s] : stores) {
+        s.setRecordedCpus(recordedCpus);
         s.finish();
         const bool wanted = buffer.empty() ? s.size() > 0 : (buffer == "top" ? name.empty() : name == buffer);
         if (wanted && !chosen) {

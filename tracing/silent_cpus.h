@@ -9,8 +9,8 @@
 
 namespace schedscope::tracing {
 
-// The CPUs below `cpus` (at least the store's own) without a single event; none for an empty
-// store.
+// The CPUs below `cpus` (at least the store's own, and as many as its recording's header names)
+// without a single event; none for an empty store.
 std::vector<int> silentCpus(const EventStore& store, int cpus);
 // "" when none; else "no events at all on CPU 0 (not traced: trace-cmd record -M? or idle
 // throughout)"

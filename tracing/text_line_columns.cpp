@@ -128,7 +128,7 @@ bool parseTextLineColumns(std::string_view line, TextLineColumns& out) {
         cpu = -1;
     }
     std::string_view task, rest;
-    out.hardirq = out.softirq = false;
+    out.hardirq = out.softirq = out.irqFlags = false;
     const bool latency = cpu < 0;
     if (!latency) {
         task = trim(line.substr(0, open));
@@ -138,12 +138,14 @@ bool parseTextLineColumns(std::string_view line, TextLineColumns& out) {
         if (!rest.substr(0, sp).ends_with(':')) {
             if (sp == std::string_view::npos) return false;
             readIrqFlags(rest.substr(0, sp), out.hardirq, out.softirq);
+            out.irqFlags = true;
             rest = trim(rest.substr(sp + 1));
         }
     } else {
         std::string_view flags;
         if (!latencyPrefix(head, cpu, task, flags)) return false;
         readIrqFlags(flags, out.hardirq, out.softirq);
+        out.irqFlags = true;
         rest = line.substr(tsStart);
     }
     if (task.ends_with(')')) {  // "(tgid)" column of the record-tgid option

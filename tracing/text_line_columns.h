@@ -16,6 +16,7 @@ struct TextLineColumns {
     int32_t pid = -1;
     int32_t cpu = -1;
     bool hardirq = false, softirq = false;  // by the irq flags, where the shape has them
+    bool irqFlags = false;  // the line has an irq-flags column (else hardirq/softirq say nothing)
     bool commCut = false;   // -l: the comm is cut to 8 characters
     uint64_t ts = 0;        // ns, or clock counts when rawCount
     bool rawCount = false;

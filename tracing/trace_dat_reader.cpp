@@ -159,6 +159,7 @@ Result<BufferRead> readBuffer(const std::string& path, tracecmd_input* h, const 
             store.addAnomaly(Anomaly::Unreadable, stated[static_cast<size_t>(cpu)] - onCpu);
     }
     decoder.flushCounts(store);
+    store.setRecordedCpus(cpus);
     store.finish();
     return out;
 }

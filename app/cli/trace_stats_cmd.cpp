@@ -1,6 +1,7 @@
 // schedscope-cli trace stats FILE | bench load FILE
 #include <sys/resource.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -60,7 +61,9 @@ nlohmann::json statsJson(const EventStore& store, const MigrationReport& mig, co
     for (const auto& [name, n] : store.otherEvents()) other[name] = n;
     j["other_events"] = other;  // counted and skipped
     nlohmann::json cpus = nlohmann::json::object();
-    for (int c = 0; c < store.cpuCount(); ++c) cpus[std::to_string(c)] = store.cpuSize(c);
+    // every CPU the recording covered, the last ones too when they have no event (record -M)
+    for (int c = 0; c < std::max(store.cpuCount(), store.recordedCpus()); ++c)
+        cpus[std::to_string(c)] = c < store.cpuCount() ? store.cpuSize(c) : 0;
     j["events_by_cpu"] = cpus;
     j["events"] = store.size();
     j["tasks"] = store.taskCount();
@@ -102,7 +105,10 @@ nlohmann::json statsJson(const EventStore& store, const MigrationReport& mig, co
     for (int c = 0; c < store.cpuCount(); ++c)
         for (size_t i = 0; i < store.cpuSize(c); ++i)
             if (store.kindAt(c, i) == EventKind::Waking && store.at(c, i).byInterrupt) ++interruptWakings;
-    j["interrupt_wakings"] = store.recorded(EventKind::Waking) ? nlohmann::json(interruptWakings) : nlohmann::json(nullptr);
+    // (null also when the lines cannot tell: text without an irq-flags column)
+    j["irq_context_known"] = store.irqContextKnown();
+    j["interrupt_wakings"] = store.recorded(EventKind::Waking) && store.irqContextKnown() ? nlohmann::json(interruptWakings)
+                                                                                          : nlohmann::json(nullptr);
     j["bin_s"] = static_cast<double>(mig.binNs) / 1e9;
     j["migrations_by_level_over_time"] = topologyName.empty() ? nlohmann::json(nullptr) : nlohmann::json(mig.byLevelOverTime);
     j["anomalies"] = store.anomalyTable();
@@ -171,7 +177,9 @@ void printStatsText(const nlohmann::json& j) {
                 countOf("fork_placements", "sched_wakeup_new").c_str());
     std::printf("sched_waking for an interrupt (a hardirq or NMI by the trace flags, or a timer, block, tasklet, RCU or "
                 "sched softirq by its softirq_entry; no task woke them): %s\n",
-                countOf("interrupt_wakings", "sched_waking").c_str());
+                j["irq_context_known"].get<bool>()
+                    ? countOf("interrupt_wakings", "sched_waking").c_str()
+                    : "n/a (these text lines have no irq-flags column: the trace.dat, or its `trace-cmd report -l`, shows them)");
     std::printf("anomalies:\n");
     for (const auto& [k, v] : j["anomalies"].items()) std::printf("  %-22s %llu\n", k.c_str(), v.get<unsigned long long>());
 }
@@ -265,6 +273,10 @@ int runBenchLoad(const Args& args) {
                 "resident_bytes_per_event %.2f\npeak_rss_growth_bytes_per_event %.2f\n",
                 file.c_str(), store->size(), secs, n / secs, rss, static_cast<double>(store->residentBytes()) / n,
                 static_cast<double>(rss - rssBefore) * 1024.0 / n);
+    // a load figure over a file that was mostly not read is no figure for that file
+    if (const uint64_t lost = store->anomaly(Anomaly::Unreadable); lost > 0)
+        std::fprintf(stderr, "note: %s: %llu records unreadable: the figures are for the %zu events read\n", file.c_str(),
+                     static_cast<unsigned long long>(lost), store->size());
     return 0;
 }
 

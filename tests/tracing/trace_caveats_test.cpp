@@ -1,7 +1,8 @@
 // What a trace lost, said wherever a trace is shown: the events ring-buffer overruns dropped, with
 // the counts the kernel reported and the drops whose size it did not know (lossy.dat, recorded
 // here with a 4 KiB buffer per CPU, and full.dat, the same run recorded whole), the CPUs it
-// has no event of (cpumask-cpu1.dat, recorded on CPU 1 only), and the counts of events it did not
+// has no event of (cpumask-cpu1.dat and cpumask-cpu1-busy.dat, recorded on CPU 1 only, and
+// cpumask-cpu0.dat on CPU 0 only), and the counts of events it did not
 // record (switches-only/switches.dat: sched_switch alone), and the switches missing from the
 // chains (idle-filters.dat: one run with the switches out of idle filtered away in one buffer,
 // into idle in another, and a third buffer whole).
@@ -76,6 +77,73 @@ TEST(SilentCpus, ACpuLeftOutOfTheRecordingIsSaid) {
     EXPECT_EQ(j["silent_cpus"], std::vector<int>{0});
     const std::string replay = test::commandOutput(std::string(SCHEDSCOPE_CLI) + " replay '" + file + "' --synthetic \"core:2 pu:1\" 2>&1");
     EXPECT_NE(replay.find("the trace has no events at all on CPU 0 (not traced"), std::string::npos) << replay.substr(0, 2000);
+}
+
+TEST(SilentCpus, TheLastCpuLeftOutIsSaidByTheFilesCpuCount) {
+    // recorded on CPU 0 of 2 (-M 1): the store's own CPUs end at CPU 0, the file says 2
+    const std::string file = test::dataPath("traces/cpumask-cpu0.dat");
+    auto masked = readTraceDat(file);
+    ASSERT_TRUE(masked.ok()) << masked.error();
+    EXPECT_EQ(masked->cpuCount(), 1);
+    EXPECT_EQ(masked->recordedCpus(), 2);
+    EXPECT_EQ(silentCpus(*masked, 0), std::vector<int>{1});
+    const auto j = nlohmann::json::parse(test::commandOutput(std::string(SCHEDSCOPE_CLI) + " trace stats '" + file + "' --json"));
+    EXPECT_EQ(j["silent_cpus"], std::vector<int>{1});
+    EXPECT_EQ(j["events_by_cpu"].size(), 2u);
+    EXPECT_EQ(j["events_by_cpu"]["1"], 0);
+    EXPECT_EQ(j["events_by_cpu"]["0"], masked->size());
+}
+
+TEST(SilentCpus, TextHeadersNameTheRecordedCpusAndALineBeyondThemIsOutOfRange) {
+    // trace-cmd report's "cpus=N" and tracefs's "#P:N"
+    const std::string line0 = "  bash-100 [000] 10.000001: sched_waking: comm=cat pid=101 prio=120 target_cpu=000\n";
+    const std::string line5 = "  bash-100 [005] 10.000002: sched_waking: comm=cat pid=101 prio=120 target_cpu=000\n";
+    auto report = parseFtraceText("cpus=4\n" + line0 + line5, "report.txt");
+    ASSERT_TRUE(report.ok()) << report.error();
+    EXPECT_EQ(report->recordedCpus(), 4);
+    EXPECT_EQ(report->size(), 1u);  // CPU 5 of a 4-CPU recording: a damaged line, dropped
+    EXPECT_EQ(report->anomaly(Anomaly::CpuOutOfRange), 1u);
+    EXPECT_EQ(silentCpus(*report, 0), (std::vector<int>{1, 2, 3}));
+    auto tracefs = parseFtraceText("# entries-in-buffer/entries-written: 2/2   #P:8\n" + line0 + line5, "trace");
+    ASSERT_TRUE(tracefs.ok()) << tracefs.error();
+    EXPECT_EQ(tracefs->recordedCpus(), 8);
+    EXPECT_EQ(tracefs->size(), 2u);
+    EXPECT_EQ(tracefs->anomaly(Anomaly::CpuOutOfRange), 0u);
+    // no header: no count, every CPU kept
+    auto bare = parseFtraceText(line0 + line5, "bare.txt");
+    ASSERT_TRUE(bare.ok()) << bare.error();
+    EXPECT_EQ(bare->recordedCpus(), 0);
+    EXPECT_EQ(bare->size(), 2u);
+}
+
+TEST(SilentCpus, AnUntracedCpuIsNoEvidenceOfAffinity) {
+    // CPU 1 of 2 traced under load: tasks wait on CPU 1 while CPU 0's empty lane looks idle, and
+    // the causes guessed without CPU 0's switches include affinity moves. Nothing was pinned.
+    const std::string file = test::dataPath("traces/cpumask-cpu1-busy.dat");
+    const auto j = nlohmann::json::parse(
+        test::commandOutput(std::string(SCHEDSCOPE_CLI) + " replay '" + file + "' --synthetic \"core:2 pu:1\" --json 2>/dev/null"));
+    ASSERT_TRUE(j["derived"]["tasks"].is_array());
+    ASSERT_GT(j["derived"]["tasks"].size(), 3u);
+    for (const auto& t : j["derived"]["tasks"]) EXPECT_FALSE(t["affinity_from_trace"].get<bool>()) << t["name"];
+}
+
+TEST(InterruptWakingsInText, UnknownWithoutAnIrqFlagsColumn) {
+    // trace-cmd report's default lines have no irq-flags column; -l's and tracefs's do
+    const std::string plain = test::dataPath("traces/report-variants/forkstorm.report.txt");
+    const std::string latency = test::dataPath("traces/report-variants/forkstorm.report-l.txt");
+    auto a = readFtraceText(plain);
+    auto b = readFtraceText(latency);
+    ASSERT_TRUE(a.ok()) << a.error();
+    ASSERT_TRUE(b.ok()) << b.error();
+    EXPECT_FALSE(a->irqContextKnown());
+    EXPECT_TRUE(b->irqContextKnown());
+    auto stats = [](const std::string& f) {
+        return nlohmann::json::parse(test::commandOutput(std::string(SCHEDSCOPE_CLI) + " trace stats '" + f + "' --json"));
+    };
+    EXPECT_TRUE(stats(plain)["interrupt_wakings"].is_null());
+    EXPECT_TRUE(stats(latency)["interrupt_wakings"].is_number());
+    const std::string text = test::commandOutput(std::string(SCHEDSCOPE_CLI) + " trace stats '" + plain + "'");
+    EXPECT_NE(text.find("no task woke them): n/a (these text lines have no irq-flags column"), std::string::npos) << text;
 }
 
 TEST(UnrecordedEvents, TheirCountsAreNotZeros) {
