@@ -259,6 +259,9 @@ Result<Topology> convert(hwloc_topology_t ht, const std::string& what, bool arch
         std::vector<CacheInfo> caches;
         for (hwloc_obj_t p = pu->parent; p; p = p->parent) {
             if (!hwloc_obj_type_is_cache(p->type) || p->type == HWLOC_OBJ_MEMCACHE) continue;
+            // a memory-side cache (KNL's MCDRAM in cache mode) caches memory, not the CPUs':
+            // hwloc 1.x exports it as an L3 with this subtype, and the kernel's LLC is below it
+            if (p->subtype && !std::strcmp(p->subtype, "MemorySideCache")) continue;
             CacheInfo ci;
             ci.level = static_cast<int>(p->attr->cache.depth);
             ci.type = p->attr->cache.type == HWLOC_OBJ_CACHE_DATA          ? "Data"

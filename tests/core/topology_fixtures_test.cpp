@@ -7,6 +7,7 @@
 #include <hwloc.h>
 
 #include "domains/domain_builder.h"
+#include "domains/sd_flags.h"
 #include "support/fixtures.h"
 #include "topology/hwloc_loader.h"
 #include "topology/snapshot_archive.h"
@@ -76,6 +77,24 @@ TEST(TopologyFixtures, SysfsSnapshotMatchesHwlocExportOfTheSameMachine) {
         for (size_t i = 0; i < a->domainsOf(cpu).size(); ++i)
             EXPECT_EQ(a->domainsOf(cpu)[i].span, b->domainsOf(cpu)[i].span) << "cpu" << cpu << " level " << i;
     }
+}
+
+TEST(TopologyFixtures, AMemorySideCacheIsNotTheCpusLastLevelCache) {
+    // Knights Landing in SNC4 mode: hwloc 1.x exported the MCDRAM cache as an "L3" of subtype
+    // MemorySideCache over each node's 16 CPUs. The CPUs' own last level is the 2-core L2 tile,
+    // as the kernel's cpu_coregroup_mask() has it, so no 16-CPU LLC domain is built.
+    auto topo = loadHwlocXmlDetectArch(test::dataPath("topologies/xml/64intel64-heteromem.xml"));
+    ASSERT_TRUE(topo.ok()) << topo.error();
+    ASSERT_NE(topo->llc(0), nullptr);
+    EXPECT_EQ(topo->llc(0)->level, 2);
+    EXPECT_EQ(topo->llcCpus(0), CpuSet::parseList("0-1,16-17,32-33,48-49").value());
+    auto tree = buildDomains(*topo, {});
+    ASSERT_TRUE(tree.ok()) << tree.error();
+    for (const auto& d : tree->domainsOf(0))
+        if (d.flags & SD_SHARE_LLC) {
+            EXPECT_LE(d.span.count(), 8) << d.level;
+        }
+    EXPECT_EQ(tree->domainsOf(0).back().span.count(), 64);
 }
 
 TEST(TopologyErrors, MalformedAndMissingInputsNameTheFile) {
