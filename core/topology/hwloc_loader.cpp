@@ -150,21 +150,20 @@ Result<Topology> convert(hwloc_topology_t ht, const std::string& what, bool arch
         assigned |= node.cpus;
         t.nodes.push_back(node);
     }
-    // CPUs no node covers (an offline or hidden node): the kernel still gives each CPU a node, so
-    // put them on a CPU-only node per package, numbered with the lowest free ids.
-    if (!online.minus(assigned).empty()) {
-        std::map<int, CpuSet> orphansByPackage;
-        online.minus(assigned).forEach([&](int cpu) {
-            hwloc_obj_t pu = hwloc_get_pu_obj_by_os_index(ht, static_cast<unsigned>(cpu));
-            hwloc_obj_t pkg = pu ? ancestorOfType(pu, HWLOC_OBJ_PACKAGE) : nullptr;
-            orphansByPackage[pkg ? static_cast<int>(pkg->os_index) : 0].set(cpu);
-        });
-        for (auto& [pkg, cpus] : orphansByPackage) {
-            int id = 0;
-            while (std::any_of(t.nodes.begin(), t.nodes.end(), [&](const NumaNode& n) { return n.id == id; })) ++id;
-            t.nodes.push_back({id, cpus});
+    // CPUs no node covers (their node offline or left out of the export): the kernel's
+    // cpu_to_node() falls back to the first node for a CPU without an online node, and the
+    // sysfs loader does the same, so one machine gets one answer whichever way it comes in.
+    // Inventing a node for them would invent its distances too.
+    if (const CpuSet orphans = online.minus(assigned); !orphans.empty()) {
+        auto first = std::find_if(t.nodes.begin(), t.nodes.end(), [](const NumaNode& n) { return !n.cpus.empty(); });
+        if (first == t.nodes.end()) first = t.nodes.begin();
+        if (first == t.nodes.end()) {
+            t.nodes.push_back({0, orphans});
+        } else {
+            first->cpus |= orphans;
+            t.warnings.push_back("CPUs " + orphans.toList() + " are on no NUMA node in the export: put on node " +
+                                 std::to_string(first->id) + ", the first, as the kernel does for a CPU whose node is offline");
         }
-        std::sort(t.nodes.begin(), t.nodes.end(), [](const NumaNode& a, const NumaNode& b) { return a.id < b.id; });
     }
 
     unsigned nrDist = 1;

@@ -79,6 +79,37 @@ TEST(TopologyFixtures, SysfsSnapshotMatchesHwlocExportOfTheSameMachine) {
     }
 }
 
+TEST(TopologyFixtures, CpusOfAnOfflineNodeGoToTheFirstNodeFromXmlAsFromSysfs) {
+    // The R630 with NUMA node 0 offline: its CPUs are on no node. Both inputs put them on the
+    // first node, say so, and build the same domains (no NUMA level: there is one node, whose
+    // distances nothing gives).
+    auto root = findSnapshotRoot(test::extractFixture("topologies/sysfs/offline-cpu0-node0.tar.bz2"));
+    ASSERT_TRUE(root.ok()) << root.error();
+    auto fromSysfs = loadSysfsTopology(*root, Arch::X86_64);
+    auto fromXml = loadHwlocXml(test::dataPath("topologies/xml/offline-cpu0-node0.xml"), Arch::X86_64);
+    ASSERT_TRUE(fromSysfs.ok()) << fromSysfs.error();
+    ASSERT_TRUE(fromXml.ok()) << fromXml.error();
+    for (const Topology* t : {&*fromSysfs, &*fromXml}) {
+        ASSERT_EQ(t->nodes.size(), 1u);
+        EXPECT_EQ(t->nodes[0].id, 1);
+        EXPECT_EQ(t->nodes[0].cpus, t->onlineCpus());
+        bool said = false;
+        for (const auto& w : t->warnings) said = said || w.find("CPUs 4,6,8,10,12,14,16,18,20 are on no NUMA node") != std::string::npos;
+        EXPECT_TRUE(said);
+    }
+    auto a = buildDomains(*fromSysfs, {});
+    auto b = buildDomains(*fromXml, {});
+    ASSERT_TRUE(a.ok() && b.ok());
+    fromSysfs->onlineCpus().forEach([&](int cpu) {
+        ASSERT_EQ(a->domainsOf(cpu).size(), b->domainsOf(cpu).size()) << "cpu" << cpu;
+        for (size_t i = 0; i < a->domainsOf(cpu).size(); ++i) {
+            EXPECT_EQ(a->domainsOf(cpu)[i].span, b->domainsOf(cpu)[i].span) << "cpu" << cpu << " level " << i;
+            EXPECT_EQ(a->domainsOf(cpu)[i].level, b->domainsOf(cpu)[i].level) << "cpu" << cpu << " level " << i;
+        }
+        EXPECT_EQ(b->domainsOf(cpu).back().level, "PKG");
+    });
+}
+
 TEST(TopologyFixtures, AMemorySideCacheIsNotTheCpusLastLevelCache) {
     // Knights Landing in SNC4 mode: hwloc 1.x exported the MCDRAM cache as an "L3" of subtype
     // MemorySideCache over each node's 16 CPUs. The CPUs' own last level is the 2-core L2 tile,
