@@ -323,6 +323,7 @@ Result<EventStore> parseFtraceText(std::string_view text, const std::string& wha
     std::string_view storeName;
     size_t lines = 0, garbage = 0;
     int recordedCpus = 0;  // the header's CPU count, for every buffer
+    bool latencyFormat = false;
     while (!text.empty()) {
         const auto nl = text.find('\n');
         std::string_view line = text.substr(0, nl);
@@ -348,6 +349,8 @@ Result<EventStore> parseFtraceText(std::string_view text, const std::string& wha
         if (isCallchainFrame(line)) continue;
         line = trim(line);
         if (const int n = headerCpus(line); n > 0 && recordedCpus == 0) recordedCpus = n;
+        // "# nop latency trace v1.1.5 on 6.18.44": tracefs with options/latency-format on
+        if (line.starts_with("#") && line.find(" latency trace v") != std::string_view::npos) latencyFormat = true;
         if (isHeader(line) || lostLine(line, *store)) continue;
         if (!parseLine(line, *store, softirqs[current], recordedCpus)) {
             ++garbage;
@@ -369,6 +372,11 @@ Result<EventStore> parseFtraceText(std::string_view text, const std::string& wha
     if (!buffer.empty() && !chosen)
         return Error{what + ": no buffer '" + std::string(buffer) + "' in the trace (its buffers: " + listed + ")"};
     if (!chosen || chosen->size() == 0) {
+        // its lines carry "608us" since the trace began instead of a timestamp
+        if (latencyFormat)
+            return Error{what + ": ftrace latency-format text (options/latency-format on), whose times are not "
+                                "timestamps: save the trace with the option off (echo 0 > options/latency-format) or "
+                                "record a trace.dat"};
         if (garbage == lines) return Error{what + ": not an ftrace text trace (no line parses as an event)"};
         if (!buffer.empty()) return Error{what + ": no sched events in its buffer '" + std::string(buffer) + "'"};
         if (stores.size() > 1) return Error{what + ": no sched events in any of its buffers (" + listed + ")"};

@@ -210,6 +210,15 @@ TEST(FtraceText, NoEventsIsAnError) {
     EXPECT_NE(s.error().find("no sched events"), std::string::npos);
 }
 
+TEST(FtraceText, LatencyFormatTextIsRefusedForWhatItIs) {
+    // tracefs with options/latency-format on prints "608us" since the trace began, no timestamps
+    const std::string file = test::dataPath("traces/tracefs-latency-format.txt");
+    auto r = readFtraceText(file);
+    ASSERT_FALSE(r);
+    EXPECT_EQ(r.error().find(file + ": ftrace latency-format text"), 0u) << r.error();
+    EXPECT_EQ(r.error().find('\n'), std::string::npos);
+}
+
 // trace-cmd record -B NAME puts the events in an instance buffer; `trace-cmd report` prints its
 // lines with a "NAME: " prefix. (buffers.sh in the data directory recorded both files.)
 std::string linesOfBuffer(const std::string& report, const std::string& name) {
