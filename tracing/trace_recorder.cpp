@@ -91,6 +91,10 @@ Result<RecordSummary> recordTrace(const RecordOptions& options) {
     summary.cpus = cpus;
     summary.overruns = pi.overruns();
 
+    // libtracecmd's warnings go to stderr; a version 6 file's top buffer, which has no
+    // description section in that format, gets "Cannot find description for buffer" for
+    // nothing wrong. What fails is returned and said here.
+    tracecmd_set_loglevel(TEP_LOG_CRITICAL);
     tracecmd_output* out = tracecmd_output_create(options.output.c_str());
     if (!out) {
         cleanup();

@@ -14,6 +14,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
 #include <sstream>
 #include <string>
 #include <thread>
@@ -75,9 +76,15 @@ TEST(Live, RecordWritesATraceWithItsKernelAndSidecar) {
     for (const std::string version : {"6", "7"}) {
         const std::string out = (dir / ("rec-v" + version + ".dat")).string();
         std::ostringstream cmd;  // (one '+' chain of these tripped GCC 12's -Warray-bounds)
+        const std::string err = out + ".stderr";
         cmd << SCHEDSCOPE_CLI << " record -o '" << out << "' --file-version " << version
-            << " -- sh -c 'for i in 1 2 3 4 5; do sleep 0.01; done' >/dev/null 2>&1";
+            << " -- sh -c 'for i in 1 2 3 4 5; do sleep 0.01; done' >/dev/null 2>'" << err << "'";
         ASSERT_EQ(std::system(cmd.str().c_str()), 0) << cmd.str();
+        // a good recording says what it wrote and nothing else (libtracecmd's own warnings included)
+        std::ifstream errText(err);
+        const std::string said(std::istreambuf_iterator<char>(errText), {});
+        EXPECT_TRUE(said.starts_with("record: wrote ")) << said;
+        EXPECT_EQ(std::count(said.begin(), said.end(), '\n'), 1) << said;
         auto store = readTraceDat(out);
         ASSERT_TRUE(store) << store.error();
         EXPECT_GT(store->count(EventKind::Switch), 5u) << version;
