@@ -124,6 +124,7 @@ Result<DerivedWorkload> deriveWorkload(const tracing::EventStore& store, const T
         return Error{what + ": its trace clock " + (store.traceClock().empty() ? std::string("(raw counts)") : store.traceClock()) +
                      " does not count nanoseconds, and replay needs run and sleep times (" +
                      tracing::nsClockAdvice(store.traceClock()) + ")"};
+    if (const std::string problem = tracing::oneTimestampProblem(store); !problem.empty()) return Error{what + ": " + problem};
     if (!(opt.scale > 0) || opt.scale > 1000) return Error{what + ": scale must be in (0, 1000]"};
     const uint64_t first = store.firstTs(), last = store.lastTs();
     const double spanS = static_cast<double>(last - first) / 1e9;

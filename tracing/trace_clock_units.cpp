@@ -33,4 +33,11 @@ std::string nsClockAdvice(std::string_view clock) {
     return advice;
 }
 
+std::string oneTimestampProblem(const EventStore& store) {
+    if (store.size() < 2 || store.firstTs() != store.lastTs()) return "";
+    return "all " + std::to_string(store.size()) +
+           " events have one timestamp, so nothing can be timed (text printed from a coarse clock: trace-cmd report "
+           "prints an uptime-clock trace's jiffies this way; " + nsClockAdvice(store.traceClock()) + ")";
+}
+
 }  // namespace schedscope::tracing

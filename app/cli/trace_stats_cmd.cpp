@@ -17,6 +17,7 @@
 #include "switch_gaps.h"
 #include "switch_migrations.h"
 #include "topology_options.h"
+#include "trace_clock_units.h"
 #include "trace_cmds.h"
 #include "trace_load_options.h"
 #include "trace_reader.h"
@@ -224,6 +225,7 @@ int runTraceStats(const Args& args) {
     // a lane without any event: the CPU was most likely not traced
     const std::vector<int> silent = silentCpus(*store, levelsKnown ? static_cast<int>(topo->cpus.size()) : 0);
     if (!silent.empty()) std::fprintf(stderr, "note: %s: %s\n", file.c_str(), describeSilentCpus(silent).c_str());
+    if (const std::string one = oneTimestampProblem(*store); !one.empty()) std::fprintf(stderr, "note: %s: %s\n", file.c_str(), one.c_str());
     // switches missing from the chains (a record-time filter, a loss): runs the views do not see
     const tracing::SwitchGaps gaps = tracing::switchGaps(*store);
     const std::string gapNote = tracing::describeSwitchGaps(gaps);

@@ -70,6 +70,25 @@ TEST(TraceClock, UptimeCountsTicksAndBootCountsNsWhateverLibtracecmdSays) {
         << replay;
 }
 
+TEST(TraceClock, TextWhoseEventsAllHaveOneTimestampIsSaidToTimeNothing) {
+    // trace-cmd report prints an uptime-clock trace's jiffies as seconds: all 966 events read
+    // 0.002075. Stats say so; replay refuses it for that reason, not for an empty window.
+    const std::string file = test::dataPath("traces/clock-uptime.report.txt");
+    auto text = readFtraceText(file);
+    ASSERT_TRUE(text.ok()) << text.error();
+    EXPECT_EQ(text->firstTs(), text->lastTs());
+    EXPECT_EQ(oneTimestampProblem(*text).find("all " + std::to_string(text->size()) + " events have one timestamp"), 0u);
+    auto timed = readTraceDat(test::dataPath("traces/clock-boot.dat"));
+    ASSERT_TRUE(timed.ok()) << timed.error();
+    EXPECT_EQ(oneTimestampProblem(*timed), "");
+    const std::string stats = runCommand(std::string(SCHEDSCOPE_CLI) + " trace stats '" + file + "' 2>&1");
+    EXPECT_NE(stats.find("note: " + file + ": all "), std::string::npos) << stats;
+    const std::string replay = runCommand(std::string(SCHEDSCOPE_CLI) + " replay '" + file + "' --local 2>&1");
+    EXPECT_NE(replay.find(file + ": all " + std::to_string(text->size()) + " events have one timestamp, so nothing can be timed"),
+              std::string::npos)
+        << replay;
+}
+
 TEST(TraceClock, AReportOfRawCountsIsReadAsCountsNotRejected) {
     // "core_tests-16358 [001]       10741: sched_migrate_task: ..." : no seconds, no dot
     auto text = readFtraceText(test::dataPath("traces/clock-counter.report.txt"));
