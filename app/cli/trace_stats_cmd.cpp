@@ -84,14 +84,18 @@ nlohmann::json statsJson(const EventStore& store, const MigrationReport& mig, co
             levels[mig.levels[l]] = mig.byLevel[l];
             order.push_back(mig.levels[l]);
         }
-    j["migrations_by_level"] = topologyName.empty() ? nlohmann::json(nullptr) : levels;
+    // null where the trace cannot show a migration at all (neither sched_migrate_task nor
+    // sched_switch recorded): 0 would read as a measurement
+    const bool migrationsSeen = !migrationSource(store).empty();
+    const bool byLevel = !topologyName.empty() && migrationsSeen;
+    j["migrations_by_level"] = byLevel ? levels : nlohmann::json(nullptr);
     // the levels bottom-up (SMT before MC before NUMA): a JSON object's keys come out sorted
-    j["levels"] = topologyName.empty() ? nlohmann::json(nullptr) : order;
-    j["numa_migrations_by_distance"] = topologyName.empty() ? nlohmann::json(nullptr) : numaByDistance(topo, mig);
+    j["levels"] = byLevel ? order : nlohmann::json(nullptr);
+    j["numa_migrations_by_distance"] = byLevel ? numaByDistance(topo, mig) : nlohmann::json(nullptr);
     nlohmann::json causes = nlohmann::json::object();
     for (size_t c = 0; c < mig.byCause.size(); ++c) causes[std::string(kMigrationCauseNames[c])] = mig.byCause[c];
-    j["migrations_by_cause"] = causes;
-    j["migrations"] = mig.migrations.size();
+    j["migrations_by_cause"] = migrationsSeen ? causes : nlohmann::json(nullptr);
+    j["migrations"] = migrationsSeen ? nlohmann::json(mig.migrations.size()) : nlohmann::json(nullptr);
     // "sched_switch[, sched_wakeup]": no sched_migrate_task recorded, the moves are the switches'
     j["migrations_from"] = migrationSource(store);
     // of them, the moves the switches show: all of them from sched_switch; else those whose
@@ -111,7 +115,7 @@ nlohmann::json statsJson(const EventStore& store, const MigrationReport& mig, co
     j["interrupt_wakings"] = store.recorded(EventKind::Waking) && store.irqContextKnown() ? nlohmann::json(interruptWakings)
                                                                                           : nlohmann::json(nullptr);
     j["bin_s"] = static_cast<double>(mig.binNs) / 1e9;
-    j["migrations_by_level_over_time"] = topologyName.empty() ? nlohmann::json(nullptr) : nlohmann::json(mig.byLevelOverTime);
+    j["migrations_by_level_over_time"] = byLevel ? nlohmann::json(mig.byLevelOverTime) : nlohmann::json(nullptr);
     j["anomalies"] = store.anomalyTable();
     return j;
 }
@@ -142,33 +146,37 @@ void printStatsText(const nlohmann::json& j) {
     // by CPU number (the object's keys sort as text: cpu10 before cpu2)
     for (int c = 0; c < static_cast<int>(j["events_by_cpu"].size()); ++c)
         std::printf("  cpu%-19d %llu\n", c, j["events_by_cpu"][std::to_string(c)].get<unsigned long long>());
-    if (j["migrations_by_level"].is_null()) {
-        std::printf("migrations by level (%llu): not classified, the recording machine's topology is unknown\n",
-                    j["migrations"].get<unsigned long long>());
+    if (j["migrations"].is_null()) {
+        std::printf("migrations: n/a (neither sched_migrate_task nor sched_switch recorded)\n");
     } else {
-        std::printf("migrations by level (%llu):\n", j["migrations"].get<unsigned long long>());
-        for (const auto& level : j["levels"]) {
-            const std::string name = level.get<std::string>();
-            std::string byDistance;
-            if (name == "NUMA" && j["numa_migrations_by_distance"].size() > 1)
-                for (const auto& [d, n] : j["numa_migrations_by_distance"].items())
-                    byDistance += (byDistance.empty() ? "  (node distance " : ", ") + d + ": " +
-                                  std::to_string(n.get<unsigned long long>());
-            std::printf("  %-22s %llu%s\n", name.c_str(), j["migrations_by_level"][name].get<unsigned long long>(),
-                        byDistance.empty() ? "" : (byDistance + ")").c_str());
+        if (j["migrations_by_level"].is_null()) {
+            std::printf("migrations by level (%llu): not classified, the recording machine's topology is unknown\n",
+                        j["migrations"].get<unsigned long long>());
+        } else {
+            std::printf("migrations by level (%llu):\n", j["migrations"].get<unsigned long long>());
+            for (const auto& level : j["levels"]) {
+                const std::string name = level.get<std::string>();
+                std::string byDistance;
+                if (name == "NUMA" && j["numa_migrations_by_distance"].size() > 1)
+                    for (const auto& [d, n] : j["numa_migrations_by_distance"].items())
+                        byDistance += (byDistance.empty() ? "  (node distance " : ", ") + d + ": " +
+                                      std::to_string(n.get<unsigned long long>());
+                std::printf("  %-22s %llu%s\n", name.c_str(), j["migrations_by_level"][name].get<unsigned long long>(),
+                            byDistance.empty() ? "" : (byDistance + ")").c_str());
+            }
         }
+        const std::string from = j["migrations_from"].get<std::string>();
+        if (from.starts_with("sched_switch"))
+            std::printf("migrations inferred from %s (no sched_migrate_task in the trace): a task that ran on one CPU and "
+                        "next on another, by the likeliest path\n",
+                        from.c_str());
+        else if (const auto seen = j["migrations_seen_in_switches"].get<unsigned long long>())
+            std::printf("%llu of the migrations seen in the switches: the trace lost their sched_migrate_task with the "
+                        "events it lost, not where its tasks went\n",
+                        seen);
+        std::printf("migrations by cause:\n");
+        for (const auto& [k, v] : j["migrations_by_cause"].items()) std::printf("  %-22s %llu\n", k.c_str(), v.get<unsigned long long>());
     }
-    const std::string from = j["migrations_from"].get<std::string>();
-    if (from.starts_with("sched_switch"))
-        std::printf("migrations inferred from %s (no sched_migrate_task in the trace): a task that ran on one CPU and "
-                    "next on another, by the likeliest path\n",
-                    from.c_str());
-    else if (const auto seen = j["migrations_seen_in_switches"].get<unsigned long long>())
-        std::printf("%llu of the migrations seen in the switches: the trace lost their sched_migrate_task with the "
-                    "events it lost, not where its tasks went\n",
-                    seen);
-    std::printf("migrations by cause:\n");
-    for (const auto& [k, v] : j["migrations_by_cause"].items()) std::printf("  %-22s %llu\n", k.c_str(), v.get<unsigned long long>());
     // a count of events the trace did not record is not 0
     auto countOf = [&](const char* key, const char* event) {
         return j[key].is_null() ? std::string("n/a (") + event + " not recorded)" : std::to_string(j[key].get<unsigned long long>());

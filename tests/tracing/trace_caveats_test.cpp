@@ -8,6 +8,8 @@
 // into idle in another, and a third buffer whole).
 #include <gtest/gtest.h>
 
+#include <filesystem>
+#include <fstream>
 #include <nlohmann/json.hpp>
 
 #include "event_store.h"
@@ -144,6 +146,32 @@ TEST(InterruptWakingsInText, UnknownWithoutAnIrqFlagsColumn) {
     EXPECT_TRUE(stats(latency)["interrupt_wakings"].is_number());
     const std::string text = test::commandOutput(std::string(SCHEDSCOPE_CLI) + " trace stats '" + plain + "'");
     EXPECT_NE(text.find("no task woke them): n/a (these text lines have no irq-flags column"), std::string::npos) << text;
+}
+
+TEST(UnrecordedEvents, MigrationsAreUnknownWithNeitherMigrateNorSwitchEvents) {
+    // only the sched_wakeup lines of a report: no event can show a task changing CPU
+    std::ifstream in(test::dataPath("traces/report-variants/forkstorm.report.txt"));
+    const std::filesystem::path dir = std::filesystem::path(SCHEDSCOPE_TEST_SCRATCH) / "caveats";
+    std::filesystem::create_directories(dir);
+    const std::string file = (dir / "wakeups-only.txt").string();
+    std::ofstream out(file);
+    int kept = 0;
+    for (std::string l; std::getline(in, l);)
+        if (l.starts_with("cpus=") || l.find(" sched_wakeup: ") != std::string::npos) {
+            out << l << "\n";
+            kept += l.starts_with("cpus=") ? 0 : 1;
+        }
+    out.close();
+    ASSERT_GT(kept, 10);
+    const std::string stats = std::string(SCHEDSCOPE_CLI) + " trace stats '" + file + "' --synthetic \"core:2 pu:1\"";
+    const auto j = nlohmann::json::parse(test::commandOutput(stats + " --json"));
+    EXPECT_EQ(j["events"], kept);
+    EXPECT_TRUE(j["migrations"].is_null());
+    EXPECT_TRUE(j["migrations_by_level"].is_null());
+    EXPECT_TRUE(j["migrations_by_cause"].is_null());
+    const std::string text = test::commandOutput(stats);
+    EXPECT_NE(text.find("migrations: n/a (neither sched_migrate_task nor sched_switch recorded)"), std::string::npos) << text;
+    EXPECT_EQ(text.find("migrations by cause"), std::string::npos) << text;
 }
 
 TEST(UnrecordedEvents, TheirCountsAreNotZeros) {
