@@ -150,21 +150,8 @@ Result<Topology> convert(hwloc_topology_t ht, const std::string& what, bool arch
         assigned |= node.cpus;
         t.nodes.push_back(node);
     }
-    // CPUs no node covers (their node offline or left out of the export): the kernel's
-    // cpu_to_node() falls back to the first node for a CPU without an online node, and the
-    // sysfs loader does the same, so one machine gets one answer whichever way it comes in.
-    // Inventing a node for them would invent its distances too.
-    if (const CpuSet orphans = online.minus(assigned); !orphans.empty()) {
-        auto first = std::find_if(t.nodes.begin(), t.nodes.end(), [](const NumaNode& n) { return !n.cpus.empty(); });
-        if (first == t.nodes.end()) first = t.nodes.begin();
-        if (first == t.nodes.end()) {
-            t.nodes.push_back({0, orphans});
-        } else {
-            first->cpus |= orphans;
-            t.warnings.push_back("CPUs " + orphans.toList() + " are on no NUMA node in the export: put on node " +
-                                 std::to_string(first->id) + ", the first, as the kernel does for a CPU whose node is offline");
-        }
-    }
+    // CPUs no node covers (their node offline or left out of the export)
+    if (const CpuSet orphans = online.minus(assigned); !orphans.empty()) adoptNodelessCpus(t, orphans, "export");
 
     unsigned nrDist = 1;
     hwloc_distances_s* dist = nullptr;

@@ -397,22 +397,18 @@ Result<Topology> loadSysfsTopology(const std::string& root, Arch arch) {
             topo.distance.push_back(row);
         }
     }
-    CpuSet nodeless;
+    CpuSet nodeless;  // CPUs no node lists (their node offline)
     for (auto& c : topo.cpus) {
         if (!c.online) continue;
         c.node = -1;
         for (const auto& n : topo.nodes)
             if (n.cpus.test(c.id)) c.node = n.id;
-        if (c.node < 0) {
-            // A CPU no node lists: the kernel puts it on node 0 (or the first node).
-            c.node = topo.nodes.front().id;
-            topo.nodes.front().cpus.set(c.id);
-            nodeless.set(c.id);
-        }
+        if (c.node < 0) nodeless.set(c.id);
     }
-    if (!nodeless.empty())
-        topo.warnings.push_back("CPUs " + nodeless.toList() + " are on no NUMA node in the snapshot: put on node " +
-                                std::to_string(topo.nodes.front().id) + ", the first, as the kernel does for a CPU whose node is offline");
+    if (!nodeless.empty()) {
+        const int node = adoptNodelessCpus(topo, nodeless, "snapshot");
+        nodeless.forEach([&](int cpu) { topo.cpus[static_cast<size_t>(cpu)].node = node; });
+    }
     readHybridKinds(root, topo);
     for (const char* file : {"sys/devices/system/cpu/isolated", "sys/fs/cgroup/cpuset.cpus.isolated"}) {
         auto text = readSmallFile(fs::path(root) / file);

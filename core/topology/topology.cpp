@@ -220,6 +220,19 @@ Status Topology::check(const std::string& what) const {
     return {};
 }
 
+int adoptNodelessCpus(Topology& t, const CpuSet& cpus, const std::string& input) {
+    if (t.nodes.empty()) {
+        t.nodes.push_back({0, cpus});
+        return 0;
+    }
+    auto first = std::find_if(t.nodes.begin(), t.nodes.end(), [](const NumaNode& n) { return !n.cpus.empty(); });
+    if (first == t.nodes.end()) first = t.nodes.begin();
+    first->cpus |= cpus;
+    t.warnings.push_back("CPUs " + cpus.toList() + " are on no NUMA node in the " + input + ": put on node " +
+                         std::to_string(first->id) + ", the first, as the kernel does for a CPU whose node is offline");
+    return first->id;
+}
+
 void ignoreInvalidSlit(Topology& t) {
     const size_t n = t.distance.size();
     if (n != t.nodes.size()) return;  // not a table check() can read either: it says so

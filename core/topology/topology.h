@@ -155,6 +155,14 @@ std::string cacheSizeText(long long kb);
 // Applies that to `t.distance` and says so in `t.warnings`; a square table only.
 void ignoreInvalidSlit(Topology& t);
 
+// CPUs that no NUMA node lists (their node offline, or left out of the input): the kernel's
+// cpu_to_node() falls back to the first node for a CPU without an online node. Adds `cpus` to the
+// first node with CPUs (else the first node; a node 0 of its own when there is none), says so
+// in `t.warnings` (`input`: "export", "snapshot") and returns that node's id. Both loaders use
+// it, so one machine gets one answer whichever way it comes in; a node invented for them would
+// need invented distances.
+int adoptNodelessCpus(Topology& t, const CpuSet& cpus, const std::string& input);
+
 // Sets what the CPU's identity changes in the kernel's view (t.cpuVendor, t.cpuFamily): AMD Zen
 // and Hygon raise node_reclaim_distance to 32 (init_amd_zn() in arch/x86/kernel/cpu/amd.c).
 void applyCpuIdentity(Topology& t);
