@@ -19,6 +19,7 @@
 //                 unknown (-1)
 // Side tables: swap_numa CPUs (rare), per-task comm history (interned), anomaly counters.
 // Global time order is a k-way merge over partitions (forEach).
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <functional>
@@ -116,6 +117,8 @@ public:
     // Higher than cpuCount() when the last CPUs have no event (trace-cmd record -M).
     int recordedCpus() const { return recordedCpus_; }
     void setRecordedCpus(int n) { recordedCpus_ = n; }
+    // The CPUs the recording covered: those with events and those its header names.
+    int cpusCovered() const { return std::max(cpuCount(), recordedCpus_); }
 
     // Whether the wake events say if they ran for an interrupt (SchedEvent::byInterrupt): a
     // trace.dat's records carry their irq flags; text has them only in an irq-flags column

@@ -9,7 +9,7 @@ namespace schedscope::tracing {
 std::vector<int> silentCpus(const EventStore& store, int cpus) {
     std::vector<int> out;
     if (store.size() == 0) return out;
-    for (int c = 0; c < std::max({cpus, store.cpuCount(), store.recordedCpus()}); ++c)
+    for (int c = 0; c < std::max(cpus, store.cpusCovered()); ++c)
         if (c >= store.cpuCount() || store.cpuSize(c) == 0) out.push_back(c);
     return out;
 }

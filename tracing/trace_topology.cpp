@@ -37,7 +37,7 @@ Result<std::optional<Topology>> readTopologySidecar(const std::string& tracePath
 }
 
 Result<Topology> flatTopologyForTrace(const EventStore& store) {
-    const int cpus = std::max(1, store.cpuCount());
+    const int cpus = std::max(1, store.cpusCovered());  // an untraced last CPU too
     auto topo = loadHwlocSynthetic("pu:" + std::to_string(cpus), Arch::Generic);
     if (!topo) return Error{"a flat " + std::to_string(cpus) + "-CPU topology: " + topo.error()};
     topo->name = std::to_string(cpus) + " CPUs, layout unknown";

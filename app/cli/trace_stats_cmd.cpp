@@ -1,7 +1,6 @@
 // schedscope-cli trace stats FILE | bench load FILE
 #include <sys/resource.h>
 
-#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -63,7 +62,7 @@ nlohmann::json statsJson(const EventStore& store, const MigrationReport& mig, co
     j["other_events"] = other;  // counted and skipped
     nlohmann::json cpus = nlohmann::json::object();
     // every CPU the recording covered, the last ones too when they have no event (record -M)
-    for (int c = 0; c < std::max(store.cpuCount(), store.recordedCpus()); ++c)
+    for (int c = 0; c < store.cpusCovered(); ++c)
         cpus[std::to_string(c)] = c < store.cpuCount() ? store.cpuSize(c) : 0;
     j["events_by_cpu"] = cpus;
     j["events"] = store.size();
