@@ -9,6 +9,7 @@
 
 #include "commands.h"
 #include "lost_events.h"
+#include "metric_text.h"
 #include "silent_cpus.h"
 #include "switch_gaps.h"
 #include "replay.h"
@@ -108,15 +109,14 @@ Result<DeriveOptions> deriveOptionsFrom(const Args& args) {
 
 void printRow(const std::string& name, const std::vector<double>& vals, bool withDelta) {
     std::printf("  %-22s", name.c_str());
-    const bool count = name.starts_with("migrations");
     // completion_s is -1 for a run whose tasks had not all exited: no time, and no difference
     const bool unfinished = name == "completion_s" && std::any_of(vals.begin(), vals.end(), [](double v) { return v < 0; });
     for (double v : vals) {
         if (name == "completion_s" && v < 0) std::printf(" %12s", "not finished");
-        else std::printf(count ? " %12.0f" : " %12.4f", v);
+        else std::printf(" %12s", metricText(name, v).c_str());
     }
     if (withDelta && vals.size() >= 2 && unfinished) std::printf(" %12s", "-");
-    else if (withDelta && vals.size() >= 2) std::printf(count ? " %+12.0f" : " %+12.4f", vals.back() - vals[vals.size() - 2]);
+    else if (withDelta && vals.size() >= 2) std::printf(" %12s", metricDeltaText(name, vals[vals.size() - 2], vals.back()).c_str());
     std::printf("\n");
 }
 

@@ -9,6 +9,7 @@
 #include <sys/resource.h>
 
 #include "commands.h"
+#include "metric_text.h"
 #include "progress_line.h"
 #include "sim/compare_modes.h"
 #include "sim/metric_change.h"
@@ -36,7 +37,7 @@ void printSummary(sim::SimState& s, const workload::Workload& wl, const sim::Run
                 cfg.node ? "on" : "off", static_cast<unsigned long long>(s.opt.seed), static_cast<double>(s.now) / 1e9);
     for (const auto& [name, v] : sim::summaryMetrics(s, wl)) {
         if (std::isnan(v)) std::printf("  %-26s %12s\n", name.c_str(), "not finished");  // completion_s
-        else std::printf("  %-26s %12.4f%s\n", name.c_str(), v, name == "throughput" ? (" " + wl.unit).c_str() : "");
+        else std::printf("  %-26s %12s%s\n", name.c_str(), metricText(name, v).c_str(), name == "throughput" ? (" " + wl.unit).c_str() : "");
     }
     std::printf("  migrations by level:");
     for (const auto& [lvl, n] : s.metrics.migrationsByLevel) std::printf(" %s=%lld", lvl.c_str(), n);
