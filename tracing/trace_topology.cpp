@@ -18,7 +18,7 @@ Status writeTopologySidecar(const std::string& tracePath, const Topology& topolo
     const std::string path = sidecarPath(tracePath);
     std::ofstream out(path, std::ios::trunc);
     if (!out) return Error{path + ": cannot write the topology sidecar"};
-    out << topologyToJson(topology).dump(2) << "\n";
+    out << topologyToJson(topology).dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
     if (!out) return Error{path + ": write failed"};
     return {};
 }

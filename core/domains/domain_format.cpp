@@ -87,18 +87,18 @@ nlohmann::json domainTreeToJson(const DomainTree& tree) {
 void writeDomainTreeJson(std::ostream& out, const DomainTree& tree) {
     const KernelProfile& p = tree.profile ? *tree.profile : defaultProfile();
     if (tree.cpus.empty()) {
-        out << domainTreeToJson(tree).dump(2);
+        out << domainTreeToJson(tree).dump(2, ' ', false, nlohmann::json::error_handler_t::replace);
         return;
     }
     // The header's own dump, with its empty "cpus" array opened up and filled one CPU at a time.
-    const std::string header = treeHeaderToJson(tree, p).dump(2);
+    const std::string header = treeHeaderToJson(tree, p).dump(2, ' ', false, nlohmann::json::error_handler_t::replace);
     const std::string slot = "\"cpus\": []";
     const size_t at = header.find(slot);
     out.write(header.data(), static_cast<std::streamsize>(at));
     out << "\"cpus\": [";
     for (size_t i = 0; i < tree.cpus.size(); ++i) {
         out << (i ? ",\n    " : "\n    ");
-        writeIndented(out, cpuToJson(tree.cpus[i], p).dump(2), 2);
+        writeIndented(out, cpuToJson(tree.cpus[i], p).dump(2, ' ', false, nlohmann::json::error_handler_t::replace), 2);
     }
     out << "\n  ]";
     out << header.substr(at + slot.size());
