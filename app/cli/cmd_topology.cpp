@@ -1,4 +1,5 @@
 // schedscope-cli topology | domains
+#include <algorithm>
 #include <cstdio>
 #include <iostream>
 #include <nlohmann/json.hpp>
@@ -68,6 +69,25 @@ int runDomains(const Args& args) {
 
     if (args.has("kernel") && args.has("kernel-log"))
         return fail("domains: --kernel (this kernel's debugfs) and --kernel-log FILE name two kernels: give one");
+    if (args.has("diff") && format == "kernel")
+        return fail("domains: --diff prints the differences (as text or json), not a kernel log: drop --format kernel");
+    const bool showKernel = (args.has("kernel") || args.has("kernel-log")) && !args.has("diff");
+    if (showKernel && topologyOptionGiven(args))
+        return fail(std::string("domains: ") + (args.has("kernel") ? "--kernel" : "--kernel-log") +
+                    " shows the kernel's own domains: a topology option builds domains only to compare with --diff");
+    // --cpu LIST: the CPUs shown, or compared
+    std::optional<CpuSet> only;
+    if (auto list = args.value("cpu")) {
+        auto keep = CpuSet::parseList(*list);
+        if (!keep) return fail("domains: --cpu: " + keep.error());
+        if (keep->empty()) return fail("domains: --cpu '" + *list + "' names no CPU");
+        only = *keep;
+    }
+    auto keepOnly = [&](DomainTree& tree) -> bool {
+        if (!only) return true;
+        std::erase_if(tree.cpus, [&](const CpuDomains& c) { return !only->test(c.cpu); });
+        return !tree.cpus.empty();
+    };
     if (args.valueOr("kernel-log", "") == "-" && args.valueOr("from-kernel-log", "") == "-")
         return fail("domains: standard input is read once: give --kernel-log or --from-kernel-log a file");
     // the kernel's own domains: this one's from debugfs, or another machine's from its boot log
@@ -79,9 +99,10 @@ int runDomains(const Args& args) {
     auto readFailure = [&](const std::string& error) {
         return args.has("kernel-log") ? fail(error) : failRuntime(error);
     };
-    if ((args.has("kernel") || args.has("kernel-log")) && !args.has("diff")) {
+    if (showKernel) {
         auto running = kernelDomains();
         if (!running) return readFailure(running.error());
+        if (!keepOnly(*running)) return fail("domains: --cpu '" + *args.value("cpu") + "' names no CPU of the kernel's domains");
         if (format == "json") {
             writeDomainTreeJson(std::cout, *running);
             std::cout << "\n";
@@ -109,8 +130,11 @@ int runDomains(const Args& args) {
 
     if (args.has("diff")) {
         const DomainTree& kernelTree = **running;
+        if (only && !std::any_of(tree->cpus.begin(), tree->cpus.end(), [&](const CpuDomains& c) { return only->test(c.cpu); }))
+            return fail("domains: --cpu '" + *args.value("cpu") + "' names no CPU of this topology");
         std::vector<std::string> notes;
-        auto diff = diffDomainTrees(*tree, kernelTree, &notes);
+        auto diff = diffDomainTrees(*tree, kernelTree, &notes, only ? &*only : nullptr);
+        const CpuSet notCompared = only ? cpusNotInLog(*tree, kernelTree) & *only : cpusNotInLog(*tree, kernelTree);
         for (const std::string& note : notes) std::cerr << "schedscope-cli: note: " << note << "\n";
         // a log from another machine's kernel: what it says of that kernel, when the build
         // did not get its profile
@@ -121,22 +145,23 @@ int runDomains(const Args& args) {
                           << (kernelTree.logProfile.empty() || !kernelTree.logKernelRelease.empty() ? "" : ", the newest such kernel")
                           << " (give --profile)\n";
         if (format == "json") {
-            std::cout << nlohmann::json{{"identical", diff.empty()}, {"differences", diff}, {"notes", notes}}.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
+            std::cout << nlohmann::json{{"identical", diff.empty()},
+                                        {"differences", diff},
+                                        {"not_compared", notCompared.toList()},
+                                        {"notes", notes}}
+                             .dump(2, ' ', false, nlohmann::json::error_handler_t::replace)
+                      << "\n";
         } else {
             const char* kernel = args.has("kernel-log") ? "the kernel's log" : "the running kernel";
-            if (diff.empty()) std::cout << "identical: the builder matches " << kernel << " on every CPU\n";
+            const std::string which = only ? "the CPUs of --cpu" : "every CPU";
+            if (diff.empty() && notCompared.empty()) std::cout << "identical: the builder matches " << kernel << " on " << which << "\n";
+            else if (diff.empty())
+                std::cout << "identical on the CPUs the log printed: cpus " << notCompared.toList() << " were not compared\n";
             for (const auto& d : diff) std::cout << d << "\n";
         }
         return diff.empty() ? 0 : 1;
     }
-    if (auto only = args.value("cpu")) {
-        auto keep = CpuSet::parseList(*only);
-        if (!keep) return fail("domains: --cpu: " + keep.error());
-        for (auto& c : tree->cpus)
-            if (!keep->test(c.cpu)) c.cpu = -1;
-        std::erase_if(tree->cpus, [](const CpuDomains& c) { return c.cpu < 0; });
-        if (tree->cpus.empty()) return fail("domains: --cpu '" + *only + "' names no CPU of this topology");
-    }
+    if (!keepOnly(*tree)) return fail("domains: --cpu '" + *args.value("cpu") + "' names no CPU of this topology");
     if (format == "json") {
         writeDomainTreeJson(std::cout, *tree);
         std::cout << "\n";

@@ -181,9 +181,20 @@ Result<DomainTree> readKernelDomains(const std::string& root) {
     return tree;
 }
 
+CpuSet cpusNotInLog(const DomainTree& built, const DomainTree& kernel) {
+    CpuSet out;
+    if (!kernel.fromKernelLog) return out;
+    for (const CpuDomains& c : built.cpus)
+        if (c.cpu >= 0 && !c.domains.empty() && !kernel.builtFor.test(c.cpu) && !kernel.isolated.test(c.cpu)) out.set(c.cpu);
+    return out;
+}
+
 std::vector<std::string> diffDomainTrees(const DomainTree& built, const DomainTree& kernel,
-                                         std::vector<std::string>* notes) {
+                                         std::vector<std::string>* notes, const CpuSet* only) {
     std::vector<std::string> diff;
+    if (const CpuSet missing = only ? cpusNotInLog(built, kernel) & *only : cpusNotInLog(built, kernel); notes && !missing.empty())
+        notes->push_back("not compared: cpus " + missing.toList() +
+                         ", which the log printed no domains for (a log cut short, or cut to some CPUs)");
     const KernelProfile& p = built.profile ? *built.profile : defaultProfile();
     const RuntimePressure pressure = kernel.fromKernelLog ? runtimePressure(built, kernel) : RuntimePressure{};
     if (notes && !pressure.empty()) notes->push_back(pressureNote(pressure, built));
@@ -192,6 +203,7 @@ std::vector<std::string> diffDomainTrees(const DomainTree& built, const DomainTr
         const auto& a = built.domainsOf(static_cast<int>(cpu));
         const auto& b = kernel.domainsOf(static_cast<int>(cpu));
         // a log knows the CPUs it printed; one cut to some CPUs says nothing of the others
+        if (only && !only->test(static_cast<int>(cpu))) continue;
         const bool printed = kernel.builtFor.test(static_cast<int>(cpu)) || kernel.isolated.test(static_cast<int>(cpu));
         if (kernel.fromKernelLog && !printed) continue;
         std::string where = "cpu" + std::to_string(cpu);
@@ -216,6 +228,9 @@ std::vector<std::string> diffDomainTrees(const DomainTree& built, const DomainTr
                 for (const auto& f : flagNames(p, kernelFlags & ~builtFlags)) only += " -" + f;
                 diff.push_back(at + a[i].level + " flags differ (built vs kernel):" + only);
             }
+            // a log prints every domain's groups: none read is a line missing from it
+            if (kernel.fromKernelLog && !a[i].groups.empty() && b[i].groups.empty())
+                diff.push_back(at + a[i].level + " groups: built " + groupList(a[i].groups) + ", the log printed none");
             if (!a[i].groups.empty() && !b[i].groups.empty() && !sameGroups(a[i].groups, b[i].groups, pressure)) {
                 std::string line = at + a[i].level;
                 line += " groups: built " + groupList(a[i].groups);

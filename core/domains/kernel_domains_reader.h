@@ -22,7 +22,11 @@ Result<DomainTree> readKernelDomains(const std::string& root);
 // by under a tenth. An asymmetric CPU differs by more.
 bool lostToRuntimePressure(unsigned full, unsigned logged);
 
+// `only`, when given: compare these CPUs alone.
 std::vector<std::string> diffDomainTrees(const DomainTree& built, const DomainTree& kernel,
-                                         std::vector<std::string>* notes = nullptr);
+                                         std::vector<std::string>* notes = nullptr, const CpuSet* only = nullptr);
+// The CPUs of `built` a kernel log printed no domains for (a log cut short, or cut to some CPUs),
+// which a diff cannot compare and its notes name; none for the running kernel's tree.
+CpuSet cpusNotInLog(const DomainTree& built, const DomainTree& kernel);
 
 }  // namespace schedscope

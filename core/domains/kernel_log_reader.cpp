@@ -14,6 +14,64 @@
 namespace schedscope {
 namespace {
 
+// /dev/kmsg's record prefix: "level,sequence,timestamp,flags;"
+bool isKmsgPrefix(std::string_view p) {
+    if (p.empty() || p.back() != ';') return false;
+    int commas = 0;
+    for (char c : p.substr(0, p.size() - 1)) {
+        if (c == ',') ++commas;
+        else if (commas < 3 && (c < '0' || c > '9')) return false;
+    }
+    return commas >= 3;
+}
+
+// The line without terminal colour codes (`dmesg --color=always`, a console capture): an ESC
+// '[' sequence up to its final letter. `buffer` holds the result when there was one.
+std::string_view withoutEscapes(std::string_view line, std::string& buffer) {
+    if (line.find('\x1b') == std::string_view::npos) return line;
+    buffer.clear();
+    for (size_t i = 0; i < line.size(); ++i) {
+        if (line[i] != '\x1b') {
+            buffer += line[i];
+            continue;
+        }
+        if (i + 1 < line.size() && line[i + 1] == '[') {
+            i += 2;
+            while (i < line.size() && !((line[i] >= 'A' && line[i] <= 'Z') || (line[i] >= 'a' && line[i] <= 'z'))) ++i;
+        }
+    }
+    return buffer;
+}
+
+// Where the message starts after a dmesg, journal or raw record prefix (0 without one).
+size_t messageStart(std::string_view line) {
+    size_t at = 0;
+    if (line.starts_with('<')) {
+        if (const size_t close = line.find('>'); close != std::string_view::npos && close < 6) at = close + 1;
+    } else if (const size_t semi = line.find(';'); semi != std::string_view::npos && semi < 48 && isKmsgPrefix(line.substr(0, semi + 1))) {
+        at = semi + 1;
+    }
+    if (line.substr(at).starts_with('[')) {
+        if (const size_t close = line.find("] ", at); close != std::string_view::npos) return close + 2;
+    }
+    if (at > 0) return at;
+    if (const size_t kernel = line.find("kernel: "); kernel != std::string_view::npos) return kernel + 8;
+    return 0;
+}
+
+// A piece of a groups line that printk put on a line of its own: sched_domain_debug_one()
+// prints the line a group's part at a time (" 5:{ span=10-11", " mask=..", " cap=..", " }",
+// ","), and printk starts a new record when one would pass its line limit (about 1 KiB: a
+// domain of some 35 groups or more), or when an ERROR came in the middle of a group.
+bool isGroupsContinuation(std::string_view message) {
+    while (!message.empty() && message.front() == ' ') message.remove_prefix(1);
+    if (message.starts_with('}') || message.starts_with(',') || message.starts_with("mask=") || message.starts_with("cap="))
+        return true;
+    size_t digits = 0;
+    while (digits < message.size() && message[digits] >= '0' && message[digits] <= '9') ++digits;
+    return digits > 0 && message.substr(digits).starts_with(":{");
+}
+
 std::optional<int> numberAt(std::string_view s, size_t at, size_t* end = nullptr) {
     int v = 0;
     auto [p, ec] = std::from_chars(s.data() + at, s.data() + s.size(), v);
@@ -31,15 +89,19 @@ std::string_view tokenAfter(std::string_view s, std::string_view key) {
 }
 
 // The message starts at `at`: the line's start, or after a dmesg timestamp ("] ") or a journal
-// prefix ("kernel: "), not within another subsystem's message ("ACPI BIOS ERROR: ...").
+// prefix ("kernel: "), not within another subsystem's message ("ACPI BIOS ERROR: ..."). The raw
+// record prefixes of `dmesg -r` ("<7>") and of /dev/kmsg ("7,1234,5678,-;") end right before it.
 bool startsMessage(std::string_view line, size_t at) {
-    return at == 0 || (at >= 2 && line[at - 1] == ' ' && (line[at - 2] == ']' || line[at - 2] == ':'));
+    return at == 0 || (at >= 2 && line[at - 1] == ' ' && (line[at - 2] == ']' || line[at - 2] == ':')) ||
+           (at >= 2 && ((line[at - 1] == '>' && line[0] == '<') || (line[at - 1] == ';' && isKmsgPrefix(line.substr(0, at)))));
 }
 // The same for the indented domain and groups lines: only spaces between the prefix and `at`.
 bool startsIndentedMessage(std::string_view line, size_t at) {
     size_t k = at;
     while (k > 0 && line[k - 1] == ' ') --k;
-    return k == 0 || (k < at && (line[k - 1] == ']' || line[k - 1] == ':'));
+    if (k == 0) return true;
+    if (k < at && (line[k - 1] == ']' || line[k - 1] == ':')) return true;
+    return startsMessage(line, k) && line[k - 1] != ' ';
 }
 
 // "CPU12 attaching ..." at `marker` (the position of " attaching"): the CPU number before it
@@ -106,6 +168,20 @@ public:
 
     Status line(std::string_view l, size_t number) {
         number_ = number;
+        if (groupsOpen_) {
+            const std::string_view message = l.substr(messageStart(l));
+            if (isGroupsContinuation(message)) {
+                groupsText_ += message;
+                return {};
+            }
+            // the KERN_ERR "domain->groups does not match domain->child" comes in the middle of
+            // the CPU's first group: the rest of the groups line follows it
+            if (size_t at = l.find("ERROR: "); at != std::string_view::npos && startsMessage(l, at)) {
+                kernelError(l.substr(at));
+                return {};
+            }
+            if (auto st = closeGroups(); !st) return st;
+        }
         // a CPU's header: its domain lines follow, or it has none ("attaching NULL")
         constexpr std::pair<std::string_view, bool> kHeaders[] = {{" attaching sched-domain(s):", true},
                                                                   {" attaching NULL sched-domain.", false}};
@@ -114,14 +190,24 @@ public:
             if (at == std::string_view::npos) continue;
             auto cpu = attachingCpu(l, at);
             if (!cpu) return bad("a CPU attaching sched domains with no CPU number");
+            if (auto st = checkLastAttachHasDomains(); !st) return st;
             attaches_.push_back({*cpu, seq_++, {}});
+            headerLine_ = number;
             open_ = opens;
             return {};
         }
         if (l.find(" attaching sched-domain:") != std::string_view::npos) ++oldFormat_;
-        if (size_t at = l.find("root domain span: "); at != std::string_view::npos) {
-            auto span = CpuSet::parseList(tokenAfter(l.substr(at), "root domain span: "));
+        // "root domain span: 0-15 (max cpu_capacity = 1024)"; about 4.13 to 4.19 printed only
+        // "span: 0-15 (max cpu_capacity = 1024)"
+        const size_t root = l.find("root domain span: ");
+        const size_t bare = root == std::string_view::npos ? l.find("span: ") : std::string_view::npos;
+        if (root != std::string_view::npos ||
+            (bare != std::string_view::npos && startsMessage(l, bare) && l.find(" (max cpu_capacity = ", bare) != std::string_view::npos)) {
+            const std::string_view key = root != std::string_view::npos ? "root domain span: " : "span: ";
+            const size_t at = root != std::string_view::npos ? root : bare;
+            auto span = CpuSet::parseList(tokenAfter(l.substr(at), key));
             if (!span) return bad("root domain span: " + span.error());
+            if (auto st = checkLastAttachHasDomains(); !st) return st;
             roots_.push_back({seq_++, *span});
             (l.find("(max cpu_capacity = ", at) != std::string_view::npos ? rootWithCapacity_ : rootWithout_) = true;
             open_ = false;
@@ -148,6 +234,7 @@ public:
                            std::to_string(static_cast<int>(a.domains.size()) - 1));
             auto span = CpuSet::parseList(tokenAfter(l.substr(end), ": span="));
             if (!span) return bad("domain span: " + span.error());
+            if (span->empty()) return bad("domain-" + std::to_string(*index) + " of CPU" + std::to_string(a.cpu) + " with an empty span");
             SchedDomain sd;
             sd.span = *span;
             sd.level = std::string(tokenAfter(l.substr(end), " level="));
@@ -157,26 +244,38 @@ public:
             afterDomainLines_ = true;
             return {};
         }
-        if (size_t at = l.find(" groups: ");
-            at != std::string_view::npos && startsIndentedMessage(l, at + 1) && l.find(":{ span=", at) != std::string_view::npos) {
+        // the groups line is read whole once a line that does not continue it comes
+        if (size_t at = l.find(" groups:");
+            at != std::string_view::npos && startsIndentedMessage(l, at + 1) &&
+            (at + 8 == l.size() || isGroupsContinuation(l.substr(at + 8)))) {
             if (a.domains.empty() || !a.domains.back().groups.empty()) return bad("a groups line without its domain line");
-            std::vector<SchedGroup> printed;
-            if (auto st = groups(l.substr(at + 8), printed); !st) return st;
-            a.domains.back().groups = rings_.share(std::move(printed));
-            afterDomainLines_ = true;
+            groupsOpen_ = true;
+            groupsLine_ = number;
+            groupsErrors_ = 0;
+            groupsText_.assign(l.substr(at + 8));
             return {};
         }
         if (size_t at = l.find("ERROR: "); at != std::string_view::npos && afterDomainLines && startsMessage(l, at)) {
-            afterDomainLines_ = true;  // sched_domain_debug_one() can print several
-            const std::string where = "cpu" + std::to_string(a.cpu) + (a.domains.empty() ? "" : " domain-" + std::to_string(a.domains.size() - 1));
-            warnings_.push_back(where + ": the kernel said " + std::string(l.substr(at)));
+            kernelError(l.substr(at));
             return {};
         }
         banner(l);  // a printk from elsewhere in the middle of a block
         return {};
     }
 
+    // The log printed sched domain lines (of the format read here, or the one before 4.13).
+    bool printedDomains() const { return !attaches_.empty(); }
+    bool printedOldFormat() const { return oldFormat_ > 0; }
+
     Result<DomainTree> finish() {
+        if (groupsOpen_)
+            if (auto st = closeGroups(); !st) return Error{st.error()};
+        // a log cut right after a CPU's header: that CPU's domains are not in it
+        if (open_ && !attaches_.empty() && attaches_.back().domains.empty()) {
+            warnings_.push_back("the log ends right after cpu" + std::to_string(attaches_.back().cpu) +
+                                "'s attach line (line " + std::to_string(headerLine_) + "): its domains are not in it");
+            attaches_.pop_back();
+        }
         if (attaches_.empty() && oldFormat_) {
             return Error{where_ + ": a log from a kernel before 4.13 (\"CPUn attaching sched-domain:\", \"domain 0: span ...\"), "
                                   "whose format is not read; 4.13 and later print the one read here"};
@@ -185,6 +284,10 @@ public:
             return Error{where_ + ": no sched domain lines (\"CPUn attaching sched-domain(s):\"): boot with sched_verbose "
                                   "(or sched_debug before 5.13), then save dmesg"};
         }
+        if (oldFormat_)
+            warnings_.push_back(std::to_string(oldFormat_) + " CPU(s) attach domains in the format before 4.13 "
+                                "(\"CPUn attaching sched-domain:\"), not read: a log of two kernels' boots without "
+                                "the second's banner?");
         int maxCpu = 0;
         std::map<int, const Attach*> last;
         for (const Attach& a : attaches_) {
@@ -228,6 +331,40 @@ public:
     }
 
 private:
+    // sched_domain_debug_one() prints its ERRORs (several at times) among the domain lines
+    void kernelError(std::string_view error) {
+        afterDomainLines_ = true;
+        ++groupsErrors_;
+        const Attach& a = attaches_.back();
+        const std::string where = "cpu" + std::to_string(a.cpu) + (a.domains.empty() ? "" : " domain-" + std::to_string(a.domains.size() - 1));
+        warnings_.push_back(where + ": the kernel said " + std::string(error));
+    }
+
+    // The groups line, with the pieces printk put on lines of their own, read as one.
+    Status closeGroups() {
+        groupsOpen_ = false;
+        afterDomainLines_ = true;
+        // "groups:" and then only an ERROR ("group is NULL", "empty group"): the kernel stopped there
+        if (groupsErrors_ > 0 && groupsText_.find(":{") == std::string::npos) return {};
+        const size_t current = number_;
+        number_ = groupsLine_;  // an error names the line the groups start on
+        std::vector<SchedGroup> printed;
+        Status st = groups(groupsText_, printed);
+        number_ = current;
+        if (!st) return st;
+        attaches_.back().domains.back().groups = rings_.share(std::move(printed));
+        return {};
+    }
+
+    // "CPUn attaching sched-domain(s):" is always followed by its domain-0 line: a header
+    // without one, when the next header or root domain line comes, is a line this reader did
+    // not recognise, which would otherwise read as a CPU without domains.
+    Status checkLastAttachHasDomains() const {
+        if (!open_ || attaches_.empty() || !attaches_.back().domains.empty()) return {};
+        return Error{where_ + ":" + std::to_string(headerLine_) + ": cpu" + std::to_string(attaches_.back().cpu) +
+                     " attaches sched domains, but no domain-0 line follows it (lines in a format not read here?)"};
+    }
+
     // " 0:{ span=0-1 cap=2048 }, 2:{ span=2-3 mask=2 cap=2048 }"
     Status groups(std::string_view s, std::vector<SchedGroup>& out) {
         size_t at = 0;
@@ -355,6 +492,12 @@ private:
     size_t number_ = 0;
     size_t seq_ = 0;
     bool open_ = false;  // the last header attached domains: their lines follow
+    size_t headerLine_ = 0;  // the last header's line
+    // the groups line being read: its text so far, its first line, the ERRORs within it
+    bool groupsOpen_ = false;
+    std::string groupsText_;
+    size_t groupsLine_ = 0;
+    int groupsErrors_ = 0;
     size_t oldFormat_ = 0;  // headers of the format before 4.13
     bool afterDomainLines_ = false;  // the last line was a domain, groups or ERROR line
     bool rootWithCapacity_ = false, rootWithout_ = false;  // the root domain lines' two formats
@@ -369,18 +512,72 @@ private:
 
 }  // namespace
 
-Result<DomainTree> parseKernelLog(std::string_view text, const std::string& where) {
-    LogParser parser(where);
-    size_t number = 1;
-    for (size_t from = 0; from < text.size(); ++number) {
+namespace {
+
+// Calls f(line, number) for the lines of text[from, to), numbered from `first`, without their
+// line ends and terminal colour codes; stops at the first false.
+template <typename F>
+void forEachLine(std::string_view text, size_t from, size_t to, size_t first, F&& f) {
+    std::string buffer;
+    for (size_t number = first; from < to; ++number) {
         size_t end = text.find('\n', from);
-        if (end == std::string_view::npos) end = text.size();
+        if (end == std::string_view::npos || end > to) end = to;
         std::string_view l = text.substr(from, end - from);
         if (!l.empty() && l.back() == '\r') l.remove_suffix(1);
-        if (auto st = parser.line(l, number); !st) return Error{st.error()};
+        if (!f(withoutEscapes(l, buffer), number, from)) return;
         from = end + 1;
     }
-    return parser.finish();
+}
+
+bool isBanner(std::string_view l) {
+    const size_t at = l.find("Linux version ");
+    return at != std::string_view::npos && startsMessage(l, at);
+}
+
+struct Boot {
+    size_t offset = 0, line = 1;  // where its banner is (the first boot: the log's start)
+};
+
+}  // namespace
+
+// A log of several boots (kern.log, `journalctl -k` without -b, dmesg files put together) has
+// each boot's domains: a kernel's banner starts a boot, and the domains read are the last
+// boot's that printed any, never CPUs of different boots mixed.
+Result<DomainTree> parseKernelLog(std::string_view text, const std::string& where) {
+    std::vector<Boot> boots = {{}};  // the first boot takes whatever comes before its banner too
+    bool banner = false;
+    forEachLine(text, 0, text.size(), 1, [&](std::string_view l, size_t number, size_t offset) {
+        if (!isBanner(l)) return true;
+        if (banner) boots.push_back({offset, number});
+        banner = true;
+        return true;
+    });
+    std::vector<std::string> skipped;  // later boots without domains read here
+    for (size_t b = boots.size(); b-- > 0;) {
+        const size_t to = b + 1 < boots.size() ? boots[b + 1].offset : text.size();
+        LogParser parser(where);
+        Status status;
+        forEachLine(text, boots[b].offset, to, boots[b].line, [&](std::string_view l, size_t number, size_t) {
+            status = parser.line(l, number);
+            return static_cast<bool>(status);
+        });
+        if (!status) return Error{status.error()};
+        if (!parser.printedDomains() && b > 0) {
+            if (parser.printedOldFormat())
+                skipped.push_back("the boot at line " + std::to_string(boots[b].line) +
+                                  " printed its domains in the format before 4.13, which is not read");
+            continue;
+        }
+        auto tree = parser.finish();
+        if (!tree || boots.size() == 1) return tree;
+        std::string said = "the log holds " + std::to_string(boots.size()) + " boots: the domains are those of the boot at line " +
+                           std::to_string(boots[b].line);
+        if (b + 1 < boots.size())
+            said += skipped.empty() ? "; the later boots printed none (boot them with sched_verbose)" : "; " + skipped.front();
+        tree->warnings.insert(tree->warnings.begin(), said);
+        return tree;
+    }
+    return Error{where + ": no sched domain lines"};  // not reached: the first boot is always parsed
 }
 
 bool looksLikeKernelLog(const std::string& path) {

@@ -2,6 +2,8 @@
 #include <gtest/gtest.h>
 
 #include <array>
+#include <filesystem>
+#include <fstream>
 #include <map>
 #include <cstdio>
 #include <nlohmann/json.hpp>
@@ -61,6 +63,36 @@ TEST(Cli, DomainsKernelFormatForKunpeng) {
 // Another machine's real domains from its saved dmesg: the builder's for its sysfs snapshot
 // match the 6.1 kernel's log of a cpuset partition (exit 0), and not its boot log (exit 1, the
 // levels that differ named); the log alone prints as the domains it holds.
+// --cpu narrows what a kernel log shows and what a diff compares; a log cut short is compared
+// on the CPUs it printed, and says which it did not; a diff has no kernel-log format.
+TEST(Cli, DomainsKernelLogCpusAndCutLogs) {
+    const std::string oracle = schedscope::test::dataPath("oracle/x86-2s4n4c2t/");
+    const std::string build = "domains --sysfs-root " + oracle + "sysfs.tar.xz --profile linux-6.1 --diff --kernel-log ";
+    CliRun shown = cli("domains --kernel-log " + oracle + "kernel-log.txt --cpu 3");
+    ASSERT_EQ(shown.status, 0) << shown.err;
+    EXPECT_NE(shown.out.find("cpu3:"), std::string::npos) << shown.out;
+    EXPECT_EQ(shown.out.find("cpu4:"), std::string::npos) << shown.out;
+    CliRun garbage = cli("domains --kernel-log " + oracle + "kernel-log.txt --cpu xyz");
+    EXPECT_EQ(garbage.status, 2) << garbage.out;
+    EXPECT_NE(garbage.err.find("--cpu"), std::string::npos) << garbage.err;
+    CliRun kernelFormat = cli(build + oracle + "kernel-log.txt --format kernel");
+    EXPECT_EQ(kernelFormat.status, 2) << kernelFormat.out;
+    CliRun withTopology = cli("domains --kernel-log " + oracle + "kernel-log.txt --sysfs-root " + oracle + "sysfs.tar.xz");
+    EXPECT_EQ(withTopology.status, 2) << withTopology.out;
+
+    const std::string log = schedscope::test::readFile(oracle + "kernel-log.txt");
+    const size_t cut = log.find("CPU8 attaching");
+    ASSERT_NE(cut, std::string::npos);
+    const std::string path = (std::filesystem::temp_directory_path() / "schedscope-cli-cut-log.txt").string();
+    std::ofstream(path) << log.substr(0, log.rfind('\n', cut) + 1);
+    CliRun cutShort = cli(build + path);
+    EXPECT_EQ(cutShort.status, 0) << cutShort.out << cutShort.err;
+    EXPECT_EQ(cutShort.out, "identical on the CPUs the log printed: cpus 8-15 were not compared\n");
+    CliRun some = cli(build + path + " --cpu 0-3");
+    EXPECT_EQ(some.out, "identical: the builder matches the kernel's log on the CPUs of --cpu\n") << some.err;
+    std::filesystem::remove(path);
+}
+
 TEST(Cli, DomainsDiffWithAKernelLog) {
     const std::string oracle = schedscope::test::dataPath("oracle/x86-2s4n4c2t-root-4-7-12-15/");
     const std::string boot = schedscope::test::dataPath("oracle/x86-2s4n4c2t/kernel-log.txt");
