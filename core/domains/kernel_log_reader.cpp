@@ -580,6 +580,19 @@ Result<DomainTree> parseKernelLog(std::string_view text, const std::string& wher
     return Error{where + ": no sched domain lines"};  // not reached: the first boot is always parsed
 }
 
+namespace {
+// the compressor whose magic number starts `bytes`, or nullptr
+const char* compressionOf(std::string_view bytes) {
+    constexpr std::pair<std::string_view, const char*> kMagic[] = {{"\x1f\x8b", "gzip"},
+                                                                   {"\xfd" "7zXZ", "xz"},
+                                                                   {"BZh", "bzip2"},
+                                                                   {"\x28\xb5\x2f\xfd", "zstd"}};
+    for (const auto& [magic, name] : kMagic)
+        if (bytes.starts_with(magic)) return name;
+    return nullptr;
+}
+}  // namespace
+
 bool looksLikeKernelLog(const std::string& path) {
     std::ifstream in(path, std::ios::binary);
     if (!in) return false;
@@ -593,9 +606,14 @@ bool looksLikeKernelLog(const std::string& path) {
 std::string kernelLogName(const std::string& path) { return path == "-" ? "standard input" : path; }
 
 Result<DomainTree> readKernelLog(const std::string& path) {
-    auto text = path == "-" ? readStandardInput("kernel log", kMaxKernelLogBytes)
-                            : readInputFile(path, "kernel log", kMaxKernelLogBytes);
+    auto text = path == "-"       ? readStandardInput("kernel log", kMaxKernelLogBytes)
+                : isPipe(path)    ? readPipe(path, "kernel log", kMaxKernelLogBytes)
+                                  : readInputFile(path, "kernel log", kMaxKernelLogBytes);
     if (!text) return Error{text.error()};
+    // a rotated log (kern.log.2.gz) given as it is: said, rather than "no sched domain lines"
+    if (const char* format = compressionOf(*text))
+        return Error{kernelLogName(path) + ": a " + format + "-compressed file: give it decompressed (zcat, xzcat, bzcat or "
+                     "zstdcat it into " + (path == "-" ? "standard input" : "- for standard input") + ")"};
     return parseKernelLog(*text, kernelLogName(path));
 }
 

@@ -9,6 +9,39 @@
 
 namespace schedscope {
 
+namespace {
+
+// `fd` to its end, at most `maxBytes`; errors name the input `name`
+Result<std::string> readToEnd(int fd, const std::string& name, const std::string& what, size_t maxBytes) {
+    std::string bytes;
+    char buf[65536];
+    for (;;) {
+        const ssize_t n = ::read(fd, buf, sizeof buf);
+        if (n < 0 && errno == EINTR) continue;
+        if (n < 0) return Error{name + ": cannot read " + what + " (" + std::strerror(errno) + ")"};
+        if (n == 0) break;
+        if (bytes.size() + static_cast<size_t>(n) > maxBytes)
+            return Error{name + ": more than the " + std::to_string(maxBytes >> 20) + " MiB a " + what + " may have"};
+        bytes.append(buf, static_cast<size_t>(n));
+    }
+    return bytes;
+}
+
+}  // namespace
+
+bool isPipe(const std::string& path) {
+    struct stat st {};
+    return ::stat(path.c_str(), &st) == 0 && S_ISFIFO(st.st_mode);
+}
+
+Result<std::string> readPipe(const std::string& path, const std::string& what, size_t maxBytes) {
+    const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0) return Error{path + ": cannot open " + what + " (" + std::strerror(errno) + ")"};
+    auto bytes = readToEnd(fd, path, what, maxBytes);
+    ::close(fd);
+    return bytes;
+}
+
 Result<std::string> readInputFile(const std::string& path, const std::string& what, size_t maxBytes) {
     // O_NONBLOCK: opening a FIFO must not wait for a writer; it is refused below anyway
     const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
@@ -42,18 +75,7 @@ Result<std::string> readInputFile(const std::string& path, const std::string& wh
 }
 
 Result<std::string> readStandardInput(const std::string& what, size_t maxBytes) {
-    std::string bytes;
-    char buf[65536];
-    for (;;) {
-        const ssize_t n = ::read(STDIN_FILENO, buf, sizeof buf);
-        if (n < 0 && errno == EINTR) continue;
-        if (n < 0) return Error{"standard input: cannot read " + what + " (" + std::strerror(errno) + ")"};
-        if (n == 0) break;
-        if (bytes.size() + static_cast<size_t>(n) > maxBytes)
-            return Error{"standard input: more than the " + std::to_string(maxBytes >> 20) + " MiB a " + what + " may have"};
-        bytes.append(buf, static_cast<size_t>(n));
-    }
-    return bytes;
+    return readToEnd(STDIN_FILENO, "standard input", what, maxBytes);
 }
 
 }  // namespace schedscope

@@ -20,5 +20,10 @@ Result<std::string> readInputFile(const std::string& path, const std::string& wh
 // Standard input to its end, at most `maxBytes` (`dmesg | schedscope-cli ... -`); errors name
 // it "standard input".
 Result<std::string> readStandardInput(const std::string& what, size_t maxBytes = kMaxInputFileBytes);
+// For an input also read from standard input (a kernel log): a pipe named by its path, as
+// `<(zcat kern.log.1.gz)` gives, read to its end within the same bound (it blocks while its
+// writer keeps it open, as standard input does).
+bool isPipe(const std::string& path);
+Result<std::string> readPipe(const std::string& path, const std::string& what, size_t maxBytes = kMaxInputFileBytes);
 
 }  // namespace schedscope

@@ -4,9 +4,17 @@
 // boots (tests/data/kernel-logs/README.md).
 #include <gtest/gtest.h>
 
+#include <sys/stat.h>
+
+#include <filesystem>
+#include <fstream>
 #include <sstream>
+#include <thread>
+
+#include <nlohmann/json.hpp>
 
 #include "domains/domain_builder.h"
+#include "domains/domain_format.h"
 #include "domains/kernel_domains_reader.h"
 #include "domains/kernel_log_reader.h"
 #include "support/fixtures.h"
@@ -170,6 +178,44 @@ TEST(KernelLogShapes, ADiffNamesTheCpusALogDidNotPrint) {
     const auto diff = diffDomainTrees(machine, *dropped);
     ASSERT_EQ(diff.size(), 1u);
     EXPECT_EQ(diff[0].rfind("cpu3 domain-0 SMT groups: built", 0), 0u) << diff[0];
+}
+
+// A rotated log given compressed is said to be so; one given through a pipe (`<(zcat ...)`) is
+// read as standard input is.
+TEST(KernelLogShapes, CompressedLogsAreNamedAndPipesRead) {
+    const std::string dir = (std::filesystem::temp_directory_path() / "schedscope-kernel-log-shapes").string();
+    std::filesystem::create_directories(dir);
+    const std::string text = test::readFile(test::dataPath(k24));
+    const std::string gz = dir + "/kern.log.2.gz";
+    std::ofstream(gz, std::ios::binary) << std::string("\x1f\x8b\x08\x00", 4) << "compressed bytes";
+    auto compressed = readKernelLog(gz);
+    ASSERT_FALSE(compressed.ok());
+    EXPECT_EQ(compressed.error().rfind(gz + ": a gzip-compressed file", 0), 0u) << compressed.error();
+
+    const std::string fifo = dir + "/pipe";
+    std::filesystem::remove(fifo);
+    ASSERT_EQ(mkfifo(fifo.c_str(), 0600), 0);
+    std::thread writer([&] { std::ofstream(fifo) << text; });
+    auto piped = readKernelLog(fifo);
+    writer.join();
+    ASSERT_TRUE(piped.ok()) << piped.error();
+    EXPECT_EQ(piped->builtFor.toList(), "0-23");
+    std::filesystem::remove_all(dir);
+}
+
+// A level name that is not UTF-8 (a damaged log) still gives a whole JSON document.
+TEST(KernelLogShapes, ALevelNameThatIsNotUtf8StillWritesValidJson) {
+    std::string text = test::readFile(test::dataPath(k24));
+    const size_t level = text.find("level=MC");
+    ASSERT_NE(level, std::string::npos);
+    text[level + 7] = '\xff';
+    auto log = parseKernelLog(text, "damaged");
+    ASSERT_TRUE(log.ok()) << log.error();
+    std::ostringstream json;
+    writeDomainTreeJson(json, *log);
+    const nlohmann::json doc = nlohmann::json::parse(json.str(), nullptr, false);
+    ASSERT_FALSE(doc.is_discarded()) << json.str().substr(0, 300);
+    EXPECT_EQ(doc["cpus"].size(), 24u);
 }
 
 }  // namespace
