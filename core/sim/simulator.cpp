@@ -24,8 +24,11 @@ using workload::OpKind;
 
 // A script's ops that take no time (wakes, posts, loops) run in one event until it loops back
 // this many times; a script that gets no further (no burst, block or exit) loops for ever at
-// one instant. Only loops count: a script without them ends, however many ops it has.
+// one instant. Only endless loops count: a script without them ends, however many ops it has,
+// and so does a counted loop (pbzip2's reader posts 2N buffers in one, 200000 for 100000
+// threads), whose back-jumps have a bound of their own only against a count of 10^18.
 constexpr int kLoopsPerEvent = 100000;
+constexpr long long kCountedLoopsPerEvent = 1LL << 26;
 
 enum class Ev : uint8_t { BurstEnd, SleepEnd, Tick, Sample, ActiveBalance, IdleExit, End };
 
@@ -836,10 +839,18 @@ private:
         t.slowness = slowness;
         t.speed = 1.0 / slowness;
         if (t.inBurst) {
-            setBurstEnd(cpu, s_.now + ceilNs(std::max(0.0, t.remaining) * slowness));
+            setBurstEnd(cpu, timeAfter(std::max(0.0, t.remaining) * slowness));
         } else {
             cancelBurstEnd(cpu);
         }
+    }
+
+    // The clock `ns` from now, rounded up; an end so far off (a burst of 10^18 ns slowed down
+    // by contention) that it would pass int64 stays at 2^62 ns, 146 years, after any run's end.
+    int64_t timeAfter(double ns) const {
+        constexpr int64_t kFarFutureNs = int64_t{1} << 62;
+        if (!(ns < static_cast<double>(kFarFutureNs - s_.now))) return kFarFutureNs;
+        return s_.now + ceilNs(ns);
     }
 
     // static_cast<int64_t>(std::ceil(ns)) for 0 <= ns < 2^63: the truncation is the floor, plus
@@ -1149,7 +1160,8 @@ private:
         const HotOp* hot = &hotOps_[scriptStart_[static_cast<size_t>(id)]];
         const size_t scriptSize = scriptStart_[static_cast<size_t>(id) + 1] - scriptStart_[static_cast<size_t>(id)];
         bool stillHere = true;
-        for (int loopsBack = 0; loopsBack < kLoopsPerEvent && stillHere;) {
+        long long countedBack = 0;
+        for (int loopsBack = 0; loopsBack < kLoopsPerEvent && countedBack < kCountedLoopsPerEvent && stillHere;) {
             if (t.pc >= scriptSize) {
                 block(cpu, TaskState::Exited);
                 stillHere = false;
@@ -1183,7 +1195,7 @@ private:
                     ++loopsBack;
                 } else {
                     if (left == -2) left = h.count;
-                    if (left > 0) { --left; t.pc = static_cast<size_t>(h.to); ++loopsBack; }
+                    if (left > 0) { --left; t.pc = static_cast<size_t>(h.to); ++countedBack; }
                     else { left = -2; t.pc++; }
                 }
                 continue;
@@ -1243,9 +1255,8 @@ private:
                 }
             } else if (op.kind == OpKind::SetAffinity) {
                 t.pc++;
-                CpuSet cpus = op.cpus.empty() ? s_.unpinned : (op.cpus & s_.online);
-                if (cpus.empty()) cpus = s_.online;  // none of its CPUs is online
-                t.setAllowed(std::move(cpus), s_.onlineCount);
+                // (an op whose CPUs are all offline was refused when the run was set up)
+                t.setAllowed(op.cpus.empty() ? s_.unpinned : (op.cpus & s_.online), s_.onlineCount);
                 t.maxAllowedCapacity = maxAllowedCapacity(s_, t);
                 if (!t.allowed.test(cpu)) {
                     int dst = -1;
@@ -1513,6 +1524,11 @@ Result<std::unique_ptr<SimState>> makeSimState(const Topology& topo, const Domai
         bool loops = false;
         for (const auto& op : spec.script) {
             loops = loops || op.kind == OpKind::Loop;
+            // sched_setaffinity() to CPUs none of which is online fails (EINVAL): said now, as
+            // for the task's own CPUs, rather than the op leaving the task free to go anywhere
+            if (op.kind == OpKind::SetAffinity && !op.cpus.empty() && !op.cpus.intersects(s->online))
+                return Error{"workload task '" + spec.name + "': an affinity op names CPUs " + op.cpus.toList() +
+                             ", none of them online"};
             for (int target : op.targets)
                 if (target < 0 || static_cast<size_t>(target) >= wl.tasks.size())
                     return Error{"workload task '" + spec.name + "': refers to task " + std::to_string(target) +
@@ -1534,6 +1550,18 @@ Result<double> runDuration(const workload::Workload& wl, const SimOptions& opt) 
 }
 }  // namespace
 
+namespace {
+// why a run ended with its clock stopped (Engine::stuck()), "" when it did not
+std::string stuckMessage(const Engine& engine, const SimState& s) {
+    if (!engine.stuck()) return {};
+    const int task = engine.stuckTask();
+    const std::string who = task >= 0 ? "task '" + s.tasks[static_cast<size_t>(task)].spec->name + "': its" : "a task's";
+    return "simulation stuck at " + std::to_string(static_cast<double>(s.now) / 1e9) + " s: " + who +
+           " script loops through ops that take no time (" + std::to_string(kLoopsPerEvent) + " loops in one event, or " +
+           std::to_string(s.opt.stuckEvents) + " events without the clock moving)";
+}
+}  // namespace
+
 Result<std::unique_ptr<SimState>> simulate(const Topology& topo, const DomainTree& tree, const workload::Workload& wl,
                                            const SimOptions& opt) {
     auto st = makeSimState(topo, tree, wl, opt);
@@ -1545,13 +1573,7 @@ Result<std::unique_ptr<SimState>> simulate(const Topology& topo, const DomainTre
     Engine engine(*s);
     const bool completed = engine.run(static_cast<int64_t>(*dur * 1e9));
     s->opt.progress = nullptr;  // it may capture the caller's frame; the state outlives the run
-    if (engine.stuck()) {
-        const int task = engine.stuckTask();
-        const std::string who = task >= 0 ? "task '" + s->tasks[static_cast<size_t>(task)].spec->name + "'" : "a task";
-        return Error{"simulation stuck at " + std::to_string(static_cast<double>(s->now) / 1e9) + " s: " + who +
-                     "'s script loops through ops that take no time (" + std::to_string(kLoopsPerEvent) +
-                     " loops in one event, or " + std::to_string(s->opt.stuckEvents) + " events without the clock moving)"};
-    }
+    if (const std::string stuck = stuckMessage(engine, *s); !stuck.empty()) return Error{stuck};
     if (!completed) return Error{"simulation cancelled"};
     return s;
 }
@@ -1603,6 +1625,8 @@ bool Simulation::stepEvent() {
 }
 
 int Simulation::staleSpeeds() { return impl_->engine.staleSpeeds(); }
+
+std::string Simulation::stuckError() const { return stuckMessage(impl_->engine, *state_); }
 
 void Simulation::runToEnd() {
     state_->decisions = nullptr;

@@ -72,6 +72,9 @@ public:
     // 0 unless a re-timing was missed).
     int staleSpeeds();
     SimState& state() { return *state_; }
+    // Why the run stopped with its clock stuck (a script looping through ops that take no time),
+    // as simulate() reports it; "" when it did not.
+    std::string stuckError() const;
     // Hands the final state over (as simulate() returns it); runs to the end first.
     std::unique_ptr<SimState> release();
 

@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include "util/input_file.h"
+#include "workload/workload_spec.h"
 
 namespace schedscope::workload {
 namespace {
@@ -31,6 +32,13 @@ Result<double> positive(const json& v, const std::string& where, const std::stri
     const double d = v.get<double>();
     if (!(d >= 0) || d > 1e12) return Error{where + ": " + key + " must be a number from 0 to 1e12"};
     return d;
+}
+
+// The simulator's clock counts nanoseconds: an amount between 0 and 1 ns was truncated to
+// nothing for a sleep and rounded up to 1 ns for a run; neither is what was written.
+Status wholeNanoseconds(double ns, const std::string& where, const std::string& key) {
+    if (ns > 0 && ns < 1) return Error{where + ": " + key + " is less than a nanosecond, the simulator's clock step (0, or at least 1 ns)"};
+    return {};
 }
 
 // Typed optional fields: absent gives the fallback, a value of the wrong type or range a
@@ -239,6 +247,10 @@ Result<Workload> parse(const std::string& text, const std::string& origin, int c
         return Error{origin + ": expected an object with a non-empty \"tasks\" array"};
     if (auto known = onlyKnownFields(doc, {"name", "unit", "duration_s", "tasks"}, origin); !known)
         return Error{known.error()};
+    // the spec generators' bound: a 64 MiB file of empty tasks is millions, gigabytes once built
+    if (doc["tasks"].size() > kMaxWorkloadTasks)
+        return Error{origin + ": " + std::to_string(doc["tasks"].size()) + " tasks, more than the " +
+                     std::to_string(kMaxWorkloadTasks) + " a workload may have"};
     Workload w;
     auto wname = stringField(doc, "name", "custom", origin);
     if (!wname) return Error{wname.error()};
@@ -318,16 +330,24 @@ Result<Workload> parse(const std::string& text, const std::string& origin, int c
             t.handoffKB = *kb;
         }
         if (!jt.contains("script") || !jt["script"].is_array()) return Error{where + ": needs a \"script\" array"};
+        // a task, or a list of them; walked in place (a copy of a deeply nested value recursed
+        // past the stack before the error could be said)
         auto targetsOf = [&](const json& v) -> Result<std::vector<int>> {
             std::vector<int> out;
-            const json list = v.is_array() ? v : json::array({v});
-            for (const auto& x : list) {
+            auto one = [&](const json& x) -> Status {
                 if (x.is_string() && byName.count(x.get<std::string>())) out.push_back(byName[x.get<std::string>()]);
-                else if (auto v = asInteger(x); x.is_number_integer() && v && *v >= 0 &&
-                                                  static_cast<size_t>(*v) < doc["tasks"].size())
-                    out.push_back(static_cast<int>(*v));
+                else if (auto n = asInteger(x); x.is_number_integer() && n && *n >= 0 &&
+                                                  static_cast<size_t>(*n) < doc["tasks"].size())
+                    out.push_back(static_cast<int>(*n));
                 else return Error{where + ": unknown task " + shortDescription(x)};
+                return {};
+            };
+            if (!v.is_array()) {
+                if (auto st = one(v); !st) return Error{st.error()};
+                return out;
             }
+            for (const auto& x : v)
+                if (auto st = one(x); !st) return Error{st.error()};
             return out;
         };
         const json& script = jt["script"];
@@ -344,12 +364,14 @@ Result<Workload> parse(const std::string& text, const std::string& origin, int c
                 const bool ns = !o.contains("run_ms");
                 auto v = positive(o[ns ? "run_ns" : "run_ms"], ow, ns ? "run_ns" : "run_ms");
                 if (!v) return Error{v.error()};
+                if (auto st = wholeNanoseconds(ns ? *v : *v * 1e6, ow, ns ? "run_ns" : "run_ms"); !st) return Error{st.error()};
                 op.kind = OpKind::Run;
                 op.amountNs = ns ? *v : *v * 1e6;
             } else if (o.contains("sleep_ms") || o.contains("sleep_ns")) {
                 const bool ns = !o.contains("sleep_ms");
                 auto v = positive(o[ns ? "sleep_ns" : "sleep_ms"], ow, ns ? "sleep_ns" : "sleep_ms");
                 if (!v) return Error{v.error()};
+                if (auto st = wholeNanoseconds(ns ? *v : *v * 1e6, ow, ns ? "sleep_ns" : "sleep_ms"); !st) return Error{st.error()};
                 op.kind = OpKind::Sleep;
                 op.amountNs = ns ? *v : *v * 1e6;
             } else if (o.contains("wait")) {
@@ -405,9 +427,16 @@ Result<Workload> parse(const std::string& text, const std::string& origin, int c
                            b.kind == OpKind::Wait || b.kind == OpKind::Take ||
                            (b.kind == OpKind::Barrier && b.parties > 1) || b.kind == OpKind::Exit;
                 });
-                if (!passesTime)
+                // (a counted one ends: `post, loop_to 0 count N` fills a queue, as pbzip2's reader
+                // does, all at one instant, which a count of a billion would not leave soon)
+                constexpr long long kMaxInstantLoops = 1000000;
+                if (!passesTime && op.count < 0)
                     return Error{ow + ": the loop back to op " + std::to_string(op.to) +
                                  " runs no op that takes time (a run or sleep above 0) or waits: it would never end"};
+                if (!passesTime && op.count > kMaxInstantLoops)
+                    return Error{ow + ": the loop back to op " + std::to_string(op.to) + " runs " + std::to_string(op.count) +
+                                 " times through ops that take no time, at one instant (at most " +
+                                 std::to_string(kMaxInstantLoops) + ")"};
             } else if (o.contains("exit")) {
                 op.kind = OpKind::Exit;
             } else {

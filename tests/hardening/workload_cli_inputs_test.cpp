@@ -96,6 +96,57 @@ TEST(BadWorkload, TooManyTasks) {
     EXPECT_EQ(w.error(), "workload kernbench: jobs=100000,duration=100000 would make 250000300000 tasks (at most 200000)");
     auto ok = parseWorkloadSpec("kernbench:jobs=8,duration=2", 24);
     ASSERT_TRUE(ok) << ok.error();
+    // a file has the generators' bound too: 64 MiB of empty tasks were 4.8 M tasks and 4 GB
+    std::string tasks = R"({"tasks":[)";
+    for (size_t i = 0; i <= kMaxWorkloadTasks; ++i) tasks += i ? R"(,{"script":[]})" : R"({"script":[]})";
+    auto file = parseWorkloadJson(tasks + "]}", "many.json", 24);
+    ASSERT_FALSE(file);
+    EXPECT_EQ(file.error(), "many.json: 200001 tasks, more than the 200000 a workload may have");
+}
+
+TEST(BadWorkload, DeeplyNestedTargetsAreAnErrorNotACrash) {
+    // 70000 nested arrays as a wake target: copying the value recursed past the stack
+    for (const char* op : {"wake", "fork"}) {
+        const std::string nested = std::string(70000, '[') + "0" + std::string(70000, ']');
+        auto w = parseWorkloadJson(std::string(R"({"tasks":[{"script":[{")") + op + R"(":)" + nested + "}]}]}", "deep.json", 2);
+        ASSERT_FALSE(w) << op;
+        EXPECT_EQ(w.error(), "deep.json: task 'task0': unknown task an array") << op;
+    }
+}
+
+TEST(BadWorkload, AmountsBelowANanosecond) {
+    // the clock counts nanoseconds: 0.4 ns was a 0 ns sleep (a loop stuck at one instant) and a
+    // 1 ns run
+    auto w = parseWorkloadJson(R"({"tasks":[{"name":"a","script":[{"sleep_ns":0.4},{"loop_to":0}]}]})", "s.json", 2);
+    ASSERT_FALSE(w);
+    EXPECT_EQ(w.error(), "s.json: task 'a' op 0: sleep_ns is less than a nanosecond, the simulator's clock step (0, or at least 1 ns)");
+    auto r = parseWorkloadJson(R"({"tasks":[{"name":"a","script":[{"run_ms":1e-7}]}]})", "r.json", 2);
+    ASSERT_FALSE(r);
+    EXPECT_EQ(r.error(), "r.json: task 'a' op 0: run_ms is less than a nanosecond, the simulator's clock step (0, or at least 1 ns)");
+    expectCliError("simulate --synthetic 'core:2 pu:1' --workload stream:threads=2 --duration 1e-12",
+                   "--duration must be from 1e-9 (1 ns) to 100000 seconds");
+    expectCliError("simulate --synthetic 'core:2 pu:1' --workload stream:threads=2 --duration 0x10",
+                   "option '--duration': '0x10' is not a number");
+}
+
+TEST(BadWorkload, AnAffinityOpToOfflineCpusIsRefused) {
+    // sched_setaffinity() to CPUs none of which is online fails: the op used to free the task
+    const std::string path = scratchPath("workload-files/affinity-offline.json");
+    writeFile(path, R"({"tasks":[{"name":"b","cpus":"4","script":[{"affinity":"1"},{"run_ms":1},{"sleep_ms":1},{"loop_to":1}]}]})");
+    const CliRun r = runCli("simulate --xml " + std::string(SCHEDSCOPE_TEST_DATA) + "/topologies/xml/offline-cpu0-node0.xml --workload " +
+                            path + " --duration 0.01");
+    EXPECT_EQ(r.status, 2);
+    // (after the export's own warning on its node-less CPUs)
+    EXPECT_TRUE(r.err.ends_with("schedscope-cli: workload task 'b': an affinity op names CPUs 1, none of them online\n")) << r.err;
+}
+
+TEST(BadWorkload, BenchSimsStandardRunTakesNoOtherMachineOrKernel) {
+    expectCliError("bench sim --profile linux-4.14 --duration 0.01",
+                   "bench sim: --profile changes the standard run, whose figures compare across builds: give a --workload "
+                   "to time another run");
+    expectCliError("bench sim --preset kunpeng920-24 --duration 0.01",
+                   "bench sim: the standard run has its own machine (128 CPUs): give a --workload to time one on another "
+                   "topology");
 }
 
 TEST(BadWorkload, FilesThatAreNoRegularFileOrFarTooBigAreNotRead) {

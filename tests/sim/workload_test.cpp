@@ -6,6 +6,7 @@
 #include "sim/sim_json.h"
 #include "sim/simulator.h"
 #include "sim_topologies.h"
+#include "topology/topology_source.h"
 #include "workload/workload_json.h"
 #include "workload/workload_json_writer.h"
 #include "workload/workload_spec.h"
@@ -232,12 +233,16 @@ TEST(WorkloadJson, NanosecondAmounts) {
 // one instant for ever: the file is refused, naming the op. A body with a wait may block, so it
 // is allowed; the simulator's own guard ends a run whose clock stops all the same.
 TEST(WorkloadJson, ALoopThatTakesNoTimeIsRefused) {
-    for (const char* body : {R"({"run_ms":0},{"loop_to":0})", R"({"sleep_ms":0},{"loop_to":0,"count":1000000000})"}) {
-        auto w = workload::parseWorkloadJson(std::string(R"({"tasks":[{"name":"z","script":[)") + body + "]}]}", "z.json", 4);
-        ASSERT_FALSE(w.ok()) << body;
-        EXPECT_EQ(w.error(), "z.json: task 'z' op 1: the loop back to op 0 runs no op that takes time (a run or sleep "
-                             "above 0) or waits: it would never end");
-    }
+    auto endless = workload::parseWorkloadJson(R"({"tasks":[{"name":"z","script":[{"run_ms":0},{"loop_to":0}]}]})", "z.json", 4);
+    ASSERT_FALSE(endless.ok());
+    EXPECT_EQ(endless.error(), "z.json: task 'z' op 1: the loop back to op 0 runs no op that takes time (a run or sleep "
+                               "above 0) or waits: it would never end");
+    // a counted one ends, but a billion times at one instant would not end soon
+    auto billion = workload::parseWorkloadJson(
+        R"({"tasks":[{"name":"z","script":[{"sleep_ms":0},{"loop_to":0,"count":1000000000}]}]})", "z.json", 4);
+    ASSERT_FALSE(billion.ok());
+    EXPECT_EQ(billion.error(), "z.json: task 'z' op 1: the loop back to op 0 runs 1000000000 times through ops that take "
+                               "no time, at one instant (at most 1000000)");
     EXPECT_TRUE(workload::parseWorkloadJson(R"({"tasks":[{"script":[{"run_ms":0},{"sleep_ms":1},{"loop_to":0}]}]})", "ok.json", 4).ok());
     EXPECT_TRUE(workload::parseWorkloadJson(R"({"tasks":[{"name":"a","script":[{"wait":true},{"loop_to":0}]}]})", "ok.json", 4).ok());
 
@@ -271,7 +276,7 @@ TEST(WorkloadJson, ALoopThatTakesNoTimeIsRefused) {
     ASSERT_TRUE(self.ok()) << self.error();
     auto selfRun = sim::simulate(topo, tree, *self, o);
     ASSERT_FALSE(selfRun.ok());
-    EXPECT_TRUE(selfRun.error().starts_with("simulation stuck at 0.000000 s: task 's''s script loops")) << selfRun.error();
+    EXPECT_TRUE(selfRun.error().starts_with("simulation stuck at 0.000000 s: task 's': its script loops")) << selfRun.error();
     // and one that reaches a burst after many such ops runs
     std::string posts;
     for (int i = 0; i < 99990; ++i) posts += R"({"post":1},)";
@@ -291,6 +296,43 @@ TEST(WorkloadJson, ALoopThatTakesNoTimeIsRefused) {
     ASSERT_TRUE(straight.ok()) << straight.error();
     auto straightRun = sim::simulate(topo, tree, *straight, o);
     ASSERT_TRUE(straightRun.ok()) << straightRun.error();
+    // a counted loop ends: 150,000 posts from one (pbzip2's reader fills its queue so, 2N posts
+    // for N threads) pass the file's check and run, more than the endless loops' 100,000
+    auto counted = workload::parseWorkloadJson(
+        R"({"tasks":[{"name":"c","script":[{"post":1},{"loop_to":0,"count":149999},{"run_ms":1}]}]})", "counted.json", 24);
+    ASSERT_TRUE(counted.ok()) << counted.error();
+    auto countedRun = sim::simulate(topo, tree, *counted, o);
+    ASSERT_TRUE(countedRun.ok()) << countedRun.error();
+
+    // step mode runs to the end as simulate() does, and says a stuck run so too
+    auto stepped = sim::Simulation::create(topo, tree, *self, o);
+    ASSERT_TRUE(stepped.ok()) << stepped.error();
+    (void)(*stepped)->nextDecision();
+    (*stepped)->runToEnd();
+    EXPECT_TRUE((*stepped)->stuckError().starts_with("simulation stuck at 0.000000 s: task 's': its script loops"))
+        << (*stepped)->stuckError();
+}
+
+// A burst of 10^18 ns slowed by memory contention ends past int64's nanoseconds: its end stays
+// in the far future instead of wrapping to the past (negative utilisation, tasks "done" in 2 ns).
+TEST(WorkloadJson, ABurstTooLongForTheClockNeverEnds) {
+    auto w = workload::parseWorkloadJson(
+        R"({"tasks":[{"mem_fraction":0.9,"bandwidth_gbs":200,"script":[{"run_ms":1e12}]},
+                     {"mem_fraction":0.9,"bandwidth_gbs":200,"script":[{"run_ms":1e12}]},
+                     {"mem_fraction":0.9,"bandwidth_gbs":200,"script":[{"run_ms":1e12}]},
+                     {"mem_fraction":0.9,"bandwidth_gbs":200,"script":[{"run_ms":1e12}]}]})",
+        "hogs.json", 4);
+    ASSERT_TRUE(w.ok()) << w.error();
+    auto topo = loadTopology({TopologySpec::Kind::Synthetic, "core:4 pu:1"});
+    ASSERT_TRUE(topo.ok()) << topo.error();
+    const DomainTree tree = buildTree(*topo, "linux-6.12", true, true);
+    sim::SimOptions o;
+    o.durationS = 2;
+    auto st = sim::simulate(*topo, tree, *w, o);
+    ASSERT_TRUE(st.ok()) << st.error();
+    EXPECT_EQ((*st)->now, 2'000'000'000);
+    for (const auto& c : (*st)->cpus) EXPECT_EQ(c.busyTotal, 2'000'000'000);
+    for (const auto& t : (*st)->tasks) EXPECT_NE(t.state, sim::TaskState::Exited);
 }
 
 nlohmann::json runJson(const std::string& spec, uint64_t seed, double duration = 0.2) {
