@@ -71,6 +71,8 @@ Result<double> Args::number(const std::string& name, double fallback) const {
     if (!v) return fallback;
     try {
         size_t used = 0;
+        // decimal only: std::stod also reads hexadecimal ("0x10" as 16), which no one means
+        if (v->find_first_of("xX") != std::string::npos) throw std::invalid_argument("x");
         double d = std::stod(*v, &used);
         if (used != v->size() || !std::isfinite(d)) throw std::invalid_argument("x");
         return d;

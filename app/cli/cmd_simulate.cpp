@@ -274,6 +274,18 @@ Result<BenchRun> benchOfWorkload(const Args& args, double durationS) {
 int runBenchSim(const Args& args) {
     auto dur = args.numberIn("duration", 10.0, 0.001, 100000, "seconds");
     if (!dur) return fail("bench sim: " + dur.error());
+    // the standard run is one machine, kernel and seed, so its figures compare across builds:
+    // the options that would change it go with a --workload of one's own
+    if (!args.has("workload")) {
+        for (const char* option : {"cls", "node", "profile", "seed", "hz", "delay-dequeue", "ni-random", "wake-wide",
+                                   "idle-exit-us", "numa-balancing"})
+            if (args.has(option))
+                return fail(std::string("bench sim: --") + option + " changes the standard run, whose figures compare "
+                            "across builds: give a --workload to time another run");
+        if (topologyOptionGiven(args))
+            return fail("bench sim: the standard run has its own machine (128 CPUs): give a --workload to time one on "
+                        "another topology");
+    }
     auto bench = args.has("workload") ? benchOfWorkload(args, *dur) : standardBench(*dur);
     if (!bench) return fail("bench sim: " + bench.error());
     const Topology* topo = &bench->topology;
@@ -353,9 +365,9 @@ int runBenchSim(const Args& args) {
     std::printf("bench sim: %s on %s, %d CPUs, %zu tasks, %.1f s simulated\n", wl.spec.c_str(), topo->name.c_str(),
                 (*st)->onlineCount, wl.tasks.size(), simulated);
     std::printf("  events      %.0f\n  wall        %.3f s (CPU %.3f s)\n  events/s    %.2f M (per CPU second %.2f M)\n"
-                "  peak RSS    %.1f MB\n  sim speed   %.1fx real time\n  throughput  %.4f work/s (a fingerprint of the run)\n",
+                "  peak RSS    %.1f MB\n  sim speed   %.1fx real time\n  throughput  %.4f %s (a fingerprint of the run)\n",
                 ev, wall, cpu, ev / wall / 1e6, ev / cpu / 1e6, static_cast<double>(ru.ru_maxrss) / 1024.0, simulated / wall,
-                throughput);
+                throughput, wl.unit.c_str());
     if (*repeats > 1)
         std::printf("  %lld runs   events/s best %.2f M, median %.2f M, worst %.2f M (wall %.3f / %.3f / %.3f s)\n",
                     *repeats, ev / bestWall / 1e6, ev / medianWall / 1e6, ev / worstWall / 1e6, bestWall, medianWall,

@@ -43,7 +43,8 @@ Result<SimSetup> simSetupFrom(const Args& args) {
     auto spec = args.value("workload");
     if (!spec) return Error{"simulate: --workload SPEC is required (e.g. stream:threads=4,cpus=0-23, or a .json file)"};
     std::error_code ec;
-    const bool isFile = spec->size() > 5 && (spec->ends_with(".json") || std::filesystem::is_regular_file(*spec, ec));
+    // a file when it names one (any name: "wk", "./w1") or ends in .json; else a generator's spec
+    const bool isFile = spec->ends_with(".json") || std::filesystem::is_regular_file(*spec, ec);
     // --duration is read first: a generator without duration= fills the run (kernbench's compiles)
     auto runS = args.number("duration", 1.0);
     if (!runS) return Error{runS.error()};
@@ -70,7 +71,8 @@ Result<SimSetup> simSetupFrom(const Args& args) {
     s.options.seed = static_cast<uint64_t>(*seed);
     auto dur = args.number("duration", 1.0);
     if (!dur) return Error{dur.error()};
-    if (!(*dur > 0) || *dur > 100000) return Error{"--duration must be in (0, 100000] seconds"};
+    // the clock counts nanoseconds: a run shorter than one simulates nothing
+    if (!(*dur >= 1e-9) || *dur > 100000) return Error{"--duration must be from 1e-9 (1 ns) to 100000 seconds"};
     s.options.durationS = *dur;
     auto hz = args.integer("hz", 250, 10, 10000);
     if (!hz) return Error{hz.error()};
@@ -121,6 +123,8 @@ Result<SimRun> runSimulation(const SimSetup& setup, bool cls, bool node, uint64_
             if (!d) break;
             decisions->push_back(std::move(*d));
         }
+        (*sim)->runToEnd();
+        if (const std::string stuck = (*sim)->stuckError(); !stuck.empty()) return Error{stuck};  // as without --explain
         run.state = (*sim)->release();
         return run;
     }
@@ -134,8 +138,10 @@ sim::RunConfig runConfig(const SimSetup& setup, bool cls, bool node) {
     sim::RunConfig c;
     c.topology = setup.topology.name;
     c.profile = setup.profileName;
-    c.cls = cls;
-    c.node = node;
+    // the levels the run's kernel builds: linux-4.14 has neither, whatever --cls and --node say
+    const KernelProfile& kernel = setup.build.profile ? *setup.build.profile : defaultProfile();
+    c.cls = cls && kernel.hasClusterLevel;
+    c.node = node && kernel.hasNodeLevel;
     c.workloadSpec = setup.workload.spec;
     return c;
 }

@@ -93,6 +93,15 @@ TEST(Cli, DomainsKernelLogCpusAndCutLogs) {
     std::filesystem::remove(path);
 }
 
+// A kernel without the CLS and NODE levels (4.14) runs without them, and its header says so.
+TEST(Cli, SimulateSaysTheLevelsItsKernelBuilds) {
+    CliRun old = cli("simulate --preset kunpeng920-24 --workload stream:threads=4 --profile linux-4.14 --duration 0.01");
+    ASSERT_EQ(old.status, 0) << old.err;
+    EXPECT_NE(old.out.find("profile linux-4.14, CLS off, NODE off"), std::string::npos) << old.out;
+    CliRun now = cli("simulate --preset kunpeng920-24 --workload stream:threads=4 --profile linux-6.6 --duration 0.01");
+    EXPECT_NE(now.out.find("profile linux-6.6, CLS on, NODE on"), std::string::npos) << now.out;
+}
+
 TEST(Cli, DomainsDiffWithAKernelLog) {
     const std::string oracle = schedscope::test::dataPath("oracle/x86-2s4n4c2t-root-4-7-12-15/");
     const std::string boot = schedscope::test::dataPath("oracle/x86-2s4n4c2t/kernel-log.txt");
