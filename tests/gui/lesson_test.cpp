@@ -2,8 +2,12 @@
 // through schedscope-cli) and the lesson figures rendered by schedscope itself.
 #include <gtest/gtest.h>
 
+#include <map>
+
+#include <QCryptographicHash>
 #include <QDir>
 #include <QDockWidget>
+#include <QFile>
 #include <QListWidget>
 #include <QProcess>
 #include <QProcessEnvironment>
@@ -242,11 +246,19 @@ TEST(LessonFigures, RenderedBySchedscopeWithTheRequestedSizeAndNotBlank) {
     const QString err = QString::fromLocal8Bit(p.readAllStandardError());
     ASSERT_EQ(p.exitCode(), 0) << err.toStdString();
     int figures = 0;
+    std::map<QByteArray, std::string> seen;  // a figure's bytes: the lesson and file showing them
     for (const auto& id : listLessons()) {
         auto lesson = loadLesson(id);
         ASSERT_TRUE(lesson) << lesson.error();
         for (const auto& f : lesson->figures) {
             const QString path = dir.filePath(qs(lesson->id) + QLatin1Char('/') + qs(f.file));
+            // every figure rendered is shown in its lesson, and is no other lesson's picture
+            EXPECT_NE(lesson->text.find("](" + f.file + ")"), std::string::npos) << lesson->id << " never shows " << f.file;
+            QFile bytes(path);
+            ASSERT_TRUE(bytes.open(QIODevice::ReadOnly)) << path.toStdString();
+            const auto [same, fresh] = seen.emplace(QCryptographicHash::hash(bytes.readAll(), QCryptographicHash::Sha256),
+                                                    lesson->id + "/" + f.file);
+            EXPECT_TRUE(fresh) << lesson->id << "/" << f.file << " is the same picture as " << same->second;
             const QImage img(path);
             ASSERT_FALSE(img.isNull()) << path.toStdString();
             const QStringList wh = qs(f.size).split(QLatin1Char('x'));
