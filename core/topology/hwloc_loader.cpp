@@ -337,7 +337,12 @@ long long syntheticPuCount(const std::string& desc) {
         n = std::clamp<long long>(n, 1, 1'000'000'000);
         product = product > kCap / n ? kCap : std::min(product * n, kCap);
     };
+    int braces = 0;  // "{...}" holds a distance matrix or other attributes, not counts
     while (in >> tok) {
+        const long opens = std::count(tok.begin(), tok.end(), '{'), closes = std::count(tok.begin(), tok.end(), '}');
+        const bool inside = braces > 0 || opens > 0;
+        braces = std::max(0, braces + static_cast<int>(opens - closes));
+        if (inside) continue;
         if (tok.find(':') == std::string::npos) {
             multiply(tok);  // a bare count: "4096"
             continue;

@@ -324,6 +324,12 @@ TEST(BadTopology, SyntheticAskingForABillionPus) {
 TEST(BadTopology, SyntheticLevelsRunTogetherAreCounted) {
     EXPECT_EQ(syntheticPuCount("pack:52nu@ma:22 core:4 pu:1"), 4576);
     EXPECT_EQ(syntheticPuCount("pack:40nu@ma:22 core:8 pu:1"), 7040);
+    // numbers in braces are no counts: the guard once said "asks for 1920000 CPUs" of a
+    // description hwloc rejects for its syntax, which is the error to give
+    EXPECT_EQ(syntheticPuCount("pack:2 numa:2 core:2 pu:1 { 10 20 30 40 }"), 8);
+    auto braces = loadHwlocSynthetic("pack:2 numa:2 core:2 pu:1 { 10 20 30 40 }", Arch::X86_64);
+    ASSERT_FALSE(braces);
+    EXPECT_EQ(braces.error(), "synthetic topology 'pack:2 numa:2 core:2 pu:1 { 10 20 30 40 }': hwloc rejects this description");
     auto t = loadHwlocSynthetic("pack:40nu@ma:22 core:8 pu:1", Arch::X86_64);
     ASSERT_TRUE(t) << t.error();
     EXPECT_EQ(t->onlineCount(), 7040);
