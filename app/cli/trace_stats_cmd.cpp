@@ -12,6 +12,7 @@
 #include "domains/domain_builder.h"
 #include "lost_events.h"
 #include "migration_classifier.h"
+#include "plausible_span.h"
 #include "silent_cpus.h"
 #include "switch_gaps.h"
 #include "switch_migrations.h"
@@ -233,6 +234,8 @@ int runTraceStats(const Args& args) {
     const std::vector<int> silent = silentCpus(*store, levelsKnown ? static_cast<int>(topo->cpus.size()) : 0);
     if (!silent.empty()) std::fprintf(stderr, "note: %s: %s\n", file.c_str(), describeSilentCpus(silent).c_str());
     if (const std::string one = oneTimestampProblem(*store); !one.empty()) std::fprintf(stderr, "note: %s: %s\n", file.c_str(), one.c_str());
+    if (const std::string broken = describeImplausibleTimestamps(*store, plausibleSpan(*store)); !broken.empty())
+        std::fprintf(stderr, "note: %s: %s\n", file.c_str(), broken.c_str());
     // switches missing from the chains (a record-time filter, a loss): runs the views do not see
     const tracing::SwitchGaps gaps = tracing::switchGaps(*store);
     const std::string gapNote = tracing::describeSwitchGaps(gaps);

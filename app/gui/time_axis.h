@@ -8,6 +8,12 @@
 
 namespace schedscope {
 
+// A trace's timestamp (unsigned ns) on an axis: clamped, so that a corrupt one past INT64_MAX
+// never wraps negative (that made the whole-trace axis 1 ns long), with 1 ns left after it.
+inline int64_t axisTime(uint64_t ts) {
+    return static_cast<int64_t>(std::min<uint64_t>(ts, static_cast<uint64_t>(INT64_MAX) - 1));
+}
+
 struct TimeAxis {
     // The whole recording: zooming out and panning never leave it.
     int64_t boundStart = 0;

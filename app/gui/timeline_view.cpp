@@ -111,8 +111,8 @@ void TimelineView::setTrace(TraceSessionPtr trace) {
     const bool wasWhole = axis_.viewStart == axis_.boundStart && axis_.viewEnd == axis_.boundEnd;
     trace_ = std::move(trace);
     const TimeAxis old = axis_;
-    axis_ = TimeAxis::covering(trace_ && trace_->data ? int64_t(trace_->data->firstTs) : 0,
-                               trace_ && trace_->data ? int64_t(trace_->data->lastTs) : 1, axis_.widthPx);
+    axis_ = TimeAxis::covering(trace_ && trace_->data ? axisTime(trace_->data->firstTs) : 0,
+                               trace_ && trace_->data ? axisTime(trace_->data->lastTs) : 1, axis_.widthPx);
     if (sameRecording && !wasWhole) {
         // Live: keep the zoom, following the newest data if the window touched the end.
         const int64_t span = old.span();
@@ -578,7 +578,7 @@ void TimelineView::rasterMigrations(QImage& img, const Frame& f, const std::vect
     auto draw = [&](const tracing::Migration& m, int width, uint32_t alpha) {
         const double ys = centreOf(m.src), yd = centreOf(m.dst);
         if (ys < 0 || yd < 0 || ys == yd) return;
-        const int x = int(std::lround(ax.toPixel(int64_t(m.ts))));
+        const int x = int(std::lround(ax.toPixel(axisTime(m.ts))));
         const int y0 = int(std::lround(std::min(ys, yd) - f.lanes.top()));
         const int y1 = int(std::lround(std::max(ys, yd) - f.lanes.top()));
         const QRgb c = colours[d.levelIndex(m.level)];
@@ -626,7 +626,7 @@ void TimelineView::paintMigrations(QPainter& p, const Frame& f, const std::vecto
     auto draw = [&](const tracing::Migration& m, double width) {
         const double ys = centreOf(m.src), yd = centreOf(m.dst);
         if (ys < 0 || yd < 0 || ys == yd) return;
-        const double x = f.lanes.left() + ax.toPixel(int64_t(m.ts));
+        const double x = f.lanes.left() + ax.toPixel(axisTime(m.ts));
         QPen pen = pens[d.levelIndex(m.level)];
         pen.setWidthF(width);
         // A light halo keeps the arrow readable over any task colour.
@@ -693,8 +693,8 @@ void TimelineView::paintLabels(QPainter& p, const Frame& f, const std::vector<Ro
         const auto [a, b] = lane.overlapping(t0, t1);
         if (b - a > size_t(f.lanes.width() / 30)) continue;
         for (size_t i = a; i < b; ++i) {
-            const double x0 = f.lanes.left() + std::max(0.0, ax.toPixel(int64_t(lane.start(i))));
-            const double x1 = f.lanes.left() + std::min(f.lanes.width(), ax.toPixel(int64_t(lane.end(i))));
+            const double x0 = f.lanes.left() + std::max(0.0, ax.toPixel(axisTime(lane.start(i))));
+            const double x1 = f.lanes.left() + std::min(f.lanes.width(), ax.toPixel(axisTime(lane.end(i))));
             if (x1 - x0 < 40) continue;
             const TaskSummary* t = d.task(lane.pid(i));
             const QString text = (t ? qs(t->comm) : QString()) + QLatin1Char(' ') + QString::number(lane.pid(i));

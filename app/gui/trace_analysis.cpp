@@ -21,8 +21,10 @@ std::shared_ptr<const TraceAnalysis> analyzeTrace(std::shared_ptr<const tracing:
     const tracing::EventStore& s = *store;
     a->store = store;
     a->cpus = std::max(s.cpuCount(), tree.cpuCount());
-    a->firstTs = s.size() ? s.firstTs() : 0;
-    a->lastTs = s.size() ? s.lastTs() : 0;
+    // A corrupt file's events stamped years away would stretch every time axis over nothing.
+    a->span = tracing::plausibleSpan(s);
+    a->firstTs = a->span.first;
+    a->lastTs = a->span.last;
     const auto n = static_cast<size_t>(a->cpus);
     a->switchGaps = tracing::switchGaps(s);
 
@@ -68,11 +70,12 @@ std::shared_ptr<const TraceAnalysis> analyzeTrace(std::shared_ptr<const tracing:
             m.level = options.levelsKnown ? classifier.level(m.src, m.dst) : -1;
             const size_t l = a->levelIndex(m.level);
             a->migrationTsByLevel[l].push_back(m.ts);
+            if (m.src >= 0 && m.dst >= 0 && static_cast<size_t>(m.src) < n && static_cast<size_t>(m.dst) < n)
+                ++a->matrix[static_cast<size_t>(m.src) * n + static_cast<size_t>(m.dst)];
+            if (m.ts < a->firstTs || m.ts > a->lastTs) continue;  // a broken timestamp: off the time axes
             const size_t bin = std::min(bins - 1, static_cast<size_t>((m.ts - a->firstTs) / a->rateBinNs));
             ++a->ratesByLevel[l][bin];
             ++a->ratesByCause[static_cast<size_t>(m.cause)][bin];
-            if (m.src >= 0 && m.dst >= 0 && static_cast<size_t>(m.src) < n && static_cast<size_t>(m.dst) < n)
-                ++a->matrix[static_cast<size_t>(m.src) * n + static_cast<size_t>(m.dst)];
         }
     }
     if (cancelled(options)) return nullptr;

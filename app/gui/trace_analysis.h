@@ -15,6 +15,7 @@
 #include "lane_pyramid.h"
 #include "migration_causes.h"
 #include "migration_classifier.h"
+#include "plausible_span.h"
 #include "switch_gaps.h"
 #include "timeline_lod.h"
 
@@ -42,7 +43,8 @@ struct IntervalStats {
 struct TraceAnalysis {
     std::shared_ptr<const tracing::EventStore> store;
     int cpus = 0;  // lanes: max(store CPUs, topology CPUs)
-    uint64_t firstTs = 0, lastTs = 0;
+    uint64_t firstTs = 0, lastTs = 0;                 // the span the views show: span.first, span.last
+    tracing::PlausibleSpan span;                      // the store's events outside it (broken timestamps)
     std::vector<LaneSlices> lanes;                    // [cpu] non-idle run slices
     PyramidGrid laneGrid;                             // the bins of laneSummaries, shared by all lanes
     std::vector<LanePyramid> laneSummaries;           // [cpu] lanes summarised for zoomed-out frames

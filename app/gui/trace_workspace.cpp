@@ -20,6 +20,7 @@
 #include "banner.h"
 #include "live_capture.h"
 #include "lost_events.h"
+#include "plausible_span.h"
 #include "silent_cpus.h"
 #include "switch_gaps.h"
 #include "trace_clock_units.h"
@@ -112,6 +113,8 @@ TraceWorkspace::TraceWorkspace(MainWindow* window) : QObject(window), window_(wi
                           "what-if replay needs real times (%3)")
                            .arg(t->name, store.traceClock().empty() ? tr("(raw counts)") : qs(store.traceClock()),
                                 qs(tracing::nsClockAdvice(store.traceClock())));
+        if (const std::string broken = tracing::describeImplausibleTimestamps(store, t->data->span); !broken.empty())
+            notices << tr("%1: %2").arg(t->name, qs(broken));
         if (const std::string unreadable = tracing::describeUnreadableRecords(store); !unreadable.empty())
             notices << tr("%1: %2: events, migrations and waits in that part are missing").arg(t->name, qs(unreadable));
         if (const std::string lost = tracing::describeLostEvents(store); !lost.empty())

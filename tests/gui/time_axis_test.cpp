@@ -89,5 +89,18 @@ TEST(TimeAxis, DegenerateRecordingHasAPositiveSpan) {
     EXPECT_FALSE(a.visible(501));
 }
 
+// A corrupt trace's timestamp past INT64_MAX (0xff00... ns) wrapped negative, and the axis over
+// the recording collapsed to 1 ns.
+TEST(TimeAxis, TimestampsPastInt64MaxDoNotWrap) {
+    const uint64_t broken = 0xff00'0000'0000'0000ull;
+    EXPECT_GT(axisTime(broken), 0);
+    EXPECT_EQ(axisTime(1'000), 1'000);
+    auto a = TimeAxis::covering(axisTime(1'000'000'000), axisTime(broken), 1000);
+    EXPECT_GT(a.boundSpan(), int64_t{1} << 62);
+    EXPECT_GT(a.toPixel(axisTime(broken)), 999.0);
+    auto b = TimeAxis::covering(axisTime(broken), axisTime(broken), 1000);  // every event broken
+    EXPECT_EQ(b.boundSpan(), 1);
+}
+
 }  // namespace
 }  // namespace schedscope

@@ -23,6 +23,7 @@
 #include "banner.h"
 #include "gui_test_util.h"
 #include "live_capture.h"
+#include "plausible_span.h"
 #include "lost_events.h"
 #include "support/fixtures.h"
 #include "switch_migrations.h"
@@ -335,6 +336,46 @@ TEST_F(TraceWindowTest, ATraceWhoseClockIsNotNsIsOpenedWithANotice) {
         if (auto* text = qobject_cast<QCPItemText*>(ws->latency()->item(i)); text && text->text().startsWith(QStringLiteral(" max ")))
             marked = std::abs(text->position->coords().x() - longestUs) < 1e-6 * longestUs;
     EXPECT_TRUE(marked) << longestUs;
+}
+
+// A corrupt trace.dat (the tester's: 64 bytes of record-v6.dat flipped from offset 90000) stamps
+// some events 582 years after the rest. The views show the second the others span, not a 1 ns
+// axis (the unsigned span wrapped negative) or an empty rates plot, and the banner says why.
+TEST_F(TraceWindowTest, BrokenTimestampsAreLeftOutOfTheTimeAxesWithANotice) {
+    QByteArray bytes = QByteArray::fromStdString(schedscope::test::readFile(schedscope::test::dataPath("traces/record-v6.dat")));
+    for (int k = 0; k < 64; ++k) bytes[90000 + k * 7] = char(bytes[90000 + k * 7] ^ 0xff);
+    QTemporaryDir dir;
+    ASSERT_TRUE(dir.isValid());
+    const QString path = dir.filePath(QStringLiteral("v6-flip90000.dat"));
+    QFile out(path);
+    ASSERT_TRUE(out.open(QIODevice::WriteOnly));
+    out.write(bytes);
+    out.close();
+    QSignalSpy shown(&window, &MainWindow::sessionShown);
+    window.open(test::syntheticSpec("pack:1 core:2 pu:1"));
+    ASSERT_TRUE(shown.wait(60'000));
+    ASSERT_TRUE(openTraceNow(window, path));
+    const TraceSessionPtr t = window.traceWorkspace()->trace();
+    ASSERT_TRUE(t && t->data);
+    const auto& store = *t->data->store;
+    ASSERT_GT(store.lastTs() - store.firstTs(), 0xf000'0000'0000'0000ull);  // still the broken file
+    EXPECT_FALSE(t->data->span.whole());
+    const TimeAxis& axis = window.traceWorkspace()->timeline()->axis();
+    EXPECT_GT(axis.boundSpan(), 500'000'000);
+    EXPECT_LT(axis.boundSpan(), 2'000'000'000);
+    // every migration in the plausible span is on the rates plot, over that span
+    uint64_t binned = 0, inSpan = 0;
+    for (const auto& level : t->data->ratesByLevel)
+        for (uint64_t n : level) binned += n;
+    for (const auto& m : t->data->migrations) inSpan += m.ts >= t->data->firstTs && m.ts <= t->data->lastTs;
+    EXPECT_GT(binned, 0u);
+    EXPECT_EQ(binned, inSpan);
+    EXPECT_LT(window.traceWorkspace()->rates()->xAxis->range().upper, 2.0);
+    EXPECT_FALSE(window.banner()->isHidden());
+    EXPECT_TRUE(window.banner()->text().contains(QStringLiteral("v6-flip90000.dat: ") +
+                                                 QString::fromStdString(tracing::describeImplausibleTimestamps(store, t->data->span))))
+        << window.banner()->text().toStdString();
+    EXPECT_TRUE(window.banner()->text().contains(QStringLiteral("broken timestamps"))) << window.banner()->text().toStdString();
 }
 
 // A trace whose recording filtered away the switches out of the idle task (trace-cmd record

@@ -14,8 +14,10 @@
 
 #include "event_store.h"
 #include "lost_events.h"
+#include "plausible_span.h"
 #include "silent_cpus.h"
 #include "support/fixtures.h"
+#include "support/sched_events.h"
 #include "switch_gaps.h"
 #include "trace_reader.h"
 
@@ -257,6 +259,108 @@ TEST(SwitchGaps, TraceStatsAndReplaySayIt) {
     EXPECT_EQ(whole["switch_gaps"]["note"], "");
     const std::string replay = test::commandOutput(std::string(SCHEDSCOPE_CLI) + " replay '" + file + "' --synthetic \"core:2 pu:1\" 2>&1");
     EXPECT_NE(replay.find("in the trace no sched_switch leaves the idle task"), std::string::npos) << replay.substr(0, 2000);
+}
+
+// A store of `n` switches 1 ms apart from 1 s on, alternating CPUs 0 and 1.
+EventStore steadySwitches(int n) {
+    EventStore s;
+    for (int i = 0; i < n; ++i)
+        s.append(test::schedEvent(1'000'000'000ull + uint64_t(i) * 1'000'000ull, i % 2, EventKind::Switch, 10 + i % 5, 10 + (i + 1) % 5));
+    return s;
+}
+
+TEST(PlausibleSpan, EventsYearsAwayFromTheRestAreSetAside) {
+    EventStore s = steadySwitches(1000);
+    // a corrupt time extend: the top byte of three timestamps flipped, as a bit flip in a trace.dat does
+    for (int i = 0; i < 3; ++i) s.append(test::schedEvent(0xff00'0000'0000'0000ull + uint64_t(i), 1, EventKind::Switch, 11, 12));
+    s.finish();
+    const PlausibleSpan span = plausibleSpan(s);
+    EXPECT_EQ(span.first, 1'000'000'000u);
+    EXPECT_EQ(span.last, 1'999'000'000u);
+    EXPECT_EQ(span.before, 0u);
+    EXPECT_EQ(span.after, 3u);
+    EXPECT_EQ(span.gapAfter, 0xff00'0000'0000'0000ull - 1'999'000'000u);
+    EXPECT_EQ(describeImplausibleTimestamps(s, span),
+              "broken timestamps: of the 1003 events, 3 are stamped 582 years after the rest, which spans 999 ms (a "
+              "corrupt file?): the views show only those 999 ms");
+}
+
+TEST(PlausibleSpan, TheBulkOfTheEventsSetsTheScaleBeforeAndAfterIt) {
+    EventStore s = steadySwitches(1000);
+    s.append(test::schedEvent(5, 0, EventKind::Switch, 11, 12));  // 1 s before: plausible
+    s.finish();
+    EXPECT_TRUE(plausibleSpan(s).whole());
+    EventStore before;  // a bulk 2^56 ns into the clock, and two events stamped near its start
+    for (int i = 0; i < 1000; ++i)
+        before.append(test::schedEvent(0x0100'0000'0000'0000ull + uint64_t(i) * 1'000'000ull, i % 2, EventKind::Switch, 11, 12));
+    for (int i = 0; i < 2; ++i) before.append(test::schedEvent(1'000'000'000ull + uint64_t(i), 0, EventKind::Switch, 11, 12));
+    before.finish();
+    const PlausibleSpan early = plausibleSpan(before);
+    EXPECT_EQ(early.before, 2u);
+    EXPECT_EQ(early.after, 0u);
+    EXPECT_EQ(early.first, 0x0100'0000'0000'0000ull);
+    EXPECT_EQ(early.gapBefore, 0x0100'0000'0000'0000ull - 1'000'000'001ull);
+    EXPECT_TRUE(describeImplausibleTimestamps(before, early).starts_with("broken timestamps: of the 1002 events, 2 are stamped 2.28 years before the rest, which spans 999 ms"))
+        << describeImplausibleTimestamps(before, early);
+    EventStore late = steadySwitches(1000);
+    for (int i = 0; i < 1000; ++i)  // the same 999 ms, 3 hours on
+        late.append(test::schedEvent(10'800'000'000'000ull + uint64_t(i) * 1'000'000ull, 0, EventKind::Switch, 11, 12));
+    late.append(test::schedEvent(1, 1, EventKind::Switch, 11, 12));
+    late.finish();
+    // the bulk spans 3 hours; 1 ns after boot is within 1000 times that of it
+    EXPECT_TRUE(plausibleSpan(late).whole());
+    EventStore later = steadySwitches(1000);
+    for (int i = 0; i < 2; ++i) later.append(test::schedEvent(3'000'000'000'000ull + uint64_t(i), 1, EventKind::Switch, 11, 12));
+    later.finish();
+    // 1 s of events, and two 50 minutes on: more than 1000 s past them
+    const PlausibleSpan span = plausibleSpan(later);
+    EXPECT_EQ(span.after, 2u);
+    EXPECT_EQ(describeImplausibleTimestamps(later, span),
+              "broken timestamps: of the 1002 events, 2 are stamped 50 minutes after the rest, which spans 999 ms (a "
+              "corrupt file?): the views show only those 999 ms");
+}
+
+TEST(PlausibleSpan, AQuietStretchOrAFewEventsAreNoBrokenTimestamps) {
+    EXPECT_TRUE(plausibleSpan(EventStore{}).whole());
+    EventStore two;
+    two.append(test::schedEvent(1, 0, EventKind::Switch, 11, 12));
+    two.append(test::schedEvent(0xff00'0000'0000'0000ull, 0, EventKind::Switch, 12, 11));
+    two.finish();
+    EXPECT_TRUE(plausibleSpan(two).whole());  // nothing to tell which one is wrong
+    EXPECT_EQ(describeImplausibleTimestamps(two, plausibleSpan(two)), "");
+    EventStore quiet = steadySwitches(1000);
+    quiet.append(test::schedEvent(600'000'000'000ull, 0, EventKind::Switch, 11, 12));  // 10 minutes on
+    quiet.finish();
+    EXPECT_TRUE(plausibleSpan(quiet).whole());
+}
+
+TEST(PlausibleSpan, RoughDurationsPickAReadableUnit) {
+    EXPECT_EQ(roughDuration(850), "850 ns");
+    EXPECT_EQ(roughDuration(12'345'678), "12.3 ms");
+    EXPECT_EQ(roughDuration(1'029'000'000), "1.03 s");
+    EXPECT_EQ(roughDuration(90'000'000'000), "90 s");
+    EXPECT_EQ(roughDuration(9'000'000'000'000), "2.5 hours");
+    EXPECT_EQ(roughDuration(0xff00'0000'0000'0000ull), "582 years");
+}
+
+// The tester's corrupt file: record-v6.dat with 64 bytes flipped from offset 90000 (a time extend
+// of CPU 1 among them) reads as a trace of 582 years with thousands of events out of order.
+TEST(PlausibleSpan, ACorruptTraceDatIsShownOverItsPlausibleSpanAndTraceStatsSaysSo) {
+    std::string bytes = test::readFile(test::dataPath("traces/record-v6.dat"));
+    for (size_t k = 0; k < 64; ++k) bytes[90000 + k * 7] = char(bytes[90000 + k * 7] ^ 0xff);
+    const std::string file = (std::filesystem::path(::testing::TempDir()) / "v6-flip90000.dat").string();
+    std::ofstream(file, std::ios::binary) << bytes;
+    auto store = readTraceDat(file);
+    ASSERT_TRUE(store.ok()) << store.error();
+    EXPECT_GT(store->lastTs() - store->firstTs(), 0xf000'0000'0000'0000ull);
+    const PlausibleSpan span = plausibleSpan(*store);
+    EXPECT_FALSE(span.whole());
+    EXPECT_LT(span.last - span.first, 2'000'000'000u);
+    EXPECT_LT(span.before + span.after, store->size() / 100);
+    const std::string note = describeImplausibleTimestamps(*store, span);
+    EXPECT_TRUE(note.starts_with("broken timestamps: of the " + std::to_string(store->size()) + " events, ")) << note;
+    const std::string err = test::commandOutput(std::string(SCHEDSCOPE_CLI) + " trace stats '" + file + "' 2>&1 >/dev/null");
+    EXPECT_NE(err.find("note: " + file + ": " + note + "\n"), std::string::npos) << err;
 }
 
 }  // namespace
