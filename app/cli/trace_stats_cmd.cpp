@@ -10,6 +10,7 @@
 
 #include "commands.h"
 #include "domains/domain_builder.h"
+#include "input_anomalies.h"
 #include "lost_events.h"
 #include "migration_classifier.h"
 #include "plausible_span.h"
@@ -236,6 +237,8 @@ int runTraceStats(const Args& args) {
     if (const std::string one = oneTimestampProblem(*store); !one.empty()) std::fprintf(stderr, "note: %s: %s\n", file.c_str(), one.c_str());
     if (const std::string broken = describeImplausibleTimestamps(*store, plausibleSpan(*store)); !broken.empty())
         std::fprintf(stderr, "note: %s: %s\n", file.c_str(), broken.c_str());
+    if (const std::string anomalies = describeInputAnomalies(*store); !anomalies.empty())
+        std::fprintf(stderr, "note: %s: %s\n", file.c_str(), anomalies.c_str());
     // switches missing from the chains (a record-time filter, a loss): runs the views do not see
     const tracing::SwitchGaps gaps = tracing::switchGaps(*store);
     const std::string gapNote = tracing::describeSwitchGaps(gaps);

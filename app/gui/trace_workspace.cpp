@@ -18,6 +18,7 @@
 #include <QToolButton>
 
 #include "banner.h"
+#include "input_anomalies.h"
 #include "live_capture.h"
 #include "lost_events.h"
 #include "plausible_span.h"
@@ -115,6 +116,8 @@ TraceWorkspace::TraceWorkspace(MainWindow* window) : QObject(window), window_(wi
                                 qs(tracing::nsClockAdvice(store.traceClock())));
         if (const std::string broken = tracing::describeImplausibleTimestamps(store, t->data->span); !broken.empty())
             notices << tr("%1: %2").arg(t->name, qs(broken));
+        if (const std::string anomalies = tracing::describeInputAnomalies(store); !anomalies.empty())
+            notices << tr("%1: %2").arg(t->name, qs(anomalies));
         if (const std::string unreadable = tracing::describeUnreadableRecords(store); !unreadable.empty())
             notices << tr("%1: %2: events, migrations and waits in that part are missing").arg(t->name, qs(unreadable));
         if (const std::string lost = tracing::describeLostEvents(store); !lost.empty())

@@ -22,6 +22,7 @@
 
 #include "banner.h"
 #include "gui_test_util.h"
+#include "input_anomalies.h"
 #include "live_capture.h"
 #include "plausible_span.h"
 #include "lost_events.h"
@@ -51,6 +52,14 @@ bool openFixtureOnTwoCpus(MainWindow& w, const std::string& fixture) {
     w.open(test::syntheticSpec("pack:1 core:2 pu:1"));
     if (!shown.wait(60'000)) return false;
     return openTraceNow(w, QString::fromStdString(schedscope::test::dataPath(fixture)));
+}
+
+// Writes `text` as `name` into `dir` and returns its path.
+QString writeFile(const QTemporaryDir& dir, const QString& name, const QByteArray& text) {
+    const QString path = dir.filePath(name);
+    QFile out(path);
+    if (out.open(QIODevice::WriteOnly)) out.write(text);
+    return path;
 }
 
 class TraceWindowTest : public ::testing::Test {
@@ -376,6 +385,36 @@ TEST_F(TraceWindowTest, BrokenTimestampsAreLeftOutOfTheTimeAxesWithANotice) {
                                                  QString::fromStdString(tracing::describeImplausibleTimestamps(store, t->data->span))))
         << window.banner()->text().toStdString();
     EXPECT_TRUE(window.banner()->text().contains(QStringLiteral("broken timestamps"))) << window.banner()->text().toStdString();
+}
+
+// A damaged text trace opens with a notice of what its reader found wrong, in trace stats' words:
+// garbage lines and an event on CPU 999 of a 2-CPU recording (the tester's forkstorm-damaged.txt
+// looked exactly like the clean file).
+TEST_F(TraceWindowTest, InputAnomaliesAreNoticedInTheBanner) {
+    std::string text = schedscope::test::readFile(schedscope::test::dataPath("traces/report-variants/forkstorm.report.txt"));
+    text += "=== not an event ===\n??\n";
+    text += "       forkstorm-8254  [999]  3036.987289: sched_switch:         forkstorm:8254 [120] R ==> schedscope-cli:8226 [120]\n";
+    QTemporaryDir dir;
+    ASSERT_TRUE(dir.isValid());
+    const QString path = writeFile(dir, QStringLiteral("forkstorm-damaged.txt"), QByteArray::fromStdString(text));
+    QSignalSpy shown(&window, &MainWindow::sessionShown);
+    window.open(test::syntheticSpec("pack:1 core:2 pu:1"));
+    ASSERT_TRUE(shown.wait(60'000));
+    ASSERT_TRUE(openTraceNow(window, path));
+    const TraceSessionPtr t = window.traceWorkspace()->trace();
+    ASSERT_TRUE(t && t->data);
+    const auto& store = *t->data->store;
+    EXPECT_EQ(store.anomaly(tracing::Anomaly::GarbageLine), 2u);
+    EXPECT_EQ(store.anomaly(tracing::Anomaly::CpuOutOfRange), 1u);
+    EXPECT_FALSE(window.banner()->isHidden());
+    EXPECT_FALSE(window.banner()->isError());
+    const QString expected = QStringLiteral("forkstorm-damaged.txt: ") + QString::fromStdString(tracing::describeInputAnomalies(store));
+    EXPECT_TRUE(window.banner()->text().contains(expected)) << window.banner()->text().toStdString();
+    EXPECT_TRUE(expected.contains(QStringLiteral("garbage_line 2 ("))) << expected.toStdString();
+    EXPECT_TRUE(expected.contains(QStringLiteral("cpu_out_of_range 1 ("))) << expected.toStdString();
+    // the clean file: no such notice of its own
+    ASSERT_TRUE(openTraceNow(window, QString::fromStdString(schedscope::test::dataPath("traces/report-variants/forkstorm.report.txt"))));
+    EXPECT_FALSE(window.banner()->text().contains(QStringLiteral("forkstorm.report.txt: anomalies"))) << window.banner()->text().toStdString();
 }
 
 // A trace whose recording filtered away the switches out of the idle task (trace-cmd record

@@ -10,9 +10,11 @@
 
 #include <filesystem>
 #include <fstream>
+#include <sstream>
 #include <nlohmann/json.hpp>
 
 #include "event_store.h"
+#include "input_anomalies.h"
 #include "lost_events.h"
 #include "plausible_span.h"
 #include "silent_cpus.h"
@@ -361,6 +363,68 @@ TEST(PlausibleSpan, ACorruptTraceDatIsShownOverItsPlausibleSpanAndTraceStatsSays
     EXPECT_TRUE(note.starts_with("broken timestamps: of the " + std::to_string(store->size()) + " events, ")) << note;
     const std::string err = test::commandOutput(std::string(SCHEDSCOPE_CLI) + " trace stats '" + file + "' 2>&1 >/dev/null");
     EXPECT_NE(err.find("note: " + file + ": " + note + "\n"), std::string::npos) << err;
+}
+
+TEST(InputAnomalies, EachCountIsSaidByTraceStatsKeyWithWhatItMeans) {
+    EXPECT_EQ(describeInputAnomalies(EventStore{}), "");
+    EventStore s;
+    s.addAnomaly(Anomaly::OutOfOrder, 12);
+    s.addAnomaly(Anomaly::GarbageLine, 22);
+    s.addAnomaly(Anomaly::CpuOutOfRange);
+    // said elsewhere (lost events, unreadable records) or no fault of the input (pid reuse)
+    s.addAnomaly(Anomaly::LostEvents, 5);
+    s.addAnomaly(Anomaly::Unreadable, 7);
+    s.addAnomaly(Anomaly::PidReuse, 3);
+    EXPECT_EQ(describeInputAnomalies(s),
+              "anomalies in the input: out_of_order 12 (events older than the one before them on their CPU: put back in "
+              "order), garbage_line 22 (lines that are no event, header or comment: skipped), cpu_out_of_range 1 (events "
+              "on a CPU the recording does not have: dropped)");
+    EventStore bad;
+    bad.addAnomaly(Anomaly::Malformed, 2);
+    bad.addAnomaly(Anomaly::UnknownEvent, 7);
+    EXPECT_EQ(describeInputAnomalies(bad),
+              "anomalies in the input: malformed 2 (events whose fields could not be read: skipped), unknown_event 7 "
+              "(records of an event the file has no format for: skipped)");
+}
+
+// The tester's damaged forkstorm text: garbage lines, an event on CPU 999 of a 2-CPU recording
+// and a line moved out of order. trace stats lists them under "anomalies:" and says them in a
+// note, the same sentence the GUI's banner shows.
+TEST(InputAnomalies, ADamagedTextTraceIsSaidByTraceStats) {
+    std::vector<std::string> lines;
+    {
+        std::istringstream in(test::readFile(test::dataPath("traces/report-variants/forkstorm.report.txt")));
+        for (std::string line; std::getline(in, line);) lines.push_back(line);
+    }
+    ASSERT_GT(lines.size(), 20u);
+    ASSERT_EQ(lines[0], "cpus=2");
+    ASSERT_NE(lines[6].find("[001]"), std::string::npos);
+    std::string cpu999 = lines[6];
+    cpu999.replace(cpu999.find("[001]"), 5, "[999]");
+    std::string text;
+    for (size_t i = 0; i < lines.size(); ++i) {
+        if (i == 3) continue;  // moved after line 8: older than the CPU's events before it
+        text += lines[i] + "\n";
+        if (i == 5) text += "\x01\x02 not an event\n#\n=== garbage ===\n" + cpu999 + "\n";
+        if (i == 8) text += lines[3] + "\n";
+    }
+    auto store = parseFtraceText(text, "damaged.txt");
+    ASSERT_TRUE(store.ok()) << store.error();
+    EXPECT_EQ(store->anomaly(Anomaly::GarbageLine), 2u);
+    EXPECT_EQ(store->anomaly(Anomaly::CpuOutOfRange), 1u);
+    EXPECT_GE(store->anomaly(Anomaly::OutOfOrder), 1u);
+    const std::string note = describeInputAnomalies(*store);
+    EXPECT_NE(note.find("garbage_line 2 ("), std::string::npos) << note;
+    EXPECT_NE(note.find("cpu_out_of_range 1 ("), std::string::npos) << note;
+    EXPECT_NE(note.find("out_of_order "), std::string::npos) << note;
+    const std::string file = (std::filesystem::path(::testing::TempDir()) / "forkstorm-damaged.txt").string();
+    std::ofstream(file) << text;
+    const std::string err = test::commandOutput(std::string(SCHEDSCOPE_CLI) + " trace stats '" + file + "' 2>&1 >/dev/null");
+    EXPECT_NE(err.find("note: " + file + ": " + note + "\n"), std::string::npos) << err;
+    // the clean trace: no note
+    const std::string clean = test::dataPath("traces/report-variants/forkstorm.report.txt");
+    EXPECT_EQ(test::commandOutput(std::string(SCHEDSCOPE_CLI) + " trace stats '" + clean + "' 2>&1 >/dev/null").find("anomalies"),
+              std::string::npos);
 }
 
 }  // namespace
