@@ -12,14 +12,6 @@
 #include "trace_time_units.h"
 
 namespace schedscope::gui {
-namespace {
-
-QString usText(double ns) {
-    if (ns >= 1e6) return QString::number(ns / 1e6, 'f', 2) + QStringLiteral(" ms");
-    return QString::number(ns / 1e3, 'f', 1) + QStringLiteral(" \u00b5s");
-}
-
-}  // namespace
 
 TracePlot::TracePlot(QWidget* parent) : QCustomPlot(parent) {
     plotLayout()->insertRow(0);
@@ -232,7 +224,7 @@ void LevelRatePlot::setTrace(TraceSessionPtr trace) {
     }
     xAxis->setRange(0, std::max(binS, units.inUnit(double(d.lastTs - d.firstTs), 1e9)));
     yAxis->setRange(0, top * 1.1);
-    const QString bin = units.countsNs ? usText(double(d.rateBinNs)) : units.duration(double(d.rateBinNs));
+    const QString bin = units.duration(double(d.rateBinNs));
     if (units.countsNs)
         title_->setText((grouping_ == Grouping::Level ? tr("Migrations per second by domain level (bins of %1)")
                                                       : tr("Migrations per second by cause (bins of %1)"))
@@ -338,7 +330,7 @@ void LatencyHistogramPlot::rebuild() {
         // Labels right of their line, except near the right edge where they would be cut.
         const bool rightEdge = xAxis->coordToPixel(x(ns)) > axisRect()->left() + 0.75 * axisRect()->width();
         text->setPositionAlignment((rightEdge ? Qt::AlignRight : Qt::AlignLeft) | Qt::AlignVCenter);
-        text->setText(QStringLiteral(" ") + label + QStringLiteral(" ") + (units.countsNs ? usText(ns) : units.duration(ns)) + QStringLiteral(" "));
+        text->setText(QStringLiteral(" ") + label + QStringLiteral(" ") + units.duration(ns) + QStringLiteral(" "));
         text->setColor(colour);
     };
     const uint64_t p50 = d.waitP50, p95 = d.waitP95, p99 = d.waitP99;

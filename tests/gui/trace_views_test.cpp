@@ -417,6 +417,36 @@ TEST_F(TraceWindowTest, InputAnomaliesAreNoticedInTheBanner) {
     EXPECT_FALSE(window.banner()->text().contains(QStringLiteral("forkstorm.report.txt: anomalies"))) << window.banner()->text().toStdString();
 }
 
+// Durations of a second or more are given in seconds: a 300 s trace's rate bins are 1.5 s
+// long and a 2 s wait is marked so, not "1500.00 ms" and "2000.00 ms".
+TEST_F(TraceWindowTest, DurationsOfASecondOrMoreAreGivenInSeconds) {
+    QTemporaryDir dir;
+    ASSERT_TRUE(dir.isValid());
+    const QString path = writeFile(dir, QStringLiteral("long.txt"),
+                                   "cpus=2\n"
+                                   "  bash-100 [000] 100.000000: sched_waking: comm=cat pid=101 prio=120 target_cpu=000\n"
+                                   "  bash-100 [000] 100.000001: sched_wakeup: cat:101 [120] CPU:000\n"
+                                   "  bash-100 [000] 102.000001: sched_switch: bash:100 [120] S ==> cat:101 [120]\n"
+                                   "  cat-101 [000] 400.000000: sched_switch: cat:101 [120] S ==> swapper/0:0 [120]\n");
+    QSignalSpy shown(&window, &MainWindow::sessionShown);
+    window.open(test::syntheticSpec("pack:1 core:2 pu:1"));
+    ASSERT_TRUE(shown.wait(60'000));
+    ASSERT_TRUE(openTraceNow(window, path));
+    const TraceSessionPtr t = window.traceWorkspace()->trace();
+    ASSERT_TRUE(t && t->data);
+    ASSERT_EQ(t->data->waitLatencies.size(), 1u);
+    EXPECT_NEAR(double(t->data->waitLatencies[0]), 2e9, 1e3);
+    TraceWorkspace* ws = window.traceWorkspace();
+    QStringList marks;
+    for (int i = 0; i < ws->latency()->itemCount(); ++i)
+        if (auto* text = qobject_cast<QCPItemText*>(ws->latency()->item(i))) marks << text->text().trimmed();
+    EXPECT_TRUE(marks.contains(QStringLiteral("p99 2.000 s"))) << marks.join(QStringLiteral(" | ")).toStdString();
+    QString title;
+    for (int i = 0; i < ws->rates()->plotLayout()->elementCount(); ++i)
+        if (auto* text = qobject_cast<QCPTextElement*>(ws->rates()->plotLayout()->elementAt(i))) title = text->text();
+    EXPECT_TRUE(title.endsWith(QStringLiteral("(bins of 1.500 s)"))) << title.toStdString();
+}
+
 // A trace whose recording filtered away the switches out of the idle task (trace-cmd record
 // -f 'prev_pid != 0') opens with a notice: its lanes miss the runs that began on an idle CPU.
 TEST_F(TraceWindowTest, ATraceWithoutItsIdleExitsIsOpenedWithANotice) {
