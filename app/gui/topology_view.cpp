@@ -342,11 +342,13 @@ void TopologyView::paintLegend(QPainter& p, const QRectF& r) const {
     if (!heat_.empty()) {
         const QString lo = QString::number(heatMin_, 'g', 3), hi = QString::number(heatMax_, 'g', 3);
         const qreal rampW = 80;
-        const qreal need = fm.horizontalAdvance(heatWhat_ + lo + hi) + rampW + 24;
+        // "migrations to or from CPU 0: 0 ▭ 21": the colon keeps the scale's minimum off a
+        // caption that ends in a number
+        const QString pre = heatWhat_ + QStringLiteral(": ") + lo;
+        const qreal need = fm.horizontalAdvance(pre + hi) + rampW + 24;
         if (x + need <= r.right()) {
             p.setPen(palette().color(QPalette::Text));
             qreal tx = x;
-            const QString pre = heatWhat_ + QLatin1Char(' ') + lo;
             p.drawText(QRectF(tx, r.top(), fm.horizontalAdvance(pre) + 2, r.height()), Qt::AlignVCenter, pre);
             tx += fm.horizontalAdvance(pre) + 6;
             QLinearGradient grad(tx, 0, tx + rampW, 0);

@@ -24,6 +24,7 @@
 #include "gui_test_util.h"
 #include "input_anomalies.h"
 #include "live_capture.h"
+#include "painted_text.h"
 #include "plausible_span.h"
 #include "lost_events.h"
 #include "support/fixtures.h"
@@ -445,6 +446,25 @@ TEST_F(TraceWindowTest, DurationsOfASecondOrMoreAreGivenInSeconds) {
     for (int i = 0; i < ws->rates()->plotLayout()->elementCount(); ++i)
         if (auto* text = qobject_cast<QCPTextElement*>(ws->rates()->plotLayout()->elementAt(i))) title = text->text();
     EXPECT_TRUE(title.endsWith(QStringLiteral("(bins of 1.500 s)"))) << title.toStdString();
+}
+
+// The topology view's heat legend keeps its caption apart from the scale: "… CPU 0: 0 ▭ 21",
+// never "… CPU 0 0 ▭ 21".
+TEST_F(TraceWindowTest, TheHeatLegendKeepsItsCaptionApartFromTheScale) {
+    TopologyView* view = window.topologyView();
+    QSignalSpy shown(&window, &MainWindow::sessionShown);
+    window.open(test::syntheticSpec("pack:1 core:2 pu:1"));
+    ASSERT_TRUE(shown.wait(60'000));
+    view->setHeat({0.0, 21.0}, QStringLiteral("migrations to or from CPU 0"));
+    test::TextRecorder recorder(QSize(1600, 1000));
+    {
+        QPainter p(&recorder);
+        view->paintTo(p, QRectF(0, 0, 1600, 1000));
+    }
+    QStringList texts;
+    for (const auto& t : recorder.texts()) texts << t.text;
+    EXPECT_TRUE(texts.contains(QStringLiteral("migrations to or from CPU 0: 0"))) << texts.join(QStringLiteral(" | ")).toStdString();
+    EXPECT_TRUE(texts.contains(QStringLiteral("21"))) << texts.join(QStringLiteral(" | ")).toStdString();
 }
 
 // A trace whose recording filtered away the switches out of the idle task (trace-cmd record
