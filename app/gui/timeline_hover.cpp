@@ -1,5 +1,6 @@
 // What the timeline shows under the cursor, as its tooltip: the migration arrow (task, CPUs,
-// level, cause) or the run slice (task, CPU, start and length).
+// level, cause) or the run slice (task, CPU, start and length), or in the gutter a lane
+// group's whole name.
 #include <QHelpEvent>
 #include <QToolTip>
 #include <algorithm>
@@ -24,6 +25,11 @@ QString TimelineView::hoverText(const QPointF& pos) const {
     if (!trace_ || !trace_->data) return {};
     const TraceAnalysis& d = *trace_->data;
     const Frame f = frameFor(QRectF(rect()));
+    if (f.gutter.contains(pos)) {  // a group's whole name: its label may be cut to the gutter
+        for (const Row& r : rowsFor(f.lanes))
+            if (r.group >= 0 && pos.y() >= r.y && pos.y() < r.y + r.h) return groups_[size_t(r.group)].name;
+        return {};
+    }
     if (!f.lanes.contains(pos)) return {};
     const TimeAxis ax = axisFor(f.lanes);
     const auto rows = rowsFor(f.lanes);

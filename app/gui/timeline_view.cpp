@@ -376,7 +376,8 @@ void TimelineView::paintTo(QPainter& p, const QRectF& target) const {
         const TaskSummary* t = d.task(follow_);
         title += QStringLiteral("  \u2014  ") + tr("following %1 (%2)").arg(t ? qs(t->comm) : QString()).arg(follow_);
     }
-    p.drawText(f.title.adjusted(6, 0, -6, 0), Qt::AlignVCenter | Qt::AlignLeft, title);
+    const QRectF titleRect = f.title.adjusted(6, 0, -6, 0);
+    p.drawText(titleRect, Qt::AlignVCenter | Qt::AlignLeft, QFontMetricsF(bold).elidedText(title, Qt::ElideRight, titleRect.width()));
     p.setFont(font);
 
     paintRuler(p, f.ruler, ax);
@@ -669,17 +670,22 @@ void TimelineView::paintLabels(QPainter& p, const Frame& f, const std::vector<Ro
         if (r.h < 7) continue;
         font.setPixelSize(int(std::clamp(r.h - 3, 7.0, 11.0)));
         p.setFont(font);
+        // Cut with an ellipsis: "NUMA 0-31,64-9" cut at the gutter's edge reads as another valid
+        // cpulist, "NUMA 0-31,64-…" cannot.
+        const QFontMetricsF fm(font);
+        auto drawLabel = [&](const QString& text) {
+            p.drawText(label, Qt::AlignVCenter | Qt::AlignLeft, fm.elidedText(text, Qt::ElideRight, label.width()));
+        };
         if (r.cpu >= 0) {
             p.setPen(r.cpu == cpu_ ? QColor(0x10, 0x40, 0xa0) : QColor(0x30, 0x30, 0x38));
             QString text = tr("CPU %1").arg(r.cpu);
             if (stats && size_t(r.cpu) < stats->busy.size())
                 text += QStringLiteral("  ") + QString::number(100.0 * stats->busy[size_t(r.cpu)], 'f', 0) + QLatin1Char('%');
-            p.drawText(label, Qt::AlignVCenter | Qt::AlignLeft, text);
+            drawLabel(text);
         } else {
             const LaneGroup& g = groups_[size_t(r.group)];
             p.setPen(QColor(0x2a, 0x3a, 0x5a));
-            p.drawText(label, Qt::AlignVCenter | Qt::AlignLeft,
-                       (g.collapsed ? QStringLiteral("\u25b8 ") : QStringLiteral("\u25be ")) + g.name);
+            drawLabel((g.collapsed ? QStringLiteral("\u25b8 ") : QStringLiteral("\u25be ")) + g.name);
         }
     }
     // Task names inside slices wide enough to hold them (only when few are visible).

@@ -49,7 +49,8 @@ public:
     void paintTo(QPainter& painter, const QRectF& target) const;
 
     // What is under `pos` (widget coordinates), as the tooltip says it: a migration arrow (task,
-    // CPUs, level, cause) or a run slice (task, CPU, start, length); empty over nothing.
+    // CPUs, level, cause) or a run slice (task, CPU, start, length), or a group label's whole
+    // name (the gutter elides long ones); empty over nothing.
     QString hoverText(const QPointF& pos) const;
 
     QSize sizeHint() const override { return {900, 420}; }

@@ -578,6 +578,57 @@ TEST_F(TraceWindowTest, LanesNestByEveryDomainLevelOfTheMachine) {
     EXPECT_EQ(matrix->visibleCellLabels(), 0);
 }
 
+// The 16-CPU QEMU trace on the 128-CPU EPYC preset (2 sockets of 4 nodes, SMT siblings 64 apart:
+// lane groups such as "NODE 8-15,72-79").
+bool openQemuTraceOnEpyc(MainWindow& w) {
+    QSignalSpy shown(&w, &MainWindow::sessionShown);
+    TopologySpec epyc;
+    epyc.kind = TopologySpec::Kind::Preset;
+    epyc.value = "epyc7601-2s";
+    w.open(epyc);
+    if (!shown.wait(60'000)) return false;
+    return openTraceNow(w, QString::fromStdString(schedscope::test::dataPath("traces/qemu/x86-2s4n4c2t-linux-6.1.dat")));
+}
+
+// Lane labels too long for the gutter are cut with an ellipsis, so that a cut cpulist never reads
+// as another valid one ("NUMA 0-31,64-9"); the tooltip has the whole name. The title is cut the
+// same way.
+TEST_F(TraceWindowTest, LongLaneLabelsAreCutWithAnEllipsis) {
+    ASSERT_TRUE(openQemuTraceOnEpyc(window));
+    TimelineView* tl = window.traceWorkspace()->timeline();
+    QStringList names;
+    for (int g = 0; g < tl->groupCount(); ++g) names << tl->groupName(g);
+    ASSERT_TRUE(names.contains(QStringLiteral("NODE 8-15,72-79"))) << names.join(QStringLiteral(", ")).toStdString();
+
+    test::TextRecorder recorder(QSize(420, 1000));
+    {
+        QPainter p(&recorder);
+        tl->paintTo(p, QRectF(0, 0, 420, 1000));
+    }
+    int elided = 0, groupLabels = 0;
+    QString title;
+    for (const auto& t : recorder.texts()) {
+        if (t.text.contains(QStringLiteral(" \u2014 "))) title = t.text;
+        QString shown = t.text;
+        if (!shown.startsWith(QChar(0x25b8)) && !shown.startsWith(QChar(0x25be))) continue;
+        ++groupLabels;
+        shown = shown.mid(2);
+        if (names.contains(shown)) continue;  // whole
+        ASSERT_TRUE(shown.endsWith(QChar(0x2026))) << shown.toStdString();  // cut: with an ellipsis
+        shown.chop(1);
+        EXPECT_TRUE(std::any_of(names.begin(), names.end(), [&](const QString& n) { return n.startsWith(shown); })) << shown.toStdString();
+        ++elided;
+    }
+    EXPECT_GT(groupLabels, 0);
+    EXPECT_GT(elided, 0);
+    EXPECT_TRUE(title.endsWith(QChar(0x2026))) << title.toStdString();  // 420 px hold no whole title
+    // hovering a group's label says its whole name
+    tl->resize(420, 1000);
+    bool named = false;
+    for (int y = 0; y < 1000 && !named; y += 2) named = tl->hoverText(QPointF(20, y)) == QStringLiteral("NODE 8-15,72-79");
+    EXPECT_TRUE(named);
+}
+
 // Hovering the timeline names what is under the cursor: a migration arrow (its task, CPUs,
 // level and cause, and that it was seen in the switches of a trace without sched_migrate_task)
 // or a run slice (its task and CPU). Every point of the lanes is asked; each answer is checked
@@ -589,7 +640,9 @@ TEST_F(TraceWindowTest, HoverNamesTheMigrationOrTheSliceUnderTheCursor) {
     const auto& d = *window.traceWorkspace()->trace()->data;
     const QRegularExpression arrow(QStringLiteral(R"(^(.*) \((\d+)\): CPU (\d+) \x{2192} CPU (\d+), (\S+), (\S+), at )"));
     const QRegularExpression slice(QStringLiteral(R"(^(.*) \((\d+)\) on CPU (\d+): runs )"));
-    int arrows = 0, slices = 0;
+    QStringList groupNames;
+    for (int g = 0; g < tl->groupCount(); ++g) groupNames << tl->groupName(g);
+    int arrows = 0, slices = 0, groups = 0;
     for (int y = 0; y < tl->height(); y += 4)
         for (int x = 0; x < tl->width(); x += 2) {
             const QString text = tl->hoverText(QPointF(x, y));
@@ -613,12 +666,15 @@ TEST_F(TraceWindowTest, HoverNamesTheMigrationOrTheSliceUnderTheCursor) {
                 for (size_t i = 0; i < lane.size() && !ran; ++i)
                     ran = lane.pid(i) == pid && QString::fromStdString(std::string(d.store->commAt(pid, lane.start(i)))) == s.captured(1);
                 EXPECT_TRUE(ran) << text.toStdString();
+            } else if (groupNames.contains(text)) {
+                ++groups;  // a lane group's label in the gutter: its whole name
             } else {
                 ADD_FAILURE() << "unexpected hover text: " << text.toStdString();
             }
         }
     EXPECT_GT(arrows, 20);
     EXPECT_GT(slices, 1000);
+    EXPECT_GT(groups, 0);
     EXPECT_TRUE(tl->hoverText(QPointF(-10, -10)).isEmpty());
 }
 
