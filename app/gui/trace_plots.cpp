@@ -77,7 +77,10 @@ MigrationMatrixPlot::MigrationMatrixPlot(QWidget* parent) : TracePlot(parent) {
     selection_->setVisible(false);
     connect(this, &QCustomPlot::mousePress, this, &MigrationMatrixPlot::onPress);
     // after the layout: the axis rect then has the size the cells are drawn at
-    connect(this, &QCustomPlot::afterLayout, this, &MigrationMatrixPlot::fitCellLabels);
+    connect(this, &QCustomPlot::afterLayout, this, [this] {
+        fitTicks();
+        fitCellLabels();
+    });
     setToolTip(tr("Click a row to select its source CPU"));
     showEmpty(tr("Migration matrix: no trace open"));
 }
@@ -109,11 +112,13 @@ void MigrationMatrixPlot::setTrace(TraceSessionPtr trace) {
     map_->setDataRange(QCPRange(0, std::max<double>(1, double(mx))));
     xAxis->setRange(-0.5, n - 0.5);
     yAxis->setRange(-0.5, n - 0.5);
-    QSharedPointer<QCPAxisTickerFixed> ticker(new QCPAxisTickerFixed);
-    ticker->setTickStep(std::max(1.0, std::pow(2.0, std::ceil(std::log2(std::max(1.0, n / 16.0))))));
-    ticker->setScaleStrategy(QCPAxisTickerFixed::ssNone);
-    xAxis->setTicker(ticker);
-    yAxis->setTicker(ticker);
+    // the tick steps follow the axes' pixels: fitTicks() after each layout
+    for (QCPAxis* axis : {xAxis, yAxis}) {
+        QSharedPointer<QCPAxisTickerFixed> ticker(new QCPAxisTickerFixed);
+        ticker->setTickStep(1);
+        ticker->setScaleStrategy(QCPAxisTickerFixed::ssNone);
+        axis->setTicker(ticker);
+    }
     if (n <= 16) {  // small machines: the counts in the cells
         for (int s = 0; s < n; ++s)
             for (int t = 0; t < n; ++t) {
@@ -128,6 +133,39 @@ void MigrationMatrixPlot::setTrace(TraceSessionPtr trace) {
     }
     title_->setText(tr("Migrations source \u2192 destination CPU (%1 in %2)").arg(d.migrations.size()).arg(trace_->name));
     setSelectedCpu(cpu_);
+}
+
+namespace {
+// The least power of two of CPUs whose ticks are `labelPx` apart on an axis of `axisPx` pixels.
+int cpuLabelStep(int cpus, double axisPx, double labelPx) {
+    int step = 1;
+    while (step < cpus && step * axisPx / std::max(cpus, 1) < labelPx) step *= 2;
+    return step;
+}
+}  // namespace
+
+void MigrationMatrixPlot::fitTicks() {
+    const int n = trace_ && trace_->data ? trace_->data->cpus : 0;
+    if (n <= 0) return;
+    // a label's height apart on the y axis and its width (plus a gap) on the x axis, so that the
+    // CPU numbers never overlap into a smear: 128 CPUs on 200 pixels get every 16th
+    const QFontMetricsF fy(yAxis->tickLabelFont()), fx(xAxis->tickLabelFont());
+    const QString widest = QString::number(n - 1);
+    const int yStep = cpuLabelStep(n, axisRect()->height(), fy.height() * 1.15);
+    const int xStep = cpuLabelStep(n, axisRect()->width(), fx.horizontalAdvance(widest) + fx.averageCharWidth() * 1.5);
+    auto* yTicks = static_cast<QCPAxisTickerFixed*>(yAxis->ticker().data());
+    auto* xTicks = static_cast<QCPAxisTickerFixed*>(xAxis->ticker().data());
+    if (yTicks->tickStep() == yStep && xTicks->tickStep() == xStep) return;
+    yTicks->setTickStep(yStep);
+    xTicks->setTickStep(xStep);
+    // lay out again with the new ticks: this layout's labels (and margins) were the old step's
+    for (auto phase : {QCPLayoutElement::upPreparation, QCPLayoutElement::upMargins, QCPLayoutElement::upLayout})
+        plotLayout()->update(phase);
+}
+
+int MigrationMatrixPlot::cpuTickStep(Qt::Orientation o) const {
+    const QCPAxis* axis = o == Qt::Vertical ? yAxis : xAxis;
+    return int(static_cast<const QCPAxisTickerFixed*>(axis->ticker().data())->tickStep());
 }
 
 void MigrationMatrixPlot::fitCellLabels() {

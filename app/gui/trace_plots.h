@@ -43,6 +43,8 @@ signals:
 
 private:
     void onPress(QMouseEvent* e);
+    // the CPU ticks' steps, a label apart at the axes' pixel sizes
+    void fitTicks();
     // the counts in the cells, shown only while a cell is big enough to hold its number
     void fitCellLabels();
     QCPColorMap* map_;
@@ -54,6 +56,8 @@ private:
 public:
     // Cell counts drawn (tests): none while the cells are too small for them.
     int visibleCellLabels() const;
+    // CPUs between two labelled ticks of the destination (Qt::Horizontal) or source axis (tests).
+    int cpuTickStep(Qt::Orientation axis) const;
 };
 
 class LevelRatePlot : public TracePlot {

@@ -629,6 +629,34 @@ TEST_F(TraceWindowTest, LongLaneLabelsAreCutWithAnEllipsis) {
     EXPECT_TRUE(named);
 }
 
+// The migration matrix labels its 128 CPUs a label apart on both axes, however short or narrow it
+// is, and more of them on a bigger plot (the step was the CPU count's alone: a smear at 260 px).
+TEST_F(TraceWindowTest, MatrixTicksStayALabelApart) {
+    ASSERT_TRUE(openQemuTraceOnEpyc(window));
+    MigrationMatrixPlot* matrix = window.traceWorkspace()->matrix();
+    auto tickGap = [&](Qt::Orientation o) {
+        const double px = o == Qt::Vertical ? matrix->axisRect()->height() : matrix->axisRect()->width();
+        return matrix->cpuTickStep(o) * px / 128.0;
+    };
+    for (const QSize size : {QSize(700, 260), QSize(900, 900), QSize(400, 1200)}) {
+        matrix->resize(size);
+        matrix->replot();
+        const QFontMetricsF fm(matrix->yAxis->tickLabelFont());
+        EXPECT_GE(tickGap(Qt::Vertical), fm.height()) << size.width() << "x" << size.height();
+        EXPECT_GE(tickGap(Qt::Horizontal), fm.horizontalAdvance(QStringLiteral("127"))) << size.width() << "x" << size.height();
+        // and no sparser than needed: half the step would overlap
+        if (matrix->cpuTickStep(Qt::Vertical) > 1) {
+            EXPECT_LT(tickGap(Qt::Vertical) / 2, fm.height() * 1.15) << size.width() << "x" << size.height();
+        }
+    }
+    matrix->resize(700, 260);
+    matrix->replot();
+    const int shortStep = matrix->cpuTickStep(Qt::Vertical);
+    matrix->resize(900, 900);
+    matrix->replot();
+    EXPECT_LT(matrix->cpuTickStep(Qt::Vertical), shortStep);  // a taller axis labels more CPUs
+}
+
 // Hovering the timeline names what is under the cursor: a migration arrow (its task, CPUs,
 // level and cause, and that it was seen in the switches of a trace without sched_migrate_task)
 // or a run slice (its task and CPU). Every point of the lanes is asked; each answer is checked
