@@ -293,10 +293,12 @@ Workload makePgbench(int clients, int scale, const Params& p) {
         if (scale > 0) {
             const int branch = 1 + (i - 1) % scale;
             t.script = {waitOp(), run(0.2 * kMs, 0.3), take(branch), run(0.05 * kMs, 0.3), post(branch),
-                        run(0.05 * kMs, 0.3), wake({0}, true), loop(0, -1)};
+                        run(0.05 * kMs, 0.3), wake({0}, true), loop(0, iters < 0 ? -1 : iters - 1)};
         } else {
-            t.script = {waitOp(), run(0.3 * kMs, 0.3), wake({0}, true), loop(0, -1)};
+            t.script = {waitOp(), run(0.3 * kMs, 0.3), wake({0}, true), loop(0, iters < 0 ? -1 : iters - 1)};
         }
+        // (with work=S a backend serves the driver's rounds, one transaction each, and exits
+        // with it: waiting for a round that never comes read as a stalled run)
         w.tasks.push_back(std::move(t));
     }
     // a transaction is a backend's 0.3 ms and the driver's 0.02 ms for it: the work of both
@@ -324,7 +326,9 @@ Workload makeHackbench(int groups, const Params& p) {
         }
         for (int r = 0; r < fan; ++r) {
             TaskSpec t = task("hb" + std::to_string(g) + "/recv" + std::to_string(r), p, 0.05, 0.5);
-            t.script = {waitOp(), run(0.01 * kMs, 0.2), loop(0, -1)};
+            // every sender's every round is a message to each receiver: with work=S a receiver
+            // takes that many and exits with them
+            t.script = {waitOp(), run(0.01 * kMs, 0.2), loop(0, loops < 0 ? -1 : fan * loops - 1)};
             w.tasks.push_back(std::move(t));
         }
     }

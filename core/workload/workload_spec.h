@@ -2,7 +2,10 @@
 // Workload generators named after the seed experiments, parsed from specs such as
 // "stream:threads=4,cpus=0-23" or "pgbench:clients=48,duration=2". Every generator takes
 // cpus=LIST (affinity, as numactl -N / taskset -c), duration=S (seconds to run) or work=S
-// (uncontended CPU-seconds of work per task, then exit). Errors are one line.
+// (uncontended CPU-seconds of work, then exit: per task for sysbench-cpu, mcf, stream and
+// kernbench; the whole input's for the pbzip2 and pixz pipelines, shared by their workers; each
+// sender's for hackbench and the driver's rounds for pgbench, whose receivers and backends
+// exit once served). Errors are one line.
 #include <string>
 #include <vector>
 

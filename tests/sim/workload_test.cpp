@@ -313,6 +313,25 @@ TEST(WorkloadJson, ALoopThatTakesNoTimeIsRefused) {
         << (*stepped)->stuckError();
 }
 
+// work=S ends a run: hackbench's receivers take every message their senders send and pgbench's
+// backends serve every round of the driver, then exit, so the run completes instead of ending
+// in a stall with throughput averaged over time nobody worked.
+TEST(WorkloadSpec, WorkEndsHackbenchAndPgbenchRuns) {
+    const Topology topo = kunpeng920_24();
+    const DomainTree tree = buildTree(topo, "linux-6.12", true, true);
+    for (const char* spec : {"hackbench:groups=1,work=0.01", "pgbench:clients=4,work=0.01", "pgbench:clients=4,scale=2,work=0.01"}) {
+        auto w = workload::parseWorkloadSpec(spec, 96);
+        ASSERT_TRUE(w.ok()) << w.error();
+        sim::SimOptions o;
+        o.durationS = 1;
+        auto st = sim::simulate(topo, tree, *w, o);
+        ASSERT_TRUE(st.ok()) << st.error();
+        EXPECT_LT((*st)->metrics.stalledAtNs, 0) << spec << ": " << sim::describeStall(**st);
+        for (const auto& t : (*st)->tasks) EXPECT_EQ(t.state, sim::TaskState::Exited) << spec << " " << t.spec->name;
+        EXPECT_LT((*st)->now, 500'000'000) << spec;  // done well before the 1 s limit
+    }
+}
+
 // A burst of 10^18 ns slowed by memory contention ends past int64's nanoseconds: its end stays
 // in the far future instead of wrapping to the past (negative utilisation, tasks "done" in 2 ns).
 TEST(WorkloadJson, ABurstTooLongForTheClockNeverEnds) {
