@@ -202,7 +202,9 @@ void MainWindow::rebuildRecentMenu() {
 void MainWindow::start(const LaunchOptions& options) {
     controls_->setChoices(options.choices);
     if (!options.lesson.isEmpty()) {
-        showLesson(options.lesson, true);
+        // a screenshot of a lesson renders no figures: a lesson's figure may be a screenshot
+        // of the lesson itself, which would render its figures again, and so on without end
+        showLesson(options.lesson, true, options.screenshot.isEmpty());
         return;
     }
     selectWhenLoaded({options.selectCpu, options.selectLevel});

@@ -64,7 +64,7 @@ public:
     // Shows the dock of a view ("topology", "domains", "whatif", "lessons", or any "<view>Dock").
     bool raiseView(const QString& view);
     // Opens the lesson browser on a lesson and, with applyScenario, loads its scenario.
-    QString showLesson(const QString& name, bool applyScenario);
+    QString showLesson(const QString& name, bool applyScenario, bool renderFigures = true);
     // Applies a lesson's scenario: topology, selection, what-if run, view. Problems go to the banner.
     void applyLessonScenario(const schedscope::Lesson& lesson);
     TraceWorkspace* traceWorkspace() const { return trace_; }

@@ -125,8 +125,8 @@ bool MainWindow::raiseView(const QString& view) {
     return true;
 }
 
-QString MainWindow::showLesson(const QString& name, bool applyScenario) {
-    const QString error = lessons_->showLesson(name);
+QString MainWindow::showLesson(const QString& name, bool applyScenario, bool renderFigures) {
+    const QString error = lessons_->showLesson(name, renderFigures);
     lessonDock_->show();
     lessonDock_->raise();
     fitDocks();
