@@ -9,18 +9,23 @@ namespace schedscope::tracing {
 
 namespace {
 
-// Events with a timestamp below `t`, over every CPU's (time-ordered) events.
+// The index of CPU c's first event stamped at or after `t` (after it, with `strictly`): its
+// events are in time order, so a binary search, with no copy of the timestamps.
+size_t firstIndexFrom(const EventStore& s, int c, uint64_t t, bool strictly) {
+    size_t lo = 0, hi = s.cpuSize(c);
+    while (lo < hi) {
+        const size_t m = lo + (hi - lo) / 2;
+        const uint64_t ts = s.tsAt(c, m);
+        if (ts < t || (strictly && ts == t)) lo = m + 1;
+        else hi = m;
+    }
+    return lo;
+}
+
+// Events with a timestamp below `t`, over every CPU's events.
 uint64_t countBelow(const EventStore& s, uint64_t t) {
     uint64_t n = 0;
-    for (int c = 0; c < s.cpuCount(); ++c) {
-        size_t lo = 0, hi = s.cpuSize(c);
-        while (lo < hi) {
-            const size_t m = lo + (hi - lo) / 2;
-            if (s.tsAt(c, m) < t) lo = m + 1;
-            else hi = m;
-        }
-        n += lo;
-    }
+    for (int c = 0; c < s.cpuCount(); ++c) n += firstIndexFrom(s, c, t, false);
     return n;
 }
 
@@ -41,14 +46,8 @@ uint64_t latestBelow(const EventStore& s, uint64_t t) {
     uint64_t best = t;
     bool any = false;
     for (int c = 0; c < s.cpuCount(); ++c) {
-        size_t lo = 0, hi = s.cpuSize(c);
-        while (lo < hi) {
-            const size_t m = lo + (hi - lo) / 2;
-            if (s.tsAt(c, m) < t) lo = m + 1;
-            else hi = m;
-        }
-        if (lo > 0) {
-            const uint64_t v = s.tsAt(c, lo - 1);
+        if (const size_t at = firstIndexFrom(s, c, t, false); at > 0) {
+            const uint64_t v = s.tsAt(c, at - 1);
             best = any ? std::max(best, v) : v;
             any = true;
         }
@@ -60,14 +59,8 @@ uint64_t earliestAbove(const EventStore& s, uint64_t t) {
     uint64_t best = t;
     bool any = false;
     for (int c = 0; c < s.cpuCount(); ++c) {
-        size_t lo = 0, hi = s.cpuSize(c);
-        while (lo < hi) {
-            const size_t m = lo + (hi - lo) / 2;
-            if (s.tsAt(c, m) <= t) lo = m + 1;
-            else hi = m;
-        }
-        if (lo < s.cpuSize(c)) {
-            const uint64_t v = s.tsAt(c, lo);
+        if (const size_t at = firstIndexFrom(s, c, t, true); at < s.cpuSize(c)) {
+            const uint64_t v = s.tsAt(c, at);
             best = any ? std::min(best, v) : v;
             any = true;
         }
