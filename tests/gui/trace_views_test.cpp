@@ -57,7 +57,7 @@ bool openFixtureOnTwoCpus(MainWindow& w, const std::string& fixture) {
 
 // Writes `text` as `name` into `dir` and returns its path.
 QString writeFile(const QTemporaryDir& dir, const QString& name, const QByteArray& text) {
-    const QString path = dir.filePath(name);
+    QString path = dir.filePath(name);
     QFile out(path);
     if (out.open(QIODevice::WriteOnly)) out.write(text);
     return path;
