@@ -11,6 +11,14 @@ namespace schedscope {
 
 namespace {
 
+Error readFailed(const std::string& name, const std::string& what, int error) {
+    return Error{name + ": cannot read " + what + " (" + std::strerror(error) + ")"};
+}
+
+Error tooLarge(const std::string& name, const std::string& what, size_t maxBytes) {
+    return Error{name + ": more than the " + std::to_string(maxBytes >> 20) + " MiB a " + what + " may have"};
+}
+
 // `fd` to its end, at most `maxBytes`; errors name the input `name`
 Result<std::string> readToEnd(int fd, const std::string& name, const std::string& what, size_t maxBytes) {
     std::string bytes;
@@ -18,10 +26,9 @@ Result<std::string> readToEnd(int fd, const std::string& name, const std::string
     for (;;) {
         const ssize_t n = ::read(fd, buf, sizeof buf);
         if (n < 0 && errno == EINTR) continue;
-        if (n < 0) return Error{name + ": cannot read " + what + " (" + std::strerror(errno) + ")"};
+        if (n < 0) return readFailed(name, what, errno);
         if (n == 0) break;
-        if (bytes.size() + static_cast<size_t>(n) > maxBytes)
-            return Error{name + ": more than the " + std::to_string(maxBytes >> 20) + " MiB a " + what + " may have"};
+        if (bytes.size() + static_cast<size_t>(n) > maxBytes) return tooLarge(name, what, maxBytes);
         bytes.append(buf, static_cast<size_t>(n));
     }
     return bytes;
