@@ -123,7 +123,8 @@ LaunchOptions parseLaunchOptions(const QStringList& arguments) {
         o.spec.arch = *arch;
         o.spec.archGiven = true;
     }
-    // the cpusets are the topology's (applied when it loads): the toolbar's fields are what-ifs on top
+    // the cpusets are named with the topology, as the CLI's are (spec.describe()); the window puts
+    // them in the toolbar's fields when it opens it, so they can be seen and undone
     if (parser.isSet(isolateOpt)) {
         auto set = CpuSet::parseList(ss(parser.value(isolateOpt)));
         if (!set) {

@@ -220,11 +220,10 @@ void MainWindow::start(const LaunchOptions& options) {
 }
 
 void MainWindow::open(const TopologySpec& spec) {
-    // the what-if cpusets were the open machine's: another one starts from its own
-    DomainChoices choices = controls_->choices();
-    choices.isolate.clear();
-    choices.partitions.clear();
-    loader_->load(spec, choices);
+    // the what-if cpusets were the open machine's: another one starts from its own, plus those
+    // named with it (--isolate, --partition), shown in the toolbar's fields
+    const auto [input, choices] = cpusetsAsChoices(spec, controls_->choices());
+    loader_->load(input, choices);
 }
 
 void MainWindow::openPath(const QString& path) {

@@ -46,6 +46,16 @@ Result<Topology> DomainChoices::applyCpusets(const Topology& input, const std::s
     return withCpusets(input, isolated, parts, where);
 }
 
+std::pair<TopologySpec, DomainChoices> cpusetsAsChoices(TopologySpec spec, DomainChoices choices) {
+    choices.isolate = spec.isolate.empty() ? std::string{} : spec.isolate.toList();
+    choices.partitions.clear();
+    if (spec.partitions)
+        for (const CpuSet& p : *spec.partitions) choices.partitions += (choices.partitions.empty() ? "" : "; ") + p.toList();
+    spec.isolate = {};
+    spec.partitions.reset();
+    return {std::move(spec), std::move(choices)};
+}
+
 namespace {
 // " (2 without CPUs)" where some nodes are memory only (HBM, CXL): they hold no sched domain
 QString cpuLessNodes(const Topology& t) {

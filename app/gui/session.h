@@ -5,6 +5,7 @@
 #include <QMetaType>
 #include <QString>
 #include <memory>
+#include <utility>
 
 #include "domains/domain_builder.h"
 #include "topology/topology_source.h"
@@ -28,6 +29,11 @@ struct DomainChoices {
     Result<Topology> applyCpusets(const Topology& input, const std::string& where) const;
     friend bool operator==(const DomainChoices&, const DomainChoices&) = default;
 };
+
+// `spec` without its cpusets (--isolate, --partition), and `choices` with them as the toolbar's
+// fields hold them, in place of any there: the user sees the cpusets in effect, and a rebuild
+// can edit or undo them (in the spec they would be part of the input)
+std::pair<TopologySpec, DomainChoices> cpusetsAsChoices(TopologySpec spec, DomainChoices choices);
 
 struct Session {
     TopologySpec spec;

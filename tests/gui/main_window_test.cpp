@@ -26,6 +26,7 @@
 #include "domain_tree_model.h"
 #include "domain_tree_view.h"
 #include "gui_test_util.h"
+#include "launch_options.h"
 #include "support/fixtures.h"
 #include "qt_convert.h"
 #include "recent_files.h"
@@ -504,6 +505,37 @@ TEST_F(MainWindowTest, TypedCpusetsRebuildTheDomainsAndBadOnesKeepWhatIsOpen) {
     EXPECT_TRUE(window.session()->tree->rootDomains.empty());
     EXPECT_TRUE(window.session()->tree->isolated.empty());
     EXPECT_TRUE(partitions->text().isEmpty());
+}
+
+// --isolate and --partition fill the toolbar's fields: the user sees the cpusets in effect, and
+// clearing a field undoes it (they used to go into the input, with the fields left empty).
+TEST_F(MainWindowTest, LaunchCpusetsShowInTheToolbarAndCanBeUndone) {
+    const LaunchOptions o = parseLaunchOptions({QStringLiteral("schedscope"), QStringLiteral("--preset"),
+                                                QStringLiteral("xeon6140-2s"), QStringLiteral("--isolate"), QStringLiteral("2-3"),
+                                                QStringLiteral("--partition"), QStringLiteral("0-17"), QStringLiteral("--partition"),
+                                                QStringLiteral("18-35")});
+    ASSERT_TRUE(o.error.isEmpty()) << o.error.toStdString();
+    QSignalSpy shown(&window, &MainWindow::sessionShown);
+    window.start(o);
+    ASSERT_TRUE(shown.wait(60'000));
+    auto* partitions = window.domainControls()->findChild<QLineEdit*>(QStringLiteral("partitions"));
+    auto* isolate = window.domainControls()->findChild<QLineEdit*>(QStringLiteral("isolate"));
+    ASSERT_TRUE(partitions && isolate);
+    EXPECT_EQ(isolate->text(), QStringLiteral("2-3"));
+    EXPECT_EQ(partitions->text(), QStringLiteral("0-17; 18-35"));
+    EXPECT_EQ(window.session()->tree->isolated.toList(), "2-3");
+    EXPECT_EQ(window.session()->tree->rootDomains.size(), 3u);  // the rest of the machine, and the two
+
+    isolate->clear();
+    isolate->setModified(true);
+    emit isolate->editingFinished();
+    ASSERT_TRUE(shown.wait(60'000));
+    EXPECT_TRUE(window.session()->tree->isolated.empty());
+    partitions->clear();
+    partitions->setModified(true);
+    emit partitions->editingFinished();
+    ASSERT_TRUE(shown.wait(60'000));
+    EXPECT_TRUE(window.session()->tree->rootDomains.empty());
 }
 
 TEST_F(MainWindowTest, KernelDiffExplainsWhyItIsUnavailableForOtherMachines) {
