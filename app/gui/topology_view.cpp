@@ -191,7 +191,7 @@ void TopologyView::paintTo(QPainter& p, const QRectF& target) const {
     p.setPen(palette().color(QPalette::Text));
     const QRectF line1(f.title.topLeft(), QSizeF(f.title.width(), f.title.height() / 2));
     const QRectF line2 = line1.translated(0, line1.height());
-    const QString title = session_ && session_->topology ? session_->title() : tr("Nothing open");
+    const QString title = titleText();
     p.drawText(line1, Qt::AlignLeft | Qt::AlignVCenter, QFontMetricsF(bold).elidedText(title, Qt::ElideRight, line1.width()));
     p.setFont(font());
     p.drawText(line2, Qt::AlignLeft | Qt::AlignVCenter,
@@ -376,6 +376,16 @@ void TopologyView::paintLegend(QPainter& p, const QRectF& r) const {
         item(kSpanFill, kSpanEdge, tr("domain span"), Qt::DashLine);
         item(QBrush(Qt::NoBrush), groupColour(0), tr("groups G0 (local), G1\u2026"));
     }
+}
+
+void TopologyView::setEmptyText(const QString& text) {
+    emptyText_ = text;
+    update();
+}
+
+QString TopologyView::titleText() const {
+    if (session_ && session_->topology) return session_->title();
+    return emptyText_.isEmpty() ? tr("Nothing open") : emptyText_;
 }
 
 bool TopologyView::isolated(int cpu) const { return session_ && session_->tree && session_->tree->isolated.test(cpu); }

@@ -32,6 +32,10 @@ public:
     void setHeat(std::vector<double> perCpu, const QString& what, double scaleMin, double scaleMax);
     const std::vector<double>& heat() const { return heat_; }
 
+    // The title while no session is shown (default "Nothing open"): what to do to fill the view.
+    void setEmptyText(const QString& text);
+    QString titleText() const;  // the title line: the topology's, or the empty text
+
     // Paints the whole picture into `target` (widget, image, SVG or PDF alike).
     void paintTo(QPainter& painter, const QRectF& target) const;
 
@@ -74,6 +78,7 @@ private:
     int hoverBox_ = -1;
     std::vector<double> heat_;
     QString heatWhat_;
+    QString emptyText_;
     double heatMin_ = 0, heatMax_ = 1;
 };
 

@@ -5,6 +5,7 @@
 #include <unordered_map>
 
 #include "sched_tracker.h"
+#include "switch_migrations.h"
 
 namespace schedscope {
 
@@ -77,6 +78,11 @@ std::shared_ptr<const TraceAnalysis> analyzeTrace(std::shared_ptr<const tracing:
             ++a->ratesByLevel[l][bin];
             ++a->ratesByCause[static_cast<size_t>(m.cause)][bin];
         }
+        // inferMigrations() trusts a recorded sched_migrate_task: none happening is no migration.
+        // When the switches disagree, the recording's filter is the likelier reason.
+        if (a->migrations.empty() && tracing::migrationSource(s) == "sched_migrate_task" &&
+            s.count(tracing::EventKind::Switch) > 0)
+            a->movesOnlyInSwitches = tracing::migrationsFromSwitches(s).size();
     }
     if (cancelled(options)) return nullptr;
     report(options, 0.5);
@@ -196,6 +202,21 @@ std::vector<LaneSlices> TraceAnalysis::lanesOfTask(int32_t pid) const {
         for (size_t i = 0; i < lanes[c].size(); ++i)
             if (lanes[c].pid(i) == pid) out[c].add(lanes[c].start(i), lanes[c].end(i), pid);
     return out;
+}
+
+std::string whyNoMigrations(const TraceAnalysis& a) {
+    if (!a.migrations.empty() || !a.store) return {};
+    const std::string_view from = tracing::migrationSource(*a.store);
+    if (from.empty()) return "No migrations: the trace holds neither sched_migrate_task nor sched_switch events to see them in";
+    if (from != "sched_migrate_task")
+        return "No migrations in this trace: sched_migrate_task was not recorded, and no task changes CPU in its " +
+               std::string(from) + " events";
+    if (a.movesOnlyInSwitches == 0)
+        return "No migrations in this trace: sched_migrate_task was recorded, and no task changes CPU in its switches either";
+    const size_t n = a.movesOnlyInSwitches;
+    return "No migrations recorded: the trace has sched_migrate_task's format but none of its events (a filter that "
+           "matched nothing?), while its switches show " + std::to_string(n) + (n == 1 ? " task move" : " task moves") +
+           " between CPUs";
 }
 
 }  // namespace schedscope

@@ -51,6 +51,9 @@ struct TraceAnalysis {
     std::vector<std::string> levels;                  // migration levels bottom-up, then "unknown"
     std::vector<tracing::Migration> migrations;       // time order, level filled in (-1: unknown)
     size_t migrationsSeenInSwitches = 0;              // of them, inferred from the switches
+    // With sched_migrate_task recorded and none in the trace (a filter that matched nothing),
+    // the CPU changes its switches show all the same: then the empty plots say so.
+    size_t movesOnlyInSwitches = 0;
     std::vector<std::vector<uint64_t>> migrationTsByLevel;  // [level] sorted timestamps
     uint64_t rateBinNs = 0;
     std::vector<std::vector<uint64_t>> ratesByLevel;  // [level][bin] migrations per bin
@@ -81,6 +84,11 @@ struct AnalysisOptions {
     // and every migration's level is "unknown"
     bool levelsKnown = true;
 };
+
+// Why `a` has no migrations, a sentence for an empty plot to wrap ("" when it has some): the
+// trace's switches show no task changing CPU, or sched_migrate_task matched nothing, or the
+// events migrations come from were not recorded.
+std::string whyNoMigrations(const TraceAnalysis& a);
 
 // Derives the views' tables. `tree` classifies migrations (a CPU outside it: "unknown").
 std::shared_ptr<const TraceAnalysis> analyzeTrace(std::shared_ptr<const tracing::EventStore> store,

@@ -47,6 +47,10 @@ void TracePlot::showEmpty(const QString& text) {
     replot();
 }
 
+void TracePlot::showEmptyReason(const QString& why) { reason_.setText(why); }
+
+QString TracePlot::emptyReasonText() const { return reason_.text(); }
+
 // ---- migration matrix ----
 
 MigrationMatrixPlot::MigrationMatrixPlot(QWidget* parent) : TracePlot(parent) {
@@ -87,14 +91,13 @@ MigrationMatrixPlot::MigrationMatrixPlot(QWidget* parent) : TracePlot(parent) {
 
 void MigrationMatrixPlot::setTrace(TraceSessionPtr trace) {
     trace_ = std::move(trace);
-    clearItems();
+    // the previous trace's counts go; the selection and the note stay, for this one
+    for (QCPItemText* t : cellLabels_) removeItem(t);
     cellLabels_.clear();
-    selection_ = new QCPItemRect(this);
-    selection_->setPen(QPen(QColor(0x10, 0x50, 0xc0), 2));
-    selection_->setBrush(Qt::NoBrush);
     selection_->setVisible(false);
     if (!trace_ || !trace_->data) {
         map_->data()->clear();
+        showEmptyReason(QString());
         showEmpty(tr("Migration matrix: no trace open"));
         return;
     }
@@ -119,7 +122,9 @@ void MigrationMatrixPlot::setTrace(TraceSessionPtr trace) {
         ticker->setScaleStrategy(QCPAxisTickerFixed::ssNone);
         axis->setTicker(ticker);
     }
-    if (n <= 16) {  // small machines: the counts in the cells
+    const std::string why = whyNoMigrations(d);
+    showEmptyReason(qs(why));
+    if (n <= 16 && why.empty()) {  // small machines: the counts in the cells (all zeros say nothing)
         for (int s = 0; s < n; ++s)
             for (int t = 0; t < n; ++t) {
                 const uint64_t v = d.matrix[size_t(s) * size_t(n) + size_t(t)];
@@ -233,10 +238,12 @@ void LevelRatePlot::setTrace(TraceSessionPtr trace) {
     trace_ = std::move(trace);
     clearGraphs();
     if (!trace_ || !trace_->data) {
+        showEmptyReason(QString());
         showEmpty(tr("Migrations per level: no trace open"));
         return;
     }
     const TraceAnalysis& d = *trace_->data;
+    showEmptyReason(qs(whyNoMigrations(d)));
     // a clock that does not count ns: the x axis in its counts, the rates per bin
     const TraceTimeUnits units = TraceTimeUnits::of(d);
     const double binS = units.inUnit(double(d.rateBinNs), 1e9);

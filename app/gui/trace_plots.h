@@ -5,6 +5,7 @@
 #include <qcustomplot.h>
 #include <vector>
 
+#include "plot_note.h"
 #include "trace_loader.h"
 
 namespace schedscope::gui {
@@ -17,6 +18,8 @@ public:
     const TraceSessionPtr& trace() const { return trace_; }
     // Renders the plot at `target`'s size (replays QCustomPlot's painting: vector-friendly).
     void paintTo(QPainter& painter, const QRectF& target);
+    // The note across empty axes, saying why they are empty ("" when they are not; tests).
+    QString emptyReasonText() const;
 
 signals:
     void exportRequested();
@@ -25,8 +28,12 @@ protected:
     void contextMenuEvent(QContextMenuEvent* e) override;
     virtual void addMenuItems(QMenu& /*menu*/) {}  // a plot's own entries in its context menu
     void showEmpty(const QString& text);
+    // Why the axes are empty, written across the middle of them ("" hides it): empty axes
+    // alone read as a bug.
+    void showEmptyReason(const QString& why);
     TraceSessionPtr trace_;
     QCPTextElement* title_ = nullptr;
+    PlotNote reason_{this};
 };
 
 class MigrationMatrixPlot : public TracePlot {

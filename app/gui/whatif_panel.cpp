@@ -26,6 +26,7 @@
 #include <optional>
 #include <qcustomplot.h>
 
+#include "plot_note.h"
 #include "qt_convert.h"
 #include "sim/contention.h"
 #include "sim/sched_knobs.h"
@@ -226,6 +227,7 @@ WhatIfPanel::WhatIfPanel(QWidget* parent) : QWidget(parent) {
     plot_->yAxis->setLabel(tr("migrations"));
     plot_->legend->setVisible(true);
     plot_->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignRight);
+    plotNote_ = std::make_unique<PlotNote>(plot_);
 
     auto* heatRow = new QWidget;
     auto* heatLayout = new QHBoxLayout(heatRow);
@@ -530,6 +532,8 @@ void WhatIfPanel::showResult() {
         bars->setData(keys, values, true);
     }
     plot_->yAxis->setRange(0, top * 1.15);
+    // empty axes and heat maps say what would fill them, not "Nothing open" beside an open machine
+    plotNote_->setText(levels.empty() ? whyNoResult() : QString());
     plot_->replot();
 
     // Utilisation heat on one shared 0..1 scale, each setting on its own domain tree.
@@ -538,6 +542,7 @@ void WhatIfPanel::showResult() {
         const QString name = r.setup ? qs(r.settingName(setting)) : (setting ? tr("setting on") : tr("setting off"));
         heatTitle_[setting]->setText(tr("Per-CPU utilisation, %1 (%2 runs)").arg(name).arg(r.runsOf(setting)));
         if (!s) {
+            heat_[setting]->setEmptyText(whyNoResult());
             heat_[setting]->setSession(nullptr);
             continue;
         }
@@ -548,6 +553,16 @@ void WhatIfPanel::showResult() {
         heat_[setting]->setHeat(r.meanUtilisation(setting), tr("utilisation"), 0.0, 1.0);
     }
 }
+
+QString WhatIfPanel::whyNoResult() const {
+    const WhatIfResult& r = shown_->result();
+    if (shown_->busy()) return tr("Simulating\u2026 the first runs show here when they finish");
+    if (!r.error.empty()) return tr("No result: the runs failed (see the status)");
+    if (r.cancelled) return tr("No result: cancelled; press Run to start again");
+    return tr("No runs yet: press Run to simulate both settings");
+}
+
+QString WhatIfPanel::plotNoteText() const { return plotNote_->text(); }
 
 QString WhatIfPanel::exportJson(const QString& path) const {
     const WhatIfResult& r = runner_->result();

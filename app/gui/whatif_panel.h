@@ -8,6 +8,7 @@
 // JSON and CSV.
 #include <QElapsedTimer>
 #include <QWidget>
+#include <memory>
 
 #include "session.h"
 #include "trace_loader.h"
@@ -25,6 +26,7 @@ class QTableView;
 
 namespace schedscope::gui {
 
+class PlotNote;
 class TopologyView;
 class WhatIfRunner;
 class WhatIfTableModel;
@@ -63,6 +65,7 @@ public:
     QCustomPlot* plot() const { return plot_; }
     TopologyView* heatView(int setting) const { return heat_[setting & 1]; }
     QString statusText() const;
+    QString plotNoteText() const;  // the note across the empty migrations plot ("" when it has bars)
     bool running() const;
 
     // Write the latest result; return an empty string or a one-line error naming the file.
@@ -89,6 +92,7 @@ private:
     void showRunsDone(double runsDone, int total, const QString& timeLeft);
     void onFinished();
     void showResult();
+    QString whyNoResult() const;  // what the empty plot and heat maps say: press Run, wait, ...
     void exportWithDialog(bool json);
     void chooseWorkloadFile();
 
@@ -118,6 +122,7 @@ private:
     QLabel* status_;
     QTableView* table_;
     QCustomPlot* plot_;
+    std::unique_ptr<PlotNote> plotNote_;  // across the empty plot: why it is empty (no runs yet, ...)
     TopologyView* heat_[2];
     QLabel* heatTitle_[2];
 };

@@ -246,6 +246,54 @@ TEST_F(TraceWindowTest, ASwitchOnlyTraceShowsTheMovesItsSwitchesShow) {
         << window.statusBar()->currentMessage().toStdString();
 }
 
+// A recording whose sched_migrate_task filter matched nothing: the empty rates plot and matrix
+// say why across their axes (the event is in the formats, none of its events are, and the
+// switches show tasks moving), not only "MC (0)" on blank axes. A trace with migrations says nothing.
+TEST_F(TraceWindowTest, EmptyMigrationPlotsSayWhyTheyAreEmpty) {
+    ASSERT_TRUE(openFixtureOnTwoCpus(window, "traces/switches-only/migrate-filtered.dat"));
+    TraceWorkspace* ws = window.traceWorkspace();
+    ASSERT_TRUE(ws->trace() && ws->trace()->data);
+    const TraceAnalysis& d = *ws->trace()->data;
+    ASSERT_TRUE(d.migrations.empty());
+    EXPECT_GT(d.movesOnlyInSwitches, 0u);
+    EXPECT_EQ(d.movesOnlyInSwitches, tracing::migrationsFromSwitches(*d.store).size());
+    const QString why = QStringLiteral("%1 task moves between CPUs").arg(d.movesOnlyInSwitches);
+    for (TracePlot* plot : std::initializer_list<TracePlot*>{ws->rates(), ws->matrix()}) {
+        const QString reason = plot->emptyReasonText();
+        EXPECT_TRUE(reason.startsWith(QStringLiteral("No migrations recorded: "))) << reason.toStdString();
+        EXPECT_TRUE(reason.contains(QStringLiteral("a filter that matched nothing"))) << reason.toStdString();
+        EXPECT_TRUE(reason.contains(why)) << reason.toStdString();
+        // painted in the plot itself (a screenshot or an export shows it)
+        test::TextRecorder recorder(QSize(700, 400));
+        {
+            QPainter p(&recorder);
+            plot->paintTo(p, QRectF(0, 0, 700, 400));
+        }
+        QString painted;
+        for (const auto& t : recorder.texts()) painted += t.text + QLatin1Char('|');
+        EXPECT_TRUE(painted.contains(QStringLiteral("No migrations recorded"))) << painted.toStdString();
+    }
+    EXPECT_EQ(ws->matrix()->visibleCellLabels(), 0);  // a grid of zeros would sit under the note
+    // and it is seen, not drawn under the colour map's white cells: grey text inside the axes
+    MigrationMatrixPlot* matrix = ws->matrix();
+    matrix->resize(600, 400);
+    matrix->replot();
+    const QImage shot = matrix->grab().toImage().convertToFormat(QImage::Format_RGB32);
+    const QRect inside = matrix->axisRect()->rect().adjusted(10, 10, -10, -10);
+    int grey = 0;
+    for (int y = inside.top(); y <= inside.bottom(); ++y)
+        for (int x = inside.left(); x <= inside.right(); ++x) {
+            const QRgb px = shot.pixel(x, y);
+            grey += qGray(px) < 110 && std::abs(qRed(px) - qBlue(px)) < 30;
+        }
+    EXPECT_GT(grey, 100) << "the note is not visible over the matrix";
+
+    ASSERT_TRUE(openFixtureOnTwoCpus(window, "traces/switches-only/full.dat"));
+    ASSERT_FALSE(ws->trace()->data->migrations.empty());
+    EXPECT_TRUE(ws->rates()->emptyReasonText().isEmpty()) << ws->rates()->emptyReasonText().toStdString();
+    EXPECT_TRUE(ws->matrix()->emptyReasonText().isEmpty()) << ws->matrix()->emptyReasonText().toStdString();
+}
+
 // The rates plot draws a line per cause on request (its context menu): each line's migrations,
 // summed over its bins, are that cause's migrations in the trace, and its name says how many.
 TEST_F(TraceWindowTest, TheRatesPlotGroupsByCauseOnRequest) {

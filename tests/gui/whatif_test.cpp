@@ -196,6 +196,12 @@ TEST(WhatIfPanel, RunsBothSettingsAndShowsTableBarsHeatAndExports) {
     auto* bar = panel.findChild<QProgressBar*>();
     ASSERT_NE(bar, nullptr);
     EXPECT_EQ(bar->text(), QStringLiteral("no runs yet"));
+    // before a run the empty plot and heat maps say what fills them, not "Nothing open"
+    EXPECT_TRUE(panel.plotNoteText().startsWith(QStringLiteral("No runs yet: press Run")))
+        << panel.plotNoteText().toStdString();
+    for (int setting = 0; setting < 2; ++setting)
+        EXPECT_TRUE(panel.heatView(setting)->titleText().startsWith(QStringLiteral("No runs yet")))
+            << panel.heatView(setting)->titleText().toStdString();
     QSignalSpy progress(panel.runner(), &WhatIfRunner::progress);
     QSignalSpy finished(&panel, &WhatIfPanel::finished);
     panel.run();
@@ -238,6 +244,8 @@ TEST(WhatIfPanel, RunsBothSettingsAndShowsTableBarsHeatAndExports) {
     EXPECT_EQ(panel.heatView(0)->session()->tree->domainsOf(0).front().level, "MC");
     EXPECT_EQ(panel.heatView(1)->session()->tree->domainsOf(0).front().level, "CLS");
     EXPECT_EQ(panel.heatView(1)->heat().size(), 96u);
+    EXPECT_TRUE(panel.plotNoteText().isEmpty()) << panel.plotNoteText().toStdString();
+    EXPECT_TRUE(panel.heatView(0)->titleText().startsWith(QStringLiteral("kunpeng920-24"))) << panel.heatView(0)->titleText().toStdString();
     double busy = 0;
     for (double u : panel.heatView(1)->heat()) busy += std::isnan(u) ? 0 : u;
     EXPECT_GT(busy, 1.0);  // four threads keep several CPUs busy
