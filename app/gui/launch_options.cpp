@@ -147,10 +147,8 @@ LaunchOptions parseLaunchOptions(const QStringList& arguments) {
     if (parser.isSet(profileOpt)) {
         const std::string name = ss(parser.value(profileOpt));
         if (!findProfile(name)) {
-            QStringList known;
-            for (const auto& p : kernelProfiles()) known << qs(p.name);
-            o.error = QObject::tr("--profile: unknown kernel profile '%1' (known: %2)")
-                          .arg(qs(name), known.join(QStringLiteral(", ")));
+            // the CLI's words: it and the GUI accept the same names (any linux-X.Y in range too)
+            o.error = QStringLiteral("--profile: ") + qs(unknownProfileError(name));
             return o;
         }
         o.choices.profile = name;

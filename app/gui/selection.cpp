@@ -6,6 +6,17 @@
 #include "qt_convert.h"
 
 namespace schedscope::gui {
+namespace {
+// The level names the kernel's topology tables use, on every arch and version
+// (core/domains/topology_levels.cpp): a name outside them is a typo, not a level this CPU lacks.
+const QStringList& kernelLevelNames() {
+    static const QStringList names = {QStringLiteral("SMT"),  QStringLiteral("CLS"),  QStringLiteral("MC"),
+                                      QStringLiteral("PKG"),  QStringLiteral("DIE"),  QStringLiteral("NODE"),
+                                      QStringLiteral("NUMA"), QStringLiteral("CACHE"), QStringLiteral("BOOK"),
+                                      QStringLiteral("DRAWER")};
+    return names;
+}
+}  // namespace
 
 ResolvedSelection resolveSelection(const Session& session, const SelectionRequest& request, int currentCpu) {
     ResolvedSelection out;
@@ -38,6 +49,22 @@ ResolvedSelection resolveSelection(const Session& session, const SelectionReques
         }
         want = want.left(colon);
     }
+    if (!kernelLevelNames().contains(want)) {
+        out.error = QObject::tr("--select-level: '%1' is no domain level (levels: SMT, CLS, MC, PKG, NODE, NUMA[:DISTANCE]; "
+                                "CACHE on powerpc, BOOK and DRAWER on s390)")
+                        .arg(request.level);
+        return out;
+    }
+    if (doms.empty()) {
+        out.error = session.tree->isolated.test(out.cpu)
+                        ? QObject::tr("--select-level: CPU %1 of %2 is isolated (isolcpus=domain or an isolated cpuset "
+                                      "partition): it has no sched domains")
+                              .arg(out.cpu).arg(qs(t.name))
+                        : QObject::tr("--select-level: CPU %1 of %2 has no sched domains (every level degenerates to "
+                                      "it alone)")
+                              .arg(out.cpu).arg(qs(t.name));
+        return out;
+    }
     auto same = [&want](const QString& name) {
         const QString n = name.toUpper();
         if (n == want) return true;
@@ -55,7 +82,7 @@ ResolvedSelection resolveSelection(const Session& session, const SelectionReques
     }
     if (distance > 0) want += QStringLiteral(":%1").arg(distance);
     out.error = QObject::tr("--select-level: CPU %1 of %2 has no %3 domain (its levels: %4)")
-                    .arg(out.cpu).arg(qs(t.name), want, present.isEmpty() ? QObject::tr("none") : present.join(QStringLiteral(", ")));
+                    .arg(out.cpu).arg(qs(t.name), want, present.join(QStringLiteral(", ")));
     return out;
 }
 

@@ -23,7 +23,7 @@ LoadOutcome buildInto(Session s, const std::function<void(int, const QString&)>&
     if (stage) stage(1, QObject::tr("building sched domains"));
     const auto t0 = Clock::now();
     if (!s.choices.profile.empty() && !findProfile(s.choices.profile)) {
-        out.error = QObject::tr("unknown kernel profile '%1'").arg(qs(s.choices.profile));
+        out.error = qs(unknownProfileError(s.choices.profile));
         return out;
     }
     // the what-if cpusets over the input as loaded (a rebuild starts from it again); without

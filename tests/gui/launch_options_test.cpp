@@ -121,6 +121,10 @@ TEST(LaunchOptions, ErrorsAreOneLineAndNameTheOption) {
         EXPECT_FALSE(o.error.contains(QLatin1Char('\n'))) << o.error.toStdString();
     }
     EXPECT_TRUE(parse({QStringLiteral("--profile"), QStringLiteral("linux-0.1")}).error.contains(QStringLiteral("linux-6.1")));
+    // the CLI's message: the GUI takes any linux-X.Y in range too, so it says so
+    const QString profile = parse({QStringLiteral("--profile"), QStringLiteral("linux-7.5")}).error;
+    EXPECT_EQ(profile.toStdString(), "--profile: " + unknownProfileError("linux-7.5"));
+    EXPECT_TRUE(profile.contains(QStringLiteral("or any linux-X.Y[.Z] from 4.14 to"))) << profile.toStdString();
 }
 
 TEST(LaunchOptions, BufferGoesWithTheTraceFile) {

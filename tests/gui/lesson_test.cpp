@@ -74,6 +74,22 @@ TEST(Selection, ResolvesTheLowestDomainOfALevelByName) {
     EXPECT_TRUE(r.error.contains(QStringLiteral("no SMT domain"))) << r.error.toStdString();
     r = resolveSelection(*session, {500, {}}, 0);
     EXPECT_TRUE(r.error.contains(QStringLiteral("no online CPU 500"))) << r.error.toStdString();
+    // a name no kernel gives a level is a typo, not a level CPU 0 lacks
+    r = resolveSelection(*session, {0, QStringLiteral("FOO")}, 0);
+    EXPECT_TRUE(r.error.startsWith(QStringLiteral("--select-level: 'FOO' is no domain level (levels: SMT, CLS, MC, PKG, NODE, NUMA")))
+        << r.error.toStdString();
+}
+
+// An isolated CPU has no domains to select: the error says it is isolated, not "(its levels: none)".
+TEST(Selection, AnIsolatedCpuIsSaidToBeIsolated) {
+    DomainChoices choices;
+    choices.isolate = "4-7";
+    auto session = test::loadNow(preset("kunpeng920-24"), choices);
+    ASSERT_TRUE(session);
+    const auto r = resolveSelection(*session, {5, QStringLiteral("MC")}, 0);
+    EXPECT_TRUE(r.error.startsWith(QStringLiteral("--select-level: CPU 5 of kunpeng920-24 is isolated"))) << r.error.toStdString();
+    EXPECT_TRUE(r.error.contains(QStringLiteral("no sched domains"))) << r.error.toStdString();
+    EXPECT_FALSE(r.error.contains(QStringLiteral("its levels"))) << r.error.toStdString();
 }
 
 TEST(Selection, LaunchOptionsParseAndApplyAfterLoading) {
