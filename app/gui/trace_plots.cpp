@@ -18,6 +18,38 @@ TracePlot::TracePlot(QWidget* parent) : QCustomPlot(parent) {
     title_ = new QCPTextElement(this, QString(), QFont(font().family(), 10, QFont::Bold));
     plotLayout()->addElement(0, 0, title_);
     setMinimumSize(240, 180);
+    connect(this, &QCustomPlot::afterLayout, this, &TracePlot::fitTitle);
+}
+
+void TracePlot::setTitle(const QString& text) {
+    fullTitle_ = text;
+    title_->setText(text);
+    fitTitle();
+}
+
+void TracePlot::fitTitle() {
+    // the width the title's column can have: the plot's, less the other columns (the matrix's
+    // colour scale); the title's own text must not set it, or it never shrinks
+    double others = 0;
+    for (int c = 1; c < plotLayout()->columnCount(); ++c) {
+        double w = 0;
+        for (int r = 0; r < plotLayout()->rowCount(); ++r)
+            if (plotLayout()->hasElement(r, c)) w = std::max<double>(w, plotLayout()->element(r, c)->outerRect().width());
+        others += w + plotLayout()->columnSpacing();
+    }
+    const double room = viewport().width() - others - 8;
+    // a point or two smaller first, then an ellipsis: the end (the file name) matters least
+    QFont font = title_->font();
+    int size = 10;
+    for (; size > 8 && QFontMetricsF(QFont(font.family(), size, QFont::Bold)).horizontalAdvance(fullTitle_) > room; --size) {}
+    font = QFont(font.family(), size, QFont::Bold);
+    const QString shown = QFontMetricsF(font).elidedText(fullTitle_, Qt::ElideRight, std::max(room, 0.0));
+    if (shown == title_->text() && font == title_->font()) return;
+    title_->setFont(font);
+    title_->setText(shown);
+    // lay out again with the new title: this layout's sizes were the old one's
+    for (auto phase : {QCPLayoutElement::upPreparation, QCPLayoutElement::upMargins, QCPLayoutElement::upLayout})
+        plotLayout()->update(phase);
 }
 
 void TracePlot::paintTo(QPainter& painter, const QRectF& target) {
@@ -43,11 +75,13 @@ void TracePlot::contextMenuEvent(QContextMenuEvent* e) {
 }
 
 void TracePlot::showEmpty(const QString& text) {
-    title_->setText(text);
+    setTitle(text);
     replot();
 }
 
 void TracePlot::showEmptyReason(const QString& why) { reason_.setText(why); }
+
+QString TracePlot::shownTitle() const { return title_->text(); }
 
 QString TracePlot::emptyReasonText() const { return reason_.text(); }
 
@@ -136,7 +170,7 @@ void MigrationMatrixPlot::setTrace(TraceSessionPtr trace) {
                 cellLabels_.push_back(text);
             }
     }
-    title_->setText(tr("Migrations source \u2192 destination CPU (%1 in %2)").arg(d.migrations.size()).arg(trace_->name));
+    setTitle(tr("Migrations source \u2192 destination CPU (%1 in %2)").arg(d.migrations.size()).arg(trace_->name));
     setSelectedCpu(cpu_);
 }
 
@@ -271,11 +305,11 @@ void LevelRatePlot::setTrace(TraceSessionPtr trace) {
     yAxis->setRange(0, top * 1.1);
     const QString bin = units.duration(double(d.rateBinNs));
     if (units.countsNs)
-        title_->setText((grouping_ == Grouping::Level ? tr("Migrations per second by domain level (bins of %1)")
+        setTitle((grouping_ == Grouping::Level ? tr("Migrations per second by domain level (bins of %1)")
                                                       : tr("Migrations per second by cause (bins of %1)"))
                             .arg(bin));
     else
-        title_->setText((grouping_ == Grouping::Level ? tr("Migrations per bin of %1 by domain level")
+        setTitle((grouping_ == Grouping::Level ? tr("Migrations per bin of %1 by domain level")
                                                       : tr("Migrations per bin of %1 by cause"))
                             .arg(bin));
     replot();
@@ -391,7 +425,7 @@ void LatencyHistogramPlot::rebuild() {
     }
     if (const TaskSummary* t = pid_ > 0 ? d.task(pid_) : nullptr; t && t->waits)
         mark(double(std::max<uint64_t>(t->waitP95Ns, 1)), qs(t->comm) + QStringLiteral(" p95"), taskColor(pid_).darker(140), 0.76);
-    title_->setText(tr("Wait latency, runnable \u2192 running: %1 waits").arg(d.waitLatencies.size()));
+    setTitle(tr("Wait latency, runnable \u2192 running: %1 waits").arg(d.waitLatencies.size()));
     replot();
 }
 

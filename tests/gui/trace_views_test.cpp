@@ -490,9 +490,7 @@ TEST_F(TraceWindowTest, DurationsOfASecondOrMoreAreGivenInSeconds) {
     for (int i = 0; i < ws->latency()->itemCount(); ++i)
         if (auto* text = qobject_cast<QCPItemText*>(ws->latency()->item(i))) marks << text->text().trimmed();
     EXPECT_TRUE(marks.contains(QStringLiteral("p99 2.000 s"))) << marks.join(QStringLiteral(" | ")).toStdString();
-    QString title;
-    for (int i = 0; i < ws->rates()->plotLayout()->elementCount(); ++i)
-        if (auto* text = qobject_cast<QCPTextElement*>(ws->rates()->plotLayout()->elementAt(i))) title = text->text();
+    const QString title = ws->rates()->title();  // whole: a narrow dock shows it elided
     EXPECT_TRUE(title.endsWith(QStringLiteral("(bins of 1.500 s)"))) << title.toStdString();
 }
 
@@ -703,6 +701,41 @@ TEST_F(TraceWindowTest, MatrixTicksStayALabelApart) {
     matrix->resize(900, 900);
     matrix->replot();
     EXPECT_LT(matrix->cpuTickStep(Qt::Vertical), shortStep);  // a taller axis labels more CPUs
+}
+
+// The matrix's title fits a small plot: a smaller font, then an ellipsis, never cut at both
+// sides (the tester's 500x300 shot read "…igrations source → destination CPU (21 in hackbench.dat").
+TEST_F(TraceWindowTest, MatrixTitleFitsASmallPlot) {
+    ASSERT_TRUE(openQemuTraceOnEpyc(window));
+    MigrationMatrixPlot* matrix = window.traceWorkspace()->matrix();
+    const QString whole = matrix->title();
+    ASSERT_TRUE(whole.startsWith(QStringLiteral("Migrations source"))) << whole.toStdString();
+    for (const QSize size : {QSize(500, 300), QSize(300, 200)}) {
+        matrix->resize(size);
+        matrix->replot();
+        const QString shown = matrix->shownTitle();
+        EXPECT_TRUE(shown.startsWith(QStringLiteral("Migrations"))) << shown.toStdString();
+        EXPECT_TRUE(shown.endsWith(QChar(0x2026))) << shown.toStdString();
+        // drawn inside the plot, whatever font it took
+        test::TextRecorder recorder(size);
+        {
+            QPainter p(&recorder);
+            matrix->paintTo(p, QRectF(QPointF(0, 0), QSizeF(size)));
+        }
+        // (an export lays the plot out again at its target: the title is fitted there too)
+        bool inside = false;
+        QStringList all;
+        for (const auto& t : recorder.texts()) {
+            all << t.text;
+            if (t.text.startsWith(QStringLiteral("Migrations source")))
+                inside = t.text.endsWith(QChar(0x2026)) && t.at.x() >= 0 &&
+                         t.at.x() + QFontMetricsF(t.font).horizontalAdvance(t.text) <= size.width();
+        }
+        EXPECT_TRUE(inside) << size.width() << "x" << size.height() << ": " << all.join(QStringLiteral(" | ")).toStdString();
+    }
+    matrix->resize(1600, 600);
+    matrix->replot();
+    EXPECT_EQ(matrix->shownTitle(), whole);  // room enough: all of it
 }
 
 // Hovering the timeline names what is under the cursor: a migration arrow (its task, CPUs,
