@@ -1548,9 +1548,7 @@ Result<double> runDuration(const workload::Workload& wl, const SimOptions& opt) 
     if (!(dur > 0) || dur > 1e5) return Error{"simulate: duration must be in (0, 100000] seconds"};
     return dur;
 }
-}  // namespace
 
-namespace {
 // why a run ended with its clock stopped (Engine::stuck()), "" when it did not
 std::string stuckMessage(const Engine& engine, const SimState& s) {
     if (!engine.stuck()) return {};

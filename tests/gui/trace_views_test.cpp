@@ -71,6 +71,15 @@ protected:
         window.show();
     }
     MainWindow window;
+
+    // Opens the trace at `path` over a 2-CPU synthetic machine (its own topology unknown) and
+    // returns its session, null when either did not load.
+    TraceSessionPtr openOverTwoCpus(const QString& path) {
+        QSignalSpy shown(&window, &MainWindow::sessionShown);
+        window.open(test::syntheticSpec("pack:1 core:2 pu:1"));
+        if (!shown.wait(60'000) || !openTraceNow(window, path)) return nullptr;
+        return window.traceWorkspace()->trace();
+    }
 };
 
 TEST_F(TraceWindowTest, OpensTheSampleTraceWithItsSidecarTopology) {
@@ -409,11 +418,7 @@ TEST_F(TraceWindowTest, BrokenTimestampsAreLeftOutOfTheTimeAxesWithANotice) {
     ASSERT_TRUE(out.open(QIODevice::WriteOnly));
     out.write(bytes);
     out.close();
-    QSignalSpy shown(&window, &MainWindow::sessionShown);
-    window.open(test::syntheticSpec("pack:1 core:2 pu:1"));
-    ASSERT_TRUE(shown.wait(60'000));
-    ASSERT_TRUE(openTraceNow(window, path));
-    const TraceSessionPtr t = window.traceWorkspace()->trace();
+    const TraceSessionPtr t = openOverTwoCpus(path);
     ASSERT_TRUE(t && t->data);
     const auto& store = *t->data->store;
     ASSERT_GT(store.lastTs() - store.firstTs(), 0xf000'0000'0000'0000ull);  // still the broken file
@@ -446,11 +451,7 @@ TEST_F(TraceWindowTest, InputAnomaliesAreNoticedInTheBanner) {
     QTemporaryDir dir;
     ASSERT_TRUE(dir.isValid());
     const QString path = writeFile(dir, QStringLiteral("forkstorm-damaged.txt"), QByteArray::fromStdString(text));
-    QSignalSpy shown(&window, &MainWindow::sessionShown);
-    window.open(test::syntheticSpec("pack:1 core:2 pu:1"));
-    ASSERT_TRUE(shown.wait(60'000));
-    ASSERT_TRUE(openTraceNow(window, path));
-    const TraceSessionPtr t = window.traceWorkspace()->trace();
+    const TraceSessionPtr t = openOverTwoCpus(path);
     ASSERT_TRUE(t && t->data);
     const auto& store = *t->data->store;
     EXPECT_EQ(store.anomaly(tracing::Anomaly::GarbageLine), 2u);
@@ -477,11 +478,7 @@ TEST_F(TraceWindowTest, DurationsOfASecondOrMoreAreGivenInSeconds) {
                                    "  bash-100 [000] 100.000001: sched_wakeup: cat:101 [120] CPU:000\n"
                                    "  bash-100 [000] 102.000001: sched_switch: bash:100 [120] S ==> cat:101 [120]\n"
                                    "  cat-101 [000] 400.000000: sched_switch: cat:101 [120] S ==> swapper/0:0 [120]\n");
-    QSignalSpy shown(&window, &MainWindow::sessionShown);
-    window.open(test::syntheticSpec("pack:1 core:2 pu:1"));
-    ASSERT_TRUE(shown.wait(60'000));
-    ASSERT_TRUE(openTraceNow(window, path));
-    const TraceSessionPtr t = window.traceWorkspace()->trace();
+    const TraceSessionPtr t = openOverTwoCpus(path);
     ASSERT_TRUE(t && t->data);
     ASSERT_EQ(t->data->waitLatencies.size(), 1u);
     EXPECT_NEAR(double(t->data->waitLatencies[0]), 2e9, 1e3);
