@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "plausible_span.h"
+
 namespace schedscope::tracing {
 
 MigrationClassifier::MigrationClassifier(const DomainTree& tree) : n_(tree.cpuCount()) {
@@ -36,10 +38,13 @@ MigrationReport MigrationClassifier::classify(const EventStore& store, uint64_t 
     r.byLevel.assign(r.levels.size(), 0);
     r.causeByLevel.assign(r.levels.size(), std::vector<uint64_t>(static_cast<size_t>(MigrationCause::Count), 0));
     r.binNs = binNs ? binNs : 1;
-    r.firstTs = store.size() ? store.firstTs() : 0;
-    // A fine bin over a long trace (or one stray timestamp far in the future) would ask for
-    // millions of bins: at most kMaxBins, the bin widened to fit (r.binNs says which).
-    const uint64_t span = store.size() ? store.lastTs() - r.firstTs : 0;
+    // Over the span the timestamps plausibly cover: a corrupt file's event stamped centuries
+    // away would widen every bin to centuries. Migrations outside it are counted, not binned.
+    const PlausibleSpan plausible = plausibleSpan(store);
+    r.firstTs = plausible.first;
+    // A fine bin over a long trace would ask for millions of bins: at most kMaxBins, the bin
+    // widened to fit (r.binNs says which).
+    const uint64_t span = store.size() ? plausible.last - plausible.first : 0;
     if (span / r.binNs >= kMaxBins) r.binNs = span / kMaxBins + 1;
     const size_t bins = store.size() ? static_cast<size_t>(span / r.binNs + 1) : 0;
     r.byLevelOverTime.assign(bins, std::vector<uint64_t>(r.levels.size(), 0));
@@ -51,7 +56,8 @@ MigrationReport MigrationClassifier::classify(const EventStore& store, uint64_t 
         ++r.byLevel[l];
         ++r.byCause[static_cast<size_t>(m.cause)];
         ++r.causeByLevel[l][static_cast<size_t>(m.cause)];
-        if (bins) ++r.byLevelOverTime[std::min(bins - 1, static_cast<size_t>((m.ts - r.firstTs) / r.binNs))][l];
+        if (bins && m.ts >= plausible.first && m.ts <= plausible.last)
+            ++r.byLevelOverTime[std::min(bins - 1, static_cast<size_t>((m.ts - r.firstTs) / r.binNs))][l];
         r.byTask[m.pid].push_back(i);
     }
     return r;

@@ -20,8 +20,8 @@ struct MigrationReport {
     std::array<uint64_t, static_cast<size_t>(MigrationCause::Count)> byCause{};
     std::vector<std::vector<uint64_t>> causeByLevel;  // [level][cause]
     uint64_t binNs = 0;
-    uint64_t firstTs = 0;
-    std::vector<std::vector<uint64_t>> byLevelOverTime;  // [bin][level]
+    uint64_t firstTs = 0;                                // of the first bin: the plausible span's start
+    std::vector<std::vector<uint64_t>> byLevelOverTime;  // [bin][level] over the plausible span (plausible_span.h)
     std::vector<Migration> migrations;                   // time order, level and cause filled in
     std::map<int32_t, std::vector<uint32_t>> byTask;     // pid -> indices into migrations
 };

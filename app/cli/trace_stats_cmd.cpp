@@ -71,7 +71,11 @@ nlohmann::json statsJson(const EventStore& store, const MigrationReport& mig, co
     j["tasks"] = store.taskCount();
     // a clock that does not count ns (counter, uptime, x86-tsc without --tsc2nsec) spans counts,
     // not seconds: the duration is given in its counts and duration_s is null
-    const uint64_t span = store.size() ? store.lastTs() - store.firstTs() : 0;
+    // The span the timestamps plausibly cover: a corrupt file's events stamped centuries away
+    // are set aside (and said in a note), as the views do; implausible_events counts them.
+    const PlausibleSpan plausible = plausibleSpan(store);
+    const uint64_t span = store.size() ? plausible.last - plausible.first : 0;
+    j["implausible_events"] = plausible.before + plausible.after;
     j["trace_clock"] = store.traceClock();  // "" when the trace does not say
     j["clock_counts_ns"] = store.clockCountsNs();
     j["duration_s"] = store.clockCountsNs() ? nlohmann::json(static_cast<double>(span) / 1e9) : nlohmann::json(nullptr);
@@ -235,7 +239,8 @@ int runTraceStats(const Args& args) {
     const std::vector<int> silent = silentCpus(*store, levelsKnown ? static_cast<int>(topo->cpus.size()) : 0);
     if (!silent.empty()) std::fprintf(stderr, "note: %s: %s\n", file.c_str(), describeSilentCpus(silent).c_str());
     if (const std::string one = oneTimestampProblem(*store); !one.empty()) std::fprintf(stderr, "note: %s: %s\n", file.c_str(), one.c_str());
-    if (const std::string broken = describeImplausibleTimestamps(*store, plausibleSpan(*store)); !broken.empty())
+    const PlausibleSpan plausible = plausibleSpan(*store);
+    if (const std::string broken = describeImplausibleTimestamps(*store, plausible); !broken.empty())
         std::fprintf(stderr, "note: %s: %s\n", file.c_str(), broken.c_str());
     if (const std::string anomalies = describeInputAnomalies(*store); !anomalies.empty())
         std::fprintf(stderr, "note: %s: %s\n", file.c_str(), anomalies.c_str());
@@ -260,7 +265,7 @@ int runTraceStats(const Args& args) {
     auto report = classifier.classify(*store, binNs);
     if (report.binNs != binNs)
         std::fprintf(stderr, "note: %s: bins of %g s over its %.0f s (at most %llu bins)\n", file.c_str(),
-                     static_cast<double>(report.binNs) / 1e9, static_cast<double>(store->lastTs() - store->firstTs()) / 1e9,
+                     static_cast<double>(report.binNs) / 1e9, static_cast<double>(plausible.last - plausible.first) / 1e9,
                      static_cast<unsigned long long>(MigrationClassifier::kMaxBins));
     const std::string topoName = choice ? choice->describe() : levelsKnown ? sidecarPath(file) : std::string();
     auto j = statsJson(*store, report, file, topoName, *topo, *opt.profile);

@@ -8,6 +8,7 @@
 #include "support/fixtures.h"
 #include "domains/domain_builder.h"
 #include "migration_classifier.h"
+#include "plausible_span.h"
 #include "topology/hwloc_loader.h"
 #include "trace_reader.h"
 
@@ -139,9 +140,9 @@ TEST(BadText, FileReaderRefusesBinaryAndNamesTheFile) {
 namespace {
 
 // One stray timestamp far in the future (a corrupt line, a clock jump) makes the trace span
-// 31 years: the migration histogram keeps at most kMaxBins bins, each widened to fit, instead of
-// allocating a billion (the CLI notes the wider bin).
-TEST(BadText, AFarFutureTimestampWidensTheHistogramBins) {
+// 31 years: the migration histogram is over the span the other timestamps plausibly cover, in the
+// bins asked for, instead of a billion bins or bins widened to years (plausible_span.h).
+TEST(BadText, AFarFutureTimestampIsLeftOutOfTheHistogramBins) {
     std::string text = tracefsText();
     const auto at = text.rfind("1213.284453:");
     ASSERT_NE(at, std::string::npos);
@@ -152,13 +153,36 @@ TEST(BadText, AFarFutureTimestampWidensTheHistogramBins) {
     ASSERT_TRUE(topo) << topo.error();
     auto tree = buildDomains(*topo, {});
     ASSERT_TRUE(tree) << tree.error();
+    const PlausibleSpan span = plausibleSpan(*store);
+    ASSERT_EQ(span.after, 1u);
     const MigrationReport r = MigrationClassifier(*tree).classify(*store, 1000000000ull);
+    EXPECT_EQ(r.binNs, 1000000000ull);
+    EXPECT_EQ(r.firstTs, span.first);
+    EXPECT_EQ(r.byLevelOverTime.size(), (span.last - span.first) / r.binNs + 1);
+    uint64_t binned = 0, inSpan = 0;
+    for (const auto& bin : r.byLevelOverTime)
+        for (uint64_t n : bin) binned += n;
+    for (const auto& m : r.migrations) inSpan += m.ts >= span.first && m.ts <= span.last;
+    EXPECT_GT(inSpan, 0u);
+    EXPECT_EQ(binned, inSpan) << "every migration in the plausible span lands in a bin";
+}
+
+// A bin far finer than the trace (1 ns over seconds) is widened to at most kMaxBins bins.
+TEST(BadText, AFineBinOverALongTraceIsWidened) {
+    auto store = parseFtraceText(tracefsText(), "trace.txt");
+    ASSERT_TRUE(store) << store.error();
+    auto topo = loadHwlocSynthetic("pack:1 core:2 pu:1", Arch::X86_64);
+    ASSERT_TRUE(topo) << topo.error();
+    auto tree = buildDomains(*topo, {});
+    ASSERT_TRUE(tree) << tree.error();
+    const MigrationReport r = MigrationClassifier(*tree).classify(*store, 1);
     EXPECT_LE(r.byLevelOverTime.size(), MigrationClassifier::kMaxBins);
-    EXPECT_GT(r.binNs, 1000000000ull);
+    EXPECT_GT(r.binNs, 1u);
     EXPECT_GE(r.binNs * r.byLevelOverTime.size(), store->lastTs() - store->firstTs());
     uint64_t binned = 0;
     for (const auto& bin : r.byLevelOverTime)
         for (uint64_t n : bin) binned += n;
+    EXPECT_GT(binned, 0u);
     EXPECT_EQ(binned, r.migrations.size()) << "every migration still lands in a bin";
 }
 

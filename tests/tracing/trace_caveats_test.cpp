@@ -363,6 +363,14 @@ TEST(PlausibleSpan, ACorruptTraceDatIsShownOverItsPlausibleSpanAndTraceStatsSays
     EXPECT_TRUE(note.starts_with("broken timestamps: of the " + std::to_string(store->size()) + " events, ")) << note;
     const std::string err = test::commandOutput(std::string(SCHEDSCOPE_CLI) + " trace stats '" + file + "' 2>&1 >/dev/null");
     EXPECT_NE(err.find("note: " + file + ": " + note + "\n"), std::string::npos) << err;
+    // and its figures are over the plausible span too: not a duration of 582 years in bins of 2 days
+    std::filesystem::copy_file(test::dataPath("traces/record-v6.dat.topology.json"), file + ".topology.json",
+                               std::filesystem::copy_options::overwrite_existing);
+    const auto j = nlohmann::json::parse(test::commandOutput(std::string(SCHEDSCOPE_CLI) + " trace stats --json '" + file + "' 2>/dev/null"));
+    EXPECT_DOUBLE_EQ(j["duration_s"].get<double>(), static_cast<double>(span.last - span.first) / 1e9);
+    EXPECT_EQ(j["implausible_events"], span.before + span.after);
+    EXPECT_EQ(j["bin_s"], 1.0);
+    EXPECT_EQ(j["migrations_by_level_over_time"].size(), 2u);
 }
 
 TEST(InputAnomalies, EachCountIsSaidByTraceStatsKeyWithWhatItMeans) {
