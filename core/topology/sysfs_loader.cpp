@@ -60,24 +60,37 @@ long long cacheSizeKB(const std::string& text) {
     return ec == std::errc() && end == text.data() + text.size() - 1 && v > 0 ? v : 0;
 }
 
-// Reads a mask from the cpulist file or, on older kernels, the hex-mask file.
-Result<std::optional<CpuSet>> readMaskFiles(const fs::path& dir, const std::string& listFile, const std::string& maskFile) {
+// Where a snapshot's list and hex-mask files of one mask disagree: the first such pair, and how many.
+struct MaskMismatches {
+    std::string first;
+    int count = 0;
+};
+
+// Reads a mask from the hex-mask file, as hwloc does, or from the cpulist file when there is no
+// mask (kernels always print both, from one cpumask, so they agree; only an edited or damaged
+// snapshot has them disagree, and that is counted in `mismatches`).
+Result<std::optional<CpuSet>> readMaskFiles(const fs::path& dir, const std::string& listFile, const std::string& maskFile,
+                                            MaskMismatches* mismatches = nullptr) {
+    std::optional<CpuSet> fromList;
     if (auto t = readSmallFile(dir / listFile)) {
         auto s = CpuSet::parseList(*t);
         if (!s) return Error{(dir / listFile).string() + ": " + s.error()};
-        return std::optional<CpuSet>(*s);
+        fromList = *s;
     }
     if (auto t = readSmallFile(dir / maskFile)) {
         auto s = CpuSet::parseMask(*t);
         if (!s) return Error{(dir / maskFile).string() + ": " + s.error()};
+        if (fromList && *fromList != *s && mismatches && mismatches->count++ == 0)
+            mismatches->first = (dir / maskFile).string() + " says " + (s->empty() ? "none" : s->toList()) + ", " + listFile +
+                                " " + (fromList->empty() ? "none" : fromList->toList());
         return std::optional<CpuSet>(*s);
     }
-    return std::optional<CpuSet>{};
+    return fromList;
 }
 
-// topology/<name>_list or topology/<name>
-Result<std::optional<CpuSet>> readMask(const fs::path& dir, const std::string& name) {
-    return readMaskFiles(dir, name + "_list", name);
+// topology/<name> or topology/<name>_list
+Result<std::optional<CpuSet>> readMask(const fs::path& dir, const std::string& name, MaskMismatches* mismatches) {
+    return readMaskFiles(dir, name + "_list", name, mismatches);
 }
 
 bool numberedEntry(const std::string& name, const std::string& prefix, int& id) {
@@ -227,6 +240,7 @@ Result<Topology> loadSysfsTopology(const std::string& root, Arch arch) {
         topo.cpus[i].online = false;
     }
 
+    MaskMismatches mismatches;
     for (int id : ids) {
         CpuTopology& c = topo.cpus[static_cast<size_t>(id)];
         const fs::path dir = cpuDir / ("cpu" + std::to_string(id));
@@ -239,7 +253,7 @@ Result<Topology> loadSysfsTopology(const std::string& root, Arch arch) {
         std::optional<CpuSet> masks[5];
         const char* names[5] = {"thread_siblings", "cluster_cpus", "core_siblings", "die_cpus", "package_cpus"};
         for (int m = 0; m < 5; ++m) {
-            auto r = readMask(t, names[m]);
+            auto r = readMask(t, names[m], &mismatches);
             if (!r) return Error{r.error()};
             masks[m] = *r;
         }
@@ -255,7 +269,7 @@ Result<Topology> loadSysfsTopology(const std::string& root, Arch arch) {
         c.dieCpus = masks[3].value_or(c.packageCpus);
         // s390 (TOPOLOGY_BOOK_SYSFS, TOPOLOGY_DRAWER_SYSFS)
         for (auto [name, out] : {std::pair{"book_siblings", &c.bookCpus}, {"drawer_siblings", &c.drawerCpus}}) {
-            auto r = readMask(t, name);
+            auto r = readMask(t, name, &mismatches);
             if (!r) return Error{r.error()};
             if (*r) *out = **r;
         }
@@ -274,7 +288,7 @@ Result<Topology> loadSysfsTopology(const std::string& root, Arch arch) {
                 ci.level = readInt(e.path() / "level").value_or(0);
                 ci.type = readSmallFile(e.path() / "type").value_or("Unified");
                 ci.sizeKB = cacheSizeKB(readSmallFile(e.path() / "size").value_or(""));
-                auto shared = readMaskFiles(e.path(), "shared_cpu_list", "shared_cpu_map");
+                auto shared = readMaskFiles(e.path(), "shared_cpu_list", "shared_cpu_map", &mismatches);
                 if (!shared) return Error{shared.error()};
                 ci.shared = shared->value_or(CpuSet::single(id));
                 // A kernel's cacheinfo always lists the CPU itself; an empty map (old ia64
@@ -340,7 +354,7 @@ Result<Topology> loadSysfsTopology(const std::string& root, Arch arch) {
         int nrNodesListingTwice = 0;
         for (int id : nodeIds) {
             const fs::path nd = nodeDir / ("node" + std::to_string(id));
-            auto cpus = readMaskFiles(nd, "cpulist", "cpumap");
+            auto cpus = readMaskFiles(nd, "cpulist", "cpumap", &mismatches);
             if (!cpus) return Error{cpus.error()};
             CpuSet listed = cpus->value_or(CpuSet{}) & onlineSet;
             // The kernel gives a CPU one node (cpu_to_node()); a snapshot whose nodes list the
@@ -409,6 +423,10 @@ Result<Topology> loadSysfsTopology(const std::string& root, Arch arch) {
         const int node = adoptNodelessCpus(topo, nodeless, "snapshot");
         nodeless.forEach([&](int cpu) { topo.cpus[static_cast<size_t>(cpu)].node = node; });
     }
+    if (mismatches.count > 0)
+        topo.warnings.push_back(std::to_string(mismatches.count) + (mismatches.count == 1 ? " hex mask disagrees with its list file" : " hex masks disagree with their list files") +
+                                ", which a kernel never prints (first: " + mismatches.first +
+                                "): the hex masks are read, as hwloc reads them");
     readHybridKinds(root, topo);
     for (const char* file : {"sys/devices/system/cpu/isolated", "sys/fs/cgroup/cpuset.cpus.isolated"}) {
         auto text = readSmallFile(fs::path(root) / file);

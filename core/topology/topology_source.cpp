@@ -128,13 +128,14 @@ Result<Topology> loadSysfsSnapshot(const TopologySpec& spec) {
     auto root = findSnapshotRoot(extracted->dir());
     if (!root) return Error{spec.value + ": no sysfs snapshot in the archive (no sys/devices/system/cpu directory)"};
     auto topo = loadSysfsAt(*root, spec);
-    // errors name files inside the archive, not in the temporary directory it goes away with
-    if (!topo) {
-        std::string e = topo.error();
-        for (size_t at; (at = e.find(extracted->dir())) != std::string::npos;)
-            e.replace(at, extracted->dir().size(), spec.value);
-        return Error{e};
-    }
+    // errors and warnings name files inside the archive, not in the temporary directory it goes away with
+    auto inArchive = [&](std::string text) {
+        for (size_t at; (at = text.find(extracted->dir())) != std::string::npos;)
+            text.replace(at, extracted->dir().size(), spec.value);
+        return text;
+    };
+    if (!topo) return Error{inArchive(topo.error())};
+    for (std::string& w : topo->warnings) w = inArchive(w);
     topo->source = "sysfs snapshot " + spec.value;
     // an archive holding sys/ at its top: named after the archive, not the temporary directory
     if (fs::path(*root) == fs::path(extracted->dir())) topo->name = archiveStem(spec.value);

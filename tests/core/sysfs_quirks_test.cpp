@@ -2,9 +2,9 @@
 // hwloc's test suite (tests/hwloc/linux/): NUL-terminated attribute files (a 128-core Kunpeng
 // 920), a kernel exporting thread_siblings only (a PS3), nodes that all list the same CPUs with an
 // all-10 distance table (an SGI Altix XE320 with buggy NUMA firmware), a distance of 0 with cache
-// maps left empty (an ia64 machine), an L2 listed as private to each of a Bulldozer compute
-// unit's two threads, and an SNC2 Xeon whose L3 spans two nodes. Each loads as the kernel would
-// have run it and says what it set aside.
+// maps left empty (an ia64 machine), a Bulldozer compute unit's shared L2 listed as private in
+// its list file, list files that disagree with their hex masks, and an SNC2 Xeon whose L3 spans
+// two nodes. Each loads as the kernel would have run it and says what it set aside.
 #include <gtest/gtest.h>
 
 #include <nlohmann/json.hpp>
@@ -140,18 +140,42 @@ TEST(SysfsQuirks, SubNumaClusteringCutsTheLlcDomainAtTheNodeAndDropsPkg) {
 
 TEST(SysfsQuirks, AnL2ListedAsPrivateStillHoldsTheThreadsThatShareIt) {
     // Opteron 6276 (Bulldozer) on a 3.x kernel: a compute unit's two cores are thread siblings,
-    // but cacheinfo lists their shared L2 as each one's own. Without cluster_cpus the x86
-    // cluster is the L2's sharers; the threads of a core share its L2, so it holds them.
+    // and share their L1i and L2 in shared_cpu_map, but shared_cpu_list lists each as one
+    // core's own. The masks are read, as hwloc reads them (its .console: one L2 per two cores),
+    // and the disagreement is said. Without cluster_cpus the x86 cluster is the L2's sharers.
     const Topology topo = loadQuirky("64amd64-4s2n4ca2co.tar.bz2");
     ASSERT_EQ(topo.onlineCount(), 64);
     EXPECT_EQ(topo.cpus[0].threadSiblings.toList(), "0-1");
     EXPECT_EQ(topo.cpus[0].clusterCpus.toList(), "0-1");
+    ASSERT_GE(topo.cpus[0].caches.size(), 3u);
+    EXPECT_EQ(topo.cpus[0].caches[2].level, 2);
+    EXPECT_EQ(topo.cpus[0].caches[2].shared.toList(), "0-1");
+    EXPECT_TRUE(anyWarningHas(topo, "128 hex masks disagree with their list files")) << topo.warnings.size();
     auto tree = buildDomains(topo, {.arch = Arch::X86_64});
     ASSERT_TRUE(tree.ok()) << tree.error();
     EXPECT_TRUE(tree->warnings.empty()) << tree->warnings.front();  // was "SMT not a subset of CLS" for all 64
     EXPECT_EQ(tree->domainsOf(0)[0].level, "SMT");
     EXPECT_EQ(tree->domainsOf(0)[1].level, "MC");
     EXPECT_EQ(tree->domainsOf(0)[1].span.toList(), "0-7");
+}
+
+TEST(SysfsQuirks, ListFilesThatDisagreeWithTheirMasksGiveWayToTheMasks) {
+    // hwloc's made-up 64-CPU machine: its shared_cpu_list files give every package's L3 as CPUs
+    // 0-7 and its L2s as a core's own, where the masks (and hwloc's .console) give each package
+    // its L3 and each L2 to two cores. Read from the lists, CPU 8's LLC left CPU 8 out, and the
+    // cluster level overlapped itself: the kernel would have built no domains at all.
+    const Topology topo = loadQuirky("64fake-4n2s2ca2c2t.tar.bz2");
+    ASSERT_EQ(topo.onlineCount(), 64);
+    EXPECT_TRUE(anyWarningHas(topo, "244 hex masks disagree with their list files, which a kernel never prints (first: ")) << topo.warnings.size();
+    EXPECT_TRUE(anyWarningHas(topo, "cpu0/cache/index2/shared_cpu_map says 0,2,4,6, shared_cpu_list 0,4)"));
+    EXPECT_EQ(topo.llcCpus(8).toList(), "8-15");
+    EXPECT_EQ(topo.cpus[0].clusterCpus.toList(), "0,2,4,6");
+    auto tree = buildDomains(topo, {.arch = Arch::X86_64});
+    ASSERT_TRUE(tree.ok()) << tree.error();
+    EXPECT_TRUE(tree->warnings.empty()) << tree->warnings.front();
+    std::vector<std::string> spans;
+    for (const auto& sd : tree->domainsOf(8)) spans.push_back(sd.level + " " + sd.span.toList());
+    EXPECT_EQ(spans, (std::vector<std::string>{"SMT 8,12", "CLS 8,10,12,14", "MC 8-15", "PKG 0-15", "NUMA 0-63"}));
 }
 
 std::vector<std::string> x86LlcSpans(const DomainTree& tree, int cpu) {
