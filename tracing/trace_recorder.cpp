@@ -1,13 +1,17 @@
 #include "trace_recorder.h"
 
+#include <fcntl.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <sys/utsname.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <cstdio>
+#include <cerrno>
 #include <cstdlib>
 #include <cstring>
+#include <filesystem>
 #include <string>
 #include <thread>
 #include <vector>
@@ -50,11 +54,62 @@ Status setTraceClock(PrivateInstance& pi, const std::string& clock) {
     return {};
 }
 
+// The file the trace.dat replaces: `output`, or the file its symlink names. A device, a pipe or
+// a directory is refused: the trace is renamed into place, which would replace a /dev node.
+Result<std::string> outputTarget(const std::string& output) {
+    namespace fs = std::filesystem;
+    std::error_code ec;
+    const fs::file_status st = fs::status(output, ec);
+    if (fs::exists(st)) {
+        if (!fs::is_regular_file(st))
+            return Error{output + ": not a regular file (a device, a pipe or a directory): give a file to write the trace.dat to"};
+        const fs::path target = fs::canonical(output, ec);
+        if (ec) return Error{output + ": " + ec.message()};
+        return target.string();
+    }
+    if (fs::is_symlink(fs::symlink_status(output, ec))) return Error{output + ": a symlink to nothing"};
+    return output;
+}
+
+// A name beside `target` (the same file system, so the final rename is atomic) for the trace.dat
+// while it is written, created now so an unwritable directory is said before tracing starts.
+Result<std::string> createStagingFile(const std::string& target) {
+    namespace fs = std::filesystem;
+    const fs::path t(target);
+    const fs::path staged = t.parent_path() / ("." + t.filename().string() + ".recording-" + std::to_string(getpid()));
+    const int fd = open(staged.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+    if (fd < 0) {
+        const fs::path dir = t.parent_path().empty() ? fs::path(".") : t.parent_path();
+        return Error{target + ": cannot create a file in " + dir.string() + ": " + std::strerror(errno)};
+    }
+    close(fd);
+    return staged.string();
+}
+
+// libtracecmd says only that a write failed; the likeliest cause, a full file system, is checked.
+std::string whyWriteFailed(const std::string& target) {
+    const std::filesystem::path dir = std::filesystem::path(target).parent_path();
+    struct statvfs fs {};
+    if (statvfs(dir.empty() ? "." : dir.c_str(), &fs) != 0) return "";
+    const unsigned long long freeBytes = static_cast<unsigned long long>(fs.f_bavail) * fs.f_frsize;
+    return freeBytes < (1ull << 20) ? ": the file system is full (" + std::to_string(freeBytes) + " bytes free)" : "";
+}
+
 }  // namespace
 
 Result<RecordSummary> recordTrace(const RecordOptions& options) {
     if (options.fileVersion != 6 && options.fileVersion != 7)
         return Error{"--file-version must be 6 or 7, not " + std::to_string(options.fileVersion)};
+    auto target = outputTarget(options.output);
+    if (!target) return Error{target.error()};
+    auto staged = createStagingFile(*target);
+    if (!staged) return Error{staged.error()};
+    struct StagedFile {  // removed unless renamed into place
+        std::string path;
+        ~StagedFile() {
+            if (!path.empty()) unlink(path.c_str());
+        }
+    } stagedFile{*staged};
     auto inst = PrivateInstance::create();
     if (!inst) return Error{inst.error()};
     PrivateInstance& pi = **inst;
@@ -70,7 +125,7 @@ Result<RecordSummary> recordTrace(const RecordOptions& options) {
         for (const auto& f : cpuFiles) unlink(f.c_str());
     };
     for (int c = 0; c < cpus; ++c) {
-        cpuFiles.push_back(options.output + ".cpu" + std::to_string(c));
+        cpuFiles.push_back(*staged + ".cpu" + std::to_string(c));
         tracecmd_recorder* r = tracecmd_create_buffer_recorder(cpuFiles.back().c_str(), c, 0, pi.get());
         if (!r) {
             cleanup();
@@ -83,10 +138,14 @@ Result<RecordSummary> recordTrace(const RecordOptions& options) {
     threads.reserve(recorders.size());
     for (auto* r : recorders) threads.emplace_back([r] { tracecmd_start_recording(r, 100000 /* us idle sleep */); });
     pi.traceOn();
-    if (options.whileRecording) options.whileRecording();
+    const std::string discard = options.whileRecording ? options.whileRecording() : "";
     pi.traceOff();
     for (auto* r : recorders) tracecmd_stop_recording(r);
     for (auto& t : threads) t.join();
+    if (!discard.empty()) {
+        cleanup();
+        return Error{discard};
+    }
     RecordSummary summary;
     summary.cpus = cpus;
     summary.overruns = pi.overruns();
@@ -95,7 +154,7 @@ Result<RecordSummary> recordTrace(const RecordOptions& options) {
     // description section in that format, gets "Cannot find description for buffer" for
     // nothing wrong. What fails is returned and said here.
     tracecmd_set_loglevel(TEP_LOG_CRITICAL);
-    tracecmd_output* out = tracecmd_output_create(options.output.c_str());
+    tracecmd_output* out = tracecmd_output_create(staged->c_str());
     if (!out) {
         cleanup();
         return Error{options.output + ": cannot create the output file"};
@@ -136,12 +195,12 @@ Result<RecordSummary> recordTrace(const RecordOptions& options) {
     if (ok) ok = tracecmd_append_cpu_data(out, cpus, files.data()) == 0;
     tracecmd_output_close(out);
     cleanup();
-    if (!ok) {
-        unlink(options.output.c_str());
-        return Error{options.output + ": libtracecmd failed to write the trace.dat"};
-    }
+    if (!ok) return Error{options.output + ": libtracecmd failed to write the trace.dat" + whyWriteFailed(*target)};
     struct stat st {};
-    if (stat(options.output.c_str(), &st) == 0) summary.bytes = static_cast<uint64_t>(st.st_size);
+    if (stat(staged->c_str(), &st) == 0) summary.bytes = static_cast<uint64_t>(st.st_size);
+    if (rename(staged->c_str(), target->c_str()) != 0)
+        return Error{options.output + ": cannot put the trace.dat in place: " + std::strerror(errno)};
+    stagedFile.path.clear();
     return summary;
 }
 

@@ -18,8 +18,9 @@ struct RecordOptions {
     // instance's default, "local". Saved in the file either way.
     std::string clock;
     // Called once tracing is on; returns when recording should stop (a command exits, a
-    // duration elapses, `stop` is set).
-    std::function<void()> whileRecording;
+    // duration elapses, `stop` is set): "", or why the recording is no trace to keep (its
+    // command could not be started), which recordTrace() then returns with nothing written.
+    std::function<std::string()> whileRecording;
 };
 
 struct RecordSummary {
@@ -28,6 +29,9 @@ struct RecordSummary {
     uint64_t bytes = 0;     // size of the written file
 };
 
+// The trace.dat is written beside `output` under a temporary name and renamed over it once it
+// is whole: a failed recording leaves a file that was there as it was. `output` must be a
+// regular file or not exist (a symlink is followed): a device or a pipe is refused, not replaced.
 Result<RecordSummary> recordTrace(const RecordOptions& options);
 
 }  // namespace schedscope::tracing

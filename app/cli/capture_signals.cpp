@@ -17,6 +17,9 @@ void installStopSignals() {
     sigemptyset(&sa.sa_mask);
     sigaction(SIGINT, &sa, nullptr);
     sigaction(SIGTERM, &sa, nullptr);
+    // the terminal closed (an ssh session dropped): stop and clean up as for Ctrl-C, rather than
+    // die with the private tracefs instance still tracing and nothing written
+    sigaction(SIGHUP, &sa, nullptr);
 }
 
 bool stopRequested() { return g_stop != 0; }

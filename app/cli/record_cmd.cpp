@@ -1,5 +1,6 @@
 // schedscope-cli record -o FILE.dat [--duration S] [--file-version 6|7] [-- COMMAND...]
 #include <fcntl.h>
+#include <linux/close_range.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -21,6 +22,24 @@
 namespace schedscope::cli {
 namespace {
 
+// Ends the command at the end of the recording: SIGTERM, and SIGKILL when it is still there
+// kTermGraceS later (a command that ignores SIGTERM would otherwise stretch the recording).
+constexpr double kTermGraceS = 2.0;
+void stopCommand(pid_t child, const std::string& name) {
+    kill(child, SIGTERM);
+    int status = 0;
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::duration<double>(kTermGraceS);
+    while (waitpid(child, &status, WNOHANG) == 0) {
+        if (std::chrono::steady_clock::now() >= deadline) {
+            std::fprintf(stderr, "record: %s did not exit %g s after SIGTERM: killed\n", name.c_str(), kTermGraceS);
+            kill(child, SIGKILL);
+            while (waitpid(child, &status, 0) < 0 && errno == EINTR) {}
+            return;
+        }
+        std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    }
+}
+
 // Runs `command` (if any) until it exits, `duration` passes, or a stop signal arrives. Returns
 // "" or why the command could not be started: the child reports a failed exec through a
 // close-on-exec pipe, which a successful exec closes unread.
@@ -38,6 +57,11 @@ std::string runWorkload(const std::vector<std::string>& command, double duration
     const pid_t child = fork();
     if (child == 0) {
         close(report[0]);
+        // The recorders' files and trace_pipe_raw are open here without close-on-exec (libtracecmd
+        // opens them): a command that left a process behind would keep the instance busy, and
+        // its removal would fail, after the recording ended.
+        if (close_range(3, ~0U, CLOSE_RANGE_CLOEXEC) != 0)
+            for (int fd = 3; fd < 4096; ++fd) fcntl(fd, F_SETFD, FD_CLOEXEC);
         execvp(argv[0], argv.data());
         const int err = errno;
         (void)!write(report[1], &err, sizeof err);
@@ -60,8 +84,7 @@ std::string runWorkload(const std::vector<std::string>& command, double duration
     const auto end = std::chrono::steady_clock::now() + std::chrono::duration<double>(duration);
     while (waitpid(child, &status, WNOHANG) == 0) {
         if (stopRequested() || std::chrono::steady_clock::now() >= end) {
-            kill(child, SIGTERM);
-            waitpid(child, &status, 0);
+            stopCommand(child, command[0]);
             break;
         }
         std::this_thread::sleep_for(std::chrono::milliseconds(10));
@@ -90,13 +113,12 @@ int runRecord(const Args& args) {
     const auto& command = args.trailing();
     const double seconds = *duration;
     std::string workloadError;
-    opt.whileRecording = [&] { workloadError = runWorkload(command, seconds); };
+    // a command that could not start: a trace of nothing in particular, not written (a file
+    // already at -o stays as it was)
+    opt.whileRecording = [&] { return workloadError = runWorkload(command, seconds); };
     auto summary = tracing::recordTrace(opt);
+    if (!workloadError.empty()) return fail("record: " + workloadError);
     if (!summary) return failRuntime("record: " + summary.error());
-    if (!workloadError.empty()) {  // a trace of nothing in particular: do not leave it behind
-        std::remove(out->c_str());
-        return fail("record: " + workloadError);
-    }
 
     auto topo = loadLocalTopology();
     if (!topo) return failRuntime("record: " + *out + " written, but this machine's topology: " + topo.error());

@@ -6,10 +6,14 @@
 #include <fcntl.h>
 #include <signal.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
+#include <cerrno>
 #include <chrono>
+#include <cstring>
 #include <filesystem>
 #include <atomic>
 #include <nlohmann/json.hpp>
@@ -192,6 +196,91 @@ TEST(BadLive, WindowKeepsTheStoreBounded) {
         EXPECT_EQ(j["migrations_seen_in_switches"].get<uint64_t>(), 0u) << last;
     }
     EXPECT_EQ(runCli("live --window -1").err, "schedscope-cli: live: --window must be in [0, 1000000] seconds\n");
+}
+
+// record -o onto what is not a regular file, and a command that cannot start: nothing the user
+// had is replaced or removed (a device node was replaced by a file, an existing trace deleted).
+TEST(BadLive, RecordReplacesNoDeviceAndKeepsTheTraceThereWhenItsCommandCannotStart) {
+    if (auto why = tracefsUnavailableReason(); !why.empty()) GTEST_SKIP() << "recording unavailable: " << why;
+    const fs::path dir = fs::path(scratchPath("record-keep/x")).parent_path();
+    for (const auto& e : fs::directory_iterator(dir)) fs::remove(e.path());
+    const std::string node = (dir / "full").string();
+    if (mknod(node.c_str(), S_IFCHR | 0666, makedev(1, 7)) != 0) GTEST_SKIP() << "mknod: " << std::strerror(errno);
+    CliRun r = runCli("record -o '" + node + "' --duration 0.2");
+    EXPECT_EQ(r.status, 1);
+    EXPECT_EQ(r.err, "schedscope-cli: record: " + node +
+                         ": not a regular file (a device, a pipe or a directory): give a file to write the trace.dat to\n");
+    struct stat st {};
+    ASSERT_EQ(lstat(node.c_str(), &st), 0);
+    EXPECT_TRUE(S_ISCHR(st.st_mode)) << "the device node is still one";
+
+    const std::string trace = (dir / "precious.dat").string();
+    writeFile(trace, "a trace recorded earlier");
+    r = runCli("record -o '" + trace + "' -- /nonexistent/typo");
+    EXPECT_EQ(r.status, 2);
+    EXPECT_EQ(r.err, "schedscope-cli: record: cannot run /nonexistent/typo: No such file or directory\n");
+    EXPECT_EQ(test::readFile(trace), "a trace recorded earlier");
+    std::vector<std::string> left;
+    for (const auto& e : fs::directory_iterator(dir)) left.push_back(e.path().filename().string());
+    std::sort(left.begin(), left.end());
+    EXPECT_EQ(left, (std::vector<std::string>{"full", "precious.dat"})) << "no temporary file is left behind";
+    unlink(node.c_str());
+}
+
+// A command that ignores SIGTERM and leaves a process behind: the recording still ends at its
+// --duration (SIGKILL after the grace), and the tracefs instance is removed though the leftover
+// process lives on (it inherited no descriptor of the recorders).
+TEST(BadLive, RecordEndsAtItsDurationAndLeavesNoInstanceBehindItsCommandsLeftovers) {
+    if (auto why = tracefsUnavailableReason(); !why.empty()) GTEST_SKIP() << "recording unavailable: " << why;
+    const std::string out = scratchPath("record-stop/stubborn.dat"), err = scratchPath("record-stop/stderr");
+    const auto start = std::chrono::steady_clock::now();
+    const pid_t child = fork();
+    ASSERT_GE(child, 0);
+    if (child == 0) {
+        const int devnull = ::open("/dev/null", O_RDWR), errFd = ::open(err.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+        dup2(devnull, 0);
+        dup2(devnull, 1);
+        dup2(errFd, 2);
+        execl(SCHEDSCOPE_CLI, SCHEDSCOPE_CLI, "record", "-o", out.c_str(), "--duration", "0.5", "--", "sh", "-c",
+              "sleep 4 & trap '' TERM; sleep 30", static_cast<char*>(nullptr));
+        _exit(127);
+    }
+    int status = 0;
+    waitpid(child, &status, 0);
+    const double took = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    ASSERT_TRUE(WIFEXITED(status));
+    EXPECT_EQ(WEXITSTATUS(status), 0) << test::readFile(err);
+    EXPECT_LT(took, 10.0) << "0.5 s and a 2 s grace, not the command's 30 s";
+    EXPECT_NE(test::readFile(err).find("record: sh did not exit 2 s after SIGTERM: killed\n"), std::string::npos)
+        << test::readFile(err);
+    EXPECT_FALSE(fs::exists(kInstances + "schedscope-" + std::to_string(child))) << "the instance was removed";
+}
+
+// SIGHUP (the terminal closed) ends a recording as Ctrl-C does: the trace is written and the
+// instance removed, rather than left tracing with nothing written.
+TEST(BadLive, RecordStopsCleanlyOnSighup) {
+    if (auto why = tracefsUnavailableReason(); !why.empty()) GTEST_SKIP() << "recording unavailable: " << why;
+    const std::string out = scratchPath("record-hup/hup.dat");
+    const pid_t child = fork();
+    ASSERT_GE(child, 0);
+    if (child == 0) {
+        const int devnull = ::open("/dev/null", O_RDWR);
+        dup2(devnull, 1);
+        dup2(devnull, 2);
+        execl(SCHEDSCOPE_CLI, SCHEDSCOPE_CLI, "record", "-o", out.c_str(), "--duration", "30", static_cast<char*>(nullptr));
+        _exit(127);
+    }
+    const std::string instance = kInstances + "schedscope-" + std::to_string(child);
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
+    while (!fs::is_directory(instance) && std::chrono::steady_clock::now() < deadline)
+        std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    kill(child, SIGHUP);
+    int status = 0;
+    waitpid(child, &status, 0);
+    ASSERT_TRUE(WIFEXITED(status)) << "killed by the signal";
+    EXPECT_EQ(WEXITSTATUS(status), 0);
+    EXPECT_GT(fs::file_size(out), 0u);
+    EXPECT_FALSE(fs::exists(instance));
 }
 
 }  // namespace
