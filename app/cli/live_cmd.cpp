@@ -208,7 +208,10 @@ int runLive(const Args& args) {
             uint64_t lost = 0;
             if (tracefs) {
                 tracefs->flushCounts(store);
-                lost = tracefs->overruns() + store.anomaly(Anomaly::LostEvents);
+                // the ring buffers' overrun counters and the pages' missed-events markers count
+                // the same losses (a page's marker is the overrun since the last page read): the
+                // counters are the whole of it, the markers the part read so far
+                lost = std::max(tracefs->overruns(), store.anomaly(Anomaly::LostEvents));
             } else if (bpf) {
                 bpf->flushCounts(store);
                 lost = store.anomaly(Anomaly::LostEvents);
