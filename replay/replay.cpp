@@ -28,6 +28,7 @@ std::string simCauseName(tracing::MigrationCause c) {
         case tracing::MigrationCause::LoadBalanceActive: return sim::causeName(sim::MigrationCause::LbActive);
         case tracing::MigrationCause::Affinity: return sim::causeName(sim::MigrationCause::Affinity);
         case tracing::MigrationCause::Numa: return sim::causeName(sim::MigrationCause::Numa);
+        case tracing::MigrationCause::Exec: return sim::causeName(sim::MigrationCause::Exec);
         case tracing::MigrationCause::Count: break;
     }
     return "unknown";

@@ -22,7 +22,8 @@ static_assert(SSC_CAUSE_WAKEUP == static_cast<int>(MigrationCause::Wakeup) &&
               SSC_CAUSE_LB_NEWIDLE == static_cast<int>(MigrationCause::LoadBalanceNewidle) &&
               SSC_CAUSE_LB_ACTIVE == static_cast<int>(MigrationCause::LoadBalanceActive) &&
               SSC_CAUSE_NUMA == static_cast<int>(MigrationCause::Numa) &&
-              SSC_CAUSE_AFFINITY == static_cast<int>(MigrationCause::Affinity));
+              SSC_CAUSE_AFFINITY == static_cast<int>(MigrationCause::Affinity) &&
+              SSC_CAUSE_EXEC == static_cast<int>(MigrationCause::Exec));
 
 // The EventKind of a record kind; nullopt for SSC_COMM and unknown kinds.
 std::optional<EventKind> eventKindOfRecord(uint8_t kind);

@@ -95,6 +95,9 @@ struct SchedEvent {
     int32_t dstCpu = -1;
     int32_t waker = -1;
     bool byInterrupt = false;
+    // sched_migrate_task: the task was inside execve() (task_struct::in_execve), which only the
+    // BPF program can see; a trace.dat's migrations leave it false
+    bool inExec = false;
 };
 
 }  // namespace schedscope::tracing

@@ -72,7 +72,7 @@ void EventStore::push(Partition& p, const SchedEvent& e) {
         p.tsOverflow[i] = e.ts;
     }
     p.kindState.push_back(static_cast<uint8_t>(static_cast<uint8_t>(e.kind) | static_cast<uint8_t>(e.state) << 4 |
-                                               (e.byInterrupt ? 0x80 : 0)));
+                                               (e.byInterrupt || e.inExec ? 0x80 : 0)));
     p.prio.push_back(static_cast<uint8_t>(std::clamp(e.prio, 0, 255)));
     p.pid.push_back(e.pid);
     int32_t arg = -1;
@@ -167,7 +167,7 @@ SchedEvent EventStore::decode(const Partition& p, int cpu, size_t i) {
     e.cpu = cpu;
     e.kind = static_cast<EventKind>(p.kindState[i] & 0x0f);
     e.state = static_cast<TaskState>(p.kindState[i] >> 4 & 0x07);
-    e.byInterrupt = (p.kindState[i] & 0x80) != 0;
+    (e.kind == EventKind::MigrateTask ? e.inExec : e.byInterrupt) = (p.kindState[i] & 0x80) != 0;
     e.prio = p.prio[i];
     e.pid = p.pid[i];
     const int32_t arg = p.arg[i];

@@ -15,6 +15,12 @@
 //                                   out (stop_one_cpu() + completion in affine_move_task());
 //               load_balance_active otherwise (active_load_balance_cpu_stop(), kicked from the
 //                                   balancing CPU's softirq with stop_one_cpu_nowait()).
+//               exec                an affinity-like run (the task woke its own CPU's stopper)
+//                                   followed within kExecAfterStopperNs by P's own
+//                                   sched_process_exec: sched_exec(), the balance execve() does
+//                                   with stop_one_cpu() before it loads the binary. (A task that
+//                                   sets its own affinity and then execs, as taskset does, looks
+//                                   the same and is counted here too.)
 //  4. pull      the event's CPU is the destination (load balancing pulls to the balancing CPU):
 //               load_balance_newidle  current task is idle (pid 0) [the brief's rule: this also
 //                                     catches nohz idle balance, which we cannot tell apart
@@ -34,10 +40,15 @@
 namespace schedscope::tracing {
 
 enum class MigrationCause : uint8_t {
-    Wakeup, Fork, LoadBalancePeriodic, LoadBalanceNewidle, LoadBalanceActive, Numa, Affinity, Count
+    Wakeup, Fork, LoadBalancePeriodic, LoadBalanceNewidle, LoadBalanceActive, Numa, Affinity, Exec, Count
 };
 constexpr std::array<std::string_view, static_cast<size_t>(MigrationCause::Count)> kMigrationCauseNames = {
-    "wakeup", "fork", "load_balance_periodic", "load_balance_newidle", "load_balance_active", "numa", "affinity"};
+    "wakeup", "fork", "load_balance_periodic", "load_balance_newidle", "load_balance_active", "numa", "affinity", "exec"};
+// How soon after its stopper moved it a task's sched_process_exec makes the move sched_exec()'s:
+// execve() loads the binary in between, which may wait for the disk or, preempted on a busy CPU,
+// for its turn (105 ms behind a CPU hog in tests/data/traces/exec-balance.dat). A fork by the
+// task in between ends the wait: it is back in user space, past any execve().
+inline constexpr uint64_t kExecAfterStopperNs = 1'000'000'000;
 constexpr std::string_view migrationCauseName(MigrationCause c) { return kMigrationCauseNames[static_cast<size_t>(c)]; }
 
 struct Migration {

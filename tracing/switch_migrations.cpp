@@ -48,6 +48,10 @@ public:
                 break;
             case EventKind::ProcessFork:  // sched_fork(): the child starts on its parent's CPU
                 if (e.pid2 > 0) place(e.pid2, Seen{.cpu = e.cpu, .forkedHere = true});
+                untilExec_.erase(e.pid);  // the parent is in user space: past any execve()
+                break;
+            case EventKind::ProcessExec:
+                execed(e);
                 break;
             case EventKind::MigrateTask:
                 recordedMove(e);
@@ -60,6 +64,20 @@ public:
     std::vector<Migration> take() { return std::move(out_); }
 
 private:
+    void push(const Migration& m) {
+        // a stopper's move of a task that woke it itself: sched_exec() when the task's exec follows
+        if (m.cause == MigrationCause::Affinity) untilExec_[m.pid] = out_.size();
+        else untilExec_.erase(m.pid);
+        out_.push_back(m);
+    }
+
+    void execed(const SchedEvent& e) {
+        auto it = untilExec_.find(e.pid2 >= 0 ? e.pid2 : e.pid);  // old_pid: the thread that called execve()
+        if (it == untilExec_.end()) return;
+        if (e.ts - out_[it->second].ts <= kExecAfterStopperNs) out_[it->second].cause = MigrationCause::Exec;
+        untilExec_.erase(it);
+    }
+
     void switchedOut(const SchedEvent& e) {
         if (e.pid <= 0) return;
         if (isStopper(store_.commAt(e.pid, e.ts))) {
@@ -71,6 +89,7 @@ private:
             stoppers_.finished(e.pid);
         }
         if (e.state == TaskState::Dead) {  // its last switch: a later task of that pid is another task
+            untilExec_.erase(e.pid);
             unqueue(e.pid);
             tasks_.erase(e.pid);
             witnessed_.erase(e.pid);  // it never runs again: the pulls it waited on stay newidle
@@ -95,7 +114,7 @@ private:
             m.seenInSwitches = true;
             if (m.cause == MigrationCause::Numa) tasks_[lastStopperVictim_[e.cpu]].swapped = true;
             if (m.cause == MigrationCause::LoadBalanceNewidle && e.pid > 0) awaitNewidleWitnesses(e.cpu, pid);
-            out_.push_back(m);
+            push(m);
         }
         unqueue(pid);
         next = Seen{.cpu = e.cpu};
@@ -135,7 +154,7 @@ private:
         if (t.cpu >= 0 && e.srcCpu >= 0 && t.cpu != e.srcCpu) {
             Migration m{e.ts, e.pid, t.cpu, e.srcCpu, e.cpu, -1, causeOfMove(t, std::nullopt)};
             m.seenInSwitches = true;
-            out_.push_back(m);
+            push(m);
         }
         const bool queued = t.queued;
         unqueue(e.pid);
@@ -158,7 +177,7 @@ private:
         if (t.cpu >= 0 && t.cpu != e.dstCpu) {
             Migration m{e.ts, e.pid, t.cpu, e.dstCpu, e.cpu, -1, MigrationCause::Wakeup};
             m.seenInSwitches = true;
-            out_.push_back(m);
+            push(m);
         }
         unqueue(e.pid);
         t.cpu = e.dstCpu;
@@ -210,6 +229,7 @@ private:
         int32_t cpu;
     };
     std::unordered_map<int32_t, std::vector<Pending>> witnessed_;  // by witness pid
+    std::unordered_map<int32_t, size_t> untilExec_;                 // by pid: its affinity-like move, until its exec
     std::vector<Migration> out_;
 };
 

@@ -3,13 +3,16 @@
 // Skips (with the reason) without root/CAP_BPF, kernel BTF or a BPF build.
 #include <gtest/gtest.h>
 
+#include <spawn.h>
 #include <sys/syscall.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <atomic>
 #include <chrono>
 #include <ctime>
 #include <functional>
+#include <set>
 #include <thread>
 
 #include "bpf_source.h"
@@ -125,6 +128,49 @@ TEST(BpfSource, StreamSeesAffinityMovesWithCauseAndLevel) {
         }
     }
     EXPECT_GE(affinity, moves - 1) << "migrations of the moved thread:" << seen;
+}
+
+// execve()'s sched_exec() moves the task with its CPU's stopper, as an affinity change does:
+// the stream's migrate record says the task was inside execve() (task_struct::in_execve), so
+// those moves are exec's. Children /bin/true next to a busy thread, as
+// tests/data/traces/exec-balance.dat recorded them.
+TEST(BpfSource, StreamTellsExecBalancingFromAffinityChanges) {
+    SKIP_WITHOUT_BPF_OR_TWO_CPUS();
+    BpfOptions opt;
+    opt.ignoreSelf = false;
+    auto source = BpfSource::start(opt);
+    ASSERT_TRUE(source) << source.error();
+    EventStore store;
+    std::atomic<bool> stop{false};
+    std::thread hog([&] {
+        while (!stop) {}
+    });
+    std::set<pid_t> children;
+    for (int i = 0; i < 400; ++i) {
+        pid_t child = 0;
+        char arg0[] = "true";
+        char* argv[] = {arg0, nullptr};
+        if (posix_spawn(&child, "/bin/true", nullptr, nullptr, argv, environ) != 0) continue;
+        children.insert(child);
+        int status = 0;
+        waitpid(child, &status, 0);
+        if (i % 50 == 0) {
+            ASSERT_TRUE((*source)->poll(store, 0));
+        }
+    }
+    stop = true;
+    hog.join();
+    ASSERT_TRUE((*source)->poll(store, 0));
+    store.finish();
+    int exec = 0, affinity = 0;
+    for (const auto& mig : inferMigrations(store)) {
+        if (!children.count(mig.pid)) continue;
+        exec += mig.cause == MigrationCause::Exec;
+        affinity += mig.cause == MigrationCause::Affinity;
+    }
+    if (exec + affinity == 0) GTEST_SKIP() << "no stopper moved an exec'ing child on this run (the CPUs were idle enough)";
+    EXPECT_EQ(affinity, 0) << exec << " exec moves";
+    EXPECT_GT(exec, 0);
 }
 
 TEST(BpfSource, AggregateCountsAffinityMovesInTheKernel) {

@@ -35,6 +35,21 @@ public:
         store.append(e);
         return *this;
     }
+    Seq& exec(int cpu, int pid, uint64_t after = 1000) {
+        ts += after - 1000;
+        SchedEvent e = base(cpu, EventKind::ProcessExec, pid);
+        e.pid2 = pid;  // old_pid: the thread that called execve()
+        store.append(e);
+        return *this;
+    }
+    Seq& migrateInExec(int cpu, int pid, int src, int dst) {
+        SchedEvent e = base(cpu, EventKind::MigrateTask, pid);
+        e.srcCpu = src;
+        e.dstCpu = dst;
+        e.inExec = true;
+        store.append(e);
+        return *this;
+    }
     Seq& comm(int pid, const char* c) {
         store.noteComm(pid, 0, c);
         return *this;
@@ -160,6 +175,56 @@ TEST(MigrationCauses, AffinityWhenTheCallerRunsOnTheStoppersCpu) {
         .migrate(1, P, 1, 0)
         .sw(1, STOP1, T, TaskState::Sleeping);
     EXPECT_EQ(s.only(), MigrationCause::Affinity);
+}
+
+// sched_exec(): the task wakes its own CPU's stopper (stop_one_cpu()), which moves it, and it
+// goes on to load the binary on the new CPU: its sched_process_exec says the move was exec's.
+Seq ownStopperMove() {
+    Seq s;
+    s.comm(STOP1, "migration/1")
+        .sw(1, 0, P)
+        .ev(1, EventKind::Waking, STOP1, 1)  // P in execve() on CPU 1
+        .sw(1, P, STOP1, TaskState::Runnable)
+        .migrate(1, P, 1, 0)
+        .sw(1, STOP1, 0, TaskState::Sleeping)
+        .sw(0, 0, P);
+    return s;
+}
+Seq execBalance(uint64_t execAfterNs) {
+    Seq s = ownStopperMove();
+    s.exec(0, P, execAfterNs);
+    return s;
+}
+
+TEST(MigrationCauses, ExecWhenTheStoppersMoveIsFollowedByTheTasksExec) {
+    EXPECT_EQ(execBalance(1000).only(), MigrationCause::Exec);
+    EXPECT_EQ(execBalance(kExecAfterStopperNs - 10'000).only(), MigrationCause::Exec);
+    // an exec long after is no part of that move: a task that changed its own affinity
+    EXPECT_EQ(execBalance(kExecAfterStopperNs + 10'000).only(), MigrationCause::Affinity);
+    // nor one after the task forked: it had left any execve() (taskset -p, then a child)
+    Seq forked = ownStopperMove();
+    forked.fork(0, P, U).exec(0, P);
+    EXPECT_EQ(forked.only(), MigrationCause::Affinity);
+}
+
+TEST(MigrationCauses, ExecWhenTheBpfProgramSawTheTaskInsideExecve) {
+    // the BPF stream has no sched_process_exec; its migrate record says task_struct::in_execve
+    Seq s;
+    s.comm(STOP1, "migration/1")
+        .sw(1, 0, P)
+        .ev(1, EventKind::Waking, STOP1, 1)
+        .sw(1, P, STOP1, TaskState::Runnable)
+        .migrateInExec(1, P, 1, 0)
+        .sw(1, STOP1, 0, TaskState::Sleeping);
+    EXPECT_EQ(s.only(), MigrationCause::Exec);
+}
+
+TEST(MigrationCauses, AWakeupInsideExecveStaysAWakeup) {
+    // in_execve is set through the whole execve(): a task woken there (a page of the binary read
+    // from disk) and placed on another CPU is a wakeup's move
+    Seq s;
+    s.ev(0, EventKind::Waking, P, 1).migrateInExec(0, P, 0, 1).ev(0, EventKind::Wakeup, P, 1);
+    EXPECT_EQ(s.only(), MigrationCause::Wakeup);
 }
 
 TEST(MigrationCauses, AffinityOtherwise) {

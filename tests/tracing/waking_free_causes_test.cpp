@@ -45,7 +45,8 @@ TEST_P(WakingFreeCauses, AreTheCausesOfTheWholeTrace) {
 
 INSTANTIATE_TEST_SUITE_P(Fixtures, WakingFreeCauses,
                          testing::Values("mixed-v7.dat", "switches-only/full.dat", "lossy/full.dat", "replay/hackbench.dat",
-                                         "replay/forkstorm.dat", "replay/tcp-pingpong.dat", "replay/napper-2hogs.dat"));
+                                         "replay/forkstorm.dat", "replay/tcp-pingpong.dat", "replay/napper-2hogs.dat",
+                                         "exec-balance.dat"));
 
 }  // namespace
 }  // namespace schedscope::tracing

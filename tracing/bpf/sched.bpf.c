@@ -300,7 +300,8 @@ static __always_inline long task_state(struct task_struct *t)
  * the trace-based rules these mirror):
  *   current is migration/N        a cpu stopper: load_balance_active when it was woken from
  *                                 softirq (active_load_balance_cpu_stop kicked by
- *                                 sched_balance_rq), else affinity (affine_move_task, exec)
+ *                                 sched_balance_rq), exec when p is inside execve()
+ *                                 (p->in_execve: sched_exec()), else affinity (affine_move_task)
  *   p->on_rq == 0                 p is not queued: try_to_wake_up() placing it -> wakeup, or
  *                                 fork when its wake_up_new_task() is pending
  *   softirq                       SCHED_SOFTIRQ: load_balance_periodic when pulling to this CPU,
@@ -317,7 +318,9 @@ static __always_inline __u8 migrate_cause(struct task_struct *p, __s32 pid, int 
     __s32 cur = (__s32)bpf_get_current_pid_tgid();
     if (is_stopper(comm)) {
         __u8 *soft = bpf_map_lookup_elem(&stopper_softirq, &cur);
-        return soft && *soft ? SSC_CAUSE_LB_ACTIVE : SSC_CAUSE_AFFINITY;
+        if (soft && *soft)
+            return SSC_CAUSE_LB_ACTIVE;
+        return BPF_CORE_READ_BITFIELD_PROBED(p, in_execve) ? SSC_CAUSE_EXEC : SSC_CAUSE_AFFINITY;
     }
     if (BPF_CORE_READ(p, on_rq) == 0)
         return bpf_map_lookup_elem(&fork_pending, &pid) ? SSC_CAUSE_FORK : SSC_CAUSE_WAKEUP;
@@ -458,8 +461,11 @@ static __always_inline int on_migrate(struct task_struct *p, int dst)
     if (do_stream) {
         if (ignored(p, false))
             return 0;
+        __u8 state = SSC_STATE_UNKNOWN;
+        if (BPF_CORE_READ_BITFIELD_PROBED(p, in_execve))
+            state |= SSC_MIGRATE_IN_EXEC;
         emit(s, SSC_MIGRATE, pid, (__s32)(((__u32)src & 0xffff) << 16 | ((__u32)dst & 0xffff)), BPF_CORE_READ(p, prio),
-             SSC_STATE_UNKNOWN);
+             state);
     }
     if (do_aggregate) {
         struct ssc_mig_key k = {.src = (__u16)src, .dst = (__u16)dst, .cause = migrate_cause(p, pid, dst)};

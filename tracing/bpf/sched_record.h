@@ -30,6 +30,9 @@ enum ssc_state {
 /* state bit of a wake record: the tracepoint ran in a hardirq (a device, an hrtimer's expiry) or
  * in a softirq other than the network's; see tracing/interrupt_context.h */
 #define SSC_WAKE_BY_INTERRUPT 0x80
+/* state bit of a migrate record: the task was inside execve() (task_struct::in_execve), where a
+ * stopper's move is sched_exec()'s; a reader that predates the bit ignored migrate states */
+#define SSC_MIGRATE_IN_EXEC 0x80
 
 /* Migration causes, in the order of tracing::MigrationCause (static_assert'ed in C++). */
 enum ssc_cause {
@@ -40,7 +43,8 @@ enum ssc_cause {
     SSC_CAUSE_LB_ACTIVE = 4,
     SSC_CAUSE_NUMA = 5,
     SSC_CAUSE_AFFINITY = 6,
-    SSC_CAUSE_COUNT = 7
+    SSC_CAUSE_EXEC = 7,
+    SSC_CAUSE_COUNT = 8
 };
 
 /* One event, 24 bytes (32 in the ring buffer with its 8-byte header).

@@ -50,6 +50,7 @@ struct task_struct {
     pid_t pid;
     pid_t tgid;
     char comm[16];
+    unsigned int in_execve : 1;  /* a bitfield: read with BPF_CORE_READ_BITFIELD_PROBED */
 };
 #pragma clang attribute pop
 
