@@ -267,7 +267,7 @@ void MainWindow::showSession(const SessionPtr& session) {
         status = tr("root domains (cpuset partitions): %1   ").arg(spans.join(QStringLiteral(" | "))) + status;
     }
     statusLabel_->setText(status);
-    if (bannerIsLoadError_) banner_->hide();
+    clearLoadError();
     // what the loader set aside from the input (an invalid SLIT, a CPU two nodes list) first,
     // then what the built domains break
     QStringList notices;
@@ -282,10 +282,8 @@ void MainWindow::showSession(const SessionPtr& session) {
         notices << tr("%n warning(s) building the domains; first: %1", nullptr, int(session->problems.size()))
                        .arg(qs(session->problems.front()));
     for (const auto& note : session->tree->notes) notices << tr("the kernel: %1").arg(qs(note));
-    if (!notices.isEmpty()) {
-        banner_->showNotice(notices.join(QStringLiteral("  \u00b7  ")));
-        bannerIsLoadError_ = true;  // cleared by the next successful load
-    }
+    // this topology's own row: the last one's notices go, a message (an error) stays beside them
+    banner_->setNotices(Banner::Topic::Topology, notices.join(QStringLiteral("  \u00b7  ")));
     if (newTopology) {
         const auto& sp = session->spec;
         if (sp.kind == TopologySpec::Kind::HwlocXml || sp.kind == TopologySpec::Kind::SysfsRoot ||
@@ -297,6 +295,11 @@ void MainWindow::showSession(const SessionPtr& session) {
     }
     updateHeat();
     emit sessionShown(session);
+}
+
+void MainWindow::clearLoadError() {
+    if (bannerIsLoadError_) banner_->clearMessage();
+    bannerIsLoadError_ = false;
 }
 
 QString MainWindow::statusText() const { return statusLabel_->text(); }

@@ -51,6 +51,9 @@ public:
     SessionPtr session() const { return session_; }
     SessionLoader* loader() const { return loader_; }
     Banner* banner() const { return banner_; }
+    // Something opened: the error of an open that failed before it goes from the banner (other
+    // messages, such as a lesson's problems, stay).
+    void clearLoadError();
     TopologyView* topologyView() const { return topologyView_; }
     QString statusText() const;  // the status bar's line: the source, timings, root domains
     DomainTreeView* domainTreeView() const { return treeView_; }

@@ -74,7 +74,7 @@ void ScreenshotJob::complete() {
     if (!message.isEmpty()) {
         code = 1;
     } else if (!window.session() || (window.banner()->isError() && !window.banner()->isHidden())) {
-        message = tr("%1 (screenshot written to %2)").arg(window.banner()->text(), options_.screenshot);
+        message = tr("%1 (screenshot written to %2)").arg(window.banner()->message(), options_.screenshot);
         code = 1;
     }
     window_.reset();

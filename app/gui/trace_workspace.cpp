@@ -130,7 +130,10 @@ TraceWorkspace::TraceWorkspace(MainWindow* window) : QObject(window), window_(wi
             notices << tr("%1: %2").arg(t->name, qs(tracing::describeSilentCpus(silent)));
         if (const std::string gaps = tracing::describeSwitchGaps(t->data->switchGaps); !gaps.empty())
             notices << tr("%1: %2").arg(t->name, qs(gaps));
-        if (!notices.isEmpty()) window_->banner()->showNotice(notices.join(QStringLiteral("; ")));
+        // this trace's own row, in place of the last one's; a failed open never gets here, so
+        // it leaves the open trace's notices as they were
+        window_->clearLoadError();
+        window_->banner()->setNotices(Banner::Topic::Trace, notices.join(QStringLiteral("; ")));
     });
     connect(loader_, &TraceLoader::failed, this, [this](const QString& error) {
         window_->statusBar()->clearMessage();
@@ -341,6 +344,8 @@ void TraceWorkspace::showTrace(const TraceSessionPtr& trace) {
     taskModel_->setTrace(trace);
     if (fresh) {
         task_ = -1;
+        // a live capture replaces the file and what was said of it (its own warnings are messages)
+        if (trace->live) window_->banner()->setNotices(Banner::Topic::Trace, QString());
         if (!docksShown_) {
             for (QDockWidget* d : docks_) d->show();
             docks_[1]->raise();

@@ -188,6 +188,32 @@ TEST_F(MainWindowTest, BrokenXmlKeepsWhatIsOpenAndShowsTheError) {
     EXPECT_TRUE(window.banner()->isHidden());
 }
 
+// A failed open keeps the open machine and what the banner said of it: the error shows beside
+// the notices of the snapshot that is still open (it replaced them), and the next machine's
+// load leaves neither.
+TEST_F(MainWindowTest, AFailedOpenKeepsTheOpenMachinesNotices) {
+    QSignalSpy shown(&window, &MainWindow::sessionShown);
+    window.openPath(qs(schedscope::test::dataPath("topologies/sysfs/8em64t-2s2ca2c-buggynuma.tar.bz2")));
+    ASSERT_TRUE(shown.wait(60'000));
+    const SessionPtr before = window.session();
+    const QString notice = window.banner()->notices(Banner::Topic::Topology);
+    ASSERT_TRUE(notice.startsWith(QStringLiteral("2 input problem(s) set aside"))) << notice.toStdString();
+
+    QSignalSpy failed(&window, &MainWindow::loadFailed);
+    window.openPath(QStringLiteral("/tmp/no-such-dir/broken.xml"));
+    ASSERT_TRUE(failed.wait(60'000));
+    EXPECT_EQ(window.session(), before);
+    EXPECT_FALSE(window.banner()->isHidden());
+    EXPECT_TRUE(window.banner()->isError());
+    EXPECT_TRUE(window.banner()->message().contains(QStringLiteral("broken.xml"))) << window.banner()->message().toStdString();
+    EXPECT_TRUE(window.banner()->text().contains(notice)) << window.banner()->text().toStdString();
+
+    window.open(test::syntheticSpec("pack:1 l3:1 core:2 pu:2"));
+    ASSERT_TRUE(shown.wait(60'000));
+    EXPECT_TRUE(window.banner()->isHidden()) << window.banner()->text().toStdString();
+    EXPECT_TRUE(window.banner()->text().isEmpty()) << window.banner()->text().toStdString();
+}
+
 TEST_F(MainWindowTest, UnknownPresetKeepsWhatIsOpen) {
     openSynthetic();
     const SessionPtr before = window.session();

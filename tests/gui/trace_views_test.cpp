@@ -467,6 +467,49 @@ TEST_F(TraceWindowTest, InputAnomaliesAreNoticedInTheBanner) {
     EXPECT_FALSE(window.banner()->text().contains(QStringLiteral("forkstorm.report.txt: anomalies"))) << window.banner()->text().toStdString();
 }
 
+// The banner says what applies to the trace open now: a damaged trace's notices go when a clean
+// trace replaces it (they stayed, as if the clean one were damaged), and stay with it when the
+// next open fails, beside that error, since the damaged trace is still the one shown. Likewise
+// the broken-timestamps notice of a corrupt trace.dat.
+TEST_F(TraceWindowTest, TheBannersNoticesAreTheOpenTracesOnly) {
+    std::string text = schedscope::test::readFile(schedscope::test::dataPath("traces/report-variants/forkstorm.report.txt"));
+    text += "=== not an event ===\n";
+    QTemporaryDir dir;
+    ASSERT_TRUE(dir.isValid());
+    const QString damaged = writeFile(dir, QStringLiteral("forkstorm-damaged.txt"), QByteArray::fromStdString(text));
+    const TraceSessionPtr first = openOverTwoCpus(damaged);
+    ASSERT_TRUE(first && first->data);
+    const QString notice = QStringLiteral("forkstorm-damaged.txt: ") + QString::fromStdString(tracing::describeInputAnomalies(*first->data->store));
+    EXPECT_FALSE(window.banner()->isHidden());
+    EXPECT_TRUE(window.banner()->text().contains(notice)) << window.banner()->text().toStdString();
+
+    // a failed open: the damaged trace stays, and so does what the banner said of it
+    QSignalSpy failed(&window, &MainWindow::loadFailed);
+    window.openTraceFile(writeFile(dir, QStringLiteral("garbage.txt"), "hello\nthis is not a trace\n"));
+    ASSERT_TRUE(failed.wait(60'000));
+    EXPECT_EQ(window.traceWorkspace()->trace(), first);
+    EXPECT_FALSE(window.banner()->isHidden());
+    EXPECT_TRUE(window.banner()->isError());
+    EXPECT_TRUE(window.banner()->message().contains(QStringLiteral("garbage.txt"))) << window.banner()->message().toStdString();
+    EXPECT_FALSE(window.banner()->message().contains(QLatin1Char('\n')));
+    EXPECT_TRUE(window.banner()->text().contains(notice)) << window.banner()->text().toStdString();
+
+    // the clean file: neither the damaged one's notice nor the failed open's error
+    ASSERT_TRUE(openTraceNow(window, QString::fromStdString(schedscope::test::dataPath("traces/report-variants/forkstorm.report.txt"))));
+    EXPECT_FALSE(window.banner()->text().contains(QStringLiteral("forkstorm-damaged.txt"))) << window.banner()->text().toStdString();
+    EXPECT_FALSE(window.banner()->isError()) << window.banner()->text().toStdString();
+    EXPECT_FALSE(window.banner()->text().contains(QStringLiteral("garbage.txt"))) << window.banner()->text().toStdString();
+
+    // a corrupt trace.dat's broken timestamps, then the intact recording
+    QByteArray bytes = QByteArray::fromStdString(schedscope::test::readFile(schedscope::test::dataPath("traces/record-v6.dat")));
+    for (int k = 0; k < 64; ++k) bytes[90000 + k * 7] = char(bytes[90000 + k * 7] ^ 0xff);
+    ASSERT_TRUE(openTraceNow(window, writeFile(dir, QStringLiteral("v6-flip90000.dat"), bytes)));
+    EXPECT_TRUE(window.banner()->text().contains(QStringLiteral("v6-flip90000.dat: "))) << window.banner()->text().toStdString();
+    ASSERT_TRUE(openTraceNow(window, QString::fromStdString(schedscope::test::dataPath("traces/record-v6.dat"))));
+    EXPECT_FALSE(window.banner()->text().contains(QStringLiteral("v6-flip90000.dat"))) << window.banner()->text().toStdString();
+    EXPECT_FALSE(window.banner()->text().contains(QStringLiteral("broken timestamps"))) << window.banner()->text().toStdString();
+}
+
 // Durations of a second or more are given in seconds: a 300 s trace's rate bins are 1.5 s
 // long and a 2 s wait is marked so, not "1500.00 ms" and "2000.00 ms".
 TEST_F(TraceWindowTest, DurationsOfASecondOrMoreAreGivenInSeconds) {
