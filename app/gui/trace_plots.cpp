@@ -14,43 +14,10 @@
 namespace schedscope::gui {
 
 TracePlot::TracePlot(QWidget* parent) : QCustomPlot(parent) {
-    plotLayout()->insertRow(0);
-    title_ = new QCPTextElement(this, QString(), QFont(font().family(), 10, QFont::Bold));
-    plotLayout()->addElement(0, 0, title_);
     setMinimumSize(240, 180);
-    connect(this, &QCustomPlot::afterLayout, this, &TracePlot::fitTitle);
 }
 
-void TracePlot::setTitle(const QString& text) {
-    fullTitle_ = text;
-    title_->setText(text);
-    fitTitle();
-}
-
-void TracePlot::fitTitle() {
-    // the width the title's column can have: the plot's, less the other columns (the matrix's
-    // colour scale); the title's own text must not set it, or it never shrinks
-    double others = 0;
-    for (int c = 1; c < plotLayout()->columnCount(); ++c) {
-        double w = 0;
-        for (int r = 0; r < plotLayout()->rowCount(); ++r)
-            if (plotLayout()->hasElement(r, c)) w = std::max<double>(w, plotLayout()->element(r, c)->outerRect().width());
-        others += w + plotLayout()->columnSpacing();
-    }
-    const double room = viewport().width() - others - 8;
-    // a point or two smaller first, then an ellipsis: the end (the file name) matters least
-    QFont font = title_->font();
-    int size = 10;
-    for (; size > 8 && QFontMetricsF(QFont(font.family(), size, QFont::Bold)).horizontalAdvance(fullTitle_) > room; --size) {}
-    font = QFont(font.family(), size, QFont::Bold);
-    const QString shown = QFontMetricsF(font).elidedText(fullTitle_, Qt::ElideRight, std::max(room, 0.0));
-    if (shown == title_->text() && font == title_->font()) return;
-    title_->setFont(font);
-    title_->setText(shown);
-    // lay out again with the new title: this layout's sizes were the old one's
-    for (auto phase : {QCPLayoutElement::upPreparation, QCPLayoutElement::upMargins, QCPLayoutElement::upLayout})
-        plotLayout()->update(phase);
-}
+void TracePlot::setTitle(const QString& text) { title_.setText(text); }
 
 void TracePlot::paintTo(QPainter& painter, const QRectF& target) {
     QPicture picture;
@@ -81,7 +48,7 @@ void TracePlot::showEmpty(const QString& text) {
 
 void TracePlot::showEmptyReason(const QString& why) { reason_.setText(why); }
 
-QString TracePlot::shownTitle() const { return title_->text(); }
+QString TracePlot::shownTitle() const { return title_.shown(); }
 
 QString TracePlot::emptyReasonText() const { return reason_.text(); }
 

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "plot_note.h"
+#include "plot_title.h"
 #include "trace_loader.h"
 
 namespace schedscope::gui {
@@ -20,8 +21,8 @@ public:
     void paintTo(QPainter& painter, const QRectF& target);
     // The note across empty axes, saying why they are empty ("" when they are not; tests).
     QString emptyReasonText() const;
-    QString title() const { return fullTitle_; }  // whole, as set
-    QString shownTitle() const;                   // as drawn: elided to fit (tests)
+    QString title() const { return title_.text(); }  // whole, as set
+    QString shownTitle() const;                      // as drawn: elided to fit (tests)
 
 signals:
     void exportRequested();
@@ -32,14 +33,12 @@ protected:
     void showEmpty(const QString& text);
     // The title, elided (after a smaller font) to the plot's width after every layout.
     void setTitle(const QString& text);
-    void fitTitle();
     // Why the axes are empty, written across the middle of them ("" hides it): empty axes
     // alone read as a bug.
     void showEmptyReason(const QString& why);
     TraceSessionPtr trace_;
-    QCPTextElement* title_ = nullptr;
     PlotNote reason_{this};
-    QString fullTitle_;
+    PlotTitle title_{this};
 };
 
 class MigrationMatrixPlot : public TracePlot {

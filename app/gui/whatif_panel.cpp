@@ -27,6 +27,7 @@
 #include <qcustomplot.h>
 
 #include "plot_note.h"
+#include "plot_title.h"
 #include "qt_convert.h"
 #include "sim/contention.h"
 #include "sim/sched_knobs.h"
@@ -221,9 +222,10 @@ WhatIfPanel::WhatIfPanel(QWidget* parent) : QWidget(parent) {
     plot_ = new QCustomPlot;
     plot_->setObjectName(QStringLiteral("whatIfMigrationsPlot"));
     plot_->setMinimumSize(220, 120);
-    plot_->plotLayout()->insertRow(0);
-    plot_->plotLayout()->addElement(0, 0, new QCPTextElement(plot_, tr("Migrations per level (mean per run)"),
-                                                             QFont(font().family(), 10, QFont::Bold)));
+    // the title fits the plot as the trace plots' titles do: at 10 pt it is wider than the
+    // plot's narrowest width (220 px), and was cut at both sides there
+    plotTitle_ = std::make_unique<PlotTitle>(plot_);
+    plotTitle_->setText(tr("Migrations per level (mean per run)"));
     plot_->yAxis->setLabel(tr("migrations"));
     plot_->legend->setVisible(true);
     plot_->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignRight);
@@ -561,6 +563,8 @@ QString WhatIfPanel::whyNoResult() const {
     if (r.cancelled) return tr("No result: cancelled; press Run to start again");
     return tr("No runs yet: press Run to simulate both settings");
 }
+
+QString WhatIfPanel::plotTitleText() const { return plotTitle_->shown(); }
 
 QString WhatIfPanel::plotNoteText() const { return plotNote_->text(); }
 

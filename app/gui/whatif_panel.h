@@ -27,6 +27,7 @@ class QTableView;
 namespace schedscope::gui {
 
 class PlotNote;
+class PlotTitle;
 class TopologyView;
 class WhatIfRunner;
 class WhatIfTableModel;
@@ -65,6 +66,7 @@ public:
     QCustomPlot* plot() const { return plot_; }
     TopologyView* heatView(int setting) const { return heat_[setting & 1]; }
     QString statusText() const;
+    QString plotTitleText() const;  // the migrations plot's title as drawn: smaller or elided to fit
     QString plotNoteText() const;  // the note across the empty migrations plot ("" when it has bars)
     bool running() const;
 
@@ -122,6 +124,7 @@ private:
     QLabel* status_;
     QTableView* table_;
     QCustomPlot* plot_;
+    std::unique_ptr<PlotTitle> plotTitle_;
     std::unique_ptr<PlotNote> plotNote_;  // across the empty plot: why it is empty (no runs yet, ...)
     TopologyView* heat_[2];
     QLabel* heatTitle_[2];

@@ -18,6 +18,7 @@
 #include <qcustomplot.h>
 
 #include "gui_test_util.h"
+#include "painted_text.h"
 #include <QDir>
 #include <QFile>
 
@@ -801,6 +802,34 @@ TEST(WhatIfPanel, AStalledWorkloadIsNamedInTheStatus) {
     EXPECT_TRUE(status.contains(QStringLiteral(" 2 of them stalled at 0.003000 s: 2 task(s) blocked in a Wait, a Barrier or a Take")))
         << status.toStdString();
     EXPECT_FALSE(status.contains(QLatin1Char('\n')));
+}
+
+// The migrations plot's title fits the plot, as the trace plots' titles do: a point or two
+// smaller, then elided at its end, never cut at both sides as it was at the plot's narrowest
+// (220 px) or in a small export.
+TEST(WhatIfPanel, TheMigrationsPlotsTitleFitsThePlot) {
+    WhatIfPanel panel;
+    QCustomPlot* plot = panel.plot();
+    const QString whole = QStringLiteral("Migrations per level (mean per run)");
+    for (const int width : {220, 160, 600}) {
+        test::TextRecorder recorder(QSize(width, 160));
+        {
+            QCPPainter p(&recorder);
+            plot->toPainter(&p, width, 160);
+        }
+        const QString shown = panel.plotTitleText();
+        EXPECT_TRUE(shown.startsWith(QStringLiteral("Migrations"))) << width << ": " << shown.toStdString();
+        if (width >= 600) EXPECT_EQ(shown, whole);
+        else EXPECT_TRUE(shown == whole || shown.endsWith(QChar(0x2026))) << width << ": " << shown.toStdString();
+        bool inside = false;
+        QStringList all;
+        for (const auto& t : recorder.texts()) {
+            all << t.text;
+            if (t.text == shown)
+                inside = t.at.x() >= 0 && t.at.x() + QFontMetricsF(t.font).horizontalAdvance(t.text) <= width;
+        }
+        EXPECT_TRUE(inside) << width << ": " << all.join(QStringLiteral(" | ")).toStdString();
+    }
 }
 
 TEST(WhatIfPanel, NothingOpenSaysSo) {
