@@ -718,16 +718,29 @@ void TimelineView::paintLegend(QPainter& p, const QRectF& r) const {
     p.setPen(QColor(0x30, 0x30, 0x38));
     double x = r.left() + 6;
     const double y = r.top() + 10;
-    p.drawText(QRectF(x, r.top(), 160, 20), Qt::AlignVCenter | Qt::AlignLeft, tr("Migrations by level:"));
-    x += p.fontMetrics().horizontalAdvance(tr("Migrations by level:")) + 10;
-    for (size_t l = 0; l < d.levels.size(); ++l) {
-        const uint64_t count = d.migrationTsByLevel[l].size();
-        if (!count && l + 1 == d.levels.size()) continue;  // no "unknown" when there are none
+    // the levels with migrations; of the rest, which they are, or why there are none at all (the
+    // words of the empty plots): a bare "MC (0)" left the reader to guess
+    const QString why = qs(whyNoMigrations(d));
+    if (!why.isEmpty()) {
+        p.drawText(QRectF(x, r.top(), r.right() - x - 6, 20), Qt::AlignVCenter | Qt::AlignLeft,
+                   p.fontMetrics().elidedText(why, Qt::ElideRight, int(r.right() - x - 6)));
+    } else {
+        p.drawText(QRectF(x, r.top(), 160, 20), Qt::AlignVCenter | Qt::AlignLeft, tr("Migrations by level:"));
+        x += p.fontMetrics().horizontalAdvance(tr("Migrations by level:")) + 10;
+    }
+    for (size_t l : levelsWithMigrations(d)) {
         const QColor c = levelColor(qs(d.levels[l]));
         p.fillRect(QRectF(x, y - 4, 14, 8), c);
-        const QString text = qs(d.levels[l]) + QStringLiteral(" (") + QString::number(count) + QLatin1Char(')');
+        const QString text = qs(d.levels[l]) + QStringLiteral(" (") + QString::number(d.migrationTsByLevel[l].size()) + QLatin1Char(')');
         p.drawText(QRectF(x + 18, r.top(), 200, 20), Qt::AlignVCenter | Qt::AlignLeft, text);
         x += 18 + p.fontMetrics().horizontalAdvance(text) + 14;
+    }
+    if (const QString none = qs(describeLevelsWithoutMigrations(d)); !none.isEmpty() && x < r.right() - 6) {
+        p.save();
+        p.setPen(QColor(0x70, 0x70, 0x78));
+        p.drawText(QRectF(x, r.top(), r.right() - x - 6, 20), Qt::AlignVCenter | Qt::AlignLeft,
+                   p.fontMetrics().elidedText(none, Qt::ElideRight, int(r.right() - x - 6)));
+        p.restore();
     }
     QString second = markerSummary();
     if (second.isEmpty())

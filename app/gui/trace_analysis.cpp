@@ -219,4 +219,20 @@ std::string whyNoMigrations(const TraceAnalysis& a) {
            " between CPUs";
 }
 
+std::vector<size_t> levelsWithMigrations(const TraceAnalysis& a) {
+    std::vector<size_t> out;
+    for (size_t l = 0; l < a.levels.size() && l < a.migrationTsByLevel.size(); ++l)
+        if (!a.migrationTsByLevel[l].empty()) out.push_back(l);
+    return out;
+}
+
+std::string describeLevelsWithoutMigrations(const TraceAnalysis& a) {
+    if (a.migrations.empty()) return {};
+    std::string names;
+    // the unknown bucket (last) is no level of the machine: nothing to say when it is empty
+    for (size_t l = 0; l + 1 < a.levels.size() && l < a.migrationTsByLevel.size(); ++l)
+        if (a.migrationTsByLevel[l].empty()) names += (names.empty() ? "" : ", ") + a.levels[l];
+    return names.empty() ? std::string() : "none at " + names;
+}
+
 }  // namespace schedscope

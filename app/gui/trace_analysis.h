@@ -90,6 +90,14 @@ struct AnalysisOptions {
 // events migrations come from were not recorded.
 std::string whyNoMigrations(const TraceAnalysis& a);
 
+// The levels a legend of migrations by level names, as indices into a.levels bottom-up: those
+// with migrations (the unknown bucket too, when it has any). A level listed as "MC (0)" read as
+// a fault of the legend.
+std::vector<size_t> levelsWithMigrations(const TraceAnalysis& a);
+// What such a legend leaves out: "none at SMT, CLS", the levels no migration was at ("" when
+// each has some, or when the trace has no migrations at all: whyNoMigrations() says why then).
+std::string describeLevelsWithoutMigrations(const TraceAnalysis& a);
+
 // Derives the views' tables. `tree` classifies migrations (a CPU outside it: "unknown").
 std::shared_ptr<const TraceAnalysis> analyzeTrace(std::shared_ptr<const tracing::EventStore> store,
                                                   const DomainTree& tree, const AnalysisOptions& options = {});

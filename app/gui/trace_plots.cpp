@@ -252,8 +252,9 @@ void LevelRatePlot::setTrace(TraceSessionPtr trace) {
     yAxis->setLabel(units.countsNs ? tr("migrations / s") : tr("migrations / bin"));
     double top = 1;
     if (grouping_ == Grouping::Level) {
-        for (size_t l = 0; l < d.levels.size(); ++l) {
-            if (d.migrationTsByLevel[l].empty() && l + 1 == d.levels.size()) continue;
+        // the levels with migrations, as the timeline's legend lists them: a flat "MC (0)" line
+        // said nothing the empty axes' note (or the legend's "none at MC") does not
+        for (size_t l : levelsWithMigrations(d)) {
             addRateGraph(qs(d.levels[l]) + QStringLiteral(" (") + QString::number(d.migrationTsByLevel[l].size()) + QLatin1Char(')'),
                          levelColor(qs(d.levels[l])), d.ratesByLevel[l], binS, units.countsNs, top);
         }
@@ -268,6 +269,7 @@ void LevelRatePlot::setTrace(TraceSessionPtr trace) {
                          QColor::fromHsv(int(c * 360 / causes), 200, 200), bins, binS, units.countsNs, top);
         }
     }
+    showLevelsLeftOut(grouping_ == Grouping::Level ? qs(describeLevelsWithoutMigrations(d)) : QString());
     xAxis->setRange(0, std::max(binS, units.inUnit(double(d.lastTs - d.firstTs), 1e9)));
     yAxis->setRange(0, top * 1.1);
     const QString bin = units.duration(double(d.rateBinNs));
@@ -298,6 +300,28 @@ void LevelRatePlot::addRateGraph(const QString& name, const QColor& colour, cons
     keys << double(bins.size()) * binS;
     values << (bins.empty() ? 0.0 : values.back());
     g->setData(keys, values, true);
+}
+
+void LevelRatePlot::showLevelsLeftOut(const QString& text) {
+    // last in the legend, after the lines of this trace (they were added after it)
+    if (leftOut_) {
+        legend->take(leftOut_);
+        legend->simplify();
+    }
+    if (!text.isEmpty()) {
+        if (!leftOut_) {
+            leftOut_ = new QCPTextElement(this, QString(), legend->font());
+            leftOut_->setLayer(legend->layer());  // on the plot's layer the legend's box hid it
+            leftOut_->setTextColor(QColor(0x70, 0x70, 0x78));
+            leftOut_->setTextFlags(Qt::AlignLeft | Qt::AlignVCenter);
+        }
+        leftOut_->setText(text);
+        legend->addElement(leftOut_);
+    } else if (leftOut_) {
+        delete leftOut_;
+        leftOut_ = nullptr;
+    }
+    legend->setVisible(graphCount() > 0 || leftOut_);  // an empty legend is a stray box on the note
 }
 
 void LevelRatePlot::setGrouping(Grouping g) {

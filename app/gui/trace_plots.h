@@ -90,7 +90,10 @@ private:
     // trace clock that does not count ns
     void addRateGraph(const QString& name, const QColor& colour, const std::vector<uint64_t>& bins, double binS, bool perSecond,
                       double& top);
+    // the legend's last line: the levels it leaves out, having no migrations ("" for none)
+    void showLevelsLeftOut(const QString& text);
     Grouping grouping_ = Grouping::Level;
+    QCPTextElement* leftOut_ = nullptr;  // in the legend while it has text
 };
 
 class LatencyHistogramPlot : public TracePlot {

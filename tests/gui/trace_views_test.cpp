@@ -676,6 +676,59 @@ bool openQemuTraceOnEpyc(MainWindow& w) {
     return openTraceNow(w, QString::fromStdString(schedscope::test::dataPath("traces/qemu/x86-2s4n4c2t-linux-6.1.dat")));
 }
 
+// The texts the timeline paints at 1600x900.
+QStringList paintedTimeline(TimelineView* tl) {
+    test::TextRecorder recorder(QSize(1600, 900));
+    {
+        QPainter p(&recorder);
+        tl->paintTo(p, QRectF(0, 0, 1600, 900));
+    }
+    QStringList texts;
+    for (const auto& t : recorder.texts()) texts << t.text;
+    return texts;
+}
+
+// The timeline's legend names the levels with migrations and says what it leaves out, as the
+// rates plot's does: a level no migration was at is "none at ..." (it read "MC (0)", with
+// nothing saying why), and a trace without migrations says why, in the empty plots' words.
+TEST_F(TraceWindowTest, TheTimelineLegendSaysWhyALevelHasNoMigrations) {
+    ASSERT_TRUE(openQemuTraceOnEpyc(window));
+    TraceWorkspace* ws = window.traceWorkspace();
+    const TraceAnalysis& d = *ws->trace()->data;
+    const QString none = QString::fromStdString(describeLevelsWithoutMigrations(d));
+    ASSERT_TRUE(none.startsWith(QStringLiteral("none at "))) << "the trace should leave a level without migrations";
+    const QRegularExpression entry(QStringLiteral("^(\\S+) \\((\\d+)\\)$"));  // "MC (12)"
+    QStringList texts = paintedTimeline(ws->timeline());
+    int entries = 0;
+    for (const QString& t : texts)
+        if (const auto m = entry.match(t); m.hasMatch()) {
+            ++entries;
+            EXPECT_NE(m.captured(2), QStringLiteral("0")) << t.toStdString();
+        }
+    EXPECT_EQ(entries, int(levelsWithMigrations(d).size())) << texts.join(QStringLiteral(" | ")).toStdString();
+    EXPECT_TRUE(texts.contains(none)) << texts.join(QStringLiteral(" | ")).toStdString();
+    // the rates plot: a line per level with migrations, and the same words in its legend
+    EXPECT_EQ(ws->rates()->graphCount(), int(levelsWithMigrations(d).size()));
+    for (int i = 0; i < ws->rates()->graphCount(); ++i)
+        EXPECT_FALSE(ws->rates()->graph(i)->name().endsWith(QStringLiteral(" (0)"))) << ws->rates()->graph(i)->name().toStdString();
+    test::TextRecorder recorder(QSize(1000, 500));
+    {
+        QPainter p(&recorder);
+        ws->rates()->paintTo(p, QRectF(0, 0, 1000, 500));
+    }
+    QStringList plotted;
+    for (const auto& t : recorder.texts()) plotted << t.text;
+    EXPECT_TRUE(plotted.contains(none)) << plotted.join(QStringLiteral(" | ")).toStdString();
+
+    // no migrations at all: why, not "MC (0)"
+    ASSERT_TRUE(openFixtureOnTwoCpus(window, "traces/switches-only/migrate-filtered.dat"));
+    texts = paintedTimeline(ws->timeline());
+    const QString joined = texts.join(QStringLiteral(" | "));
+    EXPECT_FALSE(joined.contains(QStringLiteral(" (0)"))) << joined.toStdString();
+    EXPECT_TRUE(joined.contains(QStringLiteral("No migrations recorded: "))) << joined.toStdString();
+    EXPECT_EQ(ws->rates()->graphCount(), 0);
+}
+
 // Lane labels too long for the gutter are cut with an ellipsis, so that a cut cpulist never reads
 // as another valid one ("NUMA 0-31,64-9"); the tooltip has the whole name. The title is cut the
 // same way.
