@@ -8,6 +8,7 @@
 #include <QToolTip>
 #include <cmath>
 
+#include "cpu_labels.h"
 #include "qt_convert.h"
 
 namespace schedscope::gui {
@@ -142,6 +143,7 @@ void TopologyView::ensureLayout() const {
     QFontMetricsF fm(font());
     layout_.layout(r, fm.height(), fm.averageCharWidth());
     laidOutFor_ = r;
+    labels_ = fitCpuLabels(layout_, font());  // about 5 ms for 4096 CPUs: once, not per paint
 }
 
 void TopologyView::paintEvent(QPaintEvent*) {
@@ -197,28 +199,23 @@ void TopologyView::paintTo(QPainter& p, const QRectF& target) const {
     p.drawText(line2, Qt::AlignLeft | Qt::AlignVCenter,
                QFontMetricsF(font()).elidedText(selectionText(), Qt::ElideRight, line2.width()));
 
+    CpuLabels localLabels;
+    const CpuLabels* labels = &labels_;
+    if (layout == &local) {
+        localLabels = fitCpuLabels(local, font());
+        labels = &localLabels;
+    }
     if (session_ && session_->topology && !layout->boxes().empty()) {
-        paintBoxes(p, *layout);
+        paintBoxes(p, *layout, *labels);
         paintSelection(p, *layout);
     }
-    paintLegend(p, f.legend);
+    paintLegend(p, f.legend, session_ && session_->topology ? labels->note() : QString());
     p.restore();
 }
 
-void TopologyView::paintBoxes(QPainter& p, const TopologyLayout& layout) const {
+void TopologyView::paintBoxes(QPainter& p, const TopologyLayout& layout, const CpuLabels& labels) const {
     const SchedDomain* d = selectedDomain();
     const QFontMetricsF fm(font());
-    QFont cpuFont = font();
-    // One label style for every CPU in the frame: "CPU 7" beside "12" reads as a glitch.
-    bool longLabels = true;
-    for (const TopoBox& b : layout.boxes()) {
-        if (b.kind != TopoBox::Cpu) continue;
-        cpuFont.setPixelSize(std::max(6, int(std::min<qreal>(fm.height(), b.rect.height() * 0.7) * 0.8)));
-        if (QFontMetricsF(cpuFont).horizontalAdvance(tr("CPU %1").arg(b.cpu)) + 4 > b.rect.width()) {
-            longLabels = false;
-            break;
-        }
-    }
     for (size_t i = 1; i < layout.boxes().size(); ++i) {
         const TopoBox& b = layout.boxes()[i];
         const QRectF r = b.rect;
@@ -234,7 +231,7 @@ void TopologyView::paintBoxes(QPainter& p, const TopologyLayout& layout) const {
             } else if (d && d->span.test(b.cpu)) {
                 fill = kSpanFill;
             }
-            if (b.cpu == cpu_) { fill = kSelectedFill; text = Qt::white; }
+            if (b.cpu == cpu_) fill = kSelectedFill;
         }
         const qreal radius = b.kind == TopoBox::Cpu ? 2.0 : 3.0;
         p.setPen(QPen(fill.darker(b.kind == TopoBox::Cpu ? 160 : 135), int(i) == hoverBox_ ? 2.0 : 1.0));
@@ -245,33 +242,39 @@ void TopologyView::paintBoxes(QPainter& p, const TopologyLayout& layout) const {
             p.setBrush(QBrush(kIsolatedHatch, Qt::BDiagPattern));
             p.drawRoundedRect(r, radius, radius);
         }
-
-        if (b.kind == TopoBox::Cpu) {
-            // "CPU 12" when it fits, else "12", else nothing; shrink the font for small boxes.
-            const qreal px = std::min<qreal>(fm.height(), r.height() * 0.7);
-            if (px < 6) continue;
-            cpuFont.setPixelSize(std::max(6, int(px * 0.8)));
-            p.setFont(cpuFont);
-            const QFontMetricsF cfm(cpuFont);
-            const QString label = longLabels ? tr("CPU %1").arg(b.cpu) : b.label;
-            if (cfm.horizontalAdvance(label) + 2 <= r.width()) {
-                p.setPen(text);
-                p.drawText(r, Qt::AlignCenter, label);
-                // a hybrid CPU's kind under its number, where the box has room for a second line
-                const QString kind = kindLabel(b.cpu);
-                const QRectF below(r.left(), r.center().y() + cfm.height() * 0.6, r.width(), cfm.height());
-                if (!kind.isEmpty() && below.bottom() <= r.bottom() && cfm.horizontalAdvance(kind) + 2 <= r.width()) {
-                    p.setPen(b.cpu == cpu_ ? text : text.lighter(250));
-                    p.drawText(below, Qt::AlignHCenter | Qt::AlignTop, kind);
-                }
-            }
-            p.setFont(font());
-        } else if (!b.header.isEmpty()) {
+        if (b.kind != TopoBox::Cpu && !b.header.isEmpty()) {
             p.setPen(text);
             p.drawText(b.header.adjusted(2, 0, -2, 0), Qt::AlignLeft | Qt::AlignVCenter,
                        fm.elidedText(b.label, Qt::ElideRight, b.header.width() - 4));
         }
     }
+    // The CPUs' numbers after all boxes: a number wider than its box lies over the unnumbered
+    // boxes after it (CpuLabels), which must not paint over it.
+    for (const CpuLabel& l : labels.labels) {
+        if (p.hasClipping() && !p.clipBoundingRect().intersects(l.rect)) continue;
+        const QColor text = l.inBox && l.cpu == cpu_ ? QColor(Qt::white) : QColor(0x20, 0x20, 0x20);
+        p.setFont(l.font);
+        p.setPen(text);
+        p.drawText(l.rect, Qt::AlignCenter, l.text);
+        // a hybrid CPU's kind under its number, where the box has room for a second line
+        const QString kind = l.inBox ? kindLabel(l.cpu) : QString();
+        const int box = layout.boxOfCpu(l.cpu);
+        if (kind.isEmpty() || box < 0) continue;
+        const QRectF r = layout.boxes()[size_t(box)].rect;
+        const QFontMetricsF cfm(l.font);
+        const QRectF below(r.left(), r.center().y() + cfm.height() * 0.6, r.width(), cfm.height());
+        if (below.bottom() <= r.bottom() && cfm.horizontalAdvance(kind) + 2 <= r.width()) {
+            p.setPen(l.cpu == cpu_ ? text : text.lighter(250));
+            p.drawText(below, Qt::AlignHCenter | Qt::AlignTop, kind);
+        }
+    }
+    p.setFont(font());
+}
+
+QString TopologyView::cpuLabelNote() const {
+    if (!session_ || !session_->topology) return {};
+    ensureLayout();
+    return labels_.note();
 }
 
 void TopologyView::paintSelection(QPainter& p, const TopologyLayout& layout) const {
@@ -323,7 +326,7 @@ void TopologyView::paintSelection(QPainter& p, const TopologyLayout& layout) con
     }
 }
 
-void TopologyView::paintLegend(QPainter& p, const QRectF& r) const {
+void TopologyView::paintLegend(QPainter& p, const QRectF& r, const QString& unnumbered) const {
     const QFontMetricsF fm(font());
     const qreal sw = fm.height() * 0.8;
     qreal x = r.left();
@@ -363,6 +366,14 @@ void TopologyView::paintLegend(QPainter& p, const QRectF& r) const {
         item(kSelectedFill, kSelectedFill.darker(150), tr("selected CPU"));
         item(Qt::NoBrush, kSpanEdge, tr("domain span"), Qt::DashLine);
         item(QBrush(Qt::NoBrush), groupColour(0), tr("groups G0 (local), G1\u2026"));
+    }
+    // which CPUs go without their number, before the keys to the boxes: blank boxes after
+    // numbered ones read as a fault (elided rather than left out when the line is short)
+    if (!unnumbered.isEmpty() && x < r.right()) {
+        const QString text = fm.elidedText(unnumbered, Qt::ElideRight, r.right() - x);
+        p.setPen(palette().color(QPalette::Text));
+        p.drawText(QRectF(x, r.top(), r.right() - x, r.height()), Qt::AlignLeft | Qt::AlignVCenter, text);
+        x += fm.horizontalAdvance(text) + 14;
     }
     item(fillFor(TopoBox::Package), fillFor(TopoBox::Package).darker(135), tr("package"));
     item(fillFor(TopoBox::Node), fillFor(TopoBox::Node).darker(135), tr("NUMA node"));

@@ -6,6 +6,7 @@
 // the CPUs (heat), for utilisation or migration counts later.
 #include <QWidget>
 
+#include "cpu_labels.h"
 #include "session.h"
 #include "topology_layout.h"
 
@@ -35,6 +36,10 @@ public:
     // The title while no session is shown (default "Nothing open"): what to do to fill the view.
     void setEmptyText(const QString& text);
     QString titleText() const;  // the title line: the topology's, or the empty text
+
+    // What the picture leaves unnumbered ("CPUs numbered 0, 8, 16...: no room for each number"),
+    // shown in its legend; "" when every CPU has its number.
+    QString cpuLabelNote() const;
 
     // Paints the whole picture into `target` (widget, image, SVG or PDF alike).
     void paintTo(QPainter& painter, const QRectF& target) const;
@@ -66,13 +71,15 @@ private:
     QString kindLabel(int cpu) const;  // "P-core", "E-core", ...; empty when homogeneous
     bool isolated(int cpu) const;      // left without sched domains (isolcpus, an isolated partition)
     QString tooltipFor(int box) const;
-    void paintBoxes(QPainter& p, const TopologyLayout& layout) const;
+    void paintBoxes(QPainter& p, const TopologyLayout& layout, const CpuLabels& labels) const;
     void paintSelection(QPainter& p, const TopologyLayout& layout) const;
-    void paintLegend(QPainter& p, const QRectF& r) const;
+    // `unnumbered`: what the picture leaves unnumbered (CpuLabels::note())
+    void paintLegend(QPainter& p, const QRectF& r, const QString& unnumbered) const;
 
     SessionPtr session_;
     mutable TopologyLayout layout_;        // built per session; placed for the widget rect
     mutable QRectF laidOutFor_;
+    mutable CpuLabels labels_;             // the CPUs' numbers in layout_
     int cpu_ = -1;
     int level_ = -1;
     int hoverBox_ = -1;
