@@ -7,6 +7,8 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <atomic>
+#include <chrono>
 #include <cstdio>
 #include <cerrno>
 #include <cstdlib>
@@ -138,7 +140,20 @@ Result<RecordSummary> recordTrace(const RecordOptions& options) {
     threads.reserve(recorders.size());
     for (auto* r : recorders) threads.emplace_back([r] { tracecmd_start_recording(r, 100000 /* us idle sleep */); });
     pi.traceOn();
+    // Another tool (or a user's echo 0 > tracing_on) can switch the instance's events off under
+    // us, which would end the recording early without a word: checked, undone and said.
+    RecordSummary summary;
+    std::atomic<bool> recording{true};
+    std::thread watcher([&] {
+        while (recording.load()) {
+            for (int waited = 0; waited < kTamperCheckMs && recording.load(); waited += 10)
+                std::this_thread::sleep_for(std::chrono::milliseconds(10));
+            for (auto& note : pi.restoreTampered()) summary.notes.push_back(std::move(note));
+        }
+    });
     const std::string discard = options.whileRecording ? options.whileRecording() : "";
+    recording = false;
+    watcher.join();
     pi.traceOff();
     for (auto* r : recorders) tracecmd_stop_recording(r);
     for (auto& t : threads) t.join();
@@ -146,7 +161,6 @@ Result<RecordSummary> recordTrace(const RecordOptions& options) {
         cleanup();
         return Error{discard};
     }
-    RecordSummary summary;
     summary.cpus = cpus;
     summary.overruns = pi.overruns();
 

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <functional>
 #include <string>
+#include <vector>
 
 #include "util/result.h"
 
@@ -27,7 +28,12 @@ struct RecordSummary {
     int cpus = 0;
     uint64_t overruns = 0;  // events the ring buffers dropped
     uint64_t bytes = 0;     // size of the written file
+    // what another process did to the recording's instance (an event or tracing_on switched
+    // off), each switched back on within kTamperCheckMs: the trace misses what came in between
+    std::vector<std::string> notes;
 };
+
+inline constexpr int kTamperCheckMs = 100;
 
 // The trace.dat is written beside `output` under a temporary name and renamed over it once it
 // is whole: a failed recording leaves a file that was there as it was. `output` must be a

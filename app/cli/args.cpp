@@ -6,6 +6,10 @@
 #include <sstream>
 
 namespace schedscope::cli {
+namespace {
+// How the user spells an option: a one-letter one (record's -o) with one dash.
+std::string spelled(const std::string& name) { return (name.size() == 1 ? "-" : "--") + name; }
+}  // namespace
 
 Result<Args> Args::parse(const std::vector<std::string>& argv, const std::vector<OptionSpec>& specs) {
     Args a;
@@ -35,15 +39,15 @@ Result<Args> Args::parse(const std::vector<std::string>& argv, const std::vector
         const OptionSpec* spec = nullptr;
         for (const auto& s : specs)
             if (s.name == name) spec = &s;
-        if (!spec) return Error{"unknown option '--" + name + "'"};
+        if (!spec) return Error{"unknown option '" + spelled(name) + "'"};
         if (spec->takesValue && !inlineValue) {
-            if (i + 1 >= argv.size()) return Error{"option '--" + name + "' needs a value"};
+            if (i + 1 >= argv.size()) return Error{"option '" + spelled(name) + "' needs a value"};
             value = argv[++i];
         } else if (!spec->takesValue && inlineValue) {
-            return Error{"option '--" + name + "' takes no value"};
+            return Error{"option '" + spelled(name) + "' takes no value"};
         }
         auto& slot = a.values_[name];
-        if (!slot.empty() && !spec->repeatable) return Error{"option '--" + name + "' given twice"};
+        if (!slot.empty() && !spec->repeatable) return Error{"option '" + spelled(name) + "' given twice"};
         slot.push_back(value);
     }
     return a;
@@ -120,7 +124,7 @@ Result<bool> Args::onOff(const std::string& name, bool fallback) const {
 std::string formatOptionHelp(const std::vector<OptionSpec>& specs) {
     std::ostringstream out;
     for (const auto& s : specs) {
-        std::string left = "  --" + s.name;
+        std::string left = "  " + spelled(s.name);
         std::string help = s.help;
         if (s.takesValue) {
             auto sp = help.find(' ');

@@ -82,13 +82,20 @@ std::string runWorkload(const std::vector<std::string>& command, double duration
         return "cannot run " + command[0] + ": " + std::strerror(execErrno);
     }
     const auto end = std::chrono::steady_clock::now() + std::chrono::duration<double>(duration);
-    while (waitpid(child, &status, WNOHANG) == 0) {
+    pid_t done = 0;
+    while ((done = waitpid(child, &status, WNOHANG)) == 0) {
         if (stopRequested() || std::chrono::steady_clock::now() >= end) {
             stopCommand(child, command[0]);
-            break;
+            return "";
         }
         std::this_thread::sleep_for(std::chrono::milliseconds(10));
     }
+    // the trace is what it is either way; a failed command may explain an odd one
+    if (done == child && WIFEXITED(status) && WEXITSTATUS(status) != 0)
+        std::fprintf(stderr, "record: %s exited with status %d\n", command[0].c_str(), WEXITSTATUS(status));
+    else if (done == child && WIFSIGNALED(status))
+        std::fprintf(stderr, "record: %s was killed by signal %d (%s)\n", command[0].c_str(), WTERMSIG(status),
+                     strsignal(WTERMSIG(status)));
     return "";
 }
 
@@ -120,6 +127,7 @@ int runRecord(const Args& args) {
     if (!workloadError.empty()) return fail("record: " + workloadError);
     if (!summary) return failRuntime("record: " + summary.error());
 
+    for (const auto& note : summary->notes) std::fprintf(stderr, "note: %s: %s\n", out->c_str(), note.c_str());
     auto topo = loadLocalTopology();
     if (!topo) return failRuntime("record: " + *out + " written, but this machine's topology: " + topo.error());
     if (auto st = tracing::writeTopologySidecar(*out, *topo); !st) return failRuntime("record: " + st.error());

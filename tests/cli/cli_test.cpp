@@ -431,6 +431,8 @@ TEST(Cli, BadInputsGiveOneLineErrorsAndExitTwo) {
              {"domains --preset kunpeng920-24 --arch sparc", "unknown architecture 'sparc' (expected x86_64, arm64, ppc64, s390x or generic)"},
              {"trace stats x.dat --bin 1e11", "--bin"},
              {"record -o " + scratch + "/never.dat --duration -1", "--duration"},
+             // the one-letter option is spelled as it is typed, not "--o"
+             {"record -o", "record: option '-o' needs a value"},
              {"live --duration 0", "--duration"},
              {"bench sim --duration 0", "bench sim: --duration"},
          }) {
@@ -873,6 +875,8 @@ TEST(Cli, VersionAndHelp) {
     EXPECT_EQ(replay.status, 0);
     EXPECT_NE(replay.out.find("--local                   use this machine's topology [what-if machine"), std::string::npos) << replay.out;
     EXPECT_EQ(replay.out.find("topology (default)"), std::string::npos);
+    CliRun record = cli("record --help");
+    EXPECT_NE(record.out.find("\n  -o FILE                   same as --output\n"), std::string::npos) << record.out;
     // a group of two-word commands lists them
     for (const std::string group : {"trace", "bench"}) {
         CliRun g = cli(group + " --help");

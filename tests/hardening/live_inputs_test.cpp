@@ -17,7 +17,9 @@
 #include <filesystem>
 #include <atomic>
 #include <nlohmann/json.hpp>
+#include <string>
 #include <thread>
+#include <vector>
 
 #include "hardening_support.h"
 #include "support/fixtures.h"
@@ -120,23 +122,36 @@ TEST(BadLive, SigkilledCaptureLeavesAStaleInstanceTheNextStartCleans) {
     if (fs::exists(stale)) rmdir(stale.c_str());
 }
 
-TEST(BadLive, EventsDisabledUnderUsAreSwitchedBackOnAndReported) {
-    if (auto why = tracefsUnavailableReason(); !why.empty()) GTEST_SKIP() << "live capture unavailable: " << why;
+// What a capture (live or record, started with `args`) did when another process switched its
+// instance's sched_switch event and tracing_on off while it ran.
+struct TamperRun {
+    std::string name;      // the capture's instance
+    bool started = false;  // it had switched tracing on
+    std::string restored;  // the event's enable and tracing_on, a while after the switch-off
+    int status = 0;
+    std::string err;
+};
+
+TamperRun tamperWhileRunning(const std::vector<std::string>& args) {
+    TamperRun r;
     // Started by fork/exec so its pid, and so its instance's name, is known: other tests running
     // in parallel create schedscope-* instances of their own.
     const std::string errFile = scratchPath("tamper-stderr-" + std::to_string(getpid()));
     const pid_t child = fork();
-    ASSERT_GE(child, 0);
+    if (child < 0) return r;
     if (child == 0) {
         const int devnull = ::open("/dev/null", O_WRONLY);
         const int err = ::open(errFile.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
         dup2(devnull, 1);
         dup2(err, 2);
-        execl(SCHEDSCOPE_CLI, SCHEDSCOPE_CLI, "live", "--source", "tracefs", "--duration", "6", "--interval", "0",
-              static_cast<char*>(nullptr));
+        std::vector<char*> argv{const_cast<char*>(SCHEDSCOPE_CLI)};
+        for (const auto& a : args) argv.push_back(const_cast<char*>(a.c_str()));
+        argv.push_back(nullptr);
+        execv(SCHEDSCOPE_CLI, argv.data());
         _exit(127);
     }
-    const std::string name = "schedscope-" + std::to_string(child), ours = kInstances + name;
+    r.name = "schedscope-" + std::to_string(child);
+    const std::string ours = kInstances + r.name;
     // Wait for the capture to be set up, then play the other tool: switch our event and tracing
     // off. A new instance starts with tracing_on at 1 until the capture turns it off to enable
     // its events, so "on" alone is no sign: the event's enable is read first, and tracing_on at
@@ -153,25 +168,46 @@ TEST(BadLive, EventsDisabledUnderUsAreSwitchedBackOnAndReported) {
     const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(90);
     while (!setUp() && std::chrono::steady_clock::now() < deadline)
         std::this_thread::sleep_for(std::chrono::milliseconds(20));
-    const bool started = setUp();
-    std::string restored;
-    if (started) {
+    r.started = setUp();
+    if (r.started) {
         writeFile(eventEnable, "0");
         writeFile(ours + "/tracing_on", "0");
-        std::this_thread::sleep_for(std::chrono::milliseconds(2500));  // the capture checks once a second
-        restored = test::readFile(eventEnable) + test::readFile(ours + "/tracing_on");
+        std::this_thread::sleep_for(std::chrono::milliseconds(2500));  // live checks once a second
+        r.restored = test::readFile(eventEnable) + test::readFile(ours + "/tracing_on");
     }
     int status = 0;
     waitpid(child, &status, 0);
-    const std::string err = test::readFile(errFile);
-    ASSERT_TRUE(started) << "schedscope-cli live never switched tracing on in " << ours << ": " << err;
-    EXPECT_EQ(restored, "1\n1\n") << "switched on again while the capture ran";
-    ASSERT_TRUE(WIFEXITED(status));
-    EXPECT_EQ(WEXITSTATUS(status), 0) << err;
-    EXPECT_EQ(err, "schedscope-cli: live: tracefs instance " + name +
-                       ": sched:sched_switch was disabled by another process; switched on again (events in between are missing)\n"
-                       "schedscope-cli: live: tracefs instance " + name +
-                       ": tracing_on was turned off by another process; switched on again (events in between are missing)\n");
+    r.status = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+    r.err = test::readFile(errFile);
+    return r;
+}
+
+std::string tamperNotes(const std::string& prefix, const std::string& instance) {
+    return prefix + "tracefs instance " + instance +
+           ": sched:sched_switch was disabled by another process; switched on again (events in between are missing)\n" +
+           prefix + "tracefs instance " + instance +
+           ": tracing_on was turned off by another process; switched on again (events in between are missing)\n";
+}
+
+TEST(BadLive, EventsDisabledUnderUsAreSwitchedBackOnAndReported) {
+    if (auto why = tracefsUnavailableReason(); !why.empty()) GTEST_SKIP() << "live capture unavailable: " << why;
+    const TamperRun r = tamperWhileRunning({"live", "--source", "tracefs", "--duration", "6", "--interval", "0"});
+    ASSERT_TRUE(r.started) << "schedscope-cli live never switched tracing on in " << r.name << ": " << r.err;
+    EXPECT_EQ(r.restored, "1\n1\n") << "switched on again while the capture ran";
+    EXPECT_EQ(r.status, 0) << r.err;
+    EXPECT_EQ(r.err, tamperNotes("schedscope-cli: live: ", r.name));
+}
+
+// record too: before, it wrote a trace that ended where the other process switched it off and
+// said "0 events lost"
+TEST(BadLive, RecordSwitchesTracingBackOnAndSaysSo) {
+    if (auto why = tracefsUnavailableReason(); !why.empty()) GTEST_SKIP() << "recording unavailable: " << why;
+    const std::string out = scratchPath("record-tamper/tampered.dat");
+    const TamperRun r = tamperWhileRunning({"record", "-o", out, "--duration", "5"});
+    ASSERT_TRUE(r.started) << "schedscope-cli record never switched tracing on in " << r.name << ": " << r.err;
+    EXPECT_EQ(r.restored, "1\n1\n") << "switched on again while the recording ran";
+    EXPECT_EQ(r.status, 0) << r.err;
+    EXPECT_TRUE(r.err.starts_with(tamperNotes("note: " + out + ": ", r.name) + "record: wrote " + out)) << r.err;
 }
 
 TEST(BadLive, WindowKeepsTheStoreBounded) {
@@ -254,6 +290,19 @@ TEST(BadLive, RecordEndsAtItsDurationAndLeavesNoInstanceBehindItsCommandsLeftove
     EXPECT_NE(test::readFile(err).find("record: sh did not exit 2 s after SIGTERM: killed\n"), std::string::npos)
         << test::readFile(err);
     EXPECT_FALSE(fs::exists(kInstances + "schedscope-" + std::to_string(child))) << "the instance was removed";
+}
+
+// The trace of a command that failed is written, and the failure said: it may explain the trace.
+TEST(BadLive, RecordSaysHowItsCommandEnded) {
+    if (auto why = tracefsUnavailableReason(); !why.empty()) GTEST_SKIP() << "recording unavailable: " << why;
+    const std::string out = scratchPath("record-status/failed.dat");
+    CliRun r = runCli("record -o '" + out + "' -- sh -c 'exit 3'");
+    EXPECT_EQ(r.status, 0) << r.err;
+    EXPECT_TRUE(r.err.starts_with("record: sh exited with status 3\nrecord: wrote " + out)) << r.err;
+    r = runCli("record -o '" + out + "' -- sh -c 'kill -SEGV $$'");
+    EXPECT_TRUE(r.err.starts_with("record: sh was killed by signal 11 (Segmentation fault)\n")) << r.err;
+    r = runCli("record -o '" + out + "' -- true");
+    EXPECT_TRUE(r.err.starts_with("record: wrote " + out)) << r.err;
 }
 
 // SIGHUP (the terminal closed) ends a recording as Ctrl-C does: the trace is written and the
