@@ -34,6 +34,34 @@ namespace {
 
 const std::string kInstances = std::string(kTracingDir) + "/instances/";
 
+// Starts schedscope-cli with `args` in a child of this process (so its pid, and with it its
+// tracefs instance's name, is known: tests running in parallel have instances of their own),
+// its standard input and output on /dev/null and its standard error into `errFile` ("" for
+// /dev/null). Returns the child's pid, -1 when fork() failed.
+pid_t spawnCli(const std::vector<std::string>& args, const std::string& errFile = "") {
+    std::vector<char*> argv{const_cast<char*>(SCHEDSCOPE_CLI)};
+    for (const auto& a : args) argv.push_back(const_cast<char*>(a.c_str()));
+    argv.push_back(nullptr);
+    const pid_t child = fork();
+    if (child != 0) return child;
+    const int devnull = ::open("/dev/null", O_RDWR);
+    const int err = errFile.empty() ? devnull : ::open(errFile.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    dup2(devnull, 0);
+    dup2(devnull, 1);
+    dup2(err, 2);
+    execv(SCHEDSCOPE_CLI, argv.data());
+    _exit(127);
+}
+
+// Waits (up to 30 s) for the tracefs instance of the capture `child` to appear; its path.
+std::string awaitInstance(pid_t child) {
+    const std::string instance = kInstances + "schedscope-" + std::to_string(child);
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
+    while (!fs::is_directory(instance) && std::chrono::steady_clock::now() < deadline)
+        std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    return instance;
+}
+
 TEST(BadLive, NoTracefsMounted) {
     const std::string empty = scratchPath("no-tracefs");
     fs::remove_all(empty);
@@ -95,19 +123,9 @@ TEST(BadLive, AnotherToolsInstanceWithTheSameNameIsLeftAlone) {
 
 TEST(BadLive, SigkilledCaptureLeavesAStaleInstanceTheNextStartCleans) {
     if (auto why = tracefsUnavailableReason(); !why.empty()) GTEST_SKIP() << "live capture unavailable: " << why;
-    const pid_t child = fork();
+    const pid_t child = spawnCli({"live", "--duration", "30"});
     ASSERT_GE(child, 0);
-    if (child == 0) {
-        const int devnull = ::open("/dev/null", O_WRONLY);
-        dup2(devnull, 1);
-        dup2(devnull, 2);
-        execl(SCHEDSCOPE_CLI, SCHEDSCOPE_CLI, "live", "--duration", "30", static_cast<char*>(nullptr));
-        _exit(127);
-    }
-    const std::string stale = kInstances + "schedscope-" + std::to_string(child);
-    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
-    while (!fs::is_directory(stale) && std::chrono::steady_clock::now() < deadline)
-        std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    const std::string stale = awaitInstance(child);
     const bool started = fs::is_directory(stale);
     kill(child, SIGKILL);
     int status = 0;
@@ -134,22 +152,9 @@ struct TamperRun {
 
 TamperRun tamperWhileRunning(const std::vector<std::string>& args) {
     TamperRun r;
-    // Started by fork/exec so its pid, and so its instance's name, is known: other tests running
-    // in parallel create schedscope-* instances of their own.
     const std::string errFile = scratchPath("tamper-stderr-" + std::to_string(getpid()));
-    const pid_t child = fork();
+    const pid_t child = spawnCli(args, errFile);
     if (child < 0) return r;
-    if (child == 0) {
-        const int devnull = ::open("/dev/null", O_WRONLY);
-        const int err = ::open(errFile.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-        dup2(devnull, 1);
-        dup2(err, 2);
-        std::vector<char*> argv{const_cast<char*>(SCHEDSCOPE_CLI)};
-        for (const auto& a : args) argv.push_back(const_cast<char*>(a.c_str()));
-        argv.push_back(nullptr);
-        execv(SCHEDSCOPE_CLI, argv.data());
-        _exit(127);
-    }
     r.name = "schedscope-" + std::to_string(child);
     const std::string ours = kInstances + r.name;
     // Wait for the capture to be set up, then play the other tool: switch our event and tracing
@@ -270,17 +275,9 @@ TEST(BadLive, RecordEndsAtItsDurationAndLeavesNoInstanceBehindItsCommandsLeftove
     if (auto why = tracefsUnavailableReason(); !why.empty()) GTEST_SKIP() << "recording unavailable: " << why;
     const std::string out = scratchPath("record-stop/stubborn.dat"), err = scratchPath("record-stop/stderr");
     const auto start = std::chrono::steady_clock::now();
-    const pid_t child = fork();
+    const pid_t child =
+        spawnCli({"record", "-o", out, "--duration", "0.5", "--", "sh", "-c", "sleep 4 & trap '' TERM; sleep 30"}, err);
     ASSERT_GE(child, 0);
-    if (child == 0) {
-        const int devnull = ::open("/dev/null", O_RDWR), errFd = ::open(err.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-        dup2(devnull, 0);
-        dup2(devnull, 1);
-        dup2(errFd, 2);
-        execl(SCHEDSCOPE_CLI, SCHEDSCOPE_CLI, "record", "-o", out.c_str(), "--duration", "0.5", "--", "sh", "-c",
-              "sleep 4 & trap '' TERM; sleep 30", static_cast<char*>(nullptr));
-        _exit(127);
-    }
     int status = 0;
     waitpid(child, &status, 0);
     const double took = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
@@ -310,19 +307,9 @@ TEST(BadLive, RecordSaysHowItsCommandEnded) {
 TEST(BadLive, RecordStopsCleanlyOnSighup) {
     if (auto why = tracefsUnavailableReason(); !why.empty()) GTEST_SKIP() << "recording unavailable: " << why;
     const std::string out = scratchPath("record-hup/hup.dat");
-    const pid_t child = fork();
+    const pid_t child = spawnCli({"record", "-o", out, "--duration", "30"});
     ASSERT_GE(child, 0);
-    if (child == 0) {
-        const int devnull = ::open("/dev/null", O_RDWR);
-        dup2(devnull, 1);
-        dup2(devnull, 2);
-        execl(SCHEDSCOPE_CLI, SCHEDSCOPE_CLI, "record", "-o", out.c_str(), "--duration", "30", static_cast<char*>(nullptr));
-        _exit(127);
-    }
-    const std::string instance = kInstances + "schedscope-" + std::to_string(child);
-    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
-    while (!fs::is_directory(instance) && std::chrono::steady_clock::now() < deadline)
-        std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    const std::string instance = awaitInstance(child);
     kill(child, SIGHUP);
     int status = 0;
     waitpid(child, &status, 0);

@@ -179,15 +179,14 @@ TEST(MigrationCauses, AffinityWhenTheCallerRunsOnTheStoppersCpu) {
 
 // sched_exec(): the task wakes its own CPU's stopper (stop_one_cpu()), which moves it, and it
 // goes on to load the binary on the new CPU: its sched_process_exec says the move was exec's.
-Seq ownStopperMove() {
+// inExec: the BPF program's record says P was inside execve()
+Seq ownStopperMove(bool inExec = false) {
     Seq s;
-    s.comm(STOP1, "migration/1")
-        .sw(1, 0, P)
-        .ev(1, EventKind::Waking, STOP1, 1)  // P in execve() on CPU 1
-        .sw(1, P, STOP1, TaskState::Runnable)
-        .migrate(1, P, 1, 0)
-        .sw(1, STOP1, 0, TaskState::Sleeping)
-        .sw(0, 0, P);
+    s.comm(STOP1, "migration/1").sw(1, 0, P).ev(1, EventKind::Waking, STOP1, 1);  // P in execve() on CPU 1
+    s.sw(1, P, STOP1, TaskState::Runnable);
+    if (inExec) s.migrateInExec(1, P, 1, 0);
+    else s.migrate(1, P, 1, 0);
+    s.sw(1, STOP1, 0, TaskState::Sleeping).sw(0, 0, P);
     return s;
 }
 Seq execBalance(uint64_t execAfterNs) {
@@ -209,14 +208,7 @@ TEST(MigrationCauses, ExecWhenTheStoppersMoveIsFollowedByTheTasksExec) {
 
 TEST(MigrationCauses, ExecWhenTheBpfProgramSawTheTaskInsideExecve) {
     // the BPF stream has no sched_process_exec; its migrate record says task_struct::in_execve
-    Seq s;
-    s.comm(STOP1, "migration/1")
-        .sw(1, 0, P)
-        .ev(1, EventKind::Waking, STOP1, 1)
-        .sw(1, P, STOP1, TaskState::Runnable)
-        .migrateInExec(1, P, 1, 0)
-        .sw(1, STOP1, 0, TaskState::Sleeping);
-    EXPECT_EQ(s.only(), MigrationCause::Exec);
+    EXPECT_EQ(ownStopperMove(true).only(), MigrationCause::Exec);
 }
 
 TEST(MigrationCauses, AWakeupInsideExecveStaysAWakeup) {
