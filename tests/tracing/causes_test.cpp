@@ -28,10 +28,12 @@ public:
         store.append(e);
         return *this;
     }
-    Seq& migrate(int cpu, int pid, int src, int dst) {
+    // inExec: the BPF program's record says the task was inside execve()
+    Seq& migrate(int cpu, int pid, int src, int dst, bool inExec = false) {
         SchedEvent e = base(cpu, EventKind::MigrateTask, pid);
         e.srcCpu = src;
         e.dstCpu = dst;
+        e.inExec = inExec;
         store.append(e);
         return *this;
     }
@@ -39,14 +41,6 @@ public:
         ts += after - 1000;
         SchedEvent e = base(cpu, EventKind::ProcessExec, pid);
         e.pid2 = pid;  // old_pid: the thread that called execve()
-        store.append(e);
-        return *this;
-    }
-    Seq& migrateInExec(int cpu, int pid, int src, int dst) {
-        SchedEvent e = base(cpu, EventKind::MigrateTask, pid);
-        e.srcCpu = src;
-        e.dstCpu = dst;
-        e.inExec = true;
         store.append(e);
         return *this;
     }
@@ -183,10 +177,7 @@ TEST(MigrationCauses, AffinityWhenTheCallerRunsOnTheStoppersCpu) {
 Seq ownStopperMove(bool inExec = false) {
     Seq s;
     s.comm(STOP1, "migration/1").sw(1, 0, P).ev(1, EventKind::Waking, STOP1, 1);  // P in execve() on CPU 1
-    s.sw(1, P, STOP1, TaskState::Runnable);
-    if (inExec) s.migrateInExec(1, P, 1, 0);
-    else s.migrate(1, P, 1, 0);
-    s.sw(1, STOP1, 0, TaskState::Sleeping).sw(0, 0, P);
+    s.sw(1, P, STOP1, TaskState::Runnable).migrate(1, P, 1, 0, inExec).sw(1, STOP1, 0, TaskState::Sleeping).sw(0, 0, P);
     return s;
 }
 Seq execBalance(uint64_t execAfterNs) {
@@ -215,7 +206,7 @@ TEST(MigrationCauses, AWakeupInsideExecveStaysAWakeup) {
     // in_execve is set through the whole execve(): a task woken there (a page of the binary read
     // from disk) and placed on another CPU is a wakeup's move
     Seq s;
-    s.ev(0, EventKind::Waking, P, 1).migrateInExec(0, P, 0, 1).ev(0, EventKind::Wakeup, P, 1);
+    s.ev(0, EventKind::Waking, P, 1).migrate(0, P, 0, 1, true).ev(0, EventKind::Wakeup, P, 1);
     EXPECT_EQ(s.only(), MigrationCause::Wakeup);
 }
 
