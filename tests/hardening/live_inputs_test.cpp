@@ -55,7 +55,7 @@ pid_t spawnCli(const std::vector<std::string>& args, const std::string& errFile 
 
 // Waits (up to 30 s) for the tracefs instance of the capture `child` to appear; its path.
 std::string awaitInstance(pid_t child) {
-    const std::string instance = kInstances + "schedscope-" + std::to_string(child);
+    std::string instance = kInstances + "schedscope-" + std::to_string(child);
     const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
     while (!fs::is_directory(instance) && std::chrono::steady_clock::now() < deadline)
         std::this_thread::sleep_for(std::chrono::milliseconds(50));
