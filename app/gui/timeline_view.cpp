@@ -12,6 +12,7 @@
 
 #include "lost_events.h"
 #include "qt_convert.h"
+#include "ruler_ticks.h"
 #include "switch_migrations.h"
 #include "trace_time_units.h"
 
@@ -410,10 +411,22 @@ void TimelineView::paintRuler(QPainter& p, const QRectF& r, const TimeAxis& ax) 
     const double base = double(ax.boundStart);
     const double first = std::ceil((double(ax.viewStart) - base) / step) * step;
     p.setPen(QColor(0x44, 0x44, 0x4c));
+    const bool countsNs = !(trace_ && trace_->data && trace_->data->store && !trace_->data->store->clockCountsNs());
+    const RulerUnit unit = RulerUnit::forTicks(double(ax.viewEnd) - base, step, countsNs);
+    const QFontMetricsF fm(p.font());
+    double lastRight = -1e9;  // where the previous label ends: labels never overlap
     for (double t = first; base + t <= double(ax.viewEnd); t += step) {
         const double x = r.left() + ax.toPixel(int64_t(base + t));
         p.drawLine(QPointF(x, r.bottom() - 5), QPointF(x, r.bottom()));
-        p.drawText(QRectF(x + 3, r.top(), 100, r.height() - 2), Qt::AlignVCenter | Qt::AlignLeft, timeText(t));
+        const QString text = unit.text(t);
+        const double w = fm.horizontalAdvance(text);
+        // right of its tick, or left of it when that would cross the ruler's end (the last
+        // label was cut at the view's edge); dropped when neither side has room
+        double left = x + 3;
+        if (left + w > r.right()) left = x - 3 - w;
+        if (left < lastRight + 6 || left < r.left()) continue;
+        p.drawText(QRectF(left, r.top(), w + 1, r.height() - 2), Qt::AlignVCenter | Qt::AlignLeft, text);
+        lastRight = left + w;
     }
 }
 

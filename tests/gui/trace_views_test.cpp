@@ -17,6 +17,7 @@
 #include <QSortFilterProxyModel>
 #include <QTemporaryDir>
 #include <QTest>
+#include <algorithm>
 #include <cmath>
 #include <map>
 
@@ -951,6 +952,40 @@ TEST_F(TraceWindowTest, MarkersGiveTheIntervalStatistics) {
     const QImage img = window.renderView(QStringLiteral("timeline"), QSize(900, 300));
     test::keepShot(img, QStringLiteral("trace-timeline-collapsed"));
     EXPECT_GE(test::distinctColours(img), test::kManyColours);
+}
+
+// Every tick label of the timeline's ruler is whole inside the view, apart from the next one, and
+// all of one ruler in one unit: the last was cut at the right edge ("10", "8.00"), and the first
+// said "0 ns" beside "2.000 s". On a ns clock (the sample) and on x86-tsc counts.
+TEST_F(TraceWindowTest, RulerTickLabelsAreWholeAndInOneUnit) {
+    for (const char* fixture : {"", "traces/clock-x86-tsc.dat"}) {
+        ASSERT_TRUE(*fixture ? openFixtureOnTwoCpus(window, fixture) : openTraceNow(window, samplePath())) << fixture;
+        TimelineView* tl = window.traceWorkspace()->timeline();
+        for (int width = 600; width <= 1600; width += 50) {
+            test::TextRecorder recorder(QSize(width, 400));
+            {
+                QPainter p(&recorder);
+                tl->paintTo(p, QRectF(0, 0, width, 400));
+            }
+            // the ruler: right of the lane labels' gutter, between the title (22 px) and the lanes
+            std::vector<std::pair<double, double>> spans;  // [left, right) of each label
+            QStringList labels, units;
+            for (const auto& t : recorder.texts()) {
+                if (t.at.y() <= 22 || t.at.y() > 42 || t.at.x() < 100) continue;
+                const double right = t.at.x() + QFontMetricsF(t.font).horizontalAdvance(t.text);
+                EXPECT_LE(right, width) << fixture << " at " << width << " px: " << t.text.toStdString();
+                spans.emplace_back(t.at.x(), right);
+                labels << t.text;
+                units << t.text.section(QLatin1Char(' '), 1);  // "" for plain counts
+            }
+            const std::string all = labels.join(QStringLiteral(" | ")).toStdString();
+            ASSERT_GE(labels.size(), 3) << fixture << " at " << width << " px: " << all;
+            EXPECT_EQ(units.count(units.front()), units.size()) << fixture << " at " << width << " px: " << all;
+            std::sort(spans.begin(), spans.end());
+            for (size_t i = 1; i < spans.size(); ++i)
+                EXPECT_LE(spans[i - 1].second, spans[i].first) << fixture << " at " << width << " px: " << all;
+        }
+    }
 }
 
 TEST(LiveView, CapturesThisMachineOrSkipsWithTheReason) {
