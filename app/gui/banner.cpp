@@ -15,8 +15,11 @@ QLabel* newRow(QWidget* parent) {
     auto* label = new QLabel(parent);
     label->setTextInteractionFlags(Qt::TextSelectableByMouse);
     label->setTextFormat(Qt::PlainText);
-    label->setWordWrap(false);
+    // Wrapped, not cut: a notice's remedy is often at its end, and a strip cut at the window's
+    // edge hid it mid-word. Ignored across so a long row never widens the window; the policy is
+    // set first because word wrap adds height-for-width to it, which makes the strip grow.
     label->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
+    label->setWordWrap(true);
     label->hide();
     return label;
 }
