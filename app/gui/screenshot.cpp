@@ -3,6 +3,11 @@
 #include <QCoreApplication>
 
 #include <QEventLoop>
+#include <QFileInfo>
+#include <QImage>
+#include <QPainter>
+#include <QPixmap>
+#include <algorithm>
 #include <cstdio>
 
 #include "banner.h"
@@ -13,6 +18,23 @@
 #include "trace_workspace.h"
 
 namespace schedscope::gui {
+
+namespace {
+// A single view's picture has no banner, so a failed load's error was on stderr only and the
+// picture showed an empty view ("No trace open"): the banner goes across the picture's top, in
+// the colours and words the window shows. PNG only; an SVG or PDF keeps the view alone.
+QString stampBanner(const QString& path, Banner& banner) {
+    if (QFileInfo(path).suffix().compare(QLatin1String("png"), Qt::CaseInsensitive) != 0) return {};
+    QImage img(path);
+    if (img.isNull()) return QObject::tr("%1: cannot read the PNG file back").arg(path);
+    const int h = banner.hasHeightForWidth() ? banner.heightForWidth(img.width()) : banner.sizeHint().height();
+    banner.resize(img.width(), std::min(h, img.height()));
+    QPainter p(&img);
+    p.drawPixmap(0, 0, banner.grab());
+    p.end();
+    return img.save(path, "PNG") ? QString() : QObject::tr("%1: cannot write the PNG file").arg(path);
+}
+}  // namespace
 
 ScreenshotJob::ScreenshotJob(LaunchOptions options, QObject* parent) : QObject(parent), options_(std::move(options)) {
     // One more turn so layouts and resizes posted by the new session settle before rendering.
@@ -71,6 +93,9 @@ void ScreenshotJob::complete() {
     QCoreApplication::processEvents();
     int code = 0;
     QString message = window.exportView(options_.view, options_.screenshot, options_.size);
+    if (message.isEmpty() && options_.view != QLatin1String("window") && window.banner()->isError() &&
+        !window.banner()->isHidden())
+        message = stampBanner(options_.screenshot, *window.banner());
     if (!message.isEmpty()) {
         code = 1;
     } else if (!window.session() || (window.banner()->isError() && !window.banner()->isHidden())) {

@@ -6,10 +6,12 @@
 #include <QPainter>
 #include <QProcess>
 #include <QProcessEnvironment>
+#include <QSet>
 #include <QTemporaryDir>
 
 #include "banner.h"
 #include "gui_test_util.h"
+#include "support/fixtures.h"
 #include "topology_view.h"
 
 namespace schedscope::gui {
@@ -131,6 +133,48 @@ TEST(BinaryScreenshot, MissingTraceFileExitsNonZeroNamingIt) {
                                 headlessEnv());
     EXPECT_EQ(r.exitCode, 1);
     EXPECT_TRUE(r.stdErr.contains(QStringLiteral("trace.dat"))) << r.stdErr.toStdString();
+}
+
+// A single view's picture of a trace that does not load shows the error the banner shows, not
+// only the empty view's "No trace open" (the error was on stderr alone): the banner's strip, in
+// its error colours, across the top of the picture.
+TEST(BinaryScreenshot, AViewOfAnUnreadableTraceShowsTheError) {
+    Banner reference;  // the colour an error strip has
+    reference.showError(QStringLiteral("x"));
+    const QRgb errorFill = reference.palette().color(QPalette::Window).rgb();
+    QTemporaryDir dir;
+    QFile whole(QString::fromStdString(schedscope::test::dataPath("traces/record-v6.dat")));
+    ASSERT_TRUE(whole.open(QIODevice::ReadOnly));
+    const QString cut = dir.filePath(QStringLiteral("cut.dat"));
+    QFile out(cut);
+    ASSERT_TRUE(out.open(QIODevice::WriteOnly));
+    out.write(whole.read(20000));
+    out.close();
+    for (const char* view : {"timeline", "matrix"}) {
+        const QString png = dir.filePath(QLatin1String(view) + QStringLiteral(".png"));
+        const ProcessRun r = runSchedscope({QStringLiteral("--screenshot"), png, QStringLiteral("--view"), QLatin1String(view),
+                                            QStringLiteral("--size"), QStringLiteral("900x500"), QStringLiteral("--synthetic"),
+                                            QStringLiteral("pack:1 core:2 pu:1"), cut},
+                                           headlessEnv());
+        EXPECT_EQ(r.exitCode, 1) << view;
+        EXPECT_TRUE(r.stdErr.contains(QStringLiteral("cut.dat"))) << r.stdErr.toStdString();
+        const QImage img(png);
+        ASSERT_EQ(img.size(), QSize(900, 500)) << view;
+        // the error strip: a band of the banner's error fill across the top, with text in it
+                int filledRows = 0;
+        QSet<QRgb> inBand;
+        for (int y = 0; y < 60; ++y) {
+            int filled = 0;
+            for (int x = 0; x < img.width(); ++x) {
+                const QRgb px = img.pixel(x, y) | 0xff000000u;
+                filled += px == errorFill;
+                inBand.insert(px);
+            }
+            filledRows += filled > img.width() / 2;
+        }
+        EXPECT_GE(filledRows, 10) << view;
+        EXPECT_GE(inBand.size(), 8) << view << ": the strip has its text";
+    }
 }
 
 TEST(BinaryWithoutDisplay, SaysSoInOneLineAndExitsNonZero) {
