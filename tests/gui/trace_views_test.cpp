@@ -81,6 +81,14 @@ protected:
         if (!shown.wait(60'000) || !openTraceNow(window, path)) return nullptr;
         return window.traceWorkspace()->trace();
     }
+
+    // The forkstorm report with `damage` appended, as forkstorm-damaged.txt in `dir`, opened over
+    // a 2-CPU machine; null when it did not load.
+    TraceSessionPtr openDamagedForkstorm(const QTemporaryDir& dir, const std::string& damage) {
+        const std::string text =
+            schedscope::test::readFile(schedscope::test::dataPath("traces/report-variants/forkstorm.report.txt")) + damage;
+        return openOverTwoCpus(writeFile(dir, QStringLiteral("forkstorm-damaged.txt"), QByteArray::fromStdString(text)));
+    }
 };
 
 TEST_F(TraceWindowTest, OpensTheSampleTraceWithItsSidecarTopology) {
@@ -446,13 +454,11 @@ TEST_F(TraceWindowTest, BrokenTimestampsAreLeftOutOfTheTimeAxesWithANotice) {
 // garbage lines and an event on CPU 999 of a 2-CPU recording (the tester's forkstorm-damaged.txt
 // looked exactly like the clean file).
 TEST_F(TraceWindowTest, InputAnomaliesAreNoticedInTheBanner) {
-    std::string text = schedscope::test::readFile(schedscope::test::dataPath("traces/report-variants/forkstorm.report.txt"));
-    text += "=== not an event ===\n??\n";
-    text += "       forkstorm-8254  [999]  3036.987289: sched_switch:         forkstorm:8254 [120] R ==> schedscope-cli:8226 [120]\n";
     QTemporaryDir dir;
     ASSERT_TRUE(dir.isValid());
-    const QString path = writeFile(dir, QStringLiteral("forkstorm-damaged.txt"), QByteArray::fromStdString(text));
-    const TraceSessionPtr t = openOverTwoCpus(path);
+    const TraceSessionPtr t = openDamagedForkstorm(
+        dir, "=== not an event ===\n??\n"
+             "       forkstorm-8254  [999]  3036.987289: sched_switch:         forkstorm:8254 [120] R ==> schedscope-cli:8226 [120]\n");
     ASSERT_TRUE(t && t->data);
     const auto& store = *t->data->store;
     EXPECT_EQ(store.anomaly(tracing::Anomaly::GarbageLine), 2u);
@@ -473,12 +479,9 @@ TEST_F(TraceWindowTest, InputAnomaliesAreNoticedInTheBanner) {
 // next open fails, beside that error, since the damaged trace is still the one shown. Likewise
 // the broken-timestamps notice of a corrupt trace.dat.
 TEST_F(TraceWindowTest, TheBannersNoticesAreTheOpenTracesOnly) {
-    std::string text = schedscope::test::readFile(schedscope::test::dataPath("traces/report-variants/forkstorm.report.txt"));
-    text += "=== not an event ===\n";
     QTemporaryDir dir;
     ASSERT_TRUE(dir.isValid());
-    const QString damaged = writeFile(dir, QStringLiteral("forkstorm-damaged.txt"), QByteArray::fromStdString(text));
-    const TraceSessionPtr first = openOverTwoCpus(damaged);
+    const TraceSessionPtr first = openDamagedForkstorm(dir, "=== not an event ===\n");
     ASSERT_TRUE(first && first->data);
     const QString notice = QStringLiteral("forkstorm-damaged.txt: ") + QString::fromStdString(tracing::describeInputAnomalies(*first->data->store));
     EXPECT_FALSE(window.banner()->isHidden());
