@@ -5,6 +5,7 @@
 #include <unordered_map>
 #include <unordered_set>
 
+#include "exec_moves.h"
 #include "sched_tracker.h"
 #include "stopper_runs.h"
 #include "switch_migrations.h"
@@ -50,8 +51,7 @@ std::vector<Migration> recordedMigrations(const EventStore& store) {
     // which are awake. Per task: the index of its migration still waiting for that event.
     const bool wakingRecorded = store.recorded(EventKind::Waking);
     std::unordered_map<int32_t, size_t> untilWakeup;
-    // Per task: its stopper move taken for an affinity change, until its exec says sched_exec().
-    std::unordered_map<int32_t, size_t> untilExec;
+    ExecMoves execMoves;
 
     store.forEach([&](const SchedEvent& e) {
         const int32_t cur = tracker.observe(e);
@@ -71,7 +71,7 @@ std::vector<Migration> recordedMigrations(const EventStore& store) {
                     if (p.stopper) {
                         m.cause = stoppers.wasAffinity(p.current, e.cpu) ? MigrationCause::Affinity
                                                                          : MigrationCause::LoadBalanceActive;
-                        if (m.cause == MigrationCause::Affinity) untilExec[m.pid] = p.index;
+                        execMoves.moved(m, p.index);
                     } else {
                         // newidle: the balance ran inside the blocking task's __schedule(),
                         // so that switch comes next and runs the pulled task.
@@ -102,18 +102,13 @@ std::vector<Migration> recordedMigrations(const EventStore& store) {
                 break;
             case EventKind::ProcessFork:
                 forked.insert(e.pid2);
-                untilExec.erase(e.pid);
+                execMoves.forget(e.pid);
                 break;
             case EventKind::ProcessExec:
-                // old_pid: the thread that called execve() (a non-leader thread takes the leader's pid)
-                if (auto it = untilExec.find(e.pid2 >= 0 ? e.pid2 : e.pid); it != untilExec.end()) {
-                    Migration& m = out[it->second];
-                    if (e.ts - m.ts <= kExecAfterStopperNs) m.cause = MigrationCause::Exec;
-                    untilExec.erase(it);
-                }
+                execMoves.execed(e, out);
                 break;
             case EventKind::ProcessExit:
-                untilExec.erase(e.pid);
+                execMoves.forget(e.pid);
                 break;
             case EventKind::MoveNuma:
             case EventKind::StickNuma:
@@ -124,7 +119,7 @@ std::vector<Migration> recordedMigrations(const EventStore& store) {
                 numaPending.insert(e.pid2);
                 break;
             case EventKind::MigrateTask: {
-                untilExec.erase(e.pid);  // moved again: what came before was no exec's
+                execMoves.forget(e.pid);  // moved again: what came before was no exec's
                 Migration m{e.ts, e.pid, e.srcCpu, e.dstCpu, e.cpu, -1, MigrationCause::Affinity};
                 const std::string_view curComm = cur >= 0 ? store.commAt(cur, e.ts) : std::string_view{};
                 if (numaPending.erase(e.pid)) m.cause = MigrationCause::Numa;

@@ -2,8 +2,6 @@
 
 #include <algorithm>
 
-#include "plausible_span.h"
-
 namespace schedscope::tracing {
 
 MigrationClassifier::MigrationClassifier(const DomainTree& tree) : n_(tree.cpuCount()) {
@@ -31,6 +29,10 @@ std::string MigrationClassifier::levelName(int src, int dst) const {
 }
 
 MigrationReport MigrationClassifier::classify(const EventStore& store, uint64_t binNs) const {
+    return classify(store, binNs, plausibleSpan(store));
+}
+
+MigrationReport MigrationClassifier::classify(const EventStore& store, uint64_t binNs, const PlausibleSpan& plausible) const {
     MigrationReport r;
     r.levels = names_;
     r.levels.push_back("unknown");
@@ -40,7 +42,6 @@ MigrationReport MigrationClassifier::classify(const EventStore& store, uint64_t 
     r.binNs = binNs ? binNs : 1;
     // Over the span the timestamps plausibly cover: a corrupt file's event stamped centuries
     // away would widen every bin to centuries. Migrations outside it are counted, not binned.
-    const PlausibleSpan plausible = plausibleSpan(store);
     r.firstTs = plausible.first;
     // A fine bin over a long trace would ask for millions of bins: at most kMaxBins, the bin
     // widened to fit (r.binNs says which).

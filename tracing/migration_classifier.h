@@ -11,6 +11,7 @@
 #include "domains/domain_tree.h"
 #include "event_store.h"
 #include "migration_causes.h"
+#include "plausible_span.h"
 
 namespace schedscope::tracing {
 
@@ -43,6 +44,8 @@ public:
     // byLevelOverTime has at most kMaxBins bins: a finer `binNs` is widened (MigrationReport::binNs).
     static constexpr uint64_t kMaxBins = 100000;
     MigrationReport classify(const EventStore& store, uint64_t binNs = 1000000000ull) const;
+    // The same with the store's plausibleSpan() already at hand (the bins are over it).
+    MigrationReport classify(const EventStore& store, uint64_t binNs, const PlausibleSpan& plausible) const;
 
 private:
     int n_ = 0;

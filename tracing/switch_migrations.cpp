@@ -4,6 +4,7 @@
 #include <unordered_map>
 #include <unordered_set>
 
+#include "exec_moves.h"
 #include "sched_tracker.h"
 #include "stopper_runs.h"
 
@@ -48,10 +49,10 @@ public:
                 break;
             case EventKind::ProcessFork:  // sched_fork(): the child starts on its parent's CPU
                 if (e.pid2 > 0) place(e.pid2, Seen{.cpu = e.cpu, .forkedHere = true});
-                untilExec_.erase(e.pid);  // the parent is in user space: past any execve()
+                execMoves_.forget(e.pid);  // the parent is in user space: past any execve()
                 break;
             case EventKind::ProcessExec:
-                execed(e);
+                execMoves_.execed(e, out_);
                 break;
             case EventKind::MigrateTask:
                 recordedMove(e);
@@ -65,17 +66,8 @@ public:
 
 private:
     void push(const Migration& m) {
-        // a stopper's move of a task that woke it itself: sched_exec() when the task's exec follows
-        if (m.cause == MigrationCause::Affinity) untilExec_[m.pid] = out_.size();
-        else untilExec_.erase(m.pid);
+        execMoves_.moved(m, out_.size());  // an affinity-like move is sched_exec()'s if the task's exec follows
         out_.push_back(m);
-    }
-
-    void execed(const SchedEvent& e) {
-        auto it = untilExec_.find(e.pid2 >= 0 ? e.pid2 : e.pid);  // old_pid: the thread that called execve()
-        if (it == untilExec_.end()) return;
-        if (e.ts - out_[it->second].ts <= kExecAfterStopperNs) out_[it->second].cause = MigrationCause::Exec;
-        untilExec_.erase(it);
     }
 
     void switchedOut(const SchedEvent& e) {
@@ -89,7 +81,7 @@ private:
             stoppers_.finished(e.pid);
         }
         if (e.state == TaskState::Dead) {  // its last switch: a later task of that pid is another task
-            untilExec_.erase(e.pid);
+            execMoves_.forget(e.pid);
             unqueue(e.pid);
             tasks_.erase(e.pid);
             witnessed_.erase(e.pid);  // it never runs again: the pulls it waited on stay newidle
@@ -229,7 +221,7 @@ private:
         int32_t cpu;
     };
     std::unordered_map<int32_t, std::vector<Pending>> witnessed_;  // by witness pid
-    std::unordered_map<int32_t, size_t> untilExec_;                 // by pid: its affinity-like move, until its exec
+    ExecMoves execMoves_;
     std::vector<Migration> out_;
 };
 

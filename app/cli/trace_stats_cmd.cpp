@@ -46,8 +46,9 @@ nlohmann::json numaByDistance(const Topology& topo, const MigrationReport& mig) 
     return out;
 }
 
-nlohmann::json statsJson(const EventStore& store, const MigrationReport& mig, const std::string& file,
-                         const std::string& topologyName, const Topology& topo, const KernelProfile& profile) {
+nlohmann::json statsJson(const EventStore& store, const PlausibleSpan& plausible, const MigrationReport& mig,
+                         const std::string& file, const std::string& topologyName, const Topology& topo,
+                         const KernelProfile& profile) {
     nlohmann::json j;
     j["file"] = file;
     j["topology"] = topologyName.empty() ? nlohmann::json(nullptr) : nlohmann::json(topologyName);
@@ -73,7 +74,6 @@ nlohmann::json statsJson(const EventStore& store, const MigrationReport& mig, co
     // not seconds: the duration is given in its counts and duration_s is null
     // The span the timestamps plausibly cover: a corrupt file's events stamped centuries away
     // are set aside (and said in a note), as the views do; implausible_events counts them.
-    const PlausibleSpan plausible = plausibleSpan(store);
     const uint64_t span = store.size() ? plausible.last - plausible.first : 0;
     j["implausible_events"] = plausible.before + plausible.after;
     j["trace_clock"] = store.traceClock();  // "" when the trace does not say
@@ -262,13 +262,13 @@ int runTraceStats(const Args& args) {
     if (!tree) return fail(file + ": " + tree.error());
     MigrationClassifier classifier(*tree);
     const auto binNs = static_cast<uint64_t>(std::llround(*binS * 1e9));
-    auto report = classifier.classify(*store, binNs);
+    auto report = classifier.classify(*store, binNs, plausible);
     if (report.binNs != binNs)
         std::fprintf(stderr, "note: %s: bins of %g s over its %.0f s (at most %llu bins)\n", file.c_str(),
                      static_cast<double>(report.binNs) / 1e9, static_cast<double>(plausible.last - plausible.first) / 1e9,
                      static_cast<unsigned long long>(MigrationClassifier::kMaxBins));
     const std::string topoName = choice ? choice->describe() : levelsKnown ? sidecarPath(file) : std::string();
-    auto j = statsJson(*store, report, file, topoName, *topo, *opt.profile);
+    auto j = statsJson(*store, plausible, report, file, topoName, *topo, *opt.profile);
     j["silent_cpus"] = silent;  // CPUs without any event (not traced, or idle throughout)
     // sched_switch chains: gaps are switches whose prev is not the CPU's previous next
     j["switch_gaps"] = {{"switches", gaps.switches}, {"gaps", gaps.gaps}, {"into_idle", gaps.intoIdle},
