@@ -5,7 +5,8 @@
 #   The test command also builds the sanitize preset (clang, ASan+UBSan, fuzzer coverage) and runs
 #   the library tests under it, a short libFuzzer run per target and clang-tidy on the newest
 #   commit's files. SCHEDSCOPE_SANITIZERS=0 skips that stage (e.g. for a quick local run).
-#   FUZZ_SECONDS sets the per-target fuzz time (default 10).
+#   FUZZ_SECONDS sets the per-target fuzz time (default 6: a smoke test; the campaigns are
+#   tests/fuzz/run.sh's, and the crashes they found run as regression tests).
 set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$here"
@@ -53,7 +54,7 @@ case "$mode" in
       # (the preset sets ASAN/LSAN/UBSAN_OPTIONS with the suppression files)
       ctest --preset sanitize -j "$(nproc)" || status=$?
       t2=$SECONDS
-      FUZZ_SEED=1 FUZZ_JOBS=$(nproc) bash tests/fuzz/run.sh "${FUZZ_SECONDS:-10}" || status=$?
+      FUZZ_SEED=1 FUZZ_JOBS=$(nproc) bash tests/fuzz/run.sh "${FUZZ_SECONDS:-6}" || status=$?
       echo "dev.sh: clang-tidy $((t1 - t0)) s, sanitizer build+tests $((t2 - t1)) s, fuzz $((SECONDS - t2)) s"
     fi
     [ $status -eq 0 ] && echo "dev.sh: all test stages passed" || echo "dev.sh: FAILED (see above)"
