@@ -15,6 +15,8 @@
 
 #include <sched.h> /* cpu_set_t: C callers define _GNU_SOURCE, g++ always does */
 #include <stdbool.h>
+#include <stddef.h>    /* size_t */
+#include <sys/types.h> /* ssize_t */
 
 #include <event-parse.h>
 
@@ -57,6 +59,8 @@ void tracefs_instance_free(struct tracefs_instance *instance);
 char *tracefs_instance_get_dir(struct tracefs_instance *instance);
 char *tracefs_instance_file_read(struct tracefs_instance *instance, const char *file, int *psize);
 char *tracefs_get_clock(struct tracefs_instance *instance);
+ssize_t tracefs_instance_get_buffer_size(struct tracefs_instance *instance, int cpu);
+int tracefs_instance_set_buffer_size(struct tracefs_instance *instance, size_t size, int cpu);
 int tracefs_instance_file_write(struct tracefs_instance *instance, const char *file, const char *str);
 char **tracefs_instances(const char *regex);
 void tracefs_list_free(char **list);

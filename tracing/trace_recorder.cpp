@@ -118,6 +118,8 @@ Result<RecordSummary> recordTrace(const RecordOptions& options) {
     const int cpus = pi.cpuCount();
     if (!options.clock.empty())
         if (auto set = setTraceClock(pi, options.clock); !set) return Error{set.error()};
+    if (options.bufferKb > 0)
+        if (auto sized = pi.setBufferKb(options.bufferKb); !sized) return Error{"--buffer-kb: " + sized.error()};
 
     std::vector<std::string> cpuFiles;
     std::vector<tracecmd_recorder*> recorders;
@@ -163,6 +165,7 @@ Result<RecordSummary> recordTrace(const RecordOptions& options) {
     }
     summary.cpus = cpus;
     summary.overruns = pi.overruns();
+    summary.bufferKb = pi.bufferKb();
 
     // libtracecmd's warnings go to stderr; a version 6 file's top buffer, which has no
     // description section in that format, gets "Cannot find description for buffer" for

@@ -3,6 +3,7 @@
 // own recorder and output writer (as trace-cmd record does): per-CPU raw buffers are spliced
 // into temporary files, then tracecmd_output_* writes headers, formats, cmdlines and the CPU data.
 #include <atomic>
+#include <cstddef>
 #include <cstdint>
 #include <functional>
 #include <string>
@@ -18,6 +19,8 @@ struct RecordOptions {
     // The trace clock ("mono", "x86-tsc", ... as trace-cmd record -C takes it); empty: the
     // instance's default, "local". Saved in the file either way.
     std::string clock;
+    // Each CPU's ring buffer in kilobytes (trace-cmd record -b); 0: the kernel's default size.
+    size_t bufferKb = 0;
     // Called once tracing is on; returns when recording should stop (a command exits, a
     // duration elapses, `stop` is set): "", or why the recording is no trace to keep (its
     // command could not be started), which recordTrace() then returns with nothing written.
@@ -27,6 +30,7 @@ struct RecordOptions {
 struct RecordSummary {
     int cpus = 0;
     uint64_t overruns = 0;  // events the ring buffers dropped
+    size_t bufferKb = 0;    // each CPU's ring buffer, as recorded with
     uint64_t bytes = 0;     // size of the written file
     // what another process did to the recording's instance (an event or tracing_on switched
     // off), each switched back on within kTamperCheckMs: the trace misses what came in between

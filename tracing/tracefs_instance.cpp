@@ -137,6 +137,24 @@ std::vector<std::string> PrivateInstance::restoreTampered() {
     return notes;
 }
 
+Status PrivateInstance::setBufferKb(size_t kb) {
+    if (tracefs_instance_set_buffer_size(inst_, kb, -1) < 0) {
+        const int err = errno;
+        std::string why = "cannot size the ring buffers of tracefs instance " + name_ + " to " + std::to_string(kb) +
+                          " KB per CPU: " + std::strerror(err);
+        // the kernel refuses a size larger than the memory it has available
+        if (err == ENOMEM)
+            why += " (" + std::to_string(cpus_) + " CPUs need " + std::to_string(kb * static_cast<size_t>(cpus_) / 1024) + " MB)";
+        return Error{why};
+    }
+    return {};
+}
+
+size_t PrivateInstance::bufferKb() const {
+    const ssize_t kb = tracefs_instance_get_buffer_size(inst_, 0);
+    return kb > 0 ? static_cast<size_t>(kb) : 0;
+}
+
 uint64_t PrivateInstance::overruns() const {
     uint64_t total = 0;
     for (int c = 0; c < cpus_; ++c) {

@@ -32,6 +32,11 @@ public:
     int cpuCount() const { return cpus_; }
     // Sum over CPUs of "overrun" in per_cpu/cpuN/stats: events the ring buffer overwrote.
     uint64_t overruns() const;
+    // Sizes every CPU's ring buffer to `kb` kilobytes, as trace-cmd record -b does (before
+    // tracing: resizing empties the buffers). The error says what the kernel refused.
+    Status setBufferKb(size_t kb);
+    // CPU 0's ring buffer size in kilobytes (every CPU's here): 0 when it cannot be read.
+    size_t bufferKb() const;
     void traceOn();
     void traceOff();
     // While tracing: finds the events we enabled, or tracing_on, switched off under us (another

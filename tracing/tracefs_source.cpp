@@ -26,9 +26,11 @@ struct TracefsSource::Impl {
 TracefsSource::TracefsSource(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
 TracefsSource::~TracefsSource() = default;
 
-Result<std::unique_ptr<TracefsSource>> TracefsSource::start() {
+Result<std::unique_ptr<TracefsSource>> TracefsSource::start(size_t bufferKb) {
     auto inst = PrivateInstance::create();
     if (!inst) return Error{inst.error()};
+    if (bufferKb > 0)
+        if (auto sized = (*inst)->setBufferKb(bufferKb); !sized) return Error{"--buffer-kb: " + sized.error()};
     auto impl = std::make_unique<Impl>();
     impl->instance = std::move(*inst);
     auto tep = loadLocalEventFormats(kTracingDir, {"sched", "power", "irq"});
@@ -67,6 +69,7 @@ Result<uint64_t> TracefsSource::poll(EventStore& store) {
 }
 
 uint64_t TracefsSource::overruns() const { return impl_->instance->overruns(); }
+size_t TracefsSource::bufferKb() const { return impl_->instance->bufferKb(); }
 
 void TracefsSource::flushCounts(EventStore& store) { impl_->decoder->flushCounts(store); }
 

@@ -316,7 +316,8 @@ int runReplay(const Args& args) {
                                       "what they held");
     if (const std::string lost = tracing::describeLostEvents(*store); !lost.empty())
         result->assumptions.push_back("the trace has " + lost + " (its ring buffer overran): the recorded side and the "
-                                      "derived workload miss what they held (a bigger buffer, trace-cmd record -b, keeps them)");
+                                      "derived workload miss what they held (a bigger buffer keeps them: schedscope-cli "
+                                      "record --buffer-kb, or trace-cmd record -b)");
     if (!args.has(std::string("recorded-profile")) && runningKernel)
         result->assumptions.push_back("recorded kernel profile: " + traceKernel->name + ", this machine's running kernel's (the "
                                       "trace does not carry its kernel version and was read with --local; set --recorded-profile)");

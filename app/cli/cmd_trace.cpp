@@ -2,6 +2,7 @@
 #include "commands.h"
 #include "topology_options.h"
 #include "trace_cmds.h"
+#include "ring_buffer_option.h"
 #include "trace_load_options.h"
 
 namespace schedscope::cli {
@@ -23,6 +24,7 @@ std::vector<Command> traceCommands() {
         {"duration", true, "S seconds to record (default: until the command exits, or 10 without one)"},
         {"file-version", true, "N trace.dat version 6 or 7 (default 7, compressed)"},
         {"clock", true, "NAME trace clock, as trace-cmd record -C: local (default), global, mono, boot, x86-tsc, ..."},
+        bufferKbOption(),
     };
     std::vector<OptionSpec> liveOpts = {
         {"duration", true, "S seconds to run (default 10)"},
@@ -31,8 +33,9 @@ std::vector<Command> traceCommands() {
         {"attach", true, "PATH read a schedscope-capture stream from its Unix socket (--socket PATH) or a FIFO"},
         {"interval", true, "S seconds between reports (default 1; 0: only the total)"},
         {"json", false, "print JSON lines"},
+        bufferKbOption(),
         {"window", true, "S keep only the last S seconds of events in memory (long captures; "
-                         "migrations are then counted over the window)"},
+                         "migrations are then counted over the window; default 0: keep them all)"},
     };
     return {
         {"trace stats", "summarise a sched trace: events, CPUs, tasks, lost events, migrations per level and cause",
@@ -41,9 +44,10 @@ std::vector<Command> traceCommands() {
         {"bench load", "time loading a trace: events/s, peak RSS, bytes per event", "FILE [--buffer NAME]", {bufferOption()},
          runBenchLoad, 1},
         {"record", "record sched events into a trace.dat (+ topology sidecar) via a private tracefs instance",
-         "-o FILE.dat [--duration S] [--file-version 6|7] [--clock NAME] [-- COMMAND...]", recordOpts, runRecord},
+         "-o FILE.dat [--duration S] [--file-version 6|7] [--clock NAME] [--buffer-kb N] [-- COMMAND...]", recordOpts, runRecord},
         {"live", "watch sched events live: events/s, lost events, migrations per level and cause",
-         "[--source tracefs|bpf|bpf-aggregate] [--via-helper | --attach PATH] [--duration S] [--interval S] [--window S] [--json]",
+         "[--source tracefs|bpf|bpf-aggregate] [--via-helper | --attach PATH] [--duration S] [--interval S] [--window S] "
+         "[--buffer-kb N] [--json]",
          liveOpts, runLive},
     };
 }

@@ -31,6 +31,7 @@
 #include "migration_classifier.h"
 #include "process_caps.h"
 #include "topology/hwloc_loader.h"
+#include "ring_buffer_option.h"
 #include "trace_cmds.h"
 #include "tracefs_instance.h"
 #include "tracefs_source.h"
@@ -121,6 +122,10 @@ int runLive(const Args& args) {
     const auto attach = args.value("attach");
     if (attach && viaHelper) return fail("live: --attach and --via-helper exclude each other");
     if (viaHelper && source == "tracefs") return fail("live: --via-helper needs --source bpf or bpf-aggregate");
+    auto bufferKb = bufferKbFrom(args);
+    if (!bufferKb) return fail("live: " + bufferKb.error());
+    if (*bufferKb > 0 && (source != "tracefs" || attach))
+        return fail("live: --buffer-kb sizes the ring buffers of the tracefs capture: it needs --source tracefs");
 
     if (source != "tracefs" && !viaHelper && !attach) {
         const std::string why = BpfSource::unavailableReason();
@@ -180,7 +185,7 @@ int runLive(const Args& args) {
         helper = std::move(*c);
         sourceLabel += " (helper)";
     } else if (source == "tracefs") {
-        auto s = TracefsSource::start();
+        auto s = TracefsSource::start(*bufferKb);
         if (!s) return failRuntime("live: " + s.error());
         tracefs = std::move(*s);
     } else {
@@ -199,6 +204,7 @@ int runLive(const Args& args) {
     uint64_t lastEvents = 0;
     double lastT = 0;
     uint64_t trimmed = 0;  // events dropped by --window, still counted in the totals
+    uint64_t lostSoFar = 0;
     auto report = [&](bool final) {
         Figures f;
         if (aggregate) {
@@ -227,6 +233,7 @@ int runLive(const Args& args) {
             }
             f = fromStore(store, classifier, lost);
             f.events += trimmed;
+            lostSoFar = lost;
         }
         const double elapsed = since();
         const double rate = final ? static_cast<double>(f.events) / elapsed
@@ -288,6 +295,8 @@ int runLive(const Args& args) {
         (void)helper->pump(store, 150);  // the latest snapshot / records
     }
     report(true);
+    if (tracefs && lostSoFar > 0)
+        std::cerr << "schedscope-cli: live: note: " << lostEventsAdvice(lostSoFar, tracefs->bufferKb()) << "\n";
     if (helper) helper->close();
     return 0;
 }

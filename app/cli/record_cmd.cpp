@@ -1,4 +1,4 @@
-// schedscope-cli record -o FILE.dat [--duration S] [--file-version 6|7] [-- COMMAND...]
+// schedscope-cli record -o FILE.dat [--duration S] [--file-version 6|7] [--clock NAME] [--buffer-kb N] [-- COMMAND...]
 #include <fcntl.h>
 #include <linux/close_range.h>
 #include <sys/wait.h>
@@ -13,6 +13,7 @@
 
 #include "capture_signals.h"
 #include "commands.h"
+#include "ring_buffer_option.h"
 #include "topology/hwloc_loader.h"
 #include "trace_cmds.h"
 #include "trace_recorder.h"
@@ -110,6 +111,8 @@ int runRecord(const Args& args) {
     if (!duration) return fail("record: " + duration.error());
     auto version = args.integer("file-version", 7, 6, 7);
     if (!version) return fail("record: " + version.error());
+    auto bufferKb = bufferKbFrom(args);
+    if (!bufferKb) return fail("record: " + bufferKb.error());
     if (auto why = tracing::tracefsUnavailableReason(); !why.empty()) return failRuntime("record: " + why);
 
     installStopSignals();
@@ -117,6 +120,7 @@ int runRecord(const Args& args) {
     opt.output = *out;
     opt.fileVersion = static_cast<int>(*version);
     if (auto clock = args.value("clock")) opt.clock = *clock;
+    opt.bufferKb = *bufferKb;
     const auto& command = args.trailing();
     const double seconds = *duration;
     std::string workloadError;
@@ -128,6 +132,8 @@ int runRecord(const Args& args) {
     if (!summary) return failRuntime("record: " + summary.error());
 
     for (const auto& note : summary->notes) std::fprintf(stderr, "note: %s: %s\n", out->c_str(), note.c_str());
+    if (summary->overruns > 0)
+        std::fprintf(stderr, "note: %s: %s\n", out->c_str(), lostEventsAdvice(summary->overruns, summary->bufferKb).c_str());
     auto topo = loadLocalTopology();
     if (!topo) return failRuntime("record: " + *out + " written, but this machine's topology: " + topo.error());
     if (auto st = tracing::writeTopologySidecar(*out, *topo); !st) return failRuntime("record: " + st.error());

@@ -122,7 +122,7 @@ TraceWorkspace::TraceWorkspace(MainWindow* window) : QObject(window), window_(wi
             notices << tr("%1: %2: events, migrations and waits in that part are missing").arg(t->name, qs(unreadable));
         if (const std::string lost = tracing::describeLostEvents(store); !lost.empty())
             notices << tr("%1: %2: its ring buffer overran, so events, migrations and waits near the gaps are missing "
-                          "(a bigger buffer, trace-cmd record -b, keeps them)")
+                          "(a bigger buffer keeps them: schedscope-cli record --buffer-kb, or trace-cmd record -b)")
                            .arg(t->name, qs(lost));
         // the stand-in's domains are no machine's: said where it cannot be missed
         if (t->flatStandIn) notices << tr("%1: %2").arg(t->name, t->topologyNote);

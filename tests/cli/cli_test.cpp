@@ -434,6 +434,10 @@ TEST(Cli, BadInputsGiveOneLineErrorsAndExitTwo) {
              // the one-letter option is spelled as it is typed, not "--o"
              {"record -o", "record: option '-o' needs a value"},
              {"live --duration 0", "--duration"},
+             // a ring buffer smaller than a page, or for a capture that has none
+             {"record -o " + scratch + "/never.dat --buffer-kb 2", "record: option '--buffer-kb': 2 is outside 4..1048576"},
+             {"live --buffer-kb lots", "live: option '--buffer-kb': 'lots' is not an integer"},
+             {"live --source bpf --buffer-kb 64", "live: --buffer-kb sizes the ring buffers of the tracefs capture: it needs --source tracefs"},
              {"bench sim --duration 0", "bench sim: --duration"},
          }) {
         CliRun r = cli(c.args);

@@ -135,3 +135,43 @@ TEST(Live, RecordTakesATraceClock) {
     EXPECT_EQ(std::count(text.begin(), text.end(), '\n'), 1) << text;
     EXPECT_FALSE(std::filesystem::exists(out));
 }
+
+// --buffer-kb sizes each CPU's ring buffer, as trace-cmd record -b does. A buffer of one page
+// cannot hold a burst of 300 fork+exec+exits between two of the recorder's reads: record says how
+// many events were lost, in the size it recorded with, and the size that keeps more. A buffer of
+// 4 MB keeps the same burst whole.
+TEST(Live, RecordSaysWhatASmallBufferLostAndTheSizeThatKeepsIt) {
+    if (auto why = tracefsUnavailableReason(); !why.empty()) GTEST_SKIP() << "recording unavailable: " << why;
+    const std::filesystem::path dir = std::filesystem::path(SCHEDSCOPE_TEST_SCRATCH) / "record";
+    std::filesystem::create_directories(dir);
+    auto recordBurst = [&](const std::string& kb) {
+        const std::string out = (dir / ("buffer-" + kb + ".dat")).string();
+        std::ostringstream cmd;
+        cmd << SCHEDSCOPE_CLI << " record -o '" << out << "' --buffer-kb " << kb
+            << " -- sh -c 'i=0; while [ $i -lt 300 ]; do /bin/true; i=$((i+1)); done' 2>&1 >/dev/null";
+        std::string text;
+        FILE* p = popen(cmd.str().c_str(), "r");
+        EXPECT_NE(p, nullptr);
+        if (!p) return text;
+        char buf[512];
+        while (fgets(buf, sizeof buf, p)) text += buf;
+        EXPECT_EQ(pclose(p), 0) << text;
+        EXPECT_TRUE(readTraceDat(out)) << out;
+        return text;
+    };
+    const std::string small = recordBurst("4");
+    const auto lostAt = small.find(" events lost: the ring buffers (");
+    ASSERT_NE(lostAt, std::string::npos) << small;
+    const auto noteAt = small.rfind("note: ", lostAt);
+    ASSERT_NE(noteAt, std::string::npos) << small;
+    const std::string lost = small.substr(small.find(": ", noteAt + 6) + 2, lostAt - small.find(": ", noteAt + 6) - 2);
+    EXPECT_NE(small.find(", " + lost + " events lost) and "), std::string::npos) << "the summary line counts the same: " << small;
+    const int kb = std::atoi(small.c_str() + lostAt + std::string(" events lost: the ring buffers (").size());
+    EXPECT_GE(kb, 4) << small;
+    EXPECT_LE(kb, 8) << "a page or two, as asked: " << small;
+    EXPECT_NE(small.find("--buffer-kb " + std::to_string(kb * 4) + " keeps more"), std::string::npos) << small;
+
+    const std::string big = recordBurst("4096");
+    EXPECT_NE(big.find(", 0 events lost) and "), std::string::npos) << big;
+    EXPECT_EQ(big.find("events lost:"), std::string::npos) << big;
+}
