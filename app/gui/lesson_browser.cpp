@@ -114,7 +114,9 @@ void LessonBrowser::mirror(const LessonBrowser& other) {
 
 void LessonBrowser::refreshText() {
     if (!lesson_) return;
-    QString md = qs(lesson_->text);
+    const QStringList figurePaths{figureCacheDir() + QLatin1Char('/') + qs(lesson_->id), qs(lesson_->dir)};
+    QString md = captionMissingFigures(qs(lesson_->text), figurePaths,
+                                       renderer_ ? tr("figure being drawn") : tr("figure not drawn"));
     if (!output_.empty()) {
         md += QStringLiteral("\n\n---\n\n## Output of the steps\n");
         for (size_t i = 0; i < output_.size(); ++i) {
@@ -130,7 +132,7 @@ void LessonBrowser::refreshText() {
     const int keep = bar->value();
     // clear() also drops the document's cached images, so freshly rendered figures show.
     text_->clear();
-    text_->setSearchPaths({figureCacheDir() + QLatin1Char('/') + qs(lesson_->id), qs(lesson_->dir)});
+    text_->setSearchPaths(figurePaths);
     text_->setMarkdown(md);
     fitImages();
     bar->setValue(follow ? bar->maximum() : keep);
@@ -188,9 +190,11 @@ void LessonBrowser::renderMissingFigures() {
         renderer_->deleteLater();
         renderer_ = nullptr;
         if (failures == 0 && lesson_) status_->setText(qs(lesson_->summary));
+        refreshText();  // a figure that failed is no longer "being drawn"
         emit figuresRendered();
     });
     renderer_->start();
+    refreshText();  // the missing figures' captions say they are being drawn
 }
 
 void LessonBrowser::loadScenario() {

@@ -3,7 +3,9 @@
 #include <QDir>
 #include <QEventLoop>
 #include <QFileInfo>
+#include <QRegularExpression>
 #include <QStandardPaths>
+#include <algorithm>
 #include <cstdio>
 
 #include "lessons/lesson.h"
@@ -48,6 +50,23 @@ bool lessonFigureTasks(const QString& lesson, const QString& outDir, std::vector
 
 QString figureCacheDir() {
     return QStandardPaths::writableLocation(QStandardPaths::CacheLocation) + QStringLiteral("/lesson-figures");
+}
+
+QString captionMissingFigures(const QString& markdown, const QStringList& searchPaths, const QString& state) {
+    // ![caption](file): the form the lessons use for their figures
+    static const QRegularExpression image(QStringLiteral(R"(!\[([^\]]*)\]\(([^)\s]+)\))"));
+    QString out;
+    qsizetype from = 0;
+    for (auto it = image.globalMatch(markdown); it.hasNext();) {
+        const QRegularExpressionMatch m = it.next();
+        const QString file = m.captured(2);
+        const bool found = std::any_of(searchPaths.begin(), searchPaths.end(),
+                                       [&](const QString& dir) { return QFileInfo::exists(dir + QLatin1Char('/') + file); });
+        out += markdown.mid(from, m.capturedStart() - from);
+        out += found ? m.captured(0) : QStringLiteral("*[%1: %2]*").arg(m.captured(1), state);
+        from = m.capturedEnd();
+    }
+    return out + markdown.mid(from);
 }
 
 FigureRenderer::FigureRenderer(std::vector<FigureTask> tasks, QObject* parent) : QObject(parent), tasks_(std::move(tasks)) {}

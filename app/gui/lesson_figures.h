@@ -5,6 +5,7 @@
 // lesson browser, which renders missing figures into the user's cache directory on demand.
 #include <QObject>
 #include <QString>
+#include <QStringList>
 #include <vector>
 
 #include "launch_options.h"
@@ -25,6 +26,11 @@ bool lessonFigureTasks(const QString& lesson, const QString& outDir, std::vector
 
 // Where the lesson browser keeps the figures it renders: <cache>/lesson-figures.
 QString figureCacheDir();
+
+// A lesson's markdown with every figure that is in none of `searchPaths` (not drawn yet, or its
+// drawing failed) replaced by its caption and `state` in italics: Qt would show a broken-image
+// icon there, which says nothing.
+QString captionMissingFigures(const QString& markdown, const QStringList& searchPaths, const QString& state);
 
 // Renders tasks one after the other without blocking the event loop.
 class FigureRenderer : public QObject {

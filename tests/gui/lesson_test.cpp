@@ -8,12 +8,15 @@
 #include <QDir>
 #include <QDockWidget>
 #include <QFile>
+#include <QImage>
 #include <QListWidget>
 #include <QProcess>
 #include <QProcessEnvironment>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QTextBlock>
 #include <QTextBrowser>
+#include <QTextDocument>
 
 #include "banner.h"
 #include "domain_tree_view.h"
@@ -132,6 +135,36 @@ TEST(LessonBrowser, ListsTheLessonsAndShowsTheMarkdown) {
     EXPECT_TRUE(plain.contains(QStringLiteral("What a sched domain is")));
     EXPECT_FALSE(plain.contains(QStringLiteral("# What")));  // rendered, not shown as source
     EXPECT_FALSE(browser.showLesson(QStringLiteral("no-such-lesson"), false).isEmpty());
+}
+
+// A figure not drawn (here: not asked for, as in a screenshot of the lesson browser) shows its
+// caption in words where Qt would draw a broken-image icon; the lesson's text around it stays.
+TEST(LessonBrowser, AFigureNotDrawnShowsItsCaptionNotABrokenImage) {
+    QDir(figureCacheDir() + QStringLiteral("/04-node-level-on-naples")).removeRecursively();
+    LessonBrowser browser;
+    ASSERT_TRUE(browser.showLesson(QStringLiteral("04-node-level-on-naples"), false).isEmpty());
+    const QString plain = browser.textBrowser()->toPlainText();
+    EXPECT_TRUE(plain.contains(QStringLiteral("[EPYC 7601: CPU 0's NODE domain and its two LLC groups: figure not drawn]")))
+        << plain.toStdString();
+    EXPECT_TRUE(plain.contains(QStringLiteral("adjust_numa_imbalance()"))) << plain.toStdString();
+    int images = 0;
+    for (QTextBlock b = browser.textBrowser()->document()->begin(); b.isValid(); b = b.next())
+        for (auto it = b.begin(); !it.atEnd(); ++it) images += it.fragment().charFormat().isImageFormat() ? 1 : 0;
+    EXPECT_EQ(images, 0);
+
+    // a drawn figure is an image again
+    const QString drawn = figureCacheDir() + QStringLiteral("/04-node-level-on-naples");
+    ASSERT_TRUE(QDir().mkpath(drawn));
+    QImage figure(40, 30, QImage::Format_RGB32);
+    figure.fill(Qt::darkBlue);
+    ASSERT_TRUE(figure.save(drawn + QStringLiteral("/naples-node.png")));
+    ASSERT_TRUE(browser.showLesson(QStringLiteral("04-node-level-on-naples"), false).isEmpty());
+    EXPECT_FALSE(browser.textBrowser()->toPlainText().contains(QStringLiteral("figure not drawn")));
+    images = 0;
+    for (QTextBlock b = browser.textBrowser()->document()->begin(); b.isValid(); b = b.next())
+        for (auto it = b.begin(); !it.atEnd(); ++it) images += it.fragment().charFormat().isImageFormat() ? 1 : 0;
+    EXPECT_EQ(images, 1);
+    QDir(drawn).removeRecursively();
 }
 
 TEST(LessonScenario, LoadsPresetViewAndSelectionInOneCall) {
