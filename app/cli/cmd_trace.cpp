@@ -1,8 +1,8 @@
 // schedscope-cli trace stats | bench load | record | live
 #include "commands.h"
+#include "ring_buffer_option.h"
 #include "topology_options.h"
 #include "trace_cmds.h"
-#include "ring_buffer_option.h"
 #include "trace_load_options.h"
 
 namespace schedscope::cli {
