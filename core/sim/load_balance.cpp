@@ -244,13 +244,13 @@ bool sameSums(const SgStats& a, const SgStats& b) {
 }
 }  // namespace
 
-SgStats updateSgLbStats(SimState& s, const LbEnv& env, int g) {
-    const SchedDomain& sd = dom(s, env.dstCpu, env.sd);
-    const SchedGroup& grp = sd.groups[static_cast<size_t>(g)];
-    SgStats st;
-    const int spanId = s.groupSpanId(env.dstCpu, env.sd, g);
+namespace {
+// update_sg_lb_stats() for group `grp` of env.sd, `rg` its run-long facts and `local` whether it
+// holds the balancing CPU
+void sgLbStats(SimState& s, const LbEnv& env, const SchedDomain& sd, const SchedGroup& grp, const SimState::RingGroup& rg,
+               bool local, SgStats& st) {
     if (env.cpusWhole) {
-        const SpanSums::Sums sum = s.groupSums(spanId);
+        const SpanSums::Sums sum = s.groupSums(rg);
         st.groupLoad = sum.load;
         st.groupUtil = sum.util;
         st.groupRunnable = sum.runnable;
@@ -263,16 +263,16 @@ SgStats updateSgLbStats(SimState& s, const LbEnv& env, int g) {
     } else {
         st = sumCpuByCpu(s, env, grp.span);
     }
-    st.groupWeight = s.info[static_cast<size_t>(env.dstCpu)].groupWeight[static_cast<size_t>(env.sd)][static_cast<size_t>(g)];
-    st.groupCapacity = grp.capacity > 0 ? grp.capacity : 1024.0 * st.groupWeight;
-    const SimState::GroupShape& shape = s.spanShapes[static_cast<size_t>(spanId)];
+    st.groupWeight = rg.weight;
+    st.groupCapacity = rg.capacity;
+    const SimState::GroupShape& shape = rg.shape;
     st.cores = shape.cores;
     st.flags = shape.flags;
     st.minCapacity = shape.minCapacity;
     st.maxCapacity = shape.maxCapacity;
     // the misfit task load of another group's CPUs (which also marks the root domain overloaded:
     // SimState::rdOverloaded() counts misfit CPUs as they come)
-    if ((sd.flags & SD_ASYM_CPUCAPACITY) && !grp.span.test(env.dstCpu)) {
+    if ((sd.flags & SD_ASYM_CPUCAPACITY) && !local) {
         const CpuSet& cpus = env.candidates();
         grp.span.forEach([&](int i) {
             if (cpus.test(i)) st.misfitTaskLoad = std::max(st.misfitTaskLoad, s.cpus[static_cast<size_t>(i)].misfitTaskLoad);
@@ -281,16 +281,24 @@ SgStats updateSgLbStats(SimState& s, const LbEnv& env, int g) {
     const bool smtCore = shape.flags & SD_SHARE_CPUCAPACITY;  // an SMT core of more than one CPU
     // check if the idle dst CPU is preferred to this group: sched_group_asym(), where CPU
     // priorities do not count for an SMT core with more than one busy sibling
-    if (!s.asymPrio.empty() && env.idle != BalanceIdle::NotIdle && st.sumNrRunning > 0 && !grp.span.test(env.dstCpu)) {
+    if (!s.asymPrio.empty() && env.idle != BalanceIdle::NotIdle && st.sumNrRunning > 0 && !local) {
         const int prefer = asymPreferCpu(s, grp.span);
         st.asymPreferPrio = s.asymPrio[static_cast<size_t>(prefer)];
         st.asymPacking = !(smtCore && st.groupWeight - st.idleCpus != 1) && schedAsym(s, sd, env.dstCpu, prefer);
     }
     // smt_balance() (6.6): an SMT core running more than one task, for an idle CPU elsewhere
-    st.smtBalance = s.feat.smtBalance && env.idle != BalanceIdle::NotIdle && smtCore && st.sumNrRunning > 1 &&
-                    !grp.span.test(env.dstCpu);
-    st.type = groupClassify(sd.imbalancePct, st, groupImbalanceFlag(s, sd, grp) != 0);
+    st.smtBalance = s.feat.smtBalance && env.idle != BalanceIdle::NotIdle && smtCore && st.sumNrRunning > 1 && !local;
+    const bool imbalanced = s.groupImbalanceOf(sd.topologyLevel, rg.firstCpu) != 0;
+    st.type = groupClassify(sd.imbalancePct, st, imbalanced);
     if (st.type == GroupType::Overloaded) st.avgLoad = st.groupLoad * 1024.0 / st.groupCapacity;
+}
+}  // namespace
+
+SgStats updateSgLbStats(SimState& s, const LbEnv& env, int g) {
+    const SchedDomain& sd = dom(s, env.dstCpu, env.sd);
+    const SchedGroup& grp = sd.groups[static_cast<size_t>(g)];
+    SgStats st;
+    sgLbStats(s, env, sd, grp, s.ringGroup(env.dstCpu, env.sd, g), grp.span.test(env.dstCpu), st);
     return st;
 }
 
@@ -304,13 +312,21 @@ SdLbStats updateSdLbStats(SimState& s, LbEnv& env) {
     // the local group comes first in the ring, so its type is known when the others are weighed
     const bool asym = (sd.flags & SD_ASYM_CPUCAPACITY) != 0;
     AsymCapacityCheck asymCheck{s.capacityOf(env.dstCpu), GroupType::HasSpare};
-    for (size_t g = 0; g < sd.groups.size(); ++g) {
-        SgStats sgs = updateSgLbStats(s, env, static_cast<int>(g));
+    // the CPU's view of the group ring, walked alongside sd.groups
+    const CpuInfo::GroupSpans& view = s.info[static_cast<size_t>(env.dstCpu)].groupSpans[static_cast<size_t>(env.sd)];
+    const std::vector<SimState::RingGroup>& ring = s.ringGroups[static_cast<size_t>(view.ring)];
+    size_t at = view.first;
+    const size_t nGroups = sd.groups.size();
+    for (size_t g = 0; g < nGroups; ++g, at = at + 1 < nGroups ? at + 1 : 0) {
+        const SchedGroup& grp = sd.groups[g];
+        const bool local = grp.span.test(env.dstCpu);
+        SgStats sgs;
+        sgLbStats(s, env, sd, grp, ring[at], local, sgs);
         if (s.recording())
-            s.scratchGroups.push_back({sd.groups[g].span, sgs.groupLoad, sgs.groupUtil, sgs.sumNrRunning, sgs.idleCpus,
-                                       groupTypeName(sgs.type), sd.groups[g].span.test(env.dstCpu)});
+            s.scratchGroups.push_back({grp.span, sgs.groupLoad, sgs.groupUtil, sgs.sumNrRunning, sgs.idleCpus,
+                                       groupTypeName(sgs.type), local});
         sumUtil += sgs.groupUtil;
-        if (sd.groups[g].span.test(env.dstCpu)) {
+        if (local) {
             sds.local = static_cast<int>(g);
             sds.localStat = sgs;
             asymCheck.localType = sgs.type;

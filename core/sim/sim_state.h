@@ -179,7 +179,7 @@ struct CpuInfo {
     // paths do not count bits
     std::vector<int> spanWeight;
     std::vector<std::vector<int>> groupWeight;
-    // per domain: its group ring in SimState::ringSpanIds and where this CPU's view of it
+    // per domain: its group ring in SimState::ringGroups and where this CPU's view of it
     // starts (GroupRing::first()), so a group's span id is looked up, not stored per CPU: a flat
     // domain of 4096 single-CPU groups would otherwise take 4096 x 4096 ids
     struct GroupSpans {
@@ -310,7 +310,6 @@ struct SimState {
     // read are folded in first. cpuChanged() marks a CPU whose signals' inputs or values, or
     // whose nr_running, changed.
     SpanSums spanSums;
-    std::vector<std::vector<int>> ringSpanIds;  // per distinct group ring: its groups' span ids, in ring order
     // What update_sg_lb_stats() reads of a group besides its sums, per span id: the SMT cores it
     // holds (sched_group::cores) and its flags, which are its child domain's (sched_group::flags;
     // 0 when that child was a lone CPU, a degenerate domain the kernel removed)
@@ -320,28 +319,41 @@ struct SimState {
         double minCapacity = 1024, maxCapacity = 1024;  // sgc->min_capacity, sgc->max_capacity
     };
     std::vector<GroupShape> spanShapes;
+    // Everything update_sg_lb_stats() reads of a group that stays as it is for the whole run, in
+    // one place: the balancer looks at several groups on every pass, and finding the span id,
+    // weight, capacity, shape and imbalance flag of each through as many tables was a third of
+    // a pass's instructions.
+    struct RingGroup {
+        int spanId = 0;    // its sums in spanSums: the part of the group inside its domain's span
+        int onlyCpu = -1;  // spanSums.onlyCpu(spanId): the one CPU of a one-CPU span, else -1
+        int weight = 0;    // group_weight: the group's CPUs
+        int firstCpu = 0;  // its first CPU: where its sgc->imbalance sits in groupImbalance
+        double capacity = 0;  // sgc->capacity (1024 per CPU when the tree gives none)
+        GroupShape shape;     // spanShapes[spanId]
+    };
+    std::vector<std::vector<RingGroup>> ringGroups;  // per distinct group ring: its groups, in ring order
+    // group `g` of domain `sd` of `cpu`
+    const RingGroup& ringGroup(int cpu, int sd, int g) const {
+        const CpuInfo::GroupSpans& gs = info[static_cast<size_t>(cpu)].groupSpans[static_cast<size_t>(sd)];
+        const std::vector<RingGroup>& ring = ringGroups[static_cast<size_t>(gs.ring)];
+        const size_t at = gs.first + static_cast<size_t>(g);
+        return ring[at < ring.size() ? at : at - ring.size()];
+    }
     // NUMA balancing's sched_numa_topology_type and sched_max_numa_distance, found on first use
     // (numa_balancing.cpp); type -1: not yet
     struct {
         int type = -1;
         int maxDistance = 0;
     } numaShape;
-    // the span id of group `g` of domain `sd` of `cpu`
-    int groupSpanId(int cpu, int sd, int g) const {
-        const CpuInfo::GroupSpans& gs = info[static_cast<size_t>(cpu)].groupSpans[static_cast<size_t>(sd)];
-        const std::vector<int>& ids = ringSpanIds[static_cast<size_t>(gs.ring)];
-        const size_t at = gs.first + static_cast<size_t>(g);
-        return ids[at < ids.size() ? at : at - ids.size()];
-    }
     void cpuChanged(int cpu) { spanSums.markChanged(cpu); }
-    SpanSums::Sums groupSums(int spanId) {
-        if (const int cpu = spanSums.onlyCpu(spanId); cpu >= 0) {
+    SpanSums::Sums groupSums(const RingGroup& g) {
+        if (const int cpu = g.onlyCpu; cpu >= 0) {
             const CpuSignals sig = cpuSignals(cpu);
             const int nr = cpus[static_cast<size_t>(cpu)].nrRunning();
             return {sig.load, sig.util, sig.runnable, nr, nr == 0 ? 1 : 0};
         }
         if (!spanSums.changedCpus().empty()) publishChangedCpus();
-        return spanSums.read(spanId, now);
+        return spanSums.read(g.spanId, now);
     }
     // tests: updateSgLbStats() also adds up the CPUs one by one, counts the groups it read from
     // the span sums and those whose sums differ (beyond SpanSums' rounding)

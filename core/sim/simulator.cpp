@@ -1363,24 +1363,29 @@ void scaleTunables(SimState& s) {
 }  // namespace
 
 namespace {
-// The index of `groups`' ring in s.ringSpanIds, its groups' spans registered in s.spanSums the
-// first time a CPU's view of it comes by. update_sg_lb_stats() adds up a group's CPUs within
+// The index of `groups`' ring in s.ringGroups, its groups' spans registered in s.spanSums the
+// first time a CPU's view of it comes by (their shapes are filled in by describeSpans()). update_sg_lb_stats() adds up a group's CPUs within
 // env->cpus, the domain's: a group reaching past `domainSpan` (before 5.13, on NUMA diameters
 // above 2) is summed over the CPUs it shares with the domain, in a ring of this CPU's own.
 int ringSpanIds(SimState& s, std::unordered_map<const void*, int>& rings, const GroupRing& groups, const CpuSet& domainSpan) {
     const bool inside = std::all_of(groups.begin(), groups.end(), [&](const SchedGroup& g) { return g.span.isSubsetOf(domainSpan); });
     if (inside) {
-        const auto [it, added] = rings.try_emplace(groups.ringId(), static_cast<int>(s.ringSpanIds.size()));
+        const auto [it, added] = rings.try_emplace(groups.ringId(), static_cast<int>(s.ringGroups.size()));
         if (!added) return it->second;
     }
     const size_t n = groups.size();
-    std::vector<int> ids(n);
+    std::vector<SimState::RingGroup> ring(n);
     for (size_t i = 0; i < n; ++i) {
         const size_t at = groups.first() + i;
-        ids[at < n ? at : at - n] = s.spanSums.addSpan(inside ? groups[i].span : groups[i].span & domainSpan);
+        SimState::RingGroup& g = ring[at < n ? at : at - n];
+        const SchedGroup& sg = groups[i];
+        g.spanId = s.spanSums.addSpan(inside ? sg.span : sg.span & domainSpan);
+        g.weight = sg.span.count();
+        g.firstCpu = sg.span.first();
+        g.capacity = sg.capacity > 0 ? sg.capacity : 1024.0 * g.weight;
     }
-    s.ringSpanIds.push_back(std::move(ids));
-    return static_cast<int>(s.ringSpanIds.size()) - 1;
+    s.ringGroups.push_back(std::move(ring));
+    return static_cast<int>(s.ringGroups.size()) - 1;
 }
 
 // SimState::spanShapes: a group's cores are its CPUs' distinct SMT cores, and its flags those of
@@ -1411,6 +1416,11 @@ void describeSpans(SimState& s, const DomainTree& tree) {
         for (const auto& d : tree.domainsOf(first))
             if (d.span == span) shape.flags = d.flags;
     }
+    for (auto& ring : s.ringGroups)
+        for (SimState::RingGroup& g : ring) {
+            g.onlyCpu = s.spanSums.onlyCpu(g.spanId);
+            g.shape = s.spanShapes[static_cast<size_t>(g.spanId)];
+        }
 }
 }  // namespace
 
@@ -1442,7 +1452,7 @@ Result<std::unique_ptr<SimState>> makeSimState(const Topology& topo, const Domai
     scaleTunables(*s);
     s->cpus.resize(static_cast<size_t>(n));
     s->info.resize(static_cast<size_t>(n));
-    std::unordered_map<const void*, int> rings;  // GroupRing::ringId() -> index into s->ringSpanIds
+    std::unordered_map<const void*, int> rings;  // GroupRing::ringId() -> index into s->ringGroups
     for (int c = 0; c < n; ++c) {
         Cpu& r = s->cpus[static_cast<size_t>(c)];
         r.id = c;
