@@ -249,6 +249,12 @@ namespace {
 // holds the balancing CPU
 void sgLbStats(SimState& s, const LbEnv& env, const SchedDomain& sd, const SchedGroup& grp, const SimState::RingGroup& rg,
                bool local, SgStats& st) {
+    // every field is set below or here: the caller reuses one SgStats for all the groups of a
+    // pass (zeroing it for each group was a `rep stos` per group)
+    st.avgLoad = 0;
+    st.misfitTaskLoad = 0;
+    st.asymPacking = false;
+    st.asymPreferPrio = 0;
     if (env.cpusWhole) {
         const SpanSums::Sums sum = s.groupSums(rg);
         st.groupLoad = sum.load;
@@ -302,9 +308,15 @@ SgStats updateSgLbStats(SimState& s, const LbEnv& env, int g) {
     return st;
 }
 
-SdLbStats updateSdLbStats(SimState& s, LbEnv& env) {
+namespace {
+// update_sd_lb_stats() into `sds`, which findBusiestGroup() and loadBalance() keep for the pass:
+// the fields it adds to or may leave unset are reset here, the group stats are copied in
+// when their group is found
+void fillSdLbStats(SimState& s, LbEnv& env, SdLbStats& sds) {
     const SchedDomain& sd = dom(s, env.dstCpu, env.sd);
-    SdLbStats sds;
+    sds.busiest = sds.local = -1;
+    sds.totalLoad = sds.totalCapacity = sds.avgLoad = 0;
+    sds.preferSibling = false;
     // the local CPU's child domain prefers siblings; from 6.5 the busiest group's (below)
     if (!s.feat.smtFullyBusyBusiest) sds.preferSibling = env.sd > 0 && (dom(s, env.dstCpu, env.sd - 1).flags & SD_PREFER_SIBLING);
     double sumUtil = 0;
@@ -317,10 +329,10 @@ SdLbStats updateSdLbStats(SimState& s, LbEnv& env) {
     const std::vector<SimState::RingGroup>& ring = s.ringGroups[static_cast<size_t>(view.ring)];
     size_t at = view.first;
     const size_t nGroups = sd.groups.size();
+    SgStats sgs;
     for (size_t g = 0; g < nGroups; ++g, at = at + 1 < nGroups ? at + 1 : 0) {
         const SchedGroup& grp = sd.groups[g];
         const bool local = grp.span.test(env.dstCpu);
-        SgStats sgs;
         sgLbStats(s, env, sd, grp, ring[at], local, sgs);
         if (s.recording())
             s.scratchGroups.push_back({grp.span, sgs.groupLoad, sgs.groupUtil, sgs.sumNrRunning, sgs.idleCpus,
@@ -347,6 +359,12 @@ SdLbStats updateSdLbStats(SimState& s, LbEnv& env) {
         const double tmp = std::min(1024.0, x * x * pct * pct / 1024.0);
         s.llcShared[static_cast<size_t>(ci.llc)].nrIdleScan = static_cast<int>((1024.0 - tmp) * llcWeight / 1024.0);
     }
+}
+}  // namespace
+
+SdLbStats updateSdLbStats(SimState& s, LbEnv& env) {
+    SdLbStats sds;
+    fillSdLbStats(s, env, sds);
     return sds;
 }
 
@@ -435,7 +453,7 @@ void calculateImbalance(SimState& s, LbEnv& env, SdLbStats& sds) {
 
 int findBusiestGroup(SimState& s, LbEnv& env, SdLbStats& sds) {
     const SchedDomain& sd = dom(s, env.dstCpu, env.sd);
-    sds = updateSdLbStats(s, env);
+    fillSdLbStats(s, env, sds);
     if (sds.busiest < 0) return -1;
     SgStats& busiest = sds.busiestStat;
     SgStats& local = sds.localStat;
@@ -654,9 +672,9 @@ int loadBalance(SimState& s, SchedOps& ops, int cpu, int sdIndex, BalanceIdle id
     int moved = 0;
     bool activeStarted = false;
     bool onePinned = false;
+    SdLbStats sds;  // one for the pass: findBusiestGroup() fills it anew on every redo
     for (;;) {  // redo:
         if (!shouldWeBalance(s, env)) break;
-        SdLbStats sds;
         const int group = findBusiestGroup(s, env, sds);
         if (group < 0) break;
         const int busiest = findBusiestQueue(s, env, group);

@@ -51,7 +51,7 @@ struct LbEnv {
 };
 
 struct SdLbStats {
-    int busiest = -1, local = -1;  // group indices
+    int busiest = -1, local = -1;  // group indices; busiestStat and localStat hold only when >= 0
     SgStats busiestStat, localStat;
     double totalLoad = 0, totalCapacity = 0, avgLoad = 0;
     bool preferSibling = false;
@@ -63,7 +63,7 @@ SgStats updateSgLbStats(SimState& s, const LbEnv& env, int g);
 SdLbStats updateSdLbStats(SimState& s, LbEnv& env);
 // calculate_imbalance(): sets env.imbalance and env.type
 void calculateImbalance(SimState& s, LbEnv& env, SdLbStats& sds);
-// find_busiest_group(): the busiest group index, or -1 when balanced
+// find_busiest_group(): the busiest group index, or -1 when balanced; `sds` is filled anew
 int findBusiestGroup(SimState& s, LbEnv& env, SdLbStats& sds);
 // find_busiest_queue(): the busiest CPU of that group, or -1
 int findBusiestQueue(SimState& s, const LbEnv& env, int group);
