@@ -245,10 +245,11 @@ bool sameSums(const SgStats& a, const SgStats& b) {
 }  // namespace
 
 namespace {
-// update_sg_lb_stats() for group `grp` of env.sd, `rg` its run-long facts and `local` whether it
-// holds the balancing CPU
-void sgLbStats(SimState& s, const LbEnv& env, const SchedDomain& sd, const SchedGroup& grp, const SimState::RingGroup& rg,
-               bool local, SgStats& st) {
+// update_sg_lb_stats() for group `g` of env.sd, `rg` its run-long facts and `local` whether it
+// holds the balancing CPU. The group's own span is read only off the common path (a CPU subset,
+// asymmetric capacities or priorities): reaching it through the domain's ring missed the cache.
+void sgLbStats(SimState& s, const LbEnv& env, const SchedDomain& sd, size_t g, const SimState::RingGroup& rg, bool local,
+               SgStats& st) {
     // every field is set below or here: the caller reuses one SgStats for all the groups of a
     // pass (zeroing it for each group was a `rep stos` per group)
     st.avgLoad = 0;
@@ -264,10 +265,10 @@ void sgLbStats(SimState& s, const LbEnv& env, const SchedDomain& sd, const Sched
         st.idleCpus = sum.idleCpus;
         if (s.verifySpanSums) {
             ++s.spanSumChecks;
-            if (!sameSums(st, sumCpuByCpu(s, env, grp.span))) ++s.spanSumMismatches;
+            if (!sameSums(st, sumCpuByCpu(s, env, sd.groups[g].span))) ++s.spanSumMismatches;
         }
     } else {
-        st = sumCpuByCpu(s, env, grp.span);
+        st = sumCpuByCpu(s, env, sd.groups[g].span);
     }
     st.groupWeight = rg.weight;
     st.groupCapacity = rg.capacity;
@@ -280,7 +281,7 @@ void sgLbStats(SimState& s, const LbEnv& env, const SchedDomain& sd, const Sched
     // SimState::rdOverloaded() counts misfit CPUs as they come)
     if ((sd.flags & SD_ASYM_CPUCAPACITY) && !local) {
         const CpuSet& cpus = env.candidates();
-        grp.span.forEach([&](int i) {
+        sd.groups[g].span.forEach([&](int i) {
             if (cpus.test(i)) st.misfitTaskLoad = std::max(st.misfitTaskLoad, s.cpus[static_cast<size_t>(i)].misfitTaskLoad);
         });
     }
@@ -288,7 +289,7 @@ void sgLbStats(SimState& s, const LbEnv& env, const SchedDomain& sd, const Sched
     // check if the idle dst CPU is preferred to this group: sched_group_asym(), where CPU
     // priorities do not count for an SMT core with more than one busy sibling
     if (!s.asymPrio.empty() && env.idle != BalanceIdle::NotIdle && st.sumNrRunning > 0 && !local) {
-        const int prefer = asymPreferCpu(s, grp.span);
+        const int prefer = asymPreferCpu(s, sd.groups[g].span);
         st.asymPreferPrio = s.asymPrio[static_cast<size_t>(prefer)];
         st.asymPacking = !(smtCore && st.groupWeight - st.idleCpus != 1) && schedAsym(s, sd, env.dstCpu, prefer);
     }
@@ -302,9 +303,9 @@ void sgLbStats(SimState& s, const LbEnv& env, const SchedDomain& sd, const Sched
 
 SgStats updateSgLbStats(SimState& s, const LbEnv& env, int g) {
     const SchedDomain& sd = dom(s, env.dstCpu, env.sd);
-    const SchedGroup& grp = sd.groups[static_cast<size_t>(g)];
     SgStats st;
-    sgLbStats(s, env, sd, grp, s.ringGroup(env.dstCpu, env.sd, g), grp.span.test(env.dstCpu), st);
+    sgLbStats(s, env, sd, static_cast<size_t>(g), s.ringGroup(env.dstCpu, env.sd, g),
+              sd.groups[static_cast<size_t>(g)].span.test(env.dstCpu), st);
     return st;
 }
 
@@ -326,16 +327,15 @@ void fillSdLbStats(SimState& s, LbEnv& env, SdLbStats& sds) {
     AsymCapacityCheck asymCheck{s.capacityOf(env.dstCpu), GroupType::HasSpare};
     // the CPU's view of the group ring, walked alongside sd.groups
     const CpuInfo::GroupSpans& view = s.info[static_cast<size_t>(env.dstCpu)].groupSpans[static_cast<size_t>(env.sd)];
-    const std::vector<SimState::RingGroup>& ring = s.ringGroups[static_cast<size_t>(view.ring)];
+    const std::vector<SimState::RingGroup>& ring = s.ringGroups[static_cast<size_t>(view.ring)].groups;
     size_t at = view.first;
-    const size_t nGroups = sd.groups.size();
+    const size_t nGroups = ring.size();
     SgStats sgs;
     for (size_t g = 0; g < nGroups; ++g, at = at + 1 < nGroups ? at + 1 : 0) {
-        const SchedGroup& grp = sd.groups[g];
-        const bool local = grp.span.test(env.dstCpu);
-        sgLbStats(s, env, sd, grp, ring[at], local, sgs);
+        const bool local = view.ownFirst ? g == 0 : sd.groups[g].span.test(env.dstCpu);
+        sgLbStats(s, env, sd, g, ring[at], local, sgs);
         if (s.recording())
-            s.scratchGroups.push_back({grp.span, sgs.groupLoad, sgs.groupUtil, sgs.sumNrRunning, sgs.idleCpus,
+            s.scratchGroups.push_back({sd.groups[g].span, sgs.groupLoad, sgs.groupUtil, sgs.sumNrRunning, sgs.idleCpus,
                                        groupTypeName(sgs.type), local});
         sumUtil += sgs.groupUtil;
         if (local) {

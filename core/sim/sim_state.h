@@ -185,6 +185,9 @@ struct CpuInfo {
     struct GroupSpans {
         int ring = 0;
         size_t first = 0;
+        // the view's first group holds this CPU and no other group does (the ring is
+        // GroupRingFacts::disjoint): the balancer knows the local group without reading spans
+        bool ownFirst = false;
     };
     std::vector<GroupSpans> groupSpans;
 };
@@ -331,11 +334,15 @@ struct SimState {
         double capacity = 0;  // sgc->capacity (1024 per CPU when the tree gives none)
         GroupShape shape;     // spanShapes[spanId]
     };
-    std::vector<std::vector<RingGroup>> ringGroups;  // per distinct group ring: its groups, in ring order
+    struct GroupRingFacts {
+        std::vector<RingGroup> groups;  // in ring order
+        bool disjoint = true;  // no two groups share a CPU (only some NUMA levels' groups overlap)
+    };
+    std::vector<GroupRingFacts> ringGroups;  // per distinct group ring
     // group `g` of domain `sd` of `cpu`
     const RingGroup& ringGroup(int cpu, int sd, int g) const {
         const CpuInfo::GroupSpans& gs = info[static_cast<size_t>(cpu)].groupSpans[static_cast<size_t>(sd)];
-        const std::vector<RingGroup>& ring = ringGroups[static_cast<size_t>(gs.ring)];
+        const std::vector<RingGroup>& ring = ringGroups[static_cast<size_t>(gs.ring)].groups;
         const size_t at = gs.first + static_cast<size_t>(g);
         return ring[at < ring.size() ? at : at - ring.size()];
     }

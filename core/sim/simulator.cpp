@@ -1399,7 +1399,10 @@ int ringSpanIds(SimState& s, std::unordered_map<const void*, int>& rings, const 
         if (!added) return it->second;
     }
     const size_t n = groups.size();
-    std::vector<SimState::RingGroup> ring(n);
+    SimState::GroupRingFacts facts;
+    std::vector<SimState::RingGroup>& ring = facts.groups;
+    ring.resize(n);
+    CpuSet seen;
     for (size_t i = 0; i < n; ++i) {
         const size_t at = groups.first() + i;
         SimState::RingGroup& g = ring[at < n ? at : at - n];
@@ -1408,8 +1411,10 @@ int ringSpanIds(SimState& s, std::unordered_map<const void*, int>& rings, const 
         g.weight = sg.span.count();
         g.firstCpu = sg.span.first();
         g.capacity = sg.capacity > 0 ? sg.capacity : 1024.0 * g.weight;
+        if (sg.span.intersects(seen)) facts.disjoint = false;
+        seen |= sg.span;
     }
-    s.ringGroups.push_back(std::move(ring));
+    s.ringGroups.push_back(std::move(facts));
     return static_cast<int>(s.ringGroups.size()) - 1;
 }
 
@@ -1442,7 +1447,7 @@ void describeSpans(SimState& s, const DomainTree& tree) {
             if (d.span == span) shape.flags = d.flags;
     }
     for (auto& ring : s.ringGroups)
-        for (SimState::RingGroup& g : ring) {
+        for (SimState::RingGroup& g : ring.groups) {
             g.onlyCpu = s.spanSums.onlyCpu(g.spanId);
             g.shape = s.spanShapes[static_cast<size_t>(g.spanId)];
         }
@@ -1498,7 +1503,10 @@ Result<std::unique_ptr<SimState>> makeSimState(const Topology& topo, const Domai
             ci.spanWeight.push_back(d.span.count());
             ci.groupWeight.emplace_back();
             for (const auto& g : d.groups) ci.groupWeight.back().push_back(g.span.count());
-            ci.groupSpans.push_back({ringSpanIds(*s, rings, d.groups, d.span), d.groups.first()});
+            const int ring = ringSpanIds(*s, rings, d.groups, d.span);
+            const bool ownFirst = s->ringGroups[static_cast<size_t>(ring)].disjoint && !d.groups.empty() &&
+                                  d.groups.front().span.test(c);
+            ci.groupSpans.push_back({ring, d.groups.first(), ownFirst});
         }
         for (size_t i = 0; i < doms.size(); ++i) {
             if (doms[i].flags & SD_SHARE_LLC) {  // sd_llc: the highest domain sharing the LLC
