@@ -17,8 +17,12 @@ namespace {
 
 Cpu& rqOf(SimState& s, int cpu) { return s.cpus[static_cast<size_t>(cpu)]; }
 
-char& groupImbalanceFlag(SimState& s, const SchedDomain& sd, const SchedGroup& g) {
-    return s.groupImbalanceOf(sd.topologyLevel, g.span.first());
+// sd_parent->groups->sgc->imbalance: load_balance()'s note on the parent domain's local group
+// that pinned tasks kept this domain unbalanced (looked up in the CPU's view, not through the
+// parent's group ring, whose group masks missed the cache)
+char& parentGroupImbalance(SimState& s, int cpu, int sdIndex) {
+    const CpuInfo& ci = s.info[static_cast<size_t>(cpu)];
+    return s.groupImbalance[ci.groupSpans[static_cast<size_t>(sdIndex) + 1].localImbalanceAt];
 }
 
 // get_sd_balance_interval(), in ns rounded to jiffies
@@ -667,7 +671,7 @@ int loadBalance(SimState& s, SchedOps& ops, int cpu, int sdIndex, BalanceIdle id
     env.dstCpu = cpu;
     env.idle = idle;
     env.span = &sd.span;
-    env.cpusWhole = sd.span.isSubsetOf(s.online);
+    env.cpusWhole = s.info[static_cast<size_t>(cpu)].groupSpans[static_cast<size_t>(sdIndex)].spanOnline;
     if (!env.cpusWhole) env.cpus = sd.span & s.online;
     int moved = 0;
     bool activeStarted = false;
@@ -684,10 +688,8 @@ int loadBalance(SimState& s, SchedOps& ops, int cpu, int sdIndex, BalanceIdle id
         Cpu& src = rqOf(s, busiest);
         if (src.nrRunning() > 1) {
             moved = detachTasks(s, ops, env, cause);
-            if (env.somePinned && env.imbalance > 0 && sdIndex + 1 < nrDomains(s, cpu)) {
-                const SchedDomain& parent = dom(s, cpu, sdIndex + 1);
-                groupImbalanceFlag(s, parent, parent.groups.front()) = true;
-            }
+            if (env.somePinned && env.imbalance > 0 && sdIndex + 1 < nrDomains(s, cpu))
+                parentGroupImbalance(s, cpu, sdIndex) = true;
             if (env.allPinned) {
                 env.dropCandidate(busiest);
                 if (!env.cpus.isSubsetOf(sd.groups.front().span)) continue;  // goto redo
@@ -718,10 +720,7 @@ int loadBalance(SimState& s, SchedOps& ops, int cpu, int sdIndex, BalanceIdle id
     }
     if (!onePinned) {  // out_balanced: clear the child's imbalance note once balanced
         ds.nrBalanceFailed = 0;
-        if (sdIndex + 1 < nrDomains(s, cpu)) {
-            const SchedDomain& parent = dom(s, cpu, sdIndex + 1);
-            groupImbalanceFlag(s, parent, parent.groups.front()) = false;
-        }
+        if (sdIndex + 1 < nrDomains(s, cpu)) parentGroupImbalance(s, cpu, sdIndex) = false;
     }
     if (idle == BalanceIdle::NewlyIdle) return 0;
     if ((env.allPinned && ds.balanceIntervalMs < 512) || ds.balanceIntervalMs < sd.maxInterval)

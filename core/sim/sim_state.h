@@ -188,6 +188,8 @@ struct CpuInfo {
         // the view's first group holds this CPU and no other group does (the ring is
         // GroupRingFacts::disjoint): the balancer knows the local group without reading spans
         bool ownFirst = false;
+        bool spanOnline = false;  // every CPU of the domain's span is online (env->cpus is the span)
+        size_t localImbalanceAt = 0;  // the first group's sgc->imbalance in SimState::groupImbalance
     };
     std::vector<GroupSpans> groupSpans;
 };

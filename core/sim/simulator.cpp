@@ -1506,7 +1506,11 @@ Result<std::unique_ptr<SimState>> makeSimState(const Topology& topo, const Domai
             const int ring = ringSpanIds(*s, rings, d.groups, d.span);
             const bool ownFirst = s->ringGroups[static_cast<size_t>(ring)].disjoint && !d.groups.empty() &&
                                   d.groups.front().span.test(c);
-            ci.groupSpans.push_back({ring, d.groups.first(), ownFirst});
+            const size_t localImbalanceAt =
+                d.groups.empty() ? 0
+                                 : static_cast<size_t>(d.topologyLevel) * static_cast<size_t>(n) +
+                                       static_cast<size_t>(d.groups.front().span.first());
+            ci.groupSpans.push_back({ring, d.groups.first(), ownFirst, d.span.isSubsetOf(s->online), localImbalanceAt});
         }
         for (size_t i = 0; i < doms.size(); ++i) {
             if (doms[i].flags & SD_SHARE_LLC) {  // sd_llc: the highest domain sharing the LLC
