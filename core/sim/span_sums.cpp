@@ -54,13 +54,19 @@ void SpanSums::publish(int cpu, const CpuReading& r, int64_t now) {
     // a runqueue's three signals are decayed and set together, so they usually share a stamp
     const double weight = peltDecay(ref_ - r.load->stamp);
     auto decaying = [&](const Pelt& p) { return (p.value - p.input) * (p.stamp == r.load->stamp ? weight : peltDecay(ref_ - p.stamp)); };
-    const double in[kSignals] = {r.load->input, r.util->input, r.runnable->input};
-    const double d[kSignals] = {(r.load->value - r.load->input) * weight, decaying(*r.util), decaying(*r.runnable)};
+    // scalars, not arrays: arrays built on the stack with 8-byte stores and copied into the
+    // contribution with 16-byte loads stalled on store forwarding (perf: a sixth of publish())
+    const double in0 = r.load->input, in1 = r.util->input, in2 = r.runnable->input;
+    const double d0 = (r.load->value - r.load->input) * weight, d1 = decaying(*r.util), d2 = decaying(*r.runnable);
     Contribution& prev = cpus_[static_cast<size_t>(cpu)];
-    const double dIn[kSignals] = {in[0] - prev.in[0], in[1] - prev.in[1], in[2] - prev.in[2]};
-    const double dD[kSignals] = {d[0] - prev.d[0], d[1] - prev.d[1], d[2] - prev.d[2]};
-    std::copy(in, in + kSignals, prev.in);
-    std::copy(d, d + kSignals, prev.d);
+    const double dIn0 = in0 - prev.in[0], dIn1 = in1 - prev.in[1], dIn2 = in2 - prev.in[2];
+    const double dD0 = d0 - prev.d[0], dD1 = d1 - prev.d[1], dD2 = d2 - prev.d[2];
+    prev.in[0] = in0;
+    prev.in[1] = in1;
+    prev.in[2] = in2;
+    prev.d[0] = d0;
+    prev.d[1] = d1;
+    prev.d[2] = d2;
     const int dNr = r.nrRunning - prev.nrRunning;
     const int dIdle = (r.nrRunning == 0) - (prev.nrRunning == 0);
     prev.nrRunning = r.nrRunning;
@@ -71,12 +77,12 @@ void SpanSums::publish(int cpu, const CpuReading& r, int64_t now) {
     const int* end = spansOfCpu_.data() + spansStart_[static_cast<size_t>(cpu) + 1];
     for (; id != end; ++id) {
         SpanTotals& t = totals_[static_cast<size_t>(*id)];
-        t.in[0] += dIn[0];
-        t.in[1] += dIn[1];
-        t.in[2] += dIn[2];
-        t.d[0] += dD[0];
-        t.d[1] += dD[1];
-        t.d[2] += dD[2];
+        t.in[0] += dIn0;
+        t.in[1] += dIn1;
+        t.in[2] += dIn2;
+        t.d[0] += dD0;
+        t.d[1] += dD1;
+        t.d[2] += dD2;
         t.nrRunning += dNr;
         t.idleCpus += dIdle;
     }
