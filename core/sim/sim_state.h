@@ -33,8 +33,9 @@ enum class BalanceIdle { NotIdle, Idle, NewlyIdle };  // enum cpu_idle_type
 
 // Field order is by use: the first cache line holds what every re-timing and account() reads
 // and writes (account() runs for each running task whose speed a context switch changes), the
-// second what enqueue, pick and PELT read; the rest is read when a task is placed, runs its
-// script or is reported. 256 tasks' first lines fit in L1 where whole Tasks did not.
+// second the rest of what account() touches and what enqueue, pick and PELT read; the rest is
+// read when a task is placed, runs its script or is reported. 256 tasks' first lines fit in L1
+// where whole Tasks did not, and account() touches two lines, not three.
 struct alignas(64) Task {
     // hot: progress of the running task (account(), retime())
     double speed = 1.0;     // while running
@@ -47,12 +48,19 @@ struct alignas(64) Task {
     // reads both for every queued task
     double vruntime = 0;
     double weight = 1024;
-    // warm: enqueue, pick, switch
+    // warm: account(), enqueue, pick, switch
     int id = 0;
     int cpu = -1;       // task_cpu(): where it runs or last ran
     int homeNode = -1;        // where its memory lives: where it first ran, until NUMA balancing moves it
-    int64_t onNodeSince = 0;  // when it came to the node of `cpu` (NUMA balancing's clock)
-    int64_t numaMigrateRetry = 0;  // p->numa_migrate_retry: when NUMA balancing next tries to move it home
+    // CPU time on `stintCpu` not yet added to cpuTime: account() runs for every re-timing and
+    // a write into a 1 KB per-task array missed the cache; the sum is added when the task is
+    // accounted on another CPU and when the run ends (integers: the same totals)
+    int stintCpu = -1;
+    int64_t stintNs = 0;
+    double bandwidthWork = 0;  // work x GB/s, for the bandwidth unit (account() is here already)
+    // what is left of the hand-off (TaskSpec::handoffKB) the current burst began with: time
+    // spent but no work done
+    double handoffLeftNs = 0;
     TaskState state = TaskState::NotStarted;
     bool inBurst = false;
     // `allowed` is every online CPU: the usual case, where placement need not load the mask (a
@@ -67,17 +75,10 @@ struct alignas(64) Task {
     double prevSumExec = 0;
     int64_t lastRan = 0;      // se.exec_start when not running: cache hotness
     int64_t enqueuedAt = -1;  // became runnable and not yet picked
-    // CPU time on `stintCpu` not yet added to cpuTime: account() runs for every re-timing and
-    // a write into a 1 KB per-task array missed the cache; the sum is added when the task is
-    // accounted on another CPU and when the run ends (integers: the same totals)
-    int64_t stintNs = 0;
-    int stintCpu = -1;
-    double bandwidthWork = 0;  // work x GB/s, for the bandwidth unit (account() is here already)
-    // the hand-off (TaskSpec::handoffKB): the CPU its last waker ran on, until its next burst
-    // begins (-1: none pending), and what is left of that burst's transfer, which is time spent
-    // but no work done
+    int64_t onNodeSince = 0;  // when it came to the node of `cpu` (NUMA balancing's clock)
+    int64_t numaMigrateRetry = 0;  // p->numa_migrate_retry: when NUMA balancing next tries to move it home
+    // the hand-off: the CPU its last waker ran on, until its next burst begins (-1: none pending)
     int handoffFrom = -1;
-    double handoffLeftNs = 0;
     int keptHandoffFrom = -1;  // the newest waker's CPU of a wake kept for a later Wait
     // PELT
     Pelt util, runnable, load;
@@ -127,27 +128,31 @@ struct DomainState {  // the per-CPU copy of a sched_domain's mutable fields
 
 // A runqueue. Whoever changes curr, queued, nrDelayed or the signals' inputs or values tells
 // SimState::cpuChanged() (the engine does): the balancer's group sums (span_sums.h) follow it.
-struct Cpu {
+// Field order is by use: nrRunning() (curr, nrDelayed and queued's size), which every idle
+// test of a wakeup scan or a balance reads for CPU after CPU, sits in the first cache line with
+// the load weight; the three PELT signals, which every enqueue, dequeue and switch sets and the
+// balancer decays, in the next two.
+struct alignas(64) Cpu {
     int id = 0;
     int curr = -1;              // running task or -1 (idle)
+    int nrDelayed = 0;          // queued tasks that blocked and are only delayed (DELAY_DEQUEUE)
     // runnable, not running, in no particular order (timeline has the fair class's): change
     // them with queueEntity() / unqueueEntity()
     std::vector<int> queued;
+    double loadWeight = 0;      // sum of weights of runnable tasks (curr included)
+    int64_t idleStamp = 0;      // rq->idle_stamp
+    Pelt util, runnable, load;
     EntityTree timeline;        // cfs_rq->tasks_timeline
     AvgVruntime avgVruntime;    // cfs_rq->avg_vruntime and avg_load over `queued`
-    double loadWeight = 0;      // sum of weights of runnable tasks (curr included)
     double minVruntime = 0;     // CFS
-    int64_t idleStamp = 0;      // rq->idle_stamp
     double avgIdleNs = 1e6;     // rq->avg_idle (starts at 2 x migration cost)
     int64_t nextBalance = 0;
     bool tickRunning = false;
     bool activeBalance = false;
     int pushCpu = -1;
     std::vector<DomainState> dom;
-    Pelt util, runnable, load;
     int64_t busySince = -1;
     int64_t busyTotal = 0;
-    int nrDelayed = 0;          // queued tasks that blocked and are only delayed (DELAY_DEQUEUE)
     // rq->misfit_task_load: the load of the running task when it does not fit this CPU's
     // capacity (asymmetric machines only; set at the tick and when a task is picked)
     double misfitTaskLoad = 0;
