@@ -75,8 +75,11 @@ struct alignas(64) Task {
     double prevSumExec = 0;
     int64_t lastRan = 0;      // se.exec_start when not running: cache hotness
     int64_t enqueuedAt = -1;  // became runnable and not yet picked
-    int64_t onNodeSince = 0;  // when it came to the node of `cpu` (NUMA balancing's clock)
-    int64_t numaMigrateRetry = 0;  // p->numa_migrate_retry: when NUMA balancing next tries to move it home
+    // the script interpreter's place (runScript() reads it at every burst's end, with the
+    // fields above that block() writes)
+    size_t pc = 0;
+    int pendingWakes = 0;             // Wait's counting semaphore
+    bool inWait = false;              // blocked in a Wait: a Barrier or a Take ends on its own terms
     // the hand-off: the CPU its last waker ran on, until its next burst begins (-1: none pending)
     int handoffFrom = -1;
     int keptHandoffFrom = -1;  // the newest waker's CPU of a wake kept for a later Wait
@@ -95,15 +98,14 @@ struct alignas(64) Task {
     int lastWakee = -1;
     unsigned wakeeFlips = 0;
     int64_t wakeeFlipDecayTs = 0;
-    // script interpreter
+    // script interpreter (pc and the Wait state are above)
     const workload::TaskSpec* spec = nullptr;
-    size_t pc = 0;
     std::vector<long long> loopLeft;  // per op index, for Loop ops (empty when the script has none)
     // p->max_allowed_capacity (6.10): the largest capacity among its allowed CPUs; a task on such
     // a CPU is never a misfit, however big it is
     double maxAllowedCapacity = 1024;
-    int pendingWakes = 0;             // Wait's counting semaphore
-    bool inWait = false;              // blocked in a Wait: a Barrier or a Take ends on its own terms
+    int64_t onNodeSince = 0;  // when it came to the node of `cpu` (NUMA balancing's clock)
+    int64_t numaMigrateRetry = 0;  // p->numa_migrate_retry: when NUMA balancing next tries to move it home
     // metrics
     int64_t startedAt = -1, exitedAt = -1;
     CpuTimes cpuTime;  // complete once the run finished (see stintNs)

@@ -1181,7 +1181,6 @@ private:
         inScript = 1;
         const int id = rq(cpu).curr;
         Task& t = task(id);
-        const auto& script = t.spec->script;
         const HotOp* hot = &hotOps_[scriptStart_[static_cast<size_t>(id)]];
         const size_t scriptSize = scriptStart_[static_cast<size_t>(id) + 1] - scriptStart_[static_cast<size_t>(id)];
         bool stillHere = true;
@@ -1225,7 +1224,9 @@ private:
                 }
                 continue;
             }
-            const auto& op = script[t.pc];
+            // the ops that take no time read the whole op (its targets, ids, CPUs) from the
+            // task's spec, a pointer away: bursts and sleeps, most of what runs, never do
+            const auto& op = t.spec->script[t.pc];
             if (op.kind == OpKind::Wait) {
                 t.pc++;
                 if (t.pendingWakes > 0) {
@@ -1291,7 +1292,7 @@ private:
                     stillHere = false;
                 }
             } else {  // Exit
-                t.pc = script.size();
+                t.pc = scriptSize;
             }
         }
         // That many ops without a burst, a block or an exit: the script loops through ops that
