@@ -30,14 +30,15 @@ int64_t balanceIntervalNs(const SimState& s, DomainState& ds, bool busy) {
     if (ds.intervalsOfMs != ds.balanceIntervalMs) {
         const int64_t j = s.jiffyNs();
         const int64_t maxJ = std::max<int64_t>(1, static_cast<int64_t>(s.opt.hz) * s.onlineCount / 10);
-        for (int b = 0; b < 2; ++b) {
-            const double ms = b ? ds.balanceIntervalMs * 16 : ds.balanceIntervalMs;  // busy_factor
+        auto intervalNs = [&](double ms) {
             const int64_t jiffies = std::max<int64_t>(1, static_cast<int64_t>(std::llround(ms * 1e6 / static_cast<double>(j))));
-            ds.intervalNs[b] = std::min(jiffies, maxJ) * j;
-        }
+            return std::min(jiffies, maxJ) * j;
+        };
+        ds.idleIntervalNs = intervalNs(ds.balanceIntervalMs);
+        ds.busyIntervalNs = intervalNs(ds.balanceIntervalMs * 16);  // busy_factor
         ds.intervalsOfMs = ds.balanceIntervalMs;
     }
-    return ds.intervalNs[busy ? 1 : 0];
+    return busy ? ds.busyIntervalNs : ds.idleIntervalNs;
 }
 
 int64_t jiffiesNow(const SimState& s) { return s.now - s.now % s.jiffyNs(); }
@@ -815,14 +816,13 @@ bool newidleBalance(SimState& s, SchedOps& ops, int cpu) {
     } else {
         double currCost = 0;
         for (int i = 0; i < nrDomains(s, cpu); ++i) {
-            const SchedDomain& sd = dom(s, cpu, i);
             DomainState& ds = rq.dom[static_cast<size_t>(i)];
             updateNext(i);
             // the cost of a balance pass: modelled as 0.25 us per CPU in the span (the domain's
             // max_newidle_lb_cost once a pass ran, which is what the legacy gate compares)
-            const double cost = 250.0 * s.info[static_cast<size_t>(cpu)].spanWeight[static_cast<size_t>(i)];
+            const double cost = ds.newidlePassCostNs;
             if (rq.avgIdleNs < currCost + (costGate ? ds.maxNewidleLbCostNs : cost)) break;
-            if (sd.flags & SD_BALANCE_NEWIDLE) {
+            if (ds.balancesNewidle) {  // sd->flags & SD_BALANCE_NEWIDLE
                 unsigned weight = 1;
                 // (7.1: no die at a ratio of 1024, which NI_RATE's time term reaches)
                 if (s.feat.newidleRandom && !(s.feat.newidleRate && ds.newidleRatio >= 1024)) {

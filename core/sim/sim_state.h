@@ -68,6 +68,7 @@ struct alignas(64) Task {
     bool anyCpu = false;
     // se->sched_delayed (DELAY_DEQUEUE): blocked (Sleeping/Blocked) but still queued on `cpu`
     bool delayed = false;
+    bool started = false;  // picked once, startedAt set: every pick asks, startedAt is far away
     double deadline = 0, vlag = 0;
     // the deadline the task had when last picked (set_next_entity() stashes it, in vlag): while
     // it is unchanged the task has not used that slice (RUN_TO_PARITY)
@@ -112,19 +113,27 @@ struct alignas(64) Task {
     long long migrations = 0;
 };
 
-struct DomainState {  // the per-CPU copy of a sched_domain's mutable fields
+// The per-CPU copy of a sched_domain's mutable fields, and two constants newidle_balance()
+// reads of the domain. The first cache line holds what a newidle visit of the domain reads and
+// writes (its interval, cost gate, NI_RANDOM's die and stats), so a visit the gate or the die
+// ends touches one line of this CPU's own, not the domain tree's.
+struct alignas(64) DomainState {
     int64_t lastBalance = 0;
     double balanceIntervalMs = 1;
     // balanceIntervalNs() of balanceIntervalMs, idle and busy: read on every tick for every
     // domain, and the interval changes only when a balance fails or succeeds
     double intervalsOfMs = -1;
-    int64_t intervalNs[2] = {0, 0};
-    unsigned nrBalanceFailed = 0;
+    int64_t idleIntervalNs = 0;
     double maxNewidleLbCostNs = 0;  // sd->max_newidle_lb_cost (5.16+ newidle gate)
-    int64_t lastDecayNs = 0;        // sd->last_decay_max_lb_cost
+    // the modelled cost of a newidle pass over the domain: 0.25 us per CPU of its span
+    double newidlePassCostNs = 0;
     // NI_RANDOM's success rate (sd_init() starts them at 50%): newidle balances tried and, by
     // their weight, pulled a task; newidle_ratio out of 1024
     unsigned newidleCall = 512, newidleSuccess = 256, newidleRatio = 512;
+    bool balancesNewidle = false;  // sd->flags & SD_BALANCE_NEWIDLE
+    int64_t busyIntervalNs = 0;
+    unsigned nrBalanceFailed = 0;
+    int64_t lastDecayNs = 0;        // sd->last_decay_max_lb_cost
     int64_t newidleStamp = 0;  // sd->newidle_stamp (7.1's NI_RATE): sd_init() sets it, at the start
 };
 

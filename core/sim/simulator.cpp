@@ -1034,7 +1034,10 @@ private:
                 t.pickedDeadline = t.deadline;
                 if (t.enqueuedAt >= 0) s_.metrics.waitLatency.add(s_.now - t.enqueuedAt);
                 t.enqueuedAt = -1;
-                if (t.startedAt < 0) t.startedAt = s_.now;
+                if (!t.started) {
+                    t.started = true;
+                    t.startedAt = s_.now;
+                }
                 setCurr(cpu, next);
                 updateTaskPelt(t);
                 updateCpuPelt(cpu);
@@ -1490,7 +1493,12 @@ Result<std::unique_ptr<SimState>> makeSimState(const Topology& topo, const Domai
         r.avgIdleNs = 2 * opt.migrationCostNs;
         const auto& doms = tree.domainsOf(c);
         r.dom.resize(doms.size());
-        for (size_t i = 0; i < doms.size(); ++i) r.dom[i].balanceIntervalMs = std::max(1u, doms[i].minInterval);
+        for (size_t i = 0; i < doms.size(); ++i) {
+            DomainState& ds = r.dom[i];
+            ds.balanceIntervalMs = std::max(1u, doms[i].minInterval);
+            ds.newidlePassCostNs = 250.0 * doms[i].span.count();
+            ds.balancesNewidle = (doms[i].flags & SD_BALANCE_NEWIDLE) != 0;
+        }
         CpuInfo& ci = s->info[static_cast<size_t>(c)];
         const CpuTopology& ct = topo.cpus[static_cast<size_t>(c)];
         const CpuSet llc = topo.llcCpus(c).empty() ? CpuSet::single(c) : topo.llcCpus(c);
