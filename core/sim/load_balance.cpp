@@ -13,6 +13,19 @@
 #include "sim/select_task_rq.h"
 
 namespace schedscope::sim {
+
+void setBalanceInterval(const SimState& s, DomainState& ds, double ms) {
+    ds.balanceIntervalMs = ms;
+    const int64_t j = s.jiffyNs();
+    const int64_t maxJ = std::max<int64_t>(1, static_cast<int64_t>(s.opt.hz) * s.onlineCount / 10);
+    auto intervalNs = [&](double intervalMs) {
+        const int64_t jiffies = std::max<int64_t>(1, static_cast<int64_t>(std::llround(intervalMs * 1e6 / static_cast<double>(j))));
+        return std::min(jiffies, maxJ) * j;
+    };
+    ds.idleIntervalNs = intervalNs(ms);
+    ds.busyIntervalNs = intervalNs(ms * 16);  // busy_factor
+}
+
 namespace {
 
 Cpu& rqOf(SimState& s, int cpu) { return s.cpus[static_cast<size_t>(cpu)]; }
@@ -25,21 +38,9 @@ char& parentGroupImbalance(SimState& s, int cpu, int sdIndex) {
     return s.groupImbalance[ci.groupSpans[static_cast<size_t>(sdIndex) + 1].localImbalanceAt];
 }
 
-// get_sd_balance_interval(), in ns rounded to jiffies
-int64_t balanceIntervalNs(const SimState& s, DomainState& ds, bool busy) {
-    if (ds.intervalsOfMs != ds.balanceIntervalMs) {
-        const int64_t j = s.jiffyNs();
-        const int64_t maxJ = std::max<int64_t>(1, static_cast<int64_t>(s.opt.hz) * s.onlineCount / 10);
-        auto intervalNs = [&](double ms) {
-            const int64_t jiffies = std::max<int64_t>(1, static_cast<int64_t>(std::llround(ms * 1e6 / static_cast<double>(j))));
-            return std::min(jiffies, maxJ) * j;
-        };
-        ds.idleIntervalNs = intervalNs(ds.balanceIntervalMs);
-        ds.busyIntervalNs = intervalNs(ds.balanceIntervalMs * 16);  // busy_factor
-        ds.intervalsOfMs = ds.balanceIntervalMs;
-    }
-    return busy ? ds.busyIntervalNs : ds.idleIntervalNs;
-}
+// get_sd_balance_interval(), in ns rounded to jiffies (DomainState keeps both, idle and busy,
+// as setBalanceInterval() sets them)
+int64_t balanceIntervalNs(const DomainState& ds, bool busy) { return busy ? ds.busyIntervalNs : ds.idleIntervalNs; }
 
 int64_t jiffiesNow(const SimState& s) { return s.now - s.now % s.jiffyNs(); }
 
@@ -716,7 +717,7 @@ int loadBalance(SimState& s, SchedOps& ops, int cpu, int sdIndex, BalanceIdle id
             ds.nrBalanceFailed = 0;
         }
         if (s.recording()) recordBalance(s, env, sds, busiest, moved, activeStarted);
-        if (!activeStarted || needActiveBalance(s, env)) ds.balanceIntervalMs = sd.minInterval;
+        if (!activeStarted || needActiveBalance(s, env)) setBalanceInterval(s, ds, sd.minInterval);
         return moved;
     }
     if (!onePinned) {  // out_balanced: clear the child's imbalance note once balanced
@@ -725,7 +726,7 @@ int loadBalance(SimState& s, SchedOps& ops, int cpu, int sdIndex, BalanceIdle id
     }
     if (idle == BalanceIdle::NewlyIdle) return 0;
     if ((env.allPinned && ds.balanceIntervalMs < 512) || ds.balanceIntervalMs < sd.maxInterval)
-        ds.balanceIntervalMs *= 2;
+        setBalanceInterval(s, ds, ds.balanceIntervalMs * 2);
     return 0;
 }
 
@@ -737,7 +738,7 @@ void rebalanceDomains(SimState& s, SchedOps& ops, int cpu, BalanceIdle idle, Mig
     for (int i = 0; i < nrDomains(s, cpu); ++i) {
         const SchedDomain& sd = dom(s, cpu, i);
         DomainState& ds = rq.dom[static_cast<size_t>(i)];
-        int64_t interval = balanceIntervalNs(s, ds, busy);
+        int64_t interval = balanceIntervalNs(ds, busy);
         if (jnow >= ds.lastBalance + interval) {
             // should_we_balance() failing stops the walk upwards (continue_balancing = 0)
             if (!shouldWeBalanceIn(s, cpu, i, idle, sd.span, &s.online)) {
@@ -750,7 +751,7 @@ void rebalanceDomains(SimState& s, SchedOps& ops, int cpu, BalanceIdle idle, Mig
                 busy = idle != BalanceIdle::Idle;
             }
             ds.lastBalance = jnow;
-            interval = balanceIntervalNs(s, ds, busy);
+            interval = balanceIntervalNs(ds, busy);
         }
         next = std::min(next, ds.lastBalance + interval);
     }
@@ -802,7 +803,7 @@ bool newidleBalance(SimState& s, SchedOps& ops, int cpu) {
     int64_t next = jiffiesNow(s) + 1000000000LL;
     auto updateNext = [&](int i) {
         DomainState& ds = rq.dom[static_cast<size_t>(i)];
-        next = std::min(next, ds.lastBalance + balanceIntervalNs(s, ds, false));
+        next = std::min(next, ds.lastBalance + balanceIntervalNs(ds, false));
     };
     bool pulled = false;
     // Too short an expected idle for a pass: before 5.16 shorter than sysctl_sched_migration_cost;

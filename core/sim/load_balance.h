@@ -74,6 +74,9 @@ bool canMigrateTask(SimState& s, LbEnv& env, const Task& p);
 bool shouldWeBalance(SimState& s, const LbEnv& env);
 // load_balance(): returns the number of tasks moved; `cause` labels the migrations
 int loadBalance(SimState& s, SchedOps& ops, int cpu, int sdIndex, BalanceIdle idle, MigrationCause cause);
+// sd->balance_interval = `ms`, with the idle and busy intervals get_sd_balance_interval() makes
+// of it (in ns, rounded to jiffies, busy_factor 16, capped at HZ x CPUs / 10 jiffies)
+void setBalanceInterval(const SimState& s, DomainState& ds, double ms);
 // rebalance_domains(): every domain of `cpu` whose interval elapsed
 void rebalanceDomains(SimState& s, SchedOps& ops, int cpu, BalanceIdle idle, MigrationCause cause);
 // newidle_balance(): returns true when a task was pulled

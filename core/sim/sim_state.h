@@ -119,11 +119,12 @@ struct alignas(64) Task {
 // ends touches one line of this CPU's own, not the domain tree's.
 struct alignas(64) DomainState {
     int64_t lastBalance = 0;
+    // sd->balance_interval; change it with setBalanceInterval() (load_balance.h), which keeps
+    // the two below in step
     double balanceIntervalMs = 1;
-    // balanceIntervalNs() of balanceIntervalMs, idle and busy: read on every tick for every
-    // domain, and the interval changes only when a balance fails or succeeds
-    double intervalsOfMs = -1;
-    int64_t idleIntervalNs = 0;
+    // get_sd_balance_interval() of balanceIntervalMs, idle and busy, in ns: read on every tick
+    // for every domain, and the interval changes only when a balance fails or succeeds
+    int64_t idleIntervalNs = 0, busyIntervalNs = 0;
     double maxNewidleLbCostNs = 0;  // sd->max_newidle_lb_cost (5.16+ newidle gate)
     // the modelled cost of a newidle pass over the domain: 0.25 us per CPU of its span
     double newidlePassCostNs = 0;
@@ -131,7 +132,6 @@ struct alignas(64) DomainState {
     // their weight, pulled a task; newidle_ratio out of 1024
     unsigned newidleCall = 512, newidleSuccess = 256, newidleRatio = 512;
     bool balancesNewidle = false;  // sd->flags & SD_BALANCE_NEWIDLE
-    int64_t busyIntervalNs = 0;
     unsigned nrBalanceFailed = 0;
     int64_t lastDecayNs = 0;        // sd->last_decay_max_lb_cost
     int64_t newidleStamp = 0;  // sd->newidle_stamp (7.1's NI_RATE): sd_init() sets it, at the start
