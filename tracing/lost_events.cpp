@@ -1,5 +1,7 @@
 #include "lost_events.h"
 
+#include <algorithm>
+
 namespace schedscope::tracing {
 
 std::string describeLostEvents(const EventStore& store) {
@@ -15,6 +17,15 @@ std::string describeUnreadableRecords(const EventStore& store) {
     const uint64_t n = store.anomaly(Anomaly::Unreadable);
     if (n == 0) return "";
     return std::to_string(n) + (n == 1 ? " record" : " records") + " unreadable (a corrupt or cut part of the file)";
+}
+
+std::string lostEventsAdvice(uint64_t lost, size_t bufferKb) {
+    std::string text = std::to_string(lost) + " events lost: the ring buffers";
+    if (bufferKb == 0) return text + " filled faster than they were read; a bigger --buffer-kb keeps more";
+    text += " (" + std::to_string(bufferKb) + " KB per CPU) filled faster than they were read; ";
+    if (bufferKb >= kMaxBufferKb) return text + "this is the largest --buffer-kb: fewer CPUs or a shorter capture keeps more";
+    // four times the size: a burst that overflowed one buffer seldom needs less
+    return text + "--buffer-kb " + std::to_string(std::min(bufferKb * 4, kMaxBufferKb)) + " keeps more";
 }
 
 }  // namespace schedscope::tracing

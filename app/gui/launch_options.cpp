@@ -3,6 +3,7 @@
 #include <QCommandLineParser>
 #include <QRegularExpression>
 
+#include "lost_events.h"
 #include "qt_convert.h"
 
 namespace schedscope::gui {
@@ -79,9 +80,16 @@ LaunchOptions parseLaunchOptions(const QStringList& arguments) {
                                        QObject::tr("The trace.dat buffer to read: an instance recorded with trace-cmd record -B NAME, "
                                                    "or top (default: top, or the first instance with sched events when top has none)."),
                                        QStringLiteral("NAME"));
+    const QCommandLineOption bufferKbOpt(
+        QStringLiteral("buffer-kb"),
+        QObject::tr("Live capture's ring buffer per CPU in KB, as schedscope-cli live --buffer-kb (%1..%2; through "
+                    "schedscope-capture: its one BPF ring, as large in all). The banner says when events were lost.")
+            .arg(tracing::kMinBufferKb)
+            .arg(tracing::kMaxBufferKb),
+        QStringLiteral("N"));
     parser.addOptions({helpOpt, versionOpt, localOpt, presetOpt, xmlOpt, sysfsOpt, synthOpt, logOpt, archOpt, isolateOpt, partitionOpt,
                        noClsOpt, noNodeOpt, profileOpt, shotOpt, viewOpt, sizeOpt, selCpuOpt, selLevelOpt, lessonOpt, figuresOpt,
-                       attachOpt, helperOpt, bufferOpt});
+                       attachOpt, helperOpt, bufferOpt, bufferKbOpt});
     parser.addPositionalArgument(QStringLiteral("FILE"), QObject::tr("A trace file to open: trace.dat, or text (the tracefs trace file, trace-cmd report, perf script)."),
                                  QStringLiteral("[FILE]"));
 
@@ -168,6 +176,19 @@ LaunchOptions parseLaunchOptions(const QStringList& arguments) {
         o.traceBuffer = parser.value(bufferOpt);
     }
 
+    if (parser.isSet(bufferKbOpt)) {
+        bool ok = false;
+        const qulonglong kb = parser.value(bufferKbOpt).toULongLong(&ok);
+        if (!ok || kb < tracing::kMinBufferKb || kb > tracing::kMaxBufferKb) {
+            o.error = QObject::tr("--buffer-kb: '%1' is not an integer in %2..%3")
+                          .arg(parser.value(bufferKbOpt))
+                          .arg(tracing::kMinBufferKb)
+                          .arg(tracing::kMaxBufferKb);
+            return o;
+        }
+        o.liveBufferKb = static_cast<size_t>(kb);
+    }
+
     o.screenshot = parser.value(shotOpt);
     if (parser.isSet(viewOpt)) {
         o.view = parser.value(viewOpt).toLower();
@@ -219,6 +240,10 @@ LaunchOptions parseLaunchOptions(const QStringList& arguments) {
         }
         if (o.captureHelper) {
             o.error = QObject::tr("give either --attach-capture or --capture-helper, not both");
+            return o;
+        }
+        if (o.liveBufferKb > 0) {
+            o.error = QObject::tr("--buffer-kb: a helper started elsewhere has its own ring (schedscope-capture --ring-mb)");
             return o;
         }
     }

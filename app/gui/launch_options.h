@@ -24,6 +24,7 @@ struct LaunchOptions {
     QString renderFigures;   // --render-lesson-figures OUTDIR (all lessons, or --lesson's)
     QString attachCapture;   // --attach-capture PATH: live data from a helper started with sudo
     bool captureHelper = false;  // --capture-helper: live data through schedscope-capture even as root
+    size_t liveBufferKb = 0;     // --buffer-kb N: live capture's ring buffer per CPU (0: the default)
     bool help = false;
     bool version = false;
     QString helpText;

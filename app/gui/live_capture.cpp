@@ -5,6 +5,7 @@
 #include <deque>
 #include <unordered_set>
 
+#include "lost_events.h"
 #include "qt_convert.h"
 
 namespace schedscope::gui {
@@ -101,6 +102,7 @@ void LiveCapture::run() {
     std::deque<Chunk> chunks;
     chunks.push_back({{}, Clock::now()});
     auto lastSnapshot = Clock::now() - std::chrono::hours(1);
+    bool lossNoted = false;  // the banner says once what was lost and the buffer that keeps more
     while (!stop_) {
         // Waits at most 50 ms (for tracefs: sleeps), so stop() is answered quickly.
         auto polled = (*source)->poll(chunks.back().store, 50);
@@ -143,6 +145,11 @@ void LiveCapture::run() {
         }
         (*source)->flushCounts(merged);
         const uint64_t lost = (*source)->lost();
+        if (lost > 0 && !lossNoted) {
+            lossNoted = true;
+            const QString text = tr("Live capture: %1 (schedscope --buffer-kb N sets it at start)").arg(qs(tracing::lostEventsAdvice(lost, (*source)->bufferKb())));
+            QMetaObject::invokeMethod(this, [this, text] { emit warning(text); }, Qt::QueuedConnection);
+        }
         merged.finish();
         if (merged.size() == 0) continue;
         auto trace = std::make_shared<TraceSession>();

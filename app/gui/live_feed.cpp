@@ -2,6 +2,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <thread>
 
@@ -29,6 +30,7 @@ public:
     uint64_t lost() const override { return source_->overruns(); }
     void flushCounts(tracing::EventStore& store) override { source_->flushCounts(store); }
     std::string label() const override { return "tracefs"; }
+    size_t bufferKb() const override { return source_->bufferKb(); }
     std::vector<std::string> takeWarnings() override { return source_->takeWarnings(); }
 
 private:
@@ -80,6 +82,13 @@ std::string helperUnavailableReason() {
 
 }  // namespace
 
+uint32_t helperRingMbFor(size_t bufferKb, unsigned cpus) {
+    const uint64_t kb = static_cast<uint64_t>(bufferKb) * std::max(1u, cpus);
+    uint32_t mb = 1;
+    while (mb < 256 && uint64_t{mb} * 1024 < kb) mb *= 2;
+    return mb;
+}
+
 LiveSourceKind liveSourceKind(const LiveSourceConfig& config) {
     if (!config.attachPath.empty()) return LiveSourceKind::Attach;
     if (config.forceHelper || geteuid() != 0) return LiveSourceKind::Helper;
@@ -106,7 +115,7 @@ bool liveNeedsAuthentication(const LiveSourceConfig& config) {
 Result<std::unique_ptr<LiveFeed>> openLiveFeed(const LiveSourceConfig& config) {
     switch (liveSourceKind(config)) {
         case LiveSourceKind::InProcess: {
-            auto s = tracing::TracefsSource::start();
+            auto s = tracing::TracefsSource::start(config.bufferKb);
             if (!s) return Error{s.error()};
             return std::unique_ptr<LiveFeed>(std::make_unique<TracefsFeed>(std::move(*s)));
         }
@@ -119,8 +128,10 @@ Result<std::unique_ptr<LiveFeed>> openLiveFeed(const LiveSourceConfig& config) {
             if (auto why = helperUnavailableReason(); !why.empty()) return Error{why};
             // Our own pid is ignored in the kernel: each read of the pipe is a wakeup that
             // would otherwise feed the trace.
-            auto cmd = tracing::helperCommand(tracing::findCaptureHelper(),
-                                              {"--mode", "stream", "--interval-ms", "50", "--ignore-pid", std::to_string(getpid())});
+            std::vector<std::string> args = {"--mode", "stream", "--interval-ms", "50", "--ignore-pid", std::to_string(getpid())};
+            if (config.bufferKb > 0)
+                args.insert(args.end(), {"--ring-mb", std::to_string(helperRingMbFor(config.bufferKb, std::thread::hardware_concurrency()))});
+            auto cmd = tracing::helperCommand(tracing::findCaptureHelper(), args);
             if (!cmd) return Error{cmd.error()};
             auto c = CaptureClient::spawn(cmd->argv);
             if (!c) return Error{c.error()};

@@ -22,6 +22,7 @@ enum class LiveSourceKind { InProcess, Helper, Attach };
 struct LiveSourceConfig {
     std::string attachPath;    // non-empty: Attach
     bool forceHelper = false;  // Helper even when this process could capture itself
+    size_t bufferKb = 0;       // --buffer-kb: ring buffer per CPU (0: the kernel's or the helper's default)
 };
 
 // Attach when a path is given, Helper when forced or not root, else InProcess.
@@ -29,6 +30,9 @@ LiveSourceKind liveSourceKind(const LiveSourceConfig& config);
 // Why live capture cannot start with this configuration (one line), or "" when it can be
 // tried (an attach target or pkexec can still fail later; the feed reports that).
 std::string liveUnavailableReason(const LiveSourceConfig& config);
+// The helper's BPF ring (--ring-mb, a power of two in 1..256 MB) that holds what `bufferKb` per
+// CPU would on `cpus` CPUs: one ring is shared by all CPUs.
+uint32_t helperRingMbFor(size_t bufferKb, unsigned cpus);
 // True when starting would go through pkexec (an authentication dialog).
 bool liveNeedsAuthentication(const LiveSourceConfig& config);
 
@@ -44,6 +48,9 @@ public:
     virtual void flushCounts(tracing::EventStore& store) = 0;
     // What the views show as the source, e.g. "tracefs" or "BPF via schedscope-capture".
     virtual std::string label() const = 0;
+    // The ring buffer per CPU the events pass through, in KB; 0 when it is not per CPU (the
+    // helper's one BPF ring) or unknown.
+    virtual size_t bufferKb() const { return 0; }
     virtual std::string endedText() const { return "the source ended"; }
     // Lines for the user about interference noticed since the last call (capture goes on).
     virtual std::vector<std::string> takeWarnings() { return {}; }

@@ -209,10 +209,11 @@ void MainWindow::start(const LaunchOptions& options) {
     }
     selectWhenLoaded({options.selectCpu, options.selectLevel});
     open(options.spec);
-    if (!options.attachCapture.isEmpty() || options.captureHelper) {
+    if (!options.attachCapture.isEmpty() || options.captureHelper || options.liveBufferKb > 0) {
         LiveSourceConfig live = trace_->live()->sourceConfig();
         live.attachPath = ss(options.attachCapture);
         live.forceHelper = live.forceHelper || options.captureHelper;
+        live.bufferKb = options.liveBufferKb;
         trace_->live()->setSourceConfig(live);
     }
     if (!options.traceFile.isEmpty()) trace_->openTrace(options.traceFile, options.traceBuffer, options.topologyGiven);

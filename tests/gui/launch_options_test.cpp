@@ -1,6 +1,8 @@
 #include <gtest/gtest.h>
 
 #include "launch_options.h"
+#include "live_feed.h"
+#include "lost_events.h"
 
 namespace schedscope::gui {
 namespace {
@@ -61,6 +63,27 @@ TEST(LaunchOptions, LiveCaptureThroughTheHelper) {
         o = parse(bad);
         EXPECT_FALSE(o.error.isEmpty()) << bad.join(QLatin1Char(' ')).toStdString();
     }
+}
+
+// --buffer-kb sizes live capture's ring buffers, with the CLI's bounds; a helper started
+// elsewhere sizes its own.
+TEST(LaunchOptions, LiveBufferSize) {
+    EXPECT_EQ(parse({}).liveBufferKb, 0u);
+    auto o = parse({QStringLiteral("--buffer-kb"), QStringLiteral("4096")});
+    ASSERT_TRUE(o.error.isEmpty()) << o.error.toStdString();
+    EXPECT_EQ(o.liveBufferKb, 4096u);
+    for (const char* bad : {"3", "x", "1048577", "-8", ""}) {
+        o = parse({QStringLiteral("--buffer-kb"), QString::fromLatin1(bad)});
+        EXPECT_TRUE(o.error.startsWith(QStringLiteral("--buffer-kb: '"))) << bad << ": " << o.error.toStdString();
+    }
+    o = parse({QStringLiteral("--buffer-kb"), QStringLiteral("64"), QStringLiteral("--attach-capture"), QStringLiteral("/s")});
+    EXPECT_TRUE(o.error.contains(QStringLiteral("--ring-mb"))) << o.error.toStdString();
+    // through the helper: its one ring holds what the per-CPU buffers would, in MB, a power of two
+    EXPECT_EQ(helperRingMbFor(4096, 2), 8u);
+    EXPECT_EQ(helperRingMbFor(4096, 3), 16u);
+    EXPECT_EQ(helperRingMbFor(4, 2), 1u);
+    EXPECT_EQ(helperRingMbFor(tracing::kMaxBufferKb, 128), 256u);
+    EXPECT_EQ(helperRingMbFor(512, 0), 1u);
 }
 
 TEST(LaunchOptions, TopologySourcesAndDomainChoices) {

@@ -20,6 +20,8 @@
 #include <QTest>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
+#include <thread>
 
 #include "banner.h"
 #include "bpf_source.h"
@@ -111,6 +113,7 @@ TEST(LiveHelper, ForcedHelperModeFeedsTheViewsAndReportsTheHelperExit) {
     live->setWindowSec(5);
     LiveSourceConfig config;
     config.forceHelper = true;
+    config.bufferKb = 4096;  // schedscope --buffer-kb 4096: the helper's one ring holds as much
     live->setSourceConfig(config);
     ASSERT_EQ(live->sourceKind(), LiveSourceKind::Helper);
     ASSERT_TRUE(live->unavailableReason().isEmpty()) << live->unavailableReason().toStdString();
@@ -123,6 +126,12 @@ TEST(LiveHelper, ForcedHelperModeFeedsTheViewsAndReportsTheHelperExit) {
     // The helper goes away (here: SIGTERM; it sends its End frame): a banner says so.
     const auto helpers = childrenNamed("schedscope-capt");
     ASSERT_EQ(helpers.size(), 1u);
+    {
+        std::ifstream cmdline("/proc/" + std::to_string(helpers.front()) + "/cmdline");
+        std::string argv((std::istreambuf_iterator<char>(cmdline)), std::istreambuf_iterator<char>());
+        const std::string ring = std::string("--ring-mb") + '\0' + std::to_string(helperRingMbFor(4096, std::thread::hardware_concurrency())) + '\0';
+        EXPECT_NE(argv.find(ring), std::string::npos) << "the helper was not given the ring size";
+    }
     QSignalSpy failed(live, &LiveCapture::failed);
     kill(helpers.front(), SIGTERM);
     ASSERT_TRUE(failed.wait(5000));

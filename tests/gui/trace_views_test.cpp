@@ -1062,8 +1062,61 @@ TEST(LiveView, CapturesThisMachineOrSkipsWithTheReason) {
     EXPECT_FALSE(window.banner()->isError());
     ASSERT_TRUE(enable.open(QIODevice::ReadOnly));
     EXPECT_EQ(enable.readAll(), QByteArray("1\n"));
+    enable.close();  // an open file keeps the instance busy: it could not be removed
     EXPECT_TRUE(window.traceWorkspace()->trace()->live);
     live->stop();
+    EXPECT_FALSE(QFileInfo::exists(instance)) << "the capture left its tracefs instance behind";
+}
+
+// schedscope --buffer-kb 4: the private instance gets buffers of about a page per CPU, a fork
+// storm overflows them, and the banner says how many events were lost and the size that
+// keeps more, in the CLI's words.
+TEST(LiveView, ASmallBufferLosesEventsAndTheBannerSaysTheSizeThatKeepsThem) {
+    if (geteuid() != 0) {
+        std::printf("[  SKIPPED ] live capture in process needs root\n");
+        GTEST_SKIP() << "live capture in process needs root";
+    }
+    if (const QString why = LiveCapture().unavailableReason(); !why.isEmpty()) {
+        std::printf("[  SKIPPED ] live capture: %s\n", qPrintable(why));
+        GTEST_SKIP() << why.toStdString();
+    }
+    MainWindow window;
+    window.resize(1100, 700);
+    window.show();
+    {
+        QSignalSpy shown(&window, &MainWindow::sessionShown);
+        window.open(TopologySpec{});
+        ASSERT_TRUE(shown.wait(60'000));
+    }
+    LiveCapture* live = window.traceWorkspace()->live();
+    live->setRateHz(10);
+    LiveSourceConfig config = live->sourceConfig();
+    config.bufferKb = 4;
+    live->setSourceConfig(config);
+    QSignalSpy warnings(live, &LiveCapture::warning);
+    QSignalSpy failed(live, &LiveCapture::failed);
+    window.traceWorkspace()->startLiveIfPermitted();
+    QFile size(QStringLiteral("/sys/kernel/tracing/instances/schedscope-%1/buffer_size_kb").arg(getpid()));
+    for (int i = 0; i < 50 && !size.exists() && failed.isEmpty(); ++i) QTest::qWait(100);
+    ASSERT_TRUE(failed.isEmpty()) << failed.front().at(0).toString().toStdString();
+    ASSERT_TRUE(size.open(QIODevice::ReadOnly)) << qPrintable(size.fileName());
+    const int kb = size.readAll().trimmed().toInt();
+    size.close();  // an open file would keep the instance from being removed
+    EXPECT_GE(kb, 4);
+    EXPECT_LE(kb, 8) << "a page or two, as asked";
+    QProcess load;  // forks, execs and exits: thousands of sched events a second
+    load.start(QStringLiteral("/bin/sh"), {QStringLiteral("-c"), QStringLiteral("i=0; while [ $i -lt 1500 ]; do /bin/true; i=$((i+1)); done")});
+    for (int i = 0; i < 200 && warnings.isEmpty() && failed.isEmpty(); ++i) QTest::qWait(100);
+    load.waitForFinished(30'000);
+    live->stop();
+    EXPECT_FALSE(size.exists()) << "the capture left its tracefs instance behind";
+    ASSERT_TRUE(failed.isEmpty()) << failed.front().at(0).toString().toStdString();
+    ASSERT_EQ(warnings.size(), 1) << "no loss reported with a 4 KB buffer under a fork storm";
+    const QString text = warnings.front().at(0).toString();
+    EXPECT_TRUE(text.contains(QStringLiteral(" events lost: the ring buffers (%1 KB per CPU)").arg(kb))) << text.toStdString();
+    EXPECT_TRUE(text.contains(QStringLiteral("--buffer-kb %1 keeps more").arg(kb * 4))) << text.toStdString();
+    EXPECT_EQ(window.banner()->text(), text);
+    EXPECT_GT(window.traceWorkspace()->trace()->lostEvents, 0u);
 }
 
 TEST(LiveView, WithoutPermissionTheBannerOffersTheSampleTrace) {
