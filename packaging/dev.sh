@@ -45,12 +45,12 @@ case "$mode" in
       t0=$SECONDS
       bash tests/tidy/run.sh "${TIDY_BASE:-HEAD~1}" || status=$?
       t1=$SECONDS
-      # One clang build serves both: the 'sanitized' tests (core, tracing, CLI, hardening, the
-      # simulator and replay; the GUI and BPF suites stay release-only) and the fuzz targets.
+      # One clang build serves both: the 'sanitized' tests (tests/CMakeLists.txt's
+      # sanitized_tests: core, tracing, CLI, hardening, the simulator and replay) and the fuzz targets.
       cmake --preset sanitize >/dev/null
       fuzzers=$(sed -n 's/^schedscope_fuzz_target(\([a-z_]*\) .*/\1/p' tests/fuzz/CMakeLists.txt)
       # shellcheck disable=SC2086
-      cmake --build --preset sanitize -j "$(nproc)" --target core_tests tracing_tests cli_tests hardening_tests sim_tests replay_tests $fuzzers
+      cmake --build --preset sanitize -j "$(nproc)" --target sanitized_tests $fuzzers
       # (the preset sets ASAN/LSAN/UBSAN_OPTIONS with the suppression files)
       ctest --preset sanitize -j "$(nproc)" || status=$?
       t2=$SECONDS
