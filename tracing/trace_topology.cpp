@@ -44,12 +44,23 @@ Result<Topology> flatTopologyForTrace(const EventStore& store) {
     return topo;
 }
 
-Status checkTraceFitsTopology(const std::string& tracePath, const EventStore& store, const Topology& topology,
-                              const std::string& topologyName) {
+std::string traceTopologyMismatch(const EventStore& store, const Topology& topology, const std::string& topologyName) {
     const int topoCpus = static_cast<int>(topology.cpus.size());
     if (store.cpuCount() > topoCpus)
-        return Error{tracePath + ": the trace has CPU " + std::to_string(store.cpuCount() - 1) + " but topology " +
-                     topologyName + " has only " + std::to_string(topoCpus) + " CPUs"};
+        return "the trace has CPU " + std::to_string(store.cpuCount() - 1) + " but topology " + topologyName + " has only " +
+               std::to_string(topoCpus) + " CPUs";
+    // trace-cmd and record write the machine's CPU count, traced or not (-M): a topology with
+    // more CPUs is another machine, and its levels would classify migrations that never
+    // crossed them there
+    if (const int recorded = store.recordedCpus(); recorded > 0 && topoCpus > recorded)
+        return "the trace was recorded on " + std::to_string(recorded) + " CPUs (its header) but topology " + topologyName +
+               " has " + std::to_string(topoCpus) + ": name the machine it was recorded on";
+    return "";
+}
+
+Status checkTraceFitsTopology(const std::string& tracePath, const EventStore& store, const Topology& topology,
+                              const std::string& topologyName) {
+    if (std::string why = traceTopologyMismatch(store, topology, topologyName); !why.empty()) return Error{tracePath + ": " + why};
     return {};
 }
 

@@ -113,10 +113,10 @@ TraceLoadOutcome loadTraceSession(const QString& path, const SessionPtr& current
         trace->topology = flat.session;
         trace->showsOwnTopology = true;
         trace->flatStandIn = flatStandIn = true;
-        const QString why = current && current->tree ? QObject::tr("no topology sidecar, and %1 has only %2 CPUs")
-                                                           .arg(qs(current->topology->name))
-                                                           .arg(current->topology->cpus.size())
-                                                     : QObject::tr("no topology sidecar and none open");
+        const QString why = current && current->tree
+                                ? QObject::tr("no topology sidecar, and %1")
+                                      .arg(qs(tracing::traceTopologyMismatch(*store, *current->topology, current->topology->name)))
+                                : QObject::tr("no topology sidecar and none open");
         trace->topologyNote = QObject::tr("%1: shown on %2, migrations not classified by level (open the recording "
                                           "machine's topology, then the trace)")
                                   .arg(why, qs(flat.session->topology->name));

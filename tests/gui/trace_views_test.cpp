@@ -16,6 +16,7 @@
 #include <QRegularExpression>
 #include <QSortFilterProxyModel>
 #include <QTemporaryDir>
+#include <QTextStream>
 #include <QTest>
 #include <algorithm>
 #include <cmath>
@@ -212,6 +213,8 @@ TEST_F(TraceWindowTest, WithoutSidecarTheOpenTopologyIsUsedOrAFlatOneWhenTooSmal
         EXPECT_EQ(flat->data->levels, std::vector<std::string>{"unknown"}) << "no level is made up for them";
         for (const auto& m : flat->data->migrations) EXPECT_EQ(m.level, -1);
         EXPECT_TRUE(flat->topologyNote.contains(QStringLiteral("has only 1 CPUs"))) << flat->topologyNote.toStdString();
+        EXPECT_TRUE(flat->topologyNote.startsWith(QStringLiteral("no topology sidecar, and the trace has CPU 1 but topology ")))
+            << flat->topologyNote.toStdString();
         EXPECT_TRUE(flat->topologyNote.contains(QStringLiteral("not classified by level"))) << flat->topologyNote.toStdString();
         EXPECT_EQ(window.session(), flat->topology);
         // and the banner says so: the stand-in's domains are no machine's
@@ -219,10 +222,25 @@ TEST_F(TraceWindowTest, WithoutSidecarTheOpenTopologyIsUsedOrAFlatOneWhenTooSmal
         EXPECT_TRUE(window.banner()->text().contains(QStringLiteral("nosidecar.dat: ") + flat->topologyNote))
             << window.banner()->text().toStdString();
     }
-    // A 64-CPU topology holds it: read against the open topology.
+    // A 64-CPU topology is not the 2-CPU machine its header names: classified there, its
+    // migrations would cross levels they never crossed, so it opens on the stand-in again and
+    // the note says why.
     {
         QSignalSpy shown(&window, &MainWindow::sessionShown);
         window.open(test::syntheticSpec());
+        ASSERT_TRUE(shown.wait(60'000));
+    }
+    ASSERT_TRUE(openTraceNow(window, copy));
+    {
+        const TraceSessionPtr t = window.traceWorkspace()->trace();
+        EXPECT_TRUE(t->flatStandIn);
+        EXPECT_EQ(t->data->cpus, 2);
+        EXPECT_TRUE(t->topologyNote.contains(QStringLiteral("recorded on 2 CPUs (its header) but topology"))) << t->topologyNote.toStdString();
+    }
+    // A 2-CPU topology holds it: read against the open topology.
+    {
+        QSignalSpy shown(&window, &MainWindow::sessionShown);
+        window.open(test::syntheticSpec("pack:1 core:2 pu:1"));
         ASSERT_TRUE(shown.wait(60'000));
     }
     ASSERT_TRUE(openTraceNow(window, copy));
@@ -230,7 +248,7 @@ TEST_F(TraceWindowTest, WithoutSidecarTheOpenTopologyIsUsedOrAFlatOneWhenTooSmal
     EXPECT_FALSE(t->showsOwnTopology);
     EXPECT_FALSE(t->flatStandIn);
     EXPECT_EQ(t->topology, window.session());
-    EXPECT_EQ(t->data->cpus, 64);
+    EXPECT_EQ(t->data->cpus, 2);
     // the user is told the trace is read against a topology that may not be its machine's
     EXPECT_TRUE(t->topologyNote.startsWith(QStringLiteral("no topology sidecar: classified on ")))
         << t->topologyNote.toStdString();
@@ -670,14 +688,55 @@ TEST_F(TraceWindowTest, LanesNestByEveryDomainLevelOfTheMachine) {
 
 // The 16-CPU QEMU trace on the 128-CPU EPYC preset (2 sockets of 4 nodes, SMT siblings 64 apart:
 // lane groups such as "NODE 8-15,72-79").
-bool openQemuTraceOnEpyc(MainWindow& w) {
+// A text trace of a 128-CPU EPYC 7601 (its lines as the tracefs trace file has them, without
+// the "#P:" that would name a CPU count): every CPU runs a task for a while, and one task
+// migrates across an LLC (MC) and its node's other LLC (NODE), never to an SMT sibling or
+// another node.
+QString writeEpycTextTrace(const QString& dir) {
+    const QString path = dir + QStringLiteral("/epyc7601-2s-every-cpu-busy.txt");
+    QFile f(path);
+    if (!f.open(QIODevice::WriteOnly | QIODevice::Text)) return {};
+    QTextStream out(&f);
+    out << "# tracer: nop\n#\n";
+    double ts = 100.0;
+    auto line = [&](const QString& task, int pid, int cpu, const QString& event, const QString& fields) {
+        ts += 0.000050;
+        out << QStringLiteral("%1-%2 [%3] d..2. %4: %5: %6\n")
+                   .arg(task).arg(pid).arg(cpu, 3, 10, QLatin1Char('0')).arg(ts, 0, 'f', 6).arg(event, fields);
+    };
+    auto switchTo = [&](int cpu, const QString& comm, int pid) {
+        line(QStringLiteral("<idle>"), 0, cpu, QStringLiteral("sched_switch"),
+             QStringLiteral("prev_comm=swapper/%1 prev_pid=0 prev_prio=120 prev_state=R ==> next_comm=%2 next_pid=%3 next_prio=120")
+                 .arg(cpu).arg(comm).arg(pid));
+    };
+    auto switchOut = [&](int cpu, const QString& comm, int pid) {
+        line(comm, pid, cpu, QStringLiteral("sched_switch"),
+             QStringLiteral("prev_comm=%1 prev_pid=%2 prev_prio=120 prev_state=S ==> next_comm=swapper/%3 next_pid=0 next_prio=120")
+                 .arg(comm).arg(pid).arg(cpu));
+    };
+    for (int cpu = 0; cpu < 128; ++cpu) switchTo(cpu, QStringLiteral("w%1").arg(cpu), 1000 + cpu);
+    const QString hog = QStringLiteral("hog");
+    int at = 8;
+    for (int round = 0; round < 6; ++round)
+        for (int to : {9, 12, 8}) {  // MC (8->9), NODE (9->12), NODE (12->8)
+            line(hog, 4000, at, QStringLiteral("sched_migrate_task"),
+                 QStringLiteral("comm=hog pid=4000 prio=120 orig_cpu=%1 dest_cpu=%2").arg(at).arg(to));
+            at = to;
+        }
+    for (int cpu = 0; cpu < 128; ++cpu) switchOut(cpu, QStringLiteral("w%1").arg(cpu), 1000 + cpu);
+    return path;
+}
+
+bool openTraceOnEpyc(MainWindow& w) {
     QSignalSpy shown(&w, &MainWindow::sessionShown);
     TopologySpec epyc;
     epyc.kind = TopologySpec::Kind::Preset;
     epyc.value = "epyc7601-2s";
     w.open(epyc);
     if (!shown.wait(60'000)) return false;
-    return openTraceNow(w, QString::fromStdString(schedscope::test::dataPath("traces/qemu/x86-2s4n4c2t-linux-6.1.dat")));
+    static QTemporaryDir dir;
+    const QString path = writeEpycTextTrace(dir.path());
+    return !path.isEmpty() && openTraceNow(w, path);
 }
 
 // The texts the timeline paints at 1600x900.
@@ -696,7 +755,7 @@ QStringList paintedTimeline(TimelineView* tl) {
 // rates plot's does: a level no migration was at is "none at ..." (it read "MC (0)", with
 // nothing saying why), and a trace without migrations says why, in the empty plots' words.
 TEST_F(TraceWindowTest, TheTimelineLegendSaysWhyALevelHasNoMigrations) {
-    ASSERT_TRUE(openQemuTraceOnEpyc(window));
+    ASSERT_TRUE(openTraceOnEpyc(window));
     TraceWorkspace* ws = window.traceWorkspace();
     const TraceAnalysis& d = *ws->trace()->data;
     const QString none = QString::fromStdString(describeLevelsWithoutMigrations(d));
@@ -737,7 +796,7 @@ TEST_F(TraceWindowTest, TheTimelineLegendSaysWhyALevelHasNoMigrations) {
 // as another valid one ("NUMA 0-31,64-9"); the tooltip has the whole name. The title is cut the
 // same way.
 TEST_F(TraceWindowTest, LongLaneLabelsAreCutWithAnEllipsis) {
-    ASSERT_TRUE(openQemuTraceOnEpyc(window));
+    ASSERT_TRUE(openTraceOnEpyc(window));
     TimelineView* tl = window.traceWorkspace()->timeline();
     QStringList names;
     for (int g = 0; g < tl->groupCount(); ++g) names << tl->groupName(g);
@@ -775,7 +834,7 @@ TEST_F(TraceWindowTest, LongLaneLabelsAreCutWithAnEllipsis) {
 // The migration matrix labels its 128 CPUs a label apart on both axes, however short or narrow it
 // is, and more of them on a bigger plot (the step was the CPU count's alone: a smear at 260 px).
 TEST_F(TraceWindowTest, MatrixTicksStayALabelApart) {
-    ASSERT_TRUE(openQemuTraceOnEpyc(window));
+    ASSERT_TRUE(openTraceOnEpyc(window));
     MigrationMatrixPlot* matrix = window.traceWorkspace()->matrix();
     auto tickGap = [&](Qt::Orientation o) {
         const double px = o == Qt::Vertical ? matrix->axisRect()->height() : matrix->axisRect()->width();
@@ -803,7 +862,7 @@ TEST_F(TraceWindowTest, MatrixTicksStayALabelApart) {
 // The matrix's title fits a small plot: a smaller font, then an ellipsis, never cut at both
 // sides (the tester's 500x300 shot read "…igrations source → destination CPU (21 in hackbench.dat").
 TEST_F(TraceWindowTest, MatrixTitleFitsASmallPlot) {
-    ASSERT_TRUE(openQemuTraceOnEpyc(window));
+    ASSERT_TRUE(openTraceOnEpyc(window));
     MigrationMatrixPlot* matrix = window.traceWorkspace()->matrix();
     const QString whole = matrix->title();
     ASSERT_TRUE(whole.startsWith(QStringLiteral("Migrations source"))) << whole.toStdString();

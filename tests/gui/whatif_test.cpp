@@ -681,7 +681,7 @@ TEST(WhatIfPanel, ATracesCpuTimeWithBusySiblingsIsLessWork) {
 }
 
 // A trace read against the open topology says when its own kernel would have built other levels
-// there: a 5.10 kernel on a Kunpeng 920 had no CLS level, the window's newest profile has one.
+// there: a 5.10 kernel gave two x86 cores sharing an L2 no CLS level, the window's newest profile does.
 TEST(TraceLoading, NamesTheLevelsTheTracesKernelWouldHaveBuilt) {
     QTemporaryDir dir;
     std::string bytes = schedscope::test::readFile(schedscope::test::dataPath("traces/uname-v6.dat"));
@@ -690,20 +690,24 @@ TEST(TraceLoading, NamesTheLevelsTheTracesKernelWouldHaveBuilt) {
     bytes.replace(at + 9, 4, "5.10");
     const QString older = dir.filePath(QStringLiteral("older.dat"));
     std::ofstream(ss(older), std::ios::binary) << bytes;
-    const SessionPtr kunpeng = sessionOf({TopologySpec::Kind::Preset, "kunpeng920-24"});
-    ASSERT_TRUE(kunpeng);
+    // a 2-CPU x86 machine (as the recording VM) whose two cores share an L2: a cluster since 5.16
+    TopologySpec cluster{TopologySpec::Kind::Synthetic, "pack:1 l3:1 l2:1 core:2 pu:1"};
+    cluster.arch = Arch::X86_64;
+    cluster.archGiven = true;
+    const SessionPtr machine = sessionOf(cluster);
+    ASSERT_TRUE(machine);
 
-    const TraceLoadOutcome loaded = loadTraceSession(older, kunpeng, DomainChoices{});
+    const TraceLoadOutcome loaded = loadTraceSession(older, machine, DomainChoices{});
     ASSERT_TRUE(loaded.trace) << loaded.error.toStdString();
-    EXPECT_EQ(loaded.trace->topology, kunpeng);
+    EXPECT_EQ(loaded.trace->topology, machine);
     const QString note = loaded.trace->topologyNote;
-    EXPECT_TRUE(note.contains(QStringLiteral("levels (CLS MC NUMA)"))) << note.toStdString();
+    EXPECT_TRUE(note.contains(QStringLiteral("levels (CLS)"))) << note.toStdString();
     EXPECT_TRUE(note.contains(QStringLiteral("the trace's kernel 5.10.44-"))) << note.toStdString();
-    EXPECT_TRUE(note.contains(QStringLiteral("builds MC NUMA here: choose profile linux-5.10"))) << note.toStdString();
+    EXPECT_TRUE(note.contains(QStringLiteral("builds MC here: choose profile linux-5.10"))) << note.toStdString();
 
     // the recording machine's own kernel: nothing to say
     const TraceLoadOutcome own =
-        loadTraceSession(qs(schedscope::test::dataPath("traces/uname-v6.dat")), kunpeng, DomainChoices{});
+        loadTraceSession(qs(schedscope::test::dataPath("traces/uname-v6.dat")), machine, DomainChoices{});
     ASSERT_TRUE(own.trace) << own.error.toStdString();
     EXPECT_FALSE(own.trace->topologyNote.contains(QStringLiteral("choose profile"))) << own.trace->topologyNote.toStdString();
 }
@@ -711,19 +715,28 @@ TEST(TraceLoading, NamesTheLevelsTheTracesKernelWouldHaveBuilt) {
 // A trace with a sidecar opened with a machine named (schedscope FILE --preset NAME) is read
 // against that machine, as trace stats FILE --preset NAME reads it; without, against its sidecar's.
 TEST(TraceLoading, AMachineNamedWithTheTraceWinsOverItsSidecar) {
-    const SessionPtr kunpeng = sessionOf({TopologySpec::Kind::Preset, "kunpeng920-24"});
-    ASSERT_TRUE(kunpeng);
+    // another 2-CPU machine than the sidecar's (one of two packages, not two threads of a core)
+    const SessionPtr other = sessionOf({TopologySpec::Kind::Synthetic, "pack:2 core:1 pu:1"});
+    ASSERT_TRUE(other);
     const QString sample = qs(schedscope::test::dataPath("traces/replay/pingpong.dat"));
-    const TraceLoadOutcome named = loadTraceSession(sample, kunpeng, DomainChoices{}, {}, nullptr, {}, true);
+    const TraceLoadOutcome named = loadTraceSession(sample, other, DomainChoices{}, {}, nullptr, {}, true);
     ASSERT_TRUE(named.trace) << named.error.toStdString();
-    EXPECT_EQ(named.trace->topology, kunpeng);
+    EXPECT_EQ(named.trace->topology, other);
     EXPECT_FALSE(named.trace->showsOwnTopology);
-    EXPECT_EQ(named.trace->topologyNote, QStringLiteral("classified on kunpeng920-24, as named (not its sidecar's machine)"));
-    const TraceLoadOutcome own = loadTraceSession(sample, kunpeng, DomainChoices{});
+    EXPECT_EQ(named.trace->topologyNote, QStringLiteral("classified on synthetic, as named (not its sidecar's machine)"));
+    const TraceLoadOutcome own = loadTraceSession(sample, other, DomainChoices{});
     ASSERT_TRUE(own.trace) << own.error.toStdString();
-    EXPECT_NE(own.trace->topology, kunpeng);
+    EXPECT_NE(own.trace->topology, other);
     EXPECT_TRUE(own.trace->showsOwnTopology);
     EXPECT_EQ(own.trace->topology->topology->cpus.size(), 2u);
+    // a machine with more CPUs than the recording's header names is not its machine: the
+    // sidecar's is used, not a classification on CPUs that never ran it
+    const SessionPtr kunpeng = sessionOf({TopologySpec::Kind::Preset, "kunpeng920-24"});
+    ASSERT_TRUE(kunpeng);
+    const TraceLoadOutcome bigger = loadTraceSession(sample, kunpeng, DomainChoices{}, {}, nullptr, {}, true);
+    ASSERT_TRUE(bigger.trace) << bigger.error.toStdString();
+    EXPECT_NE(bigger.trace->topology, kunpeng);
+    EXPECT_EQ(bigger.trace->topology->topology->cpus.size(), 2u);
 }
 
 // A trace whose wakeups land on idle CPUs: the simulated wakees wait the recording's idle exit

@@ -314,6 +314,20 @@ TEST(TraceTopology, SidecarIsUsedAndCpuMismatchNamesBoth) {
     ASSERT_FALSE(small);
     EXPECT_NE(small.error().find(path), std::string::npos) << small.error();
     EXPECT_NE(small.error().find("pack:1 core:1 pu:1"), std::string::npos) << small.error();
+
+    // The header names the recording machine's CPU count (trace-cmd writes it whatever -M
+    // traced): a bigger topology is another machine, even with room for every CPU the events use.
+    ASSERT_EQ(store->recordedCpus(), 2);
+    TopologySpec bigger{TopologySpec::Kind::Synthetic, "pack:2 core:8 pu:2"};
+    auto other = topologyForTrace(path, *store, bigger);
+    ASSERT_FALSE(other);
+    EXPECT_EQ(other.error(), path + ": the trace was recorded on 2 CPUs (its header) but topology --synthetic \"pack:2 core:8 pu:2\" "
+                                   "has 32: name the machine it was recorded on") << other.error();
+    // a CPU-masked recording (trace-cmd record -M 2) still names both CPUs: its own machine fits
+    auto masked = readTraceDat(test::dataPath("traces/cpumask-cpu1.dat"));
+    ASSERT_TRUE(masked) << masked.error();
+    EXPECT_EQ(masked->recordedCpus(), 2);
+    EXPECT_TRUE(topologyForTrace("cpumask-cpu1.dat", *masked, TopologySpec{TopologySpec::Kind::Synthetic, "pack:1 core:2 pu:1"}));
 }
 
 // Without a topology option a trace is classified on its recording machine (the sidecar), and
