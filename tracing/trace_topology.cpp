@@ -49,12 +49,13 @@ std::string traceTopologyMismatch(const EventStore& store, const Topology& topol
     if (store.cpuCount() > topoCpus)
         return "the trace has CPU " + std::to_string(store.cpuCount() - 1) + " but topology " + topologyName + " has only " +
                std::to_string(topoCpus) + " CPUs";
-    // trace-cmd and record write the machine's CPU count, traced or not (-M): a topology with
-    // more CPUs is another machine, and its levels would classify migrations that never
-    // crossed them there
-    if (const int recorded = store.recordedCpus(); recorded > 0 && topoCpus > recorded)
+    // trace-cmd and record write the machine's CPU count, traced or not (-M), a text trace its
+    // online CPUs (#P): a topology with more CPUs online is another machine, and its levels
+    // would classify migrations that never crossed them there
+    const int online = topology.onlineCpus().count();
+    if (const int recorded = store.recordedCpus(); recorded > 0 && online > recorded)
         return "the trace was recorded on " + std::to_string(recorded) + " CPUs (its header) but topology " + topologyName +
-               " has " + std::to_string(topoCpus) + ": name the machine it was recorded on";
+               " has " + std::to_string(online) + (online == topoCpus ? "" : " online") + ": name the machine it was recorded on";
     return "";
 }
 

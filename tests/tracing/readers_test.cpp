@@ -330,6 +330,22 @@ TEST(TraceTopology, SidecarIsUsedAndCpuMismatchNamesBoth) {
     EXPECT_TRUE(topologyForTrace("cpumask-cpu1.dat", *masked, TopologySpec{TopologySpec::Kind::Synthetic, "pack:1 core:2 pu:1"}));
 }
 
+// A text trace's header counts the CPUs online (#P): a machine with CPUs offline is its machine
+// when as many are online, whatever ids the offline ones had.
+TEST(TraceTopology, OnlyTheOnlineCpusAreComparedWithTheHeader) {
+    auto topo = loadHwlocXml(test::dataPath("topologies/xml/offline-cpu0-node0.xml"), Arch::X86_64);
+    ASSERT_TRUE(topo) << topo.error();
+    const int online = topo->onlineCpus().count();
+    ASSERT_LT(online, static_cast<int>(topo->cpus.size())) << "the fixture has offline CPUs";
+    EventStore store;
+    store.setRecordedCpus(online);
+    EXPECT_EQ(traceTopologyMismatch(store, *topo, "r630"), "");
+    store.setRecordedCpus(online - 1);
+    EXPECT_EQ(traceTopologyMismatch(store, *topo, "r630"),
+              "the trace was recorded on " + std::to_string(online - 1) + " CPUs (its header) but topology r630 has " +
+                  std::to_string(online) + " online: name the machine it was recorded on");
+}
+
 // Without a topology option a trace is classified on its recording machine (the sidecar), and
 // the help says so: it used to call --local the default, which a trace without a sidecar refutes.
 TEST(TraceStatsCli, HelpNamesTheSidecarAsTheDefaultTopology) {
