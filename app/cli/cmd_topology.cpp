@@ -95,9 +95,10 @@ int runDomains(const Args& args) {
         if (auto log = args.value("kernel-log")) return readKernelLog(*log);
         return readKernelDomains("/");
     };
-    // a log that cannot be read is bad input (2), also for --diff, whose 1 means "they differ"
+    // a log that cannot be read is bad input (2); with --diff, whose 1 means "they differ", so is
+    // debugfs that cannot be read (as diff(1): 2 is trouble), else that is a runtime failure (1)
     auto readFailure = [&](const std::string& error) {
-        return args.has("kernel-log") ? fail(error) : failRuntime(error);
+        return args.has("kernel-log") || args.has("diff") ? fail(error) : failRuntime(error);
     };
     if (showKernel) {
         auto running = kernelDomains();

@@ -451,6 +451,20 @@ TEST(Cli, BadInputsGiveOneLineErrorsAndExitTwo) {
     }
 }
 
+// --diff exits 1 when the domains differ, so a kernel whose domains cannot be read is 2 (as
+// diff(1) says trouble), not a difference a script would report.
+TEST(Cli, DiffWithTheKernelsDomainsUnreadableExitsTwo) {
+    CliRun r = cli("domains --local --diff");
+    if (r.err.find("not readable") == std::string::npos) {
+        std::printf("[  SKIPPED ] the running kernel's domains are readable here (status %d)\n", r.status);
+        GTEST_SKIP() << "the running kernel's domains are readable here";
+    }
+    EXPECT_EQ(r.status, 2) << r.err;
+    EXPECT_EQ(lines(r.err), 1) << r.err;
+    EXPECT_TRUE(r.out.empty()) << r.out;
+    EXPECT_EQ(cli("domains --kernel").status, 1) << "without --diff it stays a runtime failure";
+}
+
 TEST(Cli, LessonsListShowAndRun) {
     CliRun list = cli("lesson --list");
     ASSERT_EQ(list.status, 0) << list.err;
