@@ -110,6 +110,24 @@ TEST(BadTraceDat, TruncatedInTheMiddleOfACpuBuffer) {
     EXPECT_EQ(r7.error(), path + ": libtracecmd cannot read its headers (truncated or corrupt trace.dat)");
 }
 
+// The file's per-CPU "read events" is the kernel's count when the recording ended: one more than
+// the records in a healthy file is the recorder's last read (trace-cmd report reads as many as
+// we do), not a damaged part; a chunk's worth missing is.
+TEST(BadTraceDat, AReadCountOneAboveTheRecordsIsNoDamage) {
+    const std::string good = test::readFile(test::dataPath("traces/cpumask-cpu1.dat"));
+    const std::string stat = "read events: 899\n";
+    const size_t at = good.find(stat);
+    ASSERT_NE(at, std::string::npos);
+    for (const auto& [count, unreadable] : std::vector<std::pair<std::string, uint64_t>>{{"900", 0}, {"901", 0}, {"999", 100}}) {
+        std::string bytes = good;
+        bytes.replace(at + 13, 3, count);
+        auto r = loadBytes("read-count-" + count + ".dat", bytes);
+        ASSERT_TRUE(r) << r.error();
+        EXPECT_GT(r->count(EventKind::Switch), 0u);
+        EXPECT_EQ(r->anomaly(Anomaly::Unreadable), unreadable) << count;
+    }
+}
+
 TEST(BadTraceDat, V7CorruptCompressedChunk) {
     auto whole = readTraceDat(test::dataPath("traces/mixed-v7.dat"));
     ASSERT_TRUE(whole) << whole.error();
