@@ -67,6 +67,8 @@ public:
     // An event the store does not keep (other sched_*, sched_stat_*, irq, ...), counted by name.
     void countOther(std::string_view name, uint64_t n = 1);
     void addAnomaly(Anomaly a, uint64_t n = 1);
+    // Replaces a count: a file's own total that covers what the events counted.
+    void setAnomaly(Anomaly a, uint64_t n) { anomalies_[static_cast<size_t>(a)] = n; }
     // The task `pid` was called `comm` at time `ts` (from switch/wakeup/fork fields); only
     // changes are stored.
     void noteComm(int32_t pid, uint64_t ts, std::string_view comm);

@@ -96,9 +96,10 @@ unsigned long tracecmd_get_flags(struct tracecmd_input *handle);
 enum { SCHEDSCOPE_TRACECMD_FL_IN_USECS = 1 << 2 };
 struct tracecmd_option *tracecmd_add_option(struct tracecmd_output *handle, unsigned short id, int size,
                                             const void *data);
-/* TRACECMD_OPTION_TRACECLOCK and TRACECMD_OPTION_UNAME of the private header's option enum: the
+/* TRACECMD_OPTION_CPUSTAT, TRACECMD_OPTION_TRACECLOCK and TRACECMD_OPTION_UNAME of the private
+ * header's option enum: a CPU's ring buffer stats ("CPU: 0\n" and its per_cpu/cpu0/stats), the
  * trace_clock file's text ("[local] global ...") and "sysname nodename release machine" */
-enum { SCHEDSCOPE_TRACECMD_OPTION_TRACECLOCK = 4, SCHEDSCOPE_TRACECMD_OPTION_UNAME = 5 };
+enum { SCHEDSCOPE_TRACECMD_OPTION_CPUSTAT = 2, SCHEDSCOPE_TRACECMD_OPTION_TRACECLOCK = 4, SCHEDSCOPE_TRACECMD_OPTION_UNAME = 5 };
 /* the clock a version 6 file saves after its flyrecord section (else the top instance's) */
 void tracecmd_set_out_clock(struct tracecmd_output *handle, const char *clock);
 void tracecmd_output_close(struct tracecmd_output *handle);

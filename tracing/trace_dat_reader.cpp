@@ -36,12 +36,18 @@ struct Closer {
     }
 };
 
-// "read events" per CPU from the file's CPUSTAT options (trace-cmd record saves the ring
-// buffer's stats file of every CPU); empty when the file has none (our own recorder). The
-// stats of all buffers come as one text, an instance's after a "Buffer: NAME" line: only
-// `buffer`'s are read ("" for the top-level buffer's, which come first).
-std::vector<uint64_t> statedRecordsPerCpu(tracecmd_input* h, const std::string& buffer) {
-    std::vector<uint64_t> out;
+// What the ring buffer's stats file of one CPU said when the recording ended.
+struct CpuStat {
+    uint64_t read = 0;  // "read events": records handed to the recorder
+    uint64_t lost = 0;  // "overrun" + "dropped events": records the buffer overwrote or refused
+};
+
+// Each CPU's stats from the file's CPUSTAT options (trace-cmd record and ours save every CPU's
+// stats file); empty when the file has none. The stats of all buffers come as one text, an
+// instance's after a "Buffer: NAME" line: only `buffer`'s are read ("" for the top-level
+// buffer's, which come first).
+std::vector<CpuStat> statedStatsPerCpu(tracecmd_input* h, const std::string& buffer) {
+    std::vector<CpuStat> out;
     const char* text = tracecmd_get_cpustats(h);
     if (!text) return out;
     std::string_view s(text);
@@ -53,16 +59,22 @@ std::vector<uint64_t> statedRecordsPerCpu(tracecmd_input* h, const std::string& 
         s.remove_prefix(at == 0 ? line.size() : at + 1 + line.size());
     }
     s = s.substr(0, s.starts_with(header) ? 0 : s.find("\n" + header));  // up to the next buffer's
+    // a field at the start of one of the block's lines ("overrun: " is also the end of
+    // "commit overrun: "): 0 when absent
+    auto field = [](std::string_view block, const std::string& name) -> uint64_t {
+        const auto at = block.find("\n" + name + ": ");
+        if (at == std::string_view::npos) return 0;
+        return std::strtoull(std::string(block.substr(at + name.size() + 3, 24)).c_str(), nullptr, 10);
+    };
     size_t pos = 0;
     while ((pos = s.find("CPU: ", pos)) != std::string_view::npos) {
         pos += 5;
         const auto end = s.find("CPU: ", pos);
         std::string_view block = s.substr(pos, end == std::string_view::npos ? std::string_view::npos : end - pos);
         unsigned long cpu = std::strtoul(std::string(block.substr(0, block.find('\n'))).c_str(), nullptr, 10);
-        const auto re = block.find("read events: ");
-        if (re == std::string_view::npos || cpu >= static_cast<unsigned long>(EventStore::kMaxCpus)) continue;
-        if (out.size() <= cpu) out.resize(cpu + 1, 0);
-        out[cpu] = std::strtoull(std::string(block.substr(re + 13, 24)).c_str(), nullptr, 10);
+        if (block.find("\nread events: ") == std::string_view::npos || cpu >= static_cast<unsigned long>(EventStore::kMaxCpus)) continue;
+        if (out.size() <= cpu) out.resize(cpu + 1);
+        out[cpu] = {field(block, "read events"), field(block, "overrun") + field(block, "dropped events")};
     }
     return out;
 }
@@ -142,7 +154,7 @@ Result<BufferRead> readBuffer(const std::string& path, tracecmd_input* h, const 
     EventStore& store = out.events;
     // an instance's handle shares the file's tep, whose CPU count is the last handle's opened
     const int cpus = tep_get_cpus(tracecmd_get_tep(h));
-    const std::vector<uint64_t> stated = statedRecordsPerCpu(h, buffer);
+    const std::vector<CpuStat> stated = statedStatsPerCpu(h, buffer);
     for (int cpu = 0; cpu < cpus; ++cpu) {
         CpuRead read{h, cpu, cpus, &decoder, &store, &options, &out.records};
         if (!callSurvivingCrashes(readCpuRecords, &read)) {
@@ -160,8 +172,18 @@ Result<BufferRead> readBuffer(const std::string& path, tracecmd_input* h, const 
         // here: 140 counted, 139 in the file, as trace-cmd report reads it); a lost chunk
         // holds a page of records or more.
         constexpr uint64_t kRecorderSlack = 2;
-        if (static_cast<size_t>(cpu) < stated.size() && stated[static_cast<size_t>(cpu)] > onCpu + kRecorderSlack)
-            store.addAnomaly(Anomaly::Unreadable, stated[static_cast<size_t>(cpu)] - onCpu);
+        if (static_cast<size_t>(cpu) < stated.size() && stated[static_cast<size_t>(cpu)].read > onCpu + kRecorderSlack)
+            store.addAnomaly(Anomaly::Unreadable, stated[static_cast<size_t>(cpu)].read - onCpu);
+    }
+    // The pages only say how many were lost where there was room to say it ("drops of unknown
+    // size" elsewhere); the stats count every overwritten record: their total, when larger,
+    // is the loss (a trace-cmd recording said "at least 11880 lost events and 27 drops", its
+    // stats 19912).
+    uint64_t statedLost = 0;
+    for (const CpuStat& c : stated) statedLost += c.lost;
+    if (statedLost > store.anomaly(Anomaly::LostEvents)) {
+        store.setAnomaly(Anomaly::LostEvents, statedLost);
+        store.setAnomaly(Anomaly::LostUnknown, 0);
     }
     decoder.flushCounts(store);
     store.setRecordedCpus(cpus);

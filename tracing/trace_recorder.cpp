@@ -192,6 +192,16 @@ Result<RecordSummary> recordTrace(const RecordOptions& options) {
         const std::string text = std::string(u.sysname) + " " + u.nodename + " " + u.release + " " + u.machine;
         ok = tracecmd_add_option(out, SCHEDSCOPE_TRACECMD_OPTION_UNAME, static_cast<int>(text.size() + 1), text.c_str()) != nullptr;
     }
+    // Each CPU's ring buffer stats at the end, as trace-cmd record saves them: readers take the
+    // records the buffers overwrote from them (the pages say it only where they had room).
+    for (int c = 0; ok && c < cpus; ++c) {
+        const std::string file = "per_cpu/cpu" + std::to_string(c) + "/stats";
+        if (char* stats = tracefs_instance_file_read(pi.get(), file.c_str(), nullptr)) {
+            const std::string text = "CPU: " + std::to_string(c) + "\n" + stats;
+            std::free(stats);
+            ok = tracecmd_add_option(out, SCHEDSCOPE_TRACECMD_OPTION_CPUSTAT, static_cast<int>(text.size() + 1), text.c_str()) != nullptr;
+        }
+    }
     // The clock that stamped the events, as trace-cmd record saves it: the trace_clock file's text
     // as an option (what readers of either version parse), and the selected clock for the
     // version 6 flyrecord section, which libtracecmd would otherwise take from the top instance.
