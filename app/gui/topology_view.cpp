@@ -287,11 +287,17 @@ void TopologyView::paintSelection(QPainter& p, const TopologyLayout& layout) con
         p.drawRoundedRect(layout.boxes()[size_t(sb)].rect.adjusted(-2, -2, 2, 2), 4, 4);
     }
     // Groups: each outlined in its own colour, around the box that is the group when there is
-    // one, else around each of its CPUs; tagged G0 (the local group), G1, ...
+    // one, else around each of its CPUs; tagged G0 (the local group), G1, ... The groups of an
+    // SD_OVERLAP (NUMA) domain share CPUs (build_overlap_sched_groups() in
+    // kernel/sched/topology.c gives each group its child domain's span), so a CPU's later
+    // outlines nest inside its earlier ones rather than hiding them.
     QFont tagFont = font();
     tagFont.setPixelSize(std::max(8, QFontMetrics(font()).height() * 3 / 4));
     tagFont.setBold(true);
     const QFontMetricsF tfm(tagFont);
+    constexpr qreal kNest = 3.0;  // px between nested outlines: two 2 px pens apart
+    std::vector<int> outlined(session_->topology->cpus.size(), 0);  // outlines drawn on each CPU
+    std::vector<QRectF> tags;
     for (size_t gi = 0; gi < d->groups.size(); ++gi) {
         const SchedGroup& g = d->groups[gi];
         const QColor c = groupColour(int(gi));
@@ -304,8 +310,13 @@ void TopologyView::paintSelection(QPainter& p, const TopologyLayout& layout) con
         } else {
             g.span.forEach([&](int cpu) {
                 const int cb = layout.boxOfCpu(cpu);
-                if (cb < 0) return;
-                const QRectF r = layout.boxes()[size_t(cb)].rect.adjusted(1, 1, -1, -1);
+                if (cb < 0 || size_t(cpu) >= outlined.size()) return;
+                const QRectF box = layout.boxes()[size_t(cb)].rect;
+                int& depth = outlined[size_t(cpu)];
+                // nested no deeper than leaves a third of the box: past that the outlines share it
+                const qreal inset = std::min(1 + depth * kNest, std::min(box.width(), box.height()) / 3);
+                ++depth;
+                const QRectF r = box.adjusted(inset, inset, -inset, -inset);
                 p.drawRoundedRect(r, 2, 2);
                 if (tagAnchor.isNull()) tagAnchor = r;
             });
@@ -315,7 +326,12 @@ void TopologyView::paintSelection(QPainter& p, const TopologyLayout& layout) con
         const QSizeF ts(tfm.horizontalAdvance(tag) + 6, tfm.height());
         // Only where the tag leaves room for the box's own centred label.
         if (ts.width() > tagAnchor.width() || 2 * ts.height() + QFontMetricsF(font()).height() > tagAnchor.height()) continue;
-        const QRectF tr(tagAnchor.right() - ts.width(), tagAnchor.top(), ts.width(), ts.height());
+        QRectF tr(tagAnchor.right() - ts.width(), tagAnchor.top(), ts.width(), ts.height());
+        // groups anchored in one CPU put their tags side by side, not on top of each other
+        while (std::any_of(tags.begin(), tags.end(), [&](const QRectF& t) { return t.intersects(tr); }) &&
+               tr.left() - ts.width() >= tagAnchor.left())
+            tr.translate(-ts.width(), 0);
+        tags.push_back(tr);
         p.setPen(Qt::NoPen);
         p.setBrush(c);
         p.drawRect(tr);

@@ -27,6 +27,7 @@
 #include "domain_tree_view.h"
 #include "gui_test_util.h"
 #include "launch_options.h"
+#include "painted_text.h"
 #include "support/fixtures.h"
 #include "qt_convert.h"
 #include "recent_files.h"
@@ -648,6 +649,50 @@ TEST_F(MainWindowTest, KernelLogDiffNotesInterruptTimeInTheLogsCapacities) {
     EXPECT_TRUE(notes->text().contains(QStringLiteral("CPU 0 at 1010 of 1024"))) << notes->text().toStdString();
     same->window()->close();
     QTest::qWait(10);
+}
+
+// The groups of an overlapping NUMA domain share CPUs (on this 4-package AMD CPU 63's NUMA
+// domain at distance 22 has G0 24-63 and G1 0-23,32-39,48-55): a shared CPU shows both
+// groups' outlines, not only the last one drawn.
+TEST_F(MainWindowTest, OverlappingGroupsAreEachOutlined) {
+    openData(TopologySpec::Kind::HwlocXml, "topologies/xml/64amd64-4p2n4ca2co.xml");
+    ASSERT_TRUE(window.session());
+    const SchedDomain* numa = nullptr;
+    for (const auto& d : window.session()->tree->domainsOf(63))
+        if (d.groups.size() == 2 && d.groups[0].span.intersects(d.groups[1].span)) numa = &d;
+    ASSERT_NE(numa, nullptr) << "no domain of CPU 63 with overlapping groups";
+    ASSERT_TRUE(numa->groups[0].span.test(32) && numa->groups[1].span.test(32));
+    TopologyView* view = window.topologyView();
+    view->setSelection(63, numa->topologyLevel);
+    const QSize size(1280, 800);
+    test::TextRecorder recorder(size);
+    {
+        QPainter p(&recorder);
+        view->paintTo(p, QRectF(QPointF(0, 0), size));
+    }
+    const auto label = std::find_if(recorder.texts().begin(), recorder.texts().end(),
+                                    [](const test::PaintedText& t) { return t.text == QStringLiteral("CPU 32"); });
+    ASSERT_NE(label, recorder.texts().end());
+    QImage image(size, QImage::Format_RGB32);
+    {
+        QPainter p(&image);
+        view->paintTo(p, QRectF(QPointF(0, 0), size));
+    }
+    test::keepShot(image, QStringLiteral("overlapping-groups"));
+    // Along the row through the label, from the package's edge to the label (CPU 32 is the first
+    // in its row, so nothing else is outlined there): G0's blue and G1's red.
+    auto near = [](QRgb px, QRgb want) {
+        return std::abs(qRed(px) - qRed(want)) < 40 && std::abs(qGreen(px) - qGreen(want)) < 40 &&
+               std::abs(qBlue(px) - qBlue(want)) < 40;
+    };
+    const int y = int(label->at.y()) - QFontMetrics(label->font).ascent() / 2;
+    bool blue = false, red = false;
+    for (int x = std::max(0, int(label->at.x()) - 80); x < int(label->at.x()); ++x) {
+        blue = blue || near(image.pixel(x, y), qRgb(0x1f, 0x5f, 0xb4));
+        red = red || near(image.pixel(x, y), qRgb(0xc6, 0x28, 0x28));
+    }
+    EXPECT_TRUE(blue) << "CPU 32 is in G0 but not outlined as G0";
+    EXPECT_TRUE(red) << "CPU 32 is in G1 but not outlined as G1";
 }
 
 TEST_F(MainWindowTest, HeatColoursTheCpus) {
