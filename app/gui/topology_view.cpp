@@ -2,6 +2,7 @@
 
 #include <QContextMenuEvent>
 #include <QHelpEvent>
+#include <QLocale>
 #include <QMenu>
 #include <QPainter>
 #include <QPainterPath>
@@ -43,6 +44,14 @@ QColor heatColour(double v) {
     v = std::clamp(v, 0.0, 1.0);
     if (v < 0.5) return QColor::fromRgbF(1.0f, 1.0f, float(1.0 - 2 * v));
     return QColor::fromRgbF(1.0f, float(1.0 - (v - 0.5) * 1.6), 0.0f);
+}
+
+// A heat value as people read it: counts (migrations, capacities) whole and with the locale's
+// thousands separators; 'g' turned 1135 into "1.14e+03". Fractions (utilisation) keep three
+// significant digits.
+QString heatNumber(double v) {
+    if (std::abs(v) >= 1000 || v == std::round(v)) return QLocale().toString(qlonglong(std::llround(v)));
+    return QLocale().toString(v, 'g', 3);
 }
 
 QString levelLabel(const SchedDomain& d) {
@@ -359,7 +368,7 @@ void TopologyView::paintLegend(QPainter& p, const QRectF& r, const QString& unnu
     };
     // With heat on, its scale comes first: it is what the colours of the CPUs mean now.
     if (!heat_.empty()) {
-        const QString lo = QString::number(heatMin_, 'g', 3), hi = QString::number(heatMax_, 'g', 3);
+        const QString lo = heatNumber(heatMin_), hi = heatNumber(heatMax_);
         const qreal rampW = 80;
         // "migrations to or from CPU 0: 0 ▭ 21": the colon keeps the scale's minimum off a
         // caption that ends in a number
@@ -443,7 +452,7 @@ QString TopologyView::tooltipFor(int box) const {
     if (c.capacity != 1024) s += tr("\ncapacity %1").arg(c.capacity);
     if (!t.kindNames.empty()) s += tr("\nkind %1").arg(qs(t.kindNames[size_t(c.kind)]));
     if (size_t(b.cpu) < heat_.size() && std::isfinite(heat_[size_t(b.cpu)]))
-        s += QStringLiteral("\n%1: %2").arg(heatWhat_).arg(heat_[size_t(b.cpu)]);
+        s += QStringLiteral("\n%1: %2").arg(heatWhat_, heatNumber(heat_[size_t(b.cpu)]));
     if (session_->tree) {
         const KernelProfile& profile = session_->tree->profile ? *session_->tree->profile : defaultProfile();
         const auto& doms = session_->tree->domainsOf(b.cpu);

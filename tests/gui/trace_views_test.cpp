@@ -10,6 +10,7 @@
 #include <QDockWidget>
 #include <QFile>
 #include <QLineEdit>
+#include <QLocale>
 #include <QMenu>
 #include <QProcess>
 #include <QPushButton>
@@ -573,6 +574,25 @@ TEST_F(TraceWindowTest, TheHeatLegendKeepsItsCaptionApartFromTheScale) {
     for (const auto& t : recorder.texts()) texts << t.text;
     EXPECT_TRUE(texts.contains(QStringLiteral("migrations to or from CPU 0: 0"))) << texts.join(QStringLiteral(" | ")).toStdString();
     EXPECT_TRUE(texts.contains(QStringLiteral("21"))) << texts.join(QStringLiteral(" | ")).toStdString();
+}
+
+// Counts in the heat legend read as counts: 1135 migrations, never "1.14e+03".
+TEST_F(TraceWindowTest, TheHeatLegendPrintsCountsWhole) {
+    TopologyView* view = window.topologyView();
+    QSignalSpy shown(&window, &MainWindow::sessionShown);
+    window.open(test::syntheticSpec("pack:1 core:2 pu:1"));
+    ASSERT_TRUE(shown.wait(60'000));
+    view->setHeat({3.0, 1135.0}, QStringLiteral("migrations to or from CPU 0"));
+    test::TextRecorder recorder(QSize(1600, 1000));
+    {
+        QPainter p(&recorder);
+        view->paintTo(p, QRectF(0, 0, 1600, 1000));
+    }
+    QStringList texts;
+    for (const auto& t : recorder.texts()) texts << t.text;
+    EXPECT_TRUE(texts.contains(QStringLiteral("migrations to or from CPU 0: 3"))) << texts.join(QStringLiteral(" | ")).toStdString();
+    EXPECT_TRUE(texts.contains(QLocale().toString(1135))) << texts.join(QStringLiteral(" | ")).toStdString();
+    EXPECT_FALSE(texts.join(QLatin1Char(' ')).contains(QStringLiteral("e+"))) << texts.join(QStringLiteral(" | ")).toStdString();
 }
 
 // A trace whose recording filtered away the switches out of the idle task (trace-cmd record
