@@ -19,12 +19,14 @@ DomainControls::DomainControls(QWidget* parent) : QToolBar(tr("Domains"), parent
     node_ = new QCheckBox(tr("NODE"), this);
     node_->setToolTip(tr("Build the NUMA identity NODE level (kernels 4.15+)"));
     profile_ = new QComboBox(this);
+    profile_->setObjectName(QStringLiteral("profile"));
     profile_->setToolTip(tr("Kernel version whose rules and names are used"));
     // grows with the entry added for a kernel between the named profiles ("linux-6.18.44"):
     // sized once at first show, the box cut its name off
     profile_->setSizeAdjustPolicy(QComboBox::AdjustToContents);
     for (const auto& p : kernelProfiles()) profile_->addItem(qs(p.name), qs(p.name));
     profile_->setCurrentIndex(profile_->findData(qs(defaultProfile().name)));
+    fitProfileBox();
     // the two CPU list fields: named for tests, with an example and a width for a few ranges
     auto cpuListField = [this](const QString& name, const QString& example, const QString& tip, int width) {
         auto* field = new QLineEdit(this);
@@ -106,8 +108,17 @@ void DomainControls::setChoices(const DomainChoices& c) {
         profile_->addItem(name, name);
         i = profile_->count() - 1;
         profile_->setItemData(i, qs(p->description), Qt::ToolTipRole);
+        fitProfileBox();
     }
     if (i >= 0) profile_->setCurrentIndex(i);
+}
+
+// A narrow window's toolbar squeezes its widgets to their minimum size, and the box's minimum
+// is its longest entry when first asked (QComboBox keeps it when entries are added): at 800 px
+// "linux-6.18.33" showed as "linux-6.18.3", another version. Its minimum is its widest entry; what
+// does not fit goes behind the toolbar's extension button, whole.
+void DomainControls::fitProfileBox() {
+    profile_->setMinimumWidth(profile_->sizeHint().width());
 }
 
 void DomainControls::setSession(const SessionPtr& session) {

@@ -29,6 +29,8 @@ signals:
     void levelPicked(int topologyLevel);
 
 private:
+    void fitProfileBox();  // the profile box no narrower than its widest entry
+
     QCheckBox* cls_;
     QCheckBox* node_;
     QComboBox* profile_;

@@ -695,6 +695,27 @@ TEST_F(MainWindowTest, OverlappingGroupsAreEachOutlined) {
     EXPECT_TRUE(red) << "CPU 32 is in G1 but not outlined as G1";
 }
 
+// A narrow window squeezes the toolbar to its widgets' minimum sizes: the profile box keeps its
+// widest entry whole ("linux-6.18.33" showed as "linux-6.18.3", another version) or goes behind
+// the extension button, even for an entry added after the box was first shown.
+TEST(DomainControlsTest, TheProfileBoxShowsItsWidestEntryWhole) {
+    DomainControls bar;
+    bar.show();
+    QTest::qWait(0);
+    DomainChoices c;
+    c.profile = "linux-6.18.33";
+    bar.setChoices(c);
+    auto* box = bar.findChild<QComboBox*>(QStringLiteral("profile"));
+    ASSERT_NE(box, nullptr);
+    ASSERT_EQ(box->currentText(), QStringLiteral("linux-6.18.33"));
+    EXPECT_GE(std::max(box->minimumWidth(), box->minimumSizeHint().width()), box->sizeHint().width());
+    bar.resize(bar.sizeHint().width() * 2 / 3, bar.sizeHint().height());
+    QTest::qWait(0);
+    if (box->isVisible()) {
+        EXPECT_GE(box->width(), box->sizeHint().width());
+    }
+}
+
 TEST_F(MainWindowTest, HeatColoursTheCpus) {
     openSynthetic();
     window.topologyView()->setSelection(0, window.session()->tree->domainsOf(0).front().topologyLevel);
