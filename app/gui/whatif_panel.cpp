@@ -227,8 +227,14 @@ WhatIfPanel::WhatIfPanel(QWidget* parent) : QWidget(parent) {
     plotTitle_ = std::make_unique<PlotTitle>(plot_);
     plotTitle_->setText(tr("Migrations per level (mean per run)"));
     plot_->yAxis->setLabel(tr("migrations"));
-    plot_->legend->setVisible(true);
-    plot_->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignRight);
+    // The legend in a row of its own under the axes, its entries side by side: inside the axes
+    // it covered the bars of a narrow plot (lesson 07 at 1024x700) and the "No runs yet" note.
+    plot_->axisRect()->insetLayout()->take(plot_->legend);
+    plot_->plotLayout()->addElement(plot_->plotLayout()->rowCount(), 0, plot_->legend);
+    plot_->plotLayout()->setRowStretchFactor(plot_->plotLayout()->rowCount() - 1, 0.001);
+    plot_->legend->setFillOrder(QCPLegend::foColumnsFirst);
+    plot_->legend->setBorderPen(Qt::NoPen);
+    plot_->legend->setMargins(QMargins(2, 0, 2, 0));
     plotNote_ = std::make_unique<PlotNote>(plot_);
 
     auto* heatRow = new QWidget;
@@ -241,6 +247,9 @@ WhatIfPanel::WhatIfPanel(QWidget* parent) : QWidget(parent) {
         v->setSpacing(2);
         heatTitle_[i] = new QLabel;
         heatTitle_[i]->setAlignment(Qt::AlignCenter);
+        // "Per-CPU utilisation, setting off (0 runs)" is wider than a box of a small window:
+        // wrapped at its spaces, not cut at both ends
+        heatTitle_[i]->setWordWrap(true);
         heat_[i] = new TopologyView;
         heat_[i]->setObjectName(i ? QStringLiteral("whatIfHeatOn") : QStringLiteral("whatIfHeatOff"));
         heat_[i]->setMinimumSize(200, 110);
@@ -534,6 +543,7 @@ void WhatIfPanel::showResult() {
         bars->setData(keys, values, true);
     }
     plot_->yAxis->setRange(0, top * 1.15);
+    plot_->legend->setVisible(!levels.empty());  // no bars, nothing to tell apart
     // empty axes and heat maps say what would fill them, not "Nothing open" beside an open machine
     plotNote_->setText(levels.empty() ? whyNoResult() : QString());
     plot_->replot();

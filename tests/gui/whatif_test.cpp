@@ -203,6 +203,7 @@ TEST(WhatIfPanel, RunsBothSettingsAndShowsTableBarsHeatAndExports) {
     for (int setting = 0; setting < 2; ++setting)
         EXPECT_TRUE(panel.heatView(setting)->titleText().startsWith(QStringLiteral("No runs yet")))
             << panel.heatView(setting)->titleText().toStdString();
+    EXPECT_FALSE(panel.plot()->legend->visible());  // no bars to name; it lay under the note
     QSignalSpy progress(panel.runner(), &WhatIfRunner::progress);
     QSignalSpy finished(&panel, &WhatIfPanel::finished);
     panel.run();
@@ -239,6 +240,11 @@ TEST(WhatIfPanel, RunsBothSettingsAndShowsTableBarsHeatAndExports) {
     }
     EXPECT_GE(panel.model()->rowCount(), 5);
     EXPECT_EQ(panel.plot()->plottableCount(), 2);
+    // the legend beside the axes, never over the bars (it covered them in a narrow plot)
+    panel.plot()->replot();
+    EXPECT_TRUE(panel.plot()->legend->visible());
+    EXPECT_FALSE(panel.plot()->legend->outerRect().intersects(panel.plot()->axisRect()->rect()))
+        << "legend over the axes";
     const auto levels = r.levels();
     EXPECT_NE(std::find(levels.begin(), levels.end(), "CLS"), levels.end());
     // The off tree has no CLS level, the on tree has.
@@ -843,6 +849,27 @@ TEST(WhatIfPanel, TheMigrationsPlotsTitleFitsThePlot) {
         }
         EXPECT_TRUE(inside) << width << ": " << all.join(QStringLiteral(" | ")).toStdString();
     }
+}
+
+// In a small window the heat maps' titles ("Per-CPU utilisation, setting off (0 runs)") are
+// wider than their boxes: wrapped whole, not cut at both ends ("r-CPU utilisation ... (0 run").
+TEST(WhatIfPanel, TheHeatTitlesFitASmallWindow) {
+    WhatIfPanel source;
+    WhatIfPanel panel;  // as `--screenshot --view whatif --size 640x480` shows it, at once
+    panel.mirror(source);
+    panel.setAttribute(Qt::WA_DontShowOnScreen);
+    panel.resize(640, 480);
+    panel.show();
+    int titles = 0;
+    for (QLabel* label : panel.findChildren<QLabel*>()) {
+        if (!label->text().startsWith(QStringLiteral("Per-CPU utilisation"))) continue;
+        ++titles;
+        const int needs = QFontMetrics(label->font()).horizontalAdvance(label->text());
+        if (needs <= label->contentsRect().width()) continue;
+        EXPECT_TRUE(label->wordWrap()) << label->text().toStdString() << " cut at " << label->width() << " px";
+        EXPECT_GE(label->height(), label->heightForWidth(label->width())) << label->text().toStdString();
+    }
+    EXPECT_EQ(titles, 2);
 }
 
 TEST(WhatIfPanel, NothingOpenSaysSo) {
