@@ -35,7 +35,7 @@ LessonBrowser::LessonBrowser(QWidget* parent) : QWidget(parent) {
         item->setToolTip(l ? qs(l->summary) : qs(l.error()));
         list_->addItem(item);
     }
-    list_->setMaximumHeight(list_->sizeHintForRow(0) * std::max(1, list_->count()) + 2 * list_->frameWidth() + 4);
+    fitList();
     text_ = new QTextBrowser;
     text_->setOpenExternalLinks(true);
     text_->setPlaceholderText(tr("Pick a lesson."));
@@ -164,7 +164,18 @@ void LessonBrowser::fitImages() {
         }
 }
 
+// The list takes every lesson's row when there is room, but no more than a quarter of the
+// browser (at least three rows, scrolled): a short dock (1024x700, tabbed with the trace plots)
+// shared its height evenly, and the lesson's text showed three lines under seven titles.
+void LessonBrowser::fitList() {
+    const int row = list_->sizeHintForRow(0), frame = 2 * list_->frameWidth() + 4;
+    const int all = row * std::max(1, list_->count()) + frame;
+    list_->setMaximumHeight(std::min(all, std::max(3 * row + frame, height() / 4)));
+    if (list_->currentItem()) list_->scrollToItem(list_->currentItem());
+}
+
 void LessonBrowser::resizeEvent(QResizeEvent* e) {
+    fitList();
     QWidget::resizeEvent(e);
     if (lesson_) refresh_->start();  // refit the figures to the new width, once the resizing settles
 }

@@ -56,6 +56,7 @@ protected:
     void resizeEvent(QResizeEvent* e) override;
 
 private:
+    void fitList();  // the lesson list's height for the browser's
     void refreshText();
     void fitImages();
     void renderMissingFigures();

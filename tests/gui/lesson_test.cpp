@@ -137,6 +137,25 @@ TEST(LessonBrowser, ListsTheLessonsAndShowsTheMarkdown) {
     EXPECT_FALSE(browser.showLesson(QStringLiteral("no-such-lesson"), false).isEmpty());
 }
 
+// In a short dock (1024x700 with the trace plots: about 290 px) the lesson's text gets most of
+// the height, the list a few rows that scroll; they once shared it evenly and the text showed
+// three lines.
+TEST(LessonBrowser, AShortBrowserGivesItsHeightToTheText) {
+    LessonBrowser browser;
+    browser.resize(500, 290);
+    browser.show();
+    ASSERT_TRUE(browser.showLesson(QStringLiteral("what-if-on-a-recorded-trace"), false).isEmpty());
+    QTest::qWait(0);
+    auto* list = browser.findChild<QListWidget*>();
+    ASSERT_NE(list, nullptr);
+    const int line = QFontMetrics(browser.textBrowser()->font()).lineSpacing();
+    EXPECT_GE(browser.textBrowser()->viewport()->height(), 7 * line)
+        << "text " << browser.textBrowser()->viewport()->height() << " px, list " << list->height() << " px";
+    EXPECT_GE(list->viewport()->height(), 3 * list->sizeHintForRow(0) - 1);
+    ASSERT_NE(list->currentItem(), nullptr);
+    EXPECT_TRUE(list->viewport()->rect().contains(list->visualItemRect(list->currentItem()))) << "the lesson's title scrolled away";
+}
+
 // A figure not drawn (here: not asked for, as in a screenshot of the lesson browser) shows its
 // caption in words where Qt would draw a broken-image icon; the lesson's text around it stays.
 TEST(LessonBrowser, AFigureNotDrawnShowsItsCaptionNotABrokenImage) {
