@@ -108,10 +108,29 @@ TEST(BinaryScreenshot, RendersEachViewWithoutADisplay) {
                                      QString::fromStdString(test::kSynthetic), QStringLiteral("--arch"), QStringLiteral("x86_64")},
                                     headlessEnv());
         ASSERT_EQ(r.exitCode, 0) << view << ": " << r.stdErr.toStdString();
+        EXPECT_FALSE(r.stdErr.contains(QStringLiteral("note:"))) << view << ": " << r.stdErr.toStdString();
         const QImage img(out);
         EXPECT_EQ(img.size(), QSize(800, 520)) << view;
         EXPECT_GE(test::distinctColours(img), test::kManyColours) << view;
     }
+}
+
+// A size below the window's minimum cannot be honoured: the PNG is the smallest the window
+// allows, and a line says its size and why (it once changed silently to 480x528).
+TEST(BinaryScreenshot, ASizeBelowTheWindowsMinimumIsNoted) {
+    QTemporaryDir dir;
+    const QString out = dir.filePath(QStringLiteral("tiny.png"));
+    const ProcessRun r = runSchedscope({QStringLiteral("--screenshot"), out, QStringLiteral("--size"), QStringLiteral("320x200"),
+                                        QStringLiteral("--synthetic"), QString::fromStdString(test::kSynthetic),
+                                        QStringLiteral("--arch"), QStringLiteral("x86_64")},
+                                       headlessEnv());
+    ASSERT_EQ(r.exitCode, 0) << r.stdErr.toStdString();
+    const QImage img(out);
+    ASSERT_FALSE(img.isNull());
+    ASSERT_NE(img.size(), QSize(320, 200));
+    EXPECT_TRUE(r.stdErr.contains(QStringLiteral("note: %1 is %2x%3, not the 320x200 asked for")
+                                      .arg(out).arg(img.width()).arg(img.height())))
+        << r.stdErr.toStdString();
 }
 
 TEST(BinaryScreenshot, FailedLoadExitsNonZeroWithTheErrorAndStillWritesTheImage) {
