@@ -311,11 +311,31 @@ std::string binaryFileProblem(std::string_view head, const std::string& path) {
     return "binary data, not a text trace or trace.dat";
 }
 
+// A topology given where a trace goes (`schedscope local.xml`): what it is and how to open it,
+// or "" when the text is no topology we know. Looked for near the start only, where the hwloc
+// XML root element and the sidecar's first keys are.
+std::string topologyFileHint(std::string_view text, const std::string& path) {
+    const std::string_view head = text.substr(0, 4096);
+    if (head.find("<topology") != std::string_view::npos)
+        return ": hwloc XML, a topology rather than a trace: open it with --xml " + path;
+    const auto first = head.find_first_not_of(" \t\r\n");
+    if (first != std::string_view::npos && head[first] == '{' && head.find("\"cpus\"") != std::string_view::npos &&
+        head.find("\"arch\"") != std::string_view::npos) {
+        const std::string suffix = ".topology.json";
+        const bool sidecar = path.size() > suffix.size() && path.ends_with(suffix);
+        return ": a topology JSON sidecar, not a trace: open the trace it belongs to" +
+               (sidecar ? " (" + path.substr(0, path.size() - suffix.size()) + ")" : std::string()) +
+               ", which finds it by name";
+    }
+    return {};
+}
+
 }  // namespace
 
 Result<EventStore> parseFtraceText(std::string_view text, const std::string& what, size_t maxLineBytes,
                                    std::string_view buffer) {
     // one store per buffer, in the order they first appear; the top-level buffer's is first
+    const std::string_view whole = text;
     std::vector<std::pair<std::string, EventStore>> stores(1);
     std::vector<SoftirqTracker> softirqs(1);  // per buffer, as stores: its CPUs' softirqs
     EventStore* store = &stores.front().second;
@@ -377,7 +397,10 @@ Result<EventStore> parseFtraceText(std::string_view text, const std::string& wha
             return Error{what + ": ftrace latency-format text (options/latency-format on), whose times are not "
                                 "timestamps: save the trace with the option off (echo 0 > options/latency-format) or "
                                 "record a trace.dat"};
-        if (garbage == lines) return Error{what + ": not an ftrace text trace (no line parses as an event)"};
+        if (garbage == lines) {
+            if (std::string hint = topologyFileHint(whole, what); !hint.empty()) return Error{what + hint};
+            return Error{what + ": not an ftrace text trace (no line parses as an event)"};
+        }
         if (!buffer.empty()) return Error{what + ": no sched events in its buffer '" + std::string(buffer) + "'"};
         if (stores.size() > 1) return Error{what + ": no sched events in any of its buffers (" + listed + ")"};
         return Error{what + ": no sched events in the trace"};

@@ -21,6 +21,7 @@
 #include <QTest>
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <map>
 
 #include "banner.h"
@@ -190,6 +191,23 @@ TEST_F(TraceWindowTest, BrokenTraceKeepsTheOpenOneAndShowsTheError) {
     ASSERT_TRUE(failed.wait(60'000));
     EXPECT_EQ(window.traceWorkspace()->trace(), before);
     EXPECT_TRUE(window.banner()->text().contains(QStringLiteral("libtraceevent crashes reading its headers")))
+        << window.banner()->text().toStdString();
+}
+
+// A topology opened as the trace (`schedscope local.xml`) says what it is and how to open it,
+// not only that it is no ftrace text.
+TEST_F(TraceWindowTest, ATopologyOpenedAsTheTraceSaysHowToOpenIt) {
+    QSignalSpy failed(&window, &MainWindow::loadFailed);
+    const QString xml = QString::fromStdString(schedscope::test::dataPath("topologies/xml/64amd64-4p2n4ca2co.xml"));
+    window.openTraceFile(xml);
+    ASSERT_TRUE(failed.wait(60'000));
+    EXPECT_TRUE(window.banner()->text().contains(QStringLiteral("hwloc XML, a topology rather than a trace: open it with --xml ") + xml))
+        << window.banner()->text().toStdString();
+    const QString sidecar = QString::fromStdString(schedscope::test::dataPath("traces/record-v6.dat.topology.json"));
+    window.openTraceFile(sidecar);
+    ASSERT_TRUE(failed.wait(60'000));
+    EXPECT_TRUE(window.banner()->text().contains(QStringLiteral("a topology JSON sidecar, not a trace: open the trace it belongs to (") +
+                                                 sidecar.chopped(int(std::strlen(".topology.json"))) + QLatin1Char(')')))
         << window.banner()->text().toStdString();
 }
 
