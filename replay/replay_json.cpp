@@ -50,6 +50,9 @@ std::vector<std::pair<std::string, double>> scalarMetrics(const ReplayMetrics& m
     double cpu = 0;
     for (const auto& t : m.tasks) cpu += t.cpuTimeS;
     out.emplace_back("cpu_time_s", cpu);
+    // how many CPUs the tasks used, and how busy those were on average: one "utilisation" of
+    // the used CPUs alone read as the machine's, and fell when a what-if spread the same work
+    // over more of them
     double util = 0;
     int used = 0;
     for (double u : m.cpuUtilisation)
@@ -57,7 +60,8 @@ std::vector<std::pair<std::string, double>> scalarMetrics(const ReplayMetrics& m
             util += u;
             ++used;
         }
-    out.emplace_back("utilisation", used ? util / used : 0.0);
+    out.emplace_back("cpus_used", used);
+    out.emplace_back("utilisation_of_cpus_used", used ? util / used : 0.0);
     return out;
 }
 

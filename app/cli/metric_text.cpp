@@ -8,7 +8,7 @@ namespace schedscope::cli {
 namespace {
 
 bool isCount(std::string_view name) {
-    return name.starts_with("migrations") || name == "newidle_passes" || name == "numa_migrations";
+    return name.starts_with("migrations") || name == "newidle_passes" || name == "numa_migrations" || name == "cpus_used";
 }
 
 bool isHistogramPercentile(std::string_view name) { return name.starts_with("wait_p") && name.ends_with("_us"); }

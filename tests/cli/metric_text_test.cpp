@@ -39,7 +39,8 @@ TEST(MetricText, CountsAreWholeAndOtherMetricsKeepFourDecimals) {
     EXPECT_EQ(metricDeltaText("migrations", 55, 49), "-6");
     EXPECT_EQ(metricText("cpu_time_s", 0.174), "0.1740");
     EXPECT_EQ(metricText("throughput", 26.2345), "26.2345");
-    EXPECT_EQ(metricDeltaText("utilisation", 0.9911, 0.8455), "-0.1456");
+    EXPECT_EQ(metricDeltaText("utilisation_of_cpus_used", 0.9911, 0.8455), "-0.1456");
+    EXPECT_EQ(metricDeltaText("cpus_used", 2, 12), "+10");
 }
 
 }  // namespace

@@ -68,6 +68,30 @@ TEST(CliReplay, WhatIfOnKunpengWithClsOnAndOffHasTheKeys) {
     }
 }
 
+// Spread over a bigger machine, the same work runs on more CPUs, each less busy: the scalars say
+// both (one "utilisation" of the used CPUs alone read as the machine's and fell by 0.89).
+TEST(CliReplay, SpreadWorkCountsTheCpusItUsedAndHowBusyThoseWere) {
+    CliRun r = cli("replay " + trace("replay/pingpong.dat") + " --preset kunpeng920-24 --spread --json");
+    ASSERT_EQ(r.status, 0) << r.err;
+    auto j = nlohmann::json::parse(r.out);
+    auto used = [&](const char* block) {
+        int n = 0;
+        for (const auto& u : j[block]["metrics"]["cpu_utilisation"]) n += u.get<double>() > 0;
+        return n;
+    };
+    auto meanOfUsed = [&](const char* block) {
+        double sum = 0;
+        for (const auto& u : j[block]["metrics"]["cpu_utilisation"]) sum += u.get<double>();
+        return sum / used(block);
+    };
+    EXPECT_FALSE(j["delta"].contains("utilisation"));
+    EXPECT_EQ(j["delta"]["cpus_used"].get<double>(), used("whatif") - used("recorded"));
+    EXPECT_GT(used("whatif"), used("recorded"));
+    EXPECT_NEAR(j["delta"]["utilisation_of_cpus_used"].get<double>(), meanOfUsed("whatif") - meanOfUsed("recorded"), 1e-9);
+    CliRun text = cli("replay " + trace("replay/pingpong.dat") + " --preset kunpeng920-24 --spread");
+    EXPECT_NE(text.out.find("  cpus_used "), std::string::npos) << text.out;
+}
+
 // Fork placements (sched_wakeup_new onto another CPU) emit no sched_migrate_task: trace stats
 // shows them beside its migration counts, replay counts them as fork migrations (as the
 // simulator does). Replay keeps a subset of the tasks, so it can never count more forks.
