@@ -2,6 +2,8 @@
 
 #include <cstdio>
 
+#include "topology/isolcpus_list.h"
+
 namespace schedscope::cli {
 
 std::vector<OptionSpec> topologyOptions() {
@@ -43,7 +45,9 @@ Result<TopologySpec> topologySpecFrom(const Args& args) {
         return set;
     };
     if (auto list = args.value("isolate")) {
-        auto set = cpus("isolate", *list);
+        auto cpuList = isolcpusCpuList(*list);
+        if (!cpuList) return Error{"--isolate " + *list + ": " + cpuList.error()};
+        auto set = cpus("isolate", *cpuList);
         if (!set) return Error{set.error()};
         spec.isolate = *set;
     }

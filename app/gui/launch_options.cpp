@@ -4,6 +4,7 @@
 #include <QRegularExpression>
 
 #include "lost_events.h"
+#include "topology/isolcpus_list.h"
 #include "qt_convert.h"
 
 namespace schedscope::gui {
@@ -134,7 +135,8 @@ LaunchOptions parseLaunchOptions(const QStringList& arguments) {
     // the cpusets are named with the topology, as the CLI's are (spec.describe()); the window puts
     // them in the toolbar's fields when it opens it, so they can be seen and undone
     if (parser.isSet(isolateOpt)) {
-        auto set = CpuSet::parseList(ss(parser.value(isolateOpt)));
+        auto list = isolcpusCpuList(ss(parser.value(isolateOpt)));
+        auto set = list ? CpuSet::parseList(*list) : Result<CpuSet>(Error{list.error()});
         if (!set) {
             o.error = QObject::tr("--isolate: %1").arg(qs(set.error()));
             return o;

@@ -34,23 +34,43 @@ static bool parseInt(std::string_view t, int& out) {
 Result<CpuSet> CpuSet::parseList(std::string_view text) {
     CpuSet s;
     std::string_view t = trimmed(text);
+    auto bad = [&](std::string_view what, std::string_view item) {
+        return Error{"bad cpu " + std::string(what) + " '" + escapeControl(std::string(item)) + "' in cpulist"};
+    };
     while (!t.empty()) {
         size_t comma = t.find(',');
         std::string_view item = trimmed(t.substr(0, comma));
         t = comma == std::string_view::npos ? std::string_view{} : t.substr(comma + 1);
         if (item.empty()) return Error{"empty item in cpulist '" + escapeControl(std::string(text)) + "'"};
+        // "N" is the kernel's last CPU (nr_cpu_ids - 1), which a list read apart from its
+        // machine cannot know
+        if (item == "N" || item.ends_with("-N"))
+            return Error{"'" + escapeControl(std::string(item)) + "': N (the last CPU) needs the machine: write its number"};
+        // bitmap_parselist()'s regions: "a", "a-b", and "a-b:used/group", the first `used` CPUs
+        // of every `group` from a up to b (isolcpus=1-7:2/4 is 1,2,5,6)
+        int used = 1, group = 1;
+        if (const size_t colon = item.find(':'); colon != std::string_view::npos) {
+            const std::string_view stride = item.substr(colon + 1);
+            const size_t slash = stride.find('/');
+            if (slash == std::string_view::npos || !parseInt(stride.substr(0, slash), used) || !parseInt(stride.substr(slash + 1), group) ||
+                used == 0 || group == 0 || used > group)
+                return bad("stride", item);
+            item = item.substr(0, colon);
+            if (item.find('-') == std::string_view::npos) return bad("range", item);
+        } else {
+            used = group = 1;
+        }
         size_t dash = item.find('-');
         int a = 0, b = 0;
         if (dash == std::string_view::npos) {
             if (!parseInt(item, a)) return Error{"bad cpu number '" + escapeControl(std::string(item)) + "' in cpulist"};
             b = a;
-        } else {
-            // the kernel also allows a stride suffix "0-7:2/4"; accept the plain range form only
-            if (!parseInt(item.substr(0, dash), a) || !parseInt(item.substr(dash + 1), b) || b < a)
-                return Error{"bad cpu range '" + escapeControl(std::string(item)) + "' in cpulist"};
+        } else if (!parseInt(item.substr(0, dash), a) || !parseInt(item.substr(dash + 1), b) || b < a) {
+            return bad("range", item);
         }
         if (b >= kMaxCpus) return Error{"cpu " + std::to_string(b) + " exceeds the limit of " + std::to_string(kMaxCpus) + " CPUs"};
-        for (int c = a; c <= b; ++c) s.set(c);
+        for (int start = a; start <= b; start += group)
+            for (int c = start; c < start + used && c <= b; ++c) s.set(c);
     }
     return s;
 }

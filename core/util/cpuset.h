@@ -16,7 +16,8 @@ public:
     static CpuSet single(int cpu);
     static CpuSet range(int first, int last);  // inclusive
 
-    // Kernel cpulist syntax; whitespace/newline tolerated; "" is the empty set.
+    // Kernel cpulist syntax (bitmap_parselist(): "0-3,8", strides "0-15:2/4"; not "N", which
+    // needs the machine); whitespace/newline tolerated; "" is the empty set.
     static Result<CpuSet> parseList(std::string_view text);
     // Kernel hex mask syntax: comma-separated 32-bit words, most significant first.
     static Result<CpuSet> parseMask(std::string_view text);
