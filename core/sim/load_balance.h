@@ -72,8 +72,12 @@ bool canMigrateTask(SimState& s, LbEnv& env, const Task& p);
 // should_we_balance(): the first idle CPU of the local group (from 6.6, above SMT, of an idle core
 // first), else its first CPU
 bool shouldWeBalance(SimState& s, const LbEnv& env);
-// load_balance(): returns the number of tasks moved; `cause` labels the migrations
-int loadBalance(SimState& s, SchedOps& ops, int cpu, int sdIndex, BalanceIdle idle, MigrationCause cause);
+// load_balance(): returns the number of tasks moved; `cause` labels the migrations.
+// `weBalance`: the caller has just found should_we_balance() true for this CPU and domain with
+// nothing changed since (rebalanceDomains() asks it first to stop its walk upwards), so the
+// first pass does not ask again; a redo, with fewer CPUs in env->cpus, always asks.
+int loadBalance(SimState& s, SchedOps& ops, int cpu, int sdIndex, BalanceIdle idle, MigrationCause cause,
+                bool weBalance = false);
 // sd->balance_interval = `ms`, with the idle and busy intervals get_sd_balance_interval() makes
 // of it (in ns, rounded to jiffies, busy_factor 16, capped at HZ x CPUs / 10 jiffies)
 void setBalanceInterval(const SimState& s, DomainState& ds, double ms);
