@@ -79,12 +79,16 @@ private:
     static constexpr int kSignals = 3;  // load, util, runnable
     // how far ahead of the clock R is set: exp((R - t) / tau) stays below e^2.8
     static constexpr int64_t kRebaseNs = int64_t{1} << 27;
-    struct Contribution {
+    // A CPU's contribution and a span's totals are 56 bytes: packed end to end, three in four
+    // straddle two cache lines, and publish() reads and writes the whole of each (the CPU's, and
+    // every span's the CPU is in). One line each: cachegrind, bench sim --duration 2, D1 misses
+    // 19.10 M -> 18.15 M (the totals alone: -0.08 M).
+    struct alignas(64) Contribution {
         double in[kSignals] = {0, 0, 0};
         double d[kSignals] = {0, 0, 0};
         int nrRunning = 0;
     };
-    struct SpanTotals {
+    struct alignas(64) SpanTotals {
         double in[kSignals] = {0, 0, 0};
         double d[kSignals] = {0, 0, 0};
         int nrRunning = 0, idleCpus = 0;
