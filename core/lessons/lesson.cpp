@@ -28,7 +28,11 @@ Result<Lesson> loadLesson(const std::string& name) {
     std::string id;
     for (const auto& candidate : listLessons()) {
         auto dash = candidate.find('-');
-        if (candidate == name || (dash != std::string::npos && candidate.substr(dash + 1) == name)) id = candidate;
+        // the whole id, its name without the number ("reading-a-trace"), or its number ("06", "6")
+        const bool number = !name.empty() && name.size() <= 4 && name.find_first_not_of("0123456789") == std::string::npos &&
+                            dash != std::string::npos && dash > 0 && candidate.substr(0, dash).find_first_not_of("0123456789") == std::string::npos &&
+                            std::stoi(candidate.substr(0, dash)) == std::stoi(name);
+        if (candidate == name || number || (dash != std::string::npos && candidate.substr(dash + 1) == name)) id = candidate;
     }
     if (id.empty()) {
         std::string known;

@@ -465,6 +465,20 @@ TEST(Cli, DiffWithTheKernelsDomainsUnreadableExitsTwo) {
     EXPECT_EQ(cli("domains --kernel").status, 1) << "without --diff it stays a runtime failure";
 }
 
+// A lesson is named by its id, the name after its number, or its number alone.
+TEST(Cli, ALessonIsFoundByItsNumberToo) {
+    const std::string whole = cli("lesson 06-reading-a-trace --json").out;
+    ASSERT_FALSE(whole.empty());
+    for (const char* name : {"06", "6", "reading-a-trace"}) {
+        CliRun r = cli(std::string("lesson ") + name + " --json");
+        EXPECT_EQ(r.status, 0) << name << ": " << r.err;
+        EXPECT_EQ(r.out, whole) << name;
+    }
+    CliRun none = cli("lesson 99 --json");
+    EXPECT_EQ(none.status, 2);
+    EXPECT_NE(none.err.find("unknown lesson '99'"), std::string::npos) << none.err;
+}
+
 TEST(Cli, LessonsListShowAndRun) {
     CliRun list = cli("lesson --list");
     ASSERT_EQ(list.status, 0) << list.err;
