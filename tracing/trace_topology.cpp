@@ -9,6 +9,7 @@
 #include "topology/hwloc_loader.h"
 #include "topology/topology_format.h"
 #include "util/input_file.h"
+#include "util/json_error.h"
 
 namespace schedscope::tracing {
 
@@ -29,10 +30,16 @@ Result<std::optional<Topology>> readTopologySidecar(const std::string& tracePath
     if (stat(path.c_str(), &st) != 0) return std::optional<Topology>{};
     auto text = readInputFile(path, "topology sidecar");
     if (!text) return Error{text.error()};
-    nlohmann::json j = nlohmann::json::parse(*text, nullptr, /*allow_exceptions=*/false);
-    if (j.is_discarded()) return Error{path + ": not valid JSON"};
+    // a sidecar that cannot be read stops nothing the user can name instead
+    const std::string instead = "; name the recording machine with --local, --preset, --xml, --synthetic or --sysfs-root instead";
+    nlohmann::json j;
+    try {
+        j = nlohmann::json::parse(*text);
+    } catch (const nlohmann::json::exception& e) {
+        return Error{path + ": not valid JSON (" + jsonErrorText(e.what()) + ")" + instead};
+    }
     auto topo = topologyFromJson(j, path);
-    if (!topo) return Error{topo.error()};
+    if (!topo) return Error{topo.error() + instead};
     return std::optional<Topology>{std::move(*topo)};
 }
 

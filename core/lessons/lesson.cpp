@@ -5,6 +5,7 @@
 #include <sstream>
 
 #include "topology/topology_source.h"
+#include "util/json_error.h"
 
 namespace schedscope {
 namespace fs = std::filesystem;
@@ -57,7 +58,7 @@ Result<Lesson> loadLesson(const std::string& name) {
             l.figures.push_back({f.at("file").get<std::string>(), f.value("view", "topology"), f.value("size", "900x600"),
                                  f.value("args", std::vector<std::string>{})});
     } catch (const std::exception& e) {
-        return Error{jsonPath + ": malformed lesson (" + e.what() + ")"};
+        return Error{jsonPath + ": malformed lesson (" + jsonErrorText(e.what()) + ")"};
     }
     std::ifstream md(l.dir + "/lesson.md");
     std::ostringstream text;

@@ -9,6 +9,8 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "util/json_error.h"
+
 namespace schedscope {
 
 nlohmann::json topologyToJson(const Topology& t) {
@@ -241,7 +243,7 @@ Result<Topology> topologyFromJson(const nlohmann::json& j, const std::string& wh
         if (auto st = t.check(); !st) return Error{what + ": " + st.error()};
         return t;
     } catch (const std::exception& e) {
-        return Error{what + ": malformed topology JSON (" + std::string(e.what()) + ")"};
+        return Error{what + ": malformed topology JSON (" + jsonErrorText(e.what()) + ")"};
     }
 }
 

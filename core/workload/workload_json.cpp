@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include "util/input_file.h"
+#include "util/json_error.h"
 #include "workload/workload_spec.h"
 
 namespace schedscope::workload {
@@ -101,7 +102,7 @@ Result<Workload> parseWorkloadJson(const std::string& text, const std::string& o
         if (!w) return Error{escapeControl(w.error())};
         return w;
     } catch (const json::exception& e) {
-        return Error{escapeControl(origin + ": unexpected JSON structure (" + e.what() + ")")};
+        return Error{escapeControl(origin + ": unexpected JSON structure (" + jsonErrorText(e.what()) + ")")};
     }
 }
 
@@ -236,11 +237,8 @@ Result<Workload> parse(const std::string& text, const std::string& origin, int c
     try {
         doc = json::parse(text);
     } catch (const json::exception& e) {
-        // "[json.exception.parse_error.101] parse error at line 3, column 5: syntax error ..."
-        std::string why = e.what();
-        if (const auto at = why.find("] "); at != std::string::npos) why = why.substr(at + 2);
-        if (why.size() > 200) why = why.substr(0, 197) + "...";
-        return Error{origin + ": not valid JSON (" + why + ")"};
+        // "parse error at line 3, column 5: syntax error ..."
+        return Error{origin + ": not valid JSON (" + jsonErrorText(e.what()) + ")"};
     }
     if (!duplicate.empty()) return Error{origin + ": the key \"" + duplicate + "\" appears twice in one object"};
     if (!doc.is_object() || !doc.contains("tasks") || !doc["tasks"].is_array() || doc["tasks"].empty())

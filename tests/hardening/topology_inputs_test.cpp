@@ -368,7 +368,8 @@ TEST(BadTopology, SidecarNumbersOutOfRange) {
         writeFile(tracing::sidecarPath(trace), j.dump());
         auto t = tracing::readTopologySidecar(trace);
         ASSERT_FALSE(t);
-        EXPECT_EQ(t.error(), tracing::sidecarPath(trace) + ": malformed topology JSON (" + problem + ")");
+        EXPECT_EQ(t.error(), tracing::sidecarPath(trace) + ": malformed topology JSON (" + problem +
+                                 "); name the recording machine with --local, --preset, --xml, --synthetic or --sysfs-root instead");
     };
     nlohmann::json j = good;
     j["cpus"][1]["capacity"] = 1e224;
@@ -385,6 +386,16 @@ TEST(BadTopology, SidecarNumbersOutOfRange) {
     j = good;
     j["nodes"][0]["distance"] = 10;
     expectSidecarError(j, "node 0: distance must be an array");
+    // a key missing, in the file's words, not the JSON library's exception id
+    j = good;
+    j.erase("cpus");
+    expectSidecarError(j, "key 'cpus' not found");
+    // text that is no JSON says where it stops
+    writeFile(tracing::sidecarPath(trace), "{\"cpus\": [\n");
+    auto cut = tracing::readTopologySidecar(trace);
+    ASSERT_FALSE(cut);
+    EXPECT_EQ(cut.error().rfind(tracing::sidecarPath(trace) + ": not valid JSON (parse error at line 2, column 1: ", 0), 0u) << cut.error();
+    EXPECT_NE(cut.error().find("); name the recording machine with --local"), std::string::npos) << cut.error();
     // the untouched sidecar still reads
     writeFile(tracing::sidecarPath(trace), good.dump());
     auto ok = tracing::readTopologySidecar(trace);
