@@ -8,6 +8,7 @@
 #include <map>
 #include <nlohmann/json.hpp>
 
+#include "buffer_choice.h"
 #include "commands.h"
 #include "domains/domain_builder.h"
 #include "input_anomalies.h"
@@ -235,6 +236,8 @@ int runTraceStats(const Args& args) {
         std::fprintf(stderr, "note: %s: no topology sidecar (%s): migrations are not classified by level; name the "
                              "recording machine with --local, --preset, --xml, --synthetic or --sysfs-root\n",
                      file.c_str(), sidecarPath(file).c_str());
+    if (const std::string buffers = describeUnreadBuffers(*store, args.has("buffer")); !buffers.empty())
+        std::fprintf(stderr, "note: %s: %s\n", file.c_str(), buffers.c_str());
     // a lane without any event: the CPU was most likely not traced
     const std::vector<int> silent = silentCpus(*store, levelsKnown ? static_cast<int>(topo->cpus.size()) : 0);
     if (!silent.empty()) std::fprintf(stderr, "note: %s: %s\n", file.c_str(), describeSilentCpus(silent).c_str());

@@ -58,6 +58,7 @@ TraceLoadOutcome loadTraceSession(const QString& path, const SessionPtr& current
     trace->path = path;
     trace->name = QFileInfo(path).fileName();
     trace->buffer = qs(store->buffer());
+    trace->bufferChosen = !buffer.isEmpty();
     if (!trace->buffer.isEmpty()) trace->name += QStringLiteral(" [%1]").arg(trace->buffer);
     for (const auto& b : store->fileBuffers()) trace->fileBuffers << qs(b);
     trace->lostEvents = store->anomaly(tracing::Anomaly::LostEvents);

@@ -19,6 +19,7 @@ struct TraceSession {
     QString name;   // file name (with " [instance]" when read from a trace-cmd -B buffer), or "live"
     QString buffer; // the trace.dat buffer (trace-cmd record -B instance) read; empty: the top-level one
     QStringList fileBuffers;  // every buffer of the trace.dat, "top" first (Trace > Buffer); empty for text
+    bool bufferChosen = false;  // the buffer was asked for (--buffer, Trace > Buffer), not the first with sched events
     std::shared_ptr<const TraceAnalysis> data;
     SessionPtr topology;        // the topology and domains the trace is read against
     // the trace brings its own topology, which the window shows: its sidecar's, or a flat stand-in

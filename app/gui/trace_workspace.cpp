@@ -20,6 +20,7 @@
 #include "banner.h"
 #include "input_anomalies.h"
 #include "live_capture.h"
+#include "buffer_choice.h"
 #include "lost_events.h"
 #include "plausible_span.h"
 #include "silent_cpus.h"
@@ -120,6 +121,8 @@ TraceWorkspace::TraceWorkspace(MainWindow* window) : QObject(window), window_(wi
             notices << tr("%1: %2").arg(t->name, qs(anomalies));
         if (const std::string unreadable = tracing::describeUnreadableRecords(store); !unreadable.empty())
             notices << tr("%1: %2: events, migrations and waits in that part are missing").arg(t->name, qs(unreadable));
+        if (const std::string buffers = tracing::describeUnreadBuffers(store, t->bufferChosen); !buffers.empty())
+            notices << tr("%1: %2").arg(t->name, qs(buffers));
         if (const std::string lost = tracing::describeLostEvents(store); !lost.empty())
             notices << tr("%1: %2: its ring buffer overran, so events, migrations and waits near the gaps are missing "
                           "(a bigger buffer keeps them: schedscope-cli record --buffer-kb, or trace-cmd record -b)")

@@ -287,6 +287,14 @@ TEST_F(TraceWindowTest, ATraceRecordedIntoAnInstanceIsReadFromIt) {
         << window.statusBar()->currentMessage().toStdString();
 }
 
+// A file with more buffers than the one read: the banner names those not read and how to read one.
+TEST_F(TraceWindowTest, TheBuffersNotReadAreNamed) {
+    ASSERT_TRUE(openFixtureOnTwoCpus(window, "traces/top-and-instance.dat"));
+    EXPECT_TRUE(window.banner()->text().contains(
+        QStringLiteral("top-and-instance.dat: read its top-level buffer, the first with sched events; not read: ssinst (--buffer NAME reads one)")))
+        << window.banner()->text().toStdString();
+}
+
 // A trace-cmd record -e sched_switch recording has no sched_migrate_task: the window shows the
 // moves its switches show, and says so in the status bar.
 TEST_F(TraceWindowTest, ASwitchOnlyTraceShowsTheMovesItsSwitchesShow) {

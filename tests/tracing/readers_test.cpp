@@ -421,6 +421,11 @@ TEST(TraceStatsCli, BufferOptionPicksTheInstanceAndNamesIt) {
     const std::string err = run(cli + " --buffer nope 2>&1; echo rc=$?");
     EXPECT_NE(err.find("no buffer 'nope' in the trace (its buffers: top, ssinst)"), std::string::npos) << err;
     EXPECT_NE(err.find("rc=2"), std::string::npos) << err;
+    // read without --buffer, the buffers after the one read are named, with the way to read one
+    const std::string notes = run(cli + " 2>&1 >/dev/null");
+    EXPECT_NE(notes.find(path + ": read its top-level buffer, the first with sched events; not read: ssinst (--buffer NAME reads one)"),
+              std::string::npos) << notes;
+    EXPECT_EQ(run(cli + " --buffer top 2>&1 >/dev/null").find("not read:"), std::string::npos);
 }
 
 TEST(TraceDat, TheRecordingKernelsReleaseFromItsUnameOption) {
