@@ -739,7 +739,7 @@ TEST_F(TraceWindowTest, LanesNestByEveryDomainLevelOfTheMachine) {
 // migrates across an LLC (MC) and its node's other LLC (NODE), never to an SMT sibling or
 // another node.
 QString writeEpycTextTrace(const QString& dir) {
-    const QString path = dir + QStringLiteral("/epyc7601-2s-every-cpu-busy.txt");
+    QString path = dir + QStringLiteral("/epyc7601-2s-every-cpu-busy.txt");
     QFile f(path);
     if (!f.open(QIODevice::WriteOnly | QIODevice::Text)) return {};
     QTextStream out(&f);
