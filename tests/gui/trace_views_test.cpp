@@ -1096,24 +1096,30 @@ TEST_F(TraceWindowTest, RulerTickLabelsAreWholeAndInOneUnit) {
     }
 }
 
-TEST(LiveView, CapturesThisMachineOrSkipsWithTheReason) {
-    // In process (root): as a normal user it would go through pkexec (see live_helper_test).
-    if (geteuid() != 0) {
-        std::printf("[  SKIPPED ] live capture in process needs root\n");
-        GTEST_SKIP() << "live capture in process needs root";
-    }
-    if (const QString why = LiveCapture().unavailableReason(); !why.isEmpty()) {
-        std::printf("[  SKIPPED ] live capture: %s\n", qPrintable(why));
-        GTEST_SKIP() << why.toStdString();
-    }
-    MainWindow window;
+// Why live capture in this process cannot run here; "" when it can. (As a normal user it would
+// go through pkexec: see live_helper_test.)
+std::string inProcessLiveUnavailable() {
+    if (geteuid() != 0) return "live capture in process needs root";
+    if (const QString why = LiveCapture().unavailableReason(); !why.isEmpty()) return "live capture: " + why.toStdString();
+    return "";
+}
+
+// Shows the window with this machine's topology open.
+bool showThisMachine(MainWindow& window) {
     window.resize(1100, 700);
     window.show();
-    {
-        QSignalSpy shown(&window, &MainWindow::sessionShown);
-        window.open(TopologySpec{});
-        ASSERT_TRUE(shown.wait(60'000));
+    QSignalSpy shown(&window, &MainWindow::sessionShown);
+    window.open(TopologySpec{});
+    return shown.wait(60'000);
+}
+
+TEST(LiveView, CapturesThisMachineOrSkipsWithTheReason) {
+    if (const std::string why = inProcessLiveUnavailable(); !why.empty()) {
+        std::printf("[  SKIPPED ] %s\n", why.c_str());
+        GTEST_SKIP() << why;
     }
+    MainWindow window;
+    ASSERT_TRUE(showThisMachine(window));
     LiveCapture* live = window.traceWorkspace()->live();
     live->setRateHz(10);
     live->setWindowSec(5);
@@ -1177,22 +1183,12 @@ TEST(LiveView, CapturesThisMachineOrSkipsWithTheReason) {
 // storm overflows them, and the banner says how many events were lost and the size that
 // keeps more, in the CLI's words.
 TEST(LiveView, ASmallBufferLosesEventsAndTheBannerSaysTheSizeThatKeepsThem) {
-    if (geteuid() != 0) {
-        std::printf("[  SKIPPED ] live capture in process needs root\n");
-        GTEST_SKIP() << "live capture in process needs root";
-    }
-    if (const QString why = LiveCapture().unavailableReason(); !why.isEmpty()) {
-        std::printf("[  SKIPPED ] live capture: %s\n", qPrintable(why));
-        GTEST_SKIP() << why.toStdString();
+    if (const std::string why = inProcessLiveUnavailable(); !why.empty()) {
+        std::printf("[  SKIPPED ] %s\n", why.c_str());
+        GTEST_SKIP() << why;
     }
     MainWindow window;
-    window.resize(1100, 700);
-    window.show();
-    {
-        QSignalSpy shown(&window, &MainWindow::sessionShown);
-        window.open(TopologySpec{});
-        ASSERT_TRUE(shown.wait(60'000));
-    }
+    ASSERT_TRUE(showThisMachine(window));
     LiveCapture* live = window.traceWorkspace()->live();
     live->setRateHz(10);
     LiveSourceConfig config = live->sourceConfig();
