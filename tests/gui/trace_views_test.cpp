@@ -583,14 +583,13 @@ TEST_F(TraceWindowTest, DurationsOfASecondOrMoreAreGivenInSeconds) {
     EXPECT_TRUE(title.endsWith(QStringLiteral("(bins of 1.500 s)"))) << title.toStdString();
 }
 
-// The topology view's heat legend keeps its caption apart from the scale: "… CPU 0: 0 ▭ 21",
-// never "… CPU 0 0 ▭ 21".
-TEST_F(TraceWindowTest, TheHeatLegendKeepsItsCaptionApartFromTheScale) {
+// The texts the topology view paints with `heat` shown on a two-CPU machine.
+QStringList paintedHeat(MainWindow& window, const std::vector<double>& heat, const QString& caption) {
     TopologyView* view = window.topologyView();
     QSignalSpy shown(&window, &MainWindow::sessionShown);
     window.open(test::syntheticSpec("pack:1 core:2 pu:1"));
-    ASSERT_TRUE(shown.wait(60'000));
-    view->setHeat({0.0, 21.0}, QStringLiteral("migrations to or from CPU 0"));
+    if (!shown.wait(60'000)) return {};
+    view->setHeat(heat, caption);
     test::TextRecorder recorder(QSize(1600, 1000));
     {
         QPainter p(&recorder);
@@ -598,24 +597,20 @@ TEST_F(TraceWindowTest, TheHeatLegendKeepsItsCaptionApartFromTheScale) {
     }
     QStringList texts;
     for (const auto& t : recorder.texts()) texts << t.text;
+    return texts;
+}
+
+// The topology view's heat legend keeps its caption apart from the scale: "… CPU 0: 0 ▭ 21",
+// never "… CPU 0 0 ▭ 21".
+TEST_F(TraceWindowTest, TheHeatLegendKeepsItsCaptionApartFromTheScale) {
+    const QStringList texts = paintedHeat(window, {0.0, 21.0}, QStringLiteral("migrations to or from CPU 0"));
     EXPECT_TRUE(texts.contains(QStringLiteral("migrations to or from CPU 0: 0"))) << texts.join(QStringLiteral(" | ")).toStdString();
     EXPECT_TRUE(texts.contains(QStringLiteral("21"))) << texts.join(QStringLiteral(" | ")).toStdString();
 }
 
 // Counts in the heat legend read as counts: 1135 migrations, never "1.14e+03".
 TEST_F(TraceWindowTest, TheHeatLegendPrintsCountsWhole) {
-    TopologyView* view = window.topologyView();
-    QSignalSpy shown(&window, &MainWindow::sessionShown);
-    window.open(test::syntheticSpec("pack:1 core:2 pu:1"));
-    ASSERT_TRUE(shown.wait(60'000));
-    view->setHeat({3.0, 1135.0}, QStringLiteral("migrations to or from CPU 0"));
-    test::TextRecorder recorder(QSize(1600, 1000));
-    {
-        QPainter p(&recorder);
-        view->paintTo(p, QRectF(0, 0, 1600, 1000));
-    }
-    QStringList texts;
-    for (const auto& t : recorder.texts()) texts << t.text;
+    const QStringList texts = paintedHeat(window, {3.0, 1135.0}, QStringLiteral("migrations to or from CPU 0"));
     EXPECT_TRUE(texts.contains(QStringLiteral("migrations to or from CPU 0: 3"))) << texts.join(QStringLiteral(" | ")).toStdString();
     EXPECT_TRUE(texts.contains(QLocale().toString(1135))) << texts.join(QStringLiteral(" | ")).toStdString();
     EXPECT_FALSE(texts.join(QLatin1Char(' ')).contains(QStringLiteral("e+"))) << texts.join(QStringLiteral(" | ")).toStdString();
