@@ -12,6 +12,48 @@ double resourceStretch(double demand, double capacity) {
     return std::sqrt(1.0 + r * r);
 }
 
+void BandwidthUsers::add(double memFraction, double gbs, int sign) {
+    auto it = std::find_if(shares_.begin(), shares_.end(),
+                           [&](const Share& s) { return s.memFraction == memFraction && s.gbs == gbs; });
+    if (it == shares_.end()) it = shares_.insert(shares_.end(), Share{memFraction, gbs, 0});
+    it->tasks += sign;
+    if (it->tasks <= 0) shares_.erase(it);  // counts, not sums: an empty resource is exactly empty
+}
+
+double BandwidthUsers::demand() const {
+    double d = 0;
+    for (const Share& s : shares_) d += s.gbs * s.tasks;
+    return d;
+}
+
+double BandwidthUsers::drawn(double stretch) const {
+    double d = 0;
+    for (const Share& s : shares_) d += s.gbs * s.tasks / (1.0 + s.memFraction * (stretch - 1.0));
+    return d;
+}
+
+double BandwidthUsers::stretch(double capacity) const {
+    const double demand = this->demand();
+    const double knee = resourceStretch(demand, capacity);
+    if (capacity <= 0 || drawn(knee) <= capacity) return knee;
+    if (shares_.size() == 1) return 1.0 + (demand / capacity - 1.0) / shares_.front().memFraction;
+    // drawn() falls and is convex in the stretch: Newton's steps from below the answer (the
+    // knee) rise towards it without passing it
+    double s = knee;
+    for (int i = 0; i < 64; ++i) {
+        double f = -capacity, slope = 0;
+        for (const Share& sh : shares_) {
+            const double x = 1.0 + sh.memFraction * (s - 1.0);
+            f += sh.gbs * sh.tasks / x;
+            slope -= sh.gbs * sh.tasks * sh.memFraction / (x * x);
+        }
+        const double next = s - f / slope;
+        if (!(next > s * (1.0 + 1e-12))) return std::max(s, next);
+        s = next;
+    }
+    return s;
+}
+
 double cacheMissShare(double demandMB, double capacityMB) {
     if (capacityMB <= 0 || demandMB <= capacityMB) return 0.0;
     return 1.0 - capacityMB / demandMB;

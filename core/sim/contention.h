@@ -67,6 +67,32 @@ std::string describeContention(const ContentionParams& p);
 // Memory-time stretch of a resource with total demand `demand` and capacity `capacity`.
 double resourceStretch(double demand, double capacity);
 
+// The memory-bound tasks running on one bandwidth resource (a cluster, an LLC, a node's memory),
+// by their memory share and bandwidth alone, and the stretch of their memory time. The knee of
+// resourceStretch() alone lets tasks that also compute draw more than the resource has: a task
+// with 90% of its time on memory, slowed by s there, still draws its bandwidth / (0.1 + 0.9 s),
+// so 24 stream threads on a 56 GB/s node drew 58 GB/s. Where the knee would let the users draw
+// more than the capacity, their memory time stretches further, until they draw exactly it.
+class BandwidthUsers {
+public:
+    // a running task that spends `memFraction` (> 0) of its time on memory and draws `gbs` alone
+    // starts (+1) or stops (-1) using the resource
+    void add(double memFraction, double gbs, int sign);
+    // what the users would draw at full speed, GB/s
+    double demand() const;
+    // the stretch of the users' memory time on a resource of `capacity` GB/s (1 for none)
+    double stretch(double capacity) const;
+    // what the users draw when their memory time stretches by `stretch`, GB/s
+    double drawn(double stretch) const;
+
+private:
+    struct Share {
+        double memFraction = 0, gbs = 0;
+        int tasks = 0;
+    };
+    std::vector<Share> shares_;  // by (memFraction, gbs): a workload has one or a few
+};
+
 // The share of a footprint that misses a cache of `capacityMB` shared by running tasks whose
 // footprints add up to `demandMB`: each holds the share of the cache its footprint is of the
 // total, so nothing misses while the total fits, and 1 - capacity/demand once it does not.

@@ -86,9 +86,9 @@ public:
         exitingIdle_.assign(n, 0);
         needResched_.assign(n, 0);
         nrCache_.assign(n, 0);
-        clusterDemand_.assign(n, 0);
-        llcDemand_.assign(n, 0);
-        nodeDemand_.assign(s.topo->nodes.size() + 1, 0);
+        clusterUsers_.assign(n, {});
+        llcUsers_.assign(n, {});
+        nodeUsers_.assign(s.topo->nodes.size() + 1, {});
         clusterStretch_.assign(n, 1.0);  // resourceStretch() of no demand
         llcStretch_.assign(n, 1.0);
         nodeStretch_.assign(s.topo->nodes.size() + 1, 1.0);
@@ -336,8 +336,8 @@ private:
     // are walked in ascending order, the order re-timings take their sequence numbers in.
     std::vector<CpuSet> memByCluster_, memByLlc_, memByHome_;
     std::vector<int> nrCache_;
-    std::vector<double> clusterDemand_, llcDemand_, nodeDemand_;
-    // resourceStretch() of each demand, recomputed when the demand changes: re-timings read it
+    std::vector<BandwidthUsers> clusterUsers_, llcUsers_, nodeUsers_;
+    // BandwidthUsers::stretch() of each, recomputed when its users change: re-timings read it
     std::vector<double> clusterStretch_, llcStretch_, nodeStretch_;
     // footprints of the running cache-sensitive tasks per cluster and LLC, and the share of a
     // footprint that misses there (cacheMissShare()), recomputed when they change
@@ -665,14 +665,17 @@ private:
     void addDemand(int cpu, const Task& t, double sign) {
         const Traits& tr = traits_[static_cast<size_t>(t.id)];
         if (sharedCaches_ && tr.cacheFraction > 0 && tr.cacheMB > 0) addCacheFootprint(cpu, tr.cacheMB * sign);
-        const double bw = tr.memFraction > 0 ? tr.bandwidthGBs * sign : 0.0;
-        if (bw == 0) return;
+        if (tr.memFraction <= 0 || tr.bandwidthGBs <= 0) return;
+        const int joins = sign > 0 ? 1 : -1;
         const CpuInfo& ci = info(cpu);
         const auto& c = s_.contention;
         const size_t cl = static_cast<size_t>(ci.cluster), llc = static_cast<size_t>(ci.llc), node = static_cast<size_t>(t.homeNode);
-        clusterStretch_[cl] = resourceStretch(clusterDemand_[cl] += bw, c.clusterGBs);
-        llcStretch_[llc] = resourceStretch(llcDemand_[llc] += bw, c.llcGBs);
-        nodeStretch_[node] = resourceStretch(nodeDemand_[node] += bw, c.nodeGBs);
+        clusterUsers_[cl].add(tr.memFraction, tr.bandwidthGBs, joins);
+        clusterStretch_[cl] = clusterUsers_[cl].stretch(c.clusterGBs);
+        llcUsers_[llc].add(tr.memFraction, tr.bandwidthGBs, joins);
+        llcStretch_[llc] = llcUsers_[llc].stretch(c.llcGBs);
+        nodeUsers_[node].add(tr.memFraction, tr.bandwidthGBs, joins);
+        nodeStretch_[node] = nodeUsers_[node].stretch(c.nodeGBs);
     }
 
     // task_numa_work() and the NUMA hinting faults, coarsely: the memory of the task running on

@@ -211,7 +211,7 @@ Workload makePixz(int n, const Params& p) {
     // so the encoders never wait for input: they run like CPU hogs, placed once at fork and moved
     // only by the balancer. (A real block takes seconds; the 100 ms here changes no result, only
     // how many events a run has.) LZMA's match finder makes them memory bound (50% of the
-    // uncontended time, 4.5 GB/s alone: on one 24-core node 24 encoders do 7.6x the work of 2,
+    // uncontended time, 3.6 GB/s alone: on one 24-core node 24 encoders do 7.6x the work of 2,
     // as in seed 002, where pbzip2 does 9.5x) with 2.5% of the time on hits in a 3 MB hot set of
     // recent match-finder nodes: a cluster cache holds one encoder's, not two. Fit to seed 002's
     // table (+1.2/-0.3/+3.4/+2.2/+2.1/+1.2/+0.6% at 2-24 threads): smaller gains than pbzip2's,
@@ -232,7 +232,7 @@ Workload makePixz(int n, const Params& p) {
     reader.script = {take(kFreeBuffers), run(readNs, 0.1), post(kRead), loop(0, blocks < 0 ? -1 : blocks - 1)};
     w.tasks.push_back(std::move(reader));
     for (int i = 1; i <= n; ++i)
-        w.tasks.push_back(blockWorker("pixz/" + std::to_string(i), p, 0.5, 4.5, 0.025, 3.0,
+        w.tasks.push_back(blockWorker("pixz/" + std::to_string(i), p, 0.5, 3.6, 0.025, 3.0,
                                       {take(kRead), run(encodeNs, 0.1), post(kEncoded)}, blocks, n, i));
     return w;
 }

@@ -94,6 +94,24 @@ TEST(Scenario, StreamTwelveThreadsGainIsSmaller) {
     EXPECT_LT(g12, g4 - 0.03);
 }
 
+// Past 12 threads stream saturates the node: however many more threads run, the node's memory
+// delivers no more than it has (the knee alone let 24 threads draw 58 GB/s from a 56 GB/s node,
+// as each also computes for a tenth of its time), and more threads do not lower the total much.
+TEST(Scenario, StreamNeverDrawsMoreThanTheNodeHas) {
+    const Topology topo = kunpeng920_24();
+    double previous = 0;
+    for (int threads : {12, 16, 20, 24}) {
+        const auto run = runOnce(topo, "linux-6.1", true, true, "stream:threads=" + std::to_string(threads) + ",cpus=0-23", 1, 0.5);
+        const double capacity = run.json["config"]["contention"]["node_gbs"].get<double>();
+        std::printf("stream %dt: %.1f GB/s on a %.0f GB/s node\n", threads, run.throughput, capacity);
+        EXPECT_LE(run.throughput, capacity) << threads << " threads";
+        if (previous > 0) {
+            EXPECT_GT(run.throughput, previous * 0.97) << threads << " threads";
+        }
+        previous = run.throughput;
+    }
+}
+
 TEST(Scenario, KernbenchCpuBoundBarelyChanges) {
     const Topology topo = kunpeng920_24();
     const auto off = runOnce(topo, "linux-6.1", false, true, "kernbench:jobs=24,cpus=0-23", 1, 0.5);
