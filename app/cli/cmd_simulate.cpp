@@ -388,7 +388,8 @@ std::vector<Command> simulateCommands() {
                                       "(what a wakee reads of its waker's data); or a workload .json file"});
     opts.push_back({"cls", true, "on|off build the cluster (CLS) level (default on)"});
     opts.push_back({"node", true, "on|off build the NUMA identity NODE level (default on)"});
-    opts.push_back({"profile", true, "NAME kernel profile: " + profileNameList() + " (the newest by default), or any linux-X.Y"});
+    opts.push_back({"profile", true, "NAME kernel profile: " + profileNameList() + " (the newest by default; "
+                                     "for --local the running kernel's), or any linux-X.Y"});
     opts.push_back({"seed", true, "N random seed (default 1)"});
     opts.push_back({"duration", true, "S simulated seconds (default 1; a workload's duration= wins)"});
     opts.push_back({"hz", true, "N tick rate (default 250)"});

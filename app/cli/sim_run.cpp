@@ -3,6 +3,7 @@
 #include <cmath>
 #include <filesystem>
 
+#include "domains/profile.h"
 #include "topology_options.h"
 #include "workload/workload_json.h"
 #include "workload/workload_spec.h"
@@ -58,6 +59,9 @@ Result<SimSetup> simSetupFrom(const Args& args) {
         if (!s.build.profile) return Error{"--profile: " + unknownProfileError(*p)};
     } else if (!s.topology.kernelProfile.empty()) {
         s.build.profile = findProfile(s.topology.kernelProfile);  // a kernel log's machine, under its kernel
+    } else if (auto where = topologySpecFrom(args); where && where->kind == TopologySpec::Kind::Local) {
+        // this machine under its own kernel, as `domains --local` builds it (none known: the newest)
+        s.build.profile = runningKernelProfile();
     }
     s.profileName = (s.build.profile ? *s.build.profile : defaultProfile()).name;
     auto cls = args.onOff("cls", true);

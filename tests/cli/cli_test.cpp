@@ -314,6 +314,15 @@ TEST(Cli, ThisMachinesDomainsFollowItsRunningKernelUnlessAProfileIsGiven) {
     EXPECT_EQ(profileOf("domains --local --json"), expected) << u.release;
     EXPECT_EQ(profileOf("domains --local --json --profile linux-5.15"), "linux-5.15");
     EXPECT_EQ(profileOf("domains --preset kunpeng920-24 --json"), schedscope::defaultProfile().name);
+    // and a simulation of this machine runs under the kernel whose domains `domains` shows
+    auto simulatedUnder = [](const std::string& args) {
+        CliRun r = cli("simulate --workload sysbench-cpu:threads=2 --duration 0.01 --json " + args);
+        EXPECT_EQ(r.status, 0) << args << ": " << r.err;
+        return r.status == 0 ? nlohmann::json::parse(r.out)["config"]["profile"].get<std::string>() : std::string();
+    };
+    EXPECT_EQ(simulatedUnder("--local"), expected) << u.release;
+    EXPECT_EQ(simulatedUnder("--local --profile linux-5.15"), "linux-5.15");
+    EXPECT_EQ(simulatedUnder("--preset kunpeng920-24"), schedscope::defaultProfile().name);
 }
 
 // A trace that does not name its kernel (ftrace text has no uname), read against this machine,
