@@ -31,7 +31,7 @@ Result<Lesson> loadLesson(const std::string& name) {
         auto dash = candidate.find('-');
         // the whole id, its name without the number ("reading-a-trace"), or its number ("06", "6")
         const bool number = !name.empty() && name.size() <= 4 && name.find_first_not_of("0123456789") == std::string::npos &&
-                            dash != std::string::npos && dash > 0 && candidate.substr(0, dash).find_first_not_of("0123456789") == std::string::npos &&
+                            dash != std::string::npos && dash > 0 && dash <= 4 && candidate.substr(0, dash).find_first_not_of("0123456789") == std::string::npos &&
                             std::stoi(candidate.substr(0, dash)) == std::stoi(name);
         if (candidate == name || number || (dash != std::string::npos && candidate.substr(dash + 1) == name)) id = candidate;
     }
