@@ -572,7 +572,7 @@ TEST(Cli, CompareLeavesUnfinishedRunsOutAndShowsTheSpread) {
 // --compare runs its seeds on several threads; each run keeps its slot, so the figures are the
 // same with one worker or several (and as the runs one after another gave them).
 TEST(Cli, CompareGivesTheSameFiguresWhateverTheWorkers) {
-    const std::string spec = "simulate --preset epyc7601-2s --workload hackbench:groups=2 --duration 0.1 --compare node --seeds 3 --json";
+    const std::string spec = "simulate --preset epyc7601-2s --workload hackbench:groups=2 --duration 0.02 --compare node --seeds 3 --json";
     CliRun one = cli(spec + " --jobs 1");
     CliRun three = cli(spec + " --jobs 3");
     ASSERT_EQ(one.status, 0) << one.err;
@@ -932,7 +932,8 @@ TEST(Cli, VersionAndHelp) {
 namespace {
 
 // The guest's sysfs of an oracle case: a 16-CPU, 4-node x86 (tests/data/oracle/x86-2s4n4c2t).
-std::string partitionGuest() { return schedscope::test::dataPath("oracle/x86-2s4n4c2t/sysfs.tar.xz"); }
+// (extracted once: the CLI unpacking the archive on every call made this test the CLI suite's slowest)
+std::string partitionGuest() { return schedscope::test::extractFixture("oracle/x86-2s4n4c2t/sysfs.tar.xz"); }
 
 }  // namespace
 
@@ -971,7 +972,7 @@ TEST(Cli, PartitionsAndIsolatedCpusAreWhatIfOptions) {
     EXPECT_NE(offline.err.find("--isolate 12-31: CPUs 16-31 are not online there"), std::string::npos) << offline.err;
     // an archive with sys/ at its top is named after the archive (a generic sysfs.tar.xz after
     // its folder), not the temporary directory it was unpacked in
-    CliRun topo = cli("topology --sysfs-root " + partitionGuest());
+    CliRun topo = cli("topology --sysfs-root " + schedscope::test::dataPath("oracle/x86-2s4n4c2t/sysfs.tar.xz"));
     ASSERT_EQ(topo.status, 0) << topo.err;
     EXPECT_EQ(topo.out.rfind("x86-2s4n4c2t (sysfs snapshot ", 0), 0u) << topo.out.substr(0, 200);
     CliRun bare = cli("replay missing.dat --partition 0-1");
