@@ -54,6 +54,13 @@ double BandwidthUsers::stretch(double capacity) const {
     return s;
 }
 
+double smtSlowdownOf(const ContentionParams& p, int busyThreads) {
+    if (busyThreads <= 1) return 1.0;
+    if (busyThreads == 2) return p.smtSlowdown;
+    const double a = std::log2(2.0 / p.smtSlowdown);
+    return std::pow(static_cast<double>(busyThreads), 1.0 - a);
+}
+
 double cacheMissShare(double demandMB, double capacityMB) {
     if (capacityMB <= 0 || demandMB <= capacityMB) return 0.0;
     return 1.0 - capacityMB / demandMB;

@@ -27,7 +27,7 @@ struct ContentionParams {
     double llcGBs = 0;       // per LLC; 0 = not a bottleneck
     double nodeGBs = 40;     // per NUMA node (its memory controllers)
     double secondaryWeight = 0.3;
-    double smtSlowdown = 1.6;  // per sibling when both run: core throughput 2/1.6 = 1.25x
+    double smtSlowdown = 1.6;  // each of 2 busy siblings: core throughput 2/1.6 = 1.25x (smtSlowdownOf())
     // shared cache per cluster and per LLC that the running tasks' footprints divide (0 = not
     // modelled): the machine's largest, or for the calibrated machines their size when the
     // source gave none (sharedCachesOf() has each CPU's); and how much slower a miss served by
@@ -63,6 +63,12 @@ SharedCaches sharedCachesOf(const Topology& topology, const ContentionParams& p)
 // within an LLC and across LLCs, and where the numbers come from ("node 56 GB/s, cluster
 // 46 GB/s; caches: cluster 4 MB, LLC 24 MB; SMT x1.6; hand-off 120/240/480 ns/KB (Kunpeng 920 ...)").
 std::string describeContention(const ContentionParams& p);
+
+// How much slower each of `busyThreads` busy SMT siblings of one core runs its CPU part than one
+// thread alone. Together they do k^a of one thread's work, a = log2(2 / smtSlowdown): 1.25x for
+// 2 (smtSlowdown 1.6 exactly), 1.56x for 4 and 1.95x for 8, as POWER7/8 cores give about
+// 1.5-2x in SMT4 and SMT8 mode. (Applying 1.6 to each of k threads made SMT8 do 5x.)
+double smtSlowdownOf(const ContentionParams& p, int busyThreads);
 
 // Memory-time stretch of a resource with total demand `demand` and capacity `capacity`.
 double resourceStretch(double demand, double capacity);

@@ -134,6 +134,9 @@ public:
         }
         scriptStart_.push_back(hotOps_.size());
         coreBusy_.assign(n, 0);
+        size_t widestCore = 1;
+        for (const CpuInfo& ci : s.info) widestCore = std::max(widestCore, ci.siblings.size());
+        for (size_t k = 0; k <= widestCore; ++k) smtSlowdownByBusy_.push_back(smtSlowdownOf(s.contention, static_cast<int>(k)));
         running_.assign(n, -1);
         for (size_t c = 0; c < s.info.size(); ++c) {
             const CpuInfo& ci = s.info[c];
@@ -384,6 +387,7 @@ private:
     static constexpr size_t kDenseCpuTimeEntries = size_t{1} << 20;  // 8 MB
     std::vector<int64_t> cpuTimeNs_;
     std::vector<int> coreBusy_;  // per core (CpuInfo::core): its CPUs running a task
+    std::vector<double> smtSlowdownByBusy_;  // smtSlowdownOf() by a core's busy CPUs
     // rq(cpu).curr, packed: the re-timing reads it for every CPU next to a switch (a whole node
     // when its memory demand changes), and a Cpu is several cache lines
     std::vector<int> running_;
@@ -549,7 +553,8 @@ private:
             cachePart = cacheTime(tr, ci) * ci.capacitySlowness;
         }
         cpuPart *= ci.capacitySlowness;
-        if (coreBusy_[static_cast<size_t>(ci.core)] > 1) cpuPart *= c.smtSlowdown;  // a sibling runs too
+        const size_t busyThreads = static_cast<size_t>(coreBusy_[static_cast<size_t>(ci.core)]);
+        cpuPart *= smtSlowdownByBusy_[std::min(busyThreads, smtSlowdownByBusy_.size() - 1)];  // its siblings run too
         double memPart = 0;
         if (tr.memFraction > 0) {
             const size_t home = static_cast<size_t>(tr.homeNode);
