@@ -1,5 +1,6 @@
 #pragma once
 // What a run measures, accumulated while it runs.
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <map>
@@ -12,7 +13,9 @@ namespace schedscope::sim {
 class LatencyHistogram {
 public:
     void add(int64_t ns);
-    double percentileNs(double p) const;  // 0 when empty
+    // 0 when empty; else the lower edge of the percentile's bucket, kept within the smallest and
+    // largest value added (waits of exactly one 4 ms tick are 4 ms, not the edge's 3,947.6 us)
+    double percentileNs(double p) const;
     long long count() const { return total_; }
     // The bucket of a value: floor(ln(ns) / ln(1.02)) + 1, 0 for ns <= 1; bucketOf() looks it
     // up in a table, bucketOfByLog() computes the formula (the tests check they agree).
@@ -20,8 +23,12 @@ public:
     static size_t bucketOfByLog(int64_t ns);
 
 private:
+    double withinSamples(double ns) const {
+        return std::clamp(ns, static_cast<double>(minNs_), static_cast<double>(maxNs_));
+    }
     std::vector<long long> buckets_;
     long long total_ = 0;
+    int64_t minNs_ = 0, maxNs_ = 0;
 };
 
 struct PlacementSample {
@@ -40,6 +47,9 @@ struct Metrics {
     int64_t lastImbalanceCheck = 0;
     bool imbalanced = false;
     std::vector<PlacementSample> timeline;
+    // The cores, clusters, LLCs and NUMA nodes running a task, each count integrated over the
+    // run (ns): their time averages are the placement spread (placement_spread.h)
+    std::array<double, 4> busyUnitNs{};
     long long events = 0;  // simulated events processed (for the benchmark)
     long long activeBalances = 0;
     long long numaMemoryMoves = 0;  // a task's memory moved to the node it runs on (NUMA balancing)

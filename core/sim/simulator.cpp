@@ -1,6 +1,7 @@
 #include "sim/simulator.h"
 
 #include <algorithm>
+#include <array>
 #include <cassert>
 #include <cmath>
 #include <deque>
@@ -134,6 +135,7 @@ public:
         }
         scriptStart_.push_back(hotOps_.size());
         coreBusy_.assign(n, 0);
+        for (size_t l = 0; l < spread_.size(); ++l) spread_[l].busy.assign(l == 3 ? s.topo->nodes.size() + 1 : n, 0);
         size_t widestCore = 1;
         for (const CpuInfo& ci : s.info) widestCore = std::max(widestCore, ci.siblings.size());
         for (size_t k = 0; k <= widestCore; ++k) smtSlowdownByBusy_.push_back(smtSlowdownOf(s.contention, static_cast<int>(k)));
@@ -218,6 +220,7 @@ public:
             if (r.busySince >= 0) { r.busyTotal += s_.now - r.busySince; r.busySince = s_.now; }
         }
         for (Task& t : s_.tasks) endStint(t);
+        for (size_t l = 0; l < spread_.size(); ++l) closeSpread(l);
         settleCpuTimes();
         Metrics& m = s_.metrics;
         for (const Task& t : s_.tasks) {
@@ -388,6 +391,14 @@ private:
     std::vector<int64_t> cpuTimeNs_;
     std::vector<int> coreBusy_;  // per core (CpuInfo::core): its CPUs running a task
     std::vector<double> smtSlowdownByBusy_;  // smtSlowdownOf() by a core's busy CPUs
+    // Metrics::busyUnitNs as the run goes: per level (core, cluster, LLC, node), each unit's
+    // CPUs running a task, the units with any, and since when that number holds
+    struct SpreadLevel {
+        std::vector<int> busy;
+        int units = 0;
+        int64_t since = 0;
+    };
+    std::array<SpreadLevel, 4> spread_;
     // rq(cpu).curr, packed: the re-timing reads it for every CPU next to a switch (a whole node
     // when its memory demand changes), and a Cpu is several cache lines
     std::vector<int> running_;
@@ -813,10 +824,32 @@ private:
         r.curr = next;
         running_[static_cast<size_t>(cpu)] = next;
         s_.cpuChanged(cpu);
-        coreBusy_[static_cast<size_t>(info(cpu).core)] += (next >= 0) - (prev >= 0);
+        const int nowBusy = (next >= 0) - (prev >= 0);
+        coreBusy_[static_cast<size_t>(info(cpu).core)] += nowBusy;
+        if (nowBusy) noteSpread(info(cpu), nowBusy);
         if (prev < 0 && next >= 0) r.busySince = s_.now;
         if (prev >= 0 && next < 0 && r.busySince >= 0) { r.busyTotal += s_.now - r.busySince; r.busySince = -1; }
         if (next < 0) cancelBurstEnd(cpu);
+    }
+
+    // A CPU started (+1) or stopped (-1) running a task: the cores, clusters, LLCs and nodes
+    // running one may have changed, and the time the old counts held is added to the spread.
+    void noteSpread(const CpuInfo& ci, int delta) {
+        const int units[4] = {ci.core, ci.cluster, ci.llc, ci.node};
+        for (size_t l = 0; l < spread_.size(); ++l) {
+            SpreadLevel& level = spread_[l];
+            int& busy = level.busy[static_cast<size_t>(units[l])];
+            const bool was = busy > 0;
+            busy += delta;
+            if (was == (busy > 0)) continue;
+            closeSpread(l);
+            level.units += delta;
+        }
+    }
+    void closeSpread(size_t l) {
+        SpreadLevel& level = spread_[l];
+        s_.metrics.busyUnitNs[l] += static_cast<double>(level.units) * static_cast<double>(s_.now - level.since);
+        level.since = s_.now;
     }
 
     // The end of an event: a switched CPU's task gets its speed and burst end; a neighbour's task
