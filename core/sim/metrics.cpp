@@ -78,6 +78,8 @@ void LatencyHistogram::add(int64_t ns) {
     const size_t b = bucketOf(ns);
     if (b >= buckets_.size()) buckets_.resize(b + 1, 0);
     ++buckets_[b];
+    if (total_ == 0 || ns < minNs_) minNs_ = ns;
+    if (total_ == 0 || ns > maxNs_) maxNs_ = ns;
     ++total_;
 }
 
@@ -88,9 +90,9 @@ double LatencyHistogram::percentileNs(double p) const {
     for (size_t b = 0; b < buckets_.size(); ++b) {
         seen += buckets_[b];
         if (static_cast<double>(seen) >= want && buckets_[b] > 0)
-            return b == 0 ? 0.0 : std::exp(static_cast<double>(b - 1) * kLogBase);  // bucket's lower edge
+            return b == 0 ? 0.0 : withinSamples(std::exp(static_cast<double>(b - 1) * kLogBase));  // bucket's lower edge
     }
-    return std::exp(static_cast<double>(buckets_.size() - 1) * kLogBase);
+    return withinSamples(std::exp(static_cast<double>(buckets_.size() - 1) * kLogBase));
 }
 
 }  // namespace schedscope::sim

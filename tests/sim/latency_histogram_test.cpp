@@ -28,10 +28,26 @@ TEST(LatencyHistogram, TableBucketsEqualTheLogFormula) {
 TEST(LatencyHistogram, PercentilesAreBucketLowerEdges) {
     LatencyHistogram h;
     EXPECT_EQ(h.percentileNs(50), 0);
-    for (int i = 0; i < 100; ++i) h.add(1000);
-    const double p = h.percentileNs(50);
-    EXPECT_LE(p, 1000);
-    EXPECT_GT(p, 1000 / 1.021);
+    for (int i = 0; i < 50; ++i) h.add(1000);
+    for (int i = 0; i < 50; ++i) h.add(5000);
+    const double p = h.percentileNs(75);  // in 5000's bucket, above the smallest value
+    EXPECT_LT(p, 5000);
+    EXPECT_GT(p, 5000 / 1.021);
+}
+
+// A bucket's lower edge is below every value in it: waits that are all one 4 ms tick were
+// reported as 3,947.6 us, and a change of one bucket between two runs looked like a change.
+TEST(LatencyHistogram, PercentilesStayWithinTheValuesAdded) {
+    LatencyHistogram h;
+    for (int i = 0; i < 100; ++i) h.add(4000000);
+    EXPECT_EQ(h.percentileNs(50), 4000000);
+    EXPECT_EQ(h.percentileNs(99), 4000000);
+    LatencyHistogram two;
+    two.add(1000);
+    two.add(3000);
+    EXPECT_EQ(two.percentileNs(1), 1000);   // the smallest, not its bucket's edge
+    EXPECT_LE(two.percentileNs(100), 3000);
+    EXPECT_GT(two.percentileNs(100), 3000 / 1.021);
 }
 
 }  // namespace
