@@ -63,6 +63,26 @@ TEST(PlacementSpread, NaplesBusyNodesRiseWithTheNodeLevel) {
     EXPECT_NEAR(on["busy_cores"], 8, 0.5);
 }
 
+// Without SMT a busy core is a busy CPU: the mean busy cores over the run are the CPUs' summed
+// utilisation. (A hundred samples of pgbench's 16 clients made 9.94 busy cores of 7.59.)
+TEST(PlacementSpread, BusyCoresAreTheTimeAverageOfEverySwitch) {
+    const Topology topo = kunpeng920_24();
+    const DomainTree tree = buildTree(topo, "linux-6.12", true, true);
+    auto wl = workload::parseWorkloadSpec("pgbench:clients=16", static_cast<int>(topo.cpus.size()));
+    ASSERT_TRUE(wl.ok());
+    sim::SimOptions o;
+    o.durationS = 0.2;
+    auto st = sim::simulate(topo, tree, *wl, o);
+    ASSERT_TRUE(st.ok()) << st.error();
+    const auto j = sim::simResultToJson(**st, *wl, {topo.name, "linux-6.12", true, true, "pgbench:clients=16"});
+    double utilisation = 0;
+    for (const auto& u : j["metrics"]["cpu_utilisation"]) utilisation += u.get<double>();
+    const double busyCores = j["metrics"]["busy_cores"].get<double>();
+    std::printf("pgbench 16 clients: busy cores %.4f, summed utilisation %.4f\n", busyCores, utilisation);
+    EXPECT_GT(busyCores, 1.0);
+    EXPECT_NEAR(busyCores, utilisation, 1e-6);
+}
+
 TEST(MetricStats, UnfinishedRunsAreLeftOutAndCounted) {
     const double nan = std::numeric_limits<double>::quiet_NaN();
     const sim::MetricStats s = sim::metricStats({10, nan, 12, 14});
