@@ -57,6 +57,18 @@ long long iterations(const Params& p, double burstNs) {
     return std::max(1LL, static_cast<long long>(std::llround(p.workS * 1e9 / burstNs)));
 }
 
+// A loop's bursts for work=S: the nominal burst's count, rounded (at least one), each resized so
+// that they add up to S (work=0.05 was three 20 ms bursts of stream, 0.06 s; work=0.001 one,
+// 0.02 s); without work=, the nominal burst for ever (count -1).
+struct Bursts {
+    long long count = -1;
+    double ns = 0;
+};
+Bursts burstsFor(const Params& p, double nominalNs) {
+    const long long n = iterations(p, nominalNs);
+    return {n, n > 0 ? p.workS * 1e9 / static_cast<double>(n) : nominalNs};
+}
+
 Op run(double ns, double jitter = 0.0) { Op o; o.kind = OpKind::Run; o.amountNs = ns; o.jitter = jitter; return o; }
 Op sleepOp(double ns, double jitter = 0.0) { Op o; o.kind = OpKind::Sleep; o.amountNs = ns; o.jitter = jitter; return o; }
 Op waitOp() { Op o; o.kind = OpKind::Wait; return o; }
@@ -100,15 +112,15 @@ Workload team(const std::string& name, int n, const Params& p, double burstNs, d
     Workload w;
     std::vector<int> others;
     for (int i = 1; i < n; ++i) others.push_back(i);
-    const long long iters = iterations(p, burstNs);
+    const Bursts bursts = burstsFor(p, burstNs);
     for (int i = 0; i < n; ++i) {
         TaskSpec t = task(name + "/" + std::to_string(i), p, mem, bw);
         t.startAtBegin = i == 0;
         if (i == 0 && !others.empty()) t.script.push_back(forkOp(others));
         const int top = static_cast<int>(t.script.size());
-        t.script.push_back(run(burstNs, 0.02));
+        t.script.push_back(run(bursts.ns, 0.02));
         if (n > 1) t.script.push_back(barrier(0, n));
-        t.script.push_back(loop(top, iters < 0 ? -1 : iters - 1));
+        t.script.push_back(loop(top, bursts.count < 0 ? -1 : bursts.count - 1));
         w.tasks.push_back(std::move(t));
     }
     return w;
@@ -151,7 +163,7 @@ Workload makeMcf(int n, const Params& p) {
     // millisecond of work per copy counts in the throughput: about 0.05% of the work of a 1 s
     // run, less in longer ones.
     Workload w;
-    const long long iters = iterations(p, 50 * kMs);
+    const Bursts bursts = burstsFor(p, 50 * kMs);
     TaskSpec launcher = task("specinvoke", p, 0.0, 0.0);
     for (int i = 0; i < n; ++i) {
         launcher.script.push_back(run(0.5 * kMs));
@@ -163,7 +175,7 @@ Workload makeMcf(int n, const Params& p) {
         t.startAtBegin = false;
         t.cacheFraction = 0.05;
         t.cacheMB = 4.0;
-        t.script = {run(50 * kMs, 0.05), loop(0, iters < 0 ? -1 : iters - 1)};
+        t.script = {run(bursts.ns, 0.05), loop(0, bursts.count < 0 ? -1 : bursts.count - 1)};
         w.tasks.push_back(std::move(t));
     }
     w.unit = "copies-work/s";

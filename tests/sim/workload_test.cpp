@@ -332,6 +332,29 @@ TEST(WorkloadSpec, WorkEndsHackbenchAndPgbenchRuns) {
     }
 }
 
+// work=S is S uncontended seconds per task for the team generators and mcf, however it divides
+// into their bursts: stream's 20 ms bursts made work=0.05 three bursts (0.06 s) and work=0.001
+// one (0.02 s).
+TEST(WorkloadSpec, WorkIsTheWorkGivenNotWholeNominalBursts) {
+    const Topology topo = kunpeng920_24();
+    const DomainTree tree = buildTree(topo, "linux-6.12", true, true);
+    for (const char* spec : {"stream:threads=4,work=0.05", "stream:threads=4,work=0.001", "sysbench-cpu:threads=2,work=0.025",
+                             "mcf:copies=2,work=0.07"}) {
+        auto w = workload::parseWorkloadSpec(spec, 96);
+        ASSERT_TRUE(w.ok()) << w.error();
+        const double workS = std::stod(std::string(spec).substr(std::string(spec).find("work=") + 5));
+        sim::SimOptions o;
+        o.durationS = 2;
+        auto st = sim::simulate(topo, tree, *w, o);
+        ASSERT_TRUE(st.ok()) << st.error();
+        for (const auto& t : (*st)->tasks) {
+            if (t.spec->name == "specinvoke") continue;  // mcf's launcher: its forks, not the work
+            EXPECT_EQ(t.state, sim::TaskState::Exited) << spec << " " << t.spec->name;
+            EXPECT_NEAR(t.workDone / 1e9, workS, workS * 0.05) << spec << " " << t.spec->name;  // bursts jitter by up to 2-5%
+        }
+    }
+}
+
 // A burst of 10^18 ns slowed by memory contention ends past int64's nanoseconds: its end stays
 // in the far future instead of wrapping to the past (negative utilisation, tasks "done" in 2 ns).
 TEST(WorkloadJson, ABurstTooLongForTheClockNeverEnds) {
