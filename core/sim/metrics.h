@@ -62,7 +62,8 @@ struct Metrics {
     // preemption, or curr's slice found used at the enqueue)
     long long busyWakeups = 0, wakeupPreemptions = 0;
     // wakees that read their waker's data from another core (TaskSpec::handoffKB), and the
-    // uncontended time those transfers took
+    // uncontended time spent on those transfers (as they run: one the run's end cut short
+    // counts as far as it got, so they never add up to more than the CPU time)
     long long handoffs = 0;
     double handoffNs = 0;
     // The run stalled: every task left was blocked in a Wait, a Barrier or a Take, none running,

@@ -779,8 +779,7 @@ private:
         if (ns <= 0) return;
         t.remaining += ns;
         t.handoffLeftNs = ns;
-        s_.metrics.handoffs++;
-        s_.metrics.handoffNs += ns;
+        s_.metrics.handoffs++;  // its time counts as it is spent (account())
     }
     // what a KB written on `from` costs to read on `to`: nothing within one core, more past the
     // cluster, the LLC and the node (ContentionParams)
@@ -948,6 +947,7 @@ private:
         if (t.handoffLeftNs > 0) {  // reading the waker's data first: no work done meanwhile
             const double transfer = std::min(work, t.handoffLeftNs);
             t.handoffLeftNs -= transfer;
+            s_.metrics.handoffNs += transfer;
             work -= transfer;
         }
         t.workDone += work;

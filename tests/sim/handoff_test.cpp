@@ -98,6 +98,24 @@ TEST(Handoff, CostsByHowFarTheWakerRan) {
     EXPECT_GT(c.handoffCrossLlcNsPerKB, c.handoffLlcNsPerKB);
 }
 
+// A transfer counts as it runs: one too long for the run (1 GiB across nodes: about 1 s here)
+// counted in full at the wakeup, and the hand-offs of a 0.2 s run added up to more than its CPU
+// time.
+TEST(Handoff, ATransferTheRunCutsShortCountsAsFarAsItGot) {
+    static const DomainTree tree = buildTree(everyDistance(), "linux-6.12", true, true);
+    sim::SimOptions o;
+    o.durationS = 0.2;
+    const workload::Workload wl = pingPong(16, 1024.0 * 1024.0);
+    auto st = sim::simulate(everyDistance(), tree, wl, o);
+    ASSERT_TRUE(st.ok()) << st.error();
+    double cpuNs = 0;
+    for (const auto& t : (*st)->tasks) cpuNs += static_cast<double>(t.cpuTime.total());
+    EXPECT_EQ((*st)->metrics.handoffs, 1);
+    EXPECT_GT((*st)->metrics.handoffNs, 0.1e9);
+    EXPECT_LE((*st)->metrics.handoffNs, cpuNs);
+    EXPECT_LE((*st)->metrics.handoffNs, 0.2e9);
+}
+
 // A Post to a queue nobody waits on keeps the item: the taker that comes later reads it from
 // the CPU it was posted on.
 TEST(Handoff, AKeptItemIsReadFromWhereItWasPosted) {
