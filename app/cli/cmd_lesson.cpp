@@ -1,5 +1,6 @@
 // schedscope-cli lesson: the teaching lessons, headless. Prints the text and runs each step
 // through the same command table the user would type.
+#include <algorithm>
 #include <cstdio>
 #include <iostream>
 #include <nlohmann/json.hpp>
@@ -12,9 +13,24 @@ namespace {
 
 int runLesson(const Args& args) {
     if (args.positional().empty() || args.has("list")) {
-        for (const auto& id : listLessons()) {
+        const std::vector<std::string> ids = listLessons();
+        if (args.has("json")) {
+            nlohmann::json list = nlohmann::json::array();
+            for (const auto& id : ids) {
+                auto l = loadLesson(id);
+                nlohmann::json entry = {{"id", id}};
+                if (l) entry.update({{"title", l->title}, {"summary", l->summary}});
+                else entry["error"] = l.error();
+                list.push_back(std::move(entry));
+            }
+            std::cout << list.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
+            return 0;
+        }
+        size_t width = 0;  // the longest id, so that every summary starts in one column
+        for (const auto& id : ids) width = std::max(width, id.size());
+        for (const auto& id : ids) {
             auto l = loadLesson(id);
-            std::printf("%-28s %s\n", id.c_str(), l ? l->summary.c_str() : l.error().c_str());
+            std::printf("%-*s  %s\n", static_cast<int>(width), id.c_str(), l ? l->summary.c_str() : l.error().c_str());
         }
         return 0;
     }
@@ -63,7 +79,7 @@ int runLesson(const Args& args) {
 
 std::vector<Command> lessonCommands() {
     return {{"lesson", "list the lessons, or show one and run its steps headless", "[NAME] [--list] [--json] [--no-run]",
-             {{"list", false, "list the lessons"},
+             {{"list", false, "list the lessons (with --json: their ids, titles and summaries)"},
               {"json", false, "print the lesson's steps and figures as JSON instead of running it"},
               {"no-run", false, "print the text only"}},
              runLesson, 1}};

@@ -249,7 +249,7 @@ Result<BenchRun> standardBench(double durationS) {
     r.topology.name = "pack:2 numa:4 l3:2 core:4 pu:2";
     r.build.arch = Arch::X86_64;
     r.workload = workload::burstsAndSleeps(256, 4, 0.5, 4.0);
-    r.workload.name = r.workload.spec = "bench: 256 tasks, 1 ms bursts, 1 ms sleeps";
+    r.workload.name = r.workload.spec = "1 ms bursts and 1 ms sleeps";
     r.options.durationS = durationS;
     r.options.samplePeriodS = durationS / 100;
     return r;

@@ -497,6 +497,13 @@ TEST(Cli, LessonsListShowAndRun) {
         EXPECT_NE(list.out.find(id), std::string::npos) << id;
     // Every lesson parses, and every step names a real command with valid options.
     auto ids = nlohmann::json::parse(schedscope::test::readFile(std::string(SCHEDSCOPE_RESOURCES) + "/lessons/index.json"));
+    // --list --json gives them as JSON (it printed the text list); the text list's summaries
+    // start in one column, past the longest id
+    const auto listed = nlohmann::json::parse(cli("lesson --list --json").out, nullptr, false);
+    ASSERT_TRUE(listed.is_array());
+    ASSERT_EQ(listed.size(), ids.size());
+    for (const auto& l : listed) EXPECT_FALSE(l.value("summary", "").empty()) << l.dump();
+    EXPECT_NE(list.out.find("07-what-if-on-a-recorded-trace  The bundled"), std::string::npos) << list.out;
     for (const auto& id : ids) {
         CliRun j = cli("lesson " + id.get<std::string>() + " --json");
         ASSERT_EQ(j.status, 0) << id << ": " << j.err;
