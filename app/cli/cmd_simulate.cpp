@@ -122,17 +122,18 @@ int runCompare(const Args& args, const SimSetup& setup) {
     }
     nlohmann::json out = nlohmann::json::object();
     if (!args.has("json"))
-        std::printf("%s: %s off vs on, %lld seeds from %llu\n%-26s %14s %10s %14s %10s %9s  %s\n", setup.workload.spec.c_str(),
-                    what.c_str(), *seeds, static_cast<unsigned long long>(setup.options.seed), "metric", "off mean",
+        std::printf("%s: %s off vs on, %lld seed%s from %llu\n%-26s %14s %10s %14s %10s %9s  %s\n", setup.workload.spec.c_str(),
+                    what.c_str(), *seeds, *seeds == 1 ? "" : "s", static_cast<unsigned long long>(setup.options.seed), "metric", "off mean",
                     "off sd", "on mean", "on sd", "on/off", "95% interval");
     // a run without a value (completion_s when its tasks had not finished) is left out of the
     // statistics and the count of runs with one is shown
+    // (one run has no spread: its sd is "-" and null, not 0)
     auto side = [](const sim::MetricStats& st) {
         if (st.n == 0) return nlohmann::json{{"mean", nullptr}, {"sd", nullptr}, {"n", 0}};
-        return nlohmann::json{{"mean", st.mean}, {"sd", st.sd}, {"n", st.n}};
+        return nlohmann::json{{"mean", st.mean}, {"sd", st.n > 1 ? nlohmann::json(st.sd) : nlohmann::json(nullptr)}, {"n", st.n}};
     };
-    auto cell = [](const sim::MetricStats& st, double v, const char* none) {
-        if (st.n == 0) return std::string(none);
+    auto cell = [](const sim::MetricStats& st, double v, const char* none, int least = 1) {
+        if (st.n < least) return std::string(none);
         char buf[48];
         std::snprintf(buf, sizeof buf, "%.4f", v);
         return std::string(buf);
@@ -149,7 +150,7 @@ int runCompare(const Args& args, const SimSetup& setup) {
         sim::addChangeJson(out[names[i]], change);
         if (args.has("json")) continue;
         std::printf("%-26s %14s %10s %14s %10s ", names[i].c_str(), cell(off, off.mean, "not finished").c_str(),
-                    cell(off, off.sd, "-").c_str(), cell(on, on.mean, "not finished").c_str(), cell(on, on.sd, "-").c_str());
+                    cell(off, off.sd, "-", 2).c_str(), cell(on, on.mean, "not finished").c_str(), cell(on, on.sd, "-", 2).c_str());
         if (change.defined) std::printf("%+8.2f%%", change.relativePct);
         else std::printf("%9s", "-");
         if (change.hasInterval) {

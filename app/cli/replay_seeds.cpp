@@ -20,7 +20,7 @@ double valueOf(const std::string& name, double v) { return name == "completion_s
 
 nlohmann::json sideJson(const sim::MetricStats& s) {
     if (s.n == 0) return {{"mean", nullptr}, {"sd", nullptr}, {"n", 0}};
-    return {{"mean", s.mean}, {"sd", s.sd}, {"n", s.n}};
+    return {{"mean", s.mean}, {"sd", s.n > 1 ? nlohmann::json(s.sd) : nlohmann::json(nullptr)}, {"n", s.n}};  // one run: no spread
 }
 
 }  // namespace
@@ -76,10 +76,14 @@ void ReplaySeeds::print(const replay::ReplayMetrics& recorded, bool withBaseline
         const Row r = row(name, recorded, withBaseline);
         std::printf("  %-22s", name.c_str());
         cell(r.reference, r.reference.mean);
-        if (withBaseline) std::printf(" %10.4f", r.reference.sd);
+        auto spread = [](const sim::MetricStats& s) {
+            if (s.n > 1) std::printf(" %10.4f", s.sd);
+            else std::printf(" %10s", "-");
+        };
+        if (withBaseline) spread(r.reference);
         else std::printf(" %10s", "");
         cell(r.whatIf, r.whatIf.mean);
-        std::printf(" %10.4f", r.whatIf.sd);
+        spread(r.whatIf);
         if (r.change.defined) std::printf(" %+11.2f%%", r.change.relativePct);
         else std::printf(" %12s", "-");
         if (r.change.hasInterval) {

@@ -232,7 +232,7 @@ nlohmann::json WhatIfResult::toJson() const {
     json metrics = json::object();
     auto stats = [](const MetricStats& s) {
         if (s.n == 0) return json{{"mean", nullptr}, {"sd", nullptr}, {"min", nullptr}, {"max", nullptr}, {"n", 0}};
-        return json{{"mean", s.mean}, {"sd", s.sd}, {"min", s.min}, {"max", s.max}, {"n", s.n}};
+        return json{{"mean", s.mean}, {"sd", s.n > 1 ? json(s.sd) : json(nullptr)}, {"min", s.min}, {"max", s.max}, {"n", s.n}};  // one run: no spread
     };
     for (const auto& row : rows()) {
         metrics[row.metric] = {{"off", stats(row.off)}, {"on", stats(row.on)}};
@@ -286,6 +286,7 @@ std::string WhatIfResult::toCsv() const {
     // a side no seed has a value for (completion_s when none finished) leaves its cells empty
     auto side = [&out](const MetricStats& s) {
         if (s.n == 0) out << ",,,,0";
+        else if (s.n == 1) out << s.mean << ",," << s.min << ',' << s.max << ",1";  // one run: no spread
         else out << s.mean << ',' << s.sd << ',' << s.min << ',' << s.max << ',' << s.n;
     };
     for (const auto& r : rows()) {

@@ -65,7 +65,10 @@ QVariant WhatIfTableModel::data(const QModelIndex& index, int role) const {
                                                                       : qs(row.metric);
             if (col != MetricColumn && col != DeltaColumn && (col <= OffSdColumn ? row.off : row.on).n == 0)
                 return col == OffMeanColumn || col == OnMeanColumn ? tr("not finished") : QStringLiteral("\u2013");  // no seed finished
-            if (col == OffSdColumn || col == OnSdColumn) return QString(QStringLiteral("\u00b1") + number(value));
+            if (col == OffSdColumn || col == OnSdColumn) {
+                if ((col == OffSdColumn ? row.off : row.on).n < 2) return QStringLiteral("\u2013");  // one run has no spread
+                return QString(QStringLiteral("\u00b1") + number(value));
+            }
             if (col == DeltaColumn) {
                 // no relative change from nothing to something (numa_migrations 0 -> 34)
                 if (!row.change.defined) return QStringLiteral("\u2013");

@@ -4,6 +4,7 @@
 #include <array>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <map>
 #include <cstdio>
 #include <nlohmann/json.hpp>
@@ -873,6 +874,20 @@ TEST(Cli, CompareSaysWhenTheSeedsGaveOneRun) {
                            "--duration 0.1 --json");
     ASSERT_FALSE(d.is_discarded());
     EXPECT_FALSE(d["seeds_gave_one_run"].get<bool>());
+    // one seed is one run a side: no spread to show ("-", null), and "1 seed"
+    CliRun one = cli("simulate --preset kunpeng920-24 --workload stream:threads=8 --compare cls --seeds 1 --duration 0.05");
+    ASSERT_EQ(one.status, 0) << one.err;
+    EXPECT_NE(one.out.find("cls off vs on, 1 seed from 1\n"), std::string::npos) << one.out;
+    const size_t at = one.out.find("\nthroughput ");
+    ASSERT_NE(at, std::string::npos) << one.out;
+    std::istringstream row(one.out.substr(at + 1, one.out.find('\n', at + 1) - at - 1));
+    std::vector<std::string> cells{std::istream_iterator<std::string>(row), std::istream_iterator<std::string>()};
+    ASSERT_GE(cells.size(), 5u) << one.out;
+    EXPECT_EQ(cells[2], "-") << one.out;  // off sd
+    EXPECT_EQ(cells[4], "-") << one.out;  // on sd
+    const auto oneJson = cliJson("simulate --preset kunpeng920-24 --workload stream:threads=8 --compare cls --seeds 1 --duration 0.05 --json");
+    ASSERT_FALSE(oneJson.is_discarded());
+    EXPECT_TRUE(oneJson["metrics"]["throughput"]["off"]["sd"].is_null()) << oneJson["metrics"]["throughput"].dump();
 }
 
 // A long simulation shows how far it is on a terminal, and nothing of that reaches a pipe.
