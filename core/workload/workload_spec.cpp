@@ -45,7 +45,8 @@ Result<double> secondsParam(const std::map<std::string, std::string>& kv, const 
     if (it == kv.end()) return 0.0;
     char* end = nullptr;
     double v = std::strtod(it->second.c_str(), &end);
-    if (it->second.empty() || *end != '\0' || !std::isfinite(v))
+    // decimal only, as the command line's numbers: strtod also reads "0x10" as 16
+    if (it->second.empty() || *end != '\0' || !std::isfinite(v) || it->second.find_first_of("xX") != std::string::npos)
         return Error{"workload " + wl + ": " + key + "='" + it->second + "' is not a number of seconds"};
     if (v <= 0 || v > 1e5) return Error{"workload " + wl + ": " + key + " must be in (0, 100000] seconds, not " + it->second};
     return v;
@@ -405,6 +406,7 @@ Result<Workload> parseSpec(const std::string& spec, int cpuCount, double runS) {
                 return Error{"workload " + name + ": expected key=value, got '" + tok + "'"};
             }
             lastKey = tok.substr(0, eq);
+            if (lastKey.empty()) return Error{"workload " + name + ": '" + tok + "' names no parameter before its '='"};
             if (lastKey != gen->count && lastKey != "cpus" && lastKey != "duration" && lastKey != "work" &&
                 lastKey != "handoff" && lastKey != gen->option)
                 return Error{"workload " + name + ": unknown parameter '" + lastKey + "' (takes " + gen->count +
@@ -470,7 +472,7 @@ Result<Workload> parseSpec(const std::string& spec, int cpuCount, double runS) {
     if (auto it = p.kv.find("handoff"); it != p.kv.end()) {
         char* end = nullptr;
         const double kb = std::strtod(it->second.c_str(), &end);
-        if (it->second.empty() || *end != '\0' || !(kb >= 0) || kb > kMaxHandoffKB)
+        if (it->second.empty() || *end != '\0' || !(kb >= 0) || kb > kMaxHandoffKB || it->second.find_first_of("xX") != std::string::npos)
             return Error{"workload " + name + ": handoff='" + it->second + "' must be a number of KB from 0 to 1048576"};
         for (TaskSpec& t : w.tasks) t.handoffKB = kb;
     }

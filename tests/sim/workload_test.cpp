@@ -95,6 +95,10 @@ TEST(WorkloadSpec, BadInputIsOneLineError) {
         {"stream:threads=4,cpus=0-99", "beyond the topology"},
         {"stream:copies=4", "unknown parameter 'copies'"},
         {"mcf:copies=2,duration=-1", "duration must be"},
+        // decimal only, as the command line reads numbers; and a value needs its key
+        {"stream:threads=4,duration=0x10", "duration='0x10' is not a number of seconds"},
+        {"stream:threads=4,handoff=0x10", "handoff='0x10' must be a number of KB"},
+        {"stream:=4", "'=4' names no parameter"},
     };
     for (const auto& [spec, msg] : cases) {
         auto w = workload::parseWorkloadSpec(spec, 24);
