@@ -9,6 +9,14 @@
 #include "workload/workload_spec.h"
 
 namespace schedscope::cli {
+namespace {
+// A script that loops at one instant is the workload's fault: its error names the workload
+// (a file's path) as a load error would.
+std::string inWorkload(const SimSetup& setup, const std::string& error) {
+    if (!error.starts_with("simulation stuck")) return error;
+    return "workload " + setup.workload.spec + ": " + error;
+}
+}  // namespace
 
 Result<sim::SchedKnobs> schedKnobOptions(const Args& args) {
     sim::SchedKnobs knobs;
@@ -128,12 +136,12 @@ Result<SimRun> runSimulation(const SimSetup& setup, bool cls, bool node, uint64_
             decisions->push_back(std::move(*d));
         }
         (*sim)->runToEnd();
-        if (const std::string stuck = (*sim)->stuckError(); !stuck.empty()) return Error{stuck};  // as without --explain
+        if (const std::string stuck = (*sim)->stuckError(); !stuck.empty()) return Error{inWorkload(setup, stuck)};  // as without --explain
         run.state = (*sim)->release();
         return run;
     }
     auto st = sim::simulate(setup.topology, run.tree, setup.workload, o);
-    if (!st) return Error{st.error()};
+    if (!st) return Error{inWorkload(setup, st.error())};
     run.state = std::move(*st);
     return run;
 }

@@ -683,6 +683,20 @@ TEST(Cli, ATimerWakeupTakesTheFastPathUnderBalanceWake) {
 
 // A workload file whose two tasks each wait for the other's wakeup: the run says it stalled,
 // when and who waits, where the metrics alone only showed "not finished".
+// A task that wakes itself and waits loops at one instant: the run cannot go on, and the error
+// names the workload file, as a load error does.
+TEST(Cli, AScriptLoopingAtOneInstantNamesItsWorkloadFile) {
+    const std::string file = std::string(SCHEDSCOPE_TEST_SCRATCH) + "/self-wake.json";
+    ASSERT_EQ(0, std::system(("mkdir -p " + std::string(SCHEDSCOPE_TEST_SCRATCH) + " && printf '%s' '" +
+                              R"({"tasks": [{"name": "a", "script": [{"wake": "a"}, {"wait": true}, {"loop_to": 0}]}]})" +
+                              "' > " + file)
+                                 .c_str()));
+    CliRun r = cli("simulate --preset kunpeng920-24 --workload " + file + " --duration 0.05");
+    EXPECT_EQ(r.status, 2);
+    EXPECT_NE(r.err.find("workload " + file + ": simulation stuck at 0.000000 s: task 'a'"), std::string::npos) << r.err;
+    EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+}
+
 TEST(Cli, AWorkloadWhoseTasksWaitForEachOtherSaysItStalled) {
     const std::string file = std::string(SCHEDSCOPE_TEST_SCRATCH) + "/deadlock.json";
     ASSERT_EQ(0, std::system(("mkdir -p " + std::string(SCHEDSCOPE_TEST_SCRATCH) + " && printf '%s' '" +
