@@ -406,7 +406,11 @@ Result<Workload> parseSpec(const std::string& spec, int cpuCount, double runS) {
                 return Error{"workload " + name + ": expected key=value, got '" + tok + "'"};
             }
             lastKey = tok.substr(0, eq);
-            if (lastKey.empty()) return Error{"workload " + name + ": '" + tok + "' names no parameter before its '='"};
+            if (lastKey.empty()) {
+                std::string message = "workload " + name + ": '";
+                message += tok + "' names no parameter before its '='";
+                return Error{message};
+            }
             if (lastKey != gen->count && lastKey != "cpus" && lastKey != "duration" && lastKey != "work" &&
                 lastKey != "handoff" && lastKey != gen->option)
                 return Error{"workload " + name + ": unknown parameter '" + lastKey + "' (takes " + gen->count +
