@@ -166,11 +166,12 @@ void LessonBrowser::fitImages() {
 
 // The list takes every lesson's row when there is room, but no more than a quarter of the
 // browser (at least three rows, scrolled): a short dock (1024x700, tabbed with the trace plots)
-// shared its height evenly, and the lesson's text showed three lines under seven titles.
+// shared its height evenly, and the lesson's text showed three lines under seven titles. Whole
+// rows: a quarter of the height showed eight and a half titles, the last cut through.
 void LessonBrowser::fitList() {
-    const int row = list_->sizeHintForRow(0), frame = 2 * list_->frameWidth() + 4;
-    const int all = row * std::max(1, list_->count()) + frame;
-    list_->setMaximumHeight(std::min(all, std::max(3 * row + frame, height() / 4)));
+    const int row = std::max(1, list_->sizeHintForRow(0)), frame = 2 * list_->frameWidth();
+    const int rows = std::min(std::max(1, list_->count()), std::max(3, (height() / 4 - frame) / row));
+    list_->setMaximumHeight(rows * row + frame);
     if (list_->currentItem()) list_->scrollToItem(list_->currentItem());
 }
 

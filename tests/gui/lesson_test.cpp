@@ -156,6 +156,23 @@ TEST(LessonBrowser, AShortBrowserGivesItsHeightToTheText) {
     EXPECT_TRUE(list->viewport()->rect().contains(list->visualItemRect(list->currentItem()))) << "the lesson's title scrolled away";
 }
 
+// The list shows whole rows at any height: a quarter of a 860-pixel browser showed eight and a
+// half titles, the ninth cut through.
+TEST(LessonBrowser, TheListShowsWholeRows) {
+    LessonBrowser browser;
+    auto* list = browser.findChild<QListWidget*>();
+    ASSERT_NE(list, nullptr);
+    for (int height : {290, 500, 700, 860, 1000}) {
+        browser.resize(700, height);
+        browser.show();
+        QTest::qWait(0);
+        const int row = list->sizeHintForRow(0);
+        ASSERT_GT(row, 0);
+        EXPECT_EQ(list->viewport()->height() % row, 0)
+            << height << " px browser: a " << list->viewport()->height() << " px list of " << row << " px rows";
+    }
+}
+
 // A figure not drawn (here: not asked for, as in a screenshot of the lesson browser) shows its
 // caption in words where Qt would draw a broken-image icon; the lesson's text around it stays.
 TEST(LessonBrowser, AFigureNotDrawnShowsItsCaptionNotABrokenImage) {
