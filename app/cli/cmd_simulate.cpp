@@ -145,7 +145,7 @@ int runCompare(const Args& args, const SimSetup& setup) {
         allStats.push_back(off);
         allStats.push_back(on);
         // no relative change from nothing to something (numa_migrations 0 -> 34)
-        const sim::MetricChange change = sim::metricChange(off, on);
+        const sim::MetricChange change = sim::metricChange(off, on, sim::metricResolutionPct(names[i]));
         out[names[i]] = {{"off", side(off)}, {"on", side(on)}};
         sim::addChangeJson(out[names[i]], change);
         if (args.has("json")) continue;
@@ -156,6 +156,8 @@ int runCompare(const Args& args, const SimSetup& setup) {
         if (change.hasInterval) {
             anyInterval = true;
             std::printf("  %s", sim::intervalText(change).c_str());
+        } else if (change.withinResolution && change.relativePct != 0) {
+            std::printf("  within resolution");
         }
         if (off.n < off.runs || on.n < on.runs) std::printf("  (finished: off %d of %d, on %d of %d)", off.n, off.runs, on.n, on.runs);
         std::printf("\n");

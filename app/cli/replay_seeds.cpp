@@ -57,7 +57,7 @@ ReplaySeeds::Row ReplaySeeds::row(const std::string& name, const replay::ReplayM
             if (k == name) rec = valueOf(name, v);
         r.reference = sim::metricStats({rec});
     }
-    r.change = sim::metricChange(r.reference, r.whatIf);
+    r.change = sim::metricChange(r.reference, r.whatIf, sim::metricResolutionPct(name));
     return r;
 }
 

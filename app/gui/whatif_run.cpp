@@ -160,7 +160,7 @@ std::vector<WhatIfResult::Row> WhatIfResult::rows() const {
         row.metric = name;
         row.off = sim::metricStats(values[0][name]);
         row.on = sim::metricStats(values[1][name]);
-        row.change = sim::metricChange(row.off, row.on);
+        row.change = sim::metricChange(row.off, row.on, sim::metricResolutionPct(name));
         out.push_back(std::move(row));
     }
     return out;

@@ -32,6 +32,8 @@ int WhatIfTableModel::columnCount(const QModelIndex& parent) const { return pare
 QString WhatIfTableModel::deltaTooltip(const WhatIfResult::Row& row) {
     const sim::MetricChange& c = row.change;
     if (!c.defined) return row.off.n && row.on.n ? tr("no relative change from 0") : QString();
+    if (c.withinResolution && c.relativePct != 0)
+        return tr("within the metric's resolution: the wait percentiles come from a histogram of 2% buckets");
     if (!c.hasInterval)
         return tr("no interval: one seed a side, or every seed gave the same figure (the seeds are no measure of the noise)");
     const QString interval = tr("95% interval of the change: %1% to %2% (Welch's t over %3 and %4 seeds)")
@@ -83,7 +85,7 @@ QVariant WhatIfTableModel::data(const QModelIndex& index, int role) const {
         case Qt::ForegroundRole: {
             if (col != DeltaColumn || !row.change.defined) return {};
             // a change the seeds' own spread can explain is neither better nor worse
-            if (row.change.hasInterval && !row.change.significant) return QColor(0x80, 0x80, 0x80);
+            if ((row.change.hasInterval && !row.change.significant) || row.change.withinResolution) return QColor(0x80, 0x80, 0x80);
             const int direction = betterDirection(row.metric);
             if (direction == 0 || std::fabs(row.change.relativePct) < 1.0) return {};
             const bool better = (row.change.relativePct > 0) == (direction > 0);
@@ -103,12 +105,14 @@ QVariant WhatIfTableModel::data(const QModelIndex& index, int role) const {
 QVariant WhatIfTableModel::headerData(int section, Qt::Orientation orientation, int role) const {
     if (orientation != Qt::Horizontal || role != Qt::DisplayRole || section < 0 || section >= ColumnCount) return {};
     switch (section) {
+        // two lines: "NI_RANDOM off mean" and "spread (sd)" on one line each made the columns
+        // wider than their numbers, and the change column went past the panel's edge
         case MetricColumn: return tr("Metric");
-        case OffMeanColumn: return QString(offName_ + tr(" mean"));
-        case OffSdColumn: return tr("spread (sd)");
-        case OnMeanColumn: return QString(onName_ + tr(" mean"));
-        case OnSdColumn: return tr("spread (sd)");
-        case DeltaColumn: return tr("\u0394 on vs off");
+        case OffMeanColumn: return QString(offName_ + tr("\nmean"));
+        case OffSdColumn: return tr("spread\n(sd)");
+        case OnMeanColumn: return QString(onName_ + tr("\nmean"));
+        case OnSdColumn: return tr("spread\n(sd)");
+        case DeltaColumn: return tr("\u0394 on\nvs off");
         default: return {};
     }
 }

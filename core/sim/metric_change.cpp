@@ -60,7 +60,8 @@ double studentT975(double df) {
 std::string intervalText(const MetricChange& c) {
     if (!c.hasInterval) return {};
     char buf[96];
-    std::snprintf(buf, sizeof buf, "%+.2f..%+.2f%%%s", c.lowPct, c.highPct, c.significant ? "" : "  within noise");
+    std::snprintf(buf, sizeof buf, "%+.2f..%+.2f%%%s", c.lowPct, c.highPct,
+                  c.significant ? "" : c.withinResolution ? "  within resolution" : "  within noise");
     return buf;
 }
 
@@ -69,12 +70,16 @@ std::string intervalFootnote(const std::string& reference) {
            "; \"within noise\": it holds 0, so the seeds' own spread can explain the change";
 }
 
-MetricChange metricChange(const MetricStats& off, const MetricStats& on) {
+double metricResolutionPct(const std::string& metric) { return metric.starts_with("wait_p") ? 2.0 : 0.0; }
+
+MetricChange metricChange(const MetricStats& off, const MetricStats& on, double resolutionPct) {
     MetricChange c;
     if (off.n == 0 || on.n == 0 || (off.mean == 0 && on.mean != 0)) return c;
     c.defined = true;
     const double scale = off.mean == 0 ? 0.0 : 100.0 / std::fabs(off.mean);
     c.relativePct = (on.mean - off.mean) * scale;
+    // (a hair over, for a bucket's 2.0% printed from 2.0000000001)
+    c.withinResolution = resolutionPct > 0 && std::fabs(c.relativePct) <= resolutionPct * 1.0001;
     if (off.n < 2 || on.n < 2) return c;
     // a side whose values differ only in their last bits has no spread, not an sd of 1e-16
     // that would make any difference significant
@@ -88,7 +93,7 @@ MetricChange metricChange(const MetricStats& off, const MetricStats& on) {
     c.hasInterval = true;
     c.lowPct = (on.mean - off.mean - half) * scale;
     c.highPct = (on.mean - off.mean + half) * scale;
-    c.significant = c.lowPct > 0 || c.highPct < 0;
+    c.significant = (c.lowPct > 0 || c.highPct < 0) && !c.withinResolution;
     return c;
 }
 

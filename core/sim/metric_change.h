@@ -19,10 +19,18 @@ struct MetricChange {
     // same figure: the seeds are no measure of the noise)
     bool hasInterval = false;
     double lowPct = 0, highPct = 0;  // the interval of (on - off), as a share of |off| (or 0..0)
-    bool significant = false;        // hasInterval and the interval leaves 0 out
+    bool significant = false;        // hasInterval and the interval leaves 0 out, and not withinResolution
+    // the change is no more than the metric can resolve (metricResolutionPct()): a wait
+    // percentile that moved by one 2% bucket, whatever the seeds' spread
+    bool withinResolution = false;
 };
 
-MetricChange metricChange(const MetricStats& off, const MetricStats& on);
+// `resolutionPct`: the smallest relative change the metric can show (0: any)
+MetricChange metricChange(const MetricStats& off, const MetricStats& on, double resolutionPct = 0);
+
+// The wait percentiles come from a histogram of 2% buckets: a change of one bucket is the
+// histogram's, not the workload's. 0 for the other metrics.
+double metricResolutionPct(const std::string& metric);
 
 // The interval as the tables print it, "+12.95..+13.34%", with "  within noise" when it holds
 // 0; "" without an interval.

@@ -165,6 +165,7 @@ void addChangeJson(nlohmann::json& into, const MetricChange& c) {
     into["relative_pct"] = c.defined ? nlohmann::json(c.relativePct) : null;
     into["ci95_pct"] = c.hasInterval ? nlohmann::json{c.lowPct, c.highPct} : null;
     into["significant"] = c.hasInterval ? nlohmann::json(c.significant) : null;
+    if (c.withinResolution) into["within_resolution"] = true;
 }
 
 }  // namespace schedscope::sim

@@ -47,6 +47,29 @@ TEST(MetricChange, ChangeWithinTheSeedsNoiseIsNotSignificant) {
     EXPECT_FALSE(c.significant);
 }
 
+// A wait percentile that moved by one 2% bucket (352.5 -> 359.5 us, no spread on either side)
+// is the histogram's resolution, not a change: it was shown as a +2.0% regression. A move of
+// two buckets is not.
+TEST(MetricChange, AChangeOfOneHistogramBucketIsWithinResolution) {
+    EXPECT_EQ(sim::metricResolutionPct("wait_p95_us"), 2.0);
+    EXPECT_EQ(sim::metricResolutionPct("throughput"), 0.0);
+    const auto bucket = sim::metricChange(sim::metricStats({352.5, 352.5}), sim::metricStats({359.55, 359.55}),
+                                          sim::metricResolutionPct("wait_p95_us"));
+    EXPECT_TRUE(bucket.defined);
+    EXPECT_NEAR(bucket.relativePct, 2.0, 1e-9);
+    EXPECT_TRUE(bucket.withinResolution);
+    EXPECT_FALSE(bucket.significant);
+    const auto spread = sim::metricChange(sim::metricStats({350, 351, 352}), sim::metricStats({357, 358, 359}), 2.0);
+    ASSERT_TRUE(spread.hasInterval);
+    EXPECT_GT(spread.lowPct, 0);
+    EXPECT_FALSE(spread.significant) << "an interval clear of 0, but within the bucket";
+    EXPECT_TRUE(sim::intervalText(spread).ends_with("within resolution")) << sim::intervalText(spread);
+    const auto two = sim::metricChange(sim::metricStats({352.5, 352.5}), sim::metricStats({366.7, 366.7}), 2.0);
+    EXPECT_FALSE(two.withinResolution);
+    // the same change of a metric with no resolution limit is a change
+    EXPECT_FALSE(sim::metricChange(sim::metricStats({352.5, 352.5}), sim::metricStats({359.55, 359.55})).withinResolution);
+}
+
 // One side without spread: its variance term is 0 and df is the other side's n - 1.
 TEST(MetricChange, OneSideWithoutSpread) {
     const auto c = sim::metricChange(sim::metricStats({4, 4, 4}), sim::metricStats({5.5, 6, 6.5}));
