@@ -12,6 +12,9 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QLabel>
+#include <QHeaderView>
+#include <QScrollBar>
+#include <QTableView>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QTimer>
@@ -156,6 +159,25 @@ TEST(WhatIfStats, ChangesWithinTheSeedsNoiseAreNotCalledBetter) {
     const std::string csv = r.toCsv();
     EXPECT_NE(csv.find("relative_pct,ci95_low_pct,ci95_high_pct,significant\n"), std::string::npos) << csv;
     EXPECT_NE(csv.find("throughput,12,2,10,14,3,15,0,15,15,3,25,-16.40"), std::string::npos) << csv;
+}
+
+// A wait percentile one 2% histogram bucket apart on every seed is within resolution: grey,
+// not the red of a regression.
+TEST(WhatIfStats, AWaitPercentileOneBucketApartIsGrey) {
+    WhatIfResult r;
+    for (int k = 0; k < 2; ++k)
+        for (int setting = 0; setting < 2; ++setting) {
+            WhatIfRun run;
+            run.setting = setting;
+            run.seed = 1 + k;
+            run.metrics = {{"wait_p95_us", setting ? 359.55 : 352.5}};
+            r.runs.push_back(run);
+        }
+    WhatIfTableModel model;
+    model.setResult(r);
+    ASSERT_EQ(model.rowCount(), 1);
+    EXPECT_EQ(model.data(model.index(0, WhatIfTableModel::DeltaColumn)).toString(), QStringLiteral("+2.0%"));
+    EXPECT_EQ(model.data(model.index(0, WhatIfTableModel::DeltaColumn), Qt::ForegroundRole).value<QColor>(), QColor(0x80, 0x80, 0x80));
 }
 
 TEST(WhatIfTableModel, PassesTheModelTesterThroughResets) {
@@ -826,6 +848,28 @@ TEST(WhatIfPanel, AStalledWorkloadIsNamedInTheStatus) {
 // The migrations plot's title fits the plot, as the trace plots' titles do: a point or two
 // smaller, then elided at its end, never cut at both sides as it was at the plot's narrowest
 // (220 px) or in a small export.
+// At the screenshot's default size the table's columns fit its width: one-line headers
+// ("NI_RANDOM off mean", "spread (sd)") made them wider than their numbers and pushed the
+// change column past the edge.
+TEST(WhatIfPanel, TheTableFitsTheDefaultSize) {
+    WhatIfPanel panel;
+    panel.resize(1400, 860);
+    panel.show();
+    panel.setTopologyPreset(QStringLiteral("kunpeng920-24"));
+    panel.setWorkload(QStringLiteral("stream:threads=2,cpus=0-23"));
+    panel.setCompare(QStringLiteral("ni-random"));
+    panel.setSeeds(2);
+    panel.setDuration(0.02);
+    QSignalSpy finished(&panel, &WhatIfPanel::finished);
+    panel.run();
+    ASSERT_TRUE(finished.wait(120'000));
+    QTest::qWait(0);
+    auto* table = panel.findChild<QTableView*>();
+    ASSERT_NE(table, nullptr);
+    EXPECT_EQ(table->horizontalScrollBar()->maximum(), 0)
+        << "the table is " << table->width() << " px wide, " << table->horizontalHeader()->length() << " px of columns";
+}
+
 TEST(WhatIfPanel, TheMigrationsPlotsTitleFitsThePlot) {
     WhatIfPanel panel;
     QCustomPlot* plot = panel.plot();
