@@ -258,11 +258,12 @@ Result<Workload> parse(const std::string& text, const std::string& origin, int c
     if (!unit) return Error{unit.error()};
     w.unit = *unit;
     if (doc.contains("duration_s")) {
-        auto d = positive(doc["duration_s"], origin, "duration_s");
-        if (!d) return Error{d.error()};
-        // the simulator's range (0 would silently mean --duration's)
-        if (!(*d > 0) || *d > 1e5) return Error{origin + ": duration_s must be in (0, 100000] seconds"};
-        w.durationS = *d;
+        // the simulator's range (0 would silently mean --duration's), one message for anything
+        // outside it (a negative one was told "from 0 to 1e12")
+        const json& d = doc["duration_s"];
+        if (!d.is_number() || !(d.get<double>() > 0) || d.get<double>() > 1e5)
+            return Error{origin + ": duration_s must be a number of seconds in (0, 100000]"};
+        w.durationS = d.get<double>();
     }
     std::map<std::string, int> byName;
     for (size_t i = 0; i < doc["tasks"].size(); ++i) {

@@ -1,5 +1,8 @@
 #include "workload/workload_json_writer.h"
 
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <set>
 
@@ -80,8 +83,10 @@ json workloadToJson(const Workload& w, int cpuCount) {
 }
 
 Status saveWorkloadFile(const Workload& w, int cpuCount, const std::string& path) {
+    std::error_code ec;
+    if (std::filesystem::is_directory(path, ec)) return Error{path + ": is a directory; name the workload file to write"};
     std::ofstream out(path, std::ios::trunc);
-    if (!out) return Error{path + ": cannot write the workload file"};
+    if (!out) return Error{path + ": cannot write the workload file (" + std::strerror(errno) + ")"};
     out << workloadToJson(w, cpuCount).dump(1, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
     out.close();
     if (!out) return Error{path + ": cannot write the workload file"};

@@ -341,7 +341,10 @@ TEST(CliReplay, SavedWorkloadRunsTheSameWithSimulate) {
     EXPECT_EQ(s["migrations_by_level"], r["migrations_by_level"]);
     EXPECT_EQ(s["wait_latency_us"]["p50"], r["wait_latency_us"]["p50"]);
     expectOneLineError(cli("replay " + trace("replay/pingpong.dat") + " --save-workload /nonexistent-dir/w.json"),
-                       "/nonexistent-dir/w.json");
+                       "/nonexistent-dir/w.json: cannot write the workload file (No such file or directory)");
+    // a directory is named as one (it said "cannot write" and no reason)
+    expectOneLineError(cli("replay " + trace("replay/pingpong.dat") + " --save-workload " + SCHEDSCOPE_TEST_SCRATCH),
+                       std::string(SCHEDSCOPE_TEST_SCRATCH) + ": is a directory; name the workload file to write");
 }
 
 TEST(CliReplay, TraceWithoutSchedSwitch) {

@@ -187,12 +187,12 @@ TEST(WorkloadJson, DuplicateKeysNulBytesDeepNestingAndSyntaxErrors) {
     ASSERT_FALSE(syntax.ok());
     EXPECT_NE(syntax.error().find("x.json: not valid JSON (parse error at line 2, column"), std::string::npos) << syntax.error();
 
-    for (const char* duration : {"0", "100001"}) {
+    for (const char* duration : {"0", "100001", "-1", "\"1\""}) {
         auto w = workload::parseWorkloadJson(std::string(R"({"duration_s":)") + duration +
                                                  R"(,"tasks":[{"name":"a","script":[{"run_ms":1}]}]})",
                                              "x.json", 4);
         ASSERT_FALSE(w.ok()) << duration;
-        EXPECT_EQ(w.error(), "x.json: duration_s must be in (0, 100000] seconds");
+        EXPECT_EQ(w.error(), "x.json: duration_s must be a number of seconds in (0, 100000]");
     }
 }
 
