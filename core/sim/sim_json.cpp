@@ -20,12 +20,14 @@ double taskRate(const Task& t, const workload::Workload& wl, double elapsed) {
 
 double completion(const SimState& s) {
     int64_t last = 0;
+    bool started = false;
     for (const auto& t : s.tasks) {
-        if (t.state == TaskState::NotStarted) continue;
+        if (t.state == TaskState::NotStarted) continue;  // never forked: nothing to wait for
         if (t.exitedAt < 0) return -1;
+        started = true;
         last = std::max(last, t.exitedAt);
     }
-    return static_cast<double>(last) / 1e9;
+    return started ? static_cast<double>(last) / 1e9 : -1;  // a run where nothing started completed nothing
 }
 
 nlohmann::json stalledJson(const SimState& s) {

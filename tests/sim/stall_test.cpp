@@ -71,3 +71,30 @@ TEST(Stall, ATaskAsleepOnATimerOrFinishedRunsAreNoStall) {
 
 }  // namespace
 }  // namespace schedscope::test
+
+namespace schedscope::test {
+namespace {
+
+// A workload none of whose tasks ever starts (all "start": false, nothing forks them) completed
+// nothing: no completion time, where it said 0 s.
+TEST(Completion, ARunWhereNothingStartedHasNoCompletionTime) {
+    workload::Workload wl;
+    workload::TaskSpec t;
+    t.name = "never";
+    t.startAtBegin = false;
+    t.script = {op(OpKind::Run, 1e6)};
+    wl.tasks = {t};
+    const auto st = run(wl, 0.01);
+    ASSERT_TRUE(st);
+    const auto j = sim::simResultToJson(*st, wl, {"2 cores", "linux-6.12", true, true, "never"});
+    EXPECT_TRUE(j["metrics"]["completion_s"].is_null()) << j["metrics"]["completion_s"].dump();
+    // one that starts and exits has one
+    wl.tasks[0].startAtBegin = true;
+    const auto ran = run(wl, 0.01);
+    ASSERT_TRUE(ran);
+    const auto jr = sim::simResultToJson(*ran, wl, {"2 cores", "linux-6.12", true, true, "ran"});
+    EXPECT_NEAR(jr["metrics"]["completion_s"].get<double>(), 0.001, 1e-4);
+}
+
+}  // namespace
+}  // namespace schedscope::test
