@@ -59,6 +59,16 @@ WhatIfResult handMadeResult() {
     return r;
 }
 
+// Sets the panel up for a comparison of `workload` on a preset machine.
+void setUpComparison(WhatIfPanel& panel, const char* preset, const char* workload, const char* compare, int seeds,
+                     double duration) {
+    panel.setTopologyPreset(QString::fromLatin1(preset));
+    panel.setWorkload(QString::fromLatin1(workload));
+    panel.setCompare(QString::fromLatin1(compare));
+    panel.setSeeds(seeds);
+    panel.setDuration(duration);
+}
+
 // completion_s is NaN for a run whose tasks had not finished: such runs stay out of the mean,
 // and a side where none finished says so instead of showing a number.
 TEST(WhatIfStats, UnfinishedRunsStayOutOfTheMeans) {
@@ -211,11 +221,7 @@ TEST(WhatIfPanel, RunsBothSettingsAndShowsTableBarsHeatAndExports) {
     WhatIfPanel panel;
     panel.resize(1100, 720);
     panel.show();
-    panel.setTopologyPreset(QStringLiteral("kunpeng920-24"));
-    panel.setWorkload(QStringLiteral("stream:threads=4,cpus=0-23"));
-    panel.setCompare(QStringLiteral("cls"));
-    panel.setSeeds(2);
-    panel.setDuration(0.2);
+    setUpComparison(panel, "kunpeng920-24", "stream:threads=4,cpus=0-23", "cls", 2, 0.2);
     auto* bar = panel.findChild<QProgressBar*>();
     ASSERT_NE(bar, nullptr);
     EXPECT_EQ(bar->text(), QStringLiteral("no runs yet"));
@@ -845,9 +851,6 @@ TEST(WhatIfPanel, AStalledWorkloadIsNamedInTheStatus) {
     EXPECT_FALSE(status.contains(QLatin1Char('\n')));
 }
 
-// The migrations plot's title fits the plot, as the trace plots' titles do: a point or two
-// smaller, then elided at its end, never cut at both sides as it was at the plot's narrowest
-// (220 px) or in a small export.
 // At the screenshot's default size the table's columns fit its width: one-line headers
 // ("NI_RANDOM off mean", "spread (sd)") made them wider than their numbers and pushed the
 // change column past the edge.
@@ -855,11 +858,7 @@ TEST(WhatIfPanel, TheTableFitsTheDefaultSize) {
     WhatIfPanel panel;
     panel.resize(1400, 860);
     panel.show();
-    panel.setTopologyPreset(QStringLiteral("kunpeng920-24"));
-    panel.setWorkload(QStringLiteral("stream:threads=2,cpus=0-23"));
-    panel.setCompare(QStringLiteral("ni-random"));
-    panel.setSeeds(2);
-    panel.setDuration(0.02);
+    setUpComparison(panel, "kunpeng920-24", "stream:threads=2,cpus=0-23", "ni-random", 2, 0.02);
     QSignalSpy finished(&panel, &WhatIfPanel::finished);
     panel.run();
     ASSERT_TRUE(finished.wait(120'000));
@@ -870,6 +869,9 @@ TEST(WhatIfPanel, TheTableFitsTheDefaultSize) {
         << "the table is " << table->width() << " px wide, " << table->horizontalHeader()->length() << " px of columns";
 }
 
+// The migrations plot's title fits the plot, as the trace plots' titles do: a point or two
+// smaller, then elided at its end, never cut at both sides as it was at the plot's narrowest
+// (220 px) or in a small export.
 TEST(WhatIfPanel, TheMigrationsPlotsTitleFitsThePlot) {
     WhatIfPanel panel;
     QCustomPlot* plot = panel.plot();
