@@ -134,7 +134,6 @@ public:
             for (const auto& op : t.spec->script) hotOps_.push_back({op.kind, op.to, op.amountNs, op.jitter, op.count});
         }
         scriptStart_.push_back(hotOps_.size());
-        coreBusy_.assign(n, 0);
         for (size_t l = 0; l < spread_.size(); ++l) spread_[l].busy.assign(l == 3 ? s.topo->nodes.size() + 1 : n, 0);
         size_t widestCore = 1;
         for (const CpuInfo& ci : s.info) widestCore = std::max(widestCore, ci.siblings.size());
@@ -389,7 +388,6 @@ private:
     // time in perf. Here it is one add where the task's row is.
     static constexpr size_t kDenseCpuTimeEntries = size_t{1} << 20;  // 8 MB
     std::vector<int64_t> cpuTimeNs_;
-    std::vector<int> coreBusy_;  // per core (CpuInfo::core): its CPUs running a task
     std::vector<double> smtSlowdownByBusy_;  // smtSlowdownOf() by a core's busy CPUs
     // Metrics::busyUnitNs as the run goes: per level (core, cluster, LLC, node), each unit's
     // CPUs running a task, the units with any, and since when that number holds
@@ -399,6 +397,8 @@ private:
         int64_t since = 0;
     };
     std::array<SpreadLevel, 4> spread_;
+    // a core's (CpuInfo::core) CPUs running a task: the spread's core level counts them
+    int coreBusy(int core) const { return spread_[0].busy[static_cast<size_t>(core)]; }
     // rq(cpu).curr, packed: the re-timing reads it for every CPU next to a switch (a whole node
     // when its memory demand changes), and a Cpu is several cache lines
     std::vector<int> running_;
@@ -564,7 +564,7 @@ private:
             cachePart = cacheTime(tr, ci) * ci.capacitySlowness;
         }
         cpuPart *= ci.capacitySlowness;
-        const size_t busyThreads = static_cast<size_t>(coreBusy_[static_cast<size_t>(ci.core)]);
+        const size_t busyThreads = static_cast<size_t>(coreBusy(ci.core));
         cpuPart *= smtSlowdownByBusy_[std::min(busyThreads, smtSlowdownByBusy_.size() - 1)];  // its siblings run too
         double memPart = 0;
         if (tr.memFraction > 0) {
@@ -686,12 +686,15 @@ private:
         const CpuInfo& ci = info(cpu);
         const auto& c = s_.contention;
         const size_t cl = static_cast<size_t>(ci.cluster), llc = static_cast<size_t>(ci.llc), node = static_cast<size_t>(t.homeNode);
-        clusterUsers_[cl].add(tr.memFraction, tr.bandwidthGBs, joins);
-        clusterStretch_[cl] = clusterUsers_[cl].stretch(c.clusterGBs);
-        llcUsers_[llc].add(tr.memFraction, tr.bandwidthGBs, joins);
-        llcStretch_[llc] = llcUsers_[llc].stretch(c.llcGBs);
-        nodeUsers_[node].add(tr.memFraction, tr.bandwidthGBs, joins);
-        nodeStretch_[node] = nodeUsers_[node].stretch(c.nodeGBs);
+        // a resource without a capacity never stretches (its stretch stays 1): no users kept
+        auto join = [&](BandwidthUsers& users, double& stretch, double capacity) {
+            if (capacity <= 0) return;
+            users.add(tr.memFraction, tr.bandwidthGBs, joins);
+            stretch = users.stretch(capacity);
+        };
+        join(clusterUsers_[cl], clusterStretch_[cl], c.clusterGBs);
+        join(llcUsers_[llc], llcStretch_[llc], c.llcGBs);
+        join(nodeUsers_[node], nodeStretch_[node], c.nodeGBs);
     }
 
     // task_numa_work() and the NUMA hinting faults, coarsely: the memory of the task running on
@@ -823,9 +826,8 @@ private:
         r.curr = next;
         running_[static_cast<size_t>(cpu)] = next;
         s_.cpuChanged(cpu);
-        const int nowBusy = (next >= 0) - (prev >= 0);
-        coreBusy_[static_cast<size_t>(info(cpu).core)] += nowBusy;
-        if (nowBusy) noteSpread(info(cpu), nowBusy);
+        // (noteSpread() keeps coreBusy() too)
+        if (const int nowBusy = (next >= 0) - (prev >= 0)) noteSpread(info(cpu), nowBusy);
         if (prev < 0 && next >= 0) r.busySince = s_.now;
         if (prev >= 0 && next < 0 && r.busySince >= 0) { r.busyTotal += s_.now - r.busySince; r.busySince = -1; }
         if (next < 0) cancelBurstEnd(cpu);
