@@ -4,6 +4,8 @@
 #include <cmath>
 #include <cstdio>
 
+#include "sim/socket_bandwidth.h"
+
 namespace schedscope::sim {
 
 double resourceStretch(double demand, double capacity) {
@@ -155,13 +157,28 @@ ContentionParams contentionParamsFor(const Topology& t) {
     // Naples' shape: a node of two CCXs, each an L3 of at most 4 cores. A large LLC that is half
     // a node is another machine: a 2-socket Xeon whose source shows one node (hwloc's
     // CPUID-only exports) would otherwise be given a Naples node's 30 GB/s for 72 CPUs.
-    if (t.arch == Arch::X86_64 && smt && llcSize <= 8 && llcSize * 2 == nodeSize) {
+    // (An Intel CPU is never Naples: a Xeon Phi in SNC mode has the shape.)
+    const bool amdOrUnknown = t.cpuVendor.empty() || t.cpuVendor == "AuthenticAMD" || t.cpuVendor == "HygonGenuine";
+    if (t.arch == Arch::X86_64 && amdOrUnknown && smt && llcSize <= 8 && llcSize * 2 == nodeSize) {
         // EPYC 7601 Naples: 2 DDR4-2666 channels per node (42.7 GB/s raw, ~30 GB/s stream),
         // an 8 MB L3 per 4-core CCX. Only the node is a bandwidth bottleneck.
         p.nodeGBs = 30;
         p.llcGBs = 0;
         if (p.llcCacheMB <= 0) p.llcCacheMB = 8;  // a CCX's L3
         p.origin = "EPYC 7601: 2 DDR4 channels per node (~30 GB/s stream per node)";
+        return p;
+    }
+    // a server CPU whose memory channels are known: its socket's STREAM share of their peak,
+    // divided among the socket's nodes
+    if (const auto memory = socketMemoryOf(t)) {
+        p.nodeGBs = std::round(memory->streamGBs() * socketsPerNode(t) * 10) / 10;  // to 0.1 GB/s
+        char origin[256];
+        std::snprintf(origin, sizeof origin,
+                      "%s: %d x %s per socket, %.0f GB/s peak, %.0f%% of it as STREAM draws, %.3g socket(s) a node; "
+                      "no cluster/LLC bandwidth bottleneck; cache sizes from the topology",
+                      memory->platform.c_str(), memory->channels, memory->memory.c_str(), memory->peakGBs(),
+                      100 * kStreamShareOfPeak, socketsPerNode(t));
+        p.origin = origin;
         return p;
     }
     p.nodeGBs = 10.0 * std::max(2, nodeSize / 4);

@@ -48,7 +48,8 @@ struct ContentionParams {
 };
 
 // Parameters for a topology: calibrated values for the known machines (Kunpeng 920: arm64,
-// 4-core clusters, an LLC per node; AMD EPYC 7601: 2 CCX L3s per node), generic ones otherwise.
+// 4-core clusters, an LLC per node; AMD EPYC 7601: 2 CCX L3s per node), a server CPU's memory
+// channels where its platform is known (socket_bandwidth.h), generic ones otherwise.
 ContentionParams contentionParamsFor(const Topology& topology);
 
 // Each CPU's cluster cache and LLC in MB, by CPU id (0: none modelled): a hybrid CPU's Atom
