@@ -147,14 +147,25 @@ Result<DerivedWorkload> deriveWorkload(const tracing::EventStore& store, const T
     const bool smtCorrected = opt.smtSlowdown > 1.0 && !opt.smtSiblings.empty();
     const SiblingBusy siblingBusy = smtCorrected ? SiblingBusy(timelines.slices, opt.smtSiblings) : SiblingBusy();
     uint64_t ranNs = 0, sharedNs = 0;
-    // the work of running on `cpu` over [a, b): its capacity, less while a sibling ran too
+    sim::ContentionParams smt;
+    smt.smtSlowdown = opt.smtSlowdown;
+    std::vector<uint64_t> byBusy;  // of one run: its ns with k siblings busy
+    // the work of running on `cpu` over [a, b): its capacity, less while siblings ran too (each
+    // of k + 1 busy threads of a core runs smtSlowdownOf(k + 1) times slower than one alone)
     auto workOf = [&](int cpu, uint64_t a, uint64_t b) {
         const double cap = capOf(cpu);
         ranNs += b - a;
         if (!smtCorrected) return static_cast<double>(b - a) * cap;
-        const uint64_t shared = siblingBusy.overlapNs(cpu, a, b);
+        byBusy.assign(byBusy.size(), 0);
+        siblingBusy.addOverlapByBusy(cpu, a, b, byBusy);
+        uint64_t shared = 0;
+        double work = 0;
+        for (size_t k = 1; k < byBusy.size(); ++k) {
+            shared += byBusy[k];
+            work += static_cast<double>(byBusy[k]) / sim::smtSlowdownOf(smt, static_cast<int>(k) + 1);
+        }
         sharedNs += shared;
-        return (static_cast<double>(b - a - shared) + static_cast<double>(shared) / opt.smtSlowdown) * cap;
+        return (static_cast<double>(b - a - shared) + work) * cap;
     };
 
     auto commRx = compile(opt.commRegex, what, "--comm");
@@ -506,7 +517,8 @@ Result<DerivedWorkload> deriveWorkload(const tracing::EventStore& store, const T
     if (smtCorrected && ranNs > 0)
         as.push_back("CPU time while an SMT sibling ran too (" + num(100.0 * static_cast<double>(sharedNs) / static_cast<double>(ranNs)) +
                      "% of the kept tasks' time) is replayed as 1/" + num(opt.smtSlowdown) +
-                     " of the work: the thread had part of the core, as the simulator gives it when both run");
+                     " of the work (with k threads of a core busy, 1/k^" + num(1.0 - std::log2(2.0 / opt.smtSlowdown)) +
+                     "): the thread had part of the core, as the simulator gives it when they run together");
     if (inferredPinned)
         as.push_back("CPU affinity inferred for " + std::to_string(inferredPinned) +
                      " task(s): the CPUs they kept to after an affinity migration, or while they waited >= 10 ms with "

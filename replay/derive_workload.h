@@ -64,7 +64,8 @@ struct DeriveOptions {
     std::vector<unsigned> capacity;
     // The recording machine's SMT siblings per CPU, and how much slower a thread ran while one of
     // them ran too (the contention model's smtSlowdown for that machine): such CPU time is
-    // replayed as time / smtSlowdown of work. Empty, or 1: CPU time is work as it is.
+    // replayed as time / smtSlowdown of work, time with k threads of the core busy as time /
+    // smtSlowdownOf(k) (SMT4, SMT8). Empty, or 1: CPU time is work as it is.
     std::vector<CpuSet> smtSiblings;
     double smtSlowdown = 1.0;
     int cpuCount = 0;  // CPUs of the recording machine; 0: the highest CPU in the trace + 1

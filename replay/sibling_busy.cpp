@@ -1,36 +1,54 @@
 #include "sibling_busy.h"
 
 #include <algorithm>
+#include <utility>
 
 namespace schedscope::replay {
 
 SiblingBusy::SiblingBusy(const RunSlicesByCpu& slices, const std::vector<CpuSet>& siblings) {
     busy_.resize(slices.size());
+    std::vector<std::pair<uint64_t, int>> edges;  // a sibling starts (+1) or stops (-1) running
     for (size_t c = 0; c < slices.size() && c < siblings.size(); ++c) {
-        std::vector<Span>& out = busy_[c];
+        edges.clear();
         siblings[c].forEach([&](int s) {
             if (s == static_cast<int>(c) || s < 0 || static_cast<size_t>(s) >= slices.size()) return;
-            for (const tracing::RunSlice& r : slices[static_cast<size_t>(s)])
-                if (r.pid > 0 && r.end > r.start) out.push_back({r.start, r.end});  // pid 0: the idle task
+            for (const tracing::RunSlice& r : slices[static_cast<size_t>(s)]) {
+                if (r.pid <= 0 || r.end <= r.start) continue;  // pid 0: the idle task
+                edges.emplace_back(r.start, +1);
+                edges.emplace_back(r.end, -1);
+            }
         });
-        // several siblings (SMT4, SMT8): their union, a sibling busy whichever it is
-        std::sort(out.begin(), out.end(), [](const Span& a, const Span& b) { return a.start < b.start; });
-        size_t kept = 0;
-        for (const Span& s : out) {
-            if (kept > 0 && s.start <= out[kept - 1].end) out[kept - 1].end = std::max(out[kept - 1].end, s.end);
-            else out[kept++] = s;
+        std::sort(edges.begin(), edges.end());
+        std::vector<Span>& out = busy_[c];
+        int running = 0;
+        for (size_t i = 0; i < edges.size();) {
+            const uint64_t at = edges[i].first;
+            for (; i < edges.size() && edges[i].first == at; ++i) running += edges[i].second;
+            if (i == edges.size() || running <= 0) continue;
+            const uint64_t next = edges[i].first;
+            if (!out.empty() && out.back().end == at && out.back().busy == running) out.back().end = next;
+            else out.push_back({at, next, running});
         }
-        out.resize(kept);
+    }
+}
+
+void SiblingBusy::addOverlapByBusy(int cpu, uint64_t start, uint64_t end, std::vector<uint64_t>& byBusy) const {
+    if (cpu < 0 || static_cast<size_t>(cpu) >= busy_.size() || end <= start) return;
+    const std::vector<Span>& spans = busy_[static_cast<size_t>(cpu)];
+    // the first span ending after `start`
+    auto it = std::upper_bound(spans.begin(), spans.end(), start, [](uint64_t t, const Span& s) { return t < s.end; });
+    for (; it != spans.end() && it->start < end; ++it) {
+        const size_t k = static_cast<size_t>(it->busy);
+        if (byBusy.size() <= k) byBusy.resize(k + 1, 0);
+        byBusy[k] += std::min(end, it->end) - std::max(start, it->start);
     }
 }
 
 uint64_t SiblingBusy::overlapNs(int cpu, uint64_t start, uint64_t end) const {
-    if (cpu < 0 || static_cast<size_t>(cpu) >= busy_.size() || end <= start) return 0;
-    const std::vector<Span>& spans = busy_[static_cast<size_t>(cpu)];
-    // the first span ending after `start`
-    auto it = std::upper_bound(spans.begin(), spans.end(), start, [](uint64_t t, const Span& s) { return t < s.end; });
+    std::vector<uint64_t> byBusy;
+    addOverlapByBusy(cpu, start, end, byBusy);
     uint64_t sum = 0;
-    for (; it != spans.end() && it->start < end; ++it) sum += std::min(end, it->end) - std::max(start, it->start);
+    for (uint64_t ns : byBusy) sum += ns;
     return sum;
 }
 

@@ -1,8 +1,10 @@
 #pragma once
-// When a CPU's SMT siblings were busy in the recording. A thread whose sibling runs too gets
-// part of the core (the simulator's contention model slows it by smtSlowdown), so recorded CPU
-// time with a busy sibling is less work than the same time alone: replay turns it into work at
-// the speed it ran, or a what-if on the same machine would pay the sharing twice.
+// When a CPU's SMT siblings were busy in the recording, and how many of them. A thread whose
+// siblings run too gets part of the core (the simulator's contention model slows each of k busy
+// threads by smtSlowdownOf(k)), so recorded CPU time with busy siblings is less work than the
+// same time alone: replay turns it into work at the speed it ran, or a what-if on the same
+// machine would pay the sharing twice. On an SMT4 or SMT8 core the speed depends on how many
+// of the others ran, not only on whether one did.
 #include <cstdint>
 #include <vector>
 
@@ -20,12 +22,16 @@ public:
 
     // Of [start, end) on `cpu`, the ns during which some sibling ran a task (not idle).
     uint64_t overlapNs(int cpu, uint64_t start, uint64_t end) const;
+    // Of [start, end) on `cpu`, the ns during which exactly k siblings ran a task, added to
+    // byBusy[k] for k >= 1 (the vector grows to the largest k met).
+    void addOverlapByBusy(int cpu, uint64_t start, uint64_t end, std::vector<uint64_t>& byBusy) const;
 
 private:
     struct Span {
         uint64_t start, end;
+        int busy;  // siblings running a task over [start, end), >= 1
     };
-    std::vector<std::vector<Span>> busy_;  // per CPU: its siblings' busy time, sorted and merged
+    std::vector<std::vector<Span>> busy_;  // per CPU: sorted, disjoint, only where a sibling ran
 };
 
 }  // namespace schedscope::replay

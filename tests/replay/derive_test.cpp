@@ -7,6 +7,7 @@
 #include "derive_workload.h"
 #include "runqueue_depth.h"
 #include "sibling_busy.h"
+#include "sim/contention.h"
 
 using namespace schedscope;
 using namespace schedscope::replay;
@@ -443,4 +444,54 @@ TEST(SiblingBusy, OverlapIsTheUnionOfTheOtherThreadsBusyTime) {
     EXPECT_EQ(busy.overlapNs(1, 0, 1000), 100u + 150u);  // its own slices do not count: 2's
     EXPECT_EQ(busy.overlapNs(4, 0, 1000), 0u);           // no sibling
     EXPECT_EQ(busy.overlapNs(9, 0, 1000), 0u);           // no such CPU
+}
+
+// The same slices by how many siblings ran at once: 1 over 0-50, 100-150, 300-350 and 400-500,
+// 2 over 50-100 and 350-400.
+TEST(SiblingBusy, OverlapByTheNumberOfBusySiblings) {
+    using tracing::RunSlice;
+    schedscope::replay::RunSlicesByCpu slices(4);
+    slices[1] = {{0, 100, 7}, {100, 300, 0}, {300, 400, 8}};
+    slices[2] = {{50, 150, 9}, {350, 500, 10}};
+    const CpuSet core = *CpuSet::parseList("0-3");
+    const schedscope::replay::SiblingBusy busy(slices, {core, core, core, core});
+    std::vector<uint64_t> byBusy;
+    busy.addOverlapByBusy(0, 0, 1000, byBusy);
+    ASSERT_EQ(byBusy.size(), 3u);
+    EXPECT_EQ(byBusy[1], 50u + 50u + 50u + 100u);
+    EXPECT_EQ(byBusy[2], 50u + 50u);
+    busy.addOverlapByBusy(0, 60, 360, byBusy);  // adds to what is there
+    EXPECT_EQ(byBusy[1], 250u + 50u + 50u);
+    EXPECT_EQ(byBusy[2], 100u + 40u + 10u);
+}
+
+// An SMT4 core: a thread that ran 10 ms with all three siblings busy did the work the simulator
+// gives each of 4 busy threads (10 ms / smtSlowdownOf(4) = 3.9 ms), not the 10 / 1.6 of one
+// busy sibling; one that ran with one, then two siblings busy, 5 / 1.6 + 5 / smtSlowdownOf(3).
+TEST(DeriveWorkload, SmtFourCpuTimeIsReplayedByHowManySiblingsRan) {
+    const int D = 400;
+    Seq s;
+    s.comm(A, "a").comm(B, "b").comm(C, "c").comm(D, "d");
+    s.sw(0, 0, 0, A).sw(0, 1, 0, B).sw(0, 2, 0, C).sw(0, 3, 0, D);
+    s.sw(10 * ms, 0, A, 0, TaskState::Dead).sw(10 * ms, 1, B, 0, TaskState::Dead);
+    s.sw(10 * ms, 2, C, 0, TaskState::Dead).sw(10 * ms, 3, D, 0, TaskState::Dead);
+    DeriveOptions o;
+    const CpuSet core = *CpuSet::parseList("0-3");
+    o.smtSiblings = {core, core, core, core};
+    o.smtSlowdown = 1.6;
+    o.cpuCount = 4;
+    DerivedWorkload d = s.derive(o);
+    sim::ContentionParams p;
+    for (int pid : {A, B, C, D}) {
+        const auto& t = taskOf(d, pid);
+        ASSERT_FALSE(t.script.empty());
+        EXPECT_NEAR(t.script[0].amountNs, 10e6 / sim::smtSlowdownOf(p, 4), 1) << pid;
+    }
+
+    Seq two;
+    two.comm(A, "a").comm(B, "b").comm(C, "c");
+    two.sw(0, 0, 0, A).sw(0, 1, 0, B).sw(0, 3, 0, 0).sw(5 * ms, 2, 0, C);
+    two.sw(10 * ms, 0, A, 0, TaskState::Dead).sw(10 * ms, 1, B, 0, TaskState::Dead).sw(10 * ms, 2, C, 0, TaskState::Dead);
+    DerivedWorkload d2 = two.derive(o);
+    EXPECT_NEAR(taskOf(d2, A).script[0].amountNs, 5e6 / 1.6 + 5e6 / sim::smtSlowdownOf(p, 3), 1);
 }
