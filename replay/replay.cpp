@@ -195,7 +195,10 @@ ReplayMetrics metricsFromSim(sim::SimState& s, size_t taskCount) {
     m.waitLatency = s.metrics.waitLatency;
     m.busyWakeups = s.metrics.busyWakeups;
     m.wakeupPreemptions = s.metrics.wakeupPreemptions;
-    for (const auto& c : s.cpus) m.cpuUtilisation.push_back(static_cast<double>(c.busyTotal) / 1e9 / std::max(1e-9, m.elapsedS));
+    // NaN (null in JSON) where the machine has no online CPU: offline, or a gap in sparse ids
+    for (const auto& c : s.cpus)
+        m.cpuUtilisation.push_back(s.online.test(c.id) ? static_cast<double>(c.busyTotal) / 1e9 / std::max(1e-9, m.elapsedS)
+                                                       : std::nan(""));
     m.tasks.resize(taskCount);
     bool allExited = true;
     double last = 0;

@@ -41,7 +41,7 @@ struct ReplayMetrics {
     // wakeups onto a CPU running another task, and those that preempted it at once
     // (wakeup_preemptions.h; the simulator's sim::Metrics counters)
     long long busyWakeups = 0, wakeupPreemptions = 0;
-    std::vector<double> cpuUtilisation;  // per CPU: share of elapsed time running kept tasks
+    std::vector<double> cpuUtilisation;  // per CPU id: share of elapsed time running kept tasks; NaN: no online CPU
     std::vector<TaskOutcome> tasks;      // indexed like DerivedWorkload::tasks
     std::vector<sim::PlacementSample> timeline;  // per CPU running task index (-1 idle) at samples
     // a simulated run whose tasks all ended up waiting for each other (sim::Metrics::stalledAtNs):

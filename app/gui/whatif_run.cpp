@@ -138,8 +138,8 @@ WhatIfRun runWhatIfJob(const WhatIfSetup& setup, int setting, int seedIndex, con
     run.migrationsByLevel = s.metrics.migrationsByLevel;
     const double elapsed = std::max(1e-9, static_cast<double>(s.now) / 1e9);
     run.cpuUtilisation.assign(setup.topology->cpus.size(), std::nan(""));
-    for (const auto& c : s.cpus)
-        if (c.id >= 0 && static_cast<size_t>(c.id) < run.cpuUtilisation.size())
+    for (const auto& c : s.cpus)  // (an offline CPU, or a gap in sparse ids, stays NaN: no CPU there)
+        if (c.id >= 0 && static_cast<size_t>(c.id) < run.cpuUtilisation.size() && s.online.test(c.id))
             run.cpuUtilisation[static_cast<size_t>(c.id)] = static_cast<double>(c.busyTotal) / 1e9 / elapsed;
     return run;
 }

@@ -131,8 +131,10 @@ nlohmann::json simResultToJson(SimState& s, const workload::Workload& wl, const 
     json byCause = json::object();
     for (size_t c = 0; c < static_cast<size_t>(MigrationCause::Count); ++c)
         byCause[causeName(static_cast<MigrationCause>(c))] = s.metrics.migrationsByCause[c];
+    // by CPU id; null for an id the machine has no online CPU at (offline, or a gap in sparse ids)
     json util = json::array();
-    for (const auto& c : s.cpus) util.push_back(static_cast<double>(c.busyTotal) / 1e9 / el);
+    for (size_t c = 0; c < s.cpus.size(); ++c)
+        util.push_back(s.online.test(static_cast<int>(c)) ? json(static_cast<double>(s.cpus[c].busyTotal) / 1e9 / el) : json(nullptr));
     const double comp = completion(s);
     json metrics = {
         {"elapsed_s", el},

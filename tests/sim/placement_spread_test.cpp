@@ -11,6 +11,8 @@
 #include "sim/sim_json.h"
 #include "sim/simulator.h"
 #include "sim_topologies.h"
+#include "support/fixtures.h"
+#include "topology/topology_source.h"
 #include "workload/workload_spec.h"
 
 namespace schedscope::test {
@@ -81,6 +83,31 @@ TEST(PlacementSpread, BusyCoresAreTheTimeAverageOfEverySwitch) {
     std::printf("pgbench 16 clients: busy cores %.4f, summed utilisation %.4f\n", busyCores, utilisation);
     EXPECT_GT(busyCores, 1.0);
     EXPECT_NEAR(busyCores, utilisation, 1e-6);
+}
+
+// A POWER8 export with 16 of 106 CPU ids: cpu_utilisation is by CPU id, and an id without an
+// online CPU is null, not an idle CPU's 0.
+TEST(PlacementSpread, UtilisationIsNullWhereThereIsNoCpu) {
+    auto topo = loadTopology({TopologySpec::Kind::HwlocXml, dataPath("topologies/xml/power8gpudistances.xml")});
+    ASSERT_TRUE(topo.ok()) << topo.error();
+    const DomainTree tree = buildTree(*topo, "linux-6.12", true, true);
+    auto wl = workload::parseWorkloadSpec("sysbench-cpu:threads=2", static_cast<int>(topo->cpus.size()));
+    ASSERT_TRUE(wl.ok());
+    sim::SimOptions o;
+    o.durationS = 0.05;
+    auto st = sim::simulate(*topo, tree, *wl, o);
+    ASSERT_TRUE(st.ok()) << st.error();
+    const auto j = sim::simResultToJson(**st, *wl, {topo->name, "linux-6.12", true, true, "sysbench-cpu:threads=2"});
+    const auto& util = j["metrics"]["cpu_utilisation"];
+    ASSERT_EQ(util.size(), topo->cpus.size());
+    const CpuSet online = topo->onlineCpus();
+    ASSERT_EQ(online.count(), 16);
+    double busy = 0;
+    for (size_t c = 0; c < util.size(); ++c) {
+        EXPECT_EQ(util[c].is_null(), !online.test(static_cast<int>(c))) << "cpu " << c;
+        if (!util[c].is_null()) busy += util[c].get<double>();
+    }
+    EXPECT_NEAR(busy, 2.0, 0.05) << "two CPU-bound threads";
 }
 
 TEST(MetricStats, UnfinishedRunsAreLeftOutAndCounted) {
