@@ -1619,7 +1619,8 @@ Result<std::unique_ptr<SimState>> makeSimState(const Topology& topo, const Domai
         t.weight = niceToWeight(spec.nice);
         t.setAllowed(spec.affinity.empty() ? s->unpinned : (spec.affinity & s->online), s->onlineCount);
         if (t.allowed.empty())
-            return Error{"workload task '" + spec.name + "': its CPUs " + spec.affinity.toList() + " are not online"};
+            return Error{"workload task '" + spec.name + "': its CPUs " + spec.affinity.toList() +
+                         " are not online (the online CPUs are " + s->online.toList() + ")"};
         bool loops = false;
         for (const auto& op : spec.script) {
             loops = loops || op.kind == OpKind::Loop;

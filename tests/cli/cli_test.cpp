@@ -434,6 +434,10 @@ TEST(Cli, BadInputsGiveOneLineErrorsAndExitTwo) {
               "--compare cls: xeon6140-2s has no CLS domain of its own (no cluster wider than a core and narrower than its "
               "LLC): both runs would be the same"},
              {"simulate --preset kunpeng920-24 --workload stream:threads=4 --compare node", "kunpeng920-24 has no NODE domain of its own"},
+             // a POWER8 export with 16 of 106 CPU ids: the error names the CPUs there are
+             {"simulate --xml " + schedscope::test::dataPath("topologies/xml/power8gpudistances.xml") +
+                  " --workload sysbench-cpu:threads=2,cpus=2-3",
+              "its CPUs 2-3 are not online (the online CPUs are 0-1,8-9,16-17,24-25,80-81,88-89,96-97,104-105)"},
              {"simulate --synthetic \"core:4 pu:2\" --workload stream:threads=4 --compare numa-balancing",
               "--compare numa-balancing: the machine has one NUMA node: both runs would be the same"},
              {"simulate --preset kunpeng920-24 --workload stream:threads=4 --compare numa",
