@@ -22,6 +22,9 @@ struct LaunchOptions {
     QString selectLevel;     // --select-level NAME: that CPU's lowest domain of this level
     QString lesson;          // --lesson NAME: open the lesson browser on it (and apply its scenario)
     QString renderFigures;   // --render-lesson-figures OUTDIR (all lessons, or --lesson's)
+    // the screenshot draws one of a lesson's figures (lessonFigureTasks()): it draws no lesson
+    // figures itself, as a figure that shows its own lesson would draw itself again without end
+    bool drawingAFigure = false;
     QString attachCapture;   // --attach-capture PATH: live data from a helper started with sudo
     bool captureHelper = false;  // --capture-helper: live data through schedscope-capture even as root
     size_t liveBufferKb = 0;     // --buffer-kb N: live capture's ring buffer per CPU (0: the default)

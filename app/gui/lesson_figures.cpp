@@ -38,6 +38,7 @@ bool lessonFigureTasks(const QString& lesson, const QString& outDir, std::vector
             args << QStringLiteral("--screenshot") << t.file << QStringLiteral("--view") << qs(f.view) << QStringLiteral("--size")
                  << qs(f.size);
             t.options = parseLaunchOptions(args);
+            t.options.drawingAFigure = true;
             if (!t.options.error.isEmpty()) {
                 error = QObject::tr("lesson %1, figure %2: %3").arg(qs(l->id), qs(f.file), t.options.error);
                 return false;

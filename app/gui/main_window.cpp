@@ -202,9 +202,9 @@ void MainWindow::rebuildRecentMenu() {
 void MainWindow::start(const LaunchOptions& options) {
     controls_->setChoices(options.choices);
     if (!options.lesson.isEmpty()) {
-        // a screenshot of a lesson renders no figures: a lesson's figure may be a screenshot
-        // of the lesson itself, which would render its figures again, and so on without end
-        showLesson(options.lesson, true, options.screenshot.isEmpty());
+        // a screenshot of a lesson draws its missing figures first (ScreenshotJob waits for
+        // them), unless the screenshot is itself one of the figures
+        showLesson(options.lesson, true, !options.drawingAFigure);
         return;
     }
     selectWhenLoaded({options.selectCpu, options.selectLevel});
