@@ -64,6 +64,9 @@ const std::vector<KernelChange>& kernelChanges() {
              p.asymCapacity = AsymCapacityRule::FromLevel;
              p.asymWakeup = AsymWakeup::FitsFirst;  // "sched/fair: Prefer prev cpu in asymmetric wakeup path"
          }},
+        // "sched/topology: Make sched_init_numa() use a set for the deduplicating sort": the
+        // distances of every row, not node 0's (Kunpeng 920's 24 between nodes 1 and 3)
+        {{5, 12}, [](KernelProfile& p) { p.numaDistancesFromEveryRow = true; }},
         // "sched/topology: fix the issue groups don't span domain->span for NUMA diameter > 2"
         {{5, 13}, [](KernelProfile& p) { p.numaDescendedSibling = true; }},
         // "sched/topology: Rework CPU capacity asymmetry detection", "sched/core: Introduce
@@ -78,6 +81,8 @@ const std::vector<KernelChange>& kernelChanges() {
          }},
         // "sched/fair: Adjust the allowed NUMA imbalance when SD_NUMA spans multiple LLCs"
         {{5, 18}, [](KernelProfile& p) { p.numaImbalance = 2; }},
+        // "sched/numa: Fix NUMA topology for systems with CPU-less nodes"
+        {{5, 18}, [](KernelProfile& p) { p.numaDistancesFromCpuNodesOnly = true; }},
         // "sched/fair: Introduce SIS_UTIL to search idle CPU based on sum of util_avg"
         {{6, 0}, [](KernelProfile& p) { p.sisUtil = true; }},
         // "x86/sched: Remove SD_ASYM_PACKING from the SMT domain flags", "x86/sched: Add the

@@ -48,6 +48,12 @@ struct KernelProfile {
     std::string llcFlagName;    // "SD_SHARE_PKG_RESOURCES" before 6.9, "SD_SHARE_LLC" since
     bool hasNodeLevel = false;         // NUMA identity NODE level, since 4.15
     bool hasClusterLevel = false;      // CLS level, since 5.16
+    // sched_init_numa() takes the NUMA levels' distances from every node's row of the distance
+    // table, since 5.12; before, from node 0's row alone (another row's distances went unbuilt)
+    bool numaDistancesFromEveryRow = false;
+    // ... from the nodes with CPUs only, since 5.18; before, memory-only nodes' distances made
+    // levels too (degenerate ones, as such a node adds no CPU to a span)
+    bool numaDistancesFromCpuNodesOnly = false;
     // NUMA diameters above 2: an overlap group comes from a sibling's descendant whose child stays
     // inside the domain, since 5.13; before, the sibling's child, which can reach past the domain
     bool numaDescendedSibling = false;

@@ -228,6 +228,20 @@ void addNumaLevels(const Topology& t, const DomainBuildOptions& o, const KernelP
             distinct.insert(schedDistance(i, j));
         }
     }
+    // The distances the levels come from. Before 5.18 the memory-only nodes' count as well
+    // (they add no CPUs, so their levels degenerate, but they can hide a row's own distance
+    // behind a larger one); before 5.12 only node 0's row is read ("Node-0 not representative",
+    // which only sched_debug warned about): the distances of other rows make no level, and a
+    // node whose farthest node is farther than node 0's never gets a domain spanning it.
+    if (!p.numaDistancesFromEveryRow || !p.numaDistancesFromCpuNodesOnly) {
+        std::vector<int> columns;
+        for (const auto& n : t.nodes)
+            if (!p.numaDistancesFromCpuNodesOnly || !t.nodeCpus(n.id).empty()) columns.push_back(n.id);
+        const std::vector<int> rows = p.numaDistancesFromEveryRow ? columns : std::vector<int>{t.nodes.front().id};
+        distinct.clear();
+        for (int i : rows)
+            for (int j : columns) distinct.insert(schedDistance(i, j));
+    }
     std::vector<int> distances(distinct.begin(), distinct.end());
 
     // sched_domains_numa_masks[level][node]: CPUs of all nodes within that level's distance.
