@@ -78,6 +78,7 @@ bool applyRecord(const void* data, size_t size, EventStore& store) {
             e.srcCpu = static_cast<int32_t>(static_cast<uint32_t>(r.arg) >> 16);
             e.dstCpu = static_cast<int32_t>(static_cast<uint32_t>(r.arg) & 0xffffu);
             e.inExec = (r.state & SSC_MIGRATE_IN_EXEC) != 0;
+            e.inSchedSoftirq = (r.state & SSC_MIGRATE_IN_SCHED_SOFTIRQ) != 0;
             break;
         case SSC_WAKING:
         case SSC_WAKEUP:

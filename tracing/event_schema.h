@@ -98,6 +98,12 @@ struct SchedEvent {
     // sched_migrate_task: the task was inside execve() (task_struct::in_execve), which only the
     // BPF program can see; a trace.dat's migrations leave it false
     bool inExec = false;
+    // sched_migrate_task: the tracepoint ran in the scheduler's softirq (SCHED_SOFTIRQ:
+    // run_rebalance_domains(), the periodic balance of its CPU and the nohz idle balance for
+    // others), from the record's softirq flag and its CPU's latest softirq_entry (a softirq of
+    // no known vector counts: none other moves a queued task); false in task context or when
+    // the source does not say
+    bool inSchedSoftirq = false;
 };
 
 }  // namespace schedscope::tracing

@@ -71,7 +71,9 @@ void EventStore::push(Partition& p, const SchedEvent& e) {
         p.tsDelta.push_back(kOverflow);
         p.tsOverflow[i] = e.ts;
     }
-    p.kindState.push_back(static_cast<uint8_t>(static_cast<uint8_t>(e.kind) | static_cast<uint8_t>(e.state) << 4 |
+    // a migration has no prev_state: its 3 state bits hold inSchedSoftirq instead
+    const uint8_t stateBits = e.kind == EventKind::MigrateTask ? (e.inSchedSoftirq ? 1 : 0) : static_cast<uint8_t>(e.state);
+    p.kindState.push_back(static_cast<uint8_t>(static_cast<uint8_t>(e.kind) | stateBits << 4 |
                                                (e.byInterrupt || e.inExec ? 0x80 : 0)));
     p.prio.push_back(static_cast<uint8_t>(std::clamp(e.prio, 0, 255)));
     p.pid.push_back(e.pid);
@@ -166,8 +168,13 @@ SchedEvent EventStore::decode(const Partition& p, int cpu, size_t i) {
     e.ts = tsOf(p, i);
     e.cpu = cpu;
     e.kind = static_cast<EventKind>(p.kindState[i] & 0x0f);
-    e.state = static_cast<TaskState>(p.kindState[i] >> 4 & 0x07);
-    (e.kind == EventKind::MigrateTask ? e.inExec : e.byInterrupt) = (p.kindState[i] & 0x80) != 0;
+    if (e.kind == EventKind::MigrateTask) {
+        e.inSchedSoftirq = (p.kindState[i] >> 4 & 0x07) != 0;
+        e.inExec = (p.kindState[i] & 0x80) != 0;
+    } else {
+        e.state = static_cast<TaskState>(p.kindState[i] >> 4 & 0x07);
+        e.byInterrupt = (p.kindState[i] & 0x80) != 0;
+    }
     e.prio = p.prio[i];
     e.pid = p.pid[i];
     const int32_t arg = p.arg[i];

@@ -9,7 +9,8 @@
 //                 that does not fit (gap > 4.29 s, or earlier than the base) keeps its full
 //                 timestamp in a small overflow map
 //   kindState u8  EventKind in the low nibble; the high nibble: TaskState (switch prev_state, 0..7)
-//                 in its low 3 bits, SchedEvent::byInterrupt (wakes) or inExec (migrations) in its top bit
+//                 in its low 3 bits (a migration's inSchedSoftirq there instead), SchedEvent::
+//                 byInterrupt (wakes) or inExec (migrations) in its top bit
 //   prio     u8   SchedEvent::prio (kernel prio 0..139)
 //   pid      i32  SchedEvent::pid
 //   arg      i32  switch/fork/exec/swap_numa: pid2; migrate/move_numa/stick_numa: srcCpu<<16 |

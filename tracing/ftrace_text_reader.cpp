@@ -269,6 +269,7 @@ bool parseLine(std::string_view line, EventStore& store, SoftirqTracker& softirq
         e.byInterrupt = byInterrupt(c.hardirq, c.softirq, softirqs.vec(cpu));
         if (!c.irqFlags) store.setIrqContextKnown(false);
     }
+    if (e.kind == EventKind::MigrateTask) e.inSchedSoftirq = inSchedSoftirq(c.hardirq, c.softirq, softirqs.vec(cpu));
     if (!parsePayload(*kind, payload, e, store)) {
         store.addAnomaly(Anomaly::Malformed);
         return true;

@@ -24,4 +24,8 @@ bool byInterrupt(bool hardirq, bool softirq, int vec) {
     return v != SoftirqVec::NetTx && v != SoftirqVec::NetRx;
 }
 
+bool inSchedSoftirq(bool hardirq, bool softirq, int vec) {
+    return softirq && !hardirq && (vec < 0 || static_cast<SoftirqVec>(vec) == SoftirqVec::Sched);
+}
+
 }  // namespace schedscope::tracing

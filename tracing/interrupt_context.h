@@ -33,4 +33,10 @@ private:
 // tracker's vector on the record's CPU.
 bool byInterrupt(bool hardirq, bool softirq, int vec);
 
+// A sched_migrate_task ran in the scheduler's softirq (run_rebalance_domains(): the periodic and
+// nohz idle balance): the record's flags say softirq and not a hardirq above it, and its CPU
+// serves SCHED_SOFTIRQ, or a vector the trace does not say (no softirq_entry recorded): no other
+// softirq moves a task that is queued, and a wakeup's move is told apart by its sched_waking.
+bool inSchedSoftirq(bool hardirq, bool softirq, int vec);
+
 }  // namespace schedscope::tracing

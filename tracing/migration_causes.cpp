@@ -122,14 +122,26 @@ std::vector<Migration> recordedMigrations(const EventStore& store) {
                 execMoves.forget(e.pid);  // moved again: what came before was no exec's
                 Migration m{e.ts, e.pid, e.srcCpu, e.dstCpu, e.cpu, -1, MigrationCause::Affinity};
                 const std::string_view curComm = cur >= 0 ? store.commAt(cur, e.ts) : std::string_view{};
+                const bool stopperRuns = cur > 0 && isStopper(curComm);
                 if (numaPending.erase(e.pid)) m.cause = MigrationCause::Numa;
-                else if (waking.count(e.pid)) m.cause = MigrationCause::Wakeup;
+                else if (waking.count(e.pid) && stopperRuns) {
+                    // the stopper completing the task's wait on it: a task that changed its own
+                    // affinity (or execve()'s sched_exec()) blocked in affine_move_task() before
+                    // its CPU's stopper ran, so migration_cpu_stop() only set its wake_cpu and
+                    // the completion's wakeup moves it
+                    m.cause = MigrationCause::Affinity;
+                    execMoves.moved(m, out.size());
+                } else if (waking.count(e.pid)) m.cause = MigrationCause::Wakeup;
                 else if (forked.count(e.pid)) m.cause = MigrationCause::Fork;
-                else if (cur > 0 && isStopper(curComm) && e.inExec) {
+                else if (stopperRuns && e.inExec) {
                     m.cause = MigrationCause::Exec;  // the BPF program saw it inside execve(): sched_exec()
-                } else if (cur > 0 && isStopper(curComm)) {
+                } else if (stopperRuns) {
                     m.cause = MigrationCause::LoadBalanceActive;  // refined at the stopper's switch
                     pending[static_cast<size_t>(e.cpu)].push_back({out.size(), cur, true});
+                } else if (e.inSchedSoftirq) {
+                    // run_rebalance_domains(): its CPU's periodic balance, or the nohz idle
+                    // balance it runs for idle CPUs (another CPU's pull), over a task or idle
+                    m.cause = MigrationCause::LoadBalancePeriodic;
                 } else if (e.cpu == e.dstCpu) {
                     if (cur == 0) m.cause = MigrationCause::LoadBalanceNewidle;
                     else if (isSoftirqd(curComm) || cur < 0) m.cause = MigrationCause::LoadBalancePeriodic;
@@ -138,7 +150,9 @@ std::vector<Migration> recordedMigrations(const EventStore& store) {
                         pending[static_cast<size_t>(e.cpu)].push_back({out.size(), cur, false});
                         }
                 }
-                if (!wakingRecorded && m.cause != MigrationCause::Numa && m.cause != MigrationCause::Fork)
+                // (a stopper's move is its own: when the task's sched_wakeup follows, the stopper
+                // was completing the task's wait for it, rule 2's exception)
+                if (!wakingRecorded && !stopperRuns && m.cause != MigrationCause::Numa && m.cause != MigrationCause::Fork)
                     untilWakeup[e.pid] = out.size();
                 out.push_back(m);
                 break;

@@ -5,9 +5,13 @@
 //  1. numa      a sched_move_numa for P, or a sched_swap_numa naming P, is pending (seen and
 //               not yet followed by a migration of P): task_numa_migrate()/migrate_swap().
 //  2. wakeup    P is inside its wakeup: sched_waking(P) seen, sched_wakeup(P) not yet
-//               (try_to_wake_up() -> select_task_rq() -> set_task_cpu()). In a trace without
+//               (try_to_wake_up() -> select_task_rq() -> set_task_cpu()), unless a cpu stopper
+//               is waking it: then P blocked waiting for the stopper to move it (a task setting
+//               its own affinity, affine_move_task(); execve()'s sched_exec()), which only set its
+//               wake_cpu, and the completion's wakeup moves it: affinity, or exec as in rule 3
+//               when P's sched_process_exec follows. In a trace without
 //               sched_waking: P's next event is its sched_wakeup (only a wakeup moves a task that
-//               is asleep), which overrides rules 3-5.
+//               is asleep), which overrides rules 3-6.
 //     fork      P was forked and its sched_wakeup_new is not seen yet (wake_up_new_task()).
 //  3. stopper   the current task of the event's CPU is "migration/N" (a cpu stopper moved P).
 //               affinity            if the stopper was woken by a task running on the stopper's
@@ -21,14 +25,19 @@
 //                                   with stop_one_cpu() before it loads the binary. (A task that
 //                                   sets its own affinity and then execs, as taskset does, looks
 //                                   the same and is counted here too.)
-//  4. pull      the event's CPU is the destination (load balancing pulls to the balancing CPU):
-//               load_balance_newidle  current task is idle (pid 0) [the brief's rule: this also
-//                                     catches nohz idle balance, which we cannot tell apart
-//                                     without irq events], or the current task's next
+//  4. softirq   load_balance_periodic: the record ran in the scheduler's softirq (its flags and
+//               its CPU's softirq_entry, SchedEvent::inSchedSoftirq): run_rebalance_domains(),
+//               the CPU's own periodic balance or the nohz idle balance it runs for idle CPUs
+//               (a pull to another CPU), whatever task it interrupted (the idle task included).
+//     pull      the event's CPU is the destination (load balancing pulls to the balancing CPU),
+//               in task context or a source that does not say:
+//               load_balance_newidle  current task is idle (pid 0): the idle task's own
+//                                     __schedule() balancing before it picks (a source without
+//                                     the irq flags also counts its softirq pulls here), or the current task's next
 //                                     sched_switch blocks it (prev_state not R) and runs P: the
 //                                     balance ran in __schedule() -> sched_balance_newidle();
 //               load_balance_periodic otherwise (SCHED_SOFTIRQ over a running task or ksoftirqd).
-//  5. affinity  anything else: P moved by another CPU in task context, e.g. sched_setaffinity()
+//  6. affinity  anything else: P moved by another CPU in task context, e.g. sched_setaffinity()
 //               of a queued task (move_queued_task() on the caller's CPU).
 #include <array>
 #include <cstdint>

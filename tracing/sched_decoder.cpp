@@ -131,6 +131,8 @@ void SchedDecoder::decode(tep_record* rec, EventStore& store) {
             e.srcCpu = static_cast<int32_t>(b);
             e.dstCpu = static_cast<int32_t>(x);
             e.prio = static_cast<int32_t>(c);
+            if (const int flags = tep_data_flags(tep_, rec); flags > 0)
+                e.inSchedSoftirq = inSchedSoftirq(hardirqFlags(flags), softirqFlags(flags), softirqs_.vec(rec->cpu));
             break;
         case EventKind::ProcessFork:
             ok = read(s, ParentPid, d, a) && read(s, ChildPid, d, b);

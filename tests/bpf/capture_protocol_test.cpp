@@ -40,6 +40,7 @@ std::vector<uint8_t> recordsPayload() {
     mig.arg = (0 << 16) | 1;
     mig.cpu = 0;
     mig.kind = SSC_MIGRATE;
+    mig.state = SSC_STATE_UNKNOWN | SSC_MIGRATE_IN_SCHED_SOFTIRQ;  // run_rebalance_domains()'s pull
     std::vector<uint8_t> p(sizeof sw + sizeof comm + sizeof mig);
     std::memcpy(p.data(), &sw, sizeof sw);
     std::memcpy(p.data() + sizeof sw, &comm, sizeof comm);
@@ -74,6 +75,8 @@ TEST(CaptureProtocol, StreamRoundTrip) {
     auto mig = store.at(0, 0);
     EXPECT_EQ(mig.srcCpu, 0);
     EXPECT_EQ(mig.dstCpu, 1);
+    EXPECT_TRUE(mig.inSchedSoftirq);
+    EXPECT_FALSE(mig.inExec);
 }
 
 // A helper streams every kind its records carry: a capture in which no task migrated holds no

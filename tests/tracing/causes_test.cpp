@@ -28,12 +28,14 @@ public:
         store.append(e);
         return *this;
     }
-    // inExec: the BPF program's record says the task was inside execve()
-    Seq& migrate(int cpu, int pid, int src, int dst, bool inExec = false) {
+    // inExec: the BPF program's record says the task was inside execve(); inSoftirq: the
+    // record's flags say the scheduler's softirq
+    Seq& migrate(int cpu, int pid, int src, int dst, bool inExec = false, bool inSoftirq = false) {
         SchedEvent e = base(cpu, EventKind::MigrateTask, pid);
         e.srcCpu = src;
         e.dstCpu = dst;
         e.inExec = inExec;
+        e.inSchedSoftirq = inSoftirq;
         store.append(e);
         return *this;
     }
@@ -116,6 +118,17 @@ TEST(MigrationCauses, NewidleWhenTheIdleTaskIsCurrent) {
     EXPECT_EQ(s.only(), MigrationCause::LoadBalanceNewidle);
 }
 
+// The scheduler's softirq on an idle CPU (run_rebalance_domains()): its periodic balance, not a
+// newidle one, and the nohz idle balance it runs for another idle CPU (a pull to CPU 1 on CPU 0)
+TEST(MigrationCauses, PeriodicInTheSchedSoftirqOverTheIdleTask) {
+    Seq idle;
+    idle.sw(0, U, 0).migrate(0, P, 1, 0, false, true);
+    EXPECT_EQ(idle.only(), MigrationCause::LoadBalancePeriodic);
+    Seq nohz;
+    nohz.sw(0, U, 0).migrate(0, P, 2, 1, false, true);
+    EXPECT_EQ(nohz.only(), MigrationCause::LoadBalancePeriodic);
+}
+
 TEST(MigrationCauses, NewidleWhenTheCurrentTaskBlocksNext) {
     Seq s;
     s.sw(0, 0, U).migrate(0, P, 1, 0).sw(0, U, P, TaskState::Sleeping);
@@ -168,6 +181,22 @@ TEST(MigrationCauses, AffinityWhenTheCallerRunsOnTheStoppersCpu) {
         .sw(1, T, STOP1, TaskState::Runnable)
         .migrate(1, P, 1, 0)
         .sw(1, STOP1, T, TaskState::Sleeping);
+    EXPECT_EQ(s.only(), MigrationCause::Affinity);
+}
+
+// A task that sets its own affinity blocks in affine_move_task() before its CPU's stopper runs:
+// migration_cpu_stop() only sets its wake_cpu, and the stopper's complete() wakes it onto the
+// new CPU, a move inside the wakeup that is the affinity change's.
+TEST(MigrationCauses, AffinityWhenTheStoppersWakeupOfItsCallerMovesIt) {
+    Seq s;
+    s.comm(STOP1, "migration/1")
+        .sw(1, 0, P)
+        .ev(1, EventKind::Waking, STOP1, 1)   // P: sched_setaffinity(0, {0})
+        .sw(1, P, STOP1, TaskState::DiskSleep)  // waits for the stopper
+        .ev(1, EventKind::Waking, P, 0)        // complete(): the stopper wakes P ...
+        .migrate(1, P, 1, 0)                   // ... onto CPU 0
+        .ev(1, EventKind::Wakeup, P, 0)
+        .sw(1, STOP1, 0, TaskState::Sleeping);
     EXPECT_EQ(s.only(), MigrationCause::Affinity);
 }
 

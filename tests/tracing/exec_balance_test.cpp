@@ -37,5 +37,26 @@ TEST(ExecBalance, TheStoppersMovesBeforeAnExecAreExecsNotAffinityChanges) {
     EXPECT_EQ(causes[MigrationCause::Affinity], 324);
 }
 
+// tests/data/traces/self-affinity.dat: a task moving itself between the CPUs 40 times with
+// sched_setaffinity(0, ...). trace-cmd report shows each move inside the wakeup its CPU's
+// stopper gives it (it blocked before the stopper ran), and two pulls by an idle CPU in the
+// scheduler's softirq (flags "d.s2."), which is periodic balancing, not newidle.
+TEST(ExecBalance, ATaskMovingItselfIsAnAffinityChangeNotAWakeup) {
+    auto trace = readTraceDat(test::dataPath("traces/self-affinity.dat"));
+    ASSERT_TRUE(trace.ok()) << trace.error();
+    std::map<MigrationCause, int> ofMover;
+    std::map<uint64_t, MigrationCause> softirqPulls;
+    for (const auto& m : inferMigrations(*trace)) {
+        const std::string_view comm = trace->commAt(m.pid, m.ts);  // (recorded from a binary named selfpin)
+        if (comm == "selfpin" || comm == "self-affinity") ++ofMover[m.cause];
+        for (const uint64_t reportUs : {43846323163ull, 43846343151ull})  // trace-cmd report's microseconds
+            if (m.ts + 500 >= reportUs * 1000 && m.ts < reportUs * 1000 + 500) softirqPulls[m.ts] = m.cause;  // (rounded)
+    }
+    EXPECT_EQ(ofMover[MigrationCause::Affinity], 40);
+    EXPECT_EQ(ofMover.size(), 1u) << "every move of the mover is its own affinity change";
+    ASSERT_EQ(softirqPulls.size(), 2u);
+    for (const auto& [ts, cause] : softirqPulls) EXPECT_EQ(cause, MigrationCause::LoadBalancePeriodic) << ts;
+}
+
 }  // namespace
 }  // namespace schedscope::tracing

@@ -304,9 +304,8 @@ static __always_inline long task_state(struct task_struct *t)
  *                                 (p->in_execve: sched_exec()), else affinity (affine_move_task)
  *   p->on_rq == 0                 p is not queued: try_to_wake_up() placing it -> wakeup, or
  *                                 fork when its wake_up_new_task() is pending
- *   softirq                       SCHED_SOFTIRQ: load_balance_periodic when pulling to this CPU,
- *                                 load_balance_newidle (nohz idle balance) when pulling for
- *                                 another, idle CPU
+ *   softirq                       SCHED_SOFTIRQ (run_rebalance_domains()): load_balance_periodic,
+ *                                 pulling to this CPU or, in the nohz idle balance, for another
  *   task context, dst == this CPU the balance inside __schedule() of a blocking task or of the
  *   and current blocks or is idle idle task -> load_balance_newidle
  *   anything else                 another task moved p (sched_setaffinity of a queued task ->
@@ -326,7 +325,7 @@ static __always_inline __u8 migrate_cause(struct task_struct *p, __s32 pid, int 
         return bpf_map_lookup_elem(&fork_pending, &pid) ? SSC_CAUSE_FORK : SSC_CAUSE_WAKEUP;
     int this_cpu = (int)bpf_get_smp_processor_id();
     if (in_serving_softirq())
-        return dst == this_cpu ? SSC_CAUSE_LB_PERIODIC : SSC_CAUSE_LB_NEWIDLE;
+        return SSC_CAUSE_LB_PERIODIC; /* its own periodic balance, or the nohz idle balance for others */
     if (dst == this_cpu) {
         if (cur == 0)
             return SSC_CAUSE_LB_NEWIDLE;
@@ -354,6 +353,7 @@ static __always_inline struct irq_ctx *this_irq_ctx(void)
 
 #define NET_TX_SOFTIRQ 2 /* enum in include/linux/interrupt.h, stable since 2.6 */
 #define NET_RX_SOFTIRQ 3
+#define SCHED_SOFTIRQ 7
 /* mirrors byInterrupt() in tracing/interrupt_context.cpp: a hardirq's wakeup, or a softirq's
  * other than the network's (loopback TCP wakes the receiver from the sender's own NET_RX) */
 static __always_inline bool woken_by_interrupt(void)
@@ -464,6 +464,9 @@ static __always_inline int on_migrate(struct task_struct *p, int dst)
         __u8 state = SSC_STATE_UNKNOWN;
         if (BPF_CORE_READ_BITFIELD_PROBED(p, in_execve))
             state |= SSC_MIGRATE_IN_EXEC;
+        struct irq_ctx *c = this_irq_ctx();
+        if (c && c->softirq_vec == SCHED_SOFTIRQ + 1 && !c->irq_handler && !c->hrtimer)
+            state |= SSC_MIGRATE_IN_SCHED_SOFTIRQ;
         emit(s, SSC_MIGRATE, pid, (__s32)(((__u32)src & 0xffff) << 16 | ((__u32)dst & 0xffff)), BPF_CORE_READ(p, prio),
              state);
     }
@@ -515,7 +518,6 @@ static __always_inline int on_exit(struct task_struct *p)
     return 0;
 }
 
-#define SCHED_SOFTIRQ 7 /* enum in include/linux/interrupt.h, stable since 2.6 */
 static __always_inline int on_softirq(unsigned int vec, bool entry)
 {
     if (do_stream) {

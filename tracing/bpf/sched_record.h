@@ -33,6 +33,9 @@ enum ssc_state {
 /* state bit of a migrate record: the task was inside execve() (task_struct::in_execve), where a
  * stopper's move is sched_exec()'s; a reader that predates the bit ignored migrate states */
 #define SSC_MIGRATE_IN_EXEC 0x80
+/* state bit of a migrate record: the tracepoint ran in SCHED_SOFTIRQ (periodic and nohz idle
+ * balancing), as SchedEvent::inSchedSoftirq */
+#define SSC_MIGRATE_IN_SCHED_SOFTIRQ 0x40
 
 /* Migration causes, in the order of tracing::MigrationCause (static_assert'ed in C++). */
 enum ssc_cause {
