@@ -24,6 +24,9 @@ struct Seen {
     bool leftRunnable = false;     // its last switch out was a preemption (prev_state R)
     bool leftToStopper = false;    // ... by `cpu`'s migration/N stopper
     bool stopperAffinity = false;  // ... which ran an affinity change (StopperRuns)
+    // it left blocked with `cpu`'s stopper next: waiting for the stopper to move it (a task
+    // changing its own affinity, affine_move_task(); sched_exec()), whose wakeup then moves it
+    bool blockedForStopper = false;
     uint64_t leftAt = 0;           // ... at this time
     bool swapped = false;          // ... and another task it preempted moved onto `cpu`
     bool wokenSinceLeft = false;   // a sched_wakeup placed it on `cpu` since it left
@@ -90,7 +93,9 @@ private:
         Seen prev;
         prev.cpu = e.cpu;
         prev.leftRunnable = e.state == TaskState::Runnable;
-        prev.leftToStopper = prev.leftRunnable && e.pid2 > 0 && isStopper(store_.commAt(e.pid2, e.ts));
+        const bool stopperNext = e.pid2 > 0 && isStopper(store_.commAt(e.pid2, e.ts));
+        prev.leftToStopper = prev.leftRunnable && stopperNext;
+        prev.blockedForStopper = !prev.leftRunnable && stopperNext;
         prev.queued = prev.leftRunnable;
         prev.leftAt = e.ts;
         if (prev.leftToStopper) stopperVictim_[e.cpu] = lastStopperVictim_[e.cpu] = e.pid;
@@ -116,7 +121,8 @@ private:
     // recorded migration from elsewhere shows (recordedMove()).
     MigrationCause causeOfMove(const Seen& task, const std::optional<SchedEvent>& arrival) const {
         if (task.forkedHere) return MigrationCause::Fork;
-        if (!task.leftRunnable && !task.wokenSinceLeft) return MigrationCause::Wakeup;
+        if (!task.leftRunnable && !task.wokenSinceLeft)
+            return task.blockedForStopper ? MigrationCause::Affinity : MigrationCause::Wakeup;
         if (task.leftToStopper) {
             if (task.swapped || (arrival && tradedWith(task, arrival->cpu))) return MigrationCause::Numa;
             return task.stopperAffinity ? MigrationCause::Affinity : MigrationCause::LoadBalanceActive;
@@ -167,7 +173,10 @@ private:
         Seen& t = tasks_[e.pid];
         if (t.forkedHere) return;
         if (t.cpu >= 0 && t.cpu != e.dstCpu) {
-            Migration m{e.ts, e.pid, t.cpu, e.dstCpu, e.cpu, -1, MigrationCause::Wakeup};
+            // it blocked (uninterruptibly) for the stopper: this wakeup is the stopper completing
+            // it, and the move is that affinity change's (the sched_wakeup itself may run on the
+            // target CPU, from its wakeup list, where the stopper is not to be seen)
+            Migration m{e.ts, e.pid, t.cpu, e.dstCpu, e.cpu, -1, t.blockedForStopper ? MigrationCause::Affinity : MigrationCause::Wakeup};
             m.seenInSwitches = true;
             push(m);
         }

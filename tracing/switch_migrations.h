@@ -11,6 +11,10 @@
 //  2. wakeup    a sched_wakeup of P names target C: select_task_rq() moved it, at that wakeup.
 //               Without sched_wakeup, P left K asleep (prev_state not R) and its next switch in
 //               is on C: only its wakeup can have moved a sleeping task.
+//     affinity  ... unless P left K asleep to K's "migration/N" stopper and that stopper's
+//               wakeup (or, without sched_wakeup, its next switch in) takes it to C: P waited
+//               for the stopper to move it (sched_setaffinity() of itself; exec when P's
+//               sched_process_exec follows, as in rule 3).
 //  3. stopper   P left K preempted by K's "migration/N" stopper, which moved it:
 //               numa                a task C's stopper preempted about then (kStopperPairNs)
 //                                   left C and P arrived there: the two traded CPUs, as

@@ -248,7 +248,7 @@ TEST_P(FilteredTrace, MovesWhoseEventsWereLostAreSeenInTheSwitches) {
 INSTANTIATE_TEST_SUITE_P(RecordedTraces, FilteredTrace,
                          testing::Values("switches-only/full.dat", "mixed-v7.dat", "replay/hackbench.dat",
                                          "qemu/x86-2s4n4c2t-linux-6.12.dat", "qemu/x86-2s4n4c2t-linux-6.1.dat",
-                                         "qemu/x86-numa-ring6-linux-6.1.dat", "replay/forkstorm.dat"),
+                                         "qemu/x86-numa-ring6-linux-6.1.dat", "replay/forkstorm.dat", "self-affinity.dat"),
                          [](const auto& info) { return test::fileTestName(info.param); });
 
 // The same run recorded by trace-cmd with sched_switch alone (top buffer) and with
