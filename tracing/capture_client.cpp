@@ -49,8 +49,16 @@ Result<std::unique_ptr<CaptureClient>> CaptureClient::attach(const std::string& 
     struct stat st {};
     if (stat(path.c_str(), &st) != 0) return Error{path + ": " + std::strerror(errno)};
     if (S_ISFIFO(st.st_mode)) {
-        const int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
+        // A blocking open of a FIFO waits for a writer, for ever if none comes (a helper that
+        // failed to start): opened without waiting, the reader polls for the helper's hello
+        // with its own timeout. Reads block again once poll() says there is data.
+        const int fd = open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
         if (fd < 0) return Error{path + ": " + std::strerror(errno)};
+        if (const int flags = fcntl(fd, F_GETFL); flags < 0 || fcntl(fd, F_SETFL, flags & ~O_NONBLOCK) < 0) {
+            const std::string e = path + ": " + std::strerror(errno);
+            ::close(fd);
+            return Error{e};
+        }
         return std::make_unique<CaptureClient>(fd);
     }
     if (!S_ISSOCK(st.st_mode)) return Error{path + ": neither a Unix socket nor a FIFO (start schedscope-capture --socket " + path + ")"};

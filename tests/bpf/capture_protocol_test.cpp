@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cstring>
@@ -237,4 +238,34 @@ TEST(CaptureProtocol, FrameHeaderWrittenInPlaceMatchesAppendFrame) {
     inPlace.insert(inPlace.end(), payload.begin(), payload.end());
     writeFrameHeader(inPlace.data(), FrameType::Records, static_cast<uint32_t>(payload.size()));
     EXPECT_EQ(inPlace, expected);
+}
+
+// `live --attach FIFO` before the helper writes to it: attaching must not wait for a writer
+// (a blocking open of a FIFO does, for ever when the helper failed to start); the client polls
+// for the hello with its own timeout, and reads the stream once a writer comes.
+TEST(CaptureProtocol, AttachingToAFifoDoesNotWaitForAWriter) {
+    char dir[] = "/tmp/schedscope-fifo-XXXXXX";
+    ASSERT_NE(mkdtemp(dir), nullptr);
+    const std::string fifo = std::string(dir) + "/capture";
+    ASSERT_EQ(mkfifo(fifo.c_str(), 0600), 0);
+    auto client = CaptureClient::attach(fifo);  // returns at once: no writer yet
+    ASSERT_TRUE(client.ok()) << client.error();
+    EventStore store;
+    auto waited = (*client)->pump(store, 50);
+    ASSERT_TRUE(waited.ok()) << waited.error();
+    EXPECT_TRUE(*waited) << "no writer yet is no end of the stream";
+    EXPECT_FALSE((*client)->hello());
+
+    const int writer = open(fifo.c_str(), O_WRONLY | O_CLOEXEC);
+    ASSERT_GE(writer, 0);
+    auto bytes = helloFrame();
+    appendFrame(bytes, FrameType::End, {});
+    ASSERT_EQ(write(writer, bytes.data(), bytes.size()), static_cast<ssize_t>(bytes.size()));
+    close(writer);
+    for (int i = 0; i < 20 && !(*client)->ended(); ++i) ASSERT_TRUE((*client)->pump(store, 100).ok());
+    ASSERT_TRUE((*client)->hello());
+    EXPECT_EQ((*client)->hello()->helperPid, 1234u);
+    EXPECT_TRUE((*client)->ended());
+    unlink(fifo.c_str());
+    rmdir(dir);
 }
