@@ -53,6 +53,7 @@ int main(int argc, char** argv) {
     // its layout, the capture removes its tracefs instance), not die with the instance tracing.
     QObject::connect(&stopSignals, &StopSignalWatcher::stopRequested, &app, [] { QCoreApplication::quit(); });
     MainWindow window;
+    window.fitOnScreen();
     window.show();
     window.start(options);
     return app.exec();
