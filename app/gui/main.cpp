@@ -8,6 +8,7 @@
 #include "lesson_figures.h"
 #include "main_window.h"
 #include "screenshot.h"
+#include "stop_signal_watcher.h"
 
 using namespace schedscope::gui;
 
@@ -45,7 +46,14 @@ int main(int argc, char** argv) {
     if (!options.screenshot.isEmpty()) return runScreenshot(options);
     if (!options.renderFigures.isEmpty()) return runRenderLessonFigures(options);
 
+    // Declared before the window, so it outlives it: the handlers stay while the window's
+    // destructors stop the capture, and a second signal still ends a teardown that hangs.
+    StopSignalWatcher stopSignals;
+    // Ctrl-C, kill, a closed terminal: quit as the window's close button does (the window saves
+    // its layout, the capture removes its tracefs instance), not die with the instance tracing.
+    QObject::connect(&stopSignals, &StopSignalWatcher::stopRequested, &app, [] { QCoreApplication::quit(); });
     MainWindow window;
+    window.fitOnScreen();
     window.show();
     window.start(options);
     return app.exec();

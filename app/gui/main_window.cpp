@@ -13,9 +13,12 @@
 #include <QMimeData>
 #include <QPainter>
 #include <QProgressBar>
+#include <QScreen>
 #include <QSettings>
 #include <QStatusBar>
+#include <QStyle>
 #include <QVBoxLayout>
+#include <QWindow>
 #include <cmath>
 
 #include "banner.h"
@@ -31,6 +34,7 @@
 #include "topology_view.h"
 #include "trace_workspace.h"
 #include "view_export.h"
+#include "window_fit.h"
 
 namespace schedscope::gui {
 
@@ -115,8 +119,34 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     connect(treeView_, &DomainTreeView::diffWithLogRequested, this, &MainWindow::chooseKernelLogToDiff);
 
     const QSettings settings;
-    if (!restoreGeometry(settings.value(QStringLiteral("window/geometry")).toByteArray())) resize(1400, 860);
+    restoredGeometry_ = restoreGeometry(settings.value(QStringLiteral("window/geometry")).toByteArray());
+    if (!restoredGeometry_) resize(1400, 860);
     restoreState(settings.value(QStringLiteral("window/state")).toByteArray());
+}
+
+void MainWindow::fitOnScreen() {
+    // 1400x860 on a 1024x700 laptop, or a geometry saved on a bigger monitor, opened the window
+    // with its status bar and right docks off screen. Its screen: the primary one until shown,
+    // or the one under a restored geometry.
+    const QRect available = screen() ? screen()->availableGeometry() : QRect();
+    const QRect fitted = restoredGeometry_ ? fitWindowOnScreen(geometry(), available, expectedFrame())
+                                           : QRect(pos(), initialWindowSize(size(), available.size(), expectedFrame()));
+    // the docks make room as for a screenshot of that size: bottom docks become tabs, then right;
+    // the layout then lowers the window's minimum size, which would otherwise keep it tall
+    fitDocksInto(fitted.size());
+    layout()->activate();
+    // a window never placed stays so: the window manager places it
+    if (restoredGeometry_) setGeometry(fitted);
+    else resize(fitted.size());
+}
+
+QMargins MainWindow::expectedFrame() const {
+    // the window manager's frame, once it has framed us; before that (the window is not shown
+    // yet) a guess: the frame the style draws around a window of its own (an MDI subwindow)
+    if (const QWindow* w = windowHandle(); w && !w->frameMargins().isNull()) return w->frameMargins();
+    const int border = style()->pixelMetric(QStyle::PM_MdiSubWindowFrameWidth, nullptr, this);
+    const int titleBar = style()->pixelMetric(QStyle::PM_TitleBarHeight, nullptr, this);
+    return {border, border + titleBar, border, border};
 }
 
 MainWindow::~MainWindow() = default;

@@ -78,6 +78,10 @@ public:
     void fitDocksInto(const QSize& space);
     // the same with the room the window has: its screen's, or when rendered off screen its size
     void fitDocks();
+    // Before the first show on a screen: shrinks the window (its preferred size, or the geometry
+    // of the last session, moved too) to the screen's available area, then fits the docks into
+    // that. Not for an offscreen render, which has a size of its own.
+    void fitOnScreen();
 
     // Renders "window", "topology", "domains" or a trace view (TraceWorkspace::viewNames()) at `size` (the window renders at its own size).
     QImage renderView(const QString& view, const QSize& size);
@@ -116,6 +120,7 @@ private:
     void openSyntheticDialog();
     void openKernelLogDialog();
     void setUpWhatIfAndLessons();
+    QMargins expectedFrame() const;  // the title bar and borders around the window, or a guess
     void applyPendingSelection();
     std::unique_ptr<QWidget> standaloneView(const QString& view, const QSize& size);
 
@@ -142,6 +147,7 @@ private:
     bool pendingWhatIfRun_ = false;
     bool pendingTraceWhatIf_ = false;  // a lesson's what-if on the trace it opens: runs once it is shown
     TraceWorkspace* trace_ = nullptr;
+    bool restoredGeometry_ = false;  // the last session's, from the settings
 };
 
 }  // namespace schedscope::gui
