@@ -1,6 +1,7 @@
 #include "trace_recorder.h"
 
 #include <fcntl.h>
+#include <signal.h>
 #include <sys/stat.h>
 #include <sys/statvfs.h>
 #include <sys/utsname.h>
@@ -60,6 +61,8 @@ Status setTraceClock(PrivateInstance& pi, const std::string& clock) {
 // a directory is refused: the trace is renamed into place, which would replace a /dev node.
 Result<std::string> outputTarget(const std::string& output) {
     namespace fs = std::filesystem;
+    if (output.empty()) return Error{"the output path is empty: give a file to write the trace.dat to"};
+    if (fs::path(output).filename().empty()) return Error{output + ": names a directory: give a file to write the trace.dat to"};
     std::error_code ec;
     const fs::file_status st = fs::status(output, ec);
     if (fs::exists(st)) {
@@ -73,11 +76,32 @@ Result<std::string> outputTarget(const std::string& output) {
     return output;
 }
 
+// The staging files of earlier recordings to `target` whose process is gone (killed with
+// SIGKILL, or a crash): ".NAME.recording-PID" and its per-CPU ".cpuN" parts. A live PID's are
+// another recording's under way and stay.
+void removeStaleStagingFiles(const std::filesystem::path& target) {
+    namespace fs = std::filesystem;
+    const std::string prefix = "." + target.filename().string() + ".recording-";
+    std::error_code ec;
+    const fs::path dir = target.parent_path().empty() ? fs::path(".") : target.parent_path();
+    for (const auto& entry : fs::directory_iterator(dir, ec)) {
+        const std::string name = entry.path().filename().string();
+        if (!name.starts_with(prefix)) continue;
+        const std::string_view rest = std::string_view(name).substr(prefix.size());
+        const size_t digits = rest.find_first_not_of("0123456789");
+        if (digits == 0 || (digits != std::string_view::npos && !rest.substr(digits).starts_with(".cpu"))) continue;
+        const long pid = std::strtol(std::string(rest.substr(0, digits)).c_str(), nullptr, 10);
+        if (pid <= 0 || pid == getpid() || kill(static_cast<pid_t>(pid), 0) == 0 || errno != ESRCH) continue;
+        fs::remove(entry.path(), ec);
+    }
+}
+
 // A name beside `target` (the same file system, so the final rename is atomic) for the trace.dat
 // while it is written, created now so an unwritable directory is said before tracing starts.
 Result<std::string> createStagingFile(const std::string& target) {
     namespace fs = std::filesystem;
     const fs::path t(target);
+    removeStaleStagingFiles(t);
     const fs::path staged = t.parent_path() / ("." + t.filename().string() + ".recording-" + std::to_string(getpid()));
     const int fd = open(staged.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
     if (fd < 0) {

@@ -268,6 +268,32 @@ TEST(BadLive, RecordReplacesNoDeviceAndKeepsTheTraceThereWhenItsCommandCannotSta
     unlink(node.c_str());
 }
 
+// record -o '' (an unset shell variable) is refused before it records, not after its duration;
+// the staging files a SIGKILLed recording to the same name left are removed, another running
+// recording's (a live PID) are not.
+TEST(BadLive, RecordRefusesAnEmptyPathAndClearsAKilledRecordingsStagingFiles) {
+    if (auto why = tracefsUnavailableReason(); !why.empty()) GTEST_SKIP() << "recording unavailable: " << why;
+    const auto started = std::chrono::steady_clock::now();
+    CliRun r = runCli("record -o '' --duration 5");
+    EXPECT_EQ(r.status, 1);
+    EXPECT_EQ(r.err, "schedscope-cli: record: the output path is empty: give a file to write the trace.dat to\n");
+    EXPECT_LT(std::chrono::steady_clock::now() - started, std::chrono::seconds(4)) << "it recorded first";
+
+    const fs::path dir = fs::path(scratchPath("record-stale/x")).parent_path();
+    for (const auto& e : fs::directory_iterator(dir)) fs::remove(e.path());
+    // a PID above the kernel's largest (PID_MAX_LIMIT, 2^22) is no process
+    for (const char* name : {".t.dat.recording-4194305", ".t.dat.recording-4194305.cpu0", ".t.dat.recording-1",
+                             ".other.dat.recording-4194305"})
+        writeFile((dir / name).string(), "");
+    r = runCli("record -o '" + (dir / "t.dat").string() + "' --duration 0.1");
+    EXPECT_EQ(r.status, 0) << r.err;
+    std::vector<std::string> left;
+    for (const auto& e : fs::directory_iterator(dir)) left.push_back(e.path().filename().string());
+    std::sort(left.begin(), left.end());
+    EXPECT_EQ(left, (std::vector<std::string>{".other.dat.recording-4194305", ".t.dat.recording-1", "t.dat",
+                                              "t.dat.topology.json"}));
+}
+
 // A command that ignores SIGTERM and leaves a process behind: the recording still ends at its
 // --duration (SIGKILL after the grace), and the tracefs instance is removed though the leftover
 // process lives on (it inherited no descriptor of the recorders).
