@@ -258,6 +258,20 @@ int runLive(const Args& args) {
                 std::printf("  wait p50/p99 <%llu/%llu ns", f.extra["wait_time_ns_p50"].get<unsigned long long>(),
                             f.extra["wait_time_ns_p99"].get<unsigned long long>());
             std::printf("\n");
+            if (final) {  // the breakdowns once, under the total (--json has them on every line)
+                auto breakdown = [](const char* title, const nlohmann::json& counts) {
+                    std::printf("  %s:", title);
+                    bool any = false;
+                    for (const auto& [name, n] : counts.items())
+                        if (n.is_number() && n.get<unsigned long long>() > 0) {
+                            std::printf(" %s=%llu", name.c_str(), n.get<unsigned long long>());
+                            any = true;
+                        }
+                    std::printf("%s\n", any ? "" : " none");
+                };
+                breakdown("events by kind", f.byKind);
+                breakdown("migrations by cause", f.byCause);
+            }
             std::fflush(stdout);
         }
     };

@@ -17,6 +17,7 @@
 #include <filesystem>
 #include <atomic>
 #include <nlohmann/json.hpp>
+#include <sstream>
 #include <string>
 #include <thread>
 #include <vector>
@@ -266,6 +267,29 @@ TEST(BadLive, RecordReplacesNoDeviceAndKeepsTheTraceThereWhenItsCommandCannotSta
     std::sort(left.begin(), left.end());
     EXPECT_EQ(left, (std::vector<std::string>{"full", "precious.dat"})) << "no temporary file is left behind";
     unlink(node.c_str());
+}
+
+// live's text output: its total line, then the events by kind (adding up to the total) and the
+// migrations by cause, as the README says every source prints (they were in --json only).
+TEST(BadLive, LiveTextEndsWithTheEventsByKindAndTheCausesOfTheMigrations) {
+    if (auto why = tracefsUnavailableReason(); !why.empty()) GTEST_SKIP() << "live capture unavailable: " << why;
+    CliRun r = runCli("live --source tracefs --duration 0.3 --interval 0");
+    ASSERT_EQ(r.status, 0) << r.err;
+    std::istringstream lines(r.out);
+    std::string total, kinds, causes;
+    std::getline(lines, total);
+    std::getline(lines, kinds);
+    std::getline(lines, causes);
+    ASSERT_TRUE(total.starts_with("total ")) << r.out;
+    const size_t eventsAt = total.find(" events  ");
+    ASSERT_NE(eventsAt, std::string::npos) << total;
+    const unsigned long long events = std::stoull(total.substr(total.rfind(' ', eventsAt - 1) + 1));
+    ASSERT_TRUE(kinds.starts_with("  events by kind: ")) << r.out;
+    EXPECT_NE(kinds.find("sched_switch="), std::string::npos) << kinds;
+    unsigned long long sum = 0;
+    for (size_t at = kinds.find('='); at != std::string::npos; at = kinds.find('=', at + 1)) sum += std::stoull(kinds.substr(at + 1));
+    EXPECT_EQ(sum, events) << r.out;
+    EXPECT_TRUE(causes.starts_with("  migrations by cause: ")) << r.out;
 }
 
 // record -o '' (an unset shell variable) is refused before it records, not after its duration;
