@@ -27,6 +27,8 @@ packages=(
   trace-cmd kernelshark libkshark-dev libjson-c-dev stress-ng hyperfine
   # packaging: man pages from --help, metadata validation, .deb building
   help2man appstream desktop-file-utils dpkg-dev file
+  # the MIME entry's test: the freedesktop MIME database and a reader of it
+  shared-mime-info libglib2.0-bin
   # fonts so offscreen rendering has glyphs
   fonts-dejavu-core
 )

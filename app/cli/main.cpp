@@ -10,7 +10,8 @@ using namespace schedscope::cli;
 static void printUsage(std::FILE* to) {
     std::fprintf(to, "usage: schedscope-cli COMMAND [OPTIONS]\n\ncommands:\n");
     for (const auto& c : commands()) std::fprintf(to, "  %-16s %s\n", c.name.c_str(), c.summary.c_str());
-    std::fprintf(to, "\n'schedscope-cli COMMAND --help' describes a command's options.\n");
+    std::fprintf(to, "  %-16s %s\n", "completion bash", "print a bash completion script");
+    std::fprintf(to, "\n'schedscope-cli COMMAND --help' describes a command's options; --help-all describes them all.\n");
 }
 
 // "trace --help": the group's two-word commands

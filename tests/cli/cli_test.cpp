@@ -965,6 +965,21 @@ TEST(Cli, VersionAndHelp) {
         EXPECT_NE(g.out.find("usage: schedscope-cli " + group + " SUBCOMMAND"), std::string::npos) << g.out;
         EXPECT_NE(g.out.find("  " + group + (group == "trace" ? " stats" : " sim")), std::string::npos) << g.out;
     }
+    CliRun usage = cli("--help");
+    EXPECT_NE(usage.out.find("\n  completion bash  "), std::string::npos) << usage.out;
+}
+
+// The bash completion: options as they are typed (-o, not --o), and the values of the options
+// that take one of a few words.
+TEST(Cli, CompletionOffersOptionsAsTypedAndTheirValues) {
+    CliRun c = cli("completion bash");
+    ASSERT_EQ(c.status, 0) << c.err;
+    EXPECT_EQ(c.out.find("--o "), std::string::npos);
+    EXPECT_NE(c.out.find("\"record \"*) opts=\"--output -o "), std::string::npos) << c.out;
+    for (const char* values : {"--source) COMPREPLY=($(compgen -W \"tracefs bpf bpf-aggregate\"",
+                               "--profile) COMPREPLY=($(compgen -W \"linux-4.14 ", "--clock) COMPREPLY",
+                               "--compare) COMPREPLY=($(compgen -W \"cls node "})
+        EXPECT_NE(c.out.find(values), std::string::npos) << values;
 }
 
 }  // namespace
