@@ -30,7 +30,8 @@ inline bool isWakeupThenRun(const std::vector<tracing::TaskInterval>& intervals,
     const auto& iv = intervals[k];
     const auto& next = intervals[k + 1];
     return iv.phase == tracing::TaskPhase::Runnable && before.pid == iv.pid &&
-           before.phase == tracing::TaskPhase::Sleeping && next.pid == iv.pid && next.phase == tracing::TaskPhase::Running;
+           before.phase == tracing::TaskPhase::Sleeping && next.pid == iv.pid && next.phase == tracing::TaskPhase::Running &&
+           !next.startUnseen;  // (its switch in was lost: the wakeup's latency is not known)
 }
 
 }  // namespace schedscope::replay

@@ -107,10 +107,23 @@ std::vector<TaskInterval> computeTaskIntervals(const EventStore& store) {
         const TaskInterval& iv = it->second.iv;
         if (iv.phase == TaskPhase::Running && iv.cpu == cpu) transition(tracked, TaskPhase::Sleeping, ts, cpu, -1, 0);
     };
+    // `context` ran `e` on `cpu` while the switches left it runnable: its switch in was lost.
+    // It runs from here at the latest (startUnseen: how long it had waited is not known).
+    auto runningUnseen = [&](int32_t cpu, int32_t context, uint64_t ts) {
+        if (context <= 0) return;
+        auto it = open.find(context);
+        if (it == open.end() || !it->second.open || it->second.iv.phase != TaskPhase::Runnable) return;
+        transition(context, TaskPhase::Running, ts, cpu, -1, 0);
+        it->second.iv.startUnseen = true;
+    };
     store.forEach([&](const SchedEvent& e) {
-        if (e.kind == EventKind::Switch) endStaleRunning(e.cpu, e.pid, e.ts);
-        else if ((e.kind == EventKind::Waking || e.kind == EventKind::WakeupNew) && e.waker >= 0)
+        if (e.kind == EventKind::Switch) {
+            endStaleRunning(e.cpu, e.pid, e.ts);
+            runningUnseen(e.cpu, e.pid, e.ts);
+        } else if ((e.kind == EventKind::Waking || e.kind == EventKind::WakeupNew) && e.waker >= 0) {
             endStaleRunning(e.cpu, e.waker, e.ts);
+            runningUnseen(e.cpu, e.waker, e.ts);
+        }
         const int32_t cur = tracker.observe(e);
         switch (e.kind) {
             case EventKind::Switch:

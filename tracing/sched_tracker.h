@@ -37,6 +37,10 @@ struct TaskInterval {
     // timeline where it woke this task. Equal to start, except for a wakeup that raced the
     // task's way to sleep (below): then before the sleep began. 0 when not woken.
     uint64_t wokenAt = 0;
+    // Running: its switch in was lost (the task showed up running, as a switch's prev or the
+    // task that ran a sched_waking, while it was runnable), so it began no later than `start`
+    // and the wait before it has no known end: waits leave it out.
+    bool startUnseen = false;
 };
 // All intervals, ordered by (pid, start) and, for equal starts, in time order (a zero-length
 // runnable interval comes before what follows it). pid 0 (idle) is left out.

@@ -100,7 +100,8 @@ std::shared_ptr<const TraceAnalysis> analyzeTrace(std::shared_ptr<const tracing:
             t.pid = iv.pid;
             if (iv.phase == tracing::TaskPhase::Running) t.cpuNs += iv.end - iv.start;
             else if (iv.phase == tracing::TaskPhase::Runnable && i + 1 < intervals.size() &&
-                     intervals[i + 1].pid == iv.pid && intervals[i + 1].phase == tracing::TaskPhase::Running) {
+                     intervals[i + 1].pid == iv.pid && intervals[i + 1].phase == tracing::TaskPhase::Running &&
+                     !intervals[i + 1].startUnseen) {  // (a lost switch in: no known end of the wait)
                 waits[iv.pid].push_back(iv.end - iv.start);
                 a->waitLatencies.push_back(iv.end - iv.start);
             }

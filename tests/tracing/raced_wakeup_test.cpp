@@ -150,19 +150,44 @@ TEST(RacedWakeup, ASecondWakingWhileTheRacedSleepLooksOpenRacedTheNextSleep) {
     ev.push_back(wake(150, 1, EventKind::Waking, P, 0, C));
     ev.push_back(sw(160, 1, C, 0, TaskState::Sleeping));
     const auto iv = intervalsOf(ev, C);
-    ASSERT_EQ(iv.size(), 6u);
+    ASSERT_EQ(iv.size(), 7u);
     EXPECT_EQ(iv[1].phase, TaskPhase::Sleeping);
     EXPECT_EQ(iv[1].start, 102u);
     EXPECT_EQ(iv[2].phase, TaskPhase::Runnable);
     EXPECT_EQ(iv[2].start, 140u);
     EXPECT_EQ(iv[2].wokenAt, 100u);
-    EXPECT_EQ(iv[3].phase, TaskPhase::Sleeping);
+    // its switch out at 142 shows it ran: from 142 at the latest, how long it waited unknown
+    EXPECT_EQ(iv[3].phase, TaskPhase::Running);
     EXPECT_EQ(iv[3].start, 142u);
-    EXPECT_EQ(iv[3].end, 160u);
-    EXPECT_EQ(iv[4].phase, TaskPhase::Runnable);
-    EXPECT_EQ(iv[4].waker, P);
-    EXPECT_EQ(iv[4].wokenAt, 140u) << "the second waking ended the sleep at 142, not a later one";
-    EXPECT_EQ(iv[5].phase, TaskPhase::Sleeping);
+    EXPECT_TRUE(iv[3].startUnseen);
+    EXPECT_EQ(iv[4].phase, TaskPhase::Sleeping);
+    EXPECT_EQ(iv[4].start, 142u);
+    EXPECT_EQ(iv[4].end, 160u);
+    EXPECT_EQ(iv[5].phase, TaskPhase::Runnable);
+    EXPECT_EQ(iv[5].waker, P);
+    EXPECT_EQ(iv[5].wokenAt, 140u) << "the second waking ended the sleep at 142, not a later one";
+    EXPECT_EQ(iv[6].phase, TaskPhase::Sleeping);
+}
+
+// A switch in lost while the task waited (work.dat of a QA sweep: ld preempted at .351159, seen
+// running a sched_waking at .359139 with no switch to it between): the wait ends unseen, and
+// is no wait of 8 ms that ran on past the task's own events; the next wait is whole.
+TEST(RacedWakeup, ALostSwitchInEndsTheWaitUnseen) {
+    auto ev = bothRunning();
+    ev.push_back(sw(100, 1, C, 0, TaskState::Runnable));     // C preempted (the idle task next, for brevity)
+    ev.push_back(wake(900, 1, EventKind::Waking, P, 0, C));  // C runs: its switch in was lost
+    ev.push_back(sw(910, 1, C, 0, TaskState::Runnable));
+    ev.push_back(sw(925, 1, 0, C, TaskState::Runnable));
+    const auto iv = intervalsOf(ev, C);
+    ASSERT_EQ(iv.size(), 5u);
+    EXPECT_EQ(iv[1].phase, TaskPhase::Runnable);
+    EXPECT_EQ(iv[1].end, 900u);
+    EXPECT_EQ(iv[2].phase, TaskPhase::Running);
+    EXPECT_TRUE(iv[2].startUnseen);
+    EXPECT_EQ(iv[3].phase, TaskPhase::Runnable);
+    EXPECT_EQ(iv[3].start, 910u);
+    EXPECT_EQ(iv[4].phase, TaskPhase::Running);
+    EXPECT_FALSE(iv[4].startUnseen);
 }
 
 }  // namespace raced_wakeup_test
