@@ -29,6 +29,7 @@ std::optional<EventKind> eventKindOfRecord(uint8_t kind) {
         case SSC_MIGRATE: return EventKind::MigrateTask;
         case SSC_FORK: return EventKind::ProcessFork;
         case SSC_EXIT: return EventKind::ProcessExit;
+        case SSC_EXEC: return EventKind::ProcessExec;
         default: return std::nullopt;
     }
 }
@@ -72,6 +73,7 @@ bool applyRecord(const void* data, size_t size, EventStore& store) {
             e.state = stateOf(r.state);
             break;
         case SSC_FORK:
+        case SSC_EXEC:  // the child; the old pid
             e.pid2 = r.arg;
             break;
         case SSC_MIGRATE:

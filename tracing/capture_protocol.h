@@ -5,7 +5,7 @@
 //
 //   offset size  field
 //   0      4     magic    0x50435353 (the bytes "SSCP")
-//   4      2     version  kCaptureProtocolVersion (1); a client rejects any other
+//   4      2     version  kCaptureProtocolVersion (2); a client rejects any other
 //   6      2     type     FrameType
 //   8      4     length   payload bytes that follow, at most kMaxFramePayload
 //   12     length payload
@@ -41,7 +41,7 @@
 namespace schedscope::tracing {
 
 constexpr uint32_t kCaptureMagic = 0x50435353u;
-constexpr uint16_t kCaptureProtocolVersion = 1;
+constexpr uint16_t kCaptureProtocolVersion = 2;  // 2: sched_process_exec records (SSC_EXEC)
 constexpr size_t kFrameHeaderSize = 12;
 constexpr uint32_t kMaxFramePayload = 16u << 20;
 

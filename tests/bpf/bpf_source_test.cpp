@@ -173,6 +173,41 @@ TEST(BpfSource, StreamTellsExecBalancingFromAffinityChanges) {
     EXPECT_GT(exec, 0);
 }
 
+// The stream records sched_process_exec as trace.dat does (the task, the thread that called
+// execve(), its new name): 40 children that exec /bin/true give 40 of them. (It had none: the
+// exec cause came from in_execve alone, and the counts said no task ever exec'ed.)
+TEST(BpfSource, StreamRecordsEachExec) {
+    SKIP_WITHOUT_BPF_OR_TWO_CPUS();
+    BpfOptions opt;
+    opt.ignoreSelf = false;
+    auto source = BpfSource::start(opt);
+    ASSERT_TRUE(source) << source.error();
+    EventStore store;
+    std::set<pid_t> children;
+    for (int i = 0; i < 40; ++i) {
+        pid_t child = 0;
+        char arg0[] = "true";
+        char* argv[] = {arg0, nullptr};
+        ASSERT_EQ(posix_spawn(&child, "/bin/true", nullptr, nullptr, argv, environ), 0);
+        children.insert(child);
+        int status = 0;
+        waitpid(child, &status, 0);
+    }
+    ASSERT_TRUE((*source)->poll(store, 0));
+    store.finish();
+    EXPECT_TRUE(store.recorded(EventKind::ProcessExec));
+    std::set<pid_t> execed;
+    store.forEach([&](const SchedEvent& e) {
+        if (e.kind == EventKind::ProcessExec && children.count(e.pid)) {
+            execed.insert(e.pid);
+            EXPECT_EQ(e.pid2, e.pid) << "a single-threaded exec keeps its pid";
+            EXPECT_EQ(store.commAt(e.pid, e.ts + 1), "true");
+        }
+        return true;
+    });
+    EXPECT_EQ(execed, children);
+}
+
 TEST(BpfSource, AggregateCountsAffinityMovesInTheKernel) {
     SKIP_WITHOUT_BPF_OR_TWO_CPUS();
     auto m = localMachine();

@@ -180,8 +180,11 @@ TEST(CaptureProtocol, ClientRejectsBadFraming) {
     };
     expectRejected({'G', 'A', 'R', 'B', 'A', 'G', 'E', '!', 0, 0, 0, 0, 1}, "garbage");
     auto wrongVersion = helloFrame();
-    wrongVersion[4] = 2;
+    wrongVersion[4] = static_cast<uint8_t>(kCaptureProtocolVersion + 1);
     expectRejected(wrongVersion, "wrong version");
+    auto olderVersion = helloFrame();  // 1: a helper without sched_process_exec records
+    olderVersion[4] = static_cast<uint8_t>(kCaptureProtocolVersion - 1);
+    expectRejected(olderVersion, "older version");
     auto unknownType = helloFrame();
     unknownType[6] = 99;
     expectRejected(unknownType, "unknown type");

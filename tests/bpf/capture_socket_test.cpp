@@ -339,7 +339,7 @@ TEST(CaptureSocket, AClientThatWritesIsRejected) {
         if (connected != 0) std::this_thread::sleep_for(std::chrono::milliseconds(10));
     }
     ASSERT_EQ(connected, 0) << std::strerror(errno);
-    // Bytes that look like a frame: version 1 has no client-to-helper frames at all.
+    // Bytes that look like a frame: the protocol has no client-to-helper frames at all.
     const char junk[] = "SSCP\x01\x00\x01\x00\x00\x00\x00\x00";
     ASSERT_EQ(write(fd, junk, sizeof junk - 1), static_cast<ssize_t>(sizeof junk - 1));
     CaptureClient client(fd);

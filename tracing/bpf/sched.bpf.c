@@ -500,6 +500,22 @@ static __always_inline int on_fork(struct task_struct *parent, struct task_struc
     return 0;
 }
 
+/* sched_process_exec: exec_binprm(), once the new image is in place (the exec migration cause
+ * needs no such record: a migrate record says in_execve itself) */
+static __always_inline int on_exec(struct task_struct *p, __s32 old_pid)
+{
+    struct ssc_cpu_stats *s = cpu_stats();
+    count(s, SSC_EXEC);
+    if (do_stream) {
+        if (ignored(p, false))
+            return 0;
+        __s32 pid = BPF_CORE_READ(p, pid);
+        note_comm(s, p, pid); /* its new name */
+        emit(s, SSC_EXEC, pid, old_pid, BPF_CORE_READ(p, prio), SSC_STATE_UNKNOWN);
+    }
+    return 0;
+}
+
 static __always_inline int on_exit(struct task_struct *p)
 {
     struct ssc_cpu_stats *s = cpu_stats();
@@ -556,6 +572,8 @@ static __always_inline int on_softirq(unsigned int vec, bool entry)
     }                                                                                                  \
     SEC(sec "/sched_process_exit")                                                                     \
     int BPF_PROG(ssc_exit_##sfx, struct task_struct *p) { return on_exit(p); }                         \
+    SEC(sec "/sched_process_exec")                                                                     \
+    int BPF_PROG(ssc_exec_##sfx, struct task_struct *p, int old_pid, void *bprm) { return on_exec(p, old_pid); } \
     /* each exit before its entry: the skeleton attaches in this order, so no entry is seen     \
      * without the exit that ends it */                                                           \
     SEC(sec "/softirq_exit")                                                                           \

@@ -18,7 +18,8 @@ enum ssc_kind {
     SSC_FORK = 5,       /* sched_process_fork */
     SSC_EXIT = 6,       /* sched_process_exit */
     SSC_COMM = 7,       /* not an event: the name of `pid` from `ts` on (struct ssc_comm_record) */
-    SSC_KIND_COUNT = 8
+    SSC_EXEC = 8,       /* sched_process_exec */
+    SSC_KIND_COUNT = 9
 };
 
 /* prev_state of a switch, as the kernel prints it (R S D T t X Z P I). */
@@ -53,7 +54,8 @@ enum ssc_cause {
 /* One event, 24 bytes (32 in the ring buffer with its 8-byte header).
  *   pid   switch: prev pid; waking/wakeup/wakeup_new/migrate/exit: the task; fork: parent
  *   arg   switch: next pid; fork: child pid; migrate: src << 16 | dst;
- *         waking/wakeup/wakeup_new: target CPU; exit: -1
+ *         waking/wakeup/wakeup_new: target CPU; exit: -1; exec: old pid (the thread that called
+ *         execve(), whose pid a multithreaded process's exec gives to the leader)
  *   prio  switch: prev prio; waking/wakeup/wakeup_new/migrate/exit: prio; fork: 0
  *   state switch: enum ssc_state of prev; else SSC_STATE_UNKNOWN, for the wake kinds with
  *         SSC_WAKE_BY_INTERRUPT set when an interrupt did the wakeup (a reader that predates
