@@ -214,7 +214,6 @@ Result<Topology> convert(hwloc_topology_t ht, const std::string& what, bool arch
     if (const char* vendor = infoOf(firstPu, "CPUVendor")) t.cpuVendor = vendor;
     if (const char* family = infoOf(firstPu, "CPUFamilyNumber")) t.cpuFamily = std::atoi(family);
     if (const char* model = infoOf(firstPu, "CPUModelNumber")) t.cpuModelNumber = std::atoi(model);
-    applyCpuIdentity(t);
 
     for (hwloc_obj_t pu = nullptr; (pu = hwloc_get_next_obj_by_type(ht, HWLOC_OBJ_PU, pu));) {
         int id = static_cast<int>(pu->os_index);
@@ -275,6 +274,7 @@ Result<Topology> convert(hwloc_topology_t ht, const std::string& what, bool arch
     for (const auto& c : t.cpus) maxCap = std::max(maxCap, c.online ? c.capacity : 0u);
     if (maxCap && maxCap != 1024)
         for (auto& c : t.cpus) c.capacity = static_cast<unsigned>(uint64_t{c.capacity} * 1024 / maxCap);
+    applyCpuIdentity(t);  // (with the CPUs in place: AMD family 15h's compute units)
     ignoreInvalidSlit(t);
     if (auto st = t.check(what); !st) return Error{st.error()};
     return t;

@@ -90,9 +90,30 @@ bool Topology::isIntelModel(int family, int model) const {
     return cpuVendor == "GenuineIntel" && cpuFamily == family && cpuModelNumber == model;
 }
 
+namespace {
+
+// AMD family 15h (Bulldozer, Piledriver, Steamroller, Excavator): the two cores of a compute unit
+// share its front end, FPU and L2, and x86's match_smt() makes them SMT siblings (same cu_id,
+// from CPUID 0x8000001e, with TOPOEXT, which every family 15h CPU has): the kernel's
+// thread_siblings and SMT domain are the compute unit. hwloc exports them as two cores with
+// a shared L2, which would otherwise read as two one-thread cores in a cluster (CLS).
+void computeUnitsAreSmtSiblings(Topology& t) {
+    for (auto& c : t.cpus) {
+        if (!c.online || c.threadSiblings.count() > 1) continue;
+        for (const auto& cache : c.caches) {
+            if (cache.level != 2 || cache.type == "Instruction") continue;
+            const CpuSet unit = cache.shared & c.packageCpus & t.onlineCpus();
+            if (unit.count() == 2 && unit.test(c.id)) c.threadSiblings = unit;
+        }
+    }
+}
+
+}  // namespace
+
 void applyCpuIdentity(Topology& t) {
-    if ((t.cpuVendor == "AuthenticAMD" || t.cpuVendor == "HygonGenuine") && t.cpuFamily >= 0x17)
-        t.nodeReclaimDistance = 32;
+    const bool amd = t.cpuVendor == "AuthenticAMD" || t.cpuVendor == "HygonGenuine";
+    if (amd && t.cpuFamily >= 0x17) t.nodeReclaimDistance = 32;
+    if (t.cpuVendor == "AuthenticAMD" && t.cpuFamily == 0x15 && t.arch == Arch::X86_64) computeUnitsAreSmtSiblings(t);
 }
 
 int Topology::nodeIndex(int nodeId) const {

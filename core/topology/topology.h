@@ -164,7 +164,9 @@ void ignoreInvalidSlit(Topology& t);
 int adoptNodelessCpus(Topology& t, const CpuSet& cpus, const std::string& input);
 
 // Sets what the CPU's identity changes in the kernel's view (t.cpuVendor, t.cpuFamily): AMD Zen
-// and Hygon raise node_reclaim_distance to 32 (init_amd_zn() in arch/x86/kernel/cpu/amd.c).
+// and Hygon raise node_reclaim_distance to 32 (init_amd_zn() in arch/x86/kernel/cpu/amd.c); on
+// AMD family 15h a compute unit's two cores are SMT siblings (match_smt() on cu_id). Loaders
+// call it once the CPUs are in place.
 void applyCpuIdentity(Topology& t);
 
 }  // namespace schedscope

@@ -79,6 +79,34 @@ TEST(TopologyFixtures, SysfsSnapshotMatchesHwlocExportOfTheSameMachine) {
     }
 }
 
+// AMD family 15h: a compute unit's two cores are SMT siblings to the kernel (match_smt() on their
+// cu_id), as the sysfs a real kernel exported of a 4-socket Opteron 62xx says (thread_siblings
+// 0-1). hwloc's export of such a machine shows two cores sharing an L2: read as they are, they
+// made a CLS level of each pair where the kernel has SMT.
+TEST(TopologyFixtures, AmdFamily15hComputeUnitsAreSmtFromXmlAsFromSysfs) {
+    auto root = findSnapshotRoot(test::extractFixture("topologies/sysfs/64amd64-4s2n4ca2co.tar.bz2"));
+    ASSERT_TRUE(root.ok()) << root.error();
+    auto fromSysfs = loadSysfsTopology(*root, Arch::X86_64);
+    ASSERT_TRUE(fromSysfs.ok()) << fromSysfs.error();
+    for (const char* xml : {"topologies/xml/64amd64-4p2n4ca2co.xml", "topologies/xml/AMD-15h-Bulldozer-4xOpteron-6272.xml"}) {
+        auto fromXml = loadHwlocXml(test::dataPath(xml), Arch::X86_64);
+        ASSERT_TRUE(fromXml.ok()) << fromXml.error();
+        EXPECT_EQ(fromXml->cpuFamily, 0x15) << xml;
+        EXPECT_EQ(fromXml->cpus[0].threadSiblings.toList(), "0-1") << xml;
+        auto tree = buildDomains(*fromXml, {});
+        ASSERT_TRUE(tree.ok()) << tree.error();
+        EXPECT_EQ(tree->domainsOf(0).front().level, "SMT") << xml;
+        EXPECT_EQ(tree->domainsOf(0).front().span.toList(), "0-1") << xml;
+        for (const auto& d : tree->domainsOf(0)) EXPECT_NE(d.level, "CLS") << xml;
+    }
+    EXPECT_EQ(fromSysfs->cpus[0].threadSiblings.toList(), "0-1");
+    auto fromXml = loadHwlocXml(test::dataPath("topologies/xml/64amd64-4p2n4ca2co.xml"), Arch::X86_64);
+    ASSERT_TRUE(fromXml.ok());
+    for (int cpu : fromSysfs->onlineCpus().toVector())
+        EXPECT_EQ(fromXml->cpus[static_cast<size_t>(cpu)].threadSiblings, fromSysfs->cpus[static_cast<size_t>(cpu)].threadSiblings)
+            << "cpu" << cpu;
+}
+
 TEST(TopologyFixtures, CpusOfAnOfflineNodeGoToTheFirstNodeFromXmlAsFromSysfs) {
     // The R630 with NUMA node 0 offline: its CPUs are on no node. Both inputs put them on the
     // first node, say so, and build the same domains (no NUMA level: there is one node, whose
