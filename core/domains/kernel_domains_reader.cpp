@@ -104,16 +104,18 @@ unsigned pressureOver(const RuntimePressure& pressure, const CpuSet& span) {
 }
 
 // the same groups in the same order, as far as a kernel log tells them apart (what groupList()
-// prints), a group's capacity short by at most its CPUs' pressure (each CPU's largest seen: the
-// group's printer saw its own moment): compared before anything is formatted, a 4096-CPU flat
-// domain has 4096 groups per CPU
+// prints), a group's capacity short by at most its CPUs' pressure: compared before anything is
+// formatted, a 4096-CPU flat domain has 4096 groups per CPU. The pressure moves while the
+// kernel prints (Juno's CPU 1 printed 1020 and 1021 of 1024, CPU 2 1023, and their group {1-2}
+// 2044 and 2042), so a group may be short by half as much again as its CPUs' largest deficits
+// seen add up to; a group short by more, or one of CPUs without any seen pressure, differs.
 bool sameGroups(const GroupRing& a, const GroupRing& b, const RuntimePressure& pressure) {
     if (a.size() != b.size()) return false;
     for (size_t g = 0; g < a.size(); ++g) {
         if (!(a[g].span == b[g].span) || !(a[g].balanceMask == b[g].balanceMask)) return false;
-        if (a[g].capacity != b[g].capacity &&
-            (pressure.empty() || b[g].capacity > a[g].capacity || a[g].capacity - b[g].capacity > pressureOver(pressure, a[g].span)))
-            return false;
+        if (a[g].capacity == b[g].capacity) continue;
+        const unsigned seen = pressure.empty() ? 0 : pressureOver(pressure, a[g].span);
+        if (b[g].capacity > a[g].capacity || a[g].capacity - b[g].capacity > seen + seen / 2) return false;
     }
     return true;
 }

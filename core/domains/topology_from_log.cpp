@@ -323,6 +323,31 @@ bool lowestNumaSpansPartition(const Reading& r) {
     return true;
 }
 
+// A printed capacity is the CPU's own (arch_scale_cpu_capacity()) less the time interrupts and
+// RT tasks took while the domains were built: 1020 on a big CPU, 444 to 446 on Juno's LITTLE
+// ones. The kernel's own asymmetry check reads the CPUs' own, so capacities within a tenth
+// under a larger printed one are that one (the largest of its kind; 1024 for the biggest
+// CPUs), or a LITTLE cluster reads as asymmetric where the kernel said "CPUs do not have
+// asymmetric capacities".
+void capacitiesOfTheirKind(Topology& t) {
+    std::vector<unsigned> printed;
+    for (const auto& c : t.cpus)
+        if (c.online) printed.push_back(c.capacity);
+    std::sort(printed.begin(), printed.end(), std::greater<>());
+    std::vector<unsigned> kinds;  // the top of each run of capacities within a tenth of it
+    for (unsigned cap : printed)
+        if (kinds.empty() || (cap != kinds.back() && !lostToRuntimePressure(kinds.back(), cap))) kinds.push_back(cap);
+    if (!kinds.empty() && lostToRuntimePressure(1024, kinds.front())) kinds.front() = 1024;
+    for (auto& c : t.cpus) {
+        if (!c.online) continue;
+        for (unsigned kind : kinds)
+            if (c.capacity == kind || lostToRuntimePressure(kind, c.capacity)) {
+                c.capacity = kind;
+                break;
+            }
+    }
+}
+
 Topology topologyOf(const DomainTree& log, const Reading& r, Arch arch, PackageSpan package, const std::string& where) {
     Topology t;
     t.name = std::filesystem::path(where).filename().string();
@@ -355,10 +380,9 @@ Topology topologyOf(const DomainTree& log, const Reading& r, Arch arch, PackageS
         c.clusterId = s.cluster.first();
         c.packageId = c.dieId = c.packageCpus.first();
         c.caches = {{1, "Data", s.smt}, {2, "Unified", s.cluster}, {3, "Unified", s.llc}};
-        // interrupt time while the domains were built shows as a capacity a little under 1024
-        const unsigned cap = s.capacity ? s.capacity : i < log.cpus.size() ? log.cpus[i].capacity : 1024u;
-        c.capacity = lostToRuntimePressure(1024, cap) ? 1024u : cap;
+        c.capacity = s.capacity ? s.capacity : i < log.cpus.size() ? log.cpus[i].capacity : 1024u;
     }
+    capacitiesOfTheirKind(t);
     // isolated CPUs (attached to NULL): online, no domains; their hardware is unknown, so each
     // stands alone, in the node of the nearest CPU below it (or above)
     log.isolated.forEach([&](int cpu) {
@@ -453,14 +477,14 @@ Result<TopologyFromLog> topologyFromKernelLog(const DomainTree& log, const std::
     if (!reading->unprinted.empty())
         notes.push_back(cpusNamed(reading->unprinted) + " have no block in the log (its start overwritten?) but are in "
                         "its spans: read off the printed CPUs' spans and groups");
-    CpuSet roundedUp;
+    std::map<unsigned, CpuSet> roundedUp;  // by the capacity taken
     for (size_t i = 0; i < t.cpus.size(); ++i)
-        if (i < log.cpus.size() && t.cpus[i].online && t.cpus[i].capacity == 1024 && log.cpus[i].capacity < 1024 &&
+        if (i < log.cpus.size() && t.cpus[i].online && log.cpus[i].capacity > 0 && t.cpus[i].capacity > log.cpus[i].capacity &&
             !t.isolated.test(t.cpus[i].id))
-            roundedUp.set(static_cast<int>(i));
-    if (!roundedUp.empty())
-        notes.push_back(cpusNamed(roundedUp) + " printed a capacity within a tenth under 1024 (interrupt time "
-                        "while the domains were built): taken as 1024");
+            roundedUp[t.cpus[i].capacity].set(static_cast<int>(i));
+    for (auto it = roundedUp.rbegin(); it != roundedUp.rend(); ++it)
+        notes.push_back(cpusNamed(it->second) + " printed a capacity within a tenth under " + std::to_string(it->first) +
+                        " (interrupt time while the domains were built): taken as " + std::to_string(it->first));
     t.source += ": " + notes.front();
     return std::move(*best);
 }

@@ -11,6 +11,7 @@
 #include "domains/domain_format.h"
 #include "domains/kernel_domains_reader.h"
 #include "domains/kernel_log_reader.h"
+#include "domains/sd_flags.h"
 #include "domains/topology_from_log.h"
 #include "support/fixtures.h"
 #include "topology/hwloc_loader.h"
@@ -171,6 +172,32 @@ TEST(MachineLog, ThePresetsLogsRebuildExactly) {
         ASSERT_TRUE(hw.ok()) << hw.error();
         expectTheLogRebuildsExactly(*hw, p.name);
     }
+}
+
+// A Juno board's log (resources/kernel-logs/juno-cpusets-v5.6.txt): its LITTLE CPUs printed 443
+// to 446 (interrupt time), and the kernel said "rd 4-5: CPUs do not have asymmetric
+// capacities". Rebuilt, they are one kind of CPU, 446: the cpuset 4-5 and the LITTLE pair's MC
+// level carry no SD_ASYM_CPUCAPACITY (they did, from 444 against 446), the big/LITTLE DIE
+// level does, and the diff against the log is clean (the group {1-2} printed 2042 and 2044).
+TEST(MachineLog, AJunoLogsLittleCpusAreOneKindOfCpu) {
+    const std::string path = resourcesDir() + "/kernel-logs/juno-cpusets-v5.6.txt";
+    auto read = loadTopologyFromKernelLog(path);
+    ASSERT_TRUE(read.ok()) << read.error();
+    const Topology& t = read->topology;
+    for (int cpu : {0, 3, 4, 5}) EXPECT_EQ(t.cpus[static_cast<size_t>(cpu)].capacity, 446u) << cpu;
+    for (int cpu : {1, 2}) EXPECT_EQ(t.cpus[static_cast<size_t>(cpu)].capacity, 1024u) << cpu;
+    DomainBuildOptions o;
+    o.arch = Arch::Arm64;
+    o.profile = findProfile("linux-5.6");
+    auto tree = buildDomains(t, o);
+    ASSERT_TRUE(tree.ok()) << tree.error();
+    for (int cpu : {0, 4, 5})
+        EXPECT_EQ(tree->domainsOf(cpu).front().flags & SD_ASYM_CPUCAPACITY, 0u) << "cpu" << cpu << "'s LITTLE-only level";
+    EXPECT_EQ(tree->domainsOf(0).back().level, "DIE");
+    EXPECT_NE(tree->domainsOf(0).back().flags & SD_ASYM_CPUCAPACITY, 0u) << "big and LITTLE together";
+    auto log = readKernelLog(path);
+    ASSERT_TRUE(log.ok()) << log.error();
+    EXPECT_EQ(diffDomainTrees(*tree, *log), std::vector<std::string>{});
 }
 
 // The oracle cases without a kept log (Naples' dies, cgroup v1 partitions...): the builder's
