@@ -29,6 +29,13 @@ std::string_view withoutEscapes(std::string_view line, std::string& buffer) {
 }
 
 size_t messageStart(std::string_view line) {
+    // a mail's quote marks ("> ", "> > ") before what the kernel printed: a groups line wrapped
+    // by a mailer continues on a quoted line of its own
+    if (line.starts_with('>')) {
+        size_t quote = 0;
+        while (quote < line.size() && (line[quote] == '>' || line[quote] == ' ')) ++quote;
+        return quote + messageStart(line.substr(quote));
+    }
     size_t at = 0;
     if (line.starts_with('<')) {
         if (const size_t close = line.find('>'); close != std::string_view::npos && close < 6) at = close + 1;

@@ -98,6 +98,10 @@ public:
         if (groupsOpen_) {
             const std::string_view message = l.substr(messageStart(l));
             if (isGroupsContinuation(message)) {
+                // the kernel's pieces (KERN_CONT) bring their own space; a mailer that wrapped the
+                // line took the space it broke at ("span=0" / "cap=1008 }")
+                if (!message.starts_with(' ') && !message.starts_with(',') && !groupsText_.empty() && groupsText_.back() != ' ')
+                    groupsText_ += ' ';
                 groupsText_ += message;
                 return {};
             }

@@ -156,6 +156,36 @@ TEST(KernelLog, AKunpengLogFromBeforeTheDiameterFix) {
               std::vector<std::string>{"cpu0 domain-2 NUMA groups: built {0-47} {48-71}, kernel {0-47} {48-95}"});
 }
 
+// A log as a mail quoted it: "> " marks, and a mailer's wrapping of long groups lines, after a
+// comma ("... 1:{ span=1 cap=1007 }," / "> 2:{ span=2 ...") and inside a group ("0:{ span=0" /
+// "> cap=1008 }"). The wrapped pieces are the groups line's (they were dropped, or misread as
+// "span=0cap=1008"): every CPU has its four groups, as the same log unwrapped gives them.
+TEST(KernelLog, AMailersWrappedGroupsLinesAreReadWhole) {
+    const std::string wrapped = test::readFile(test::dataPath("kernel-logs/mail-wrapped-arm64-8node-v5.11.txt"));
+    ASSERT_NE(wrapped.find("0:{ span=0\n> cap=1008 }"), std::string::npos);
+    auto read = parseKernelLog(wrapped, "wrapped.txt");
+    ASSERT_TRUE(read.ok()) << read.error();
+    std::string unwrapped;
+    std::istringstream in(wrapped);
+    for (std::string line; std::getline(in, line);) {
+        if (line.starts_with("> ") && !line.starts_with(">  ")) {  // a wrapped piece: back onto its line
+            if (!unwrapped.empty() && unwrapped.back() == '\n') unwrapped.pop_back();
+            unwrapped += " " + line.substr(2) + "\n";
+        } else {
+            unwrapped += line + "\n";
+        }
+    }
+    auto whole = parseKernelLog(unwrapped, "unwrapped.txt");
+    ASSERT_TRUE(whole.ok()) << whole.error();
+    ASSERT_EQ(read->builtFor.toList(), "0-7");
+    for (int cpu = 0; cpu < 8; ++cpu) {
+        ASSERT_FALSE(read->domainsOf(cpu).empty()) << cpu;
+        EXPECT_EQ(read->domainsOf(cpu).front().groups.size(), 4u) << "cpu" << cpu;
+    }
+    EXPECT_EQ(diffDomainTrees(*read, *whole), std::vector<std::string>{});
+    EXPECT_TRUE(read->warnings.empty()) << read->warnings.front();
+}
+
 TEST(KernelLog, BadLogsAreRefusedWithTheFileAndLine) {
     auto none = parseKernelLog("Linux version 6.1.0\nsmpboot: Total of 16 processors activated\n", "dmesg.txt");
     ASSERT_FALSE(none.ok());
