@@ -161,7 +161,7 @@ TEST(KernelLog, AKunpengLogFromBeforeTheDiameterFix) {
 // "> cap=1008 }"). The wrapped pieces are the groups line's (they were dropped, or misread as
 // "span=0cap=1008"): every CPU has its four groups, as the same log unwrapped gives them.
 TEST(KernelLog, AMailersWrappedGroupsLinesAreReadWhole) {
-    const std::string wrapped = test::readFile(test::dataPath("kernel-logs/mail-wrapped-arm64-8node-v5.11.txt"));
+    const std::string wrapped = test::readFile(test::dataPath("quoted-kernel-logs/mail-wrapped-arm64-8node-v5.11.txt"));
     ASSERT_NE(wrapped.find("0:{ span=0\n> cap=1008 }"), std::string::npos);
     auto read = parseKernelLog(wrapped, "wrapped.txt");
     ASSERT_TRUE(read.ok()) << read.error();
