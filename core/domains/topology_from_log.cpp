@@ -418,6 +418,9 @@ Topology topologyOf(const DomainTree& log, const Reading& r, Arch arch, PackageS
 }
 
 std::string cpusNamed(const CpuSet& cpus) { return (cpus.count() == 1 ? "cpu " : "cpus ") + cpus.toList(); }
+// the verb after cpusNamed(): "cpu 1 has", "cpus 1-3 have"
+const char* has(const CpuSet& cpus) { return cpus.count() == 1 ? " has" : " have"; }
+const char* is(const CpuSet& cpus) { return cpus.count() == 1 ? " is" : " are"; }
 
 }  // namespace
 
@@ -472,10 +475,11 @@ Result<TopologyFromLog> topologyFromKernelLog(const DomainTree& log, const std::
     for (const CpuTopology& c : t.cpus)
         if (!c.online) offline.set(c.id);
     if (!offline.empty())
-        notes.push_back(cpusNamed(offline) + " have no domains in the log: taken as offline (a CPU isolated by "
+        notes.push_back(cpusNamed(offline) + has(offline) + " no domains in the log: taken as offline (a CPU isolated by "
                         "isolcpus= is not printed either)");
     if (!reading->unprinted.empty())
-        notes.push_back(cpusNamed(reading->unprinted) + " have no block in the log (its start overwritten?) but are in "
+        notes.push_back(cpusNamed(reading->unprinted) + has(reading->unprinted) + " no block in the log (its start overwritten?) but" +
+                        is(reading->unprinted) + " in "
                         "its spans: read off the printed CPUs' spans and groups");
     std::map<unsigned, CpuSet> roundedUp;  // by the capacity taken
     for (size_t i = 0; i < t.cpus.size(); ++i)
