@@ -238,6 +238,8 @@ QVariant DomainTreeModel::groupData(const Node& n, int column, int role) const {
     if (role == Qt::ToolTipRole && column == LevelColumn)
         return tr("sched group %1 of the %2 domain: CPUs %3, capacity %4")
             .arg(n.groupRow).arg(levelLabel(*d), qs(g.span.toList())).arg(g.capacity);
+    // the whole span where a narrow column cuts it (a NUMA group's balance mask on a big machine)
+    if (role == Qt::ToolTipRole && column == SpanColumn) return groupData(n, column, Qt::DisplayRole);
     return {};
 }
 

@@ -106,6 +106,8 @@ TEST(DomainTreeModel, ShowsLevelsSpansGroupsAndParameters) {
     ASSERT_EQ(model.rowCount(mc), 4);
     EXPECT_EQ(model.index(0, 0, mc).data().toString(), QStringLiteral("group 0 (local)"));
     EXPECT_EQ(model.index(2, DomainTreeModel::SpanColumn, mc).data().toString(), QStringLiteral("4-5"));
+    // a span a narrow column cuts is whole in its tooltip
+    EXPECT_EQ(model.index(2, DomainTreeModel::SpanColumn, mc).data(Qt::ToolTipRole).toString(), QStringLiteral("4-5"));
     EXPECT_EQ(model.index(2, DomainTreeModel::CapacityColumn, mc).data().toUInt(), 2048u);
     // Roles used to keep the views in step.
     EXPECT_EQ(model.index(2, 0, mc).data(DomainTreeModel::CpuRole).toInt(), 0);
