@@ -17,12 +17,12 @@
 #include <vector>
 
 #include "crash_guard.h"
-#include "quiet_stdout.h"
 #include "trace_c_api.h"
 #include "trace_clock_units.h"
 
 #include "sched_decoder.h"
 #include "trace_reader.h"
+#include "util/quiet_descriptor.h"
 
 namespace schedscope::tracing {
 namespace {
@@ -226,7 +226,7 @@ Result<EventStore> readTraceDat(const std::string& path, const LoadOptions& opti
         tracecmd_input* head = nullptr;
         int init = -1;
     } open{path.c_str()};
-    const QuietStdout quiet;  // libtracecmd printf()s "File possibly truncated" where --json goes
+    const QuietDescriptor quiet(STDOUT_FILENO);  // libtracecmd printf()s "File possibly truncated" where --json goes
     const bool survived = callSurvivingCrashes(
         [](void* context) {
             auto* o = static_cast<Open*>(context);

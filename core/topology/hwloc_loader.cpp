@@ -14,12 +14,14 @@
 #include <memory>
 #include <mutex>
 #include <sstream>
+#include <fcntl.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include "topology/hwloc_xml_v3.h"
 #include "topology/sysfs_loader.h"
+#include "util/quiet_descriptor.h"
 
 namespace schedscope {
 namespace {
@@ -359,20 +361,62 @@ namespace fs = std::filesystem;
 // The largest XML file read: a machine's export is a few MiB even with all its I/O devices.
 constexpr uintmax_t kMaxXmlBytes = uintmax_t{256} << 20;
 
+// hwloc's first reason for refusing an XML file, from what its parser printed: its lines start
+// with the file's name (or "hwloc/xml" for a buffer), which the caller's error names already.
+static std::string firstXmlReason(const std::string& said, const std::string& path) {
+    std::istringstream lines(said);
+    for (std::string line; std::getline(lines, line);) {
+        const std::string base = fs::path(path).filename().string();
+        for (const std::string& prefix : {path + ":", base + ":", std::string("hwloc/xml:"), std::string("hwloc:")})
+            if (line.starts_with(prefix)) {
+                line.erase(0, prefix.size());
+                while (line.starts_with(' ')) line.erase(0, 1);
+                if (!line.empty() && line[0] >= '0' && line[0] <= '9') line.insert(0, "line ");  // libxml2's "FILE:4: ..."
+                break;
+            }
+        while (!line.empty() && (line.back() == ' ' || line.back() == '\r')) line.pop_back();
+        if (line.size() > 200) {
+            line.resize(200);
+            line += "...";
+        }
+        if (!line.empty()) return line;
+    }
+    return "";
+}
+
+// hwloc caches HWLOC_XML_VERBOSE at its first XML parse, in this process and in every probe
+// child forked after: set once, before any, unless the user set it.
+static void askHwlocForXmlReasons() {
+    static std::once_flag once;
+    std::call_once(once, [] { setenv("HWLOC_XML_VERBOSE", "1", 0); });
+}
+
 // hwloc 2.9 dereferences NULL on some well-formed but inconsistent XML (found by fuzz_hwloc_xml;
 // `lstopo -i` dies the same way). A file from another machine must never take the app down, so
 // hwloc first reads it in a forked child; only a file the child survived is loaded here.
 // Returns "" when hwloc can load it, else the one-line reason.
+//
+// The child also says why hwloc refused a file: hwloc prints its XML parser's reasons to stderr
+// when HWLOC_XML_VERBOSE is set (askHwlocForXmlReasons()), and the child's stderr is a pipe
+// whose first line the error quotes ("invalid special object child distances2 while looking
+// for objects"), where it said only that hwloc failed to load the file.
 static std::string probeXmlInChild(const XmlInput& in) {
     const std::string& path = in.path;
+    int reasons[2] = {-1, -1};
+    if (pipe2(reasons, O_CLOEXEC | O_NONBLOCK) != 0) reasons[0] = reasons[1] = -1;
     const pid_t child = fork();
-    if (child < 0) return "";  // cannot isolate: load in process as before
+    if (child < 0) {  // cannot isolate: load in process as before
+        for (int fd : reasons)
+            if (fd >= 0) close(fd);
+        return "";
+    }
     if (child == 0) {
         // Die quietly if hwloc crashes: no core file, and none of the parent's crash handlers
         // (a sanitizer's report, a fuzzer's crash artifact, an app's crash dialog) in the probe.
         const struct rlimit noCore = {0, 0};
         setrlimit(RLIMIT_CORE, &noCore);
         for (int sig : {SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT}) signal(sig, SIG_DFL);
+        if (reasons[1] >= 0) dup2(reasons[1], STDERR_FILENO);  // (dup2 clears O_CLOEXEC on the copy)
         hwloc_topology_t ht = nullptr;
         if (hwloc_topology_init(&ht) != 0) _exit(3);
         hwloc_topology_set_flags(ht, HWLOC_TOPOLOGY_FLAG_INCLUDE_DISALLOWED);
@@ -384,8 +428,22 @@ static std::string probeXmlInChild(const XmlInput& in) {
     // Polled from 50 us up to every 5 ms: most files are read in a few milliseconds.
     constexpr int kProbeSeconds = 60;
     const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(kProbeSeconds);
+    if (reasons[1] >= 0) close(reasons[1]);
+    std::string said;  // what the child wrote to stderr, drained as it goes (a full pipe would stall it)
+    auto drain = [&] {
+        char chunk[4096];
+        for (ssize_t n; reasons[0] >= 0 && (n = read(reasons[0], chunk, sizeof chunk)) > 0;)
+            if (said.size() < 64 * 1024) said.append(chunk, static_cast<size_t>(n));
+    };
+    struct Closer {
+        int fd;
+        ~Closer() {
+            if (fd >= 0) close(fd);
+        }
+    } closeReasons{reasons[0]};
     int status = 0;
     for (useconds_t pause = 50;; pause = std::min<useconds_t>(pause * 2, 5'000)) {
+        drain();
         const pid_t r = waitpid(child, &status, WNOHANG);
         if (r == child) break;
         if (r < 0 && errno != EINTR) return "";  // no child to wait for (SIGCHLD ignored): cannot tell
@@ -396,7 +454,12 @@ static std::string probeXmlInChild(const XmlInput& in) {
         }
         usleep(pause);
     }
-    if (WIFEXITED(status) && (WEXITSTATUS(status) == 0 || WEXITSTATUS(status) == 3)) return "";
+    drain();
+    if (WIFEXITED(status) && WEXITSTATUS(status) == 0) return "";
+    if (WIFEXITED(status) && WEXITSTATUS(status) == 3) {
+        const std::string reason = firstXmlReason(said, path);
+        return reason.empty() ? "" : path + ": malformed hwloc XML (" + reason + ")";  // "": the load says it
+    }
     return path + ": malformed hwloc XML (hwloc crashed reading it)";
 }
 
@@ -436,12 +499,15 @@ static Result<Topology> loadXmlImpl(const std::string& path, Arch arch, bool arc
                             " cannot read; re-export it with 'lstopo --export-xml-flags v2 out.xml'"};
     }
     keepHwlocPluginsLoaded();
-    if (auto crash = probeXmlInChild(input); !crash.empty()) return Error{crash};
+    askHwlocForXmlReasons();
+    if (auto refused = probeXmlInChild(input); !refused.empty()) return Error{refused};
     auto ht = makeTopology();
     if (!ht) return Error{ht.error()};
-    // hwloc prints XML parse errors itself when HWLOC_XML_VERBOSE is set; keep stderr clean.
-    // With the libxml2 importer (libhwloc-plugins) a malformed file already fails here, with
-    // EINVAL; hwloc's built-in parser only fails in hwloc_topology_load(). Same message for both.
+    // hwloc prints its XML parser's reasons to stderr (HWLOC_XML_VERBOSE, for the probe), notes
+    // on files it reads included: the errors below are the one line. With the libxml2 importer
+    // (libhwloc-plugins) a malformed file already fails at setXmlInput(), with EINVAL; hwloc's
+    // built-in parser only fails in hwloc_topology_load(). Same message for both.
+    const QuietDescriptor quiet(STDERR_FILENO);
     if (setXmlInput(ht->get(), input) != 0) {
         if (errno == EINVAL) return Error{path + ": malformed hwloc XML (hwloc failed to load it)"};
         return Error{path + ": hwloc cannot read this XML (" + std::string(std::strerror(errno)) + ")"};

@@ -71,7 +71,28 @@ TEST(BadTopology, MalformedXml) {
     writeFile(cut, "<?xml version=\"1.0\"?>\n<topology version=\"2.0\">\n <object type=\"Machine\" os_index=\"0\"");
     auto a = loadHwlocXml(cut, Arch::X86_64);
     ASSERT_FALSE(a);
-    EXPECT_EQ(a.error(), cut + ": malformed hwloc XML (hwloc failed to load it)");
+    // hwloc's own reason (its parser's first complaint, HWLOC_XML_VERBOSE), not "it failed"
+    EXPECT_TRUE(a.error().starts_with(cut + ": malformed hwloc XML (")) << a.error();
+    EXPECT_EQ(a.error().find("hwloc failed to load it"), std::string::npos) << a.error();
+    EXPECT_EQ(a.error().find('\n'), std::string::npos) << a.error();
+    EXPECT_EQ(a.error().find(cut, 1), std::string::npos) << "the file is named once: " << a.error();
+
+    // a distances element where an object was expected (a hand-written export)
+    const std::string misplaced = scratchPath("xml/misplaced.xml");
+    writeFile(misplaced, R"(<?xml version="1.0" encoding="UTF-8"?>
+<!DOCTYPE topology SYSTEM "hwloc2.dtd">
+<topology version="2.0">
+  <object type="Machine" os_index="0" cpuset="0x00000003" complete_cpuset="0x00000003" allowed_cpuset="0x00000003" nodeset="0x00000001" complete_nodeset="0x00000001" allowed_nodeset="0x00000001" gp_index="1">
+    <object type="Package" os_index="0" cpuset="0x00000003" complete_cpuset="0x00000003" nodeset="0x00000001" complete_nodeset="0x00000001" gp_index="2">
+      <distances2 type="NUMANode" nbobjs="1" kind="5" indexing="os"><indexes length="2">0 </indexes></distances2>
+      <object type="PU" os_index="0" cpuset="0x00000001" complete_cpuset="0x00000001" nodeset="0x00000001" complete_nodeset="0x00000001" gp_index="3"/>
+    </object>
+  </object>
+</topology>
+)");
+    auto m = loadHwlocXml(misplaced, Arch::X86_64);
+    ASSERT_FALSE(m);
+    EXPECT_EQ(m.error(), misplaced + ": malformed hwloc XML (invalid special object child distances2)");
 
     const std::string notXml = scratchPath("xml/binary.xml");
     writeFile(notXml, std::string("\x89PNG\r\n\x1a\n\0\0\0\rIHDR", 16));
