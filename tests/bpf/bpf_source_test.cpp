@@ -130,6 +130,21 @@ TEST(BpfSource, StreamSeesAffinityMovesWithCauseAndLevel) {
     EXPECT_GE(affinity, moves - 1) << "migrations of the moved thread:" << seen;
 }
 
+namespace {
+
+// Runs /bin/true (a fork and an exec) to its end; its pid, or -1 when it could not start.
+pid_t runTrue() {
+    pid_t child = 0;
+    char arg0[] = "true";
+    char* argv[] = {arg0, nullptr};
+    if (posix_spawn(&child, "/bin/true", nullptr, nullptr, argv, environ) != 0) return -1;
+    int status = 0;
+    waitpid(child, &status, 0);
+    return child;
+}
+
+}  // namespace
+
 // execve()'s sched_exec() moves the task with its CPU's stopper, as an affinity change does:
 // the stream's migrate record says the task was inside execve() (task_struct::in_execve), so
 // those moves are exec's. Children /bin/true next to a busy thread, as
@@ -147,13 +162,9 @@ TEST(BpfSource, StreamTellsExecBalancingFromAffinityChanges) {
     });
     std::set<pid_t> children;
     for (int i = 0; i < 400; ++i) {
-        pid_t child = 0;
-        char arg0[] = "true";
-        char* argv[] = {arg0, nullptr};
-        if (posix_spawn(&child, "/bin/true", nullptr, nullptr, argv, environ) != 0) continue;
+        const pid_t child = runTrue();
+        if (child <= 0) continue;
         children.insert(child);
-        int status = 0;
-        waitpid(child, &status, 0);
         if (i % 50 == 0) {
             ASSERT_TRUE((*source)->poll(store, 0));
         }
@@ -185,13 +196,9 @@ TEST(BpfSource, StreamRecordsEachExec) {
     EventStore store;
     std::set<pid_t> children;
     for (int i = 0; i < 40; ++i) {
-        pid_t child = 0;
-        char arg0[] = "true";
-        char* argv[] = {arg0, nullptr};
-        ASSERT_EQ(posix_spawn(&child, "/bin/true", nullptr, nullptr, argv, environ), 0);
+        const pid_t child = runTrue();
+        ASSERT_GT(child, 0);
         children.insert(child);
-        int status = 0;
-        waitpid(child, &status, 0);
     }
     ASSERT_TRUE((*source)->poll(store, 0));
     store.finish();

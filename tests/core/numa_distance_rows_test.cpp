@@ -14,25 +14,14 @@
 namespace schedscope {
 namespace {
 
-// (not validated: before 5.13 the kernel itself built groups reaching past their domain here,
-// "ERROR: groups don't span domain->span", kernel_log_reader_test.cpp)
-DomainTree build(const Topology& topo, Arch arch, const char* profile) {
-    DomainBuildOptions opt;
-    opt.arch = arch;
-    opt.profile = findProfile(profile);
-    EXPECT_NE(opt.profile, nullptr) << profile;
-    auto tree = buildDomains(topo, opt);
-    EXPECT_TRUE(tree.ok()) << tree.error();
-    return tree.ok() ? std::move(*tree) : DomainTree{};
-}
-
 std::vector<std::string> spansOf(const DomainTree& tree, int cpu) {
     std::vector<std::string> out;
     for (const auto& d : tree.domainsOf(cpu)) out.push_back(d.level + " " + d.span.toList());
     return out;
 }
 
-// Kunpeng 920's distances (node 0: 10 12 20 22; node 1: 12 10 22 24). Before 5.12 the levels are
+// Kunpeng 920's distances (node 0: 10 12 20 22; node 1: 12 10 22 24). (Not validated: before
+// 5.13 the kernel itself built groups reaching past their domain here, kernel_log_reader_test.) Before 5.12 the levels are
 // node 0's 12, 20 and 22: no level is 24 away, so node 1's CPUs never get a domain reaching
 // node 3 (72-95) and balance with it only through the CPUs of other nodes. The lore thread of
 // the fix shows this table ("ERROR: Node-0 not representative", with sched_debug).
@@ -40,11 +29,11 @@ TEST(NumaDistanceRows, BeforeFiveTwelveOnlyNodeZerosRowMakesLevels) {
     auto topo = loadTopology({TopologySpec::Kind::Preset, "kunpeng920-24"});
     ASSERT_TRUE(topo.ok()) << topo.error();
     ASSERT_EQ(topo->nodeDistance(1, 3), 24);
-    const DomainTree before = build(*topo, Arch::Arm64, "linux-5.10");
+    const DomainTree before = test::buildDomainsUnder(*topo, Arch::Arm64, "linux-5.10");
     EXPECT_EQ(spansOf(before, 24), (std::vector<std::string>{"MC 24-47", "NUMA 0-47", "NUMA 0-71"}));
     EXPECT_EQ(spansOf(before, 0), (std::vector<std::string>{"MC 0-23", "NUMA 0-47", "NUMA 0-71", "NUMA 0-95"}));
     EXPECT_EQ(spansOf(before, 72), (std::vector<std::string>{"MC 72-95", "NUMA 48-95", "NUMA 0-23,48-95"}));
-    const DomainTree after = build(*topo, Arch::Arm64, "linux-5.12");
+    const DomainTree after = test::buildDomainsUnder(*topo, Arch::Arm64, "linux-5.12");
     EXPECT_EQ(spansOf(after, 24), (std::vector<std::string>{"MC 24-47", "NUMA 0-47", "NUMA 0-71", "NUMA 0-95"}));
     EXPECT_EQ(spansOf(after, 72), (std::vector<std::string>{"MC 72-95", "NUMA 48-95", "NUMA 0-23,48-95", "NUMA 0-95"}));
 }
