@@ -171,13 +171,14 @@ ContentionParams contentionParamsFor(const Topology& t) {
     // a server CPU whose memory channels are known: its socket's STREAM share of their peak,
     // divided among the socket's nodes
     if (const auto memory = socketMemoryOf(t)) {
-        p.nodeGBs = std::round(memory->streamGBs() * socketsPerNode(t) * 10) / 10;  // to 0.1 GB/s
+        const double sockets = socketsPerNode(t);
+        p.nodeGBs = std::round(memory->streamGBs() * sockets * 10) / 10;  // to 0.1 GB/s
         char origin[256];
         std::snprintf(origin, sizeof origin,
                       "%s: %d x %s per socket, %.0f GB/s peak, %.0f%% of it as STREAM draws, %.3g socket(s) a node; "
                       "no cluster/LLC bandwidth bottleneck; cache sizes from the topology",
                       memory->platform.c_str(), memory->channels, memory->memory.c_str(), memory->peakGBs(),
-                      100 * kStreamShareOfPeak, socketsPerNode(t));
+                      100 * kStreamShareOfPeak, sockets);
         p.origin = origin;
         return p;
     }
