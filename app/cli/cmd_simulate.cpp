@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <ctime>
 #include <iostream>
+#include <map>
 
 #include <sys/resource.h>
 
@@ -50,6 +51,46 @@ void printSummary(sim::SimState& s, const workload::Workload& wl, const sim::Run
     std::printf("  contention: %s\n", sim::describeContention(s.contention).c_str());
 }
 
+using Summary = std::vector<std::pair<std::string, double>>;
+
+// What a run's migrations are counted by, besides their total: the level that spans both CPUs
+// and the cause, per cause name.
+struct MigrationBreakdown {
+    std::vector<std::string> levels;              // its tree's levels, bottom-up
+    std::map<std::string, long long> byLevel;     // Metrics::migrationsByLevel
+    std::vector<long long> byCause;               // Metrics::migrationsByCause
+};
+
+// Each run's migrations by level and by cause, as rows after its "migrations": migrations_L
+// for the levels of both sides (comparedLevels(); a level a run's tree lacks counts none, and a
+// move between CPUs no domain spans counts at "none"), then migrations_by_C for each cause
+// some run has.
+void addMigrationBreakdown(std::vector<Result<Summary>>& results, const std::vector<MigrationBreakdown>& runs, size_t seeds) {
+    std::vector<std::string> levels = sim::comparedLevels(runs.front().levels, runs[seeds].levels);
+    for (const auto& run : runs)
+        for (const auto& [level, n] : run.byLevel)
+            if (std::find(levels.begin(), levels.end(), level) == levels.end()) levels.push_back(level);
+    std::vector<size_t> causes;
+    for (size_t c = 0; c < static_cast<size_t>(sim::MigrationCause::Count); ++c)
+        if (c != static_cast<size_t>(sim::MigrationCause::Numa) &&  // numa_migrations has them already
+            std::any_of(runs.begin(), runs.end(), [c](const MigrationBreakdown& r) { return r.byCause[c] != 0; }))
+            causes.push_back(c);
+    for (size_t i = 0; i < results.size(); ++i) {
+        Summary& m = *results[i];
+        auto at = std::find_if(m.begin(), m.end(), [](const auto& metric) { return metric.first == "migrations"; });
+        at = at == m.end() ? m.end() : at + 1;
+        Summary rows;
+        for (const auto& level : levels) {
+            const auto it = runs[i].byLevel.find(level);
+            rows.emplace_back("migrations_" + level, it == runs[i].byLevel.end() ? 0.0 : static_cast<double>(it->second));
+        }
+        for (size_t c : causes)
+            rows.emplace_back(std::string("migrations_by_") + sim::causeName(static_cast<sim::MigrationCause>(c)),
+                              static_cast<double>(runs[i].byCause[c]));
+        m.insert(at, rows.begin(), rows.end());
+    }
+}
+
 int runCompare(const Args& args, const SimSetup& setup) {
     const std::string what = *args.value("compare");
     const sim::CompareMode* mode = sim::findCompareMode(what);
@@ -84,9 +125,9 @@ int runCompare(const Args& args, const SimSetup& setup) {
     const size_t runs = 2 * static_cast<size_t>(*seeds);
     const unsigned workers = workerCount(runs, static_cast<unsigned>(*jobs));
     // each run's summary (its state, with per-task CPU times, is dropped as soon as it is read)
-    using Summary = std::vector<std::pair<std::string, double>>;
     std::vector<Result<Summary>> results(runs, Error{"not run"});
     std::vector<std::string> stalls(runs);  // per run: describeStall(), empty when it did not stall
+    std::vector<MigrationBreakdown> breakdowns(runs);
     {
         ProgressLine line(std::to_string(runs) + " runs, " + std::to_string(workers) + " at once",
                           setup.workload.durationS > 0 ? setup.workload.durationS : setup.options.durationS);
@@ -101,17 +142,22 @@ int runCompare(const Args& args, const SimSetup& setup) {
             if (run) {
                 results[i] = sim::summaryMetrics(*run->state, setup.workload);
                 stalls[i] = sim::describeStall(*run->state);
+                const sim::Metrics& metrics = run->state->metrics;
+                breakdowns[i] = {run->tree.levelNames(), metrics.migrationsByLevel,
+                                 {metrics.migrationsByCause.begin(), metrics.migrationsByCause.end()}};
             } else {
                 results[i] = Error{run.error()};
             }
             if (progress) progress(1.0);
         });
     }
+    for (size_t i = 0; i < runs; ++i)
+        if (!results[i]) return fail(results[i].error());
+    addMigrationBreakdown(results, breakdowns, static_cast<size_t>(*seeds));
     // metric -> [setting][seed]
     std::vector<std::string> names;
     std::vector<std::vector<std::vector<double>>> vals;
     for (size_t i = 0; i < runs; ++i) {
-        if (!results[i]) return fail(results[i].error());
         const size_t setting = i / static_cast<size_t>(*seeds);
         const Summary& m = *results[i];
         if (names.empty()) {

@@ -169,16 +169,7 @@ std::vector<WhatIfResult::Row> WhatIfResult::rows() const {
 std::vector<std::string> WhatIfResult::levels() const {
     std::vector<std::string> out;
     // Keep the hierarchy order of the "on" tree; names only the "off" tree has go where they fit.
-    if (setup) {
-        const auto on = setup->trees[1]->levelNames(), off = setup->trees[0]->levelNames();
-        std::vector<std::string> merged = on;
-        for (size_t i = 0; i < off.size(); ++i) {
-            if (std::find(merged.begin(), merged.end(), off[i]) != merged.end()) continue;
-            auto next = i + 1 < off.size() ? std::find(merged.begin(), merged.end(), off[i + 1]) : merged.end();
-            merged.insert(next, off[i]);
-        }
-        out = merged;
-    }
+    if (setup) out = sim::comparedLevels(setup->trees[0]->levelNames(), setup->trees[1]->levelNames());
     for (const auto& r : runs)
         for (const auto& [level, n] : r.migrationsByLevel)
             if (!level.empty() && std::find(out.begin(), out.end(), level) == out.end()) out.push_back(level);

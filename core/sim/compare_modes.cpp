@@ -1,5 +1,7 @@
 #include "sim/compare_modes.h"
 
+#include <algorithm>
+
 namespace schedscope::sim {
 
 const std::vector<CompareMode>& compareModes() {
@@ -18,6 +20,16 @@ const CompareMode* findCompareMode(std::string_view key) {
     for (const auto& m : compareModes())
         if (m.key == key) return &m;
     return nullptr;
+}
+
+std::vector<std::string> comparedLevels(const std::vector<std::string>& off, const std::vector<std::string>& on) {
+    std::vector<std::string> merged = on;
+    for (size_t i = 0; i < off.size(); ++i) {
+        if (std::find(merged.begin(), merged.end(), off[i]) != merged.end()) continue;
+        auto next = i + 1 < off.size() ? std::find(merged.begin(), merged.end(), off[i + 1]) : merged.end();
+        merged.insert(next, off[i]);
+    }
+    return merged;
 }
 
 std::string compareKeyList() {

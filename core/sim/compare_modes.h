@@ -21,6 +21,9 @@ struct CompareMode {
 const std::vector<CompareMode>& compareModes();
 // the mode `key` names, or nullptr
 const CompareMode* findCompareMode(std::string_view key);
+// The levels a what-if counts migrations at, bottom-up: the "on" tree's (levelNames()), with
+// those only the "off" tree has put where they fit (before the next level both have).
+std::vector<std::string> comparedLevels(const std::vector<std::string>& off, const std::vector<std::string>& on);
 // "cls, node, delay-dequeue, ni-random, wake-wide or numa-balancing", for messages
 std::string compareKeyList();
 
