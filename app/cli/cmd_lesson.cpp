@@ -5,11 +5,72 @@
 #include <iostream>
 #include <nlohmann/json.hpp>
 
+#include "captured_output.h"
 #include "commands.h"
 #include "lessons/lesson.h"
 
 namespace schedscope::cli {
 namespace {
+
+// `word` as a shell reads it back: quoted when it holds anything but plain path characters
+std::string shellWord(const std::string& word) {
+    const bool plain = !word.empty() && word.find_first_not_of("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789"
+                                                               "_./:=,@+-%") == std::string::npos;
+    if (plain) return word;
+    std::string quoted = "'";
+    for (char c : word) quoted += c == '\'' ? std::string("'\\''") : std::string(1, c);
+    return quoted + "'";
+}
+
+bool takesJson(const Command& cmd) {
+    for (const auto& o : cmd.options)
+        if (o.name == "json") return true;
+    return false;
+}
+
+// Reruns a step with --json (its text output was shown already) and checks each claim the
+// lesson's text makes about it; the number of claims that do not hold, or -1 when the step
+// could not be checked at all (said on stderr).
+int checkClaims(const Lesson& lesson, size_t index, const Command& cmd, std::vector<std::string> rest) {
+    const LessonStep& step = lesson.steps[index];
+    const std::string where = "lesson " + lesson.id + ": step " + std::to_string(index + 1);
+    if (!takesJson(cmd)) {
+        std::cerr << "schedscope-cli: " << where << ": its claims cannot be checked: '" << cmd.name << "' has no --json\n";
+        return -1;
+    }
+    if (std::find(rest.begin(), rest.end(), "--json") == rest.end()) rest.push_back("--json");
+    auto run = captureOutput([&] { return runCommand(cmd, rest); });
+    if (!run) {
+        std::cerr << "schedscope-cli: " << where << ": " << run.error() << "\n";
+        return -1;
+    }
+    const auto doc = nlohmann::json::parse(run->out, nullptr, false);
+    if (doc.is_discarded()) {
+        // what the rerun said on stderr is why (its notes were shown with the step already)
+        const std::string said = run->err.substr(0, run->err.find('\n'));
+        std::cerr << "schedscope-cli: " << where << ": its --json output is not JSON (exit " << run->exitStatus << ")"
+                  << (said.empty() ? "" : ": " + said) << "\n";
+        return -1;
+    }
+    int failed = 0;
+    std::cout << "\nWhat the text says this step shows:\n";
+    for (const LessonClaim& claim : step.claims) {
+        const ClaimCheck c = checkLessonClaim(claim, doc);
+        // an exact value is shown with its key ("significant = false"): alone it reads as a verdict
+        const std::string key = claim.pointer.substr(claim.pointer.rfind('/') + 1);
+        const bool exact = !claim.equals.is_null();
+        const std::string got = c.value.empty() ? "no " + claim.pointer + " in the output" : exact ? key + " = " + c.value : c.value;
+        // a range shows what the text allows; an exact value holds only as itself
+        const bool showExpected = !c.holds || (!exact && !claim.absent);
+        std::cout << (c.holds ? "  holds  " : "  FAILS  ") << claim.says << ": " << got
+                  << (showExpected ? " (the text: " + c.expected + ")" : "") << "\n";
+        if (c.holds) continue;
+        ++failed;
+        std::cerr << "schedscope-cli: " << where << ": '" << claim.says << "' does not hold: " << got << ", the text says "
+                  << c.expected << "\n";
+    }
+    return failed;
+}
 
 int runLesson(const Args& args) {
     if (args.positional().empty() || args.has("list")) {
@@ -42,6 +103,18 @@ int runLesson(const Args& args) {
         for (const auto& s : lesson->steps) {
             nlohmann::json step = {{"title", s.title}, {"run", s.run}};
             if (s.exitStatus != 0) step["exit"] = s.exitStatus;
+            if (!s.claims.empty()) {
+                nlohmann::json expect = nlohmann::json::array();
+                for (const LessonClaim& c : s.claims) {
+                    nlohmann::json claim = {{"says", c.says}, {"json", c.pointer}};
+                    if (c.min) claim["min"] = *c.min;
+                    if (c.max) claim["max"] = *c.max;
+                    if (!c.equals.is_null()) claim["equals"] = c.equals;
+                    if (c.absent) claim["absent"] = true;
+                    expect.push_back(std::move(claim));
+                }
+                step["expect"] = std::move(expect);
+            }
             steps.push_back(std::move(step));
         }
         nlohmann::json figs = nlohmann::json::array();
@@ -59,8 +132,9 @@ int runLesson(const Args& args) {
         const auto& step = lesson->steps[i];
         std::vector<std::string> words;
         for (const auto& w : step.run) words.push_back(expandDataPath(w));
+        // the words as run, data paths and all, so that the line works pasted into a shell
         std::string line = "schedscope-cli";
-        for (const auto& w : step.run) line += " " + w;
+        for (const auto& w : words) line += " " + shellWord(w);
         std::cout << "\n## Step " << i + 1 << ": " << step.title << "\n$ " << line << "\n" << std::flush;
         size_t used = 0;
         const Command* cmd = findCommand(words, used);
@@ -70,7 +144,11 @@ int runLesson(const Args& args) {
         if (rc != step.exitStatus) {
             std::cerr << "schedscope-cli: lesson " << lesson->id << ": step " << i + 1 << " failed (exit " << rc << ")\n";
             worst = std::max(worst, rc == 0 ? 1 : rc);
+            continue;  // a step that failed shows nothing its claims could be checked against
         }
+        if (step.claims.empty()) continue;
+        const int failed = checkClaims(*lesson, i, *cmd, {words.begin() + static_cast<long>(used), words.end()});
+        if (failed != 0) worst = std::max(worst, 1);
     }
     return worst;
 }
@@ -78,7 +156,7 @@ int runLesson(const Args& args) {
 }  // namespace
 
 std::vector<Command> lessonCommands() {
-    return {{"lesson", "list the lessons, or show one and run its steps headless", "[NAME] [--list] [--json] [--no-run]",
+    return {{"lesson", "list the lessons, or show one, run its steps headless and check what its text says they show", "[NAME] [--list] [--json] [--no-run]",
              {{"list", false, "list the lessons (with --json: their ids, titles and summaries)"},
               {"json", false, "print the lesson's steps and figures as JSON instead of running it"},
               {"no-run", false, "print the text only"}},

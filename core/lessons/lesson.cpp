@@ -46,14 +46,26 @@ Result<Lesson> loadLesson(const std::string& name) {
     const std::string jsonPath = l.dir + "/lesson.json";
     std::ifstream in(jsonPath);
     if (!in) return Error{jsonPath + ": cannot open"};
-    auto j = nlohmann::json::parse(in, nullptr, false);
+    nlohmann::json j;
+    try {
+        j = nlohmann::json::parse(in);
+    } catch (const std::exception& e) {  // where the file stops being JSON: a lesson is edited by hand
+        return Error{jsonPath + ": not JSON (" + jsonErrorText(e.what()) + ")"};
+    }
     if (!j.is_object()) return Error{jsonPath + ": not a JSON object"};
     try {
         l.title = j.at("title").get<std::string>();
         l.summary = j.value("summary", "");
         l.scenario = j.value("scenario", nlohmann::json::object());
-        for (const auto& s : j.value("steps", nlohmann::json::array()))
-            l.steps.push_back({s.at("title").get<std::string>(), s.at("run").get<std::vector<std::string>>(), s.value("exit", 0)});
+        for (const auto& s : j.value("steps", nlohmann::json::array())) {
+            LessonStep step{s.at("title").get<std::string>(), s.at("run").get<std::vector<std::string>>(), s.value("exit", 0), {}};
+            auto claims = parseLessonClaims(s.value("expect", nlohmann::json()));
+            if (!claims)
+                return Error{jsonPath + ": step " + std::to_string(l.steps.size() + 1) + " ('" + escapeControl(step.title) +
+                             "'): " + claims.error()};
+            step.claims = std::move(*claims);
+            l.steps.push_back(std::move(step));
+        }
         for (const auto& f : j.value("figures", nlohmann::json::array()))
             l.figures.push_back({f.at("file").get<std::string>(), f.value("view", "topology"), f.value("size", "900x600"),
                                  f.value("args", std::vector<std::string>{})});

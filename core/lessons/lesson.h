@@ -6,6 +6,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "lessons/lesson_claims.h"
 #include "util/result.h"
 
 namespace schedscope {
@@ -16,6 +17,7 @@ struct LessonStep {
     // what the command exits with when all is as the lesson says: 0, or 1 for a --diff that
     // shows a difference on purpose
     int exitStatus = 0;
+    std::vector<LessonClaim> claims;  // what the text says the step shows ("expect")
 };
 
 struct LessonFigure {
