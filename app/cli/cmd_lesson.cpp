@@ -12,16 +12,6 @@
 namespace schedscope::cli {
 namespace {
 
-// `word` as a shell reads it back: quoted when it holds anything but plain path characters
-std::string shellWord(const std::string& word) {
-    const bool plain = !word.empty() && word.find_first_not_of("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789"
-                                                               "_./:=,@+-%") == std::string::npos;
-    if (plain) return word;
-    std::string quoted = "'";
-    for (char c : word) quoted += c == '\'' ? std::string("'\\''") : std::string(1, c);
-    return quoted + "'";
-}
-
 bool takesJson(const Command& cmd) {
     for (const auto& o : cmd.options)
         if (o.name == "json") return true;
@@ -56,17 +46,11 @@ int checkClaims(const Lesson& lesson, size_t index, const Command& cmd, std::vec
     std::cout << "\nWhat the text says this step shows:\n";
     for (const LessonClaim& claim : step.claims) {
         const ClaimCheck c = checkLessonClaim(claim, doc);
-        // an exact value is shown with its key ("significant = false"): alone it reads as a verdict
-        const std::string key = claim.pointer.substr(claim.pointer.rfind('/') + 1);
-        const bool exact = !claim.equals.is_null();
-        const std::string got = c.value.empty() ? "no " + claim.pointer + " in the output" : exact ? key + " = " + c.value : c.value;
-        // a range shows what the text allows; an exact value holds only as itself
-        const bool showExpected = !c.holds || (!exact && !claim.absent);
-        std::cout << (c.holds ? "  holds  " : "  FAILS  ") << claim.says << ": " << got
-                  << (showExpected ? " (the text: " + c.expected + ")" : "") << "\n";
+        std::cout << "  " << claimCheckLine(claim, c) << "\n";
         if (c.holds) continue;
         ++failed;
-        std::cerr << "schedscope-cli: " << where << ": '" << claim.says << "' does not hold: " << got << ", the text says "
+        std::cerr << "schedscope-cli: " << where << ": '" << claim.says << "' does not hold: " << claimValueText(claim, c)
+                  << ", the text says "
                   << c.expected << "\n";
     }
     return failed;
@@ -130,12 +114,8 @@ int runLesson(const Args& args) {
     int worst = 0;
     for (size_t i = 0; i < lesson->steps.size(); ++i) {
         const auto& step = lesson->steps[i];
-        std::vector<std::string> words;
-        for (const auto& w : step.run) words.push_back(expandDataPath(w));
-        // the words as run, data paths and all, so that the line works pasted into a shell
-        std::string line = "schedscope-cli";
-        for (const auto& w : words) line += " " + shellWord(w);
-        std::cout << "\n## Step " << i + 1 << ": " << step.title << "\n$ " << line << "\n" << std::flush;
+        const std::vector<std::string> words = stepWords(step);
+        std::cout << "\n## Step " << i + 1 << ": " << step.title << "\n$ " << stepCommandLine(step) << "\n" << std::flush;
         size_t used = 0;
         const Command* cmd = findCommand(words, used);
         if (!cmd) return fail("lesson " + lesson->id + ": step " + std::to_string(i + 1) + " names no command");

@@ -19,6 +19,8 @@
 #include <QTimer>
 #include <QVBoxLayout>
 
+#include <nlohmann/json.hpp>
+
 #include "lesson_figures.h"
 #include "qt_convert.h"
 
@@ -125,6 +127,7 @@ void LessonBrowser::refreshText() {
             if (!o.text.endsWith(QLatin1Char('\n'))) md += QLatin1Char('\n');
             if (o.exitCode > 0) md += tr("[exit status %1]\n").arg(o.exitCode);
             md += QStringLiteral("```\n");
+            if (!o.checks.isEmpty()) md += tr("\nWhat the text says this step shows:\n\n```\n") + o.checks + QStringLiteral("```\n");
         }
     }
     QScrollBar* bar = text_->verticalScrollBar();
@@ -233,6 +236,7 @@ void LessonBrowser::runSteps() {
     output_.clear();
     step_ = 0;
     stepFailures_ = 0;
+    claimsHeld_ = claimsFailed_ = 0;
     steps_->setText(tr("Stop"));
     startStep();
 }
@@ -240,19 +244,19 @@ void LessonBrowser::runSteps() {
 void LessonBrowser::startStep() {
     if (!lesson_ || step_ >= lesson_->steps.size()) {
         steps_->setText(tr("Run steps"));
-        status_->setText(stepFailures_ ? tr("%n step(s) failed", nullptr, stepFailures_) : tr("All steps ran."));
+        QString done = stepFailures_ ? tr("%n step(s) failed.", nullptr, stepFailures_) : tr("All steps ran.");
+        if (claimsHeld_ + claimsFailed_ > 0)
+            done += QLatin1Char(' ') + (claimsFailed_ ? tr("%1 of %2 claims of the text do not hold.").arg(claimsFailed_).arg(claimsHeld_ + claimsFailed_)
+                                                      : tr("All %1 claims of the text hold.").arg(claimsHeld_));
+        status_->setText(done);
         refreshText();
         emit stepsFinished(stepFailures_);
         return;
     }
     const LessonStep& step = lesson_->steps[step_];
     QStringList args;
-    QString command = QStringLiteral("schedscope-cli");
-    for (const auto& w : step.run) {
-        args << qs(expandDataPath(w));
-        command += QLatin1Char(' ') + qs(w);
-    }
-    output_.push_back({qs(step.title), command, {}, -2});
+    for (const auto& w : stepWords(step)) args << qs(w);
+    output_.push_back({qs(step.title), qs(stepCommandLine(step)), {}, -2, {}});
     status_->setText(tr("Step %1 of %2: %3").arg(step_ + 1).arg(lesson_->steps.size()).arg(qs(step.title)));
     process_ = new QProcess(this);
     process_->setProcessChannelMode(QProcess::MergedChannels);
@@ -263,9 +267,15 @@ void LessonBrowser::startStep() {
     connect(process_, &QProcess::finished, this, [this](int code, QProcess::ExitStatus status) {
         output_.back().text += QString::fromLocal8Bit(process_->readAll());
         output_.back().exitCode = status == QProcess::NormalExit ? code : -1;
-        if (output_.back().exitCode != lesson_->steps[step_].exitStatus) ++stepFailures_;
+        const bool failed = output_.back().exitCode != lesson_->steps[step_].exitStatus;
+        if (failed) ++stepFailures_;
         process_->deleteLater();
         process_ = nullptr;
+        // a step that failed shows nothing its claims could be checked against
+        if (!failed && !lesson_->steps[step_].claims.empty()) {
+            checkClaims();
+            return;
+        }
         ++step_;
         refreshText();
         startStep();
@@ -282,6 +292,48 @@ void LessonBrowser::startStep() {
     });
     process_->start(cliProgram(), args);
     refreshText();
+}
+
+void LessonBrowser::checkClaims() {
+    const LessonStep& step = lesson_->steps[step_];
+    QStringList args;
+    for (const auto& w : stepWords(step)) args << qs(w);
+    if (!args.contains(QStringLiteral("--json"))) args << QStringLiteral("--json");
+    status_->setText(tr("Step %1 of %2: checking what the text says it shows").arg(step_ + 1).arg(lesson_->steps.size()));
+    process_ = new QProcess(this);
+    process_->setProcessChannelMode(QProcess::SeparateChannels);  // stderr's notes are no JSON
+    connect(process_, &QProcess::finished, this, [this](int code, QProcess::ExitStatus status) {
+        const QByteArray json = process_->readAllStandardOutput();
+        process_->deleteLater();
+        process_ = nullptr;
+        claimsChecked(json, status == QProcess::NormalExit ? code : -1);
+    });
+    connect(process_, &QProcess::errorOccurred, this, [this](QProcess::ProcessError e) {
+        if (e != QProcess::FailedToStart) return;
+        process_->deleteLater();
+        process_ = nullptr;
+        claimsChecked({}, -1);
+    });
+    process_->start(cliProgram(), args);
+}
+
+void LessonBrowser::claimsChecked(const QByteArray& json, int exitCode) {
+    const LessonStep& step = lesson_->steps[step_];
+    const auto doc = nlohmann::json::parse(json.constData(), json.constData() + json.size(), nullptr, false);
+    QString& lines = output_.back().checks;
+    if (doc.is_discarded()) {
+        lines = tr("cannot check them: its --json output is not JSON (exit status %1)\n").arg(exitCode);
+        claimsFailed_ += int(step.claims.size());
+    } else {
+        for (const LessonClaim& claim : step.claims) {
+            const ClaimCheck c = checkLessonClaim(claim, doc);
+            (c.holds ? claimsHeld_ : claimsFailed_)++;
+            lines += qs(claimCheckLine(claim, c)) + QLatin1Char('\n');
+        }
+    }
+    ++step_;
+    refreshText();
+    startStep();
 }
 
 void LessonBrowser::stopSteps() {

@@ -2,7 +2,8 @@
 // LessonBrowser: the teaching lessons. A list of lessons, the chosen one's text (markdown in a
 // QTextBrowser; its images are the lesson's figures, rendered on demand into the user's cache
 // directory by schedscope itself), "Load scenario" (the window applies the lesson's scenario)
-// and "Run steps" (each step through schedscope-cli in a QProcess, output shown under the text).
+// and "Run steps" (each step through schedscope-cli in a QProcess, output shown under the text;
+// a step whose text makes claims about it runs again with --json, and each claim is checked).
 #include <QWidget>
 #include <memory>
 
@@ -61,6 +62,8 @@ private:
     void fitImages();
     void renderMissingFigures();
     void startStep();
+    void checkClaims();  // reruns the step with --json and checks what the text says it shows
+    void claimsChecked(const QByteArray& json, int exitCode);
 
     std::unique_ptr<Lesson> lesson_;
     QListWidget* list_;
@@ -71,11 +74,13 @@ private:
     struct StepOutput {
         QString title, command, text;
         int exitCode = -2;  // -2: running, -1: could not start or crashed
+        QString checks;     // a line per claim of the text (claimCheckLine()), or why none could be checked
     };
     std::vector<StepOutput> output_;
     QProcess* process_ = nullptr;
     size_t step_ = 0;
     int stepFailures_ = 0;
+    int claimsHeld_ = 0, claimsFailed_ = 0;  // over the steps run so far
     FigureRenderer* renderer_ = nullptr;
     QTimer* refresh_;
 };

@@ -25,6 +25,30 @@ std::string expandDataPath(const std::string& word) {
     return word.rfind(prefix, 0) == 0 ? resourcesDir() + "/" + word.substr(prefix.size()) : word;
 }
 
+std::vector<std::string> stepWords(const LessonStep& step) {
+    std::vector<std::string> words;
+    for (const auto& w : step.run) words.push_back(expandDataPath(w));
+    return words;
+}
+
+namespace {
+// `word` as a shell reads it back: single-quoted when it holds anything but plain path characters
+std::string shellWord(const std::string& word) {
+    const bool plain = !word.empty() && word.find_first_not_of("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789"
+                                                               "_./:=,@+-%") == std::string::npos;
+    if (plain) return word;
+    std::string quoted = "'";
+    for (char c : word) quoted += c == '\'' ? std::string("'\\''") : std::string(1, c);
+    return quoted + "'";
+}
+}  // namespace
+
+std::string stepCommandLine(const LessonStep& step) {
+    std::string line = "schedscope-cli";
+    for (const auto& w : stepWords(step)) line += " " + shellWord(w);
+    return line;
+}
+
 Result<Lesson> loadLesson(const std::string& name) {
     std::string id;
     for (const auto& candidate : listLessons()) {

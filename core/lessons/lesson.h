@@ -44,5 +44,9 @@ std::vector<std::string> listLessons();
 Result<Lesson> loadLesson(const std::string& name);
 // Replaces a leading "@data/" with the resources directory.
 std::string expandDataPath(const std::string& word);
+// The step's words as run: data paths expanded.
+std::vector<std::string> stepWords(const LessonStep& step);
+// "schedscope-cli WORDS...", quoted where a shell needs it: the line runs pasted into one.
+std::string stepCommandLine(const LessonStep& step);
 
 }  // namespace schedscope

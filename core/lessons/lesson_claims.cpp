@@ -110,4 +110,16 @@ ClaimCheck checkLessonClaim(const LessonClaim& claim, const nlohmann::json& doc)
     return check;
 }
 
+std::string claimValueText(const LessonClaim& claim, const ClaimCheck& check) {
+    if (check.value.empty()) return "no " + claim.pointer + " in the output";
+    if (claim.equals.is_null()) return check.value;
+    return claim.pointer.substr(claim.pointer.rfind('/') + 1) + " = " + check.value;
+}
+
+std::string claimCheckLine(const LessonClaim& claim, const ClaimCheck& check) {
+    const bool showExpected = !check.holds || (claim.equals.is_null() && !claim.absent);
+    return std::string(check.holds ? "holds  " : "FAILS  ") + claim.says + ": " + claimValueText(claim, check) +
+           (showExpected ? " (the text: " + check.expected + ")" : "");
+}
+
 }  // namespace schedscope

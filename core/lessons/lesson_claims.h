@@ -37,4 +37,11 @@ Result<std::vector<LessonClaim>> parseLessonClaims(const nlohmann::json& expect)
 // Whether `doc` (the step's --json output) has the value the claim says.
 ClaimCheck checkLessonClaim(const LessonClaim& claim, const nlohmann::json& doc);
 
+// What the step gave, for the reader: the value, with its key when the claim is an exact value
+// ("significant = false": alone it reads as a verdict), or that the output has nothing there.
+std::string claimValueText(const LessonClaim& claim, const ClaimCheck& check);
+// The check as one line for the reader: "holds  SAYS: VALUE (the text: EXPECTED)" or "FAILS ...".
+// What the text allows is shown for a range, and for a claim that failed.
+std::string claimCheckLine(const LessonClaim& claim, const ClaimCheck& check);
+
 }  // namespace schedscope

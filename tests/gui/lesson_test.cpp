@@ -284,6 +284,51 @@ TEST(LessonBrowser, RunsTheStepsThroughTheCli) {
     EXPECT_TRUE(text.contains(QStringLiteral("$ schedscope-cli domains --preset epyc7601-2s --cpu 0")));
     EXPECT_TRUE(text.contains(QStringLiteral("NODE")));
     EXPECT_TRUE(text.contains(QStringLiteral("Step 4")));
+    // each step the text makes claims about ran again with --json, and every claim holds
+    size_t claims = 0;
+    for (const auto& step : browser.lesson()->steps) claims += step.claims.size();
+    ASSERT_GT(claims, 0u);
+    EXPECT_EQ(size_t(text.count(QStringLiteral("holds  "))), claims) << text.toStdString();
+    EXPECT_FALSE(text.contains(QStringLiteral("FAILS  "))) << text.toStdString();
+    EXPECT_TRUE(browser.statusText().contains(QStringLiteral("All %1 claims of the text hold.").arg(claims)))
+        << browser.statusText().toStdString();
+}
+
+// A claim the step no longer bears out is shown as failing, with what the text said, and
+// counted in the status line; the step itself ran fine.
+TEST(LessonBrowser, AClaimThatFailsIsShownAndCounted) {
+    useBuiltCli();
+    QTemporaryDir data;
+    ASSERT_TRUE(QDir().mkpath(data.filePath(QStringLiteral("lessons/01-fake"))));
+    auto write = [&](const QString& name, const QByteArray& text) {
+        QFile f(data.filePath(name));
+        ASSERT_TRUE(f.open(QIODevice::WriteOnly));
+        f.write(text);
+    };
+    write(QStringLiteral("lessons/index.json"), R"(["01-fake"])");
+    write(QStringLiteral("lessons/01-fake/lesson.md"), "# Fake\n");
+    write(QStringLiteral("lessons/01-fake/lesson.json"), R"({"title": "Fake", "steps": [
+      {"title": "one core", "run": ["domains", "--synthetic", "pack:1 core:1 pu:2", "--cpu", "0"],
+       "expect": [{"says": "an SMT pair", "json": "/cpus/0/domains/0/span", "equals": "0-1"},
+                  {"says": "an MC level", "json": "/cpus/0/domains/1/level", "equals": "MC"}]}]})");
+    const QByteArray before = qgetenv("SCHEDSCOPE_DATA_DIR");
+    qputenv("SCHEDSCOPE_DATA_DIR", data.path().toLocal8Bit());
+    {
+        LessonBrowser browser;
+        ASSERT_TRUE(browser.showLesson(QStringLiteral("01"), false).isEmpty());
+        QSignalSpy done(&browser, &LessonBrowser::stepsFinished);
+        browser.runSteps();
+        ASSERT_TRUE(done.wait(60'000));
+        const QString text = browser.textBrowser()->toPlainText();
+        EXPECT_EQ(done.first().at(0).toInt(), 0) << "the step ran: " << text.toStdString();
+        EXPECT_TRUE(text.contains(QStringLiteral("holds  an SMT pair: span = 0-1"))) << text.toStdString();
+        EXPECT_TRUE(text.contains(QStringLiteral("FAILS  an MC level: no /cpus/0/domains/1/level in the output (the text: MC)")))
+            << text.toStdString();
+        EXPECT_TRUE(browser.statusText().contains(QStringLiteral("1 of 2 claims of the text do not hold.")))
+            << browser.statusText().toStdString();
+    }
+    if (before.isNull()) qunsetenv("SCHEDSCOPE_DATA_DIR");
+    else qputenv("SCHEDSCOPE_DATA_DIR", before);
 }
 
 // A step whose command is meant to exit 1 (a --diff that finds the difference the lesson is
