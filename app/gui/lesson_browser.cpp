@@ -1,6 +1,8 @@
 #include "lesson_browser.h"
 
 #include <QCoreApplication>
+#include <QDesktopServices>
+#include <QDialog>
 #include <QDir>
 #include <QFileInfo>
 #include <QHBoxLayout>
@@ -8,7 +10,10 @@
 #include <QLabel>
 #include <QListWidget>
 #include <QProcess>
+#include <QPixmap>
 #include <QPushButton>
+#include <QScrollArea>
+#include <QScreen>
 #include <QScrollBar>
 #include <QSplitter>
 #include <QStandardPaths>
@@ -17,11 +22,13 @@
 #include <QTextCursor>
 #include <QTextDocument>
 #include <QTimer>
+#include <QUrl>
 #include <QVBoxLayout>
 
 #include <nlohmann/json.hpp>
 
 #include "lesson_figures.h"
+#include "window_fit.h"
 #include "qt_convert.h"
 
 namespace schedscope::gui {
@@ -39,7 +46,8 @@ LessonBrowser::LessonBrowser(QWidget* parent) : QWidget(parent) {
     }
     fitList();
     text_ = new QTextBrowser;
-    text_->setOpenExternalLinks(true);
+    text_->setOpenLinks(false);  // a figure's link opens it at full size; a web link, the browser
+    connect(text_, &QTextBrowser::anchorClicked, this, &LessonBrowser::openLink);
     text_->setPlaceholderText(tr("Pick a lesson."));
     scenario_ = new QPushButton(tr("Load scenario"));
     scenario_->setToolTip(tr("Open the lesson's topology, select its CPU and level, set up the what-if run"));
@@ -117,7 +125,7 @@ void LessonBrowser::mirror(const LessonBrowser& other) {
 void LessonBrowser::refreshText() {
     if (!lesson_) return;
     const QStringList figurePaths{figureCacheDir() + QLatin1Char('/') + qs(lesson_->id), qs(lesson_->dir)};
-    QString md = captionMissingFigures(qs(lesson_->text), figurePaths,
+    QString md = figureMarkdown(qs(lesson_->text), figurePaths,
                                        renderer_ ? tr("figure being drawn") : tr("figure not drawn"));
     if (!output_.empty()) {
         md += QStringLiteral("\n\n---\n\n## Output of the steps\n");
@@ -210,6 +218,40 @@ void LessonBrowser::renderMissingFigures() {
     });
     renderer_->start();
     refreshText();  // the missing figures' captions say they are being drawn
+}
+
+void LessonBrowser::openLink(const QUrl& url) {
+    if (!url.isRelative()) {
+        QDesktopServices::openUrl(url);
+        return;
+    }
+    if (!lesson_) return;
+    for (const QString& dir : QStringList{figureCacheDir() + QLatin1Char('/') + qs(lesson_->id), qs(lesson_->dir)}) {
+        const QString file = dir + QLatin1Char('/') + url.path();
+        if (!QFileInfo::exists(file)) continue;
+        showFigure(file);
+        return;
+    }
+}
+
+void LessonBrowser::showFigure(const QString& file) {
+    const QPixmap figure(file);
+    if (figure.isNull()) return;
+    auto* dialog = new QDialog(this);
+    dialog->setObjectName(QStringLiteral("lessonFigureDialog"));
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    dialog->setWindowTitle(QFileInfo(file).fileName());
+    auto* image = new QLabel;
+    image->setPixmap(figure);
+    auto* scroll = new QScrollArea;
+    scroll->setWidget(image);
+    auto* layout = new QVBoxLayout(dialog);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(scroll);
+    // the figure's own size where the screen has room for it, scrolled where it has not
+    const QSize available = screen() ? screen()->availableGeometry().size() : QSize();
+    dialog->resize(initialWindowSize(figure.size() + QSize(24, 24), available));
+    dialog->show();
 }
 
 void LessonBrowser::loadScenario() {

@@ -15,6 +15,7 @@ class QProcess;
 class QPushButton;
 class QTextBrowser;
 class QTimer;
+class QUrl;
 
 namespace schedscope::gui {
 
@@ -62,6 +63,8 @@ private:
     void fitImages();
     void renderMissingFigures();
     void startStep();
+    void openLink(const QUrl& url);
+    void showFigure(const QString& file);  // at full size, in a window of its own
     void checkClaims();  // reruns the step with --json and checks what the text says it shows
     void claimsChecked(const QByteArray& json, int exitCode);
 

@@ -53,7 +53,7 @@ QString figureCacheDir() {
     return QStandardPaths::writableLocation(QStandardPaths::CacheLocation) + QStringLiteral("/lesson-figures");
 }
 
-QString captionMissingFigures(const QString& markdown, const QStringList& searchPaths, const QString& state) {
+QString figureMarkdown(const QString& markdown, const QStringList& searchPaths, const QString& state) {
     // ![caption](file): the form the lessons use for their figures
     static const QRegularExpression image(QStringLiteral(R"(!\[([^\]]*)\]\(([^)\s]+)\))"));
     QString out;
@@ -64,7 +64,10 @@ QString captionMissingFigures(const QString& markdown, const QStringList& search
         const bool found = std::any_of(searchPaths.begin(), searchPaths.end(),
                                        [&](const QString& dir) { return QFileInfo::exists(dir + QLatin1Char('/') + file); });
         out += markdown.mid(from, m.capturedStart() - from);
-        out += found ? m.captured(0) : QStringLiteral("*[%1: %2]*").arg(m.captured(1), state);
+        const QString caption = m.captured(1).simplified();  // the alt text may wrap over lines
+        // (Qt's markdown reader drops a link around an image: the caption carries it)
+        out += found ? QStringLiteral("%1\n\n*%2* ([%3](%4))").arg(m.captured(0), caption, QObject::tr("full size"), file)
+                     : QStringLiteral("*[%1: %2]*").arg(caption, state);
         from = m.capturedEnd();
     }
     return out + markdown.mid(from);

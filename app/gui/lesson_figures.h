@@ -27,10 +27,12 @@ bool lessonFigureTasks(const QString& lesson, const QString& outDir, std::vector
 // Where the lesson browser keeps the figures it renders: <cache>/lesson-figures.
 QString figureCacheDir();
 
-// A lesson's markdown with every figure that is in none of `searchPaths` (not drawn yet, or its
-// drawing failed) replaced by its caption and `state` in italics: Qt would show a broken-image
-// icon there, which says nothing.
-QString captionMissingFigures(const QString& markdown, const QStringList& searchPaths, const QString& state);
+// A lesson's markdown as the browser shows it. A figure that is in none of `searchPaths` (not
+// drawn yet, or its drawing failed) is replaced by its caption and `state` in italics: Qt would
+// show a broken-image icon there, which says nothing. A drawn one gets its caption under it (a
+// QTextBrowser shows nothing of an image's alt text) and a "full size" link to its file: fitted
+// to a narrow dock, a figure's labels do not read.
+QString figureMarkdown(const QString& markdown, const QStringList& searchPaths, const QString& state);
 
 // Renders tasks one after the other without blocking the event loop.
 class FigureRenderer : public QObject {

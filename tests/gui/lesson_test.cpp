@@ -5,12 +5,14 @@
 #include <map>
 
 #include <QCryptographicHash>
+#include <QDialog>
 #include <QDir>
 #include <QDirIterator>
 #include <QDockWidget>
 #include <QFile>
 #include <QFileInfo>
 #include <QImage>
+#include <QLabel>
 #include <QListWidget>
 #include <QProcess>
 #include <QProcessEnvironment>
@@ -19,6 +21,7 @@
 #include <QTextBlock>
 #include <QTextBrowser>
 #include <QTextDocument>
+#include <QUrl>
 
 #include "banner.h"
 #include "domain_tree_view.h"
@@ -202,6 +205,22 @@ TEST(LessonBrowser, AFigureNotDrawnShowsItsCaptionNotABrokenImage) {
     for (QTextBlock b = browser.textBrowser()->document()->begin(); b.isValid(); b = b.next())
         for (auto it = b.begin(); !it.atEnd(); ++it) images += it.fragment().charFormat().isImageFormat() ? 1 : 0;
     EXPECT_EQ(images, 1);
+    // its caption shows under it (Qt shows nothing of an image's alt text), and the figure is a
+    // link that opens it at its own size: fitted to a narrow dock its labels do not read
+    EXPECT_TRUE(browser.textBrowser()->toPlainText().contains(QStringLiteral("EPYC 7601: CPU 0's NODE domain and its two LLC groups")));
+    QString href;
+    for (QTextBlock b = browser.textBrowser()->document()->begin(); b.isValid(); b = b.next())
+        for (auto it = b.begin(); !it.atEnd(); ++it)
+            if (it.fragment().charFormat().isAnchor() && it.fragment().text() == QStringLiteral("full size"))
+                href = it.fragment().charFormat().anchorHref();
+    EXPECT_EQ(href, QStringLiteral("naples-node.png"));
+    emit browser.textBrowser()->anchorClicked(QUrl(href));
+    auto* dialog = browser.findChild<QDialog*>(QStringLiteral("lessonFigureDialog"));
+    ASSERT_TRUE(dialog);
+    auto* image = dialog->findChild<QLabel*>();
+    ASSERT_TRUE(image);
+    EXPECT_EQ(image->pixmap().size(), QSize(40, 30)) << "the figure at its own size";
+    delete dialog;
     QDir(drawn).removeRecursively();
 }
 
