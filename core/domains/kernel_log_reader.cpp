@@ -247,15 +247,20 @@ public:
         const std::string when = kernelVersionHint(names);
         tree.logProfile = newestProfileBefore();
         tree.logArch = arch_;
-        if (const KernelProfile* named = profileForKernelRelease(release_); named && fitsFormat(*named, names)) {
-            tree.logKernelRelease = release_;
+        // the banner's release, else the one the boot image's name gives on the command line
+        // (a log quoted from the command line on has no banner)
+        const bool fromBanner = !release_.empty();
+        const std::string release = fromBanner ? release_ : bootImageRelease_;
+        const std::string source = fromBanner ? "the banner" : "the boot image on the command line";
+        if (const KernelProfile* named = profileForKernelRelease(release); named && fitsFormat(*named, names)) {
+            tree.logKernelRelease = release;
             tree.logProfile = named->name;
-            tree.notes.push_back("printed by Linux " + release_ + " (its banner)");
+            tree.notes.push_back("printed by Linux " + release + " (" + (fromBanner ? "its banner" : source) + ")");
         } else {
-            if (!release_.empty())
-                tree.warnings.push_back(named ? "the banner names Linux " + release_ + ", but the domains were " + when +
+            if (!release.empty())
+                tree.warnings.push_back(named ? source + " names Linux " + release + ", but the domains were " + when +
                                                     ": a log of several boots? The domain lines' kernel is taken"
-                                              : "the banner's kernel release '" + release_ + "' is not one a profile is known for");
+                                              : source + "'s kernel release '" + release + "' is not one a profile is known for");
             if (!when.empty()) tree.notes.push_back(when);
         }
         return tree;
@@ -378,9 +383,23 @@ private:
             if (std::optional<Arch> a = archOfBuild(rest)) arch_ = a;
             return;
         }
-        // arm64's boot CPU line; x86's e820 map and FPU setup (CONFIG_X86 only)
-        constexpr std::pair<std::string_view, Arch> kArchLines[] = {
-            {"Booting Linux on physical CPU ", Arch::Arm64}, {"BIOS-e820: ", Arch::X86_64}, {"x86/fpu: ", Arch::X86_64}};
+        // "Kernel command line: BOOT_IMAGE=/boot/vmlinuz-6.16.0-rc1 ..." (x86 prints "Command
+        // line: " too): the release in the image's name, for a log without its banner
+        for (std::string_view text : {"Kernel command line: ", "Command line: "})
+            if (size_t at = l.find(text); at != std::string_view::npos && startsMessage(l, at)) {
+                const std::string_view cmdline = l.substr(at + text.size());
+                if (size_t image = cmdline.find("vmlinuz-"); image != std::string_view::npos) {
+                    const std::string_view rest = cmdline.substr(image + 8);
+                    bootImageRelease_ = std::string(rest.substr(0, rest.find_first_of(" \t")));
+                }
+                return;
+            }
+        // arm64's boot CPU line and its PSCI firmware's (CPU on, off and killed: hotplug);
+        // x86's e820 map and FPU setup (CONFIG_X86 only)
+        constexpr std::pair<std::string_view, Arch> kArchLines[] = {{"Booting Linux on physical CPU ", Arch::Arm64},
+                                                                    {"psci: ", Arch::Arm64},
+                                                                    {"BIOS-e820: ", Arch::X86_64},
+                                                                    {"x86/fpu: ", Arch::X86_64}};
         for (const auto& [text, arch] : kArchLines)
             if (size_t at = l.find(text); at != std::string_view::npos && startsMessage(l, at)) {
                 arch_ = arch;
@@ -434,6 +453,7 @@ private:
     bool rootWithCapacity_ = false, rootWithout_ = false;  // the root domain lines' two formats
     std::string before_;  // the last release the log's format allows ("6.6"), "" when any
     std::string release_;  // the last banner's "Linux version RELEASE"
+    std::string bootImageRelease_;  // the last command line's "vmlinuz-RELEASE"
     std::optional<Arch> arch_;  // what the banner or arch-only boot lines said
     std::vector<Attach> attaches_;
     RingPool rings_;  // the groups of every attach, shared as they are read

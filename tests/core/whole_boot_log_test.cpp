@@ -105,6 +105,17 @@ TEST(WholeBootLog, Debian61sConsoleIsItsOwnKernel) {
     auto withoutBanner = parseKernelLog(replaced(text, "Linux version 6.1.0-57-amd64", "Linux versi0n"), "no-banner");
     ASSERT_TRUE(withoutBanner.ok());
     EXPECT_EQ(withoutBanner->logProfile, "linux-6.6");
+    // a log quoted from the command line on (no banner) still names its kernel: the boot image's
+    auto fromImage = parseKernelLog(replaced(replaced(text, "Linux version 6.1.0-57-amd64", "Linux versi0n"),
+                                             "Command line: console=ttyS0",
+                                             "Command line: BOOT_IMAGE=/boot/vmlinuz-6.1.0-57-amd64 console=ttyS0"),
+                                    "image");
+    ASSERT_TRUE(fromImage.ok()) << fromImage.error();
+    EXPECT_EQ(fromImage->logKernelRelease, "6.1.0-57-amd64");
+    EXPECT_EQ(fromImage->logProfile, "linux-6.1");
+    EXPECT_NE(std::find(fromImage->notes.begin(), fromImage->notes.end(),
+                        "printed by Linux 6.1.0-57-amd64 (the boot image on the command line)"),
+              fromImage->notes.end());
 
     auto machine = loadTopologyFromKernelLog(path);
     ASSERT_TRUE(machine.ok()) << machine.error();
@@ -173,6 +184,11 @@ TEST(WholeBootLog, Arm64sBootLineNamesTheArch) {
     ASSERT_TRUE(machine.ok()) << machine.error();
     EXPECT_EQ(machine->topology.arch, Arch::Arm64);
     EXPECT_EQ(machine->differences, std::vector<std::string>{});
+    // so does its PSCI firmware's line, all a log of a CPU taken offline may have (Juno's)
+    auto hotplug = parseKernelLog("[40150.885383] psci: CPU3 killed (polled 0 ms)\n" + log, "hotplug");
+    ASSERT_TRUE(hotplug.ok()) << hotplug.error();
+    ASSERT_TRUE(hotplug->logArch);
+    EXPECT_EQ(*hotplug->logArch, Arch::Arm64);
 }
 
 }  // namespace
