@@ -276,6 +276,11 @@ std::vector<TopologyLevel> topologyLevels(const Topology& topology, const Domain
     const KernelProfile& p = options.profile ? *options.profile : defaultProfile();
     std::vector<TopologyLevel> tl;
     addArchLevels(topology, options, p, tl, warnings);
+    // a CLS level asked for and not built, by the kernel's own rule: said, or "CLS on" above a
+    // tree without one reads as a bug
+    if (options.arch == Arch::X86_64 && buildsClusterLevel(options, p) && topology.intelHybrid() && !p.clusterOnIntelHybrid)
+        notes.push_back("no CLS level: 5.16-6.5 build none on an Intel hybrid CPU (\"sched,x86: Don't use cluster topology "
+                        "for x86 hybrid CPUs\"; 6.6 builds it)");
     addNumaLevels(topology, options, p, tl, warnings, notes);
     return tl;
 }

@@ -4,6 +4,8 @@
 // (1 P-core + 4 E-cores, no SMT), a Skylake server, and a Raptor Lake laptop's sysfs.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
@@ -59,6 +61,12 @@ TEST(HybridDomains, ArrowLakeUnderLinux61HasNoClusterLevelAndPacksOnSmtAndMc) {
     ASSERT_NE(mc, nullptr);
     EXPECT_EQ(mc->span.toList(), "0-11");
     EXPECT_EQ(mc->groups.size(), 10u);
+    // and the tree says why the CLS level asked for is not there
+    auto said = [](const DomainTree& d) {
+        return std::any_of(d.notes.begin(), d.notes.end(), [](const std::string& n) { return n.starts_with("no CLS level: 5.16-6.5"); });
+    };
+    EXPECT_TRUE(said(tree));
+    EXPECT_FALSE(said(buildHybrid(t, "linux-6.6")));
 }
 
 TEST(HybridDomains, ArrowLakeSince66HasClustersAndPacksUpToThePackageButNotOnSmt) {
