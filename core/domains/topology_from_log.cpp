@@ -218,11 +218,29 @@ Status fillUnprinted(const DomainTree& log, Reading& r, CpuSet& built, const Cpu
             });
             return found;
         };
+        // The group holding it in a printed CPU's lowest domain, when that group is several
+        // CPUs: the span of a level below, which that CPU lacks (it degenerated there: its SMT
+        // sibling offline), and this one has. Below CLS that is SMT; below MC a pair is SMT
+        // threads (x86's and arm64's SMT is 2-way; wider groups are clusters).
+        auto lowestGroup = [&](bool smtLevel) -> std::optional<CpuSet> {
+            std::optional<CpuSet> found;
+            printed.forEach([&](int y) {
+                if (found || static_cast<size_t>(y) >= log.cpus.size()) return;
+                const std::vector<SchedDomain>& ds = log.cpus[static_cast<size_t>(y)].domains;
+                if (ds.empty() || isNuma(ds.front()) || (ds.front().level != "CLS" && ds.front().level != "MC")) return;
+                for (const SchedGroup& g : ds.front().groups) {
+                    if (!g.span.test(cpu) || g.span.count() < 2) continue;
+                    const bool smtBelow = ds.front().level == "CLS" || g.span.count() == 2;
+                    if (smtBelow == smtLevel) found = g.span;
+                }
+            });
+            return found;
+        };
         CpuSpans s;
         const CpuSpans* smt = holding(&CpuSpans::smt);
-        s.smt = smt ? smt->smt : grouped("SMT").value_or(CpuSet::single(cpu));
+        s.smt = smt ? smt->smt : grouped("SMT").value_or(lowestGroup(true).value_or(CpuSet::single(cpu)));
         const CpuSpans* cluster = holding(&CpuSpans::cluster);
-        s.cluster = cluster ? cluster->cluster : grouped("CLS").value_or(s.smt);
+        s.cluster = cluster ? cluster->cluster : grouped("CLS").value_or(lowestGroup(false).value_or(s.smt));
         const CpuSpans* llc = holding(&CpuSpans::llc);
         s.llc = llc ? llc->llc : grouped("MC").value_or(s.cluster);
         s.node = sameNode->node;

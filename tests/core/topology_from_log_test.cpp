@@ -200,6 +200,21 @@ TEST(MachineLog, AJunoLogsLittleCpusAreOneKindOfCpu) {
     EXPECT_EQ(diffDomainTrees(*tree, *log), std::vector<std::string>{});
 }
 
+// Alder Lake after CPU 1 went offline: CPU 0 lost its SMT level, so no printed CPU has one, but
+// CPU 0's MC groups {2-3} ... {14-15} are the other P-cores' SMT pairs (a group of the lowest
+// domain is a span one level down). They were rebuilt as single-thread cores, and the rebuilt
+// machine's MC groups no longer matched the log's.
+TEST(MachineLog, AnOfflineSiblingsLogKeepsTheOtherCoresSmtPairs) {
+    const std::string path = test::dataPath("quoted-kernel-logs/alderlake-cpu1-offline-v6.0.txt");
+    auto read = loadTopologyFromKernelLog(path);
+    ASSERT_TRUE(read.ok()) << read.error();
+    const Topology& t = read->topology;
+    for (int cpu : {2, 3, 14, 15}) EXPECT_EQ(t.cpus[static_cast<size_t>(cpu)].threadSiblings.count(), 2) << "cpu" << cpu;
+    EXPECT_EQ(t.cpus[3].threadSiblings.toList(), "2-3");
+    for (int cpu : {16, 20}) EXPECT_EQ(t.cpus[static_cast<size_t>(cpu)].threadSiblings.count(), 1) << "E-core cpu" << cpu;
+    EXPECT_EQ(read->differences, std::vector<std::string>{});
+}
+
 // The oracle cases without a kept log (Naples' dies, cgroup v1 partitions...): the builder's
 // rendering is their log, as the oracle test shows for the others.
 TEST(MachineLog, TheOracleMachinesLogsRebuildExactly) {
