@@ -123,6 +123,13 @@ std::string whyWriteFailed(const std::string& target) {
 
 }  // namespace
 
+std::vector<std::string> traceClocks() {
+    char* text = tracefs_instance_file_read(nullptr, "trace_clock", nullptr);
+    const std::string offered = text ? text : "";
+    std::free(text);
+    return clockNames(offered);
+}
+
 Result<RecordSummary> recordTrace(const RecordOptions& options) {
     if (options.fileVersion != 6 && options.fileVersion != 7)
         return Error{"--file-version must be 6 or 7, not " + std::to_string(options.fileVersion)};

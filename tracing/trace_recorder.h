@@ -44,4 +44,8 @@ inline constexpr int kTamperCheckMs = 100;
 // regular file or not exist (a symlink is followed): a device or a pipe is refused, not replaced.
 Result<RecordSummary> recordTrace(const RecordOptions& options);
 
+// The trace clocks this kernel offers (tracefs' top-level trace_clock); empty when it cannot be
+// read. A --clock not among them is bad input, known before anything is recorded.
+std::vector<std::string> traceClocks();
+
 }  // namespace schedscope::tracing

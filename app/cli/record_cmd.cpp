@@ -4,6 +4,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cerrno>
 #include <cstdio>
@@ -119,7 +120,16 @@ int runRecord(const Args& args) {
     tracing::RecordOptions opt;
     opt.output = *out;
     opt.fileVersion = static_cast<int>(*version);
-    if (auto clock = args.value("clock")) opt.clock = *clock;
+    if (auto clock = args.value("clock")) {
+        // a clock the kernel lacks is bad input: said before the workload runs (exit 2)
+        const std::vector<std::string> clocks = tracing::traceClocks();
+        if (!clocks.empty() && std::find(clocks.begin(), clocks.end(), *clock) == clocks.end()) {
+            std::string list;
+            for (const auto& c : clocks) list += (list.empty() ? "" : ", ") + c;
+            return fail("record: --clock " + *clock + ": not a trace clock of this kernel (it has: " + list + ")");
+        }
+        opt.clock = *clock;
+    }
     opt.bufferKb = *bufferKb;
     const auto& command = args.trailing();
     const double seconds = *duration;

@@ -2,6 +2,8 @@
 // show up as "affinity" migrations at the level the topology gives for those CPUs.
 #include <gtest/gtest.h>
 
+#include <sys/wait.h>
+
 #include <pthread.h>
 #include <sched.h>
 #include <sys/syscall.h>
@@ -130,7 +132,8 @@ TEST(Live, RecordTakesATraceClock) {
     ASSERT_NE(p, nullptr);
     char buf[512];
     while (fgets(buf, sizeof buf, p)) text += buf;
-    EXPECT_NE(pclose(p), 0) << text;
+    const int status = pclose(p);
+    EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 2) << "bad input, said before recording: " << text;
     EXPECT_NE(text.find("--clock bogus: not a trace clock of this kernel (it has: local,"), std::string::npos) << text;
     EXPECT_EQ(std::count(text.begin(), text.end(), '\n'), 1) << text;
     EXPECT_FALSE(std::filesystem::exists(out));
