@@ -93,7 +93,7 @@ int runLesson(const Args& args) {
                     nlohmann::json claim = {{"says", c.says}, {"json", c.pointer}};
                     if (c.min) claim["min"] = *c.min;
                     if (c.max) claim["max"] = *c.max;
-                    if (!c.equals.is_null()) claim["equals"] = c.equals;
+                    if (!c.equals.empty()) claim["equals"] = nlohmann::json::parse(c.equals, nullptr, false);
                     if (c.absent) claim["absent"] = true;
                     expect.push_back(std::move(claim));
                 }

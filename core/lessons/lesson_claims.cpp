@@ -34,7 +34,7 @@ std::string valueText(const nlohmann::json& v) {
 
 std::string expectedText(const LessonClaim& c) {
     if (c.absent) return "nothing there";
-    if (!c.equals.is_null()) return valueText(c.equals);
+    if (!c.equals.empty()) return valueText(nlohmann::json::parse(c.equals, nullptr, false));
     if (c.min && c.max) return numberText(*c.min) + " .. " + numberText(*c.max);
     if (c.min) return "at least " + numberText(*c.min);
     return "at most " + numberText(*c.max);
@@ -49,7 +49,7 @@ Result<LessonClaim> parseClaim(const nlohmann::json& j, size_t index) {
         c.pointer = j.at("json").get<std::string>();
         if (j.contains("min")) c.min = j.at("min").get<double>();
         if (j.contains("max")) c.max = j.at("max").get<double>();
-        if (j.contains("equals")) c.equals = j.at("equals");
+        if (j.contains("equals") && !j.at("equals").is_null()) c.equals = j.at("equals").dump();
         if (j.contains("absent")) c.absent = j.at("absent").get<bool>();
     } catch (const std::exception& e) {
         return Error{where + ": " + jsonErrorText(e.what())};
@@ -60,7 +60,7 @@ Result<LessonClaim> parseClaim(const nlohmann::json& j, size_t index) {
         return Error{where + " ('" + escapeControl(c.says) + "'): bad JSON pointer '" + escapeControl(c.pointer) + "' (" +
                      jsonErrorText(e.what()) + ")"};
     }
-    const int kinds = (c.min || c.max ? 1 : 0) + (c.equals.is_null() ? 0 : 1) + (c.absent ? 1 : 0);
+    const int kinds = (c.min || c.max ? 1 : 0) + (c.equals.empty() ? 0 : 1) + (c.absent ? 1 : 0);
     if (kinds != 1)
         return Error{where + " ('" + escapeControl(c.says) + "'): give one of min and/or max, equals, or absent: true"};
     if (c.min && c.max && *c.min > *c.max)
@@ -94,10 +94,11 @@ ClaimCheck checkLessonClaim(const LessonClaim& claim, const nlohmann::json& doc)
     }
     if (!doc.contains(at)) return check;  // missing: does not hold, and says so with no value
     const nlohmann::json& v = doc.at(at);
-    if (!claim.equals.is_null()) {
+    if (!claim.equals.empty()) {
+        const nlohmann::json want = nlohmann::json::parse(claim.equals, nullptr, false);
         check.value = valueText(v);
         // numbers compare as numbers: 1 and 1.0 are the same value to the reader
-        check.holds = v.is_number() && claim.equals.is_number() ? v.get<double>() == claim.equals.get<double>() : v == claim.equals;
+        check.holds = v.is_number() && want.is_number() ? v.get<double>() == want.get<double>() : v == want;
         return check;
     }
     if (!v.is_number()) {
@@ -112,12 +113,12 @@ ClaimCheck checkLessonClaim(const LessonClaim& claim, const nlohmann::json& doc)
 
 std::string claimValueText(const LessonClaim& claim, const ClaimCheck& check) {
     if (check.value.empty()) return "no " + claim.pointer + " in the output";
-    if (claim.equals.is_null()) return check.value;
+    if (claim.equals.empty()) return check.value;
     return claim.pointer.substr(claim.pointer.rfind('/') + 1) + " = " + check.value;
 }
 
 std::string claimCheckLine(const LessonClaim& claim, const ClaimCheck& check) {
-    const bool showExpected = !check.holds || (claim.equals.is_null() && !claim.absent);
+    const bool showExpected = !check.holds || (claim.equals.empty() && !claim.absent);
     return std::string(check.holds ? "holds  " : "FAILS  ") + claim.says + ": " + claimValueText(claim, check) +
            (showExpected ? " (the text: " + check.expected + ")" : "");
 }

@@ -21,7 +21,9 @@ struct LessonClaim {
     std::string pointer;         // where the value is in the step's --json document (RFC 6901)
     std::optional<double> min;   // a number: at least this
     std::optional<double> max;   // a number: at most this
-    nlohmann::json equals;       // or exactly this value (null: not used)
+    // or exactly this value, as JSON text ("20", "\"MC\"", "false"); empty: not used. Text, not
+    // a json member: a claim is copied and moved with its lesson, and json's members may throw.
+    std::string equals;
     bool absent = false;         // or: the output has nothing there (a tree that ends, a level not built)
 };
 
