@@ -1,5 +1,5 @@
 #pragma once
-// The capture helper's wire format (schedscope-capture -> an unprivileged client), version 1.
+// The capture helper's wire format (schedscope-capture -> an unprivileged client), version 2.
 //
 // A byte stream (pipe, FIFO or Unix stream socket) of frames. Every integer is little-endian.
 //
