@@ -30,6 +30,7 @@ std::vector<ReadmeCheck> readmeChecks() {
     std::vector<ReadmeCheck> checks;
     for (auto it = std::sregex_iterator(text.begin(), text.end(), comment); it != std::sregex_iterator(); ++it) {
         const size_t at = static_cast<size_t>(it->position(0));
+        if (at > 0 && text[at - 1] != '\n') continue;  // one quoted in the text, as this format's example
         checks.push_back({static_cast<size_t>(std::count(text.begin(), text.begin() + static_cast<long>(at), '\n')) + 1,
                           nlohmann::json::parse((*it)[1].str(), nullptr, false)});
     }
