@@ -327,6 +327,15 @@ Result<DerivedWorkload> deriveWorkload(const tracing::EventStore& store, const T
         if (p < 100) ++rtTasks;
         spec.nice = std::clamp(p - 120, -20, 19);
         spec.startAtBegin = !b.forked;
+        // where the window found it: the CPU of its first interval that names one (a task asleep
+        // at the start wakes onto it as its prev CPU); exec-placing every such task from one CPU
+        // piled their initial load there and skewed the first forks and balances
+        if (spec.startAtBegin)
+            for (const auto& iv : b.iv)
+                if (iv.cpu >= 0) {
+                    if (iv.cpu < ncpu) spec.startCpu = iv.cpu;
+                    break;
+                }
         spec.memFraction = opt.defaultMemoryShare;
         for (size_t r = 0; r < memRx->size(); ++r)
             if (std::regex_match(dt.comm, (*memRx)[r])) {

@@ -320,8 +320,8 @@ Result<ReplayResult> replayTrace(const tracing::EventStore& store, const std::st
 
     r.assumptions = r.derived.assumptions;
     r.assumptions.push_back("recorded lb_newidle also holds nohz idle balancing (a sched trace without irq events "
-                            "cannot tell them apart); the simulator counts each task present at the window's start "
-                            "as exec-placed at time 0");
+                            "cannot tell them apart); a task present at the window's start starts on the CPU the "
+                            "recording first shows it on, with a new task's load averages");
     r.assumptions.push_back(idleExitAssumption(r.idleExitNs, idleWakeups.count(), options.idleExitNs.has_value()));
     if (const std::string_view from = tracing::migrationSource(store); from.starts_with("sched_switch"))
         r.assumptions.push_back("recorded migrations and their causes are inferred from " + std::string(from) +

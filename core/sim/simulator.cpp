@@ -166,6 +166,10 @@ public:
         // housekeeping CPU; an isolated one would keep every task it starts)
         for (auto& t : s_.tasks) {
             if (!t.spec->startAtBegin) continue;
+            if (const int c = t.spec->startCpu; c >= 0 && t.allowed.test(c)) {
+                startOn(t.id, c);
+                continue;
+            }
             const CpuSet housekeeping = t.allowed.minus(s_.tree->isolated);
             startTask(t.id, housekeeping.empty() ? t.allowed.first() : housekeeping.first(), WF_EXEC, MigrationCause::Exec);
         }
@@ -1137,12 +1141,24 @@ private:
         if (t.state != TaskState::NotStarted) return;
         t.cpu = fromCpu;
         const int cpu = selectTaskRqFair(s_, t, fromCpu, fromCpu, flags, nullptr);
-        t.vruntime = rq(cpu).minVruntime;
         if (cpu != fromCpu) {
             t.migrations++;
             countMigration(fromCpu, cpu, cause);
         }
+        enqueueNewTask(t, cpu);
+    }
+
+    // A task already running when the run begins (TaskSpec::startCpu): it is on `cpu`, as a
+    // recording's window found it, with a new task's averages and no placement decision.
+    void startOn(int id, int cpu) {
+        Task& t = task(id);
+        if (t.state == TaskState::NotStarted) enqueueNewTask(t, cpu);
+    }
+
+    // wake_up_new_task() once the CPU is chosen: a new task's averages, attached to its CPU
+    void enqueueNewTask(Task& t, int cpu) {
         t.cpu = cpu;
+        t.vruntime = rq(cpu).minVruntime;
         t.util.value = 512;  // init_entity_runnable_average(): half a CPU to begin with
         t.util.stamp = t.runnable.stamp = t.load.stamp = s_.now;
         t.runnable.value = 1024;

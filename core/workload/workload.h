@@ -50,6 +50,10 @@ struct TaskSpec {
     int nice = 0;                  // -20..19, the weight comes from sched_prio_to_weight
     CpuSet affinity;               // empty: every CPU of the topology
     bool startAtBegin = true;      // false: started by another task's Fork
+    // A task that starts at the beginning starts on this CPU, with no placement decision: where
+    // a recording shows it when its window opens. -1: placed as an exec from the first
+    // housekeeping CPU of its affinity, as a shell starting it would.
+    int startCpu = -1;
     double memFraction = 0;        // share of uncontended time spent on memory traffic, 0..1
     double bandwidthGBs = 0;       // memory bandwidth the task draws when running alone
     // share of uncontended time spent on hits in a shared cache (a cluster's L3 tag / L2, an

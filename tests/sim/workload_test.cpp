@@ -120,6 +120,51 @@ TEST(WorkloadJson, ExampleFileParsesAndRuns) {
     EXPECT_GT((*st)->metrics.events, 100);
 }
 
+// start_cpu: a task the run finds already running starts where it was (a recording's window),
+// with no placement decision and no migration; without it, it is exec-placed from CPU 0.
+TEST(WorkloadJson, StartCpuPlacesATaskWithoutADecision) {
+    const Topology topo = kunpeng920_24();
+    auto w = workload::parseWorkloadJson(
+        R"({"tasks":[{"name":"a","start_cpu":17,"script":[{"run_ms":50}]},)"
+        R"({"name":"b","start_cpu":5,"cpus":"4-7","script":[{"run_ms":50}]},)"
+        R"({"name":"c","script":[{"run_ms":50}]}]})",
+        "s.json", static_cast<int>(topo.cpus.size()));
+    ASSERT_TRUE(w.ok()) << w.error();
+    EXPECT_EQ(w->tasks[0].startCpu, 17);
+    EXPECT_EQ(w->tasks[2].startCpu, -1);
+    const auto back = workload::parseWorkloadJson(workload::workloadToJson(*w, 24).dump(), "back.json", 24);
+    ASSERT_TRUE(back.ok()) << back.error();
+    EXPECT_EQ(back->tasks[1].startCpu, 5) << "the writer keeps it";
+    EXPECT_EQ(back->tasks[2].startCpu, -1);
+
+    DomainTree tree = buildTree(topo, "linux-6.12", true, true);
+    sim::SimOptions o;
+    o.durationS = 0.001;  // before the first tick's balancing could move anything
+    auto st = sim::simulate(topo, tree, *w, o);
+    ASSERT_TRUE(st.ok()) << st.error();
+    const auto& tasks = (*st)->tasks;
+    EXPECT_EQ(tasks[0].cpu, 17);
+    EXPECT_EQ(tasks[1].cpu, 5);
+    EXPECT_EQ(tasks[0].migrations + tasks[1].migrations, 0);
+    EXPECT_NE(tasks[2].cpu, 17) << "the exec placement of c sees a busy CPU 17";
+    EXPECT_NE(tasks[2].cpu, 5);
+}
+
+TEST(WorkloadJson, StartCpuErrorsNameTheTaskAndTheProblem) {
+    auto error = [](const std::string& task) {
+        auto w = workload::parseWorkloadJson(R"({"tasks":[)" + task + "]}", "x.json", 4);
+        return w.ok() ? std::string("(accepted)") : w.error();
+    };
+    EXPECT_EQ(error(R"({"name":"a","start_cpu":4,"script":[{"run_ms":1}]})"),
+              "x.json: task 'a': start_cpu must be a CPU of the topology, 0-3");
+    EXPECT_EQ(error(R"({"name":"a","start_cpu":1.5,"script":[{"run_ms":1}]})"),
+              "x.json: task 'a': start_cpu must be a CPU of the topology, 0-3");
+    EXPECT_EQ(error(R"({"name":"a","cpus":"2-3","start_cpu":1,"script":[{"run_ms":1}]})"),
+              "x.json: task 'a': start_cpu 1 is not in its cpus 2-3");
+    EXPECT_EQ(error(R"({"name":"a","start":false,"start_cpu":1,"script":[{"run_ms":1}]})"),
+              "x.json: task 'a': start_cpu is for a task that starts at the beginning, not one a fork starts");
+}
+
 TEST(WorkloadJson, Errors) {
     EXPECT_FALSE(workload::parseWorkloadJson("{", "x.json", 4).ok());
     auto bad = workload::parseWorkloadJson(R"({"tasks":[{"name":"a","script":[{"wake":"b"}]}]})", "x.json", 4);
@@ -137,7 +182,7 @@ TEST(WorkloadJson, UnknownFieldsAreRefusedByName) {
         {R"({"tasks":[{"name":"a","script":[{"run_ms":1}]}],"duraton_s":2})",
          R"(x.json: unknown field "duraton_s" (known here: name, unit, duration_s, tasks))"},
         {R"({"tasks":[{"name":"a","mem_fracton":0.5,"script":[{"run_ms":1}]}]})",
-         R"(x.json: task 'a': unknown field "mem_fracton" (known here: name, nice, cpus, start, mem_fraction, )"
+         R"(x.json: task 'a': unknown field "mem_fracton" (known here: name, nice, cpus, start, start_cpu, mem_fraction, )"
          R"(bandwidth_gbs, cache_fraction, cache_mb, handoff_kb, script))"},
         {R"({"tasks":[{"name":"a","script":[{"run_ms":1,"sync":true}]}]})",
          R"(x.json: task 'a' op 0: a "run_ms" op has no field "sync" (it takes jitter))"},
