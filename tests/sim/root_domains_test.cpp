@@ -10,6 +10,7 @@
 #include "sim/simulator.h"
 #include "support/fixtures.h"
 #include "topology/sysfs_loader.h"
+#include "workload/workload_json.h"
 #include "workload/workload_spec.h"
 
 namespace schedscope {
@@ -127,6 +128,16 @@ TEST(RootDomains, UnpinnedTasksKeepOffIsolatedCpus) {
     for (const auto& t : st3->tasks)
         if (t.cpuTime.mostUsed() >= 0) mixedUsed.set(t.cpuTime.mostUsed());
     EXPECT_EQ(mixedUsed.toList(), "4-7");
+
+    // a task a recording found on CPU 1 (start_cpu) that names no CPUs: its housekeeping
+    // affinity leaves CPU 1 out under this isolation, so it is placed from a housekeeping CPU
+    auto found = workload::parseWorkloadJson(R"({"tasks":[{"name":"t","start_cpu":1,"script":[{"run_ms":20}]}]})",
+                                             "found.json", 16);
+    ASSERT_TRUE(found.ok()) << found.error();
+    auto st4 = run(topo, *found, "linux-6.6");
+    ASSERT_NE(st4, nullptr);
+    EXPECT_EQ(cpuTimeOn(*st4, isolated), 0);
+    EXPECT_GT(st4->tasks[0].cpuTime.total(), 0);
 }
 
 }  // namespace schedscope
