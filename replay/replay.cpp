@@ -322,6 +322,10 @@ Result<ReplayResult> replayTrace(const tracing::EventStore& store, const std::st
     r.assumptions.push_back("recorded lb_newidle also holds nohz idle balancing (a sched trace without irq events "
                             "cannot tell them apart); a task present at the window's start starts on the CPU the "
                             "recording first shows it on, with a new task's load averages");
+    if (options.taskGroups) {
+        r.taskGroups = countTaskGroups(*options.taskGroups, store, r.derived);
+        if (std::string note = taskGroupAssumption(r.taskGroups); !note.empty()) r.assumptions.push_back(std::move(note));
+    }
     r.assumptions.push_back(idleExitAssumption(r.idleExitNs, idleWakeups.count(), options.idleExitNs.has_value()));
     if (const std::string_view from = tracing::migrationSource(store); from.starts_with("sched_switch"))
         r.assumptions.push_back("recorded migrations and their causes are inferred from " + std::string(from) +

@@ -16,6 +16,8 @@
 #include "sim/metrics.h"
 #include "sim/sim_json.h"
 #include "sim/simulator.h"
+#include "task_group_note.h"
+#include "task_groups.h"
 #include "topology/topology.h"
 
 namespace schedscope::replay {
@@ -108,6 +110,8 @@ struct ReplayOptions {
     // sim::SimOptions::idleExitNs for both runs; unset: the recording's median idle wakeup
     // latency when it has at least kMinIdleWakeups of them, else 0
     std::optional<int64_t> idleExitNs;
+    // the recording's task groups (its groups sidecar), when it has them: said in the assumptions
+    std::optional<tracing::TaskGroupSnapshot> taskGroups;
 };
 
 struct ReplayResult {
@@ -120,6 +124,7 @@ struct ReplayResult {
     std::optional<Fidelity> fidelity;  // with a baseline
     int64_t idleExitNs = 0;  // what both runs used (ReplayOptions::idleExitNs)
     std::vector<std::string> assumptions;
+    std::vector<TaskGroupCount> taskGroups;  // with ReplayOptions::taskGroups
 };
 
 // Where the derived tasks not pinned in the trace run on `topology`: trace CPU c is CPU c of the

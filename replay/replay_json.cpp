@@ -163,6 +163,11 @@ json replayResultToJson(const ReplayResult& r, const std::string& trace, bool ti
                                                     {"baseline", share(f.baselinePreemptShare)}};
     }
     j["assumptions"] = r.assumptions;
+    if (!r.taskGroups.empty()) {
+        nlohmann::json groups = nlohmann::json::array();
+        for (const auto& g : r.taskGroups) groups.push_back({{"group", g.group}, {"tasks", g.tasks}});
+        j["task_groups"] = std::move(groups);
+    }
     return j;
 }
 

@@ -21,6 +21,7 @@
 #include "topology_options.h"
 #include "trace_load_options.h"
 #include "trace_reader.h"
+#include "task_groups.h"
 #include "trace_topology.h"
 #include "workload/workload_json_writer.h"
 
@@ -256,6 +257,11 @@ int runReplay(const Args& args) {
     // The recording's topology: its sidecar, else the one the user names (then also the what-if's).
     auto side = tracing::readTopologySidecar(file);
     if (!side) return fail(side.error());
+    // the groups sidecar only adds a note: one that cannot be read is said, and the replay goes on
+    if (auto groups = tracing::readGroupsSidecar(file); groups)
+        opt.taskGroups = std::move(*groups);
+    else
+        std::fprintf(stderr, "note: %s (the replay goes on without the task groups)\n", groups.error().c_str());
     std::optional<Topology> recordedTopo;
     std::string recordedName;
     if (*side) {

@@ -18,6 +18,7 @@
 #include "topology/hwloc_loader.h"
 #include "trace_cmds.h"
 #include "trace_recorder.h"
+#include "task_groups.h"
 #include "trace_topology.h"
 #include "tracefs_instance.h"
 
@@ -137,6 +138,8 @@ int runRecord(const Args& args) {
     // a command that could not start: a trace of nothing in particular, not written (a file
     // already at -o stays as it was)
     opt.whileRecording = [&] { return workloadError = runWorkload(command, seconds); };
+    // every running task's group before the workload starts; its tasks inherit theirs by fork
+    const tracing::TaskGroupSnapshot groups = tracing::snapshotTaskGroups();
     auto summary = tracing::recordTrace(opt);
     if (!workloadError.empty()) return fail("record: " + workloadError);
     if (!summary) return failRuntime("record: " + summary.error());
@@ -147,9 +150,11 @@ int runRecord(const Args& args) {
     auto topo = loadLocalTopology();
     if (!topo) return failRuntime("record: " + *out + " written, but this machine's topology: " + topo.error());
     if (auto st = tracing::writeTopologySidecar(*out, *topo); !st) return failRuntime("record: " + st.error());
-    std::fprintf(stderr, "record: wrote %s (%llu bytes, %d CPUs, %llu events lost) and %s\n", out->c_str(),
+    if (auto st = tracing::writeGroupsSidecar(*out, groups); !st) return failRuntime("record: " + st.error());
+    std::fprintf(stderr, "record: wrote %s (%llu bytes, %d CPUs, %llu events lost), %s and %s\n", out->c_str(),
                  static_cast<unsigned long long>(summary->bytes), summary->cpus,
-                 static_cast<unsigned long long>(summary->overruns), tracing::sidecarPath(*out).c_str());
+                 static_cast<unsigned long long>(summary->overruns), tracing::sidecarPath(*out).c_str(),
+                 tracing::groupsSidecarPath(*out).c_str());
     return 0;
 }
 

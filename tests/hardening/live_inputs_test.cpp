@@ -315,7 +315,7 @@ TEST(BadLive, RecordRefusesAnEmptyPathAndClearsAKilledRecordingsStagingFiles) {
     for (const auto& e : fs::directory_iterator(dir)) left.push_back(e.path().filename().string());
     std::sort(left.begin(), left.end());
     EXPECT_EQ(left, (std::vector<std::string>{".other.dat.recording-4194305", ".t.dat.recording-1", "t.dat",
-                                              "t.dat.topology.json"}));
+                                              "t.dat.groups.json", "t.dat.topology.json"}));
 }
 
 // A command that ignores SIGTERM and leaves a process behind: the recording still ends at its

@@ -515,3 +515,39 @@ TEST(CliReplay, AWindowStretchedByACorruptTimestampIsSaidSo) {
     CliRun part = cli("replay '" + file.string() + "' --window 0:1");
     EXPECT_EQ(part.status, 0) << part.err;
 }
+
+// The groups sidecar beside a trace: its groups reach --json, and one that cannot be read is a
+// note on stderr while the replay goes on.
+TEST(CliReplay, GroupsSidecarIsSaidAndABadOneIsANote) {
+    const std::filesystem::path dir = std::filesystem::path(SCHEDSCOPE_TEST_SCRATCH) / "replay-groups";
+    std::filesystem::create_directories(dir);
+    const std::filesystem::path src = schedscope::test::dataPath("traces/replay/pingpong-beside-hogs.dat");
+    const std::filesystem::path dat = dir / "t.dat";
+    std::filesystem::copy_file(src, dat, std::filesystem::copy_options::overwrite_existing);
+    std::filesystem::copy_file(src.string() + ".topology.json", dat.string() + ".topology.json",
+                               std::filesystem::copy_options::overwrite_existing);
+    // every pid of the trace's kept tasks in one autogroup but the hogs
+    nlohmann::json tasks = nlohmann::json::object();
+    const CliRun plain = cli("replay '" + dat.string() + "' --json");
+    ASSERT_EQ(plain.status, 0) << plain.err;
+    const auto pj = nlohmann::json::parse(plain.out);
+    EXPECT_FALSE(pj.contains("task_groups"));
+    for (const auto& t : pj["recorded"]["tasks"]) {
+        const std::string name = t["name"];
+        tasks[name.substr(name.rfind(':') + 1)] = name.starts_with("spin:") ? "autogroup-2" : "autogroup-1";
+    }
+    std::ofstream(dat.string() + ".groups.json") << nlohmann::json{{"autogroup", true}, {"tasks", tasks}}.dump();
+    const CliRun r = cli("replay '" + dat.string() + "' --json");
+    ASSERT_EQ(r.status, 0) << r.err;
+    const auto j = nlohmann::json::parse(r.out);
+    ASSERT_TRUE(j.contains("task_groups"));
+    ASSERT_EQ(j["task_groups"].size(), 2u);
+    EXPECT_EQ(j["task_groups"][1], (nlohmann::json{{"group", "autogroup-2"}, {"tasks", 2}}));
+
+    std::ofstream(dat.string() + ".groups.json") << "{\"tasks\": [";
+    const CliRun bad = cli("replay '" + dat.string() + "' --json");
+    EXPECT_EQ(bad.status, 0) << bad.err;
+    EXPECT_TRUE(bad.err.starts_with("note: " + dat.string() + ".groups.json: not valid JSON (")) << bad.err;
+    EXPECT_NE(bad.err.find("the replay goes on without the task groups"), std::string::npos) << bad.err;
+    EXPECT_FALSE(nlohmann::json::parse(bad.out).contains("task_groups"));
+}

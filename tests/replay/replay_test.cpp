@@ -427,6 +427,42 @@ TEST(ReplayTraces, TasksPresentAtTheStartBeginOnTheirRecordedCpus) {
     }));
 }
 
+// A recording's groups sidecar: the hogs of pingpong-beside-hogs.dat ran in another session's
+// autogroup than the ping-pong; the replay says the kernel shared the CPUs between the two
+// groups first and the simulator does not. Without the sidecar it says nothing of groups.
+TEST(ReplayTraces, TaskGroupsOfTheRecordingAreSaid) {
+    const std::string name = "replay/pingpong-beside-hogs.dat";
+    tracing::EventStore store = load(name);
+    Topology topo = sidecar(name);
+    ReplayOptions o = onItsOwnMachine();
+    auto plain = replayTrace(store, name, topo, topo, o);
+    ASSERT_TRUE(plain.ok()) << plain.error();
+    EXPECT_TRUE(plain->taskGroups.empty());
+    EXPECT_FALSE(std::any_of(plain->assumptions.begin(), plain->assumptions.end(),
+                             [](const std::string& a) { return a.find("task group") != std::string::npos; }));
+
+    tracing::TaskGroupSnapshot groups;
+    groups.autogroupEnabled = true;
+    for (const auto& t : plain->derived.workload.tasks) {
+        const int32_t pid = std::stoi(t.name.substr(t.name.rfind(':') + 1));
+        // the ping-pong's child is left out: the trace's fork puts it in its parent's group
+        if (t.name.starts_with("pingpong:") && !t.startAtBegin) continue;
+        groups.groupOf[pid] = t.name.starts_with("spin:") ? "autogroup-41" : "autogroup-7";
+    }
+    o.taskGroups = groups;
+    auto r = replayTrace(store, name, topo, topo, o);
+    ASSERT_TRUE(r.ok()) << r.error();
+    ASSERT_EQ(r->taskGroups.size(), 2u);
+    int pingpongGroupTasks = 0, hogGroupTasks = 0;
+    for (const auto& g : r->taskGroups) (g.group == "autogroup-41" ? hogGroupTasks : pingpongGroupTasks) = g.tasks;
+    EXPECT_EQ(hogGroupTasks, 2);
+    EXPECT_GE(pingpongGroupTasks, 2) << "both ping-pong tasks, the forked child by its parent's group";
+    EXPECT_TRUE(std::any_of(r->assumptions.begin(), r->assumptions.end(), [](const std::string& a) {
+        return a.starts_with("the kept tasks that ran were in 2 task groups") &&
+               a.find("autogroup-41 (2)") != std::string::npos;
+    }));
+}
+
 // The real 6.1 and 6.12 kernels on a 16-CPU SMT machine under QEMU (traces/qemu), 24 CPU hogs
 // most of the time: a hog mostly ran with its sibling busy, so its recorded CPU time is less
 // work than the same time alone. Replayed as the time it took, the baseline ended 58% late on

@@ -26,6 +26,7 @@
 #include "tracefs_instance.h"
 #include "support/fixtures.h"
 #include "support/pinned_moves.h"
+#include "task_groups.h"
 #include "trace_reader.h"
 #include "tracefs_source.h"
 
@@ -94,6 +95,22 @@ TEST(Live, RecordWritesATraceWithItsKernelAndSidecar) {
         ASSERT_EQ(uname(&u), 0);
         EXPECT_EQ(store->kernelRelease(), u.release) << version;
         EXPECT_TRUE(std::filesystem::exists(out + ".topology.json")) << version;
+        // and every task's group as the workload began: the sh the recorder ran is not in it
+        // (it started after the snapshot), but it is in its parent's group through the trace's fork
+        auto groups = readGroupsSidecar(out);
+        ASSERT_TRUE(groups.ok()) << groups.error();
+        ASSERT_TRUE(groups->has_value()) << version;
+        EXPECT_GT((*groups)->groupOf.size(), 5u);
+        std::vector<int32_t> forked;  // the workload's sh and its sleeps among them
+        store->forEach([&](const SchedEvent& e) {
+            if (e.kind != EventKind::ProcessFork || (*groups)->groupOf.count(e.pid2)) return true;
+            const std::string_view comm = store->commAt(e.pid2, UINT64_MAX);
+            if (comm == "sh" || comm == "sleep") forked.push_back(e.pid2);
+            return true;
+        });
+        ASSERT_FALSE(forked.empty()) << version;
+        for (const auto& [pid, group] : groupsOfTasks(**groups, *store, forked))
+            EXPECT_FALSE(group.empty()) << "task " << pid << ", forked while recording, has no group";
         EXPECT_EQ(store->traceClock(), "local") << "the file names its clock, as trace-cmd record's do: " << version;
     }
 }
@@ -173,7 +190,7 @@ TEST(Live, RecordSaysWhatASmallBufferLostAndTheSizeThatKeepsIt) {
     const auto noteAt = small.rfind("note: ", lostAt);
     ASSERT_NE(noteAt, std::string::npos) << small;
     const std::string lost = small.substr(small.find(": ", noteAt + 6) + 2, lostAt - small.find(": ", noteAt + 6) - 2);
-    EXPECT_NE(small.find(", " + lost + " events lost) and "), std::string::npos) << "the summary line counts the same: " << small;
+    EXPECT_NE(small.find(", " + lost + " events lost), "), std::string::npos) << "the summary line counts the same: " << small;
     const int kb = std::atoi(small.c_str() + lostAt + std::string(" events lost: the ring buffers (").size());
     EXPECT_GE(kb, 4) << small;
     EXPECT_LE(kb, 8) << "a page or two, as asked: " << small;
@@ -185,6 +202,6 @@ TEST(Live, RecordSaysWhatASmallBufferLostAndTheSizeThatKeepsIt) {
     EXPECT_EQ(recorded->anomaly(Anomaly::LostUnknown), 0u);
 
     const std::string big = recordBurst("4096");
-    EXPECT_NE(big.find(", 0 events lost) and "), std::string::npos) << big;
+    EXPECT_NE(big.find(", 0 events lost), "), std::string::npos) << big;
     EXPECT_EQ(big.find("events lost:"), std::string::npos) << big;
 }

@@ -1,0 +1,42 @@
+#include "task_group_note.h"
+
+#include <algorithm>
+#include <map>
+
+namespace schedscope::replay {
+
+std::vector<TaskGroupCount> countTaskGroups(const tracing::TaskGroupSnapshot& snapshot, const tracing::EventStore& store,
+                                            const DerivedWorkload& derived) {
+    std::vector<int32_t> pids;
+    for (const auto& t : derived.tasks)
+        if (t.cpuTimeNs > 0) pids.push_back(t.pid);
+    std::map<std::string, int> counts;
+    for (const auto& [pid, group] : tracing::groupsOfTasks(snapshot, store, pids))
+        if (!group.empty()) ++counts[group];
+    std::vector<TaskGroupCount> out;
+    out.reserve(counts.size());
+    for (const auto& [group, n] : counts) out.push_back({group, n});
+    std::stable_sort(out.begin(), out.end(), [](const auto& a, const auto& b) { return a.tasks > b.tasks; });
+    return out;
+}
+
+std::string taskGroupAssumption(const std::vector<TaskGroupCount>& groups) {
+    if (groups.empty()) return "";
+    auto list = [&] {
+        std::string s;
+        for (size_t i = 0; i < groups.size() && i < 6; ++i)
+            s += (i ? ", " : "") + groups[i].group + " (" + std::to_string(groups[i].tasks) + ")";
+        if (groups.size() > 6) s += ", ...";
+        return s;
+    };
+    if (groups.size() == 1)
+        return "the kept tasks that ran were in one task group, " + list() +
+               " (the recording's groups sidecar): the kernel's fairness between groups played no part";
+    return "the kept tasks that ran were in " + std::to_string(groups.size()) +
+           " task groups (the recording's groups sidecar; cgroups or autogroup sessions, with their task counts): " +
+           list() +
+           ". The kernel shares a CPU between the groups queued on it before their tasks; the simulator has no task "
+           "groups, so where they competed for a CPU the replay shares it among the tasks instead";
+}
+
+}  // namespace schedscope::replay

@@ -1,0 +1,25 @@
+#pragma once
+// What a replay can say of the task groups its tasks ran in (the recording's groups sidecar,
+// tracing/task_groups.h): the simulator has one group, so when the kept tasks ran in several,
+// the kernel shared each CPU between those groups before their tasks and the replay does not.
+#include <string>
+#include <vector>
+
+#include "derive_workload.h"
+#include "event_store.h"
+#include "task_groups.h"
+
+namespace schedscope::replay {
+
+struct TaskGroupCount {
+    std::string group;  // a cgroup path ("/user.slice/...") or "autogroup-N"; "/" the root group
+    int tasks = 0;      // kept tasks that ran (CPU time in the window) in it
+};
+
+// The groups of the derived tasks that ran, most tasks first; tasks of no known group are left out.
+std::vector<TaskGroupCount> countTaskGroups(const tracing::TaskGroupSnapshot& snapshot, const tracing::EventStore& store,
+                                            const DerivedWorkload& derived);
+// The assumption line for them ("" when none is known).
+std::string taskGroupAssumption(const std::vector<TaskGroupCount>& groups);
+
+}  // namespace schedscope::replay

@@ -1,0 +1,123 @@
+// Task groups a recording saves (tracing/task_groups.h): a task's group from its /proc texts as
+// the kernel decides it (cgroup v1's cpu hierarchy, v2 down to where the cpu controller stops,
+// else its autogroup), a /proc tree read whole, the sidecar read back, and a child in its
+// parent's group through the trace's forks.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <set>
+#include <string>
+
+#include "support/fixtures.h"
+#include "task_groups.h"
+
+namespace schedscope::tracing {
+namespace {
+
+const char* kAutogroup = "/autogroup-179 nice 0\n";
+
+bool cpuDownTo(const std::string& parent, const void* context) {
+    return static_cast<const std::set<std::string>*>(context)->count(parent) > 0;
+}
+
+TEST(TaskGroups, CgroupV1CpuHierarchyNamesTheGroup) {
+    const std::string v1 = "9:name=systemd:/\n4:memory:/x\n2:cpu,cpuacct:/batch/jobs\n1:cpuset:/\n";
+    EXPECT_EQ(taskGroupFrom(v1, kAutogroup, true, nullptr, nullptr), "/batch/jobs");
+    // in the root cpu cgroup a task is in its session's autogroup, when autogroup is on
+    const std::string root = "2:cpu,cpuacct:/\n1:cpuset:/\n";
+    EXPECT_EQ(taskGroupFrom(root, kAutogroup, true, nullptr, nullptr), "autogroup-179");
+    EXPECT_EQ(taskGroupFrom(root, kAutogroup, false, nullptr, nullptr), "/");
+    EXPECT_EQ(taskGroupFrom(root, "", true, nullptr, nullptr), "/") << "a kernel thread has no autogroup text";
+}
+
+TEST(TaskGroups, CgroupV2GroupIsWhereTheCpuControllerStops) {
+    const std::string v2 = "0::/user.slice/user-0.slice/session-3.scope\n";
+    // the root passes cpu to user.slice, which passes it to user-0.slice, which does not pass it on
+    const std::set<std::string> enabled = {"/", "/user.slice"};
+    EXPECT_EQ(taskGroupFrom(v2, kAutogroup, true, cpuDownTo, &enabled), "/user.slice/user-0.slice");
+    const std::set<std::string> none;
+    EXPECT_EQ(taskGroupFrom(v2, kAutogroup, true, cpuDownTo, &none), "autogroup-179")
+        << "no cpu controller below the root: the autogroup decides";
+    EXPECT_EQ(taskGroupFrom("0::/\n", kAutogroup, true, cpuDownTo, &enabled), "autogroup-179");
+}
+
+TEST(TaskGroups, SnapshotReadsAProcTreeAndItsThreads) {
+    const std::filesystem::path proc = std::filesystem::path(SCHEDSCOPE_TEST_SCRATCH) / "task-groups-proc";
+    std::filesystem::remove_all(proc);
+    auto put = [&](const std::string& rel, const std::string& text) {
+        std::filesystem::create_directories((proc / rel).parent_path());
+        std::ofstream(proc / rel) << text;
+    };
+    put("sys/kernel/sched_autogroup_enabled", "1\n");
+    put("10/cgroup", "1:cpu:/\n");
+    put("10/autogroup", "/autogroup-5 nice 0\n");
+    put("10/task/10/stat", "");
+    put("10/task/11/stat", "");  // a second thread of 10
+    put("20/cgroup", "1:cpu:/db\n");
+    put("20/autogroup", "/autogroup-6 nice 0\n");
+    std::filesystem::create_directories(proc / "30");  // exited while read: no cgroup file
+    put("self/cgroup", "1:cpu:/\n");  // not a pid
+    const TaskGroupSnapshot snap = snapshotTaskGroups(proc.string(), "/nonexistent");
+    EXPECT_TRUE(snap.autogroupEnabled);
+    EXPECT_EQ(snap.groupOf.size(), 3u);
+    EXPECT_EQ(snap.groupOf.at(10), "autogroup-5");
+    EXPECT_EQ(snap.groupOf.at(11), "autogroup-5");
+    EXPECT_EQ(snap.groupOf.at(20), "/db");
+}
+
+TEST(TaskGroups, SidecarRoundTripAndBadInput) {
+    const std::filesystem::path dir = std::filesystem::path(SCHEDSCOPE_TEST_SCRATCH) / "task-groups-sidecar";
+    std::filesystem::create_directories(dir);
+    const std::string trace = (dir / "t.dat").string();
+    std::filesystem::remove(groupsSidecarPath(trace));
+    auto none = readGroupsSidecar(trace);
+    ASSERT_TRUE(none.ok()) << none.error();
+    EXPECT_FALSE(none->has_value()) << "a trace without the sidecar has no groups";
+
+    TaskGroupSnapshot snap;
+    snap.autogroupEnabled = true;
+    snap.groupOf = {{1, "/"}, {200, "autogroup-7"}};
+    ASSERT_TRUE(writeGroupsSidecar(trace, snap).ok());
+    auto back = readGroupsSidecar(trace);
+    ASSERT_TRUE(back.ok()) << back.error();
+    ASSERT_TRUE(back->has_value());
+    EXPECT_EQ((*back)->groupOf, snap.groupOf);
+    EXPECT_TRUE((*back)->autogroupEnabled);
+
+    std::ofstream(groupsSidecarPath(trace)) << "{\"tasks\": {\"x\": \"/\"}}";
+    auto badPid = readGroupsSidecar(trace);
+    ASSERT_FALSE(badPid.ok());
+    EXPECT_EQ(badPid.error(), groupsSidecarPath(trace) + ": task \"x\": a pid must map to a group name");
+    std::ofstream(groupsSidecarPath(trace)) << "[1, 2";
+    auto truncated = readGroupsSidecar(trace);
+    ASSERT_FALSE(truncated.ok());
+    EXPECT_TRUE(truncated.error().starts_with(groupsSidecarPath(trace) + ": not valid JSON (")) << truncated.error();
+}
+
+TEST(TaskGroups, AChildIsInItsParentsGroupThroughTheTracesForks) {
+    EventStore store;
+    auto fork = [&](uint64_t ts, int32_t parent, int32_t child) {
+        SchedEvent e;
+        e.ts = ts;
+        e.cpu = 0;
+        e.kind = EventKind::ProcessFork;
+        e.pid = parent;
+        e.pid2 = child;
+        store.append(e);
+    };
+    fork(100, 10, 11);  // 10 is in the snapshot
+    fork(200, 11, 12);  // a grandchild
+    fork(300, 99, 13);  // a parent nobody knows
+    TaskGroupSnapshot snap;
+    snap.groupOf = {{10, "autogroup-5"}, {50, "/db"}};
+    const auto groups = groupsOfTasks(snap, store, {10, 11, 12, 13, 50});
+    EXPECT_EQ(groups.at(10), "autogroup-5");
+    EXPECT_EQ(groups.at(11), "autogroup-5");
+    EXPECT_EQ(groups.at(12), "autogroup-5");
+    EXPECT_EQ(groups.at(13), "");
+    EXPECT_EQ(groups.at(50), "/db");
+}
+
+}  // namespace
+}  // namespace schedscope::tracing

@@ -1,0 +1,197 @@
+#include "task_groups.h"
+
+#include <dirent.h>
+#include <sys/stat.h>
+
+#include <algorithm>
+#include <cctype>
+#include <climits>
+#include <cstdlib>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "util/input_file.h"
+#include "util/json_error.h"
+
+namespace schedscope::tracing {
+
+namespace {
+
+std::string readSmallFile(const std::string& path) {
+    std::ifstream in(path);
+    if (!in) return {};
+    std::ostringstream s;
+    s << in.rdbuf();
+    return s.str();
+}
+
+// "/a/b/c" -> {"/a", "/a/b", "/a/b/c"}
+std::vector<std::string> prefixesOf(const std::string& path) {
+    std::vector<std::string> out;
+    for (size_t i = 1; i <= path.size(); ++i)
+        if (i == path.size() || path[i] == '/') out.push_back(path.substr(0, i));
+    return out;
+}
+
+std::string parentOf(const std::string& path) {
+    const size_t slash = path.rfind('/');
+    return slash == 0 || slash == std::string::npos ? "/" : path.substr(0, slash);
+}
+
+bool listsCpu(const std::string& subtreeControl) {
+    std::istringstream words(subtreeControl);
+    for (std::string w; words >> w;)
+        if (w == "cpu") return true;
+    return false;
+}
+
+bool cpuEnabledUnder(const std::string& parentPath, const void* context) {
+    const auto& root = *static_cast<const std::string*>(context);
+    return listsCpu(readSmallFile(root + (parentPath == "/" ? "" : parentPath) + "/cgroup.subtree_control"));
+}
+
+}  // namespace
+
+std::string taskGroupFrom(const std::string& cgroupText, const std::string& autogroupText, bool autogroupEnabled,
+                          CpuControllerCheck cpuEnabledBelow, const void* context) {
+    std::string v1, v2;
+    bool hasV1 = false, hasV2 = false;
+    std::istringstream lines(cgroupText);
+    for (std::string line; std::getline(lines, line);) {
+        // "ID:CONTROLLERS:PATH"; the path may hold ':' itself
+        const size_t a = line.find(':');
+        const size_t b = a == std::string::npos ? a : line.find(':', a + 1);
+        if (b == std::string::npos) continue;
+        const std::string controllers = line.substr(a + 1, b - a - 1), path = line.substr(b + 1);
+        if (line.compare(0, a, "0") == 0 && controllers.empty()) {
+            v2 = path;
+            hasV2 = true;
+            continue;
+        }
+        std::istringstream names(controllers);
+        for (std::string c; std::getline(names, c, ',');)
+            if (c == "cpu") {
+                v1 = path;
+                hasV1 = true;
+            }
+    }
+    std::string group = "/";
+    if (hasV1) {
+        group = v1.empty() ? "/" : v1;
+    } else if (hasV2 && v2.size() > 1 && cpuEnabledBelow) {
+        for (const std::string& p : prefixesOf(v2))
+            if (cpuEnabledBelow(parentOf(p), context)) group = p;
+            else break;  // the controller stops at the first cgroup that does not pass it down
+    }
+    if (group != "/" || !autogroupEnabled) return group;
+    // "/autogroup-179 nice 0"
+    std::istringstream words(autogroupText);
+    std::string name;
+    words >> name;
+    if (name.size() > 1 && name[0] == '/') return name.substr(1);
+    return group;
+}
+
+TaskGroupSnapshot snapshotTaskGroups(const std::string& procRoot, const std::string& cgroupRoot) {
+    TaskGroupSnapshot snap;
+    const std::string enabled = readSmallFile(procRoot + "/sys/kernel/sched_autogroup_enabled");
+    snap.autogroupEnabled = !enabled.empty() && enabled[0] == '1';
+    DIR* dir = opendir(procRoot.c_str());
+    if (!dir) return snap;
+    while (const dirent* e = readdir(dir)) {
+        const std::string name = e->d_name;
+        if (name.empty() || !std::all_of(name.begin(), name.end(), [](unsigned char c) { return std::isdigit(c); }))
+            continue;
+        if (name.size() > 9) continue;
+        std::string base = procRoot;
+        base += '/';
+        base += name;
+        const std::string cgroup = readSmallFile(base + "/cgroup");
+        if (cgroup.empty()) continue;  // exited meanwhile
+        const std::string group =
+            taskGroupFrom(cgroup, readSmallFile(base + "/autogroup"), snap.autogroupEnabled, cpuEnabledUnder, &cgroupRoot);
+        snap.groupOf[static_cast<int32_t>(std::stol(name))] = group;
+        // its threads (a trace names threads): in their process's group
+        if (DIR* threads = opendir((base + "/task").c_str())) {
+            while (const dirent* t = readdir(threads)) {
+                const std::string tid = t->d_name;
+                if (!tid.empty() && tid.size() <= 9 &&
+                    std::all_of(tid.begin(), tid.end(), [](unsigned char c) { return std::isdigit(c); }))
+                    snap.groupOf[static_cast<int32_t>(std::stol(tid))] = group;
+            }
+            closedir(threads);
+        }
+    }
+    closedir(dir);
+    return snap;
+}
+
+std::string groupsSidecarPath(const std::string& tracePath) { return tracePath + ".groups.json"; }
+
+Status writeGroupsSidecar(const std::string& tracePath, const TaskGroupSnapshot& snapshot) {
+    nlohmann::json j;
+    j["autogroup"] = snapshot.autogroupEnabled;
+    nlohmann::json tasks = nlohmann::json::object();
+    for (const auto& [pid, group] : snapshot.groupOf) tasks[std::to_string(pid)] = group;
+    j["tasks"] = std::move(tasks);
+    const std::string path = groupsSidecarPath(tracePath);
+    std::ofstream out(path, std::ios::trunc);
+    if (!out) return Error{path + ": cannot write the task groups sidecar"};
+    out << j.dump(1, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
+    if (!out) return Error{path + ": write failed"};
+    return {};
+}
+
+Result<std::optional<TaskGroupSnapshot>> readGroupsSidecar(const std::string& tracePath) {
+    const std::string path = groupsSidecarPath(tracePath);
+    struct stat st {};
+    if (stat(path.c_str(), &st) != 0) return std::optional<TaskGroupSnapshot>{};
+    auto text = readInputFile(path, "task groups sidecar");
+    if (!text) return Error{text.error()};
+    nlohmann::json j;
+    try {
+        j = nlohmann::json::parse(*text);
+    } catch (const nlohmann::json::exception& e) {
+        return Error{path + ": not valid JSON (" + jsonErrorText(e.what()) + ")"};
+    }
+    if (!j.is_object() || !j.contains("tasks") || !j["tasks"].is_object())
+        return Error{path + ": not a task groups sidecar (it needs a \"tasks\" object of pid: group)"};
+    TaskGroupSnapshot snap;
+    if (j.contains("autogroup") && j["autogroup"].is_boolean()) snap.autogroupEnabled = j["autogroup"].get<bool>();
+    for (const auto& [key, value] : j["tasks"].items()) {
+        char* end = nullptr;
+        const long pid = std::strtol(key.c_str(), &end, 10);
+        if (key.empty() || *end != '\0' || pid < 0 || pid > INT32_MAX || !value.is_string())
+            return Error{path + ": task \"" + key.substr(0, 32) + "\": a pid must map to a group name"};
+        snap.groupOf[static_cast<int32_t>(pid)] = value.get<std::string>();
+    }
+    return std::optional<TaskGroupSnapshot>{std::move(snap)};
+}
+
+std::map<int32_t, std::string> groupsOfTasks(const TaskGroupSnapshot& snapshot, const EventStore& store,
+                                             const std::vector<int32_t>& pids) {
+    std::map<int32_t, int32_t> parent;
+    store.forEach([&](const SchedEvent& e) {
+        if (e.kind == EventKind::ProcessFork && !parent.count(e.pid2)) parent[e.pid2] = e.pid;
+        return true;
+    });
+    std::map<int32_t, std::string> out;
+    for (int32_t pid : pids) {
+        int32_t p = pid;
+        std::string group;
+        for (int hops = 0; hops < 64 && p >= 0; ++hops) {  // a fork chain; a loop would be bad input
+            if (auto it = snapshot.groupOf.find(p); it != snapshot.groupOf.end()) {
+                group = it->second;
+                break;
+            }
+            auto up = parent.find(p);
+            if (up == parent.end()) break;
+            p = up->second;
+        }
+        out[pid] = group;
+    }
+    return out;
+}
+
+}  // namespace schedscope::tracing

@@ -1,0 +1,48 @@
+#pragma once
+// The task groups the fair class shared the CPUs between when a trace was recorded: a task's
+// cpu-controller cgroup, or, in the root one with autogroup on (CONFIG_SCHED_AUTOGROUP,
+// kernel.sched_autogroup_enabled), its session's autogroup. The kernel divides a CPU's time
+// between groups first and among a group's tasks second; a sched trace does not show them, so
+// `schedscope-cli record` saves each running task's group in the "<trace>.groups.json" sidecar,
+// and a replay tells the user when its tasks ran in more than one.
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "event_store.h"
+#include "util/result.h"
+
+namespace schedscope::tracing {
+
+// The group of one task from its /proc/PID/cgroup and /proc/PID/autogroup texts. A cgroup v1
+// "cpu" line names the group directly; under v2 (the "0::" line) the group is the deepest
+// cgroup on the task's path whose parent enables the cpu controller, which `cpuEnabledBelow`
+// answers for a path ("/a/b": does /a's cgroup.subtree_control list "cpu"?). "/" when none:
+// then, with autogroup on, "autogroup-N" from the autogroup text.
+using CpuControllerCheck = bool (*)(const std::string& parentPath, const void* context);
+std::string taskGroupFrom(const std::string& cgroupText, const std::string& autogroupText, bool autogroupEnabled,
+                          CpuControllerCheck cpuEnabledBelow, const void* context);
+
+struct TaskGroupSnapshot {
+    bool autogroupEnabled = false;
+    std::map<int32_t, std::string> groupOf;  // by pid: every task /proc lists
+};
+
+// Every task's group under `procRoot` (/proc), cgroup v2's controllers from `cgroupRoot`
+// (/sys/fs/cgroup). Unreadable entries (a task that exited meanwhile) are skipped.
+TaskGroupSnapshot snapshotTaskGroups(const std::string& procRoot = "/proc",
+                                     const std::string& cgroupRoot = "/sys/fs/cgroup");
+
+std::string groupsSidecarPath(const std::string& tracePath);  // "<trace>.groups.json"
+Status writeGroupsSidecar(const std::string& tracePath, const TaskGroupSnapshot& snapshot);
+// std::nullopt when the trace has none; an Error naming the file when it cannot be read
+Result<std::optional<TaskGroupSnapshot>> readGroupsSidecar(const std::string& tracePath);
+
+// The group of each of `pids` at the time of the trace: the snapshot's, else its parent's by the
+// trace's fork events (a child starts in its parent's group), else "" (not known).
+std::map<int32_t, std::string> groupsOfTasks(const TaskGroupSnapshot& snapshot, const EventStore& store,
+                                             const std::vector<int32_t>& pids);
+
+}  // namespace schedscope::tracing
