@@ -149,9 +149,15 @@ Result<std::optional<TaskGroupSnapshot>> readGroupsSidecar(const std::string& tr
     if (stat(path.c_str(), &st) != 0) return std::optional<TaskGroupSnapshot>{};
     auto text = readInputFile(path, "task groups sidecar");
     if (!text) return Error{text.error()};
+    auto snap = parseGroupsSidecar(*text, path);
+    if (!snap) return Error{snap.error()};
+    return std::optional<TaskGroupSnapshot>{std::move(*snap)};
+}
+
+Result<TaskGroupSnapshot> parseGroupsSidecar(const std::string& text, const std::string& path) {
     nlohmann::json j;
     try {
-        j = nlohmann::json::parse(*text);
+        j = nlohmann::json::parse(text);
     } catch (const nlohmann::json::exception& e) {
         return Error{path + ": not valid JSON (" + jsonErrorText(e.what()) + ")"};
     }
@@ -166,7 +172,7 @@ Result<std::optional<TaskGroupSnapshot>> readGroupsSidecar(const std::string& tr
             return Error{path + ": task \"" + key.substr(0, 32) + "\": a pid must map to a group name"};
         snap.groupOf[static_cast<int32_t>(pid)] = value.get<std::string>();
     }
-    return std::optional<TaskGroupSnapshot>{std::move(snap)};
+    return snap;
 }
 
 std::map<int32_t, std::string> groupsOfTasks(const TaskGroupSnapshot& snapshot, const EventStore& store,

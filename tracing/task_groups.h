@@ -39,6 +39,8 @@ std::string groupsSidecarPath(const std::string& tracePath);  // "<trace>.groups
 Status writeGroupsSidecar(const std::string& tracePath, const TaskGroupSnapshot& snapshot);
 // std::nullopt when the trace has none; an Error naming the file when it cannot be read
 Result<std::optional<TaskGroupSnapshot>> readGroupsSidecar(const std::string& tracePath);
+// its text, `path` naming it in errors
+Result<TaskGroupSnapshot> parseGroupsSidecar(const std::string& text, const std::string& path);
 
 // The group of each of `pids` at the time of the trace: the snapshot's, else its parent's by the
 // trace's fork events (a child starts in its parent's group), else "" (not known).

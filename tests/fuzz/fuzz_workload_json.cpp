@@ -15,6 +15,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     for (const auto& t : w->tasks) {
         if (t.nice < -20 || t.nice > 19) std::abort();
         if (!t.affinity.empty() && t.affinity.last() >= 24) std::abort();
+        // start_cpu: a CPU of the topology and of its affinity, on a task that starts at the beginning
+        if (t.startCpu >= 24 || (t.startCpu >= 0 && (!t.startAtBegin || (!t.affinity.empty() && !t.affinity.test(t.startCpu)))))
+            std::abort();
         for (size_t k = 0; k < t.script.size(); ++k) {
             const auto& op = t.script[k];
             for (int x : op.targets)

@@ -16,6 +16,7 @@ SCHEDSCOPE_FUZZ_TARGET(ftrace_text)
 SCHEDSCOPE_FUZZ_TARGET(event_store)
 SCHEDSCOPE_FUZZ_TARGET(workload_json)
 SCHEDSCOPE_FUZZ_TARGET(workload_spec)
+SCHEDSCOPE_FUZZ_TARGET(groups_sidecar)
 SCHEDSCOPE_FUZZ_TARGET(cpulist)
 SCHEDSCOPE_FUZZ_TARGET(hwloc_xml)
 SCHEDSCOPE_FUZZ_TARGET(synthetic)
@@ -37,7 +38,7 @@ const std::map<std::string, Target>& targets() {
         {"fuzz_hwloc_xml", fuzz_hwloc_xml},         {"fuzz_synthetic", fuzz_synthetic},
         {"fuzz_sysfs", fuzz_sysfs},                 {"fuzz_topology_json", fuzz_topology_json},
         {"fuzz_cli_args", fuzz_cli_args},           {"fuzz_capture_client", fuzz_capture_client},
-        {"fuzz_kernel_log", fuzz_kernel_log}};
+        {"fuzz_kernel_log", fuzz_kernel_log},       {"fuzz_groups_sidecar", fuzz_groups_sidecar}};
     return t;
 }
 

@@ -1,0 +1,17 @@
+// The task groups sidecar (FILE.dat.groups.json): groups by pid, or a one-line error naming the file.
+#include <cstdlib>
+#include <string>
+
+#include "task_groups.h"
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+    const std::string text(reinterpret_cast<const char*>(data), size);
+    auto snap = schedscope::tracing::parseGroupsSidecar(text, "fuzz.groups.json");
+    if (!snap.ok()) {
+        if (snap.error().find('\n') != std::string::npos || !snap.error().starts_with("fuzz.groups.json: ")) std::abort();
+        return 0;
+    }
+    for (const auto& [pid, group] : snap->groupOf)
+        if (pid < 0) std::abort();
+    return 0;
+}
