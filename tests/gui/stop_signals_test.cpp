@@ -14,6 +14,7 @@
 
 #include "live_capture.h"
 #include "stop_signal_watcher.h"
+#include "tracefs_instance.h"
 
 namespace schedscope::gui {
 namespace {
@@ -77,6 +78,10 @@ void signalEndsTheLiveAppCleanly(int signal) {
         std::printf("[  SKIPPED ] %s\n", why.c_str());
         GTEST_SKIP() << why;
     }
+    // A capture an earlier test killed leaves its instance, named by its pid; pids wrap (32768
+    // here), and an app that got that pid would find "its" instance tracing already and refuse
+    // it, and this test would read the leftover's files. Cleared first, as the app's own start does.
+    schedscope::tracing::removeStaleInstances();
     QProcess app;
     QProcessEnvironment env = QProcessEnvironment::systemEnvironment();  // this run's settings and cache
     env.remove(QStringLiteral("DISPLAY"));
