@@ -15,7 +15,9 @@ rm -rf "$dir"
 mkdir -p "$dir/data/mime/packages"
 cp "$src/packaging/desktop/schedscope-mime.xml" "$dir/data/mime/packages/"
 update-mime-database "$dir/data/mime" >/dev/null 2>&1
-head -c 4096 /dev/urandom >"$dir/random.dat"
+# not a trace: a trace.dat with its magic zeroed (fixed bytes; 4 KB of /dev/urandom matched
+# some other type's magic now and then: application/pgp-keys once in a CI run)
+{ head -c 10 /dev/zero; tail -c +11 "$src/tests/data/traces/self-affinity.dat"; } >"$dir/not-a-trace.dat"
 cp "$src/tests/data/traces/self-affinity.dat" "$dir/run42.dat"
 cp "$src/tests/data/traces/self-affinity.dat" "$dir/trace.dat"
 typeOf() {
@@ -23,7 +25,7 @@ typeOf() {
         sed -n 's/.*standard::content-type: //p'
 }
 status=0
-for pair in "trace.dat application/x-trace-cmd" "run42.dat application/x-trace-cmd" "random.dat application/octet-stream"; do
+for pair in "trace.dat application/x-trace-cmd" "run42.dat application/x-trace-cmd" "not-a-trace.dat application/octet-stream"; do
     set -- $pair
     got=$(typeOf "$1")
     if [ "$got" != "$2" ]; then
