@@ -12,19 +12,12 @@
 #include <sstream>
 
 #include "util/input_file.h"
+#include "util/sysfs_text.h"
 #include "util/json_error.h"
 
 namespace schedscope::tracing {
 
 namespace {
-
-std::string readSmallFile(const std::string& path) {
-    std::ifstream in(path);
-    if (!in) return {};
-    std::ostringstream s;
-    s << in.rdbuf();
-    return s.str();
-}
 
 // "/a/b/c" -> {"/a", "/a/b", "/a/b/c"}
 std::vector<std::string> prefixesOf(const std::string& path) {
@@ -46,15 +39,11 @@ bool listsCpu(const std::string& subtreeControl) {
     return false;
 }
 
-bool cpuEnabledUnder(const std::string& parentPath, const void* context) {
-    const auto& root = *static_cast<const std::string*>(context);
-    return listsCpu(readSmallFile(root + (parentPath == "/" ? "" : parentPath) + "/cgroup.subtree_control"));
-}
 
 }  // namespace
 
 std::string taskGroupFrom(const std::string& cgroupText, const std::string& autogroupText, bool autogroupEnabled,
-                          CpuControllerCheck cpuEnabledBelow, const void* context) {
+                          const CpuControllerCheck& cpuEnabledBelow) {
     std::string v1, v2;
     bool hasV1 = false, hasV2 = false;
     std::istringstream lines(cgroupText);
@@ -81,7 +70,7 @@ std::string taskGroupFrom(const std::string& cgroupText, const std::string& auto
         group = v1.empty() ? "/" : v1;
     } else if (hasV2 && v2.size() > 1 && cpuEnabledBelow) {
         for (const std::string& p : prefixesOf(v2))
-            if (cpuEnabledBelow(parentOf(p), context)) group = p;
+            if (cpuEnabledBelow(parentOf(p))) group = p;
             else break;  // the controller stops at the first cgroup that does not pass it down
     }
     if (group != "/" || !autogroupEnabled) return group;
@@ -94,8 +83,11 @@ std::string taskGroupFrom(const std::string& cgroupText, const std::string& auto
 }
 
 TaskGroupSnapshot snapshotTaskGroups(const std::string& procRoot, const std::string& cgroupRoot) {
+    const auto cpuEnabledUnder = [&cgroupRoot](const std::string& parentPath) {
+        return listsCpu(readAttributeText(cgroupRoot + (parentPath == "/" ? "" : parentPath) + "/cgroup.subtree_control"));
+    };
     TaskGroupSnapshot snap;
-    const std::string enabled = readSmallFile(procRoot + "/sys/kernel/sched_autogroup_enabled");
+    const std::string enabled = readAttributeText(procRoot + "/sys/kernel/sched_autogroup_enabled");
     snap.autogroupEnabled = !enabled.empty() && enabled[0] == '1';
     DIR* dir = opendir(procRoot.c_str());
     if (!dir) return snap;
@@ -107,10 +99,10 @@ TaskGroupSnapshot snapshotTaskGroups(const std::string& procRoot, const std::str
         std::string base = procRoot;
         base += '/';
         base += name;
-        const std::string cgroup = readSmallFile(base + "/cgroup");
+        const std::string cgroup = readAttributeText(base + "/cgroup");
         if (cgroup.empty()) continue;  // exited meanwhile
         const std::string group =
-            taskGroupFrom(cgroup, readSmallFile(base + "/autogroup"), snap.autogroupEnabled, cpuEnabledUnder, &cgroupRoot);
+            taskGroupFrom(cgroup, readAttributeText(base + "/autogroup"), snap.autogroupEnabled, cpuEnabledUnder);
         snap.groupOf[static_cast<int32_t>(std::stol(name))] = group;
         // its threads (a trace names threads): in their process's group
         if (DIR* threads = opendir((base + "/task").c_str())) {

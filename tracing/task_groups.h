@@ -6,6 +6,7 @@
 // `schedscope-cli record` saves each running task's group in the "<trace>.groups.json" sidecar,
 // and a replay tells the user when its tasks ran in more than one.
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <optional>
 #include <string>
@@ -21,9 +22,9 @@ namespace schedscope::tracing {
 // cgroup on the task's path whose parent enables the cpu controller, which `cpuEnabledBelow`
 // answers for a path ("/a/b": does /a's cgroup.subtree_control list "cpu"?). "/" when none:
 // then, with autogroup on, "autogroup-N" from the autogroup text.
-using CpuControllerCheck = bool (*)(const std::string& parentPath, const void* context);
+using CpuControllerCheck = std::function<bool(const std::string& parentPath)>;
 std::string taskGroupFrom(const std::string& cgroupText, const std::string& autogroupText, bool autogroupEnabled,
-                          CpuControllerCheck cpuEnabledBelow, const void* context);
+                          const CpuControllerCheck& cpuEnabledBelow);
 
 struct TaskGroupSnapshot {
     bool autogroupEnabled = false;

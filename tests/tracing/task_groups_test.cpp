@@ -17,29 +17,30 @@ namespace {
 
 const char* kAutogroup = "/autogroup-179 nice 0\n";
 
-bool cpuDownTo(const std::string& parent, const void* context) {
-    return static_cast<const std::set<std::string>*>(context)->count(parent) > 0;
+// cgroup.subtree_control lists "cpu" in exactly these cgroups
+CpuControllerCheck cpuDownTo(const std::set<std::string>& enabled) {
+    return [enabled](const std::string& parent) { return enabled.count(parent) > 0; };
 }
 
 TEST(TaskGroups, CgroupV1CpuHierarchyNamesTheGroup) {
     const std::string v1 = "9:name=systemd:/\n4:memory:/x\n2:cpu,cpuacct:/batch/jobs\n1:cpuset:/\n";
-    EXPECT_EQ(taskGroupFrom(v1, kAutogroup, true, nullptr, nullptr), "/batch/jobs");
+    EXPECT_EQ(taskGroupFrom(v1, kAutogroup, true, nullptr), "/batch/jobs");
     // in the root cpu cgroup a task is in its session's autogroup, when autogroup is on
     const std::string root = "2:cpu,cpuacct:/\n1:cpuset:/\n";
-    EXPECT_EQ(taskGroupFrom(root, kAutogroup, true, nullptr, nullptr), "autogroup-179");
-    EXPECT_EQ(taskGroupFrom(root, kAutogroup, false, nullptr, nullptr), "/");
-    EXPECT_EQ(taskGroupFrom(root, "", true, nullptr, nullptr), "/") << "a kernel thread has no autogroup text";
+    EXPECT_EQ(taskGroupFrom(root, kAutogroup, true, nullptr), "autogroup-179");
+    EXPECT_EQ(taskGroupFrom(root, kAutogroup, false, nullptr), "/");
+    EXPECT_EQ(taskGroupFrom(root, "", true, nullptr), "/") << "a kernel thread has no autogroup text";
 }
 
 TEST(TaskGroups, CgroupV2GroupIsWhereTheCpuControllerStops) {
     const std::string v2 = "0::/user.slice/user-0.slice/session-3.scope\n";
     // the root passes cpu to user.slice, which passes it to user-0.slice, which does not pass it on
     const std::set<std::string> enabled = {"/", "/user.slice"};
-    EXPECT_EQ(taskGroupFrom(v2, kAutogroup, true, cpuDownTo, &enabled), "/user.slice/user-0.slice");
+    EXPECT_EQ(taskGroupFrom(v2, kAutogroup, true, cpuDownTo(enabled)), "/user.slice/user-0.slice");
     const std::set<std::string> none;
-    EXPECT_EQ(taskGroupFrom(v2, kAutogroup, true, cpuDownTo, &none), "autogroup-179")
+    EXPECT_EQ(taskGroupFrom(v2, kAutogroup, true, cpuDownTo(none)), "autogroup-179")
         << "no cpu controller below the root: the autogroup decides";
-    EXPECT_EQ(taskGroupFrom("0::/\n", kAutogroup, true, cpuDownTo, &enabled), "autogroup-179");
+    EXPECT_EQ(taskGroupFrom("0::/\n", kAutogroup, true, cpuDownTo(enabled)), "autogroup-179");
 }
 
 TEST(TaskGroups, SnapshotReadsAProcTreeAndItsThreads) {
