@@ -107,6 +107,36 @@ void dequeueEntity(SimState& s, Cpu& rq, Task& t) {
     }
 }
 
+void reweightEntity(SimState& s, Cpu& rq, Task& t, double weight) {
+    const bool curr = rq.curr == t.id;
+    if (!eevdf(s)) {
+        if (!curr) unqueueEntity(s, rq, t);
+        t.weight = weight;
+        if (!curr) queueEntity(s, rq, t);
+        return;
+    }
+    dequeueEntity(s, rq, t);  // update_entity_lag() against the queue with `t` in it
+    double relDeadline = t.deadline - t.vruntime;
+    if (!curr) unqueueEntity(s, rq, t);
+    // vlag is V - v, the lag over the weight: it scales by old / new, as the deadline's distance
+    const double ratio = t.weight / weight;
+    double lag = t.vlag * ratio;
+    relDeadline *= ratio;
+    t.vlag = lag;
+    t.weight = weight;
+    // place_entity(se, 0) against the others: queued, and curr when `t` is not curr
+    const Task* other = curr || rq.curr < 0 ? nullptr : &taskAt(s, rq.curr);
+    const double avg = other ? rq.avgVruntime.avg(other->vruntime, static_cast<int64_t>(other->weight), rq.minVruntime)
+                             : rq.avgVruntime.avg(0, 0, rq.minVruntime);
+    const int64_t load = rq.avgVruntime.load() + (other ? static_cast<int64_t>(other->weight) : 0);
+    if (load > 0) {
+        if (lag != 0) lag = lag * static_cast<double>(load + static_cast<int64_t>(weight)) / static_cast<double>(load);
+        t.vruntime = avg - lag;
+    }
+    t.deadline = t.vruntime + relDeadline;
+    if (!curr) queueEntity(s, rq, t);
+}
+
 namespace {
 // entity_eligible()'s test for any vruntime against this queue as it stands (curr included)
 AvgVruntime::EligibleTest eligibleTest(const SimState& s, const Cpu& rq) {

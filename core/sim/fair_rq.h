@@ -44,6 +44,11 @@ bool checkPreemptWakeup(SimState& s, Cpu& rq, const Task& wakee);
 // avg_vruntime follow. A queued task's vruntime, deadline and weight must not change.
 void queueEntity(SimState& s, Cpu& rq, const Task& t);
 void unqueueEntity(SimState& s, Cpu& rq, const Task& t);
+// mirrors reweight_entity(): `t`, queued on `rq` or its curr (whose vruntime is up to date),
+// takes `weight`. EEVDF keeps its lag and the distance to its deadline as real time: both scale
+// by old / new weight in vtime, and it is placed anew against the others' average (place_entity()
+// with PLACE_LAG). CFS keeps its vruntime. The caller keeps rq.loadWeight and the load averages.
+void reweightEntity(SimState& s, Cpu& rq, Task& t, double weight);
 // when a queued task joined its queue, against the others queued there (earlier: smaller)
 uint64_t enqueueOrder(const SimState& s, int id);
 // update_min_vruntime()

@@ -15,6 +15,7 @@
 #include "sim/cpu_times.h"
 #include "sim/decision.h"
 #include "sim/entity_tree.h"
+#include "sim/group_shares.h"
 #include "sim/metrics.h"
 #include "sim/pelt.h"
 #include "sim/sim_options.h"
@@ -107,6 +108,12 @@ struct alignas(64) Task {
     double maxAllowedCapacity = 1024;
     int64_t onNodeSince = 0;  // when it came to the node of `cpu` (NUMA balancing's clock)
     int64_t numaMigrateRetry = 0;  // p->numa_migrate_retry: when NUMA balancing next tries to move it home
+    // its task group (SimState::groups, group_shares.h; -1: the root group), the weight its nice
+    // value gives, which `weight` is while it is in no group, and its load average as that
+    // weight makes it (what its group's runqueue on its CPU holds of it)
+    int group = -1;
+    double niceWeight = 1024;
+    Pelt groupLoad;
     // metrics
     int64_t startedAt = -1, exitedAt = -1;
     CpuTimes cpuTime;  // complete once the run finished (see stintNs)
@@ -247,6 +254,7 @@ struct SimState {
     int64_t now = 0;
     std::mt19937_64 rng;
     std::vector<Task> tasks;
+    std::vector<TaskGroupState> groups;  // the workload's task groups (Task::group), one entry per CPU each
     EntityTree::Pool entityNodes;  // per task: its node in the timeline of the runqueue it is queued on
     uint64_t enqueueSeq = 0;       // enqueues so far: the timelines' tie-break
     std::vector<Cpu> cpus;

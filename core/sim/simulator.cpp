@@ -290,6 +290,7 @@ public:
         srq.loadWeight -= t.weight;
         updateCpuPelt(src);
         moveTask(t, src, dst, cause);
+        if (t.group >= 0) leaveGroup(t, src);
         syncCpu(src);
         activate(t, dst, Place::Migrated, !wasRunning);
         if (wasRunning && !inSchedule_[static_cast<size_t>(src)]) schedule(src);
@@ -523,6 +524,7 @@ private:
         // never sleeps on a little CPU reads as that CPU's size, and so as a misfit there)
         setTogether(s_.now, t.util, running ? s_.capacityOf(t.cpu) : 0.0, t.runnable, runnable ? 1024.0 : 0.0, t.load,
                     runnable || t.delayed ? t.weight : 0.0);
+        if (t.group >= 0) t.groupLoad.set(s_.now, runnable || t.delayed ? t.niceWeight : 0.0);
     }
     void updateCpuPelt(int cpu) {
         Cpu& r = rq(cpu);
@@ -549,6 +551,70 @@ private:
         t.cpu = dst;
         t.migrations++;
         countMigration(src, dst, cause);
+    }
+
+    // ---- task groups (group_shares.h)
+    // `t` joins its group's runqueue on `cpu` (enqueue_entity() -> update_cfs_group()): the
+    // group's entity there weighs anew, and `t` (not queued yet) takes its share of it
+    void joinGroup(Task& t, int cpu) {
+        GroupOnCpu& here = s_.groups[static_cast<size_t>(t.group)].onCpu[static_cast<size_t>(cpu)];
+        here.queuedWeight += t.niceWeight;
+        updateGroupOn(t.group, cpu, t.id);
+        setTaskWeight(t, cpu, flattenedWeight(t.niceWeight, here.shares, here.queuedWeight), false);
+    }
+    // `t` left its group's runqueue on `cpu` (dequeued, or moved away: no longer counted there)
+    void leaveGroup(const Task& t, int cpu) {
+        GroupOnCpu& here = s_.groups[static_cast<size_t>(t.group)].onCpu[static_cast<size_t>(cpu)];
+        here.queuedWeight = std::max(0.0, here.queuedWeight - t.niceWeight);
+        updateGroupOn(t.group, cpu, -1);
+    }
+    // update_tg_load_avg() and update_cfs_group() for group `g` on `cpu`: its contribution to
+    // the group's load, its entity's weight there, and so the weights of its tasks queued there
+    // (but `joining`, which the caller weighs)
+    void updateGroupOn(int g, int cpu, int joining) {
+        TaskGroupState& grp = s_.groups[static_cast<size_t>(g)];
+        GroupOnCpu& here = grp.onCpu[static_cast<size_t>(cpu)];
+        double cfsLoad = 0;  // the group runqueue's load_avg: its tasks' own averages, blocked ones too
+        for (int m : grp.members) {
+            const Task& t = task(m);
+            if (t.cpu == cpu && t.state != TaskState::NotStarted && t.state != TaskState::Exited)
+                cfsLoad += t.groupLoad.peek(s_.now);
+        }
+        grp.loadAvg += cfsLoad - here.loadContrib;
+        here.loadContrib = cfsLoad;
+        here.shares = calcGroupShares(grp, cpu, cfsLoad);
+        for (int m : grp.members) {
+            Task& t = task(m);
+            if (m == joining || t.cpu != cpu) continue;
+            if (t.state != TaskState::Running && t.state != TaskState::Runnable && !t.delayed) continue;
+            const double w = flattenedWeight(t.niceWeight, here.shares, here.queuedWeight);
+            if (w != t.weight) setTaskWeight(t, cpu, w, true);
+        }
+    }
+    // reweight_entity(): `t`'s weight on `cpu`, where it is queued (or curr) when `queued`; its
+    // load average scales with it (load_avg is the weight times load_sum over the divider) and
+    // the runqueue's follows, as the kernel dequeues and enqueues the average around the change
+    void setTaskWeight(Task& t, int cpu, double weight, bool queued) {
+        Cpu& r = rq(cpu);
+        const double old = t.weight;
+        if (queued) {
+            if (r.curr == t.id) account(cpu);  // update_curr(): its vruntime so far at the old weight
+            reweightEntity(s_, r, t, weight);
+            r.loadWeight += weight - old;
+        } else {
+            t.weight = weight;
+        }
+        t.load.update(s_.now);
+        r.load.update(s_.now);
+        const double before = t.load.value;
+        t.load.value *= weight / old;
+        r.load.value = std::max(0.0, r.load.value + t.load.value - before);
+        if (queued) {
+            updateTaskPelt(t);
+            updateCpuPelt(cpu);
+        } else {
+            s_.cpuChanged(cpu);
+        }
     }
 
     // ---- contention
@@ -983,6 +1049,7 @@ private:
             r.avgIdleNs = std::min(r.avgIdleNs, 2 * s_.opt.migrationCostNs);
             r.idleStamp = 0;
         }
+        if (t.group >= 0) joinGroup(t, cpu);
         placeEntity(s_, r, t, how);
         queueEntity(s_, r, t);
         r.loadWeight += t.weight;
@@ -1068,6 +1135,7 @@ private:
                 Task& t = task(next);
                 finishDelayedDequeue(s_, r, t);
                 r.loadWeight -= t.weight;
+                if (t.group >= 0) leaveGroup(t, cpu);
                 updateTaskPelt(t);
                 updateCpuPelt(cpu);
                 syncCpu(cpu);
@@ -1127,6 +1195,7 @@ private:
         t.inBurst = false;
         setCurr(cpu, -1);
         if (delay) delayDequeue(s_, r, t);
+        else if (t.group >= 0) leaveGroup(t, cpu);
         updateTaskPelt(t);
         updateCpuPelt(cpu);
         syncCpu(cpu);
@@ -1410,6 +1479,8 @@ private:
         if (r.curr >= 0) {
             updateTaskPelt(task(r.curr));
             updateCpuPelt(cpu);
+            // entity_tick() -> update_cfs_group(): the group's entity weight follows its load
+            if (const int g = task(r.curr).group; g >= 0) updateGroupOn(g, cpu, -1);
             updateMisfitStatus(s_, cpu, r.curr);  // task_tick_fair()
             if (memoryFollowsNs_ > 0) {
                 numaMemoryFollows(cpu);
@@ -1627,12 +1698,28 @@ Result<std::unique_ptr<SimState>> makeSimState(const Topology& topo, const Domai
 
     s->tasks.resize(wl.tasks.size());
     s->entityNodes.resize(wl.tasks.size());
+    s->groups.resize(wl.groups.size());
+    for (size_t g = 0; g < wl.groups.size(); ++g) {
+        const int shares = wl.groups[g].shares;
+        if (shares < workload::kMinGroupShares || shares > workload::kMaxGroupShares)
+            return Error{"workload group '" + wl.groups[g].name + "': shares " + std::to_string(shares) + " outside " +
+                         std::to_string(workload::kMinGroupShares) + ".." + std::to_string(workload::kMaxGroupShares)};
+        s->groups[g].shares = shares;
+        s->groups[g].onCpu.assign(static_cast<size_t>(n), GroupOnCpu{});
+    }
     for (size_t i = 0; i < wl.tasks.size(); ++i) {
         const auto& spec = wl.tasks[i];
         Task& t = s->tasks[i];
         t.id = static_cast<int>(i);
         t.spec = &spec;
-        t.weight = niceToWeight(spec.nice);
+        t.weight = t.niceWeight = niceToWeight(spec.nice);
+        if (spec.group >= static_cast<int>(wl.groups.size()))
+            return Error{"workload task '" + spec.name + "': its group " + std::to_string(spec.group) + " is not one of the " +
+                         std::to_string(wl.groups.size()) + " the workload has"};
+        if (spec.group >= 0) {
+            t.group = spec.group;
+            s->groups[static_cast<size_t>(spec.group)].members.push_back(t.id);
+        }
         t.setAllowed(spec.affinity.empty() ? s->unpinned : (spec.affinity & s->online), s->onlineCount);
         if (t.allowed.empty())
             return Error{"workload task '" + spec.name + "': its CPUs " + spec.affinity.toList() +

@@ -66,13 +66,27 @@ struct TaskSpec {
     // with the distance between the two CPUs (sim::ContentionParams::handoff*), none when both
     // ran on one core. 0: the wakee reads nothing of its waker's.
     double handoffKB = 0;
+    // index into Workload::groups: the task group (cgroup, autogroup) it runs in; -1 the root group
+    int group = -1;
     std::vector<Op> script;
 };
+
+// A task group: the fair class shares a CPU between the groups present there by their shares
+// first, and among a group's tasks by their weights second (CONFIG_FAIR_GROUP_SCHED).
+struct TaskGroupSpec {
+    std::string name;  // "autogroup-12", "/system.slice/db.service"
+    // tg->shares: cgroup v1 cpu.shares, v2 cpu.weight x 1024 / 100, an autogroup's nice weight
+    int shares = 1024;
+};
+// tg->shares' bounds (MIN_SHARES, MAX_SHARES in kernel/sched/sched.h)
+constexpr int kMinGroupShares = 2;
+constexpr int kMaxGroupShares = 1 << 18;
 
 struct Workload {
     std::string name;  // "stream", "custom"...
     std::string spec;  // the text it came from
     std::vector<TaskSpec> tasks;
+    std::vector<TaskGroupSpec> groups;  // the groups TaskSpec::group names; none: all in the root group
     // How a task's work rate turns into the benchmark's own unit: throughput in `unit` is
     // work-seconds per second times `unitPerWorkSecond` (stream: GB/s, others: work/s).
     std::string unit = "work/s";

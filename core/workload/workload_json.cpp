@@ -243,7 +243,7 @@ Result<Workload> parse(const std::string& text, const std::string& origin, int c
     if (!duplicate.empty()) return Error{origin + ": the key \"" + duplicate + "\" appears twice in one object"};
     if (!doc.is_object() || !doc.contains("tasks") || !doc["tasks"].is_array() || doc["tasks"].empty())
         return Error{origin + ": expected an object with a non-empty \"tasks\" array"};
-    if (auto known = onlyKnownFields(doc, {"name", "unit", "duration_s", "tasks"}, origin); !known)
+    if (auto known = onlyKnownFields(doc, {"name", "unit", "duration_s", "groups", "tasks"}, origin); !known)
         return Error{known.error()};
     // the spec generators' bound: a 64 MiB file of empty tasks is millions, gigabytes once built
     if (doc["tasks"].size() > kMaxWorkloadTasks)
@@ -265,6 +265,30 @@ Result<Workload> parse(const std::string& text, const std::string& origin, int c
             return Error{origin + ": duration_s must be a number of seconds in (0, 100000]"};
         w.durationS = d.get<double>();
     }
+    // "groups": {"NAME": {"shares": N}}: the groups' shares; a task's group not listed there
+    // has the default 1024 (cpu.weight 100, an autogroup at nice 0)
+    std::map<std::string, int> groupIndex;
+    auto groupOf = [&](const std::string& name) {
+        auto [it, added] = groupIndex.emplace(name, static_cast<int>(w.groups.size()));
+        if (added) w.groups.push_back({name, 1024});
+        return it->second;
+    };
+    if (doc.contains("groups")) {
+        const json& groups = doc["groups"];
+        if (!groups.is_object()) return Error{origin + ": groups must be an object of {\"NAME\": {\"shares\": N}}"};
+        for (auto it = groups.begin(); it != groups.end(); ++it) {
+            const std::string gw = origin + ": group '" + it.key() + "'";
+            if (it.key().empty() || std::any_of(it.key().begin(), it.key().end(), [](char c) {
+                    return static_cast<unsigned char>(c) < 0x20 || c == 0x7f;
+                }))
+                return Error{origin + ": a group name must be a non-empty string without control characters"};
+            if (!it.value().is_object()) return Error{gw + ": must be an object, {\"shares\": N}"};
+            if (auto known = onlyKnownFields(it.value(), {"shares"}, gw); !known) return Error{known.error()};
+            auto shares = intField(it.value(), "shares", 1024, kMinGroupShares, kMaxGroupShares, gw);
+            if (!shares) return Error{shares.error()};
+            w.groups[static_cast<size_t>(groupOf(it.key()))].shares = static_cast<int>(*shares);
+        }
+    }
     std::map<std::string, int> byName;
     for (size_t i = 0; i < doc["tasks"].size(); ++i) {
         const json& t = doc["tasks"][i];
@@ -281,8 +305,8 @@ Result<Workload> parse(const std::string& text, const std::string& origin, int c
         t.name = *stringField(jt, "name", "task" + std::to_string(i), origin);  // checked above
         const std::string where = origin + ": task '" + t.name + "'";
         if (auto known = onlyKnownFields(jt,
-                                         {"name", "nice", "cpus", "start", "start_cpu", "mem_fraction", "bandwidth_gbs", "cache_fraction",
-                                          "cache_mb", "handoff_kb", "script"},
+                                         {"name", "nice", "cpus", "start", "start_cpu", "group", "mem_fraction", "bandwidth_gbs",
+                                          "cache_fraction", "cache_mb", "handoff_kb", "script"},
                                          where);
             !known)
             return Error{known.error()};
@@ -308,6 +332,12 @@ Result<Workload> parse(const std::string& text, const std::string& origin, int c
             if (!t.affinity.empty() && !t.affinity.test(static_cast<int>(*c)))
                 return Error{where + ": start_cpu " + std::to_string(*c) + " is not in its cpus " + t.affinity.toList()};
             t.startCpu = static_cast<int>(*c);
+        }
+        if (jt.contains("group")) {
+            auto g = stringField(jt, "group", "", where);
+            if (!g) return Error{g.error()};
+            if (g->empty()) return Error{where + ": group must name a group (absent: the root group)"};
+            t.group = groupOf(*g);
         }
         if (jt.contains("mem_fraction")) {
             auto m = positive(jt["mem_fraction"], where, "mem_fraction");

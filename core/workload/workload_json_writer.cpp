@@ -56,6 +56,11 @@ json workloadToJson(const Workload& w, int cpuCount) {
     doc["name"] = w.name;
     doc["unit"] = w.unit;
     if (w.durationS > 0) doc["duration_s"] = w.durationS;
+    if (!w.groups.empty()) {
+        json groups = json::object();
+        for (const TaskGroupSpec& g : w.groups) groups[g.name] = {{"shares", g.shares}};
+        doc["groups"] = std::move(groups);
+    }
     json tasks = json::array();
     std::set<std::string> names;
     for (size_t i = 0; i < w.tasks.size(); ++i) {
@@ -69,6 +74,7 @@ json workloadToJson(const Workload& w, int cpuCount) {
         if (!t.affinity.empty()) jt["cpus"] = t.affinity.toList();
         if (!t.startAtBegin) jt["start"] = false;
         if (t.startAtBegin && t.startCpu >= 0) jt["start_cpu"] = t.startCpu;
+        if (t.group >= 0 && static_cast<size_t>(t.group) < w.groups.size()) jt["group"] = w.groups[static_cast<size_t>(t.group)].name;
         if (t.memFraction > 0) jt["mem_fraction"] = t.memFraction;
         if (t.bandwidthGBs > 0) jt["bandwidth_gbs"] = t.bandwidthGBs;
         if (t.cacheFraction > 0) jt["cache_fraction"] = t.cacheFraction;

@@ -12,12 +12,17 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
         return 0;
     }
     const auto n = static_cast<int>(w->tasks.size());
+    for (const auto& g : w->groups)
+        if (g.name.empty() || g.shares < schedscope::workload::kMinGroupShares || g.shares > schedscope::workload::kMaxGroupShares)
+            std::abort();
     for (const auto& t : w->tasks) {
         if (t.nice < -20 || t.nice > 19) std::abort();
         if (!t.affinity.empty() && t.affinity.last() >= 24) std::abort();
         // start_cpu: a CPU of the topology and of its affinity, on a task that starts at the beginning
         if (t.startCpu >= 24 || (t.startCpu >= 0 && (!t.startAtBegin || (!t.affinity.empty() && !t.affinity.test(t.startCpu)))))
             std::abort();
+        // group: the root group or one of the workload's groups
+        if (t.group < -1 || t.group >= static_cast<int>(w->groups.size())) std::abort();
         for (size_t k = 0; k < t.script.size(); ++k) {
             const auto& op = t.script[k];
             for (int x : op.targets)

@@ -180,10 +180,10 @@ TEST(WorkloadJson, Errors) {
 TEST(WorkloadJson, UnknownFieldsAreRefusedByName) {
     const std::vector<std::pair<std::string, std::string>> cases = {
         {R"({"tasks":[{"name":"a","script":[{"run_ms":1}]}],"duraton_s":2})",
-         R"(x.json: unknown field "duraton_s" (known here: name, unit, duration_s, tasks))"},
+         R"(x.json: unknown field "duraton_s" (known here: name, unit, duration_s, groups, tasks))"},
         {R"({"tasks":[{"name":"a","mem_fracton":0.5,"script":[{"run_ms":1}]}]})",
-         R"(x.json: task 'a': unknown field "mem_fracton" (known here: name, nice, cpus, start, start_cpu, mem_fraction, )"
-         R"(bandwidth_gbs, cache_fraction, cache_mb, handoff_kb, script))"},
+         R"(x.json: task 'a': unknown field "mem_fracton" (known here: name, nice, cpus, start, start_cpu, group, )"
+         R"(mem_fraction, bandwidth_gbs, cache_fraction, cache_mb, handoff_kb, script))"},
         {R"({"tasks":[{"name":"a","script":[{"run_ms":1,"sync":true}]}]})",
          R"(x.json: task 'a' op 0: a "run_ms" op has no field "sync" (it takes jitter))"},
         {R"({"tasks":[{"name":"a","script":[{"run_ms":1,"sleep_ms":2}]}]})",

@@ -1,0 +1,24 @@
+#include "sim/group_shares.h"
+
+#include <algorithm>
+
+#include "workload/workload.h"
+
+namespace schedscope::sim {
+
+double calcGroupShares(const TaskGroupState& g, int cpu, double cfsLoadAvg) {
+    const GroupOnCpu& here = g.onCpu[static_cast<size_t>(cpu)];
+    const double load = std::max(here.queuedWeight, cfsLoadAvg);
+    // tg->load_avg with this CPU's own contribution replaced by its load now: never below it
+    const double tgWeight = g.loadAvg - here.loadContrib + load;
+    double shares = g.shares * load;
+    if (tgWeight > 0) shares /= tgWeight;
+    return std::clamp(shares, static_cast<double>(workload::kMinGroupShares), g.shares);
+}
+
+double flattenedWeight(double niceWeight, double shares, double queuedWeight) {
+    if (queuedWeight <= 0) return std::max(2.0, shares);
+    return std::max(2.0, niceWeight * shares / queuedWeight);
+}
+
+}  // namespace schedscope::sim
