@@ -10,6 +10,7 @@
 #include "migration_classifier.h"
 #include "sched_tracker.h"
 #include "switch_migrations.h"
+#include "task_group_assign.h"
 #include "trace_topology.h"
 #include "util/parallel_runs.h"
 #include "wakeup_preemptions.h"
@@ -292,6 +293,8 @@ Result<ReplayResult> replayTrace(const tracing::EventStore& store, const std::st
 
     ReplayResult r;
     r.derived = std::move(*derived);
+    // the groups the tasks ran in: the simulations share the CPUs between them as the kernel did
+    if (options.taskGroups) assignTaskGroups(r.derived, *options.taskGroups, store);
     DomainBuildOptions b;
     b.arch = recordedTopology.arch;
     b.profile = options.recordedConfig.profile;

@@ -35,8 +35,9 @@ std::string taskGroupAssumption(const std::vector<TaskGroupCount>& groups) {
     return "the kept tasks that ran were in " + std::to_string(groups.size()) +
            " task groups (the recording's groups sidecar; cgroups or autogroup sessions, with their task counts): " +
            list() +
-           ". The kernel shares a CPU between the groups queued on it before their tasks; the simulator has no task "
-           "groups, so where they competed for a CPU the replay shares it among the tasks instead";
+           ". As the kernel does, the replay shares a CPU between the groups queued on it by their shares, then among "
+           "their tasks; one level deep (a nested cgroup stands for its deepest group with the cpu controller), and "
+           "the tasks the trace does not keep take no share (--no-task-groups: one group for all)";
 }
 
 }  // namespace schedscope::replay

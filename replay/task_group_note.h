@@ -1,7 +1,7 @@
 #pragma once
 // What a replay can say of the task groups its tasks ran in (the recording's groups sidecar,
-// tracing/task_groups.h): the simulator has one group, so when the kept tasks ran in several,
-// the kernel shared each CPU between those groups before their tasks and the replay does not.
+// tracing/task_groups.h), which it simulates them in (task_group_assign.h): their names and task
+// counts, and how far the simulator's groups go.
 #include <string>
 #include <vector>
 

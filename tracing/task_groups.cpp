@@ -12,6 +12,8 @@
 #include <sstream>
 
 #include "util/input_file.h"
+#include "util/nice_weight.h"
+#include "workload/workload.h"
 #include "util/sysfs_text.h"
 #include "util/json_error.h"
 
@@ -39,8 +41,53 @@ bool listsCpu(const std::string& subtreeControl) {
     return false;
 }
 
+// a whole decimal number alone on its line (sysfs and cgroupfs files end in a newline)
+std::optional<long> wholeNumber(const std::string& text) {
+    std::string t = text;
+    while (!t.empty() && std::isspace(static_cast<unsigned char>(t.back()))) t.pop_back();
+    if (t.empty() || t.size() > 12) return std::nullopt;
+    char* end = nullptr;
+    const long v = std::strtol(t.c_str(), &end, 10);
+    if (*end != '\0') return std::nullopt;
+    return v;
+}
+
+std::optional<int> inSharesRange(long v) {
+    if (v < workload::kMinGroupShares || v > workload::kMaxGroupShares) return std::nullopt;
+    return static_cast<int>(v);
+}
+
+// the group's shares from cgroupfs: v2's cpu.weight, else v1's cpu.shares where the cpu
+// hierarchy is usually mounted
+std::optional<int> cgroupShares(const std::string& cgroupRoot, const std::string& group) {
+    if (auto s = sharesFromCpuWeight(readAttributeText(cgroupRoot + group + "/cpu.weight"))) return s;
+    for (const char* v1 : {"/cpu", "/cpu,cpuacct"})
+        if (auto s = sharesFromCpuShares(readAttributeText(cgroupRoot + v1 + group + "/cpu.shares"))) return s;
+    return std::nullopt;
+}
 
 }  // namespace
+
+std::optional<int> sharesFromAutogroup(const std::string& autogroupText) {
+    // "/autogroup-179 nice 0"
+    std::istringstream words(autogroupText);
+    std::string name, niceWord;
+    long nice = 0;
+    if (!(words >> name >> niceWord >> nice) || niceWord != "nice" || nice < -20 || nice > 19) return std::nullopt;
+    return niceWeight(static_cast<int>(nice));
+}
+
+std::optional<int> sharesFromCpuWeight(const std::string& cpuWeightText) {
+    const auto w = wholeNumber(cpuWeightText);
+    if (!w || *w < 1 || *w > 10000) return std::nullopt;
+    return inSharesRange((*w * 1024 + 50) / 100);  // DIV_ROUND_CLOSEST_ULL(weight * 1024, 100)
+}
+
+std::optional<int> sharesFromCpuShares(const std::string& cpuSharesText) {
+    const auto s = wholeNumber(cpuSharesText);
+    if (!s) return std::nullopt;
+    return inSharesRange(std::clamp<long>(*s, workload::kMinGroupShares, workload::kMaxGroupShares));
+}
 
 std::string taskGroupFrom(const std::string& cgroupText, const std::string& autogroupText, bool autogroupEnabled,
                           const CpuControllerCheck& cpuEnabledBelow) {
@@ -101,9 +148,13 @@ TaskGroupSnapshot snapshotTaskGroups(const std::string& procRoot, const std::str
         base += name;
         const std::string cgroup = readAttributeText(base + "/cgroup");
         if (cgroup.empty()) continue;  // exited meanwhile
-        const std::string group =
-            taskGroupFrom(cgroup, readAttributeText(base + "/autogroup"), snap.autogroupEnabled, cpuEnabledUnder);
+        const std::string autogroup = readAttributeText(base + "/autogroup");
+        const std::string group = taskGroupFrom(cgroup, autogroup, snap.autogroupEnabled, cpuEnabledUnder);
         snap.groupOf[static_cast<int32_t>(std::stol(name))] = group;
+        if (group != "/" && !snap.sharesOf.count(group)) {
+            const auto shares = group.starts_with("autogroup-") ? sharesFromAutogroup(autogroup) : cgroupShares(cgroupRoot, group);
+            if (shares) snap.sharesOf[group] = *shares;
+        }
         // its threads (a trace names threads): in their process's group
         if (DIR* threads = opendir((base + "/task").c_str())) {
             while (const dirent* t = readdir(threads)) {
@@ -127,6 +178,9 @@ Status writeGroupsSidecar(const std::string& tracePath, const TaskGroupSnapshot&
     nlohmann::json tasks = nlohmann::json::object();
     for (const auto& [pid, group] : snapshot.groupOf) tasks[std::to_string(pid)] = group;
     j["tasks"] = std::move(tasks);
+    nlohmann::json shares = nlohmann::json::object();
+    for (const auto& [group, n] : snapshot.sharesOf) shares[group] = n;
+    j["shares"] = std::move(shares);
     const std::string path = groupsSidecarPath(tracePath);
     std::ofstream out(path, std::ios::trunc);
     if (!out) return Error{path + ": cannot write the task groups sidecar"};
@@ -161,8 +215,20 @@ Result<TaskGroupSnapshot> parseGroupsSidecar(const std::string& text, const std:
         char* end = nullptr;
         const long pid = std::strtol(key.c_str(), &end, 10);
         if (key.empty() || *end != '\0' || pid < 0 || pid > INT32_MAX || !value.is_string())
-            return Error{path + ": task \"" + key.substr(0, 32) + "\": a pid must map to a group name"};
+            return Error{escapeControl(path + ": task \"" + key.substr(0, 32) + "\": a pid must map to a group name")};
         snap.groupOf[static_cast<int32_t>(pid)] = value.get<std::string>();
+    }
+    // (a sidecar from before shares were saved has none: every group then has the default)
+    if (j.contains("shares")) {
+        if (!j["shares"].is_object()) return Error{path + ": \"shares\" must be an object of group: shares"};
+        for (const auto& [group, value] : j["shares"].items()) {
+            const auto n = value.is_number_integer() ? std::optional<long>(value.get<long>()) : std::nullopt;
+            if (!n || *n < workload::kMinGroupShares || *n > workload::kMaxGroupShares)
+                return Error{escapeControl(path + ": group \"" + group.substr(0, 64) + "\": shares must be an integer in " +
+                                           std::to_string(workload::kMinGroupShares) + ".." +
+                                           std::to_string(workload::kMaxGroupShares))};
+            snap.sharesOf[group] = static_cast<int>(*n);
+        }
     }
     return snap;
 }

@@ -29,7 +29,22 @@ std::string taskGroupFrom(const std::string& cgroupText, const std::string& auto
 struct TaskGroupSnapshot {
     bool autogroupEnabled = false;
     std::map<int32_t, std::string> groupOf;  // by pid: every task /proc lists
+    // tg->shares by group (cpu.shares, cpu.weight x 1024 / 100, an autogroup's nice weight);
+    // a group not here has the default 1024
+    std::map<std::string, int> sharesOf;
+    int sharesOfGroup(const std::string& group) const {
+        auto it = sharesOf.find(group);
+        return it == sharesOf.end() ? 1024 : it->second;
+    }
 };
+
+// A group's shares from what the kernel shows of it: an autogroup's from its /proc/PID/autogroup
+// text ("/autogroup-179 nice 5": the nice weight), a cgroup's from its v2 cpu.weight text
+// (1..10000, 100 the default: x 1024 / 100, rounded as sched_weight_from_cgroup() does) or v1
+// cpu.shares text. std::nullopt when the text says none.
+std::optional<int> sharesFromAutogroup(const std::string& autogroupText);
+std::optional<int> sharesFromCpuWeight(const std::string& cpuWeightText);
+std::optional<int> sharesFromCpuShares(const std::string& cpuSharesText);
 
 // Every task's group under `procRoot` (/proc), cgroup v2's controllers from `cgroupRoot`
 // (/sys/fs/cgroup). Unreadable entries (a task that exited meanwhile) are skipped.

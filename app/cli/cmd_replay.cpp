@@ -257,11 +257,15 @@ int runReplay(const Args& args) {
     // The recording's topology: its sidecar, else the one the user names (then also the what-if's).
     auto side = tracing::readTopologySidecar(file);
     if (!side) return fail(side.error());
-    // the groups sidecar only adds a note: one that cannot be read is said, and the replay goes on
-    if (auto groups = tracing::readGroupsSidecar(file); groups)
+    // the groups sidecar puts the tasks in their groups: one that cannot be read is said, and the
+    // replay goes on with every task in one group
+    if (args.has("no-task-groups")) {
+        // (one group for all, as a recording without the sidecar)
+    } else if (auto groups = tracing::readGroupsSidecar(file); groups) {
         opt.taskGroups = std::move(*groups);
-    else
+    } else {
         std::fprintf(stderr, "note: %s (the replay goes on without the task groups)\n", groups.error().c_str());
+    }
     std::optional<Topology> recordedTopo;
     std::string recordedName;
     if (*side) {
@@ -389,6 +393,7 @@ std::vector<Command> replayCommands() {
         {"pid", true, "PID keep this task and its descendants (repeatable)", true},
         {"comm", true, "REGEX keep tasks whose comm matches (repeatable)", true},
         {"keep-kernel-threads", false, "keep kworker, ksoftirqd, migration... (dropped by default)"},
+        {"no-task-groups", false, "ignore the recording's task groups (FILE.groups.json): every task in one group"},
         {"scale", true, "X multiply every run burst (2 = twice the CPU demand; default 1)"},
         {"run-limit", true, "S stop each simulated run after S s, its tasks finished or not (default: 3x the window + 1 s)"},
         {"memory", true, "COMM-REGEX=SHARE memory-bound share of matching tasks, 0..1 (repeatable)", true},

@@ -1,20 +1,13 @@
 #include "sim/fair_rq.h"
 
 #include <algorithm>
-#include <array>
 #include <cmath>
+
+#include "util/nice_weight.h"
 
 namespace schedscope::sim {
 
-double niceToWeight(int nice) {
-    static constexpr std::array<int, 40> kWeights = {
-        88761, 71755, 56483, 46273, 36291, 29154, 23254, 18705, 14949, 11916,
-        9548,  7620,  6100,  4904,  3906,  3121,  2501,  1991,  1586,  1277,
-        1024,  820,   655,   526,   423,   335,   272,   215,   172,   137,
-        110,   87,    70,    56,    45,    36,    29,    23,    18,    15};
-    const int row = std::clamp(nice, -20, 19) + 20;  // sched_prio_to_weight[] starts at nice -20
-    return kWeights[static_cast<size_t>(row)];
-}
+double niceToWeight(int nice) { return schedscope::niceWeight(nice); }
 
 namespace {
 double calcDeltaFair(double delta, double weight) { return delta * 1024.0 / weight; }

@@ -21,14 +21,14 @@ namespace schedscope::sim {
 struct GroupOnCpu {
     double queuedWeight = 0;  // cfs_rq->load.weight: nice weights of its queued tasks (curr too)
     double shares = 0;        // the group entity's weight there, calc_group_shares()
-    double loadContrib = 0;   // cfs_rq->tg_load_avg_contrib: its load average, as tg->load_avg holds it
+    double loadContrib = 0;   // cfs_rq->tg_load_avg_contrib: its load average when last weighed
 };
 
 struct TaskGroupState {
     double shares = 1024;     // tg->shares
     std::vector<int> members;  // task ids
     std::vector<GroupOnCpu> onCpu;
-    double loadAvg = 0;  // tg->load_avg: the sum of the CPUs' loadContrib
+    double loadAvg = 0;  // tg->load_avg: its tasks' load averages, wherever they are, when last weighed
 };
 
 // calc_group_shares(): the group's shares split by the CPUs' loads, where this CPU's load is the

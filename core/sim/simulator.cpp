@@ -568,19 +568,24 @@ private:
         here.queuedWeight = std::max(0.0, here.queuedWeight - t.niceWeight);
         updateGroupOn(t.group, cpu, -1);
     }
-    // update_tg_load_avg() and update_cfs_group() for group `g` on `cpu`: its contribution to
-    // the group's load, its entity's weight there, and so the weights of its tasks queued there
-    // (but `joining`, which the caller weighs)
+    // update_tg_load_avg() and update_cfs_group() for group `g` on `cpu`: the group's load, its
+    // entity's weight there, and so the weights of its tasks queued there (but `joining`, which
+    // the caller weighs). tg->load_avg is summed afresh from the group's tasks: the kernel's sum
+    // of per-CPU contributions, each refreshed when its CPU next updates, tends to the same, and a
+    // contribution left behind by a task that moved (refreshed here only when that CPU next saw
+    // an event of the group) made a one-task group weigh half on its new CPU.
     void updateGroupOn(int g, int cpu, int joining) {
         TaskGroupState& grp = s_.groups[static_cast<size_t>(g)];
         GroupOnCpu& here = grp.onCpu[static_cast<size_t>(cpu)];
-        double cfsLoad = 0;  // the group runqueue's load_avg: its tasks' own averages, blocked ones too
+        double cfsLoad = 0, total = 0;  // its runqueue's load_avg here (blocked tasks' too), and everywhere
         for (int m : grp.members) {
             const Task& t = task(m);
-            if (t.cpu == cpu && t.state != TaskState::NotStarted && t.state != TaskState::Exited)
-                cfsLoad += t.groupLoad.peek(s_.now);
+            if (t.state == TaskState::NotStarted || t.state == TaskState::Exited) continue;
+            const double load = t.groupLoad.peek(s_.now);
+            total += load;
+            if (t.cpu == cpu) cfsLoad += load;
         }
-        grp.loadAvg += cfsLoad - here.loadContrib;
+        grp.loadAvg = total;
         here.loadContrib = cfsLoad;
         here.shares = calcGroupShares(grp, cpu, cfsLoad);
         for (int m : grp.members) {

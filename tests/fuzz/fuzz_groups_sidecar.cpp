@@ -13,5 +13,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     }
     for (const auto& [pid, group] : snap->groupOf)
         if (pid < 0) std::abort();
+    for (const auto& [group, shares] : snap->sharesOf)
+        if (shares < 2 || shares > (1 << 18)) std::abort();
     return 0;
 }

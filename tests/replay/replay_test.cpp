@@ -37,6 +37,13 @@ Topology sidecar(const std::string& name) {
     return t.ok() && t->has_value() ? **t : Topology{};
 }
 
+// the trace's groups sidecar, when the recorder saved one
+std::optional<tracing::TaskGroupSnapshot> groupsSidecar(const std::string& name) {
+    auto g = tracing::readGroupsSidecar(tracePath(name));
+    EXPECT_TRUE(g.ok()) << name << ": " << (g.ok() ? "" : g.error());
+    return g.ok() ? *g : std::nullopt;
+}
+
 DerivedWorkload deriveComm(const std::string& name, const std::string& comm) {
     tracing::EventStore store = load(name);
     DeriveOptions o;
@@ -369,7 +376,9 @@ TEST_P(ReplayFidelity, BaselineReplayIsCloseToTheRecording) {
     const std::string name = GetParam().trace;
     tracing::EventStore store = load(name);
     Topology topo = sidecar(name);
-    auto r = replayTrace(store, name, topo, topo, onItsOwnMachine());
+    ReplayOptions o = onItsOwnMachine();
+    o.taskGroups = groupsSidecar(name);  // as the CLI reads it: the recorder saved one since it could
+    auto r = replayTrace(store, name, topo, topo, o);
     ASSERT_TRUE(r.ok()) << r.error();
     ASSERT_TRUE(r->fidelity.has_value());
     const auto& f = *r->fidelity;
@@ -400,7 +409,8 @@ INSTANTIATE_TEST_SUITE_P(Traces, ReplayFidelity,
                          ::testing::Values(FidelityCase{"replay/pingpong.dat", 0.15}, FidelityCase{"replay/forkstorm.dat", 0.40},
                                            FidelityCase{"replay/pinned.dat", 0.15}, FidelityCase{"replay/hackbench.dat", 0.15},
                                            FidelityCase{"replay/pingpong-raced-wakeup.dat", 0.15},
-                                           FidelityCase{"replay/pingpong-beside-hogs.dat", 0.05}, FidelityCase{"record-v6.dat", 0.15}),
+                                           FidelityCase{"replay/pingpong-beside-hogs.dat", 0.05}, FidelityCase{"record-v6.dat", 0.15},
+                                           FidelityCase{"replay/job-beside-session.dat", 0.20}),
                          [](const auto& info) { return schedscope::test::traceTestName(info.param.trace); });
 
 // Two CPU hogs of another session were running when the window opened, one on each CPU, and a
@@ -427,10 +437,11 @@ TEST(ReplayTraces, TasksPresentAtTheStartBeginOnTheirRecordedCpus) {
     }));
 }
 
-// A recording's groups sidecar: the hogs of pingpong-beside-hogs.dat ran in another session's
-// autogroup than the ping-pong; the replay says the kernel shared the CPUs between the two
-// groups first and the simulator does not. Without the sidecar it says nothing of groups.
-TEST(ReplayTraces, TaskGroupsOfTheRecordingAreSaid) {
+// A recording's groups sidecar: the hogs of pingpong-beside-hogs.dat were started with setsid,
+// each in its own session and so its own autogroup, the ping-pong in a third; the replay puts
+// each task in its group, so the simulations share the CPUs between groups first, and says so.
+// Without the sidecar it says nothing of groups.
+TEST(ReplayTraces, TaskGroupsOfTheRecordingAreSimulated) {
     const std::string name = "replay/pingpong-beside-hogs.dat";
     tracing::EventStore store = load(name);
     Topology topo = sidecar(name);
@@ -438,29 +449,79 @@ TEST(ReplayTraces, TaskGroupsOfTheRecordingAreSaid) {
     auto plain = replayTrace(store, name, topo, topo, o);
     ASSERT_TRUE(plain.ok()) << plain.error();
     EXPECT_TRUE(plain->taskGroups.empty());
+    EXPECT_TRUE(plain->derived.workload.groups.empty());
     EXPECT_FALSE(std::any_of(plain->assumptions.begin(), plain->assumptions.end(),
                              [](const std::string& a) { return a.find("task group") != std::string::npos; }));
 
+    // the groups as the recorder saved them: by pid, the ping-pong's child left to the trace's fork
     tracing::TaskGroupSnapshot groups;
     groups.autogroupEnabled = true;
+    int hog = 0;
     for (const auto& t : plain->derived.workload.tasks) {
         const int32_t pid = std::stoi(t.name.substr(t.name.rfind(':') + 1));
-        // the ping-pong's child is left out: the trace's fork puts it in its parent's group
         if (t.name.starts_with("pingpong:") && !t.startAtBegin) continue;
-        groups.groupOf[pid] = t.name.starts_with("spin:") ? "autogroup-41" : "autogroup-7";
+        groups.groupOf[pid] = t.name.starts_with("spin:") ? "autogroup-4" + std::to_string(1 + hog++) : "autogroup-7";
     }
     o.taskGroups = groups;
     auto r = replayTrace(store, name, topo, topo, o);
     ASSERT_TRUE(r.ok()) << r.error();
-    ASSERT_EQ(r->taskGroups.size(), 2u);
-    int pingpongGroupTasks = 0, hogGroupTasks = 0;
-    for (const auto& g : r->taskGroups) (g.group == "autogroup-41" ? hogGroupTasks : pingpongGroupTasks) = g.tasks;
-    EXPECT_EQ(hogGroupTasks, 2);
+    ASSERT_EQ(r->taskGroups.size(), 3u);
+    int pingpongGroupTasks = 0;
+    for (const auto& g : r->taskGroups)
+        if (g.group == "autogroup-7") pingpongGroupTasks = g.tasks;
+        else EXPECT_EQ(g.tasks, 1) << g.group << ": one hog";
     EXPECT_GE(pingpongGroupTasks, 2) << "both ping-pong tasks, the forked child by its parent's group";
     EXPECT_TRUE(std::any_of(r->assumptions.begin(), r->assumptions.end(), [](const std::string& a) {
-        return a.starts_with("the kept tasks that ran were in 2 task groups") &&
-               a.find("autogroup-41 (2)") != std::string::npos;
+        return a.starts_with("the kept tasks that ran were in 3 task groups") &&
+               a.find("autogroup-41 (1)") != std::string::npos &&
+               a.find("the replay shares a CPU between the groups") != std::string::npos;
     }));
+    // the simulated workload has them: each spin task in its autogroup, every ping-pong task in
+    // autogroup-7, the forked child too
+    const workload::Workload& w = r->derived.workload;
+    ASSERT_EQ(w.groups.size(), 3u);
+    for (const auto& t : w.tasks) {
+        if (!t.name.starts_with("spin:") && !t.name.starts_with("pingpong:")) continue;
+        ASSERT_GE(t.group, 0) << t.name;
+        const std::string& group = w.groups[static_cast<size_t>(t.group)].name;
+        EXPECT_EQ(group.starts_with("autogroup-4"), t.name.starts_with("spin:")) << t.name << " in " << group;
+        EXPECT_EQ(w.groups[static_cast<size_t>(t.group)].shares, 1024);
+    }
+}
+
+// job-beside-session.dat: `./spin 600` recorded while six `./spin 2500` of another session
+// (setsid: their own autogroup) kept both CPUs busy. The kernel weighed the two autogroups, not
+// the seven tasks: the job had a CPU to itself (0.57 s of CPU in its 0.62 s), the six hogs shared
+// the other. In their groups (the recording's sidecar) the simulated job gets most of a CPU too
+// and the replay ends within 20% of the recording, under every profile; as seven equal tasks, a
+// seventh of the CPUs each, it ends over 30% late.
+TEST(ReplayTraces, AJobBesideAnotherSessionGetsItsGroupsShare) {
+    const std::string name = "replay/job-beside-session.dat";
+    tracing::EventStore store = load(name);
+    Topology topo = sidecar(name);
+    const auto groups = groupsSidecar(name);
+    ASSERT_TRUE(groups);
+    for (const char* profile : {"linux-6.1", "linux-6.6", "linux-6.12", "linux-6.18.33"}) {
+        ReplayOptions o = onItsOwnMachine();
+        o.recordedConfig.profile = o.whatIf.profile = findProfile(profile);
+        o.taskGroups = groups;
+        auto grouped = replayTrace(store, name, topo, topo, o);
+        ASSERT_TRUE(grouped.ok()) << grouped.error();
+        o.taskGroups.reset();
+        auto flat = replayTrace(store, name, topo, topo, o);
+        ASSERT_TRUE(flat.ok()) << flat.error();
+        ASSERT_TRUE(grouped->fidelity && flat->fidelity);
+        EXPECT_LT(grouped->fidelity->completionError, 0.20) << profile;
+        EXPECT_GT(flat->fidelity->completionError, 0.30) << profile;
+        // the job: the spin the recorder started, in the recorder's autogroup
+        const auto& tasks = grouped->derived.workload.tasks;
+        const auto job = std::find_if(tasks.begin(), tasks.end(), [](const auto& t) { return t.name.starts_with("spin:") && !t.startAtBegin; });
+        ASSERT_NE(job, tasks.end());
+        const size_t j = static_cast<size_t>(job - tasks.begin());
+        const auto& jobGroup = grouped->derived.workload.groups.at(static_cast<size_t>(job->group));
+        EXPECT_EQ(jobGroup.name, "autogroup-1") << "the recorder's session";
+        EXPECT_LT(grouped->baseline->metrics.tasks[j].completionS, flat->baseline->metrics.tasks[j].completionS - 0.1) << profile;
+    }
 }
 
 // The real 6.1 and 6.12 kernels on a 16-CPU SMT machine under QEMU (traces/qemu), 24 CPU hogs

@@ -65,6 +65,48 @@ TEST(TaskGroups, SnapshotReadsAProcTreeAndItsThreads) {
     EXPECT_EQ(snap.groupOf.at(10), "autogroup-5");
     EXPECT_EQ(snap.groupOf.at(11), "autogroup-5");
     EXPECT_EQ(snap.groupOf.at(20), "/db");
+    EXPECT_EQ(snap.sharesOf.at("autogroup-5"), 1024) << "an autogroup at nice 0";
+    EXPECT_FALSE(snap.sharesOf.count("/db")) << "no cpu.shares under /nonexistent: the default, said by its absence";
+}
+
+// The shares of the groups a snapshot finds: an autogroup's nice weight, a v2 cgroup's
+// cpu.weight scaled to 1024, a v1 cgroup's cpu.shares
+TEST(TaskGroups, SnapshotReadsEachGroupsShares) {
+    const std::filesystem::path root = std::filesystem::path(SCHEDSCOPE_TEST_SCRATCH) / "task-groups-shares";
+    std::filesystem::remove_all(root);
+    auto put = [&](const std::string& rel, const std::string& text) {
+        std::filesystem::create_directories((root / rel).parent_path());
+        std::ofstream(root / rel) << text;
+    };
+    put("proc/sys/kernel/sched_autogroup_enabled", "1\n");
+    put("proc/10/cgroup", "0::/user.slice\n");
+    put("proc/10/autogroup", "/autogroup-5 nice 5\n");
+    put("proc/20/cgroup", "0::/system.slice/db.service\n");
+    put("proc/20/autogroup", "/autogroup-6 nice 0\n");
+    put("proc/30/cgroup", "4:cpu,cpuacct:/batch\n");
+    put("cgroup/cgroup.subtree_control", "cpu memory\n");
+    put("cgroup/system.slice/cgroup.subtree_control", "cpu\n");
+    put("cgroup/system.slice/db.service/cpu.weight", "200\n");
+    put("cgroup/cpu,cpuacct/batch/cpu.shares", "512\n");
+    const TaskGroupSnapshot snap = snapshotTaskGroups((root / "proc").string(), (root / "cgroup").string());
+    EXPECT_EQ(snap.groupOf.at(10), "/user.slice");
+    EXPECT_EQ(snap.groupOf.at(20), "/system.slice/db.service");
+    EXPECT_EQ(snap.groupOf.at(30), "/batch");
+    EXPECT_EQ(snap.sharesOfGroup("/system.slice/db.service"), 2048) << "cpu.weight 200";
+    EXPECT_EQ(snap.sharesOfGroup("/batch"), 512) << "v1 cpu.shares";
+    EXPECT_EQ(snap.sharesOfGroup("/user.slice"), 1024) << "no cpu.weight file: the default";
+
+    EXPECT_EQ(sharesFromAutogroup("/autogroup-5 nice 5\n"), 335);
+    EXPECT_EQ(sharesFromAutogroup("/autogroup-5 nice -20\n"), 88761);
+    EXPECT_FALSE(sharesFromAutogroup("/autogroup-5 nice 20\n"));
+    EXPECT_FALSE(sharesFromAutogroup(""));
+    EXPECT_EQ(sharesFromCpuWeight("100\n"), 1024);
+    EXPECT_EQ(sharesFromCpuWeight("1\n"), 10) << "1 x 1024 / 100, rounded";
+    EXPECT_EQ(sharesFromCpuWeight("10000\n"), 102400);
+    EXPECT_FALSE(sharesFromCpuWeight("0\n"));
+    EXPECT_FALSE(sharesFromCpuWeight("max\n"));
+    EXPECT_EQ(sharesFromCpuShares("1024\n"), 1024);
+    EXPECT_EQ(sharesFromCpuShares("1\n"), 2) << "the kernel clamps cpu.shares to MIN_SHARES";
 }
 
 TEST(TaskGroups, SidecarRoundTripAndBadInput) {
@@ -79,12 +121,23 @@ TEST(TaskGroups, SidecarRoundTripAndBadInput) {
     TaskGroupSnapshot snap;
     snap.autogroupEnabled = true;
     snap.groupOf = {{1, "/"}, {200, "autogroup-7"}};
+    snap.sharesOf = {{"autogroup-7", 335}};
     ASSERT_TRUE(writeGroupsSidecar(trace, snap).ok());
     auto back = readGroupsSidecar(trace);
     ASSERT_TRUE(back.ok()) << back.error();
     ASSERT_TRUE(back->has_value());
     EXPECT_EQ((*back)->groupOf, snap.groupOf);
     EXPECT_TRUE((*back)->autogroupEnabled);
+    EXPECT_EQ((*back)->sharesOf, snap.sharesOf);
+
+    std::ofstream(groupsSidecarPath(trace)) << "{\"tasks\": {\"1\": \"/a\"}, \"shares\": {\"/a\": 1}}";
+    auto badShares = readGroupsSidecar(trace);
+    ASSERT_FALSE(badShares.ok());
+    EXPECT_EQ(badShares.error(), groupsSidecarPath(trace) + ": group \"/a\": shares must be an integer in 2..262144");
+    std::ofstream(groupsSidecarPath(trace)) << "{\"tasks\": {\"1\": \"/a\"}}";
+    auto old = readGroupsSidecar(trace);
+    ASSERT_TRUE(old.ok()) << old.error();
+    EXPECT_EQ((*old)->sharesOfGroup("/a"), 1024) << "a sidecar from before shares were saved: the default";
 
     std::ofstream(groupsSidecarPath(trace)) << "{\"tasks\": {\"x\": \"/\"}}";
     auto badPid = readGroupsSidecar(trace);
