@@ -64,6 +64,11 @@ TraceLoadOutcome loadTraceSession(const QString& path, const SessionPtr& current
     trace->lostEvents = store->anomaly(tracing::Anomaly::LostEvents);
     auto sidecar = tracing::readTopologySidecar(file);
     if (!sidecar) return {0, nullptr, qs(sidecar.error())};
+    // the groups the tasks ran in: one that cannot be read is a notice, the trace opens anyway
+    if (auto groups = tracing::readGroupsSidecar(file); !groups)
+        trace->groupsError = qs(groups.error());
+    else if (*groups)
+        trace->taskGroups = std::make_shared<const tracing::TaskGroupSnapshot>(std::move(**groups));
     bool flatStandIn = false;
     // the kernel the trace names (trace-cmd and schedscope-cli record save its uname): its
     // profile builds the domains the recording machine had, unless the user picked one

@@ -10,6 +10,7 @@
 #include <memory>
 
 #include "session.h"
+#include "task_groups.h"
 #include "trace_analysis.h"
 
 namespace schedscope::gui {
@@ -33,6 +34,10 @@ struct TraceSession {
     bool flatStandIn = false;
     bool live = false;
     uint64_t lostEvents = 0;
+    // the task groups the recorder saved beside the trace (FILE.dat.groups.json), which the
+    // what-if replays its tasks in; null without one, or when it could not be read (groupsError)
+    std::shared_ptr<const tracing::TaskGroupSnapshot> taskGroups;
+    QString groupsError;
     double loadMs = 0, analyzeMs = 0;
 };
 using TraceSessionPtr = std::shared_ptr<const TraceSession>;

@@ -129,6 +129,7 @@ TraceWorkspace::TraceWorkspace(MainWindow* window) : QObject(window), window_(wi
                            .arg(t->name, qs(lost));
         // the stand-in's domains are no machine's: said where it cannot be missed
         if (t->flatStandIn) notices << tr("%1: %2").arg(t->name, t->topologyNote);
+        if (!t->groupsError.isEmpty()) notices << tr("%1 (the what-if replays its tasks without their task groups)").arg(t->groupsError);
         if (const auto silent = tracing::silentCpus(store, t->data->cpus); !silent.empty())
             notices << tr("%1: %2").arg(t->name, qs(tracing::describeSilentCpus(silent)));
         if (const std::string gaps = tracing::describeSwitchGaps(t->data->switchGaps); !gaps.empty())

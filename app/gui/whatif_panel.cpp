@@ -379,7 +379,7 @@ WhatIfRequest WhatIfPanel::request(QString* error) const {
     r.workload = ss(workload_->currentText().trimmed());
     if (trace_ && !traceText_.isEmpty() && workload_->currentText() == traceText_)
         r.trace = WhatIfRequest::TraceSource{ss(trace_->name), trace_->data->store, trace_->topology->topology,
-                                             spread_->isChecked()};
+                                             spread_->isChecked(), trace_->taskGroups};
     r.compare = ss(compare_->currentData().toString());
     r.profile = ss(profile_->currentData().toString());
     r.delayDequeue = knobSetting(delayDequeue_, r.compare, "delay-dequeue");

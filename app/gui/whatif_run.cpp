@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "derive_workload.h"
+#include "task_group_assign.h"
 #include "idle_wakeups.h"
 #include "replay.h"
 #include "sim/compare_modes.h"
@@ -33,8 +34,10 @@ Result<workload::Workload> workloadFromTrace(const WhatIfRequest::TraceSource& t
     if (!unpinned) return Error{unpinned.error()};
     unpinnedCpus = std::move(*unpinned);
     idleExitNs = replay::idleExitFrom(replay::measureIdleWakeups(timelines, *derived));
+    const int grouped = trace.taskGroups ? replay::assignTaskGroups(*derived, *trace.taskGroups, *trace.store) : 0;
     workload::Workload wl = std::move(derived->workload);
     wl.spec = "trace " + trace.name + " (" + std::to_string(derived->tasks.size()) + " tasks";
+    if (grouped > 0) wl.spec += ", " + std::to_string(wl.groups.size()) + " task groups";
     if (idleExitNs > 0) {
         char us[48];
         std::snprintf(us, sizeof us, ", idle exit %.1f us", static_cast<double>(idleExitNs) / 1000.0);

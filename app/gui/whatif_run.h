@@ -15,6 +15,7 @@
 #include "sim/metric_change.h"
 #include "sim/metric_stats.h"
 #include "sim/sim_options.h"
+#include "task_groups.h"
 #include "topology/topology_source.h"
 #include "util/result.h"
 #include "workload/workload.h"
@@ -36,6 +37,8 @@ struct WhatIfRequest {
         // Let tasks the trace did not pin use every CPU of a larger machine (replay's --spread);
         // by default they keep the recording's CPUs 0..n-1.
         bool spread = false;
+        // the task groups the tasks ran in (the trace's groups sidecar): null, one group for all
+        std::shared_ptr<const tracing::TaskGroupSnapshot> taskGroups;
     };
     std::optional<TraceSource> trace;
     std::string compare = "cls";  // a sim::compareModes() key: "cls", "node", "delay-dequeue", "ni-random", "wake-wide", "numa-balancing"

@@ -662,6 +662,53 @@ SessionPtr sessionOf(const TopologySpec& spec) {
     return topo.ok() ? sessionFromTopology(std::move(*topo), spec, DomainChoices{}).session : nullptr;
 }
 
+// The recorder's groups sidecar comes with the trace: the what-if replays each task in its task
+// group (job-beside-session.dat: the job in the recorder's autogroup, six hogs in another's). A
+// sidecar that cannot be read is a notice and the trace opens without it.
+TEST(WhatIfPanel, TheTracesTaskGroupsGoWithItsTasks) {
+    const QString path = qs(schedscope::test::dataPath("traces/replay/job-beside-session.dat"));
+    const TraceLoadOutcome loaded = loadTraceSession(path, nullptr, DomainChoices{});
+    ASSERT_TRUE(loaded.trace) << loaded.error.toStdString();
+    ASSERT_TRUE(loaded.trace->taskGroups);
+    EXPECT_TRUE(loaded.trace->groupsError.isEmpty());
+    WhatIfPanel panel;
+    useTraceOnKunpeng(panel, loaded.trace);
+    ASSERT_TRUE(panel.request().trace && panel.request().trace->taskGroups);
+    auto setup = prepareWhatIf(panel.request());
+    ASSERT_TRUE(setup.ok()) << setup.error();
+    const workload::Workload& wl = (*setup)->workload;
+    ASSERT_GE(wl.groups.size(), 2u);
+    int hogs = 0;
+    for (const auto& t : wl.tasks) {
+        if (!t.name.starts_with("spin:") || t.group < 0) continue;
+        const std::string& group = wl.groups[static_cast<size_t>(t.group)].name;
+        if (t.startAtBegin) {
+            EXPECT_EQ(group, "autogroup-6") << t.name;
+            ++hogs;
+        } else {
+            EXPECT_EQ(group, "autogroup-1") << t.name << ": the job, in the recorder's session";
+        }
+    }
+    EXPECT_EQ(hogs, 6);
+    EXPECT_NE(wl.spec.find("task groups"), std::string::npos) << wl.spec;
+
+    QTemporaryDir dir;
+    const QString copy = dir.filePath(QStringLiteral("job.dat"));
+    ASSERT_TRUE(QFile::copy(path, copy));
+    ASSERT_TRUE(QFile::copy(path + QStringLiteral(".topology.json"), copy + QStringLiteral(".topology.json")));
+    std::ofstream(ss(copy + QStringLiteral(".groups.json"))) << "[1, 2";
+    const TraceLoadOutcome broken = loadTraceSession(copy, nullptr, DomainChoices{});
+    ASSERT_TRUE(broken.trace) << "a bad groups sidecar does not stop the trace: " << broken.error.toStdString();
+    EXPECT_FALSE(broken.trace->taskGroups);
+    EXPECT_TRUE(broken.trace->groupsError.startsWith(copy + QStringLiteral(".groups.json: not valid JSON")))
+        << broken.trace->groupsError.toStdString();
+    WhatIfPanel other;
+    useTraceOnKunpeng(other, broken.trace);
+    auto flat = prepareWhatIf(other.request());
+    ASSERT_TRUE(flat.ok()) << flat.error();
+    EXPECT_TRUE((*flat)->workload.groups.empty());
+}
+
 // A trace replays under its own kernel's profile unless one is picked: uname-v6.dat was recorded
 // on a 6.18 kernel; a copy whose uname says 5.18 stands for a CFS kernel's trace.
 TEST(WhatIfPanel, ATraceRunsUnderItsKernelsProfile) {
