@@ -61,8 +61,13 @@ std::optional<int> inSharesRange(long v) {
 // hierarchy is usually mounted
 std::optional<int> cgroupShares(const std::string& cgroupRoot, const std::string& group) {
     if (auto s = sharesFromCpuWeight(readAttributeText(cgroupRoot + group + "/cpu.weight"))) return s;
-    for (const char* v1 : {"/cpu", "/cpu,cpuacct"})
-        if (auto s = sharesFromCpuShares(readAttributeText(cgroupRoot + v1 + group + "/cpu.shares"))) return s;
+    for (const char* v1 : {"/cpu", "/cpu,cpuacct"}) {
+        std::string file = cgroupRoot;
+        file += v1;
+        file += group;
+        file += "/cpu.shares";
+        if (auto s = sharesFromCpuShares(readAttributeText(file))) return s;
+    }
     return std::nullopt;
 }
 

@@ -13,7 +13,8 @@ inline int niceWeight(int nice) {
         9548,  7620,  6100,  4904,  3906,  3121,  2501,  1991,  1586,  1277,
         1024,  820,   655,   526,   423,   335,   272,   215,   172,   137,
         110,   87,    70,    56,    45,    36,    29,    23,    18,    15};
-    return kWeights[static_cast<size_t>(std::clamp(nice, -20, 19) + 20)];  // the table starts at nice -20
+    const int row = std::clamp(nice, -20, 19) + 20;  // the table starts at nice -20
+    return kWeights[static_cast<size_t>(row)];
 }
 
 }  // namespace schedscope
