@@ -118,6 +118,12 @@ int runCompare(const Args& args, const SimSetup& setup) {
         sides[0].options.numaMemoryFollowsS = 0;
         sides[1].options.numaMemoryFollowsS = sim::SimOptions{}.numaMemoryFollowsS;
     }
+    if (mode->what == sim::CompareWhat::TaskGroups) {
+        if (setup.workload.groups.empty())
+            return fail("--compare task-groups: the workload has no task groups (a workload file's \"groups\" and its "
+                        "tasks' \"group\"): both runs would be the same");
+        sides[0].options.taskGroups = false;
+    }
     auto jobs = args.integer("jobs", 0, 0, 1024);
     if (!jobs) return fail(jobs.error());
     // every (setting, seed) run is independent: they share the workers, and each keeps its
@@ -454,8 +460,9 @@ std::vector<Command> simulateCommands() {
                                             "back (or swapped with a task there) when that node has room, and its "
                                             "memory follows it to a node it has run on for a scan period, 1 s "
                                             "(default on, as numa_balancing=1)"});
-    opts.push_back({"compare", true, "cls|node|delay-dequeue|ni-random|wake-wide|numa-balancing run both settings over "
-                                     "several seeds and compare (wake-wide: off against --wake-wide's factor, llc by default)"});
+    opts.push_back({"compare", true, "cls|node|delay-dequeue|ni-random|wake-wide|numa-balancing|task-groups run both "
+                                     "settings over several seeds and compare (wake-wide: off against --wake-wide's factor, "
+                                     "llc by default; task-groups: every task in one group against the workload's groups)"});
     opts.push_back({"seeds", true, "N seeds for --compare (default 5)"});
     opts.push_back({"jobs", true, "N runs of --compare at once (default: one per CPU)"});
     opts.push_back({"json", false, "print JSON"});

@@ -33,9 +33,19 @@
 
 namespace schedscope::gui {
 
+namespace {
+// The lesson list asks for the height fitList() allows it (whole rows), not QAbstractScrollArea's
+// 192 px: past 13 titles the layout held it there, a row and a half short of whole rows. It may
+// still be given less where there is no room (its minimum is Qt's).
+class LessonList : public QListWidget {
+public:
+    QSize sizeHint() const override { return {QListWidget::sizeHint().width(), maximumHeight()}; }
+};
+}  // namespace
+
 LessonBrowser::LessonBrowser(QWidget* parent) : QWidget(parent) {
     setObjectName(QStringLiteral("lessonBrowser"));
-    list_ = new QListWidget;
+    list_ = new LessonList;
     list_->setObjectName(QStringLiteral("lessonList"));
     for (const auto& id : listLessons()) {
         auto l = loadLesson(id);

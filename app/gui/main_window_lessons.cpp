@@ -177,7 +177,8 @@ void MainWindow::applyLessonScenario(const Lesson& lesson) {
         whatIf_->setTopologyPreset(preset);
         // "trace": the tasks of the trace the scenario opens, once it is shown
         const bool onTrace = sc["workload"] == "trace";
-        if (!onTrace) whatIf_->setWorkload(qs(sc["workload"].get<std::string>()));
+        // a workload file of the lessons ("@data/workloads/...") is read from the installed resources
+        if (!onTrace) whatIf_->setWorkload(qs(expandDataPath(sc["workload"].get<std::string>())));
         whatIf_->setCompare(sc.contains("compare") && sc["compare"].is_string() ? qs(sc["compare"].get<std::string>())
                                                                                : QStringLiteral("cls"));
         whatIf_->setProfile(sc.contains("profile") && sc["profile"].is_string() ? qs(sc["profile"].get<std::string>()) : QString());

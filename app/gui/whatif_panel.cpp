@@ -124,6 +124,11 @@ WhatIfPanel::WhatIfPanel(QWidget* parent) : QWidget(parent) {
                           tr("numa_balancing=0 vs 1: a task away from its memory is taken back or swapped, and its "
                              "memory follows it to a node it stays on"),
                           Qt::ToolTipRole);
+    compare_->addItem(tr("Task groups: one for all vs the workload's"), QStringLiteral("task-groups"));
+    compare_->setItemData(compare_->count() - 1,
+                          tr("Every task in one group vs each in its task group (a workload file's groups, a "
+                             "recording's cgroups and autogroups): the kernel shares a CPU between groups first"),
+                          Qt::ToolTipRole);
     profile_ = new QComboBox;
     profile_->setObjectName(QStringLiteral("whatIfProfile"));
     profile_->addItem(tr("newest (%1)").arg(qs(defaultProfile().name)), QString());

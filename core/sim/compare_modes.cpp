@@ -12,6 +12,7 @@ const std::vector<CompareMode>& compareModes() {
         {CompareWhat::NewidleRandom, "ni-random", "NI_RANDOM", "NI_RANDOM: off vs on", ""},
         {CompareWhat::WakeWide, "wake-wide", "wake_wide", "wake_wide(): off vs on", ""},
         {CompareWhat::NumaBalancing, "numa-balancing", "NUMA balancing", "NUMA balancing: off vs on", ""},
+        {CompareWhat::TaskGroups, "task-groups", "task groups", "Task groups: one for all vs the workload's", ""},
     };
     return modes;
 }

@@ -62,7 +62,8 @@ std::optional<SchedKnobs> knobsOfSide(const SchedKnobs& knobs, CompareWhat what,
         return side;
     case CompareWhat::Cls:
     case CompareWhat::Node:
-    case CompareWhat::NumaBalancing: return std::nullopt;
+    case CompareWhat::NumaBalancing:
+    case CompareWhat::TaskGroups: return std::nullopt;
     }
     return std::nullopt;
 }

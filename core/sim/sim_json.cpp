@@ -75,6 +75,20 @@ std::vector<std::pair<std::string, double>> summaryMetrics(SimState& s, const wo
     const bool handsOff = std::any_of(wl.tasks.begin(), wl.tasks.end(), [](const auto& t) { return t.handoffKB > 0; });
     if (handsOff) out.emplace_back("handoff_ms", s.metrics.handoffNs / 1e6);
     for (auto& spread : placementSpread(s)) out.push_back(std::move(spread));
+    // the workload's task groups: each one's share of the CPU time its tasks got, by membership
+    // (the same keys when the run put every task in one group, --compare task-groups' off side)
+    if (!wl.groups.empty()) {
+        std::vector<double> groupNs(wl.groups.size(), 0.0);
+        double allNs = 0;
+        for (size_t i = 0; i < s.tasks.size() && i < wl.tasks.size(); ++i) {
+            const double ns = static_cast<double>(s.tasks[i].cpuTime.total());
+            allNs += ns;
+            const int g = wl.tasks[i].group;
+            if (g >= 0 && static_cast<size_t>(g) < groupNs.size()) groupNs[static_cast<size_t>(g)] += ns;
+        }
+        for (size_t g = 0; g < wl.groups.size(); ++g)
+            out.emplace_back("cpu_share_" + wl.groups[g].name, allNs > 0 ? groupNs[g] / allNs : 0.0);
+    }
     return out;
 }
 

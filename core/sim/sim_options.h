@@ -67,6 +67,9 @@ struct SimOptions {
     // it the interval at which NUMA balancing tries to take a task back to its memory
     // (numa_balancing.h). 0: off (numa_balancing=0), its memory stays where it first ran.
     double numaMemoryFollowsS = 1.0;
+    // The workload's task groups (workload::Workload::groups): false runs every task in the root
+    // group, as one group for all (what-if --compare task-groups, replay --no-task-groups).
+    bool taskGroups = true;
     // A task woken onto an idle CPU runs this long after the wakeup: the idle state's
     // exit latency and the wakeup IPI (a few us on bare metal in C1, tens of us from deeper
     // states or in a VM). 0: at once. Replay sets it from the recording's own wakeups.

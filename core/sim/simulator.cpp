@@ -1721,7 +1721,7 @@ Result<std::unique_ptr<SimState>> makeSimState(const Topology& topo, const Domai
         if (spec.group >= static_cast<int>(wl.groups.size()))
             return Error{"workload task '" + spec.name + "': its group " + std::to_string(spec.group) + " is not one of the " +
                          std::to_string(wl.groups.size()) + " the workload has"};
-        if (spec.group >= 0) {
+        if (spec.group >= 0 && opt.taskGroups) {
             t.group = spec.group;
             s->groups[static_cast<size_t>(spec.group)].members.push_back(t.id);
         }

@@ -441,7 +441,7 @@ TEST(Cli, BadInputsGiveOneLineErrorsAndExitTwo) {
              {"simulate --synthetic \"core:4 pu:2\" --workload stream:threads=4 --compare numa-balancing",
               "--compare numa-balancing: the machine has one NUMA node: both runs would be the same"},
              {"simulate --preset kunpeng920-24 --workload stream:threads=4 --compare numa",
-              "--compare must be cls, node, delay-dequeue, ni-random, wake-wide or numa-balancing, not 'numa'"},
+              "--compare must be cls, node, delay-dequeue, ni-random, wake-wide, numa-balancing or task-groups, not 'numa'"},
              {"domains --preset kunpeng920-24 --arch sparc", "unknown architecture 'sparc' (expected x86_64, arm64, ppc64, s390x or generic)"},
              {"trace stats x.dat --bin 1e11", "--bin"},
              {"record -o " + scratch + "/never.dat --duration -1", "--duration"},
@@ -851,6 +851,24 @@ TEST(Cli, CompareNumaBalancingOffAndOn) {
     EXPECT_GT(numa["on"]["mean"].get<double>(), 0);
     EXPECT_TRUE(numa["relative_pct"].is_null());
     EXPECT_GT(c["metrics"]["throughput"]["relative_pct"].get<double>(), 5.0);
+}
+
+// --compare task-groups: every task in one group against the workload's groups. cgroups.json's
+// web workers get four fifths of CPUs 0-3 in their group of 1024 shares beside the batch jobs'
+// 256, about half as sixteen equal tasks; each group's share is a metric. A workload without
+// groups has nothing to compare.
+TEST(Cli, CompareTaskGroupsOneForAllAndTheWorkloads) {
+    const std::string file = std::string(SCHEDSCOPE_SOURCE_DIR) + "/resources/workloads/cgroups.json";
+    const auto c = cliJson("simulate --preset kunpeng920-24 --workload " + file + " --duration 1 --compare task-groups --seeds 2 --json");
+    ASSERT_FALSE(c.is_discarded());
+    EXPECT_EQ(c["compare"], "task-groups");
+    const auto& web = c["metrics"]["cpu_share_web"];
+    EXPECT_NEAR(web["on"]["mean"].get<double>(), 0.8, 0.05);
+    EXPECT_LT(web["off"]["mean"].get<double>(), 0.56);
+    EXPECT_NEAR(c["metrics"]["cpu_share_batch"]["on"]["mean"].get<double>() + web["on"]["mean"].get<double>(), 1.0, 1e-9);
+    CliRun none = cli("simulate --preset kunpeng920-24 --workload stream:threads=4 --compare task-groups");
+    EXPECT_EQ(none.status, 2);
+    EXPECT_NE(none.err.find("--compare task-groups: the workload has no task groups"), std::string::npos) << none.err;
 }
 
 // Each change comes with its 95% interval over the seeds: stream's 4 threads gain ~13% from CLS

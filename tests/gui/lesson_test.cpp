@@ -33,6 +33,7 @@
 #include "qt_convert.h"
 #include "selection.h"
 #include "topology_view.h"
+#include "topology/topology_source.h"
 #include "whatif_panel.h"
 #include "whatif_runner.h"
 
@@ -257,6 +258,26 @@ TEST(LessonScenario, WhatIfLessonSetsUpAndStartsTheComparison) {
     EXPECT_TRUE(panel->statusText().startsWith(QStringLiteral("Cancelled")));
     ASSERT_TRUE(shown.wait(60'000));
     EXPECT_EQ(window.session()->topology->name, "kunpeng920-24");
+}
+
+// Lesson 14's workload is a file of the installed resources ("@data/workloads/cgroups.json"):
+// the panel gets its path and the comparison of its task groups runs.
+TEST(LessonScenario, AWorkloadFileOfTheResourcesRuns) {
+    MainWindow window;
+    window.resize(1400, 900);
+    window.show();
+    WhatIfPanel* panel = window.whatIfPanel();
+    QSignalSpy finished(panel, &WhatIfPanel::finished);
+    ASSERT_TRUE(window.showLesson(QStringLiteral("14-task-groups"), true).isEmpty());
+    const WhatIfRequest q = panel->request();
+    EXPECT_EQ(q.workload, resourcesDir() + "/workloads/cgroups.json");
+    EXPECT_EQ(q.compare, "task-groups");
+    ASSERT_TRUE(finished.wait(120'000)) << panel->statusText().toStdString();
+    const WhatIfResult& r = panel->runner()->result();
+    ASSERT_TRUE(r.error.empty()) << r.error;
+    ASSERT_TRUE(r.setup);
+    EXPECT_EQ(r.setup->workload.groups.size(), 2u);
+    for (const auto& run : r.runs) EXPECT_TRUE(run.error.empty()) << run.error;
 }
 
 // Lesson 7 opens the bundled trace (the window takes its 2-CPU sidecar topology) and runs the

@@ -430,6 +430,33 @@ TEST(WhatIfRun, NumaBalancingOffVersusOn) {
     expectThePanelOffers("numa-balancing");
 }
 
+// Task groups compared: every task in one group against each in its workload group (cgroups.json:
+// the web group's share of the CPU time rises from about half to four fifths); a workload
+// without groups has nothing to compare; the panel offers it.
+TEST(WhatIfRun, TaskGroupsOneForAllVersusTheWorkloads) {
+    WhatIfRequest q;
+    q.spec = {TopologySpec::Kind::Preset, "kunpeng920-24"};
+    q.workload = resourcesDir() + "/workloads/cgroups.json";
+    q.compare = "task-groups";
+    q.durationS = 1;
+    auto setup = prepareWhatIf(q);
+    ASSERT_TRUE(setup.ok()) << setup.error();
+    const WhatIfResult r = runBothSettings(*setup);
+    EXPECT_EQ(r.settingName(0), "task groups off");
+    EXPECT_EQ(r.settingName(1), "task groups on");
+    EXPECT_LT(metricOf(r.runs[0], "cpu_share_web"), 0.56);
+    EXPECT_NEAR(metricOf(r.runs[1], "cpu_share_web"), 0.8, 0.05);
+    EXPECT_EQ(r.toJson()["task_groups"], "compared");
+
+    q.workload = "stream:threads=4";
+    auto none = prepareWhatIf(q);
+    ASSERT_FALSE(none.ok());
+    EXPECT_EQ(none.error(), "what-if: the workload has no task groups (a workload file's groups, or a recording's groups "
+                            "sidecar): one group for all and its own groups would be the same");
+
+    expectThePanelOffers("task-groups");
+}
+
 // Two seeds of mcf's copies, which never sleep, give the same run on each side: the result says
 // so (the panel's status adds it); hackbench's wakeups differ by seed, and it does not.
 TEST(WhatIfRun, ResultSaysWhenTheSeedsGaveOneRun) {

@@ -202,6 +202,33 @@ TEST(TaskGroups, TheExampleWorkloadGivesTheWebGroupItsShare) {
     EXPECT_LT(webShare(flat), 0.55);
 }
 
+// SimOptions::taskGroups off runs the workload's tasks in one group: the same run as a workload
+// without groups
+TEST(TaskGroups, OptionOffIsOneGroupForAll) {
+    const Topology topo = cores(2);
+    const DomainTree tree = buildTree(topo, "linux-6.12", true, true);
+    workload::Workload wl;
+    wl.groups = {{"many", 1024}, {"one", 1024}};
+    for (int i = 0; i < 4; ++i) wl.tasks.push_back(hog("many" + std::to_string(i), 0));
+    wl.tasks.push_back(hog("one", 1));
+    workload::Workload flat = wl;
+    for (auto& t : flat.tasks) t.group = -1;
+    flat.groups.clear();
+    SimOptions o;
+    o.durationS = 0.5;
+    o.taskGroups = false;
+    auto off = simulate(topo, tree, wl, o);
+    o.taskGroups = true;
+    auto none = simulate(topo, tree, flat, o);
+    auto on = simulate(topo, tree, wl, o);
+    ASSERT_TRUE(off.ok() && none.ok() && on.ok());
+    for (size_t i = 0; i < wl.tasks.size(); ++i) {
+        EXPECT_EQ((*off)->tasks[i].cpuTime.total(), (*none)->tasks[i].cpuTime.total()) << "task " << i;
+        EXPECT_EQ((*off)->tasks[i].group, -1);
+    }
+    EXPECT_GT((*on)->tasks[4].cpuTime.total(), (*off)->tasks[4].cpuTime.total() + 200'000'000) << "the lone group's task";
+}
+
 // calc_group_shares(): the group's shares split by its CPUs' loads, this CPU's the larger of its
 // queued weight and load average; never below MIN_SHARES, never above the group's shares
 TEST(TaskGroups, CalcGroupSharesSplitsByLoad) {
