@@ -11,6 +11,7 @@
 // groups' entities (as the root runqueue's is), and a task's load is task_h_load(). The order
 // in which a CPU's tasks run follows one EEVDF queue, not one per group: the shares over time
 // are the kernel's, the order within a slice may not be.
+#include <cstdint>
 #include <vector>
 
 #include "sim/pelt.h"
@@ -22,13 +23,15 @@ struct GroupOnCpu {
     double queuedWeight = 0;  // cfs_rq->load.weight: nice weights of its queued tasks (curr too)
     double shares = 0;        // the group entity's weight there, calc_group_shares()
     double loadContrib = 0;   // cfs_rq->tg_load_avg_contrib: its load average when last weighed
+    std::vector<int> attached;  // the group's tasks whose load is on this CPU (blocked ones too)
 };
 
 struct TaskGroupState {
     double shares = 1024;     // tg->shares
     std::vector<int> members;  // task ids
     std::vector<GroupOnCpu> onCpu;
-    double loadAvg = 0;  // tg->load_avg: its tasks' load averages, wherever they are, when last weighed
+    double loadAvg = 0;  // tg->load_avg: the sum of the CPUs' loadContrib
+    int64_t refreshedAt = -(int64_t{1} << 62);  // when every CPU's contribution was last summed afresh
 };
 
 // calc_group_shares(): the group's shares split by the CPUs' loads, where this CPU's load is the

@@ -112,6 +112,7 @@ struct alignas(64) Task {
     // value gives, which `weight` is while it is in no group, and its load average as that
     // weight makes it (what its group's runqueue on its CPU holds of it)
     int group = -1;
+    int groupCpu = -1;  // the CPU its group's runqueue there counts its load on (GroupOnCpu::attached)
     double niceWeight = 1024;
     Pelt groupLoad;
     // metrics

@@ -51,6 +51,8 @@ struct Event {
 // share of what the model gives for the placement (staleSpeeds() checks it), and a switch of
 // its own always gives it the exact speed.
 constexpr double kRetimeTolerance = 1e-4;
+// how often a task group's load is summed afresh over all its CPUs (Engine::refreshGroupLoad())
+constexpr int64_t kGroupLoadRefreshNs = 1000000;
 bool sameSpeed(double fresh, double kept) { return std::abs(fresh - kept) <= kRetimeTolerance * kept; }
 
 // what the tasks using a shared resource read of it (Engine::effectOf())
@@ -549,6 +551,7 @@ private:
         if (info(src).node != info(dst).node) t.onNodeSince = s_.now;
         if (s_.feat.fairClass == FairClass::Cfs) t.vruntime = t.vruntime - a.minVruntime + b.minVruntime;
         t.cpu = dst;
+        attachToGroupCpu(t, dst);
         t.migrations++;
         countMigration(src, dst, cause);
     }
@@ -568,33 +571,64 @@ private:
         here.queuedWeight = std::max(0.0, here.queuedWeight - t.niceWeight);
         updateGroupOn(t.group, cpu, -1);
     }
-    // update_tg_load_avg() and update_cfs_group() for group `g` on `cpu`: the group's load, its
-    // entity's weight there, and so the weights of its tasks queued there (but `joining`, which
-    // the caller weighs). tg->load_avg is summed afresh from the group's tasks: the kernel's sum
-    // of per-CPU contributions, each refreshed when its CPU next updates, tends to the same, and a
-    // contribution left behind by a task that moved (refreshed here only when that CPU next saw
-    // an event of the group) made a one-task group weigh half on its new CPU.
+    // update_tg_load_avg() and update_cfs_group() for group `g` on `cpu`: the group's load there
+    // and in all, its entity's weight there, and so the weights of its tasks queued there (but
+    // `joining`, which the caller weighs)
     void updateGroupOn(int g, int cpu, int joining) {
         TaskGroupState& grp = s_.groups[static_cast<size_t>(g)];
         GroupOnCpu& here = grp.onCpu[static_cast<size_t>(cpu)];
-        double cfsLoad = 0, total = 0;  // its runqueue's load_avg here (blocked tasks' too), and everywhere
-        for (int m : grp.members) {
-            const Task& t = task(m);
-            if (t.state == TaskState::NotStarted || t.state == TaskState::Exited) continue;
-            const double load = t.groupLoad.peek(s_.now);
-            total += load;
-            if (t.cpu == cpu) cfsLoad += load;
-        }
-        grp.loadAvg = total;
-        here.loadContrib = cfsLoad;
+        const double cfsLoad = refreshGroupLoad(grp, cpu);
         here.shares = calcGroupShares(grp, cpu, cfsLoad);
-        for (int m : grp.members) {
+        for (int m : here.attached) {
             Task& t = task(m);
-            if (m == joining || t.cpu != cpu) continue;
+            if (m == joining) continue;
             if (t.state != TaskState::Running && t.state != TaskState::Runnable && !t.delayed) continue;
             const double w = flattenedWeight(t.niceWeight, here.shares, here.queuedWeight);
             if (w != t.weight) setTaskWeight(t, cpu, w, true);
         }
+    }
+    // The group's runqueue load average on `cpu` (its attached tasks', blocked ones too), which
+    // becomes that CPU's contribution to tg->load_avg. As the kernel's update_blocked_averages()
+    // refreshes the contributions of CPUs that saw no event of the group, every contribution is
+    // summed afresh once a millisecond (update_tg_load_avg()'s own rate limit); without it a
+    // task's load left on a CPU it slept on made its one-task group weigh half where it woke.
+    double refreshGroupLoad(TaskGroupState& grp, int cpu) {
+        if (s_.now - grp.refreshedAt >= kGroupLoadRefreshNs) {
+            grp.refreshedAt = s_.now;
+            grp.loadAvg = 0;
+            for (size_t c = 0; c < grp.onCpu.size(); ++c) {
+                GroupOnCpu& on = grp.onCpu[c];
+                if (on.attached.empty() && on.loadContrib == 0) continue;
+                on.loadContrib = attachedLoad(on);
+                grp.loadAvg += on.loadContrib;
+            }
+            return grp.onCpu[static_cast<size_t>(cpu)].loadContrib;
+        }
+        GroupOnCpu& here = grp.onCpu[static_cast<size_t>(cpu)];
+        const double load = attachedLoad(here);
+        grp.loadAvg = std::max(0.0, grp.loadAvg + load - here.loadContrib);
+        here.loadContrib = load;
+        return load;
+    }
+    double attachedLoad(const GroupOnCpu& on) const {
+        double load = 0;
+        for (int m : on.attached) load += s_.tasks[static_cast<size_t>(m)].groupLoad.peek(s_.now);
+        return load;
+    }
+    // `t` is counted in its group's runqueue on `cpu` (-1: on none, it exited): where its load
+    // average is attached. A task that moves takes its load along; the CPU it left contributes
+    // what remains there.
+    void attachToGroupCpu(Task& t, int cpu) {
+        if (t.group < 0 || t.groupCpu == cpu) return;
+        TaskGroupState& grp = s_.groups[static_cast<size_t>(t.group)];
+        const int from = t.groupCpu;
+        if (from >= 0) {
+            std::vector<int>& list = grp.onCpu[static_cast<size_t>(from)].attached;
+            list.erase(std::find(list.begin(), list.end(), t.id));
+        }
+        if (cpu >= 0) grp.onCpu[static_cast<size_t>(cpu)].attached.push_back(t.id);
+        t.groupCpu = cpu;
+        if (from >= 0) refreshGroupLoad(grp, from);
     }
     // reweight_entity(): `t`'s weight on `cpu`, where it is queued (or curr) when `queued`; its
     // load average scales with it (load_avg is the weight times load_sum over the divider) and
@@ -1054,7 +1088,10 @@ private:
             r.avgIdleNs = std::min(r.avgIdleNs, 2 * s_.opt.migrationCostNs);
             r.idleStamp = 0;
         }
-        if (t.group >= 0) joinGroup(t, cpu);
+        if (t.group >= 0) {
+            attachToGroupCpu(t, cpu);  // (moved there already: ttwu() and migrations move it first)
+            joinGroup(t, cpu);
+        }
         placeEntity(s_, r, t, how);
         queueEntity(s_, r, t);
         r.loadWeight += t.weight;
@@ -1200,7 +1237,8 @@ private:
         t.inBurst = false;
         setCurr(cpu, -1);
         if (delay) delayDequeue(s_, r, t);
-        else if (t.group >= 0) leaveGroup(t, cpu);
+        if (state == TaskState::Exited) attachToGroupCpu(t, -1);  // its load leaves with it
+        if (!delay && t.group >= 0) leaveGroup(t, cpu);
         updateTaskPelt(t);
         updateCpuPelt(cpu);
         syncCpu(cpu);
@@ -1232,6 +1270,7 @@ private:
     // wake_up_new_task() once the CPU is chosen: a new task's averages, attached to its CPU
     void enqueueNewTask(Task& t, int cpu) {
         t.cpu = cpu;
+        attachToGroupCpu(t, cpu);
         t.vruntime = rq(cpu).minVruntime;
         t.util.value = 512;  // init_entity_runnable_average(): half a CPU to begin with
         t.util.stamp = t.runnable.stamp = t.load.stamp = s_.now;

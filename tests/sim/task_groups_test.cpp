@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <algorithm>
 #include <numeric>
 
 #include "sim/fair_rq.h"
@@ -170,6 +171,17 @@ TEST(TaskGroups, RunqueueWeightsStayTheSumOfTheirTasks) {
             for (size_t g = 0; g < s.groups.size(); ++g)
                 ASSERT_NEAR(s.groups[g].onCpu[static_cast<size_t>(r.id)].queuedWeight, groupWeight[g], 1e-9)
                     << "group " << g << "'s runqueue on cpu " << r.id << " holds its queued tasks' nice weights";
+            // every live task of a group is counted where it is, and only there
+            for (size_t g = 0; g < s.groups.size(); ++g) {
+                std::vector<int> here;
+                for (const Task& t : s.tasks)
+                    if (t.group == static_cast<int>(g) && t.cpu == r.id && t.state != TaskState::NotStarted &&
+                        t.state != TaskState::Exited)
+                        here.push_back(t.id);
+                std::vector<int> attached = s.groups[g].onCpu[static_cast<size_t>(r.id)].attached;
+                std::sort(attached.begin(), attached.end());
+                ASSERT_EQ(attached, here) << "group " << g << " on cpu " << r.id << " at " << s.now;
+            }
         }
     }
     EXPECT_GT(checked, 1000);
