@@ -53,6 +53,8 @@ struct Event {
 constexpr double kRetimeTolerance = 1e-4;
 // how often a task group's load is summed afresh over all its CPUs (Engine::refreshGroupLoad())
 constexpr int64_t kGroupLoadRefreshNs = 1000000;
+// groups x CPUs the simulator keeps a group runqueue for (48 bytes each: 480 MB at most)
+constexpr size_t kMaxGroupRunqueues = 10'000'000;
 bool sameSpeed(double fresh, double kept) { return std::abs(fresh - kept) <= kRetimeTolerance * kept; }
 
 // what the tasks using a shared resource read of it (Engine::effectOf())
@@ -1749,7 +1751,6 @@ Result<std::unique_ptr<SimState>> makeSimState(const Topology& topo, const Domai
             return Error{"workload group '" + wl.groups[g].name + "': shares " + std::to_string(shares) + " outside " +
                          std::to_string(workload::kMinGroupShares) + ".." + std::to_string(workload::kMaxGroupShares)};
         s->groups[g].shares = shares;
-        s->groups[g].onCpu.assign(static_cast<size_t>(n), GroupOnCpu{});
     }
     for (size_t i = 0; i < wl.tasks.size(); ++i) {
         const auto& spec = wl.tasks[i];
@@ -1785,6 +1786,16 @@ Result<std::unique_ptr<SimState>> makeSimState(const Topology& topo, const Domai
         if (loops) t.loopLeft.assign(spec.script.size(), -2);
         s->workloadCpus |= t.allowed;
     }
+    // a runqueue per CPU for each group with tasks (a group only listed takes none): bounded, as
+    // 200,000 tasks in their own groups on 4096 CPUs would want tens of GB
+    size_t groupRunqueues = 0;
+    for (const auto& g : s->groups) groupRunqueues += g.members.empty() ? 0 : static_cast<size_t>(n);
+    if (groupRunqueues > kMaxGroupRunqueues)
+        return Error{"simulate: " + std::to_string(groupRunqueues / static_cast<size_t>(n)) + " task groups with tasks on " +
+                     std::to_string(n) + " CPUs need " + std::to_string(groupRunqueues) + " group runqueues, more than the " +
+                     std::to_string(kMaxGroupRunqueues) + " the simulator keeps (put tasks in fewer groups)"};
+    for (auto& g : s->groups)
+        if (!g.members.empty()) g.onCpu.assign(static_cast<size_t>(n), GroupOnCpu{});
     setUpCapacities(*s);
     return s;
 }

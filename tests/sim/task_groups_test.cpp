@@ -241,6 +241,32 @@ TEST(TaskGroups, OptionOffIsOneGroupForAll) {
     EXPECT_GT((*on)->tasks[4].cpuTime.total(), (*off)->tasks[4].cpuTime.total() + 200'000'000) << "the lone group's task";
 }
 
+// Each group with tasks keeps a runqueue per CPU: 2,500 one-task groups on 4096 CPUs
+// would be 10,240,000 of them, which is refused in one line before anything is allocated; a
+// group only listed takes none.
+TEST(TaskGroups, TooManyGroupRunqueuesAreRefused) {
+    Shape shape;
+    shape.packages = 4;
+    shape.coresPerCluster = 1024;
+    const Topology topo = makeTopology("4096 CPUs", shape);
+    const DomainTree tree = buildTree(topo, "linux-6.12", true, true);
+    workload::Workload wl;
+    for (int i = 0; i < 2500; ++i) {
+        wl.groups.push_back({"g" + std::to_string(i), 1024});
+        wl.tasks.push_back(hog("t" + std::to_string(i), i));
+    }
+    SimOptions o;
+    auto st = makeSimState(topo, tree, wl, o);
+    ASSERT_FALSE(st.ok());
+    EXPECT_EQ(st.error(), "simulate: 2500 task groups with tasks on 4096 CPUs need 10240000 group runqueues, more than the "
+                          "10000000 the simulator keeps (put tasks in fewer groups)");
+    for (size_t i = 10; i < wl.tasks.size(); ++i) wl.tasks[i].group = 0;  // the rest listed, empty
+    auto fits = makeSimState(topo, tree, wl, o);
+    ASSERT_TRUE(fits.ok()) << fits.error();
+    EXPECT_EQ((*fits)->groups[100].onCpu.size(), 0u);
+    EXPECT_EQ((*fits)->groups[5].onCpu.size(), 4096u);
+}
+
 // calc_group_shares(): the group's shares split by its CPUs' loads, this CPU's the larger of its
 // queued weight and load average; never below MIN_SHARES, never above the group's shares
 TEST(TaskGroups, CalcGroupSharesSplitsByLoad) {
