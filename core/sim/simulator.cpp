@@ -1278,6 +1278,8 @@ private:
         t.util.stamp = t.runnable.stamp = t.load.stamp = s_.now;
         t.runnable.value = 1024;
         t.load.value = t.weight;
+        t.groupLoad.value = t.niceWeight;  // its group's runqueue counts it at its full weight too
+        t.groupLoad.stamp = s_.now;
         attachNewTask(t, cpu);
         activate(t, cpu, Place::Fork, false);
     }
