@@ -260,39 +260,44 @@ TEST(LessonScenario, WhatIfLessonSetsUpAndStartsTheComparison) {
     EXPECT_EQ(window.session()->topology->name, "kunpeng920-24");
 }
 
-// Lesson 14's workload is a file of the installed resources ("@data/workloads/cgroups.json"):
-// the panel gets its path and the comparison of its task groups runs.
-TEST(LessonScenario, AWorkloadFileOfTheResourcesRuns) {
-    MainWindow window;
+// `lesson`'s scenario loaded in `window` (shown at 1400x900) and its what-if run to the end: its
+// result, or null (and the test failed) when it did not finish or failed.
+const WhatIfResult* lessonWhatIf(MainWindow& window, const QString& lesson) {
     window.resize(1400, 900);
     window.show();
     WhatIfPanel* panel = window.whatIfPanel();
     QSignalSpy finished(panel, &WhatIfPanel::finished);
-    ASSERT_TRUE(window.showLesson(QStringLiteral("14-task-groups"), true).isEmpty());
-    const WhatIfRequest q = panel->request();
+    const QString error = window.showLesson(lesson, true);
+    EXPECT_TRUE(error.isEmpty()) << error.toStdString();
+    const bool done = error.isEmpty() && finished.wait(120'000);
+    EXPECT_TRUE(done) << panel->statusText().toStdString();
+    if (!done) return nullptr;
+    const WhatIfResult& r = panel->runner()->result();
+    EXPECT_TRUE(r.error.empty()) << r.error;
+    EXPECT_TRUE(r.setup);
+    return r.error.empty() && r.setup ? &r : nullptr;
+}
+
+// Lesson 14's workload is a file of the installed resources ("@data/workloads/cgroups.json"):
+// the panel gets its path and the comparison of its task groups runs.
+TEST(LessonScenario, AWorkloadFileOfTheResourcesRuns) {
+    MainWindow window;
+    const WhatIfResult* r = lessonWhatIf(window, QStringLiteral("14-task-groups"));
+    ASSERT_TRUE(r);
+    const WhatIfRequest q = window.whatIfPanel()->request();
     EXPECT_EQ(q.workload, resourcesDir() + "/workloads/cgroups.json");
     EXPECT_EQ(q.compare, "task-groups");
-    ASSERT_TRUE(finished.wait(120'000)) << panel->statusText().toStdString();
-    const WhatIfResult& r = panel->runner()->result();
-    ASSERT_TRUE(r.error.empty()) << r.error;
-    ASSERT_TRUE(r.setup);
-    EXPECT_EQ(r.setup->workload.groups.size(), 2u);
-    for (const auto& run : r.runs) EXPECT_TRUE(run.error.empty()) << run.error;
+    EXPECT_EQ(r->setup->workload.groups.size(), 2u);
+    for (const auto& run : r->runs) EXPECT_TRUE(run.error.empty()) << run.error;
 }
 
 // Lesson 7 opens the bundled trace (the window takes its 2-CPU sidecar topology) and runs the
 // trace's own tasks on a Kunpeng 920, CLS off vs on, in the what-if panel.
 TEST(LessonScenario, TraceWhatIfLessonRunsTheTracesTasksOnThePreset) {
     MainWindow window;
-    window.resize(1400, 900);
-    window.show();
-    WhatIfPanel* panel = window.whatIfPanel();
-    QSignalSpy finished(panel, &WhatIfPanel::finished);
-    ASSERT_TRUE(window.showLesson(QStringLiteral("07-what-if-on-a-recorded-trace"), true).isEmpty());
-    ASSERT_TRUE(finished.wait(120'000)) << panel->statusText().toStdString();
-    const WhatIfResult& r = panel->runner()->result();
-    ASSERT_TRUE(r.error.empty()) << r.error;
-    ASSERT_TRUE(r.setup);
+    const WhatIfResult* result = lessonWhatIf(window, QStringLiteral("07-what-if-on-a-recorded-trace"));
+    ASSERT_TRUE(result);
+    const WhatIfResult& r = *result;
     EXPECT_EQ(r.setup->topology->name, "kunpeng920-24");
     EXPECT_EQ(r.setup->request.compare, "cls");
     EXPECT_TRUE(r.setup->request.trace.has_value());

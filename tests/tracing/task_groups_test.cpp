@@ -43,13 +43,23 @@ TEST(TaskGroups, CgroupV2GroupIsWhereTheCpuControllerStops) {
     EXPECT_EQ(taskGroupFrom("0::/\n", kAutogroup, true, cpuDownTo(enabled)), "autogroup-179");
 }
 
+// A fake file tree under the scratch directory's `name`, emptied first: put(path, text) writes
+// one file, making its directories.
+struct FakeTree {
+    std::filesystem::path root;
+    explicit FakeTree(const std::string& name) : root(std::filesystem::path(SCHEDSCOPE_TEST_SCRATCH) / name) {
+        std::filesystem::remove_all(root);
+    }
+    void put(const std::string& rel, const std::string& text) const {
+        std::filesystem::create_directories((root / rel).parent_path());
+        std::ofstream(root / rel) << text;
+    }
+};
+
 TEST(TaskGroups, SnapshotReadsAProcTreeAndItsThreads) {
-    const std::filesystem::path proc = std::filesystem::path(SCHEDSCOPE_TEST_SCRATCH) / "task-groups-proc";
-    std::filesystem::remove_all(proc);
-    auto put = [&](const std::string& rel, const std::string& text) {
-        std::filesystem::create_directories((proc / rel).parent_path());
-        std::ofstream(proc / rel) << text;
-    };
+    const FakeTree tree("task-groups-proc");
+    const std::filesystem::path& proc = tree.root;
+    auto put = [&tree](const std::string& rel, const std::string& text) { tree.put(rel, text); };
     put("sys/kernel/sched_autogroup_enabled", "1\n");
     put("10/cgroup", "1:cpu:/\n");
     put("10/autogroup", "/autogroup-5 nice 0\n");
@@ -72,12 +82,9 @@ TEST(TaskGroups, SnapshotReadsAProcTreeAndItsThreads) {
 // The shares of the groups a snapshot finds: an autogroup's nice weight, a v2 cgroup's
 // cpu.weight scaled to 1024, a v1 cgroup's cpu.shares
 TEST(TaskGroups, SnapshotReadsEachGroupsShares) {
-    const std::filesystem::path root = std::filesystem::path(SCHEDSCOPE_TEST_SCRATCH) / "task-groups-shares";
-    std::filesystem::remove_all(root);
-    auto put = [&](const std::string& rel, const std::string& text) {
-        std::filesystem::create_directories((root / rel).parent_path());
-        std::ofstream(root / rel) << text;
-    };
+    const FakeTree tree("task-groups-shares");
+    const std::filesystem::path& root = tree.root;
+    auto put = [&tree](const std::string& rel, const std::string& text) { tree.put(rel, text); };
     put("proc/sys/kernel/sched_autogroup_enabled", "1\n");
     put("proc/10/cgroup", "0::/user.slice\n");
     put("proc/10/autogroup", "/autogroup-5 nice 5\n");
