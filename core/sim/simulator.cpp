@@ -13,6 +13,7 @@
 #include "sim/asym_packing.h"
 #include "sim/cpu_capacity.h"
 #include "sim/fair_rq.h"
+#include "sim/group_runqueues.h"
 #include "sim/load_balance.h"
 #include "sim/numa_balancing.h"
 #include "sim/select_task_rq.h"
@@ -51,8 +52,6 @@ struct Event {
 // share of what the model gives for the placement (staleSpeeds() checks it), and a switch of
 // its own always gives it the exact speed.
 constexpr double kRetimeTolerance = 1e-4;
-// how often a task group's load is summed afresh over all its CPUs (Engine::refreshGroupLoad())
-constexpr int64_t kGroupLoadRefreshNs = 1000000;
 // groups x CPUs the simulator keeps a group runqueue for (48 bytes each: 480 MB at most)
 constexpr size_t kMaxGroupRunqueues = 10'000'000;
 bool sameSpeed(double fresh, double kept) { return std::abs(fresh - kept) <= kRetimeTolerance * kept; }
@@ -579,7 +578,7 @@ private:
     void updateGroupOn(int g, int cpu, int joining) {
         TaskGroupState& grp = s_.groups[static_cast<size_t>(g)];
         GroupOnCpu& here = grp.onCpu[static_cast<size_t>(cpu)];
-        const double cfsLoad = refreshGroupLoad(grp, cpu);
+        const double cfsLoad = refreshGroupLoad(grp, cpu, s_.tasks, s_.now);
         here.shares = calcGroupShares(grp, cpu, cfsLoad);
         for (int m : here.attached) {
             Task& t = task(m);
@@ -589,48 +588,9 @@ private:
             if (w != t.weight) setTaskWeight(t, cpu, w, true);
         }
     }
-    // The group's runqueue load average on `cpu` (its attached tasks', blocked ones too), which
-    // becomes that CPU's contribution to tg->load_avg. As the kernel's update_blocked_averages()
-    // refreshes the contributions of CPUs that saw no event of the group, every contribution is
-    // summed afresh once a millisecond (update_tg_load_avg()'s own rate limit); without it a
-    // task's load left on a CPU it slept on made its one-task group weigh half where it woke.
-    double refreshGroupLoad(TaskGroupState& grp, int cpu) {
-        if (s_.now - grp.refreshedAt >= kGroupLoadRefreshNs) {
-            grp.refreshedAt = s_.now;
-            grp.loadAvg = 0;
-            for (size_t c = 0; c < grp.onCpu.size(); ++c) {
-                GroupOnCpu& on = grp.onCpu[c];
-                if (on.attached.empty() && on.loadContrib == 0) continue;
-                on.loadContrib = attachedLoad(on);
-                grp.loadAvg += on.loadContrib;
-            }
-            return grp.onCpu[static_cast<size_t>(cpu)].loadContrib;
-        }
-        GroupOnCpu& here = grp.onCpu[static_cast<size_t>(cpu)];
-        const double load = attachedLoad(here);
-        grp.loadAvg = std::max(0.0, grp.loadAvg + load - here.loadContrib);
-        here.loadContrib = load;
-        return load;
-    }
-    double attachedLoad(const GroupOnCpu& on) const {
-        double load = 0;
-        for (int m : on.attached) load += s_.tasks[static_cast<size_t>(m)].groupLoad.peek(s_.now);
-        return load;
-    }
-    // `t` is counted in its group's runqueue on `cpu` (-1: on none, it exited): where its load
-    // average is attached. A task that moves takes its load along; the CPU it left contributes
-    // what remains there.
+    // (group_runqueues.h) where `t`'s load is counted in its group: `cpu`, or none (-1)
     void attachToGroupCpu(Task& t, int cpu) {
-        if (t.group < 0 || t.groupCpu == cpu) return;
-        TaskGroupState& grp = s_.groups[static_cast<size_t>(t.group)];
-        const int from = t.groupCpu;
-        if (from >= 0) {
-            std::vector<int>& list = grp.onCpu[static_cast<size_t>(from)].attached;
-            list.erase(std::find(list.begin(), list.end(), t.id));
-        }
-        if (cpu >= 0) grp.onCpu[static_cast<size_t>(cpu)].attached.push_back(t.id);
-        t.groupCpu = cpu;
-        if (from >= 0) refreshGroupLoad(grp, from);
+        if (t.group >= 0) sim::attachToGroupCpu(s_.groups[static_cast<size_t>(t.group)], t, cpu, s_.tasks, s_.now);
     }
     // reweight_entity(): `t`'s weight on `cpu`, where it is queued (or curr) when `queued`; its
     // load average scales with it (load_avg is the weight times load_sum over the divider) and
