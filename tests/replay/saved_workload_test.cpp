@@ -27,6 +27,9 @@ TEST_P(SavedWorkload, ReadsBackAsTheSameWorkloadAndTheSameRun) {
     replay::ReplayOptions o;
     o.recordedConfig = {"sidecar", findProfile("linux-6.12"), true, true, false};
     o.whatIf = o.recordedConfig;
+    auto groups = tracing::readGroupsSidecar(path);  // a recording that has one runs in its groups
+    ASSERT_TRUE(groups.ok()) << groups.error();
+    o.taskGroups = *groups;
     auto r = replay::replayTrace(*store, path, topo, topo, o);
     ASSERT_TRUE(r.ok()) << r.error();
     const workload::Workload& original = r->derived.workload;  // what both runs ran
@@ -42,6 +45,11 @@ TEST_P(SavedWorkload, ReadsBackAsTheSameWorkloadAndTheSameRun) {
         EXPECT_EQ(b.affinity.toList(), a.affinity.toList()) << a.name;
         EXPECT_EQ(b.startAtBegin, a.startAtBegin) << a.name;
         EXPECT_EQ(b.nice, a.nice) << a.name;
+        ASSERT_EQ(b.group < 0, a.group < 0) << a.name;
+        if (a.group >= 0) {
+            EXPECT_EQ(back->groups[static_cast<size_t>(b.group)].name, original.groups[static_cast<size_t>(a.group)].name);
+            EXPECT_EQ(back->groups[static_cast<size_t>(b.group)].shares, original.groups[static_cast<size_t>(a.group)].shares);
+        }
         ASSERT_EQ(b.script.size(), a.script.size()) << a.name;
         for (size_t k = 0; k < a.script.size(); ++k) {
             EXPECT_EQ(b.script[k].kind, a.script[k].kind) << a.name << " op " << k;
@@ -70,7 +78,7 @@ TEST_P(SavedWorkload, ReadsBackAsTheSameWorkloadAndTheSameRun) {
 
 INSTANTIATE_TEST_SUITE_P(Traces, SavedWorkload,
                          ::testing::Values("replay/pingpong.dat", "replay/hackbench.dat", "replay/forkstorm.dat",
-                                           "record-v6.dat"),
+                                           "record-v6.dat", "replay/job-beside-session.dat"),
                          [](const auto& info) { return schedscope::test::traceTestName(info.param); });
 
 }  // namespace
