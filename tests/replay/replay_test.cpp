@@ -410,7 +410,8 @@ INSTANTIATE_TEST_SUITE_P(Traces, ReplayFidelity,
                                            FidelityCase{"replay/pinned.dat", 0.15}, FidelityCase{"replay/hackbench.dat", 0.15},
                                            FidelityCase{"replay/pingpong-raced-wakeup.dat", 0.15},
                                            FidelityCase{"replay/pingpong-beside-hogs.dat", 0.05}, FidelityCase{"record-v6.dat", 0.15},
-                                           FidelityCase{"replay/job-beside-session.dat", 0.20}),
+                                           FidelityCase{"replay/job-beside-session.dat", 0.20},
+                                           FidelityCase{"replay/job-in-cgroups.dat", 0.15}),
                          [](const auto& info) { return schedscope::test::traceTestName(info.param.trace); });
 
 // Two CPU hogs of another session were running when the window opened, one on each CPU, and a
@@ -521,6 +522,42 @@ TEST(ReplayTraces, AJobBesideAnotherSessionGetsItsGroupsShare) {
         const auto& jobGroup = grouped->derived.workload.groups.at(static_cast<size_t>(job->group));
         EXPECT_EQ(jobGroup.name, "autogroup-1") << "the recorder's session";
         EXPECT_LT(grouped->baseline->metrics.tasks[j].completionS, flat->baseline->metrics.tasks[j].completionS - 0.1) << profile;
+    }
+}
+
+// job-in-cgroups.dat: `./spin 600` recorded from a cgroup v1 cpu cgroup of cpu.shares 2048
+// (/ssA) while three `./spin 2500` ran in one of 512 (/ssB), on 2 CPUs. The recorder read both
+// shares; in their groups the job's entity outweighs the hogs' share of its CPU four times over
+// and the replay ends within 10% of the recording under every profile; as equal tasks 25-30% late.
+TEST(ReplayTraces, CgroupV1SharesWeighTheGroups) {
+    const std::string name = "replay/job-in-cgroups.dat";
+    tracing::EventStore store = load(name);
+    Topology topo = sidecar(name);
+    const auto groups = groupsSidecar(name);
+    ASSERT_TRUE(groups);
+    EXPECT_EQ(groups->sharesOfGroup("/ssA"), 2048);
+    EXPECT_EQ(groups->sharesOfGroup("/ssB"), 512);
+    for (const char* profile : {"linux-6.1", "linux-6.6", "linux-6.12", "linux-7.1"}) {
+        ReplayOptions o = onItsOwnMachine();
+        o.recordedConfig.profile = o.whatIf.profile = findProfile(profile);
+        o.taskGroups = groups;
+        auto grouped = replayTrace(store, name, topo, topo, o);
+        ASSERT_TRUE(grouped.ok()) << grouped.error();
+        o.taskGroups.reset();
+        auto flat = replayTrace(store, name, topo, topo, o);
+        ASSERT_TRUE(flat.ok()) << flat.error();
+        ASSERT_TRUE(grouped->fidelity && flat->fidelity);
+        EXPECT_LT(grouped->fidelity->completionError, 0.10) << profile;
+        EXPECT_GT(flat->fidelity->completionError, 0.20) << profile;
+        int hogs = 0;
+        const workload::Workload& w = grouped->derived.workload;
+        for (const auto& t : w.tasks)
+            if (t.name.starts_with("spin:") && t.startAtBegin) {
+                ASSERT_GE(t.group, 0) << t.name;
+                EXPECT_EQ(w.groups[static_cast<size_t>(t.group)].shares, 512) << t.name;
+                ++hogs;
+            }
+        EXPECT_EQ(hogs, 3);
     }
 }
 
