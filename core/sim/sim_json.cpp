@@ -52,6 +52,32 @@ std::string describeStall(const SimState& s) {
            " task(s) blocked in a Wait, a Barrier or a Take that no task left could end (" + names + ")";
 }
 
+namespace {
+// a workload group's CPU time, by membership (whether or not the run put its tasks in it)
+struct GroupCpuTime {
+    std::string name;
+    int shares = 1024, tasks = 0;
+    double cpuS = 0, share = 0;  // its tasks' CPU time, and its share of all the tasks'
+};
+std::vector<GroupCpuTime> groupCpuTimes(const SimState& s, const workload::Workload& wl) {
+    std::vector<GroupCpuTime> out;
+    out.reserve(wl.groups.size());
+    for (const auto& g : wl.groups) out.push_back({g.name, g.shares, 0, 0, 0});
+    if (out.empty()) return out;
+    double allS = 0;
+    for (size_t i = 0; i < s.tasks.size() && i < wl.tasks.size(); ++i) {
+        const double cpuS = static_cast<double>(s.tasks[i].cpuTime.total()) / 1e9;
+        allS += cpuS;
+        const int g = wl.tasks[i].group;
+        if (g < 0 || static_cast<size_t>(g) >= out.size()) continue;
+        out[static_cast<size_t>(g)].cpuS += cpuS;
+        ++out[static_cast<size_t>(g)].tasks;
+    }
+    for (auto& g : out) g.share = allS > 0 ? g.cpuS / allS : 0.0;
+    return out;
+}
+}  // namespace
+
 std::vector<std::pair<std::string, double>> summaryMetrics(SimState& s, const workload::Workload& wl) {
     const double el = elapsedS(s);
     double total = 0;
@@ -75,20 +101,8 @@ std::vector<std::pair<std::string, double>> summaryMetrics(SimState& s, const wo
     const bool handsOff = std::any_of(wl.tasks.begin(), wl.tasks.end(), [](const auto& t) { return t.handoffKB > 0; });
     if (handsOff) out.emplace_back("handoff_ms", s.metrics.handoffNs / 1e6);
     for (auto& spread : placementSpread(s)) out.push_back(std::move(spread));
-    // the workload's task groups: each one's share of the CPU time its tasks got, by membership
-    // (the same keys when the run put every task in one group, --compare task-groups' off side)
-    if (!wl.groups.empty()) {
-        std::vector<double> groupNs(wl.groups.size(), 0.0);
-        double allNs = 0;
-        for (size_t i = 0; i < s.tasks.size() && i < wl.tasks.size(); ++i) {
-            const double ns = static_cast<double>(s.tasks[i].cpuTime.total());
-            allNs += ns;
-            const int g = wl.tasks[i].group;
-            if (g >= 0 && static_cast<size_t>(g) < groupNs.size()) groupNs[static_cast<size_t>(g)] += ns;
-        }
-        for (size_t g = 0; g < wl.groups.size(); ++g)
-            out.emplace_back("cpu_share_" + wl.groups[g].name, allNs > 0 ? groupNs[g] / allNs : 0.0);
-    }
+    // the same keys when the run put every task in one group (--compare task-groups' off side)
+    for (const GroupCpuTime& g : groupCpuTimes(s, wl)) out.emplace_back("cpu_share_" + g.name, g.share);
     return out;
 }
 
@@ -134,8 +148,12 @@ nlohmann::json simResultToJson(SimState& s, const workload::Workload& wl, const 
         perTask.push_back(rate);
         json byCpu = json::object();
         for (const CpuTimes::Entry& e : t.cpuTime) byCpu[std::to_string(e.cpu)] = static_cast<double>(e.ns) / 1e9;
+        const int group = t.spec->group;
         tasks.push_back({{"id", t.id},
                          {"name", t.spec->name},
+                         {"group", group >= 0 && static_cast<size_t>(group) < wl.groups.size()
+                                       ? json(wl.groups[static_cast<size_t>(group)].name)
+                                       : json(nullptr)},
                          {"throughput", rate},
                          {"work_s", t.workDone / 1e9},
                          {"migrations", t.migrations},
@@ -173,6 +191,12 @@ nlohmann::json simResultToJson(SimState& s, const workload::Workload& wl, const 
         {"events", s.metrics.events},
         {"stalled", stalledJson(s)}};
     for (const auto& [name, mean] : placementSpread(s)) metrics[name] = mean;
+    // the workload's task groups (simulated as groups unless the run put every task in one)
+    json groups = json::array();
+    for (const GroupCpuTime& g : groupCpuTimes(s, wl))
+        groups.push_back({{"name", g.name}, {"shares", g.shares}, {"tasks", g.tasks}, {"cpu_time_s", g.cpuS}, {"cpu_share", g.share}});
+    metrics["task_groups"] = std::move(groups);
+    config["task_groups"] = s.opt.taskGroups && !wl.groups.empty();
     json timeline = json::array();
     for (const auto& p : s.metrics.timeline) timeline.push_back({{"t_s", p.timeS}, {"running", p.running}});
     return {{"config", config}, {"metrics", metrics}, {"tasks", tasks}, {"placement_timeline", timeline}};

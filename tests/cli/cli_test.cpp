@@ -866,6 +866,18 @@ TEST(Cli, CompareTaskGroupsOneForAllAndTheWorkloads) {
     EXPECT_NEAR(web["on"]["mean"].get<double>(), 0.8, 0.05);
     EXPECT_LT(web["off"]["mean"].get<double>(), 0.56);
     EXPECT_NEAR(c["metrics"]["cpu_share_batch"]["on"]["mean"].get<double>() + web["on"]["mean"].get<double>(), 1.0, 1e-9);
+    // one run: each group with its shares, tasks and CPU time, and each task's group
+    const auto one = cliJson("simulate --preset kunpeng920-24 --workload " + file + " --duration 0.5 --json");
+    ASSERT_FALSE(one.is_discarded());
+    EXPECT_EQ(one["config"]["task_groups"], true);
+    ASSERT_EQ(one["metrics"]["task_groups"].size(), 2u);
+    const auto& batch = one["metrics"]["task_groups"][0];
+    EXPECT_EQ(batch["name"], "batch");
+    EXPECT_EQ(batch["shares"], 256);
+    EXPECT_EQ(batch["tasks"], 8);
+    EXPECT_NEAR(batch["cpu_share"].get<double>(), 0.2, 0.03);
+    EXPECT_EQ(one["tasks"][0]["group"], "web");
+    EXPECT_TRUE(cliJson("simulate --preset kunpeng920-24 --workload stream:threads=2 --duration 0.1 --json")["tasks"][0]["group"].is_null());
     CliRun none = cli("simulate --preset kunpeng920-24 --workload stream:threads=4 --compare task-groups");
     EXPECT_EQ(none.status, 2);
     EXPECT_NE(none.err.find("--compare task-groups: the workload has no task groups"), std::string::npos) << none.err;
