@@ -16,18 +16,20 @@ double attachedLoad(const GroupOnCpu& on, const std::vector<Task>& tasks, int64_
 }  // namespace
 
 double refreshGroupLoad(TaskGroupState& group, int cpu, const std::vector<Task>& tasks, int64_t now) {
+    // a parent group's queued weight changes only on its CPU's events: every contribution is current
+    auto loadOf = [&](const GroupOnCpu& on) { return group.hasChildren ? on.queuedWeight : attachedLoad(on, tasks, now); };
     if (now - group.refreshedAt >= kGroupLoadRefreshNs) {
         group.refreshedAt = now;
         group.loadAvg = 0;
         for (GroupOnCpu& on : group.onCpu) {
-            if (on.attached.empty() && on.loadContrib == 0) continue;
-            on.loadContrib = attachedLoad(on, tasks, now);
+            if (on.attached.empty() && on.loadContrib == 0 && on.queuedWeight == 0) continue;
+            on.loadContrib = loadOf(on);
             group.loadAvg += on.loadContrib;
         }
         return group.onCpu[static_cast<size_t>(cpu)].loadContrib;
     }
     GroupOnCpu& here = group.onCpu[static_cast<size_t>(cpu)];
-    const double load = attachedLoad(here, tasks, now);
+    const double load = loadOf(here);
     group.loadAvg = std::max(0.0, group.loadAvg + load - here.loadContrib);
     here.loadContrib = load;
     return load;

@@ -10,8 +10,8 @@
 
 namespace schedscope::sim {
 
-// The group's runqueue load average on `cpu` (its attached tasks'), which becomes that CPU's
-// contribution to tg->load_avg. As the kernel's update_blocked_averages() refreshes the
+// The group's runqueue load average on `cpu` (its attached tasks'; a parent group's, its queued
+// weight), which becomes that CPU's contribution to tg->load_avg. As the kernel's update_blocked_averages() refreshes the
 // contributions of CPUs that saw no event of the group, every contribution is summed afresh
 // once a millisecond (update_tg_load_avg()'s own rate limit): a task's load left on a CPU it
 // slept on made its one-task group weigh half where it woke.

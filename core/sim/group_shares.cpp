@@ -21,4 +21,13 @@ double flattenedWeight(double niceWeight, double shares, double queuedWeight) {
     return std::max(2.0, niceWeight * shares / queuedWeight);
 }
 
+double flattenedWeight(double niceWeight, const std::vector<TaskGroupState>& groups, int group, int cpu) {
+    double w = niceWeight;
+    for (int g = group; g >= 0; g = groups[static_cast<size_t>(g)].parent) {
+        const GroupOnCpu& on = groups[static_cast<size_t>(g)].onCpu[static_cast<size_t>(cpu)];
+        w = on.queuedWeight > 0 ? w * on.shares / on.queuedWeight : on.shares;
+    }
+    return std::max(2.0, w);
+}
+
 }  // namespace schedscope::sim

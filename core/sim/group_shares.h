@@ -1,16 +1,19 @@
 #pragma once
-// Task groups (CONFIG_FAIR_GROUP_SCHED: cgroups with the cpu controller, autogroups), one level
-// deep and flattened. The kernel queues a group's tasks on the group's own runqueue on each CPU
-// and that runqueue, as one entity of weight calc_group_shares(), on the CPU's: a CPU's time is
-// shared between the groups there first and among a group's tasks second. Here the group's
-// tasks stay on the CPU's one queue, each weighing its share of the group's entity:
+// Task groups (CONFIG_FAIR_GROUP_SCHED: cgroups with the cpu controller, autogroups), nested and
+// flattened. The kernel queues a group's tasks, and its child groups as entities, on the group's
+// own runqueue on each CPU, and that runqueue, as one entity of weight calc_group_shares(), on
+// its parent's (the CPU's at the top): a CPU's time is shared between the entities at each level
+// in turn. Here every task stays on the CPU's one queue, weighing its share of each group entity
+// on its way up:
 //
-//     weight(task) = nice weight(task) x shares(group, cpu) / queued nice weight(group, cpu)
+//     weight(task) = nice weight(task) x product over its group and their ancestors g of
+//                    shares(g, cpu) / queued weight(g, cpu)
 //
-// so a group's tasks on a CPU weigh what its entity would, the CPU's load is the sum of its
-// groups' entities (as the root runqueue's is), and a task's load is task_h_load(). The order
-// in which a CPU's tasks run follows one EEVDF queue, not one per group: the shares over time
-// are the kernel's, the order within a slice may not be.
+// where a group's queued weight on a CPU is its queued tasks' nice weights plus the weights of
+// its child groups' entities queued there. A group's tasks on a CPU then weigh what its entity
+// does, the CPU's load is the sum of its top entities' (as the root runqueue's is), and a task's
+// load is task_h_load(). The order in which a CPU's tasks run follows one EEVDF queue, not one
+// per group: the shares over time are the kernel's, the order within a slice may not be.
 #include <cstdint>
 #include <vector>
 
@@ -20,14 +23,22 @@ namespace schedscope::sim {
 
 // A group on one CPU: its runqueue's queued weight and what the group was last charged there.
 struct GroupOnCpu {
-    double queuedWeight = 0;  // cfs_rq->load.weight: nice weights of its queued tasks (curr too)
+    // cfs_rq->load.weight: nice weights of its queued tasks (curr too) and the weights of its
+    // child groups' entities queued here
+    double queuedWeight = 0;
     double shares = 0;        // the group entity's weight there, calc_group_shares()
+    double inParent = 0;      // what its entity adds to its parent's queuedWeight here (0: not queued)
     double loadContrib = 0;   // cfs_rq->tg_load_avg_contrib: its load average when last weighed
     std::vector<int> attached;  // the group's tasks whose load is on this CPU (blocked ones too)
 };
 
 struct TaskGroupState {
     double shares = 1024;     // tg->shares
+    int parent = -1;          // its parent group; -1: the root group
+    // a parent's load on a CPU is its queued weight (its children's load averages are not kept)
+    bool hasChildren = false;
+    std::vector<int> family;  // for a top group (a child of the root): it and every group below it
+    int top = -1;             // the top group it is in (itself for a top group)
     std::vector<int> members;  // task ids
     std::vector<GroupOnCpu> onCpu;
     double loadAvg = 0;  // tg->load_avg: the sum of the CPUs' loadContrib
@@ -42,5 +53,8 @@ double calcGroupShares(const TaskGroupState& g, int cpu, double cfsLoadAvg);
 // A task's weight on a CPU where its group's entity weighs `shares` over `queuedWeight` of nice
 // weight: never below MIN_SHARES' 2 (the kernel's smallest entity weight).
 double flattenedWeight(double niceWeight, double shares, double queuedWeight);
+// The same through every level: `groups` from the task's group up to the root, as
+// `group`'s parent chain on `cpu` gives them.
+double flattenedWeight(double niceWeight, const std::vector<TaskGroupState>& groups, int group, int cpu);
 
 }  // namespace schedscope::sim

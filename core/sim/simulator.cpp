@@ -558,34 +558,48 @@ private:
     }
 
     // ---- task groups (group_shares.h)
-    // `t` joins its group's runqueue on `cpu` (enqueue_entity() -> update_cfs_group()): the
-    // group's entity there weighs anew, and `t` (not queued yet) takes its share of it
+    // `t` joins its group's runqueue on `cpu` (enqueue_entity() -> update_cfs_group() up the
+    // hierarchy): the group entities on its way up weigh anew, and `t` (not queued yet) takes
+    // its share of them
     void joinGroup(Task& t, int cpu) {
         GroupOnCpu& here = s_.groups[static_cast<size_t>(t.group)].onCpu[static_cast<size_t>(cpu)];
         here.queuedWeight += t.niceWeight;
-        updateGroupOn(t.group, cpu, t.id);
-        setTaskWeight(t, cpu, flattenedWeight(t.niceWeight, here.shares, here.queuedWeight), false);
+        updateGroupChain(t.group, cpu, t.id);
+        setTaskWeight(t, cpu, flattenedWeight(t.niceWeight, s_.groups, t.group, cpu), false);
     }
     // `t` left its group's runqueue on `cpu` (dequeued, or moved away: no longer counted there)
     void leaveGroup(const Task& t, int cpu) {
         GroupOnCpu& here = s_.groups[static_cast<size_t>(t.group)].onCpu[static_cast<size_t>(cpu)];
         here.queuedWeight = std::max(0.0, here.queuedWeight - t.niceWeight);
-        updateGroupOn(t.group, cpu, -1);
+        updateGroupChain(t.group, cpu, -1);
     }
-    // update_tg_load_avg() and update_cfs_group() for group `g` on `cpu`: the group's load there
-    // and in all, its entity's weight there, and so the weights of its tasks queued there (but
-    // `joining`, which the caller weighs)
-    void updateGroupOn(int g, int cpu, int joining) {
-        TaskGroupState& grp = s_.groups[static_cast<size_t>(g)];
-        GroupOnCpu& here = grp.onCpu[static_cast<size_t>(cpu)];
-        const double cfsLoad = refreshGroupLoad(grp, cpu, s_.tasks, s_.now);
-        here.shares = calcGroupShares(grp, cpu, cfsLoad);
-        for (int m : here.attached) {
-            Task& t = task(m);
-            if (m == joining) continue;
-            if (t.state != TaskState::Running && t.state != TaskState::Runnable && !t.delayed) continue;
-            const double w = flattenedWeight(t.niceWeight, here.shares, here.queuedWeight);
-            if (w != t.weight) setTaskWeight(t, cpu, w, true);
+    // update_tg_load_avg() and update_cfs_group() for group `g` and its ancestors on `cpu`: each
+    // one's load there and in all and its entity's weight there, which its parent's runqueue
+    // holds while the group has queued weight; then the weights of every task queued there
+    // under the same top group (but `joining`, which the caller weighs)
+    void updateGroupChain(int g, int cpu, int joining) {
+        for (int k = g; k >= 0; k = s_.groups[static_cast<size_t>(k)].parent) {
+            TaskGroupState& grp = s_.groups[static_cast<size_t>(k)];
+            GroupOnCpu& here = grp.onCpu[static_cast<size_t>(cpu)];
+            const double cfsLoad = refreshGroupLoad(grp, cpu, s_.tasks, s_.now);
+            here.shares = calcGroupShares(grp, cpu, cfsLoad);
+            if (grp.parent < 0) continue;
+            GroupOnCpu& up = s_.groups[static_cast<size_t>(grp.parent)].onCpu[static_cast<size_t>(cpu)];
+            const double inParent = here.queuedWeight > 0 ? here.shares : 0.0;
+            up.queuedWeight = std::max(0.0, up.queuedWeight + inParent - here.inParent);
+            here.inParent = inParent;
+        }
+        const TaskGroupState& top = s_.groups[static_cast<size_t>(s_.groups[static_cast<size_t>(g)].top)];
+        for (int h : top.family) {
+            const TaskGroupState& member = s_.groups[static_cast<size_t>(h)];
+            if (member.onCpu.empty()) continue;  // no task in it or below it
+            for (int m : member.onCpu[static_cast<size_t>(cpu)].attached) {
+                Task& t = task(m);
+                if (m == joining) continue;
+                if (t.state != TaskState::Running && t.state != TaskState::Runnable && !t.delayed) continue;
+                const double w = flattenedWeight(t.niceWeight, s_.groups, t.group, cpu);
+                if (w != t.weight) setTaskWeight(t, cpu, w, true);
+            }
         }
     }
     // (group_runqueues.h) where `t`'s load is counted in its group: `cpu`, or none (-1)
@@ -1488,7 +1502,7 @@ private:
             updateTaskPelt(task(r.curr));
             updateCpuPelt(cpu);
             // entity_tick() -> update_cfs_group(): the group's entity weight follows its load
-            if (const int g = task(r.curr).group; g >= 0) updateGroupOn(g, cpu, -1);
+            if (const int g = task(r.curr).group; g >= 0) updateGroupChain(g, cpu, -1);
             updateMisfitStatus(s_, cpu, r.curr);  // task_tick_fair()
             if (memoryFollowsNs_ > 0) {
                 numaMemoryFollows(cpu);
@@ -1713,7 +1727,29 @@ Result<std::unique_ptr<SimState>> makeSimState(const Topology& topo, const Domai
             return Error{"workload group '" + wl.groups[g].name + "': shares " + std::to_string(shares) + " outside " +
                          std::to_string(workload::kMinGroupShares) + ".." + std::to_string(workload::kMaxGroupShares)};
         s->groups[g].shares = shares;
+        const int parent = wl.groups[g].parent;
+        if (parent >= static_cast<int>(wl.groups.size()) || parent == static_cast<int>(g))
+            return Error{"workload group '" + wl.groups[g].name + "': its parent " + std::to_string(parent) +
+                         " is not another of the workload's groups"};
+        s->groups[g].parent = parent;
+        if (parent >= 0) s->groups[static_cast<size_t>(parent)].hasChildren = true;
     }
+    // each group's top group (a child of the root), and each top group's family (itself first)
+    for (size_t g = 0; g < s->groups.size(); ++g) {
+        int top = static_cast<int>(g);
+        for (int depth = 0; s->groups[static_cast<size_t>(top)].parent >= 0; ++depth) {
+            if (depth > workload::kMaxGroupDepth)
+                return Error{"workload group '" + wl.groups[g].name + "': its parents do not reach the root group within " +
+                             std::to_string(workload::kMaxGroupDepth) + " levels"};
+            top = s->groups[static_cast<size_t>(top)].parent;
+        }
+        s->groups[g].top = top;
+    }
+    for (size_t g = 0; g < s->groups.size(); ++g)
+        if (static_cast<size_t>(s->groups[g].top) == g) s->groups[g].family.push_back(static_cast<int>(g));
+    for (size_t g = 0; g < s->groups.size(); ++g)
+        if (static_cast<size_t>(s->groups[g].top) != g)
+            s->groups[static_cast<size_t>(s->groups[g].top)].family.push_back(static_cast<int>(g));
     for (size_t i = 0; i < wl.tasks.size(); ++i) {
         const auto& spec = wl.tasks[i];
         Task& t = s->tasks[i];
@@ -1750,14 +1786,21 @@ Result<std::unique_ptr<SimState>> makeSimState(const Topology& topo, const Domai
     }
     // a runqueue per CPU for each group with tasks (a group only listed takes none): bounded, as
     // 200,000 tasks in their own groups on 4096 CPUs would want tens of GB
+    // (a group without tasks of its own needs them when one below it has tasks: its entity is
+    // queued on its parent's runqueues as theirs are)
+    std::vector<char> needed(s->groups.size(), 0);
+    for (size_t g = 0; g < s->groups.size(); ++g)
+        if (!s->groups[g].members.empty())
+            for (int k = static_cast<int>(g); k >= 0 && !needed[static_cast<size_t>(k)]; k = s->groups[static_cast<size_t>(k)].parent)
+                needed[static_cast<size_t>(k)] = 1;
     size_t groupRunqueues = 0;
-    for (const auto& g : s->groups) groupRunqueues += g.members.empty() ? 0 : static_cast<size_t>(n);
+    for (size_t g = 0; g < s->groups.size(); ++g) groupRunqueues += needed[g] ? static_cast<size_t>(n) : 0;
     if (groupRunqueues > kMaxGroupRunqueues)
-        return Error{"simulate: " + std::to_string(groupRunqueues / static_cast<size_t>(n)) + " task groups with tasks on " +
+        return Error{"simulate: " + std::to_string(groupRunqueues / static_cast<size_t>(n)) + " task groups in use on " +
                      std::to_string(n) + " CPUs need " + std::to_string(groupRunqueues) + " group runqueues, more than the " +
                      std::to_string(kMaxGroupRunqueues) + " the simulator keeps (put tasks in fewer groups)"};
-    for (auto& g : s->groups)
-        if (!g.members.empty()) g.onCpu.assign(static_cast<size_t>(n), GroupOnCpu{});
+    for (size_t g = 0; g < s->groups.size(); ++g)
+        if (needed[g]) s->groups[g].onCpu.assign(static_cast<size_t>(n), GroupOnCpu{});
     setUpCapacities(*s);
     return s;
 }

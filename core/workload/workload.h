@@ -71,16 +71,20 @@ struct TaskSpec {
     std::vector<Op> script;
 };
 
-// A task group: the fair class shares a CPU between the groups present there by their shares
-// first, and among a group's tasks by their weights second (CONFIG_FAIR_GROUP_SCHED).
+// A task group: the fair class shares a CPU between the entities queued there by their weights,
+// a group being one entity in its parent's runqueue (the root's at the top) and its tasks and
+// child groups entities in its own (CONFIG_FAIR_GROUP_SCHED).
 struct TaskGroupSpec {
     std::string name;  // "autogroup-12", "/system.slice/db.service"
     // tg->shares: cgroup v1 cpu.shares, v2 cpu.weight x 1024 / 100, an autogroup's nice weight
     int shares = 1024;
+    int parent = -1;  // index into Workload::groups of the group it is a child of; -1: the root group
 };
 // tg->shares' bounds (MIN_SHARES, MAX_SHARES in kernel/sched/sched.h)
 constexpr int kMinGroupShares = 2;
 constexpr int kMaxGroupShares = 1 << 18;
+// how deep groups may nest below the root (a parent chain longer than this is refused)
+constexpr int kMaxGroupDepth = 32;
 
 struct Workload {
     std::string name;  // "stream", "custom"...

@@ -265,8 +265,9 @@ Result<Workload> parse(const std::string& text, const std::string& origin, int c
             return Error{origin + ": duration_s must be a number of seconds in (0, 100000]"};
         w.durationS = d.get<double>();
     }
-    // "groups": {"NAME": {"shares": N}}: the groups' shares; a task's group not listed there
-    // has the default 1024 (cpu.weight 100, an autogroup at nice 0)
+    // "groups": {"NAME": {"shares": N, "parent": "NAME"}}: the groups' shares and parents; a
+    // task's group not listed there has the default 1024 (cpu.weight 100, an autogroup at nice
+    // 0) and the root group for its parent
     std::map<std::string, int> groupIndex;
     auto groupOf = [&](const std::string& name) {
         auto [it, added] = groupIndex.emplace(name, static_cast<int>(w.groups.size()));
@@ -283,10 +284,27 @@ Result<Workload> parse(const std::string& text, const std::string& origin, int c
                 }))
                 return Error{origin + ": a group name must be a non-empty string without control characters"};
             if (!it.value().is_object()) return Error{gw + ": must be an object, {\"shares\": N}"};
-            if (auto known = onlyKnownFields(it.value(), {"shares"}, gw); !known) return Error{known.error()};
+            if (auto known = onlyKnownFields(it.value(), {"shares", "parent"}, gw); !known) return Error{known.error()};
             auto shares = intField(it.value(), "shares", 1024, kMinGroupShares, kMaxGroupShares, gw);
             if (!shares) return Error{shares.error()};
             w.groups[static_cast<size_t>(groupOf(it.key()))].shares = static_cast<int>(*shares);
+        }
+        // parents once every listed group has its index: a parent must be one of them
+        for (auto it = groups.begin(); it != groups.end(); ++it) {
+            if (!it.value().contains("parent")) continue;
+            const std::string gw = origin + ": group '" + it.key() + "'";
+            auto parent = stringField(it.value(), "parent", "", gw);
+            if (!parent) return Error{parent.error()};
+            if (!groups.contains(*parent)) return Error{gw + ": its parent '" + *parent + "' is not one of the groups listed"};
+            w.groups[static_cast<size_t>(groupIndex.at(it.key()))].parent = groupIndex.at(*parent);
+        }
+        // a parent chain must reach the root group
+        for (size_t g = 0; g < w.groups.size(); ++g) {
+            int depth = 0;
+            for (int p = w.groups[g].parent; p >= 0; p = w.groups[static_cast<size_t>(p)].parent)
+                if (++depth > kMaxGroupDepth)
+                    return Error{origin + ": group '" + w.groups[g].name + "': its parents do not reach the root group within " +
+                                 std::to_string(kMaxGroupDepth) + " levels (a cycle, or nested too deep)"};
         }
     }
     std::map<std::string, int> byName;

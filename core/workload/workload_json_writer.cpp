@@ -58,7 +58,12 @@ json workloadToJson(const Workload& w, int cpuCount) {
     if (w.durationS > 0) doc["duration_s"] = w.durationS;
     if (!w.groups.empty()) {
         json groups = json::object();
-        for (const TaskGroupSpec& g : w.groups) groups[g.name] = {{"shares", g.shares}};
+        for (const TaskGroupSpec& g : w.groups) {
+            json jg = {{"shares", g.shares}};
+            if (g.parent >= 0 && static_cast<size_t>(g.parent) < w.groups.size())
+                jg["parent"] = w.groups[static_cast<size_t>(g.parent)].name;
+            groups[g.name] = std::move(jg);
+        }
         doc["groups"] = std::move(groups);
     }
     json tasks = json::array();

@@ -12,9 +12,14 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
         return 0;
     }
     const auto n = static_cast<int>(w->tasks.size());
-    for (const auto& g : w->groups)
+    for (const auto& g : w->groups) {
         if (g.name.empty() || g.shares < schedscope::workload::kMinGroupShares || g.shares > schedscope::workload::kMaxGroupShares)
             std::abort();
+        // parents in range, and every chain reaches the root within the depth bound
+        int depth = 0;
+        for (int p = g.parent; p >= 0; p = w->groups[static_cast<size_t>(p)].parent)
+            if (p >= static_cast<int>(w->groups.size()) || ++depth > schedscope::workload::kMaxGroupDepth) std::abort();
+    }
     for (const auto& t : w->tasks) {
         if (t.nice < -20 || t.nice > 19) std::abort();
         if (!t.affinity.empty() && t.affinity.last() >= 24) std::abort();

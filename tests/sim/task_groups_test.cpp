@@ -88,6 +88,42 @@ TEST(TaskGroups, SharesWeighGroupsAndNiceWeighsTasksWithin) {
     EXPECT_NEAR(s[2], 1.0 * 335 / (1024 + 335), 0.05);
 }
 
+// Nested groups share at each level: a slice of two child groups with a hog each beside a group
+// with one hog, on one CPU: the slice and the lone group half each, the slice's two a quarter
+// each (cgroup v2's /system.slice/a.service and b.service beside /user.slice). Flattened to
+// their leaves the three would get a third each.
+TEST(TaskGroups, NestedGroupsShareAtEachLevel) {
+    const Topology topo = cores(1);
+    for (const std::string profile : {"linux-6.1", "linux-6.12"}) {
+        workload::Workload wl;
+        wl.groups = {{"slice", 1024, -1}, {"a", 1024, 0}, {"b", 1024, 0}, {"user", 1024, -1}};
+        wl.tasks = {hog("a", 1), hog("b", 2), hog("u", 3)};
+        const auto nested = cpuSeconds(topo, wl, profile, 2.0);
+        ASSERT_EQ(nested.size(), 3u);
+        EXPECT_NEAR(nested[0], 0.5, 0.03) << profile;
+        EXPECT_NEAR(nested[1], 0.5, 0.03) << profile;
+        EXPECT_NEAR(nested[2], 1.0, 0.03) << profile;
+        wl.groups[1].parent = wl.groups[2].parent = -1;
+        const auto leaves = cpuSeconds(topo, wl, profile, 2.0);
+        for (double s : leaves) EXPECT_NEAR(s, 2.0 / 3, 0.03) << profile << ": three top groups, a third each";
+    }
+}
+
+// A group's own tasks and its child groups' entities share its runqueue (cgroup v1 lets a
+// group hold both): task x beside child q's entity, whose two tasks split q's half.
+TEST(TaskGroups, AGroupsTasksAndChildGroupsShareItsRunqueue) {
+    const Topology topo = cores(1);
+    workload::Workload wl;
+    wl.groups = {{"p", 1024, -1}, {"q", 1024, 0}};
+    wl.tasks = {hog("x", 0), hog("y", 1), hog("z", 1), hog("root", -1)};
+    const auto s = cpuSeconds(topo, wl, "linux-6.12", 4.0);
+    ASSERT_EQ(s.size(), 4u);
+    EXPECT_NEAR(s[3], 2.0, 0.05) << "the root task against p's entity: half";
+    EXPECT_NEAR(s[0], 1.0, 0.05) << "x against q's entity: half of p's half";
+    EXPECT_NEAR(s[1], 0.5, 0.05);
+    EXPECT_NEAR(s[2], 0.5, 0.05);
+}
+
 // One group for every task changes nothing of how they share: a CPU's tasks weigh in the same
 // proportions, whatever the group's entity weighs.
 TEST(TaskGroups, OneGroupForAllSharesAsNoGroup) {
@@ -131,11 +167,12 @@ TEST(TaskGroups, TheBalancerWeighsGroupsNotTasks) {
 TEST(TaskGroups, RunqueueWeightsStayTheSumOfTheirTasks) {
     const Topology topo = cores(4);
     workload::Workload wl;
-    wl.groups = {{"a", 1024}, {"b", 512}, {"c", 4096}};
+    // "c" below "a", "d" below "c" (three levels), "b" at the top
+    wl.groups = {{"a", 1024, -1}, {"b", 512, -1}, {"c", 4096, 0}, {"d", 300, 2}};
     for (int i = 0; i < 12; ++i) {
         workload::TaskSpec t;
         t.name = "t" + std::to_string(i);
-        t.group = i % 4 == 3 ? -1 : i % 3;  // a quarter in the root group
+        t.group = i % 4 == 3 ? -1 : i % 5 == 0 ? 3 : i % 3;  // a quarter in the root group
         t.nice = (i % 5) - 2;
         workload::Op run = op(OpKind::Run, 0.7e6 + 0.1e6 * i), sleep = op(OpKind::Sleep, 0.4e6 + 0.2e6 * (i % 3));
         run.jitter = sleep.jitter = 0.5;
@@ -163,14 +200,26 @@ TEST(TaskGroups, RunqueueWeightsStayTheSumOfTheirTasks) {
                     continue;
                 }
                 groupWeight[static_cast<size_t>(t.group)] += t.niceWeight;
-                const GroupOnCpu& g = s.groups[static_cast<size_t>(t.group)].onCpu[static_cast<size_t>(r.id)];
-                ASSERT_NEAR(t.weight, flattenedWeight(t.niceWeight, g.shares, g.queuedWeight), 1e-9)
-                    << "task " << t.id << " at " << s.now;
+                // its nice weight times its share of each entity on the way up
+                double product = t.niceWeight;
+                for (int k = t.group; k >= 0; k = s.groups[static_cast<size_t>(k)].parent) {
+                    const GroupOnCpu& g = s.groups[static_cast<size_t>(k)].onCpu[static_cast<size_t>(r.id)];
+                    product *= g.shares / g.queuedWeight;
+                }
+                ASSERT_NEAR(t.weight, std::max(2.0, product), 1e-6 * product) << "task " << t.id << " at " << s.now;
             }
             ASSERT_NEAR(r.loadWeight, weight, 1e-6) << "cpu " << r.id << " at " << s.now;
+            // a group's runqueue holds its queued tasks' nice weights and its queued children's entities
             for (size_t g = 0; g < s.groups.size(); ++g)
-                ASSERT_NEAR(s.groups[g].onCpu[static_cast<size_t>(r.id)].queuedWeight, groupWeight[g], 1e-9)
-                    << "group " << g << "'s runqueue on cpu " << r.id << " holds its queued tasks' nice weights";
+                for (size_t k = 0; k < s.groups.size(); ++k) {
+                    const GroupOnCpu& child = s.groups[k].onCpu[static_cast<size_t>(r.id)];
+                    if (s.groups[k].parent != static_cast<int>(g)) continue;
+                    ASSERT_EQ(child.inParent, child.queuedWeight > 0 ? child.shares : 0.0) << "group " << k << " at " << s.now;
+                    groupWeight[g] += child.inParent;
+                }
+            for (size_t g = 0; g < s.groups.size(); ++g)
+                ASSERT_NEAR(s.groups[g].onCpu[static_cast<size_t>(r.id)].queuedWeight, groupWeight[g], 1e-6)
+                    << "group " << g << "'s runqueue on cpu " << r.id << " at " << s.now;
             // every live task of a group is counted where it is, and only there
             for (size_t g = 0; g < s.groups.size(); ++g) {
                 std::vector<int> here;
@@ -258,7 +307,7 @@ TEST(TaskGroups, TooManyGroupRunqueuesAreRefused) {
     SimOptions o;
     auto st = makeSimState(topo, tree, wl, o);
     ASSERT_FALSE(st.ok());
-    EXPECT_EQ(st.error(), "simulate: 2500 task groups with tasks on 4096 CPUs need 10240000 group runqueues, more than the "
+    EXPECT_EQ(st.error(), "simulate: 2500 task groups in use on 4096 CPUs need 10240000 group runqueues, more than the "
                           "10000000 the simulator keeps (put tasks in fewer groups)");
     for (size_t i = 10; i < wl.tasks.size(); ++i) wl.tasks[i].group = 0;  // the rest listed, empty
     auto fits = makeSimState(topo, tree, wl, o);
@@ -354,7 +403,22 @@ TEST(TaskGroups, WorkloadJsonGroups) {
     EXPECT_EQ(error(R"({"groups":{"db":{"shares":1.5}},)" + task + "}"), "x.json: group 'db': shares must be an integer in 2..262144");
     EXPECT_EQ(error(R"({"groups":{"db":1024},)" + task + "}"), R"(x.json: group 'db': must be an object, {"shares": N})");
     EXPECT_EQ(error(R"({"groups":{"db":{"weight":100}},)" + task + "}"),
-              R"(x.json: group 'db': unknown field "weight" (known here: shares))");
+              R"(x.json: group 'db': unknown field "weight" (known here: shares, parent))");
+    EXPECT_EQ(error(R"({"groups":{"db":{"parent":"sys"}},)" + task + "}"), "x.json: group 'db': its parent 'sys' is not one of the groups listed");
+    EXPECT_EQ(error(R"({"groups":{"a":{"parent":"b"},"b":{"parent":"a"}},)" + task + "}"),
+              "x.json: group 'a': its parents do not reach the root group within 32 levels (a cycle, or nested too deep)");
+    EXPECT_EQ(error(R"({"groups":{"a":{"parent":"a"}},)" + task + "}"),
+              "x.json: group 'a': its parents do not reach the root group within 32 levels (a cycle, or nested too deep)");
+    auto nested = workload::parseWorkloadJson(R"({"groups":{"sys":{},"db":{"parent":"sys","shares":512}},)" + task + "}", "n.json", 4);
+    ASSERT_TRUE(nested.ok()) << nested.error();
+    ASSERT_EQ(nested->groups.size(), 2u);
+    EXPECT_EQ(nested->groups[0].name, "db");
+    EXPECT_EQ(nested->groups[0].parent, 1);
+    EXPECT_EQ(nested->groups[1].parent, -1);
+    const auto again = workload::parseWorkloadJson(workload::workloadToJson(*nested, 4).dump(), "again.json", 4);
+    ASSERT_TRUE(again.ok()) << again.error();
+    EXPECT_EQ(again->groups[0].parent, 1) << "the writer keeps the parent";
+    EXPECT_EQ(again->groups[0].shares, 512);
     EXPECT_EQ(error(R"({"groups":[],)" + task + "}"), R"(x.json: groups must be an object of {"NAME": {"shares": N}})");
     EXPECT_EQ(error(R"({"tasks":[{"name":"a","group":"","script":[{"run_ms":1}]}]})"),
               "x.json: task 'a': group must name a group (absent: the root group)");
