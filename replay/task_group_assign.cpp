@@ -1,5 +1,6 @@
 #include "task_group_assign.h"
 
+#include <functional>
 #include <map>
 
 namespace schedscope::replay {
@@ -12,14 +13,22 @@ int assignTaskGroups(DerivedWorkload& derived, const tracing::TaskGroupSnapshot&
     workload::Workload& w = derived.workload;
     w.groups.clear();
     std::map<std::string, int> index;
+    // the group and the cgroups above it, each once, with its parent
+    std::function<int(const std::string&)> groupIndex = [&](const std::string& name) -> int {
+        if (auto found = index.find(name); found != index.end()) return found->second;
+        const std::string parentName = tracing::parentGroupOf(name);
+        const int parent = parentName.empty() ? -1 : groupIndex(parentName);
+        const int at = static_cast<int>(w.groups.size());
+        index.emplace(name, at);
+        w.groups.push_back({name, snapshot.sharesOfGroup(name), parent});
+        return at;
+    };
     int grouped = 0;
     for (size_t i = 0; i < derived.tasks.size() && i < w.tasks.size(); ++i) {
         w.tasks[i].group = -1;
         const auto it = groupOf.find(derived.tasks[i].pid);
         if (it == groupOf.end() || it->second.empty() || it->second == "/") continue;
-        auto [at, added] = index.emplace(it->second, static_cast<int>(w.groups.size()));
-        if (added) w.groups.push_back({it->second, snapshot.sharesOfGroup(it->second)});
-        w.tasks[i].group = at->second;
+        w.tasks[i].group = groupIndex(it->second);
         ++grouped;
     }
     return grouped;

@@ -36,8 +36,8 @@ std::string taskGroupAssumption(const std::vector<TaskGroupCount>& groups) {
            " task groups (the recording's groups sidecar; cgroups or autogroup sessions, with their task counts): " +
            list() +
            ". As the kernel does, the replay shares a CPU between the groups queued on it by their shares, then among "
-           "their tasks; one level deep (a nested cgroup stands for its deepest group with the cpu controller), and "
-           "the tasks the trace does not keep take no share (--no-task-groups: one group for all)";
+           "their tasks, nested as the cgroups are; the tasks the trace does not keep take no share (--no-task-groups: "
+           "one group for all)";
 }
 
 }  // namespace schedscope::replay

@@ -157,8 +157,14 @@ TaskGroupSnapshot snapshotTaskGroups(const std::string& procRoot, const std::str
         const std::string group = taskGroupFrom(cgroup, autogroup, snap.autogroupEnabled, cpuEnabledUnder);
         snap.groupOf[static_cast<int32_t>(std::stol(name))] = group;
         if (group != "/" && !snap.sharesOf.count(group)) {
-            const auto shares = group.starts_with("autogroup-") ? sharesFromAutogroup(autogroup) : cgroupShares(cgroupRoot, group);
-            if (shares) snap.sharesOf[group] = *shares;
+            if (group.starts_with("autogroup-")) {
+                if (const auto shares = sharesFromAutogroup(autogroup)) snap.sharesOf[group] = *shares;
+            } else {
+                // the cgroups above it are task groups too (the cpu controller reached it through them)
+                for (const std::string& p : prefixesOf(group))
+                    if (!snap.sharesOf.count(p))
+                        if (const auto shares = cgroupShares(cgroupRoot, p)) snap.sharesOf[p] = *shares;
+            }
         }
         // its threads (a trace names threads): in their process's group
         if (DIR* threads = opendir((base + "/task").c_str())) {
@@ -173,6 +179,12 @@ TaskGroupSnapshot snapshotTaskGroups(const std::string& procRoot, const std::str
     }
     closedir(dir);
     return snap;
+}
+
+std::string parentGroupOf(const std::string& group) {
+    if (group.empty() || group[0] != '/') return "";  // an autogroup, or no group
+    const std::string parent = parentOf(group);
+    return parent == "/" ? "" : parent;
 }
 
 std::string groupsSidecarPath(const std::string& tracePath) { return tracePath + ".groups.json"; }

@@ -29,8 +29,8 @@ std::string taskGroupFrom(const std::string& cgroupText, const std::string& auto
 struct TaskGroupSnapshot {
     bool autogroupEnabled = false;
     std::map<int32_t, std::string> groupOf;  // by pid: every task /proc lists
-    // tg->shares by group (cpu.shares, cpu.weight x 1024 / 100, an autogroup's nice weight);
-    // a group not here has the default 1024
+    // tg->shares by group (cpu.shares, cpu.weight x 1024 / 100, an autogroup's nice weight),
+    // the cgroups above a task's group too; a group not here has the default 1024
     std::map<std::string, int> sharesOf;
     int sharesOfGroup(const std::string& group) const {
         auto it = sharesOf.find(group);
@@ -57,6 +57,10 @@ Status writeGroupsSidecar(const std::string& tracePath, const TaskGroupSnapshot&
 Result<std::optional<TaskGroupSnapshot>> readGroupsSidecar(const std::string& tracePath);
 // its text, `path` naming it in errors
 Result<TaskGroupSnapshot> parseGroupsSidecar(const std::string& text, const std::string& path);
+
+// The parent group of `group`: a cgroup's path without its last component, "" for a top group
+// ("/system.slice", an autogroup: children of the root group).
+std::string parentGroupOf(const std::string& group);
 
 // The group of each of `pids` at the time of the trace: the snapshot's, else its parent's by the
 // trace's fork events (a child starts in its parent's group), else "" (not known).

@@ -490,6 +490,48 @@ TEST(ReplayTraces, TaskGroupsOfTheRecordingAreSimulated) {
     }
 }
 
+// Nested cgroups become nested groups: the hogs of pingpong-beside-hogs.dat as two services of
+// one slice (cpu.weight 50 for the slice), the ping-pong in the user slice; the cgroups above a
+// task's group join the workload as its ancestors, with their shares.
+TEST(ReplayTraces, NestedCgroupsBecomeNestedGroups) {
+    const std::string name = "replay/pingpong-beside-hogs.dat";
+    tracing::EventStore store = load(name);
+    Topology topo = sidecar(name);
+    ReplayOptions o = onItsOwnMachine();
+    auto plain = replayTrace(store, name, topo, topo, o);
+    ASSERT_TRUE(plain.ok()) << plain.error();
+    tracing::TaskGroupSnapshot groups;
+    int hog = 0;
+    for (const auto& t : plain->derived.workload.tasks) {
+        const int32_t pid = std::stoi(t.name.substr(t.name.rfind(':') + 1));
+        if (t.name.starts_with("pingpong:") && !t.startAtBegin) continue;
+        groups.groupOf[pid] = t.name.starts_with("spin:") ? "/system.slice/hog" + std::to_string(++hog) + ".service"
+                                                           : "/user.slice/user-0.slice";
+    }
+    groups.sharesOf = {{"/system.slice", 512}};
+    o.taskGroups = groups;
+    auto r = replayTrace(store, name, topo, topo, o);
+    ASSERT_TRUE(r.ok()) << r.error();
+    const workload::Workload& w = r->derived.workload;
+    auto find = [&w](const std::string& g) {
+        for (size_t i = 0; i < w.groups.size(); ++i)
+            if (w.groups[i].name == g) return static_cast<int>(i);
+        return -1;
+    };
+    const int slice = find("/system.slice"), hog1 = find("/system.slice/hog1.service"), hog2 = find("/system.slice/hog2.service"),
+              user = find("/user.slice"), session = find("/user.slice/user-0.slice");
+    ASSERT_TRUE(slice >= 0 && hog1 >= 0 && hog2 >= 0 && user >= 0 && session >= 0);
+    EXPECT_EQ(w.groups[static_cast<size_t>(slice)].parent, -1);
+    EXPECT_EQ(w.groups[static_cast<size_t>(slice)].shares, 512);
+    EXPECT_EQ(w.groups[static_cast<size_t>(hog1)].parent, slice);
+    EXPECT_EQ(w.groups[static_cast<size_t>(hog2)].parent, slice);
+    EXPECT_EQ(w.groups[static_cast<size_t>(hog2)].shares, 1024);
+    EXPECT_EQ(w.groups[static_cast<size_t>(session)].parent, user);
+    EXPECT_EQ(w.groups.size(), 5u);
+    ASSERT_TRUE(r->fidelity.has_value());
+    ASSERT_GE(r->baseline->metrics.completionS, 0) << "every task ran its script in the nested groups";
+}
+
 // job-beside-session.dat: `./spin 600` recorded while six `./spin 2500` of another session
 // (setsid: their own autogroup) kept both CPUs busy. The kernel weighed the two autogroups, not
 // the seven tasks: the job had a CPU to itself (0.57 s of CPU in its 0.62 s), the six hogs shared

@@ -94,12 +94,17 @@ TEST(TaskGroups, SnapshotReadsEachGroupsShares) {
     put("cgroup/cgroup.subtree_control", "cpu memory\n");
     put("cgroup/system.slice/cgroup.subtree_control", "cpu\n");
     put("cgroup/system.slice/db.service/cpu.weight", "200\n");
+    put("cgroup/system.slice/cpu.weight", "50\n");
     put("cgroup/cpu,cpuacct/batch/cpu.shares", "512\n");
     const TaskGroupSnapshot snap = snapshotTaskGroups((root / "proc").string(), (root / "cgroup").string());
     EXPECT_EQ(snap.groupOf.at(10), "/user.slice");
     EXPECT_EQ(snap.groupOf.at(20), "/system.slice/db.service");
     EXPECT_EQ(snap.groupOf.at(30), "/batch");
     EXPECT_EQ(snap.sharesOfGroup("/system.slice/db.service"), 2048) << "cpu.weight 200";
+    EXPECT_EQ(snap.sharesOfGroup("/system.slice"), 512) << "the group above it: cpu.weight 50";
+    EXPECT_EQ(parentGroupOf("/system.slice/db.service"), "/system.slice");
+    EXPECT_EQ(parentGroupOf("/system.slice"), "") << "a top group: the root's child";
+    EXPECT_EQ(parentGroupOf("autogroup-5"), "");
     EXPECT_EQ(snap.sharesOfGroup("/batch"), 512) << "v1 cpu.shares";
     EXPECT_EQ(snap.sharesOfGroup("/user.slice"), 1024) << "no cpu.weight file: the default";
 
