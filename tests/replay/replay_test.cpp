@@ -411,7 +411,8 @@ INSTANTIATE_TEST_SUITE_P(Traces, ReplayFidelity,
                                            FidelityCase{"replay/pingpong-raced-wakeup.dat", 0.15},
                                            FidelityCase{"replay/pingpong-beside-hogs.dat", 0.05}, FidelityCase{"record-v6.dat", 0.15},
                                            FidelityCase{"replay/job-beside-session.dat", 0.20},
-                                           FidelityCase{"replay/job-in-cgroups.dat", 0.15}),
+                                           FidelityCase{"replay/job-in-cgroups.dat", 0.15},
+                                           FidelityCase{"replay/job-beside-slice.dat", 0.10}),
                          [](const auto& info) { return schedscope::test::traceTestName(info.param.trace); });
 
 // Two CPU hogs of another session were running when the window opened, one on each CPU, and a
@@ -530,6 +531,35 @@ TEST(ReplayTraces, NestedCgroupsBecomeNestedGroups) {
     EXPECT_EQ(w.groups.size(), 5u);
     ASSERT_TRUE(r->fidelity.has_value());
     ASSERT_GE(r->baseline->metrics.completionS, 0) << "every task ran its script in the nested groups";
+}
+
+// job-beside-slice.dat: `./spin 600` recorded from a cgroup v1 cpu cgroup /user while two hogs
+// ran in each of /slice/a and /slice/b, on 2 CPUs. /user and /slice weigh alike at the top, so
+// the kernel gave the job a CPU (0.58 s of CPU in 0.6 s) and the slice's four hogs the other.
+// Replayed in the nested groups the baseline ends within 5% under every profile; with the two
+// services as top groups of their own (the nesting lost) 23-25% late, as equal tasks over 30%.
+TEST(ReplayTraces, NestedCgroupsWeighAtEachLevel) {
+    const std::string name = "replay/job-beside-slice.dat";
+    tracing::EventStore store = load(name);
+    Topology topo = sidecar(name);
+    const auto nested = groupsSidecar(name);
+    ASSERT_TRUE(nested);
+    tracing::TaskGroupSnapshot leaves = *nested;  // the services renamed out of the slice
+    for (auto& [pid, group] : leaves.groupOf)
+        if (group.starts_with("/slice/")) group = "/slice-" + group.substr(7);
+    for (const char* profile : {"linux-6.1", "linux-6.6", "linux-6.12", "linux-7.1"}) {
+        auto errorOf = [&](const std::optional<tracing::TaskGroupSnapshot>& groups) {
+            ReplayOptions o = onItsOwnMachine();
+            o.recordedConfig.profile = o.whatIf.profile = findProfile(profile);
+            o.taskGroups = groups;
+            auto r = replayTrace(store, name, topo, topo, o);
+            EXPECT_TRUE(r.ok() && r->fidelity) << (r.ok() ? "no fidelity" : r.error());
+            return r.ok() && r->fidelity ? r->fidelity->completionError : 1.0;
+        };
+        EXPECT_LT(errorOf(nested), 0.05) << profile;
+        EXPECT_GT(errorOf(leaves), 0.15) << profile << ": the slice's services as top groups";
+        EXPECT_GT(errorOf(std::nullopt), 0.25) << profile;
+    }
 }
 
 // job-beside-session.dat: `./spin 600` recorded while six `./spin 2500` of another session
