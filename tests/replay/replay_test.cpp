@@ -77,6 +77,30 @@ ReplayOptions onItsOwnMachine() {
     return o;
 }
 
+// `name` replayed on its own machine under `profile`, its tasks in `groups` (none: one group for all)
+Result<ReplayResult> replayInGroups(const tracing::EventStore& store, const std::string& name, const Topology& topo,
+                                    const char* profile, const std::optional<tracing::TaskGroupSnapshot>& groups) {
+    ReplayOptions o = onItsOwnMachine();
+    o.recordedConfig.profile = o.whatIf.profile = findProfile(profile);
+    o.taskGroups = groups;
+    return replayTrace(store, name, topo, topo, o);
+}
+
+// `name` replayed under `profile` in `groups` and in one group for all, both with their fidelity
+// (nullopt, and the test failed, when either replay failed)
+struct GroupedAndFlat {
+    ReplayResult grouped, flat;
+};
+std::optional<GroupedAndFlat> replayBothWays(const tracing::EventStore& store, const std::string& name, const Topology& topo,
+                                             const char* profile, const std::optional<tracing::TaskGroupSnapshot>& groups) {
+    auto grouped = replayInGroups(store, name, topo, profile, groups);
+    auto flat = replayInGroups(store, name, topo, profile, std::nullopt);
+    const bool ok = grouped.ok() && flat.ok() && grouped->fidelity && flat->fidelity;
+    EXPECT_TRUE(ok) << profile << ": " << (grouped.ok() ? "" : grouped.error()) << (flat.ok() ? "" : flat.error());
+    if (!ok) return std::nullopt;
+    return GroupedAndFlat{std::move(*grouped), std::move(*flat)};
+}
+
 // The ping-pong tasks replayed that way.
 ReplayOptions pingPongOnItsOwnMachine() {
     ReplayOptions o = onItsOwnMachine();
@@ -549,10 +573,7 @@ TEST(ReplayTraces, NestedCgroupsWeighAtEachLevel) {
         if (group.starts_with("/slice/")) group = "/slice-" + group.substr(7);
     for (const char* profile : {"linux-6.1", "linux-6.6", "linux-6.12", "linux-7.1"}) {
         auto errorOf = [&](const std::optional<tracing::TaskGroupSnapshot>& groups) {
-            ReplayOptions o = onItsOwnMachine();
-            o.recordedConfig.profile = o.whatIf.profile = findProfile(profile);
-            o.taskGroups = groups;
-            auto r = replayTrace(store, name, topo, topo, o);
+            auto r = replayInGroups(store, name, topo, profile, groups);
             EXPECT_TRUE(r.ok() && r->fidelity) << (r.ok() ? "no fidelity" : r.error());
             return r.ok() && r->fidelity ? r->fidelity->completionError : 1.0;
         };
@@ -575,15 +596,9 @@ TEST(ReplayTraces, AJobBesideAnotherSessionGetsItsGroupsShare) {
     const auto groups = groupsSidecar(name);
     ASSERT_TRUE(groups);
     for (const char* profile : {"linux-6.1", "linux-6.6", "linux-6.12", "linux-6.18.33"}) {
-        ReplayOptions o = onItsOwnMachine();
-        o.recordedConfig.profile = o.whatIf.profile = findProfile(profile);
-        o.taskGroups = groups;
-        auto grouped = replayTrace(store, name, topo, topo, o);
-        ASSERT_TRUE(grouped.ok()) << grouped.error();
-        o.taskGroups.reset();
-        auto flat = replayTrace(store, name, topo, topo, o);
-        ASSERT_TRUE(flat.ok()) << flat.error();
-        ASSERT_TRUE(grouped->fidelity && flat->fidelity);
+        auto both = replayBothWays(store, name, topo, profile, groups);
+        ASSERT_TRUE(both);
+        const ReplayResult *grouped = &both->grouped, *flat = &both->flat;
         EXPECT_LT(grouped->fidelity->completionError, 0.20) << profile;
         EXPECT_GT(flat->fidelity->completionError, 0.30) << profile;
         // the job: the spin the recorder started, in the recorder's autogroup
@@ -610,17 +625,11 @@ TEST(ReplayTraces, CgroupV1SharesWeighTheGroups) {
     EXPECT_EQ(groups->sharesOfGroup("/ssA"), 2048);
     EXPECT_EQ(groups->sharesOfGroup("/ssB"), 512);
     for (const char* profile : {"linux-6.1", "linux-6.6", "linux-6.12", "linux-7.1"}) {
-        ReplayOptions o = onItsOwnMachine();
-        o.recordedConfig.profile = o.whatIf.profile = findProfile(profile);
-        o.taskGroups = groups;
-        auto grouped = replayTrace(store, name, topo, topo, o);
-        ASSERT_TRUE(grouped.ok()) << grouped.error();
-        o.taskGroups.reset();
-        auto flat = replayTrace(store, name, topo, topo, o);
-        ASSERT_TRUE(flat.ok()) << flat.error();
-        ASSERT_TRUE(grouped->fidelity && flat->fidelity);
+        auto both = replayBothWays(store, name, topo, profile, groups);
+        ASSERT_TRUE(both);
+        const ReplayResult* grouped = &both->grouped;
         EXPECT_LT(grouped->fidelity->completionError, 0.10) << profile;
-        EXPECT_GT(flat->fidelity->completionError, 0.20) << profile;
+        EXPECT_GT(both->flat.fidelity->completionError, 0.20) << profile;
         int hogs = 0;
         const workload::Workload& w = grouped->derived.workload;
         for (const auto& t : w.tasks)
