@@ -7,8 +7,16 @@
 
 #include "sim/group_shares.h"
 #include "sim/sim_state.h"
+#include "util/result.h"
+#include "workload/workload.h"
 
 namespace schedscope::sim {
+
+// SimState::groups for `workload`'s groups, with the tasks already set up (Task::group: -1 for
+// each when the run has no groups): shares, parents, each group's top group and family, and
+// a runqueue per CPU for each group with tasks in it or below it, which are bounded (200,000
+// tasks in their own groups on 4096 CPUs would want tens of GB). Errors name the group.
+Status setUpTaskGroups(SimState& s, const workload::Workload& workload);
 
 // The group's runqueue load average on `cpu` (its attached tasks'; a parent group's, its queued
 // weight), which becomes that CPU's contribution to tg->load_avg. As the kernel's update_blocked_averages() refreshes the

@@ -52,8 +52,6 @@ struct Event {
 // share of what the model gives for the placement (staleSpeeds() checks it), and a switch of
 // its own always gives it the exact speed.
 constexpr double kRetimeTolerance = 1e-4;
-// groups x CPUs the simulator keeps a group runqueue for (48 bytes each: 480 MB at most)
-constexpr size_t kMaxGroupRunqueues = 10'000'000;
 bool sameSpeed(double fresh, double kept) { return std::abs(fresh - kept) <= kRetimeTolerance * kept; }
 
 // what the tasks using a shared resource read of it (Engine::effectOf())
@@ -1720,36 +1718,6 @@ Result<std::unique_ptr<SimState>> makeSimState(const Topology& topo, const Domai
 
     s->tasks.resize(wl.tasks.size());
     s->entityNodes.resize(wl.tasks.size());
-    s->groups.resize(wl.groups.size());
-    for (size_t g = 0; g < wl.groups.size(); ++g) {
-        const int shares = wl.groups[g].shares;
-        if (shares < workload::kMinGroupShares || shares > workload::kMaxGroupShares)
-            return Error{"workload group '" + wl.groups[g].name + "': shares " + std::to_string(shares) + " outside " +
-                         std::to_string(workload::kMinGroupShares) + ".." + std::to_string(workload::kMaxGroupShares)};
-        s->groups[g].shares = shares;
-        const int parent = wl.groups[g].parent;
-        if (parent >= static_cast<int>(wl.groups.size()) || parent == static_cast<int>(g))
-            return Error{"workload group '" + wl.groups[g].name + "': its parent " + std::to_string(parent) +
-                         " is not another of the workload's groups"};
-        s->groups[g].parent = parent;
-        if (parent >= 0) s->groups[static_cast<size_t>(parent)].hasChildren = true;
-    }
-    // each group's top group (a child of the root), and each top group's family (itself first)
-    for (size_t g = 0; g < s->groups.size(); ++g) {
-        int top = static_cast<int>(g);
-        for (int depth = 0; s->groups[static_cast<size_t>(top)].parent >= 0; ++depth) {
-            if (depth > workload::kMaxGroupDepth)
-                return Error{"workload group '" + wl.groups[g].name + "': its parents do not reach the root group within " +
-                             std::to_string(workload::kMaxGroupDepth) + " levels"};
-            top = s->groups[static_cast<size_t>(top)].parent;
-        }
-        s->groups[g].top = top;
-    }
-    for (size_t g = 0; g < s->groups.size(); ++g)
-        if (static_cast<size_t>(s->groups[g].top) == g) s->groups[g].family.push_back(static_cast<int>(g));
-    for (size_t g = 0; g < s->groups.size(); ++g)
-        if (static_cast<size_t>(s->groups[g].top) != g)
-            s->groups[static_cast<size_t>(s->groups[g].top)].family.push_back(static_cast<int>(g));
     for (size_t i = 0; i < wl.tasks.size(); ++i) {
         const auto& spec = wl.tasks[i];
         Task& t = s->tasks[i];
@@ -1759,10 +1727,7 @@ Result<std::unique_ptr<SimState>> makeSimState(const Topology& topo, const Domai
         if (spec.group >= static_cast<int>(wl.groups.size()))
             return Error{"workload task '" + spec.name + "': its group " + std::to_string(spec.group) + " is not one of the " +
                          std::to_string(wl.groups.size()) + " the workload has"};
-        if (spec.group >= 0 && opt.taskGroups) {
-            t.group = spec.group;
-            s->groups[static_cast<size_t>(spec.group)].members.push_back(t.id);
-        }
+        if (opt.taskGroups) t.group = spec.group;
         t.setAllowed(spec.affinity.empty() ? s->unpinned : (spec.affinity & s->online), s->onlineCount);
         if (t.allowed.empty())
             return Error{"workload task '" + spec.name + "': its CPUs " + spec.affinity.toList() +
@@ -1784,23 +1749,7 @@ Result<std::unique_ptr<SimState>> makeSimState(const Topology& topo, const Domai
         if (loops) t.loopLeft.assign(spec.script.size(), -2);
         s->workloadCpus |= t.allowed;
     }
-    // a runqueue per CPU for each group with tasks (a group only listed takes none): bounded, as
-    // 200,000 tasks in their own groups on 4096 CPUs would want tens of GB
-    // (a group without tasks of its own needs them when one below it has tasks: its entity is
-    // queued on its parent's runqueues as theirs are)
-    std::vector<char> needed(s->groups.size(), 0);
-    for (size_t g = 0; g < s->groups.size(); ++g)
-        if (!s->groups[g].members.empty())
-            for (int k = static_cast<int>(g); k >= 0 && !needed[static_cast<size_t>(k)]; k = s->groups[static_cast<size_t>(k)].parent)
-                needed[static_cast<size_t>(k)] = 1;
-    size_t groupRunqueues = 0;
-    for (size_t g = 0; g < s->groups.size(); ++g) groupRunqueues += needed[g] ? static_cast<size_t>(n) : 0;
-    if (groupRunqueues > kMaxGroupRunqueues)
-        return Error{"simulate: " + std::to_string(groupRunqueues / static_cast<size_t>(n)) + " task groups in use on " +
-                     std::to_string(n) + " CPUs need " + std::to_string(groupRunqueues) + " group runqueues, more than the " +
-                     std::to_string(kMaxGroupRunqueues) + " the simulator keeps (put tasks in fewer groups)"};
-    for (size_t g = 0; g < s->groups.size(); ++g)
-        if (needed[g]) s->groups[g].onCpu.assign(static_cast<size_t>(n), GroupOnCpu{});
+    if (auto groups = setUpTaskGroups(*s, wl); !groups) return Error{groups.error()};
     setUpCapacities(*s);
     return s;
 }
