@@ -1,21 +1,19 @@
 #include "task_groups.h"
 
 #include <dirent.h>
-#include <sys/stat.h>
 
 #include <algorithm>
 #include <cctype>
 #include <climits>
 #include <cstdlib>
-#include <fstream>
 #include <nlohmann/json.hpp>
 #include <sstream>
 
-#include "util/input_file.h"
-#include "util/nice_weight.h"
-#include "workload/workload.h"
-#include "util/sysfs_text.h"
+#include "sidecar_file.h"
 #include "util/json_error.h"
+#include "util/nice_weight.h"
+#include "util/sysfs_text.h"
+#include "workload/workload.h"
 
 namespace schedscope::tracing {
 
@@ -91,7 +89,7 @@ std::optional<int> sharesFromCpuWeight(const std::string& cpuWeightText) {
 std::optional<int> sharesFromCpuShares(const std::string& cpuSharesText) {
     const auto s = wholeNumber(cpuSharesText);
     if (!s) return std::nullopt;
-    return inSharesRange(std::clamp<long>(*s, workload::kMinGroupShares, workload::kMaxGroupShares));
+    return static_cast<int>(std::clamp<long>(*s, workload::kMinGroupShares, workload::kMaxGroupShares));
 }
 
 std::string taskGroupFrom(const std::string& cgroupText, const std::string& autogroupText, bool autogroupEnabled,
@@ -198,21 +196,16 @@ Status writeGroupsSidecar(const std::string& tracePath, const TaskGroupSnapshot&
     nlohmann::json shares = nlohmann::json::object();
     for (const auto& [group, n] : snapshot.sharesOf) shares[group] = n;
     j["shares"] = std::move(shares);
-    const std::string path = groupsSidecarPath(tracePath);
-    std::ofstream out(path, std::ios::trunc);
-    if (!out) return Error{path + ": cannot write the task groups sidecar"};
-    out << j.dump(1, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
-    if (!out) return Error{path + ": write failed"};
-    return {};
+    return writeSidecarText(groupsSidecarPath(tracePath), "task groups sidecar",
+                            j.dump(1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n");
 }
 
 Result<std::optional<TaskGroupSnapshot>> readGroupsSidecar(const std::string& tracePath) {
     const std::string path = groupsSidecarPath(tracePath);
-    struct stat st {};
-    if (stat(path.c_str(), &st) != 0) return std::optional<TaskGroupSnapshot>{};
-    auto text = readInputFile(path, "task groups sidecar");
+    auto text = readSidecarText(path, "task groups sidecar");
     if (!text) return Error{text.error()};
-    auto snap = parseGroupsSidecar(*text, path);
+    if (!*text) return std::optional<TaskGroupSnapshot>{};
+    auto snap = parseGroupsSidecar(**text, path);
     if (!snap) return Error{snap.error()};
     return std::optional<TaskGroupSnapshot>{std::move(*snap)};
 }

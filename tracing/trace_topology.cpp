@@ -1,14 +1,12 @@
 #include "trace_topology.h"
 
-#include <sys/stat.h>
 
 #include <algorithm>
-#include <fstream>
 #include <nlohmann/json.hpp>
 
 #include "topology/hwloc_loader.h"
 #include "topology/topology_format.h"
-#include "util/input_file.h"
+#include "sidecar_file.h"
 #include "util/json_error.h"
 
 namespace schedscope::tracing {
@@ -16,20 +14,16 @@ namespace schedscope::tracing {
 std::string sidecarPath(const std::string& tracePath) { return tracePath + ".topology.json"; }
 
 Status writeTopologySidecar(const std::string& tracePath, const Topology& topology) {
-    const std::string path = sidecarPath(tracePath);
-    std::ofstream out(path, std::ios::trunc);
-    if (!out) return Error{path + ": cannot write the topology sidecar"};
-    out << topologyToJson(topology).dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
-    if (!out) return Error{path + ": write failed"};
-    return {};
+    return writeSidecarText(sidecarPath(tracePath), "topology sidecar",
+                            topologyToJson(topology).dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n");
 }
 
 Result<std::optional<Topology>> readTopologySidecar(const std::string& tracePath) {
     const std::string path = sidecarPath(tracePath);
-    struct stat st {};
-    if (stat(path.c_str(), &st) != 0) return std::optional<Topology>{};
-    auto text = readInputFile(path, "topology sidecar");
-    if (!text) return Error{text.error()};
+    auto found = readSidecarText(path, "topology sidecar");
+    if (!found) return Error{found.error()};
+    if (!*found) return std::optional<Topology>{};
+    const std::string* text = &**found;
     // a sidecar that cannot be read stops nothing the user can name instead
     const std::string instead = "; name the recording machine with --local, --preset, --xml, --synthetic or --sysfs-root instead";
     nlohmann::json j;
