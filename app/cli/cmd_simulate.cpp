@@ -124,6 +124,12 @@ int runCompare(const Args& args, const SimSetup& setup) {
                         "tasks' \"group\"): both runs would be the same");
         sides[0].options.taskGroups = false;
     }
+    if (mode->what == sim::CompareWhat::Bandwidth) {
+        if (!workload::hasBandwidthLimits(setup.workload))
+            return fail("--compare bandwidth: no group of the workload has a CPU bandwidth limit (a group's \"quota_us\" "
+                        "in a workload file, or cpu.max in a recording's groups sidecar): both runs would be the same");
+        sides[0].options.bandwidth = false;
+    }
     auto jobs = args.integer("jobs", 0, 0, 1024);
     if (!jobs) return fail(jobs.error());
     // every (setting, seed) run is independent: they share the workers, and each keeps its
@@ -460,9 +466,10 @@ std::vector<Command> simulateCommands() {
                                             "back (or swapped with a task there) when that node has room, and its "
                                             "memory follows it to a node it has run on for a scan period, 1 s "
                                             "(default on, as numa_balancing=1)"});
-    opts.push_back({"compare", true, "cls|node|delay-dequeue|ni-random|wake-wide|numa-balancing|task-groups run both "
-                                     "settings over several seeds and compare (wake-wide: off against --wake-wide's factor, "
-                                     "llc by default; task-groups: every task in one group against the workload's groups)"});
+    opts.push_back({"compare", true, "cls|node|delay-dequeue|ni-random|wake-wide|numa-balancing|task-groups|bandwidth run "
+                                     "both settings over several seeds and compare (wake-wide: off against --wake-wide's factor, "
+                                     "llc by default; task-groups: every task in one group against the workload's groups; "
+                                     "bandwidth: the groups unlimited against their CPU bandwidth limits)"});
     opts.push_back({"seeds", true, "N seeds for --compare (default 5)"});
     opts.push_back({"jobs", true, "N runs of --compare at once (default: one per CPU)"});
     opts.push_back({"json", false, "print JSON"});

@@ -129,6 +129,11 @@ WhatIfPanel::WhatIfPanel(QWidget* parent) : QWidget(parent) {
                           tr("Every task in one group vs each in its task group (a workload file's groups, a "
                              "recording's cgroups and autogroups): the kernel shares a CPU between groups first"),
                           Qt::ToolTipRole);
+    compare_->addItem(tr("CPU bandwidth limits: none vs the groups'"), QStringLiteral("bandwidth"));
+    compare_->setItemData(compare_->count() - 1,
+                          tr("The groups unlimited vs held to their quota per period (a workload file's quota_us, a "
+                             "recording's cgroup cpu.max): a throttled group's tasks wait for the next period"),
+                          Qt::ToolTipRole);
     profile_ = new QComboBox;
     profile_->setObjectName(QStringLiteral("whatIfProfile"));
     profile_->addItem(tr("newest (%1)").arg(qs(defaultProfile().name)), QString());

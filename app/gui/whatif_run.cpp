@@ -94,6 +94,9 @@ Result<std::shared_ptr<const WhatIfSetup>> prepareWhatIf(const WhatIfRequest& re
     if (mode->what == sim::CompareWhat::TaskGroups && setup->workload.groups.empty())
         return Error{"what-if: the workload has no task groups (a workload file's groups, or a recording's groups "
                      "sidecar): one group for all and its own groups would be the same"};
+    if (mode->what == sim::CompareWhat::Bandwidth && !workload::hasBandwidthLimits(setup->workload))
+        return Error{"what-if: no group of the workload has a CPU bandwidth limit (a workload file's quota_us, or "
+                     "cpu.max in a recording's groups sidecar): with and without limits would be the same"};
     const sim::SchedKnobs given{request.delayDequeue, request.newidleRandom, request.wakeWide};
     if (sim::knobsOfSide(given, mode->what, 0) || request.delayDequeue || request.newidleRandom || request.wakeWide) {
         for (int setting = 0; setting < 2; ++setting) {
@@ -134,6 +137,7 @@ WhatIfRun runWhatIfJob(const WhatIfSetup& setup, int setting, int seedIndex, con
     o.features = setup.features[setting];
     if (setup.request.compare == "numa-balancing" && setting == 0) o.numaMemoryFollowsS = 0;
     if (setup.request.compare == "task-groups" && setting == 0) o.taskGroups = false;
+    if (setup.request.compare == "bandwidth" && setting == 0) o.bandwidth = false;
     auto st = sim::simulate(*setup.topology, *setup.trees[setting], setup.workload, o);
     if (!st) {
         run.error = st.error();
@@ -272,6 +276,7 @@ nlohmann::json WhatIfResult::toJson() const {
         else if (setup->features[0]) out["wake_wide"] = std::string(sim::wakeWideName(setup->features[0]->wakeWide));
         if (q.compare == "numa-balancing") out["numa_balancing"] = "compared";
         if (q.compare == "task-groups") out["task_groups"] = "compared";
+        if (q.compare == "bandwidth") out["bandwidth_limits"] = "compared";
     }
     if (!error.empty()) out["error"] = error;
     return out;

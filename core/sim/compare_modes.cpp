@@ -13,6 +13,7 @@ const std::vector<CompareMode>& compareModes() {
         {CompareWhat::WakeWide, "wake-wide", "wake_wide", "wake_wide(): off vs on", ""},
         {CompareWhat::NumaBalancing, "numa-balancing", "NUMA balancing", "NUMA balancing: off vs on", ""},
         {CompareWhat::TaskGroups, "task-groups", "task groups", "Task groups: one for all vs the workload's", ""},
+        {CompareWhat::Bandwidth, "bandwidth", "bandwidth limits", "CPU bandwidth limits: none vs the groups'", ""},
     };
     return modes;
 }

@@ -32,6 +32,16 @@ Status setUpTaskGroups(SimState& s, const workload::Workload& wl) {
                          " is not another of the workload's groups"};
         s.groups[g].parent = parent;
         if (parent >= 0) s.groups[static_cast<size_t>(parent)].hasChildren = true;
+        const workload::TaskGroupSpec& spec = wl.groups[g];
+        if (spec.quotaUs > 0 && s.opt.bandwidth) {
+            if (spec.quotaUs < workload::kMinBandwidthQuotaUs || spec.quotaUs > workload::kMaxBandwidthQuotaUs ||
+                spec.periodUs < workload::kMinBandwidthPeriodUs || spec.periodUs > workload::kMaxBandwidthPeriodUs ||
+                spec.burstUs < 0 || spec.burstUs > spec.quotaUs)
+                return Error{"workload group '" + spec.name + "': a quota of " + std::to_string(spec.quotaUs) + " us per " +
+                             std::to_string(spec.periodUs) + " us (burst " + std::to_string(spec.burstUs) +
+                             " us) is outside the kernel's limits (period 1 ms..1 s, quota at least 1 ms, burst at most the quota)"};
+            setBandwidth(s.groups[g].bandwidth, spec.quotaUs * 1000, spec.periodUs * 1000, spec.burstUs * 1000);
+        }
     }
     // each group's top group (a child of the root), and each top group's family (itself first)
     for (size_t g = 0; g < s.groups.size(); ++g) {
@@ -49,6 +59,10 @@ Status setUpTaskGroups(SimState& s, const workload::Workload& wl) {
     for (size_t g = 0; g < s.groups.size(); ++g)
         if (static_cast<size_t>(s.groups[g].top) != g)
             s.groups[static_cast<size_t>(s.groups[g].top)].family.push_back(static_cast<int>(g));
+    // each group's subtree: it and its descendants, by walking every group's parent chain
+    for (size_t g = 0; g < s.groups.size(); ++g)
+        for (int k = static_cast<int>(g); k >= 0; k = s.groups[static_cast<size_t>(k)].parent)
+            s.groups[static_cast<size_t>(k)].subtree.push_back(static_cast<int>(g));
     for (const Task& t : s.tasks)
         if (t.group >= 0) s.groups[static_cast<size_t>(t.group)].members.push_back(t.id);
     // a group without tasks of its own needs its runqueues when one below it has tasks: its

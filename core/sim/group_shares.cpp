@@ -30,4 +30,12 @@ double flattenedWeight(double niceWeight, const std::vector<TaskGroupState>& gro
     return std::max(2.0, w);
 }
 
+bool groupThrottledOn(const std::vector<TaskGroupState>& groups, int group, int cpu) {
+    for (int g = group; g >= 0; g = groups[static_cast<size_t>(g)].parent) {
+        const TaskGroupState& grp = groups[static_cast<size_t>(g)];
+        if (grp.bandwidth.limited() && grp.onCpu[static_cast<size_t>(cpu)].throttled) return true;
+    }
+    return false;
+}
+
 }  // namespace schedscope::sim

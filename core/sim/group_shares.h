@@ -17,6 +17,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "sim/cfs_bandwidth.h"
 #include "sim/pelt.h"
 
 namespace schedscope::sim {
@@ -30,6 +31,11 @@ struct GroupOnCpu {
     double inParent = 0;      // what its entity adds to its parent's queuedWeight here (0: not queued)
     double loadContrib = 0;   // cfs_rq->tg_load_avg_contrib: its load average when last weighed
     std::vector<int> attached;  // the group's tasks whose load is on this CPU (blocked ones too)
+    // CFS bandwidth control (cfs_bandwidth.h), for a group with a quota: this runqueue's
+    // allowance (cfs_rq->runtime_remaining), whether it is throttled, and since when
+    int64_t runtimeRemaining = 0;
+    bool throttled = false;
+    int64_t throttledAt = 0;
 };
 
 struct TaskGroupState {
@@ -41,6 +47,9 @@ struct TaskGroupState {
     int top = -1;             // the top group it is in (itself for a top group)
     std::vector<int> members;  // task ids
     std::vector<GroupOnCpu> onCpu;
+    // the group and every group below it (throttling it stops theirs too)
+    std::vector<int> subtree;
+    CfsBandwidth bandwidth;  // its quota (none: bandwidth.limited() is false) and pool
     double loadAvg = 0;  // tg->load_avg: the sum of the CPUs' loadContrib
     int64_t refreshedAt = -(int64_t{1} << 62);  // when every CPU's contribution was last summed afresh
 };
@@ -56,5 +65,8 @@ double flattenedWeight(double niceWeight, double shares, double queuedWeight);
 // The same through every level: `groups` from the task's group up to the root, as
 // `group`'s parent chain on `cpu` gives them.
 double flattenedWeight(double niceWeight, const std::vector<TaskGroupState>& groups, int group, int cpu);
+
+// `group` or a group above it is throttled on `cpu` (out of CPU bandwidth there, cfs_bandwidth.h)
+bool groupThrottledOn(const std::vector<TaskGroupState>& groups, int group, int cpu);
 
 }  // namespace schedscope::sim

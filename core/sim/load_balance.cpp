@@ -568,6 +568,9 @@ int migrateDegradesLocality(const SimState& s, LbEnv& env, const Task& p, const 
 }  // namespace
 
 bool canMigrateTask(SimState& s, LbEnv& env, const Task& p) {
+    // throttled_lb_pair(): not into a group throttled at the destination (a task of one
+    // throttled at the source is off the runqueue, not a candidate)
+    if (p.group >= 0 && groupThrottledOn(s.groups, p.group, env.dstCpu)) return false;
     // task_is_ineligible_on_dst_cpu() (6.14+): eligible tasks move first; one that would join a
     // busy destination with negative lag (judged on its own queue: place_entity() keeps the lag)
     // waits until this domain has failed to balance

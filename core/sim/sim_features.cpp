@@ -63,7 +63,8 @@ std::optional<SchedKnobs> knobsOfSide(const SchedKnobs& knobs, CompareWhat what,
     case CompareWhat::Cls:
     case CompareWhat::Node:
     case CompareWhat::NumaBalancing:
-    case CompareWhat::TaskGroups: return std::nullopt;
+    case CompareWhat::TaskGroups:
+    case CompareWhat::Bandwidth: return std::nullopt;
     }
     return std::nullopt;
 }

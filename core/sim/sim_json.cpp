@@ -58,11 +58,23 @@ struct GroupCpuTime {
     std::string name;
     int shares = 1024, tasks = 0;
     double cpuS = 0, share = 0;  // its tasks' CPU time, and its share of all the tasks'
+    // its bandwidth limit (cpu.max; quotaUs -1: none) and cpu.stat's throttling counts, which
+    // stay 0 in a run that let the groups run unlimited
+    long long quotaUs = -1, periodUs = 0, nrThrottled = 0;
+    double throttledS = 0;
 };
 std::vector<GroupCpuTime> groupCpuTimes(const SimState& s, const workload::Workload& wl) {
     std::vector<GroupCpuTime> out;
     out.reserve(wl.groups.size());
-    for (const auto& g : wl.groups) out.push_back({g.name, g.shares, 0, 0, 0});
+    for (size_t i = 0; i < wl.groups.size(); ++i) {
+        const workload::TaskGroupSpec& g = wl.groups[i];
+        GroupCpuTime row{g.name, g.shares, 0, 0, 0, g.quotaUs > 0 ? g.quotaUs : -1, g.periodUs, 0, 0};
+        if (i < s.groups.size()) {
+            row.nrThrottled = s.groups[i].bandwidth.nrThrottled;
+            row.throttledS = static_cast<double>(s.groups[i].bandwidth.throttledNs) / 1e9;
+        }
+        out.push_back(std::move(row));
+    }
     if (out.empty()) return out;
     double allS = 0;
     for (size_t i = 0; i < s.tasks.size() && i < wl.tasks.size(); ++i) {
@@ -102,7 +114,11 @@ std::vector<std::pair<std::string, double>> summaryMetrics(SimState& s, const wo
     if (handsOff) out.emplace_back("handoff_ms", s.metrics.handoffNs / 1e6);
     for (auto& spread : placementSpread(s)) out.push_back(std::move(spread));
     // the same keys when the run put every task in one group (--compare task-groups' off side)
-    for (const GroupCpuTime& g : groupCpuTimes(s, wl)) out.emplace_back("cpu_share_" + g.name, g.share);
+    for (const GroupCpuTime& g : groupCpuTimes(s, wl)) {
+        out.emplace_back("cpu_share_" + g.name, g.share);
+        // a limited group's time held off its CPUs, over all of them (cpu.stat throttled_usec)
+        if (g.quotaUs > 0) out.emplace_back("throttled_s_" + g.name, g.throttledS);
+    }
     return out;
 }
 
@@ -193,10 +209,20 @@ nlohmann::json simResultToJson(SimState& s, const workload::Workload& wl, const 
     for (const auto& [name, mean] : placementSpread(s)) metrics[name] = mean;
     // the workload's task groups (simulated as groups unless the run put every task in one)
     json groups = json::array();
-    for (const GroupCpuTime& g : groupCpuTimes(s, wl))
-        groups.push_back({{"name", g.name}, {"shares", g.shares}, {"tasks", g.tasks}, {"cpu_time_s", g.cpuS}, {"cpu_share", g.share}});
+    for (const GroupCpuTime& g : groupCpuTimes(s, wl)) {
+        json jg = {{"name", g.name}, {"shares", g.shares}, {"tasks", g.tasks}, {"cpu_time_s", g.cpuS}, {"cpu_share", g.share}};
+        if (g.quotaUs > 0) {
+            jg["quota_us"] = g.quotaUs;
+            jg["period_us"] = g.periodUs;
+            jg["nr_throttled"] = g.nrThrottled;
+            jg["throttled_s"] = g.throttledS;
+        }
+        groups.push_back(std::move(jg));
+    }
     metrics["task_groups"] = std::move(groups);
     config["task_groups"] = s.opt.taskGroups && !wl.groups.empty();
+    config["bandwidth_limits"] = s.opt.taskGroups && s.opt.bandwidth &&
+                                 std::any_of(wl.groups.begin(), wl.groups.end(), [](const auto& g) { return g.quotaUs > 0; });
     json timeline = json::array();
     for (const auto& p : s.metrics.timeline) timeline.push_back({{"t_s", p.timeS}, {"running", p.running}});
     return {{"config", config}, {"metrics", metrics}, {"tasks", tasks}, {"placement_timeline", timeline}};

@@ -70,6 +70,9 @@ struct SimOptions {
     // The workload's task groups (workload::Workload::groups): false runs every task in the root
     // group, as one group for all (what-if --compare task-groups, replay --no-task-groups).
     bool taskGroups = true;
+    // The groups' CPU bandwidth limits (workload::TaskGroupSpec::quotaUs, cfs_bandwidth.h):
+    // false lets every group run unlimited (what-if --compare bandwidth).
+    bool bandwidth = true;
     // A task woken onto an idle CPU runs this long after the wakeup: the idle state's
     // exit latency and the wakeup IPI (a few us on bare metal in C1, tens of us from deeper
     // states or in a VM). 0: at once. Replay sets it from the recording's own wakeups.

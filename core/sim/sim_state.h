@@ -24,7 +24,8 @@
 
 namespace schedscope::sim {
 
-enum class TaskState { NotStarted, Runnable, Running, Sleeping, Blocked, Exited };
+// Throttled: runnable, but held off the runqueue by a group out of CPU bandwidth (cfs_bandwidth.h)
+enum class TaskState { NotStarted, Runnable, Running, Sleeping, Blocked, Exited, Throttled };
 
 // Why a task changed CPU; the metrics count migrations per cause.
 enum class MigrationCause { Wakeup, Fork, Exec, LbPeriodic, LbNohz, LbNewidle, LbActive, Affinity, Numa, Count };

@@ -32,7 +32,7 @@ using workload::OpKind;
 constexpr int kLoopsPerEvent = 100000;
 constexpr long long kCountedLoopsPerEvent = 1LL << 26;
 
-enum class Ev : uint8_t { BurstEnd, SleepEnd, Tick, Sample, ActiveBalance, IdleExit, End };
+enum class Ev : uint8_t { BurstEnd, SleepEnd, Tick, Sample, ActiveBalance, IdleExit, BandwidthPeriod, BandwidthSlack, End };
 
 // Events are ordered by (time, seq); seq is the push order, so ties resolve the same way on
 // every run.
@@ -146,6 +146,15 @@ public:
         }
         workloadIdle_ = 0;
         s.workloadCpus.forEach([&](int) { ++workloadIdle_; });
+        for (const TaskGroupState& g : s.groups) bandwidthOn_ = bandwidthOn_ || g.bandwidth.limited();
+        if (bandwidthOn_) {
+            limitedChain_.resize(s.tasks.size());
+            for (const Task& t : s.tasks)
+                for (int g = t.group; g >= 0; g = s.groups[static_cast<size_t>(g)].parent)
+                    if (s.groups[static_cast<size_t>(g)].bandwidth.limited()) limitedChain_[static_cast<size_t>(t.id)].push_back(g);
+            exhausted_.resize(n);
+            frozen_.resize(n);
+        }
     }
 
     // false when opt.progress stopped it
@@ -228,10 +237,12 @@ public:
         settleCpuTimes();
         Metrics& m = s_.metrics;
         for (const Task& t : s_.tasks) {
-            if (t.state != TaskState::Runnable || t.enqueuedAt < 0) continue;
+            if ((t.state != TaskState::Runnable && t.state != TaskState::Throttled) || t.enqueuedAt < 0) continue;
             m.waitLatency.add(s_.now - t.enqueuedAt);
             ++m.openWaits;
         }
+        for (TaskGroupState& g : s_.groups)
+            for (const int cpu : g.bandwidth.throttledCpus) g.bandwidth.throttledNs += s_.now - g.onCpu[static_cast<size_t>(cpu)].throttledAt;
         noteStall(m);
         if (m.imbalanced) m.idleWhileOverloadedNs += s_.now - m.lastImbalanceCheck;
         m.lastImbalanceCheck = s_.now;
@@ -419,6 +430,15 @@ private:
     // preemption then waits for this script to be done with the CPU (needResched_), or the
     // script's next Wait would block the wakee instead of its own task.
     std::vector<char> inScript_;
+    // CFS bandwidth control (cfs_bandwidth.h), when a group has a quota: per task, the groups
+    // with a quota on its way up (its own first); per CPU, the groups whose allowance ran out
+    // there with nothing left in the pool (resched_curr(): throttled at its next schedule()),
+    // and the tasks its throttled groups hold; freezing_ while a throttle takes them off
+    bool bandwidthOn_ = false;
+    std::vector<std::vector<int>> limitedChain_;
+    std::vector<std::vector<int>> exhausted_;
+    std::vector<std::vector<int>> frozen_;
+    bool freezing_ = false;
     int64_t lastStepTime_ = -1;
     uint64_t stepsAtThisTime_ = 0;
     bool stuck_ = false;
@@ -570,6 +590,7 @@ private:
         GroupOnCpu& here = s_.groups[static_cast<size_t>(t.group)].onCpu[static_cast<size_t>(cpu)];
         here.queuedWeight = std::max(0.0, here.queuedWeight - t.niceWeight);
         updateGroupChain(t.group, cpu, -1);
+        if (bandwidthOn_ && !freezing_) returnSlackOf(t, cpu);
     }
     // update_tg_load_avg() and update_cfs_group() for group `g` and its ancestors on `cpu`: each
     // one's load there and in all and its entity's weight there, which its parent's runqueue
@@ -628,6 +649,201 @@ private:
         } else {
             s_.cpuChanged(cpu);
         }
+    }
+
+    // ---- CFS bandwidth control (cfs_bandwidth.h)
+    // account_cfs_rq_runtime() for each group with a quota above `t` on `cpu`: its allowance
+    // there pays for `dt`; one that runs out takes a slice from the pool, or the CPU is to
+    // reschedule and throttle it (exhausted_)
+    [[gnu::noinline]] void chargeRuntime(const Task& t, int cpu, int64_t dt) {
+        for (const int g : limitedChain_[static_cast<size_t>(t.id)]) {
+            TaskGroupState& grp = s_.groups[static_cast<size_t>(g)];
+            GroupOnCpu& on = grp.onCpu[static_cast<size_t>(cpu)];
+            on.runtimeRemaining -= dt;
+            if (on.runtimeRemaining > 0 || on.throttled) continue;
+            if (!topUpRuntime(grp.bandwidth, on.runtimeRemaining, s_.now)) {
+                std::vector<int>& out = exhausted_[static_cast<size_t>(cpu)];
+                if (std::find(out.begin(), out.end(), g) == out.end()) out.push_back(g);
+            }
+        }
+    }
+    bool exhaustedOn(int cpu) const { return bandwidthOn_ && !exhausted_[static_cast<size_t>(cpu)].empty(); }
+    // a group whose runqueue here holds queued or running weight (its tasks', its children's)
+    static bool activeHere(const GroupOnCpu& on) { return on.queuedWeight >= 1.0; }
+    // a group with a quota above `t` is throttled on `cpu`
+    bool throttledOn(const Task& t, int cpu) const {
+        for (const int g : limitedChain_[static_cast<size_t>(t.id)])
+            if (s_.groups[static_cast<size_t>(g)].onCpu[static_cast<size_t>(cpu)].throttled) return true;
+        return false;
+    }
+
+    // check_cfs_rq_runtime() as the previous task is put back (put_prev_entity()): a group
+    // that ran out here and still finds the pool empty is throttled
+    void throttleExhausted(int cpu) {
+        std::vector<int> groups;
+        groups.swap(exhausted_[static_cast<size_t>(cpu)]);
+        for (const int g : groups) {
+            TaskGroupState& grp = s_.groups[static_cast<size_t>(g)];
+            GroupOnCpu& on = grp.onCpu[static_cast<size_t>(cpu)];
+            if (on.throttled || on.runtimeRemaining > 0 || topUpRuntime(grp.bandwidth, on.runtimeRemaining, s_.now)) continue;
+            throttle(g, cpu);
+        }
+    }
+
+    // throttle_cfs_rq(): group `g` stops on `cpu` until a period or the slack timer unthrottles
+    // it; its tasks and its child groups' queued there come off the runqueue
+    void throttle(int g, int cpu) {
+        TaskGroupState& grp = s_.groups[static_cast<size_t>(g)];
+        GroupOnCpu& on = grp.onCpu[static_cast<size_t>(cpu)];
+        on.throttled = true;
+        on.throttledAt = s_.now;
+        CfsBandwidth& b = grp.bandwidth;
+        b.throttledCpus.push_back(cpu);
+        if (const int64_t period = s_.now / b.periodNs; b.lastThrottledPeriod != period) {
+            b.lastThrottledPeriod = period;
+            ++b.nrThrottled;
+        }
+        if (!b.periodTimerArmed) {
+            b.periodTimerArmed = true;
+            push(nextPeriodBoundary(b, s_.now), Ev::BandwidthPeriod, g);
+        }
+        freezing_ = true;
+        for (const int h : grp.subtree) {
+            const TaskGroupState& member = s_.groups[static_cast<size_t>(h)];
+            if (member.onCpu.empty()) continue;  // no task in it or below it
+            const std::vector<int> attached = member.onCpu[static_cast<size_t>(cpu)].attached;
+            for (const int id : attached) freeze(task(id), cpu);
+        }
+        freezing_ = false;
+        syncCpu(cpu);
+    }
+    // a task of a group throttled on `cpu` leaves the runqueue there (a delayed one, only
+    // still queued, is dequeued for good); its averages stand still until it is back, as the
+    // throttled runqueue's PELT clock does
+    void freeze(Task& t, int cpu) {
+        if (t.cpu != cpu) return;
+        Cpu& r = rq(cpu);
+        if (t.delayed) {
+            finishDelayedDequeue(s_, r, t);
+            r.loadWeight -= t.weight;
+            leaveGroup(t, cpu);
+            updateTaskPelt(t);
+            updateCpuPelt(cpu);
+            return;
+        }
+        if (t.state == TaskState::Running) {
+            account(cpu);
+            t.lastRan = s_.now;
+            setCurr(cpu, -1);
+        } else if (t.state == TaskState::Runnable) {
+            unqueueEntity(s_, r, t);
+        } else {
+            return;
+        }
+        updateTaskPelt(t);
+        dequeueEntity(s_, r, t);
+        r.loadWeight -= t.weight;
+        t.state = TaskState::Throttled;
+        if (t.enqueuedAt < 0) t.enqueuedAt = s_.now;  // runnable and not running: it waits
+        leaveGroup(t, cpu);
+        frozen_[static_cast<size_t>(cpu)].push_back(t.id);
+        updateCpuPelt(cpu);
+    }
+
+    // check_enqueue_throttle() as `t` is enqueued on `cpu`: a group above it that is throttled
+    // there, or that starts anew there (nothing of it queued) without allowance and with an
+    // empty pool, holds it. True: `t` is held (Throttled, its load attached on `cpu`).
+    bool enqueueThrottled(Task& t, int cpu) {
+        bool hold = false;
+        for (const int g : limitedChain_[static_cast<size_t>(t.id)]) {
+            TaskGroupState& grp = s_.groups[static_cast<size_t>(g)];
+            GroupOnCpu& on = grp.onCpu[static_cast<size_t>(cpu)];
+            if (on.throttled) {
+                hold = true;
+                break;
+            }
+            if (activeHere(on) || on.runtimeRemaining > 0 || topUpRuntime(grp.bandwidth, on.runtimeRemaining, s_.now)) continue;
+            t.state = TaskState::Throttled;  // not queued yet: the throttle must not take it off
+            throttle(g, cpu);
+            hold = true;
+            break;
+        }
+        if (!hold) return false;
+        t.state = TaskState::Runnable;
+        updateTaskPelt(t);  // runnable from now, frozen at that
+        t.state = TaskState::Throttled;
+        attachToGroupCpu(t, cpu);
+        frozen_[static_cast<size_t>(cpu)].push_back(t.id);
+        return true;
+    }
+
+    // unthrottle_cfs_rq(): group `g` runs on `cpu` again; the tasks no other throttled group
+    // holds there are queued as woken, and an idle CPU picks (a busy one is not preempted)
+    void unthrottle(int g, int cpu) {
+        TaskGroupState& grp = s_.groups[static_cast<size_t>(g)];
+        GroupOnCpu& on = grp.onCpu[static_cast<size_t>(cpu)];
+        on.throttled = false;
+        grp.bandwidth.throttledNs += s_.now - on.throttledAt;
+        std::vector<int>& frozen = frozen_[static_cast<size_t>(cpu)];
+        std::vector<int> thawed;
+        const auto held = std::stable_partition(frozen.begin(), frozen.end(), [&](int id) { return throttledOn(task(id), cpu); });
+        thawed.assign(held, frozen.end());
+        frozen.erase(held, frozen.end());
+        for (const int id : thawed) thaw(task(id), cpu);
+        if (!thawed.empty() && rq(cpu).curr < 0 && !inSchedule_[static_cast<size_t>(cpu)] && !inScript_[static_cast<size_t>(cpu)])
+            schedule(cpu);
+    }
+    void thaw(Task& t, int cpu) {
+        Cpu& r = rq(cpu);
+        updateCurrNow(cpu);  // enqueue_entity() -> update_curr(): curr up to now before `t` is placed
+        for (Pelt* p : {&t.util, &t.runnable, &t.load, &t.groupLoad}) p->stamp = s_.now;
+        t.state = TaskState::Runnable;
+        if (t.group >= 0) joinGroup(t, cpu);
+        placeEntity(s_, r, t, Place::Wakeup);
+        queueEntity(s_, r, t);
+        r.loadWeight += t.weight;
+        updateTaskPelt(t);
+        updateCpuPelt(cpu);
+        syncCpu(cpu);
+    }
+
+    // return_cfs_rq_runtime(): a group above `t` with nothing left queued on `cpu` gives back
+    // all but 1 ms of its allowance there; the slack timer hands it on 5 ms later
+    void returnSlackOf(const Task& t, int cpu) {
+        for (const int g : limitedChain_[static_cast<size_t>(t.id)]) {
+            TaskGroupState& grp = s_.groups[static_cast<size_t>(g)];
+            GroupOnCpu& on = grp.onCpu[static_cast<size_t>(cpu)];
+            if (activeHere(on) || on.throttled) continue;
+            if (returnSlack(grp.bandwidth, on.runtimeRemaining, s_.now)) {
+                grp.bandwidth.slackTimerArmed = true;
+                push(s_.now + kBandwidthSlackPeriodNs, Ev::BandwidthSlack, g);
+            }
+        }
+    }
+
+    // do_sched_cfs_period_timer(): the pool refilled, the throttled runqueues get their due in
+    // order; the timer goes on while one stays throttled
+    void bandwidthPeriod(int g) {
+        CfsBandwidth& b = s_.groups[static_cast<size_t>(g)].bandwidth;
+        b.periodTimerArmed = false;
+        distribute(g);
+        if (!b.throttledCpus.empty() && !b.periodTimerArmed) {
+            b.periodTimerArmed = true;
+            push(nextPeriodBoundary(b, s_.now), Ev::BandwidthPeriod, g);
+        }
+    }
+    // do_sched_cfs_slack_timer(): what came back is handed out when it is more than a slice
+    void bandwidthSlack(int g) {
+        CfsBandwidth& b = s_.groups[static_cast<size_t>(g)].bandwidth;
+        b.slackTimerArmed = false;
+        refillBandwidth(b, s_.now);
+        if (b.runtimeNs > kBandwidthSliceNs) distribute(g);
+    }
+    void distribute(int g) {
+        TaskGroupState& grp = s_.groups[static_cast<size_t>(g)];
+        const std::vector<int> cpus = distributeRuntime(
+            grp.bandwidth, [&](int cpu) -> int64_t& { return grp.onCpu[static_cast<size_t>(cpu)].runtimeRemaining; }, s_.now);
+        for (const int cpu : cpus) unthrottle(g, cpu);
     }
 
     // ---- contention
@@ -1044,6 +1260,7 @@ private:
         t.stintNs += dt;
         updateCurr(s_, r, t, static_cast<double>(dt));
         t.lastUpdate = s_.now;
+        if (bandwidthOn_) chargeRuntime(t, cpu, dt);
     }
 
     // ---- enqueue / schedule
@@ -1062,6 +1279,7 @@ private:
             r.avgIdleNs = std::min(r.avgIdleNs, 2 * s_.opt.migrationCostNs);
             r.idleStamp = 0;
         }
+        if (bandwidthOn_ && !limitedChain_[static_cast<size_t>(t.id)].empty() && enqueueThrottled(t, cpu)) return;
         if (t.group >= 0) {
             attachToGroupCpu(t, cpu);  // (moved there already: ttwu() and migrations move it first)
             joinGroup(t, cpu);
@@ -1143,6 +1361,7 @@ private:
     void schedule(int cpu) {
         Cpu& r = rq(cpu);
         if (r.curr >= 0) return;
+        if (bandwidthOn_ && !exhausted_[static_cast<size_t>(cpu)].empty()) throttleExhausted(cpu);
         inSchedule_[static_cast<size_t>(cpu)] = 1;
         bool triedNewidle = false;
         for (;;) {
@@ -1484,6 +1703,8 @@ private:
             // nothing to do when a balancer took the task away, or ran something there meanwhile
             if (rq(e.a).curr < 0) schedule(e.a);
             break;
+        case Ev::BandwidthPeriod: bandwidthPeriod(e.a); break;
+        case Ev::BandwidthSlack: bandwidthSlack(e.a); break;
         case Ev::End: break;
         }
     }
@@ -1506,7 +1727,8 @@ private:
                 numaMemoryFollows(cpu);
                 numaMigratePreferred(cpu);
             }
-            if (r.curr >= 0 && checkPreemptTick(s_, r)) preempt(cpu);
+            // a group's allowance that ran out in update_curr() reschedules as a used slice does
+            if (r.curr >= 0 && (checkPreemptTick(s_, r) || exhaustedOn(cpu))) preempt(cpu);
         }
         const int64_t j = s_.jiffyNs();
         if (s_.now - s_.now % j >= r.nextBalance)

@@ -79,12 +79,28 @@ struct TaskGroupSpec {
     // tg->shares: cgroup v1 cpu.shares, v2 cpu.weight x 1024 / 100, an autogroup's nice weight
     int shares = 1024;
     int parent = -1;  // index into Workload::groups of the group it is a child of; -1: the root group
+    // CFS bandwidth control (cgroup v2 cpu.max and cpu.max.burst, v1 cpu.cfs_quota_us,
+    // cpu.cfs_period_us and cpu.cfs_burst_us): the group's tasks may run `quotaUs` of CPU time,
+    // on all CPUs together, in each `periodUs`; -1: no limit ("max")
+    long long quotaUs = -1;
+    long long periodUs = 100000;
+    long long burstUs = 0;  // unused quota a period may carry into the next, up to this much
 };
 // tg->shares' bounds (MIN_SHARES, MAX_SHARES in kernel/sched/sched.h)
 constexpr int kMinGroupShares = 2;
 constexpr int kMaxGroupShares = 1 << 18;
+// the bandwidth limits' bounds (tg_set_cfs_bandwidth(): a period of 1 ms to 1 s, a quota of at
+// least 1 ms and at most max_cfs_runtime, 2^44 - 1 us; a burst of at most the quota)
+constexpr long long kMinBandwidthPeriodUs = 1000;
+constexpr long long kMaxBandwidthPeriodUs = 1000000;
+constexpr long long kMinBandwidthQuotaUs = 1000;
+constexpr long long kMaxBandwidthQuotaUs = (1LL << 44) - 1;
 // how deep groups may nest below the root (a parent chain longer than this is refused)
 constexpr int kMaxGroupDepth = 32;
+
+struct Workload;
+// a group of `w` has a CPU bandwidth limit (TaskGroupSpec::quotaUs)
+bool hasBandwidthLimits(const Workload& w);
 
 struct Workload {
     std::string name;  // "stream", "custom"...
@@ -98,5 +114,11 @@ struct Workload {
     bool bandwidthUnit = false;  // true: each task's rate is scaled by its bandwidthGBs instead
     double durationS = 0;        // 0: run until every task exited or the simulation duration
 };
+
+inline bool hasBandwidthLimits(const Workload& w) {
+    for (const TaskGroupSpec& g : w.groups)
+        if (g.quotaUs > 0) return true;
+    return false;
+}
 
 }  // namespace schedscope::workload

@@ -91,6 +91,25 @@ Result<long long> intField(const json& o, const char* key, long long fallback, l
     return *v;
 }
 
+// a group's "quota_us", "period_us" and "burst_us" (CFS bandwidth control): the kernel's ranges;
+// a burst or period without a quota limits nothing and is refused, as a typo would be
+Status bandwidthFields(const json& o, const std::string& where, TaskGroupSpec& group) {
+    const bool quota = o.contains("quota_us");
+    if (!quota && (o.contains("period_us") || o.contains("burst_us")))
+        return Error{where + ": period_us and burst_us go with a quota_us (the group's CPU time per period)"};
+    if (!quota) return {};
+    auto q = intField(o, "quota_us", -1, kMinBandwidthQuotaUs, kMaxBandwidthQuotaUs, where);
+    if (!q) return Error{q.error()};
+    auto period = intField(o, "period_us", 100000, kMinBandwidthPeriodUs, kMaxBandwidthPeriodUs, where);
+    if (!period) return Error{period.error()};
+    auto burst = intField(o, "burst_us", 0, 0, *q, where);
+    if (!burst) return Error{burst.error()};
+    group.quotaUs = *q;
+    group.periodUs = *period;
+    group.burstUs = *burst;
+    return {};
+}
+
 Result<Workload> parse(const std::string& text, const std::string& origin, int cpuCount);
 
 }  // namespace
@@ -284,10 +303,13 @@ Result<Workload> parse(const std::string& text, const std::string& origin, int c
                 }))
                 return Error{origin + ": a group name must be a non-empty string without control characters"};
             if (!it.value().is_object()) return Error{gw + ": must be an object, {\"shares\": N}"};
-            if (auto known = onlyKnownFields(it.value(), {"shares", "parent"}, gw); !known) return Error{known.error()};
+            if (auto known = onlyKnownFields(it.value(), {"shares", "parent", "quota_us", "period_us", "burst_us"}, gw); !known)
+                return Error{known.error()};
             auto shares = intField(it.value(), "shares", 1024, kMinGroupShares, kMaxGroupShares, gw);
             if (!shares) return Error{shares.error()};
-            w.groups[static_cast<size_t>(groupOf(it.key()))].shares = static_cast<int>(*shares);
+            TaskGroupSpec& group = w.groups[static_cast<size_t>(groupOf(it.key()))];
+            group.shares = static_cast<int>(*shares);
+            if (auto limit = bandwidthFields(it.value(), gw, group); !limit) return Error{limit.error()};
         }
         // parents once every listed group has its index: a parent must be one of them
         for (auto it = groups.begin(); it != groups.end(); ++it) {

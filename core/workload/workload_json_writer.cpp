@@ -60,6 +60,11 @@ json workloadToJson(const Workload& w, int cpuCount) {
         json groups = json::object();
         for (const TaskGroupSpec& g : w.groups) {
             json jg = {{"shares", g.shares}};
+            if (g.quotaUs > 0) {
+                jg["quota_us"] = g.quotaUs;
+                jg["period_us"] = g.periodUs;
+                if (g.burstUs > 0) jg["burst_us"] = g.burstUs;
+            }
             if (g.parent >= 0 && static_cast<size_t>(g.parent) < w.groups.size())
                 jg["parent"] = w.groups[static_cast<size_t>(g.parent)].name;
             groups[g.name] = std::move(jg);

@@ -441,7 +441,7 @@ TEST(Cli, BadInputsGiveOneLineErrorsAndExitTwo) {
              {"simulate --synthetic \"core:4 pu:2\" --workload stream:threads=4 --compare numa-balancing",
               "--compare numa-balancing: the machine has one NUMA node: both runs would be the same"},
              {"simulate --preset kunpeng920-24 --workload stream:threads=4 --compare numa",
-              "--compare must be cls, node, delay-dequeue, ni-random, wake-wide, numa-balancing or task-groups, not 'numa'"},
+              "--compare must be cls, node, delay-dequeue, ni-random, wake-wide, numa-balancing, task-groups or bandwidth, not 'numa'"},
              {"domains --preset kunpeng920-24 --arch sparc", "unknown architecture 'sparc' (expected x86_64, arm64, ppc64, s390x or generic)"},
              {"trace stats x.dat --bin 1e11", "--bin"},
              {"record -o " + scratch + "/never.dat --duration -1", "--duration"},
@@ -881,6 +881,38 @@ TEST(Cli, CompareTaskGroupsOneForAllAndTheWorkloads) {
     CliRun none = cli("simulate --preset kunpeng920-24 --workload stream:threads=4 --compare task-groups");
     EXPECT_EQ(none.status, 2);
     EXPECT_NE(none.err.find("--compare task-groups: the workload has no task groups"), std::string::npos) << none.err;
+}
+
+// --compare bandwidth: the groups unlimited against their CPU bandwidth limits. cpu-limit.json's
+// batch group, held to one CPU's worth per period on CPUs 0-3, gets a quarter of the machine's
+// four CPUs with the limit and about half of what is used without; only the limited side is
+// throttled, and it says how long. A workload without limits has nothing to compare.
+TEST(Cli, CompareBandwidthLimitsOffAndOn) {
+    const std::string file = std::string(SCHEDSCOPE_SOURCE_DIR) + "/resources/workloads/cpu-limit.json";
+    const auto c = cliJson("simulate --preset kunpeng920-24 --workload " + file + " --duration 1 --compare bandwidth --seeds 2 --json");
+    ASSERT_FALSE(c.is_discarded());
+    EXPECT_EQ(c["compare"], "bandwidth");
+    const auto& batch = c["metrics"]["cpu_share_batch"];
+    EXPECT_GT(batch["off"]["mean"].get<double>(), 0.5);
+    const double busy = c["metrics"]["busy_cores"]["on"]["mean"].get<double>();
+    EXPECT_NEAR(batch["on"]["mean"].get<double>() * busy, 1.0, 0.03) << "one CPU's worth";
+    EXPECT_EQ(c["metrics"]["throttled_s_batch"]["off"]["mean"].get<double>(), 0);
+    EXPECT_GT(c["metrics"]["throttled_s_batch"]["on"]["mean"].get<double>(), 1.0);
+    // one run: the limited group's quota, period and throttling
+    const auto one = cliJson("simulate --preset kunpeng920-24 --workload " + file + " --duration 0.5 --json");
+    ASSERT_FALSE(one.is_discarded());
+    EXPECT_EQ(one["config"]["bandwidth_limits"], true);
+    const auto& limited = one["metrics"]["task_groups"][0];  // (the groups in name order)
+    ASSERT_EQ(limited["name"], "batch");
+    EXPECT_EQ(limited["quota_us"], 100000);
+    EXPECT_EQ(limited["period_us"], 100000);
+    EXPECT_GE(limited["nr_throttled"].get<long long>(), 4) << "throttled in each of the 5 periods";
+    EXPECT_FALSE(one["metrics"]["task_groups"][1].contains("quota_us")) << "the web group has no limit";
+    CliRun none = cli("simulate --preset kunpeng920-24 --workload " + std::string(SCHEDSCOPE_SOURCE_DIR) +
+                      "/resources/workloads/cgroups.json --compare bandwidth");
+    EXPECT_EQ(none.status, 2);
+    EXPECT_NE(none.err.find("--compare bandwidth: no group of the workload has a CPU bandwidth limit"), std::string::npos)
+        << none.err;
 }
 
 // Each change comes with its 95% interval over the seeds: stream's 4 threads gain ~13% from CLS

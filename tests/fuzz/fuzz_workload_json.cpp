@@ -19,6 +19,12 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
         int depth = 0;
         for (int p = g.parent; p >= 0; p = w->groups[static_cast<size_t>(p)].parent)
             if (p >= static_cast<int>(w->groups.size()) || ++depth > schedscope::workload::kMaxGroupDepth) std::abort();
+        // a bandwidth limit within the kernel's ranges, or none
+        namespace wl = schedscope::workload;
+        if (g.quotaUs != -1 && (g.quotaUs < wl::kMinBandwidthQuotaUs || g.quotaUs > wl::kMaxBandwidthQuotaUs ||
+                                g.periodUs < wl::kMinBandwidthPeriodUs || g.periodUs > wl::kMaxBandwidthPeriodUs ||
+                                g.burstUs < 0 || g.burstUs > g.quotaUs))
+            std::abort();
     }
     for (const auto& t : w->tasks) {
         if (t.nice < -20 || t.nice > 19) std::abort();

@@ -457,6 +457,34 @@ TEST(WhatIfRun, TaskGroupsOneForAllVersusTheWorkloads) {
     expectThePanelOffers("task-groups");
 }
 
+// Bandwidth limits compared: cpu-limit.json's batch group unlimited, then held to one CPU's worth
+// per period (throttled only then); a workload without limits has nothing to compare; the panel
+// offers it.
+TEST(WhatIfRun, BandwidthLimitsNoneVersusTheGroups) {
+    WhatIfRequest q;
+    q.spec = {TopologySpec::Kind::Preset, "kunpeng920-24"};
+    q.workload = resourcesDir() + "/workloads/cpu-limit.json";
+    q.compare = "bandwidth";
+    q.durationS = 1;
+    auto setup = prepareWhatIf(q);
+    ASSERT_TRUE(setup.ok()) << setup.error();
+    const WhatIfResult r = runBothSettings(*setup);
+    EXPECT_EQ(r.settingName(0), "bandwidth limits off");
+    EXPECT_EQ(r.settingName(1), "bandwidth limits on");
+    EXPECT_EQ(metricOf(r.runs[0], "throttled_s_batch"), 0);
+    EXPECT_GT(metricOf(r.runs[1], "throttled_s_batch"), 1.0);
+    EXPECT_LT(metricOf(r.runs[1], "cpu_share_batch"), metricOf(r.runs[0], "cpu_share_batch") - 0.1);
+    EXPECT_EQ(r.toJson()["bandwidth_limits"], "compared");
+
+    q.workload = resourcesDir() + "/workloads/cgroups.json";
+    auto none = prepareWhatIf(q);
+    ASSERT_FALSE(none.ok());
+    EXPECT_EQ(none.error(), "what-if: no group of the workload has a CPU bandwidth limit (a workload file's quota_us, or "
+                            "cpu.max in a recording's groups sidecar): with and without limits would be the same");
+
+    expectThePanelOffers("bandwidth");
+}
+
 // Two seeds of mcf's copies, which never sleep, give the same run on each side: the result says
 // so (the panel's status adds it); hackbench's wakeups differ by seed, and it does not.
 TEST(WhatIfRun, ResultSaysWhenTheSeedsGaveOneRun) {

@@ -403,7 +403,7 @@ TEST(TaskGroups, WorkloadJsonGroups) {
     EXPECT_EQ(error(R"({"groups":{"db":{"shares":1.5}},)" + task + "}"), "x.json: group 'db': shares must be an integer in 2..262144");
     EXPECT_EQ(error(R"({"groups":{"db":1024},)" + task + "}"), R"(x.json: group 'db': must be an object, {"shares": N})");
     EXPECT_EQ(error(R"({"groups":{"db":{"weight":100}},)" + task + "}"),
-              R"(x.json: group 'db': unknown field "weight" (known here: shares, parent))");
+              R"(x.json: group 'db': unknown field "weight" (known here: shares, parent, quota_us, period_us, burst_us))");
     EXPECT_EQ(error(R"({"groups":{"db":{"parent":"sys"}},)" + task + "}"), "x.json: group 'db': its parent 'sys' is not one of the groups listed");
     EXPECT_EQ(error(R"({"groups":{"a":{"parent":"b"},"b":{"parent":"a"}},)" + task + "}"),
               "x.json: group 'a': its parents do not reach the root group within 32 levels (a cycle, or nested too deep)");
