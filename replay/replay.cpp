@@ -328,6 +328,7 @@ Result<ReplayResult> replayTrace(const tracing::EventStore& store, const std::st
     if (options.taskGroups) {
         r.taskGroups = countTaskGroups(*options.taskGroups, store, r.derived);
         if (std::string note = taskGroupAssumption(r.taskGroups); !note.empty()) r.assumptions.push_back(std::move(note));
+        if (std::string note = bandwidthAssumption(r.derived.workload); !note.empty()) r.assumptions.push_back(std::move(note));
     }
     r.assumptions.push_back(idleExitAssumption(r.idleExitNs, idleWakeups.count(), options.idleExitNs.has_value()));
     if (const std::string_view from = tracing::migrationSource(store); from.starts_with("sched_switch"))

@@ -20,7 +20,13 @@ int assignTaskGroups(DerivedWorkload& derived, const tracing::TaskGroupSnapshot&
         const int parent = parentName.empty() ? -1 : groupIndex(parentName);
         const int at = static_cast<int>(w.groups.size());
         index.emplace(name, at);
-        w.groups.push_back({name, snapshot.sharesOfGroup(name), parent});
+        workload::TaskGroupSpec group{name, snapshot.sharesOfGroup(name), parent};
+        if (auto limit = snapshot.limitOf.find(name); limit != snapshot.limitOf.end()) {
+            group.quotaUs = limit->second.quotaUs;
+            group.periodUs = limit->second.periodUs;
+            group.burstUs = limit->second.burstUs;
+        }
+        w.groups.push_back(std::move(group));
         return at;
     };
     int grouped = 0;

@@ -8,7 +8,8 @@
 
 namespace schedscope::replay {
 
-// Puts each derived task in its group, with the group's shares, and the cgroups above that group
+// Puts each derived task in its group, with the group's shares and CPU bandwidth limit (cpu.max),
+// and the cgroups above that group
 // in the workload as its ancestors (a cgroup path's prefixes); a task of the root group, or of
 // no known group, stays in the root group. Returns how many tasks went into a group.
 int assignTaskGroups(DerivedWorkload& derived, const tracing::TaskGroupSnapshot& snapshot, const tracing::EventStore& store);

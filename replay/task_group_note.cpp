@@ -1,6 +1,7 @@
 #include "task_group_note.h"
 
 #include <algorithm>
+#include <cstdio>
 #include <map>
 
 namespace schedscope::replay {
@@ -38,6 +39,25 @@ std::string taskGroupAssumption(const std::vector<TaskGroupCount>& groups) {
            ". As the kernel does, the replay shares a CPU between the groups queued on it by their shares, then among "
            "their tasks, nested as the cgroups are; the tasks the trace does not keep take no share (--no-task-groups: "
            "one group for all)";
+}
+
+std::string bandwidthAssumption(const workload::Workload& workload) {
+    std::string limits;
+    int n = 0;
+    for (const workload::TaskGroupSpec& g : workload.groups) {
+        if (g.quotaUs <= 0) continue;
+        if (n++ < 4) {
+            char text[96];
+            std::snprintf(text, sizeof text, " (%.3g ms per %.3g ms%s)", static_cast<double>(g.quotaUs) / 1000.0,
+                          static_cast<double>(g.periodUs) / 1000.0, g.burstUs > 0 ? ", with a burst" : "");
+            limits += (n > 1 ? ", " : "") + g.name + text;
+        }
+    }
+    if (n == 0) return "";
+    if (n > 4) limits += ", ...";
+    return "the replay holds " + std::string(n == 1 ? "a group" : std::to_string(n) + " groups") +
+           " to the CPU bandwidth limit recorded with it (cgroup cpu.max): " + limits +
+           "; once a group has used its quota, its tasks wait for the next period (--no-task-groups: no groups, no limits)";
 }
 
 }  // namespace schedscope::replay

@@ -21,5 +21,8 @@ std::vector<TaskGroupCount> countTaskGroups(const tracing::TaskGroupSnapshot& sn
                                             const DerivedWorkload& derived);
 // The assumption line for them ("" when none is known).
 std::string taskGroupAssumption(const std::vector<TaskGroupCount>& groups);
+// The assumption line for the CPU bandwidth limits of the groups the replay runs its tasks in
+// (`workload`'s, assignTaskGroups()), "" when none has one.
+std::string bandwidthAssumption(const workload::Workload& workload);
 
 }  // namespace schedscope::replay

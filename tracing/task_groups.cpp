@@ -43,7 +43,7 @@ bool listsCpu(const std::string& subtreeControl) {
 std::optional<long> wholeNumber(const std::string& text) {
     std::string t = text;
     while (!t.empty() && std::isspace(static_cast<unsigned char>(t.back()))) t.pop_back();
-    if (t.empty() || t.size() > 12) return std::nullopt;
+    if (t.empty() || t.size() > 18) return std::nullopt;
     char* end = nullptr;
     const long v = std::strtol(t.c_str(), &end, 10);
     if (*end != '\0') return std::nullopt;
@@ -69,7 +69,51 @@ std::optional<int> cgroupShares(const std::string& cgroupRoot, const std::string
     return std::nullopt;
 }
 
+// a limit the kernel could hold (tg_set_cfs_bandwidth()'s ranges)
+std::optional<BandwidthLimit> validLimit(long long quota, long long period, long long burst) {
+    if (quota < workload::kMinBandwidthQuotaUs || quota > workload::kMaxBandwidthQuotaUs || period < workload::kMinBandwidthPeriodUs ||
+        period > workload::kMaxBandwidthPeriodUs || burst < 0 || burst > quota)
+        return std::nullopt;
+    return BandwidthLimit{quota, period, burst};
+}
+
+// the group's bandwidth limit from cgroupfs: v2's cpu.max, else v1's cpu.cfs_quota_us where
+// the cpu hierarchy is usually mounted
+std::optional<BandwidthLimit> cgroupLimit(const std::string& cgroupRoot, const std::string& group) {
+    const std::string v2 = cgroupRoot + group;
+    if (const std::string max = readAttributeText(v2 + "/cpu.max"); !max.empty())
+        return limitFromCpuMax(max, readAttributeText(v2 + "/cpu.max.burst"));
+    for (const char* v1 : {"/cpu", "/cpu,cpuacct"}) {
+        std::string dir = cgroupRoot;
+        dir += v1;
+        dir += group;
+        const std::string quota = readAttributeText(dir + "/cpu.cfs_quota_us");
+        if (!quota.empty())
+            return limitFromCfs(quota, readAttributeText(dir + "/cpu.cfs_period_us"), readAttributeText(dir + "/cpu.cfs_burst_us"));
+    }
+    return std::nullopt;
+}
+
 }  // namespace
+
+std::optional<BandwidthLimit> limitFromCpuMax(const std::string& cpuMaxText, const std::string& burstText) {
+    // "$MAX $PERIOD", MAX "max" for none
+    std::istringstream words(cpuMaxText);
+    std::string quota, period;
+    if (!(words >> quota >> period) || quota == "max") return std::nullopt;
+    const auto q = wholeNumber(quota), p = wholeNumber(period);
+    const auto b = burstText.empty() ? std::optional<long>(0) : wholeNumber(burstText);
+    if (!q || !p || !b) return std::nullopt;
+    return validLimit(*q, *p, *b);
+}
+
+std::optional<BandwidthLimit> limitFromCfs(const std::string& quotaText, const std::string& periodText,
+                                           const std::string& burstText) {
+    const auto q = wholeNumber(quotaText), p = wholeNumber(periodText);
+    const auto b = burstText.empty() ? std::optional<long>(0) : wholeNumber(burstText);
+    if (!q || !p || !b || *q < 0) return std::nullopt;  // -1: no limit
+    return validLimit(*q, *p, *b);
+}
 
 std::optional<int> sharesFromAutogroup(const std::string& autogroupText) {
     // "/autogroup-179 nice 0"
@@ -159,9 +203,11 @@ TaskGroupSnapshot snapshotTaskGroups(const std::string& procRoot, const std::str
                 if (const auto shares = sharesFromAutogroup(autogroup)) snap.sharesOf[group] = *shares;
             } else {
                 // the cgroups above it are task groups too (the cpu controller reached it through them)
-                for (const std::string& p : prefixesOf(group))
-                    if (!snap.sharesOf.count(p))
-                        if (const auto shares = cgroupShares(cgroupRoot, p)) snap.sharesOf[p] = *shares;
+                for (const std::string& p : prefixesOf(group)) {
+                    if (snap.sharesOf.count(p)) continue;  // this cgroup was read for another task
+                    if (const auto shares = cgroupShares(cgroupRoot, p)) snap.sharesOf[p] = *shares;
+                    if (const auto limit = cgroupLimit(cgroupRoot, p)) snap.limitOf[p] = *limit;
+                }
             }
         }
         // its threads (a trace names threads): in their process's group
@@ -196,6 +242,12 @@ Status writeGroupsSidecar(const std::string& tracePath, const TaskGroupSnapshot&
     nlohmann::json shares = nlohmann::json::object();
     for (const auto& [group, n] : snapshot.sharesOf) shares[group] = n;
     j["shares"] = std::move(shares);
+    if (!snapshot.limitOf.empty()) {
+        nlohmann::json limits = nlohmann::json::object();
+        for (const auto& [group, l] : snapshot.limitOf)
+            limits[group] = {{"quota_us", l.quotaUs}, {"period_us", l.periodUs}, {"burst_us", l.burstUs}};
+        j["limits"] = std::move(limits);
+    }
     return writeSidecarText(groupsSidecarPath(tracePath), "task groups sidecar",
                             j.dump(1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n");
 }
@@ -238,6 +290,27 @@ Result<TaskGroupSnapshot> parseGroupsSidecar(const std::string& text, const std:
                                            std::to_string(workload::kMinGroupShares) + ".." +
                                            std::to_string(workload::kMaxGroupShares))};
             snap.sharesOf[group] = static_cast<int>(*n);
+        }
+    }
+    // (a sidecar from before limits were saved has none: every group runs unlimited)
+    if (j.contains("limits")) {
+        if (!j["limits"].is_object()) return Error{path + ": \"limits\" must be an object of group: {quota_us, period_us, burst_us}"};
+        for (const auto& [group, value] : j["limits"].items()) {
+            auto field = [&](const char* key, long long fallback) -> std::optional<long long> {
+                if (!value.contains(key)) return fallback;
+                const auto& v = value[key];
+                return v.is_number_integer() ? std::optional<long long>(v.get<long long>()) : std::nullopt;
+            };
+            const auto q = value.is_object() ? field("quota_us", -1) : std::nullopt;
+            const auto p = value.is_object() ? field("period_us", 100000) : std::nullopt;
+            const auto b = value.is_object() ? field("burst_us", 0) : std::nullopt;
+            const auto limit = q && p && b ? validLimit(*q, *p, *b) : std::nullopt;
+            if (!limit)
+                return Error{escapeControl(path + ": group \"" + group.substr(0, 64) +
+                                           "\": a limit must be {quota_us, period_us, burst_us} with a quota of 1000.." +
+                                           std::to_string(workload::kMaxBandwidthQuotaUs) +
+                                           " us, a period of 1000..1000000 us and a burst of at most the quota")};
+            snap.limitOf[group] = *limit;
         }
     }
     return snap;

@@ -26,6 +26,20 @@ using CpuControllerCheck = std::function<bool(const std::string& parentPath)>;
 std::string taskGroupFrom(const std::string& cgroupText, const std::string& autogroupText, bool autogroupEnabled,
                           const CpuControllerCheck& cpuEnabledBelow);
 
+// A cgroup's CPU bandwidth limit: `quotaUs` of CPU time per `periodUs` over all CPUs, and the
+// unused quota a period may carry into the next (workload::TaskGroupSpec's fields).
+struct BandwidthLimit {
+    long long quotaUs = -1, periodUs = 100000, burstUs = 0;
+    bool operator==(const BandwidthLimit&) const = default;
+};
+// From cgroup v2's cpu.max text ("50000 100000"; "max 100000": none) and cpu.max.burst text
+// (microseconds; empty: 0), or v1's cpu.cfs_quota_us (-1: none), cpu.cfs_period_us and
+// cpu.cfs_burst_us texts. std::nullopt for no limit, or for values the kernel would not hold
+// (a quota under 1 ms, a period outside 1 ms..1 s, a burst past the quota).
+std::optional<BandwidthLimit> limitFromCpuMax(const std::string& cpuMaxText, const std::string& burstText);
+std::optional<BandwidthLimit> limitFromCfs(const std::string& quotaText, const std::string& periodText,
+                                           const std::string& burstText);
+
 struct TaskGroupSnapshot {
     bool autogroupEnabled = false;
     std::map<int32_t, std::string> groupOf;  // by pid: every task /proc lists
@@ -36,6 +50,10 @@ struct TaskGroupSnapshot {
         auto it = sharesOf.find(group);
         return it == sharesOf.end() ? 1024 : it->second;
     }
+    // CPU bandwidth limits by cgroup (v2 cpu.max and cpu.max.burst, v1 cpu.cfs_quota_us,
+    // cpu.cfs_period_us and cpu.cfs_burst_us), the cgroups above a task's group too; a group not
+    // here has none ("max", -1)
+    std::map<std::string, BandwidthLimit> limitOf;
 };
 
 // A group's shares from what the kernel shows of it: an autogroup's from its /proc/PID/autogroup

@@ -1,4 +1,5 @@
-// The task groups sidecar (FILE.dat.groups.json): groups by pid, or a one-line error naming the file.
+// The task groups sidecar (FILE.dat.groups.json): groups by pid, their shares and bandwidth limits, or a
+// one-line error naming the file.
 #include <cstdlib>
 #include <string>
 
@@ -15,5 +16,10 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
         if (pid < 0) std::abort();
     for (const auto& [group, shares] : snap->sharesOf)
         if (shares < 2 || shares > (1 << 18)) std::abort();
+    // limits the kernel could hold: what the simulator's groups take without a further check
+    for (const auto& [group, l] : snap->limitOf)
+        if (l.quotaUs < 1000 || l.quotaUs >= (1LL << 44) || l.periodUs < 1000 || l.periodUs > 1000000 || l.burstUs < 0 ||
+            l.burstUs > l.quotaUs)
+            std::abort();
     return 0;
 }

@@ -121,6 +121,50 @@ TEST(TaskGroups, SnapshotReadsEachGroupsShares) {
     EXPECT_EQ(sharesFromCpuShares("1\n"), 2) << "the kernel clamps cpu.shares to MIN_SHARES";
 }
 
+// The CPU bandwidth limits a snapshot finds: a v2 cgroup's cpu.max (and cpu.max.burst), a v1
+// cgroup's cpu.cfs_quota_us and cpu.cfs_period_us, for the cgroups above a task's group too; "max"
+// and -1 are no limit, and values the kernel would not hold are none either.
+TEST(TaskGroups, SnapshotReadsEachGroupsBandwidthLimit) {
+    const FakeTree tree("task-groups-limits");
+    const std::filesystem::path& root = tree.root;
+    auto put = [&tree](const std::string& rel, const std::string& text) { tree.put(rel, text); };
+    put("proc/10/cgroup", "0::/kubepods/pod1/c1\n");
+    put("proc/20/cgroup", "0::/system.slice/db.service\n");
+    put("proc/30/cgroup", "4:cpu,cpuacct:/batch\n");
+    put("proc/40/cgroup", "4:cpu,cpuacct:/free\n");
+    put("cgroup/cgroup.subtree_control", "cpu memory\n");
+    put("cgroup/kubepods/cgroup.subtree_control", "cpu\n");
+    put("cgroup/kubepods/pod1/cgroup.subtree_control", "cpu\n");
+    put("cgroup/kubepods/cpu.max", "max 100000\n");
+    put("cgroup/kubepods/pod1/cpu.max", "200000 100000\n");
+    put("cgroup/kubepods/pod1/c1/cpu.max", "50000 100000\n");
+    put("cgroup/kubepods/pod1/c1/cpu.max.burst", "10000\n");
+    put("cgroup/system.slice/cgroup.subtree_control", "cpu\n");
+    put("cgroup/system.slice/db.service/cpu.max", "max 100000\n");
+    put("cgroup/cpu,cpuacct/batch/cpu.cfs_quota_us", "25000\n");
+    put("cgroup/cpu,cpuacct/batch/cpu.cfs_period_us", "50000\n");
+    put("cgroup/cpu,cpuacct/batch/cpu.cfs_burst_us", "0\n");
+    put("cgroup/cpu,cpuacct/free/cpu.cfs_quota_us", "-1\n");
+    put("cgroup/cpu,cpuacct/free/cpu.cfs_period_us", "100000\n");
+    const TaskGroupSnapshot snap = snapshotTaskGroups((root / "proc").string(), (root / "cgroup").string());
+    EXPECT_EQ(snap.limitOf.at("/kubepods/pod1/c1"), (BandwidthLimit{50000, 100000, 10000}));
+    EXPECT_EQ(snap.limitOf.at("/kubepods/pod1"), (BandwidthLimit{200000, 100000, 0})) << "the pod above the container";
+    EXPECT_EQ(snap.limitOf.count("/kubepods"), 0u) << "max: no limit";
+    EXPECT_EQ(snap.limitOf.count("/system.slice/db.service"), 0u);
+    EXPECT_EQ(snap.limitOf.at("/batch"), (BandwidthLimit{25000, 50000, 0})) << "v1 cfs quota and period";
+    EXPECT_EQ(snap.limitOf.count("/free"), 0u) << "v1 quota -1: no limit";
+
+    EXPECT_EQ(limitFromCpuMax("50000 100000\n", ""), (BandwidthLimit{50000, 100000, 0}));
+    EXPECT_FALSE(limitFromCpuMax("max 100000\n", ""));
+    EXPECT_FALSE(limitFromCpuMax("500 100000\n", "")) << "a quota under 1 ms";
+    EXPECT_FALSE(limitFromCpuMax("50000 2000000\n", "")) << "a period over 1 s";
+    EXPECT_FALSE(limitFromCpuMax("50000 100000\n", "60000\n")) << "a burst past the quota";
+    EXPECT_FALSE(limitFromCpuMax("50000\n", ""));
+    EXPECT_EQ(limitFromCfs("100000\n", "100000\n", ""), (BandwidthLimit{100000, 100000, 0}));
+    EXPECT_FALSE(limitFromCfs("-1\n", "100000\n", "0\n"));
+    EXPECT_FALSE(limitFromCfs("abc\n", "100000\n", "0\n"));
+}
+
 TEST(TaskGroups, SidecarRoundTripAndBadInput) {
     const std::filesystem::path dir = std::filesystem::path(SCHEDSCOPE_TEST_SCRATCH) / "task-groups-sidecar";
     std::filesystem::create_directories(dir);
@@ -141,6 +185,18 @@ TEST(TaskGroups, SidecarRoundTripAndBadInput) {
     EXPECT_EQ((*back)->groupOf, snap.groupOf);
     EXPECT_TRUE((*back)->autogroupEnabled);
     EXPECT_EQ((*back)->sharesOf, snap.sharesOf);
+    EXPECT_TRUE((*back)->limitOf.empty()) << "no limits saved: none read";
+    snap.limitOf = {{"/box", {50000, 100000, 5000}}};
+    ASSERT_TRUE(writeGroupsSidecar(trace, snap).ok());
+    auto limited = readGroupsSidecar(trace);
+    ASSERT_TRUE(limited.ok()) << limited.error();
+    EXPECT_EQ((*limited)->limitOf, snap.limitOf);
+    std::ofstream(groupsSidecarPath(trace)) << "{\"tasks\": {\"1\": \"/a\"}, \"limits\": {\"/a\": {\"quota_us\": 10}}}";
+    auto badLimit = readGroupsSidecar(trace);
+    ASSERT_FALSE(badLimit.ok());
+    EXPECT_EQ(badLimit.error(), groupsSidecarPath(trace) +
+                                    ": group \"/a\": a limit must be {quota_us, period_us, burst_us} with a quota of "
+                                    "1000..17592186044415 us, a period of 1000..1000000 us and a burst of at most the quota");
 
     std::ofstream(groupsSidecarPath(trace)) << "{\"tasks\": {\"1\": \"/a\"}, \"shares\": {\"/a\": 1}}";
     auto badShares = readGroupsSidecar(trace);
