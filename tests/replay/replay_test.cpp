@@ -436,7 +436,8 @@ INSTANTIATE_TEST_SUITE_P(Traces, ReplayFidelity,
                                            FidelityCase{"replay/pingpong-beside-hogs.dat", 0.05}, FidelityCase{"record-v6.dat", 0.15},
                                            FidelityCase{"replay/job-beside-session.dat", 0.20},
                                            FidelityCase{"replay/job-in-cgroups.dat", 0.15},
-                                           FidelityCase{"replay/job-beside-slice.dat", 0.10}),
+                                           FidelityCase{"replay/job-beside-slice.dat", 0.10},
+                                           FidelityCase{"replay/threads-under-quota.dat", 0.05}),
                          [](const auto& info) { return schedscope::test::traceTestName(info.param.trace); });
 
 // Two CPU hogs of another session were running when the window opened, one on each CPU, and a
@@ -580,6 +581,46 @@ TEST(ReplayTraces, NestedCgroupsWeighAtEachLevel) {
         EXPECT_LT(errorOf(nested), 0.05) << profile;
         EXPECT_GT(errorOf(leaves), 0.15) << profile << ": the slice's services as top groups";
         EXPECT_GT(errorOf(std::nullopt), 0.25) << profile;
+    }
+}
+
+// threads-under-quota.dat: three `./spin 2500` in a cgroup v1 cpu cgroup of cpu.cfs_quota_us
+// 100000 per 100000 (one CPU's worth of time per period) on 2 CPUs, recorded for 1 s from the
+// root group. The kernel throttled the group in 33 of 40 periods: each spinner ran a third of
+// the time and waited up to ~55 ms at each throttle, with a CPU idle. Under the limit the
+// recorder saved, the replayed spinners wait as long (p95 within 30% of the recording's) and run
+// until the window's end; unlimited, they would take both CPUs, wait a few ms and be done by
+// 0.7 s.
+TEST(ReplayTraces, ThreadsUnderAQuotaWaitForTheNextPeriod) {
+    const std::string name = "replay/threads-under-quota.dat";
+    tracing::EventStore store = load(name);
+    Topology topo = sidecar(name);
+    const auto groups = groupsSidecar(name);
+    ASSERT_TRUE(groups);
+    ASSERT_EQ(groups->limitOf.count("/lim"), 1u);
+    EXPECT_EQ(groups->limitOf.at("/lim"), (tracing::BandwidthLimit{100000, 100000, 0}));
+    for (const char* profile : {"linux-6.1", "linux-6.6", "linux-6.12", "linux-7.1"}) {
+        auto both = replayBothWays(store, name, topo, profile, groups);
+        ASSERT_TRUE(both);
+        const double recordedP95 = both->grouped.recorded.waitLatency.percentileNs(95);
+        ASSERT_GT(recordedP95, 40e6) << "the recording's throttles";
+        EXPECT_NEAR(both->grouped.baseline->metrics.waitLatency.percentileNs(95) / recordedP95, 1.0, 0.3) << profile;
+        EXPECT_LT(both->flat.baseline->metrics.waitLatency.percentileNs(95), recordedP95 / 5) << profile;
+        // the spinners: the last one ends near the window's end under the limit, early without
+        auto lastSpinner = [&](const ReplayResult& r) {
+            double last = 0;
+            for (size_t i = 0; i < r.derived.tasks.size(); ++i)
+                if (r.derived.workload.tasks[i].name.starts_with("spin:"))
+                    last = std::max(last, r.baseline->metrics.tasks[i].completionS);
+            return last;
+        };
+        EXPECT_GT(lastSpinner(both->grouped), 0.85) << profile;
+        EXPECT_LT(lastSpinner(both->flat), 0.75) << profile;
+        const auto& w = both->grouped.derived.workload;
+        ASSERT_TRUE(workload::hasBandwidthLimits(w));
+        EXPECT_NE(std::find_if(both->grouped.assumptions.begin(), both->grouped.assumptions.end(),
+                               [](const std::string& a) { return a.find("/lim (100 ms per 100 ms)") != std::string::npos; }),
+                  both->grouped.assumptions.end());
     }
 }
 
