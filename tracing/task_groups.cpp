@@ -295,8 +295,10 @@ Result<TaskGroupSnapshot> parseGroupsSidecar(const std::string& text, const std:
     // (a sidecar from before limits were saved has none: every group runs unlimited)
     if (j.contains("limits")) {
         if (!j["limits"].is_object()) return Error{path + ": \"limits\" must be an object of group: {quota_us, period_us, burst_us}"};
-        for (const auto& [group, value] : j["limits"].items()) {
-            auto field = [&](const char* key, long long fallback) -> std::optional<long long> {
+        for (const auto& item : j["limits"].items()) {
+            const std::string& group = item.key();
+            const nlohmann::json& value = item.value();
+            auto field = [&value](const char* key, long long fallback) -> std::optional<long long> {
                 if (!value.contains(key)) return fallback;
                 const auto& v = value[key];
                 return v.is_number_integer() ? std::optional<long long>(v.get<long long>()) : std::nullopt;

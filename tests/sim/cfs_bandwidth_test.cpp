@@ -309,7 +309,11 @@ TEST(CfsBandwidth, WorkloadFilesCarryTheLimits) {
          "w.json: group 'box': period_us and burst_us go with a quota_us (the group's CPU time per period)"},
     };
     for (const auto& [group, message] : bad) {
-        auto r = workload::parseWorkloadJson(R"({"groups": {"box": )" + group + "}" + tasks, "w.json", 4);
+        std::string text = R"({"groups": {"box": )";
+        text += group;
+        text += "}";
+        text += tasks;
+        auto r = workload::parseWorkloadJson(text, "w.json", 4);
         ASSERT_FALSE(r.ok()) << group;
         EXPECT_EQ(r.error(), message);
     }
