@@ -57,7 +57,7 @@ std::string bandwidthAssumption(const workload::Workload& workload) {
     if (n > 4) limits += ", ...";
     return "the replay holds " + std::string(n == 1 ? "a group" : std::to_string(n) + " groups") +
            " to the CPU bandwidth limit recorded with it (cgroup cpu.max): " + limits +
-           "; once a group has used its quota, its tasks wait for the next period (--no-task-groups: no groups, no limits)";
+           "; once a group has used its quota, its tasks wait for the next period (--no-cpu-limits: the groups without their limits)";
 }
 
 }  // namespace schedscope::replay

@@ -263,6 +263,8 @@ int runReplay(const Args& args) {
         // (one group for all, as a recording without the sidecar)
     } else if (auto groups = tracing::readGroupsSidecar(file); groups) {
         opt.taskGroups = std::move(*groups);
+        // the groups as they were, without their CPU bandwidth limits: what the limits alone did
+        if (opt.taskGroups && args.has("no-cpu-limits")) opt.taskGroups->limitOf.clear();
     } else {
         std::fprintf(stderr, "note: %s (the replay goes on without the task groups)\n", groups.error().c_str());
     }
@@ -394,6 +396,7 @@ std::vector<Command> replayCommands() {
         {"comm", true, "REGEX keep tasks whose comm matches (repeatable)", true},
         {"keep-kernel-threads", false, "keep kworker, ksoftirqd, migration... (dropped by default)"},
         {"no-task-groups", false, "ignore the recording's task groups (FILE.groups.json): every task in one group"},
+        {"no-cpu-limits", false, "keep the recording's task groups but not their CPU bandwidth limits (cpu.max)"},
         {"scale", true, "X multiply every run burst (2 = twice the CPU demand; default 1)"},
         {"run-limit", true, "S stop each simulated run after S s, its tasks finished or not (default: 3x the window + 1 s)"},
         {"memory", true, "COMM-REGEX=SHARE memory-bound share of matching tasks, 0..1 (repeatable)", true},

@@ -98,10 +98,6 @@ constexpr long long kMaxBandwidthQuotaUs = (1LL << 44) - 1;
 // how deep groups may nest below the root (a parent chain longer than this is refused)
 constexpr int kMaxGroupDepth = 32;
 
-struct Workload;
-// a group of `w` has a CPU bandwidth limit (TaskGroupSpec::quotaUs)
-bool hasBandwidthLimits(const Workload& w);
-
 struct Workload {
     std::string name;  // "stream", "custom"...
     std::string spec;  // the text it came from
@@ -115,6 +111,7 @@ struct Workload {
     double durationS = 0;        // 0: run until every task exited or the simulation duration
 };
 
+// a group of `w` has a CPU bandwidth limit (TaskGroupSpec::quotaUs)
 inline bool hasBandwidthLimits(const Workload& w) {
     for (const TaskGroupSpec& g : w.groups)
         if (g.quotaUs > 0) return true;

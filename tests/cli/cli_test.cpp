@@ -915,6 +915,28 @@ TEST(Cli, CompareBandwidthLimitsOffAndOn) {
         << none.err;
 }
 
+// replay of a recording whose groups sidecar holds a CPU limit (threads-under-quota.dat: three
+// spinners in a cgroup of one CPU's worth per period): the replay says it holds the group to it
+// and the spinners wait ~50 ms at the throttles; --no-cpu-limits keeps the group but not its
+// limit, and they wait a few ms.
+TEST(Cli, ReplayHoldsARecordedGroupToItsCpuLimitUnlessTold) {
+    const std::string trace = schedscope::test::dataPath("traces/replay/threads-under-quota.dat");
+    auto says = [](const nlohmann::json& r, const std::string& text) {
+        for (const auto& a : r["assumptions"])
+            if (a.get<std::string>().find(text) != std::string::npos) return true;
+        return false;
+    };
+    const auto limited = cliJson("replay " + trace + " --json");
+    ASSERT_FALSE(limited.is_discarded());
+    EXPECT_TRUE(says(limited, "to the CPU bandwidth limit recorded with it (cgroup cpu.max): /lim (100 ms per 100 ms)"));
+    EXPECT_GT(limited["whatif"]["metrics"]["wait_latency_us"]["p95"].get<double>(), 40000);
+    const auto unlimited = cliJson("replay " + trace + " --no-cpu-limits --json");
+    ASSERT_FALSE(unlimited.is_discarded());
+    EXPECT_FALSE(says(unlimited, "CPU bandwidth limit"));
+    EXPECT_TRUE(says(unlimited, "task groups")) << "the groups stay";
+    EXPECT_LT(unlimited["whatif"]["metrics"]["wait_latency_us"]["p95"].get<double>(), 10000);
+}
+
 // Each change comes with its 95% interval over the seeds: stream's 4 threads gain ~13% from CLS
 // well outside the seeds' spread; kernbench's CPU-bound jobs change by nothing the spread cannot
 // explain (seed 000's "kernbench ~0%"). The table has the column and says what it means.
