@@ -222,17 +222,8 @@ TEST(CfsBandwidth, AThrottledGroupHasNothingQueuedWhereItIsThrottled) {
     const Topology topo = coreCount(4);
     workload::Workload wl;
     wl.groups = {{"box", 1024, -1, 30000, 50000, 0}, {"other", 2048, -1, -1, 100000, 0}};
-    for (int i = 0; i < 10; ++i) {
-        workload::TaskSpec t;
-        t.name = "t" + std::to_string(i);
-        t.group = i % 3 == 2 ? -1 : i % 3;
-        workload::Op run = op(OpKind::Run, 0.9e6 + 0.3e6 * i), sleep = op(OpKind::Sleep, 0.3e6 + 0.2e6 * (i % 4));
-        run.jitter = sleep.jitter = 0.5;
-        workload::Op loop = op(OpKind::Loop);
-        loop.to = 0;
-        t.script = {run, sleep, loop};
-        wl.tasks.push_back(t);
-    }
+    for (int i = 0; i < 10; ++i)
+        wl.tasks.push_back(runSleepLoop("t" + std::to_string(i), i % 3 == 2 ? -1 : i % 3, 0.9e6 + 0.3e6 * i, 0.3e6 + 0.2e6 * (i % 4)));
     TestRun r = startRun(topo, "linux-6.12", wl, 1.0);
     ASSERT_TRUE(r.sim);
     const SimState& s = r.sim->state();
@@ -268,17 +259,7 @@ TEST(CfsBandwidth, RunsAreDeterministic) {
     const Topology topo = coreCount(4);
     workload::Workload wl;
     wl.groups = {{"box", 1024, -1, 70000, 100000, 10000}};
-    for (int i = 0; i < 6; ++i) {
-        workload::TaskSpec t;
-        t.name = "t" + std::to_string(i);
-        t.group = i % 2 == 0 ? 0 : -1;
-        workload::Op run = op(OpKind::Run, 2e6), sleep = op(OpKind::Sleep, 1e6);
-        run.jitter = sleep.jitter = 0.5;
-        workload::Op loop = op(OpKind::Loop);
-        loop.to = 0;
-        t.script = {run, sleep, loop};
-        wl.tasks.push_back(t);
-    }
+    for (int i = 0; i < 6; ++i) wl.tasks.push_back(runSleepLoop("t" + std::to_string(i), i % 2 == 0 ? 0 : -1, 2e6, 1e6));
     const Outcome a = runLimited(topo, wl, 1.0), b = runLimited(topo, wl, 1.0);
     EXPECT_EQ(a.cpuS, b.cpuS);
     EXPECT_EQ(a.throttledS, b.throttledS);

@@ -170,16 +170,9 @@ TEST(TaskGroups, RunqueueWeightsStayTheSumOfTheirTasks) {
     // "c" below "a", "d" below "c" (three levels), "b" at the top
     wl.groups = {{"a", 1024, -1}, {"b", 512, -1}, {"c", 4096, 0}, {"d", 300, 2}};
     for (int i = 0; i < 12; ++i) {
-        workload::TaskSpec t;
-        t.name = "t" + std::to_string(i);
-        t.group = i % 4 == 3 ? -1 : i % 5 == 0 ? 3 : i % 3;  // a quarter in the root group
-        t.nice = (i % 5) - 2;
-        workload::Op run = op(OpKind::Run, 0.7e6 + 0.1e6 * i), sleep = op(OpKind::Sleep, 0.4e6 + 0.2e6 * (i % 3));
-        run.jitter = sleep.jitter = 0.5;
-        workload::Op loop = op(OpKind::Loop);
-        loop.to = 0;
-        t.script = {run, sleep, loop};
-        wl.tasks.push_back(t);
+        const int group = i % 4 == 3 ? -1 : i % 5 == 0 ? 3 : i % 3;  // a quarter in the root group
+        wl.tasks.push_back(runSleepLoop("t" + std::to_string(i), group, 0.7e6 + 0.1e6 * i, 0.4e6 + 0.2e6 * (i % 3)));
+        wl.tasks.back().nice = (i % 5) - 2;
     }
     TestRun run = startRun(topo, "linux-6.12", wl, 0.5);
     ASSERT_TRUE(run.sim);
