@@ -918,7 +918,9 @@ int activeLoadBalanceCpuStop(SimState& s, SchedOps& ops, int srcCpu, int dstCpu)
     if (sdIndex < 0) return 0;
     // detach_one_task() with LBF_ACTIVE_LB: the stopper preempted curr, so it may move too
     for (int id : CfsTasks(s, src, SIZE_MAX)) {
-        if (!s.tasks[static_cast<size_t>(id)].allowed.test(dstCpu)) continue;
+        const Task& t = s.tasks[static_cast<size_t>(id)];
+        if (!t.allowed.test(dstCpu)) continue;
+        if (t.group >= 0 && groupThrottledOn(s.groups, t.group, dstCpu)) continue;  // can_migrate_task()'s throttled_lb_pair()
         ops.migrateTask(id, dstCpu, MigrationCause::LbActive);
         rqOf(s, dstCpu).dom[static_cast<size_t>(sdIndex)].nrBalanceFailed = 0;
         if (s.recording()) {
