@@ -158,8 +158,8 @@ TEST(CfsBandwidth, AHogLimitedToHalfACpuRunsHalfTheTime) {
 }
 
 // Four hogs in a group limited to one CPU (cpu.max "100000 100000") on four CPUs, beside an
-// unlimited hog: the group gets one CPU in all, wherever its tasks are, and the free hog a whole
-// CPU; without the limit the group's four take the three CPUs the free hog leaves them (the
+// unlimited hog: the group gets one CPU in all, wherever its tasks are, and the free hog most of
+// a CPU; without the limit the group's four take the three CPUs the free hog leaves them (the
 // balancer weighs the group's entity, 1024 on each of its CPUs, against the free hog's 1024).
 TEST(CfsBandwidth, AGroupIsLimitedOverAllItsCpusTogether) {
     const Topology topo = coreCount(4);
@@ -170,7 +170,9 @@ TEST(CfsBandwidth, AGroupIsLimitedOverAllItsCpusTogether) {
     const Outcome limited = runLimited(topo, wl, 3.0);
     ASSERT_EQ(limited.cpuS.size(), 5u);
     EXPECT_NEAR(cpuSum(limited.cpuS, 0, 4), 3.0, 0.05) << "one CPU for the group";
-    EXPECT_GT(limited.cpuS[4], 2.9) << "the free hog is not held back";
+    // the free hog keeps most of its CPU: a box task the balancer leaves beside it shares it
+    // while the box has quota (no balancer moves one into a CPU where the box is throttled)
+    EXPECT_GT(limited.cpuS[4], 2.8) << "the free hog is not held back";
     EXPECT_GT(limited.throttledS, 3.0) << "throttled runqueues on several CPUs";
     const Outcome free = runLimited(topo, wl, 3.0, false);
     EXPECT_NEAR(cpuSum(free.cpuS), 12.0, 0.05);
