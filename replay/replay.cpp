@@ -329,6 +329,10 @@ Result<ReplayResult> replayTrace(const tracing::EventStore& store, const std::st
         r.taskGroups = countTaskGroups(*options.taskGroups, store, r.derived);
         if (std::string note = taskGroupAssumption(r.taskGroups); !note.empty()) r.assumptions.push_back(std::move(note));
         if (std::string note = bandwidthAssumption(r.derived.workload); !note.empty()) r.assumptions.push_back(std::move(note));
+        if (options.taskGroups->takenAfter)
+            r.assumptions.push_back("the task groups were taken after the recording (trace groups --snapshot), not as it "
+                                    "began: a task that exited before is placed by its parent's group, and a pid reused "
+                                    "since may name another process's group");
     }
     r.assumptions.push_back(idleExitAssumption(r.idleExitNs, idleWakeups.count(), options.idleExitNs.has_value()));
     if (const std::string_view from = tracing::migrationSource(store); from.starts_with("sched_switch"))

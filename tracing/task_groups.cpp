@@ -236,6 +236,7 @@ std::string groupsSidecarPath(const std::string& tracePath) { return tracePath +
 Status writeGroupsSidecar(const std::string& tracePath, const TaskGroupSnapshot& snapshot) {
     nlohmann::json j;
     j["autogroup"] = snapshot.autogroupEnabled;
+    if (snapshot.takenAfter) j["taken"] = "after the recording";
     nlohmann::json tasks = nlohmann::json::object();
     for (const auto& [pid, group] : snapshot.groupOf) tasks[std::to_string(pid)] = group;
     j["tasks"] = std::move(tasks);
@@ -273,6 +274,7 @@ Result<TaskGroupSnapshot> parseGroupsSidecar(const std::string& text, const std:
         return Error{path + ": not a task groups sidecar (it needs a \"tasks\" object of pid: group)"};
     TaskGroupSnapshot snap;
     if (j.contains("autogroup") && j["autogroup"].is_boolean()) snap.autogroupEnabled = j["autogroup"].get<bool>();
+    snap.takenAfter = j.contains("taken") && j["taken"] == "after the recording";
     for (const auto& [key, value] : j["tasks"].items()) {
         char* end = nullptr;
         const long pid = std::strtol(key.c_str(), &end, 10);

@@ -42,6 +42,10 @@ std::optional<BandwidthLimit> limitFromCfs(const std::string& quotaText, const s
 
 struct TaskGroupSnapshot {
     bool autogroupEnabled = false;
+    // taken after the recording (`trace groups --snapshot` for a trace another tool recorded),
+    // not as it began: a task that exited meanwhile is known only through its parent, and a pid
+    // reused since names another process's group
+    bool takenAfter = false;
     std::map<int32_t, std::string> groupOf;  // by pid: every task /proc lists
     // tg->shares by group (cpu.shares, cpu.weight x 1024 / 100, an autogroup's nice weight),
     // the cgroups above a task's group too; a group not here has the default 1024

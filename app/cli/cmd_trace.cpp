@@ -41,6 +41,15 @@ std::vector<Command> traceCommands() {
         {"trace stats", "summarise a sched trace: events, CPUs, tasks, lost events, migrations per level and cause",
          "FILE [topology options] [--profile NAME] [--json] [--bin S] [--buffer NAME]  (FILE: trace.dat, or ftrace, trace-cmd report or perf script text)", statsOpts,
          runTraceStats, 1},
+        {"trace groups",
+         "the task groups a trace's tasks ran in (its groups sidecar): shares, CPU limits, tasks; --snapshot saves this "
+         "machine's groups now for a trace another tool recorded",
+         "FILE [--snapshot] [--json] [--buffer NAME]",
+         {{"snapshot", false, "write this machine's task groups now as FILE's groups sidecar (FILE.groups.json), for a trace "
+                              "recorded by trace-cmd or another tool moments before; refused when FILE has one"},
+          {"json", false, "print JSON"},
+          bufferOption()},
+         runTraceGroups, 1},
         {"bench load", "time loading a trace: events/s, peak RSS, bytes per event", "FILE [--buffer NAME]", {bufferOption()},
          runBenchLoad, 1},
         {"record", "record sched events into a trace.dat (+ topology sidecar) via a private tracefs instance",

@@ -937,6 +937,46 @@ TEST(Cli, ReplayHoldsARecordedGroupToItsCpuLimitUnlessTold) {
     EXPECT_LT(unlimited["whatif"]["metrics"]["wait_latency_us"]["p95"].get<double>(), 10000);
 }
 
+// trace groups: a recording's groups with their shares, limits and the trace's tasks in each;
+// --snapshot gives a trace without a sidecar (another tool's) this machine's groups now, marked
+// as taken after the recording, and never replaces a sidecar that is there.
+TEST(Cli, TraceGroupsListsAndSnapshotsTheTaskGroups) {
+    const auto quota = cliJson("trace groups " + schedscope::test::dataPath("traces/replay/threads-under-quota.dat") + " --json");
+    ASSERT_FALSE(quota.is_discarded());
+    EXPECT_EQ(quota["taken_after_recording"], false);
+    const auto lim = std::find_if(quota["groups"].begin(), quota["groups"].end(), [](const auto& g) { return g["group"] == "/lim"; });
+    ASSERT_NE(lim, quota["groups"].end());
+    EXPECT_EQ((*lim)["tasks"], 3) << "the three spinners";
+    EXPECT_EQ((*lim)["limit"]["quota_us"], 100000);
+    EXPECT_EQ((*lim)["limit"]["period_us"], 100000);
+    const auto nested = cliJson("trace groups " + schedscope::test::dataPath("traces/replay/job-beside-slice.dat") + " --json");
+    ASSERT_FALSE(nested.is_discarded());
+    std::vector<std::string> names;
+    for (const auto& g : nested["groups"]) names.push_back(g["group"]);
+    EXPECT_EQ(names, (std::vector<std::string>{"/slice", "/slice/a", "/slice/b", "/user"})) << "the slice above its services too";
+    EXPECT_EQ(nested["groups"][1]["parent"], "/slice");
+
+    const std::string scratch = std::string(SCHEDSCOPE_TEST_SCRATCH) + "/trace-groups";
+    ASSERT_EQ(0, std::system(("rm -rf " + scratch + " && mkdir -p " + scratch + " && cp " +
+                              schedscope::test::dataPath("traces/replay/pingpong.dat") + " " + scratch + "/t.dat").c_str()));
+    CliRun none = cli("trace groups " + scratch + "/t.dat");
+    EXPECT_EQ(none.status, 2);
+    EXPECT_NE(none.err.find("t.dat has no task groups sidecar"), std::string::npos) << none.err;
+    CliRun snap = cli("trace groups " + scratch + "/t.dat --snapshot --json");
+    ASSERT_EQ(snap.status, 0) << snap.err;
+    EXPECT_NE(snap.err.find("not as the recording began"), std::string::npos) << snap.err;
+    const auto taken = nlohmann::json::parse(snap.out, nullptr, false);
+    ASSERT_FALSE(taken.is_discarded());
+    EXPECT_EQ(taken["taken_after_recording"], true);
+    EXPECT_GT(taken["tasks"].get<int>(), 2);
+    CliRun again = cli("trace groups " + scratch + "/t.dat --snapshot");
+    EXPECT_EQ(again.status, 2);
+    EXPECT_NE(again.err.find("exists already"), std::string::npos) << again.err;
+    CliRun missing = cli("trace groups " + scratch + "/none.dat");
+    EXPECT_EQ(missing.status, 2);
+    EXPECT_NE(missing.err.find("none.dat: no such trace file"), std::string::npos) << missing.err;
+}
+
 // Each change comes with its 95% interval over the seeds: stream's 4 threads gain ~13% from CLS
 // well outside the seeds' spread; kernbench's CPU-bound jobs change by nothing the spread cannot
 // explain (seed 000's "kernbench ~0%"). The table has the column and says what it means.

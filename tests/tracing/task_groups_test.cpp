@@ -186,11 +186,14 @@ TEST(TaskGroups, SidecarRoundTripAndBadInput) {
     EXPECT_TRUE((*back)->autogroupEnabled);
     EXPECT_EQ((*back)->sharesOf, snap.sharesOf);
     EXPECT_TRUE((*back)->limitOf.empty()) << "no limits saved: none read";
+    EXPECT_FALSE((*back)->takenAfter) << "a recording's own";
+    snap.takenAfter = true;
     snap.limitOf = {{"/box", {50000, 100000, 5000}}};
     ASSERT_TRUE(writeGroupsSidecar(trace, snap).ok());
     auto limited = readGroupsSidecar(trace);
     ASSERT_TRUE(limited.ok()) << limited.error();
     EXPECT_EQ((*limited)->limitOf, snap.limitOf);
+    EXPECT_TRUE((*limited)->takenAfter) << "a later snapshot says so";
     std::ofstream(groupsSidecarPath(trace)) << "{\"tasks\": {\"1\": \"/a\"}, \"limits\": {\"/a\": {\"quota_us\": 10}}}";
     auto badLimit = readGroupsSidecar(trace);
     ASSERT_FALSE(badLimit.ok());
