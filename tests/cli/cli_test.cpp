@@ -420,7 +420,7 @@ TEST(Cli, BadInputsGiveOneLineErrorsAndExitTwo) {
              // a word that is not an option is not ignored; a directory or .xml gets a hint
              {"topology " + scratch + "/broken.xml", "unexpected argument '" + scratch + "/broken.xml' (a topology? --xml"},
              {"domains --preset kunpeng920-24 " + scratch, "(a sysfs snapshot? --sysfs-root " + scratch + ")"},
-             {"trace frobnicate", "trace: unknown subcommand 'frobnicate' (trace stats)"},
+             {"trace frobnicate", "trace: unknown subcommand 'frobnicate' (trace stats, trace groups)"},
              {"bench", "bench: a subcommand is missing (bench load, bench sim)"},
              // two workloads run together: the second's count would silently win
              {"simulate --preset kunpeng920-24 --workload stream:threads=4:threads=2", "threads= is given twice"},

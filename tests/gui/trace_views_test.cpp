@@ -1211,16 +1211,23 @@ TEST(LiveView, ASmallBufferLosesEventsAndTheBannerSaysTheSizeThatKeepsThem) {
     EXPECT_LE(kb, 8) << "a page or two, as asked";
     QProcess load;  // forks, execs and exits: thousands of sched events a second
     load.start(QStringLiteral("/bin/sh"), {QStringLiteral("-c"), QStringLiteral("i=0; while [ $i -lt 1500 ]; do /bin/true; i=$((i+1)); done")});
-    for (int i = 0; i < 200 && warnings.isEmpty() && failed.isEmpty(); ++i) QTest::qWait(100);
+    // the first loss warning: the storm may go on losing (and another capture of a parallel test
+    // may switch an event off) after it, and each says so again
+    auto lossWarning = [&warnings]() -> QString {
+        for (const QList<QVariant>& w : warnings)
+            if (w.at(0).toString().contains(QStringLiteral(" events lost"))) return w.at(0).toString();
+        return {};
+    };
+    for (int i = 0; i < 200 && lossWarning().isEmpty() && failed.isEmpty(); ++i) QTest::qWait(100);
     load.waitForFinished(30'000);
     live->stop();
     EXPECT_FALSE(size.exists()) << "the capture left its tracefs instance behind";
     ASSERT_TRUE(failed.isEmpty()) << failed.front().at(0).toString().toStdString();
-    ASSERT_EQ(warnings.size(), 1) << "no loss reported with a 4 KB buffer under a fork storm";
-    const QString text = warnings.front().at(0).toString();
+    const QString text = lossWarning();
+    ASSERT_FALSE(text.isEmpty()) << "no loss reported with a 4 KB buffer under a fork storm";
     EXPECT_TRUE(text.contains(QStringLiteral(" events lost: the ring buffers (%1 KB per CPU)").arg(kb))) << text.toStdString();
     EXPECT_TRUE(text.contains(QStringLiteral("--buffer-kb %1 keeps more").arg(kb * 4))) << text.toStdString();
-    EXPECT_EQ(window.banner()->text(), text);
+    EXPECT_EQ(window.banner()->text(), warnings.back().at(0).toString()) << "the banner shows the newest warning";
     EXPECT_GT(window.traceWorkspace()->trace()->lostEvents, 0u);
 }
 
