@@ -1,7 +1,6 @@
 #include "task_group_note.h"
 
 #include <algorithm>
-#include <cstdio>
 #include <map>
 
 namespace schedscope::replay {
@@ -46,12 +45,7 @@ std::string bandwidthAssumption(const workload::Workload& workload) {
     int n = 0;
     for (const workload::TaskGroupSpec& g : workload.groups) {
         if (g.quotaUs <= 0) continue;
-        if (n++ < 4) {
-            char text[96];
-            std::snprintf(text, sizeof text, " (%.3g ms per %.3g ms%s)", static_cast<double>(g.quotaUs) / 1000.0,
-                          static_cast<double>(g.periodUs) / 1000.0, g.burstUs > 0 ? ", with a burst" : "");
-            limits += (n > 1 ? ", " : "") + g.name + text;
-        }
+        if (n++ < 4) limits += (n > 1 ? ", " : "") + g.name + " (" + workload::describeBandwidthLimit(g.quotaUs, g.periodUs, g.burstUs) + ")";
     }
     if (n == 0) return "";
     if (n > 4) limits += ", ...";

@@ -13,6 +13,7 @@
 #include "task_groups.h"
 #include "trace_cmds.h"
 #include "trace_load_options.h"
+#include "workload/workload.h"
 
 namespace schedscope::cli {
 namespace {
@@ -31,12 +32,7 @@ std::vector<int32_t> tracePids(const EventStore& store) {
     return {pids.begin(), pids.end()};
 }
 
-std::string limitText(const BandwidthLimit& l) {
-    char text[96];
-    std::snprintf(text, sizeof text, "%g ms per %g ms%s", static_cast<double>(l.quotaUs) / 1000.0,
-                  static_cast<double>(l.periodUs) / 1000.0, l.burstUs > 0 ? " +burst" : "");
-    return text;
-}
+std::string limitText(const BandwidthLimit& l) { return workload::describeBandwidthLimit(l.quotaUs, l.periodUs, l.burstUs); }
 
 struct GroupRow {
     std::string group;
@@ -96,10 +92,10 @@ int printGroups(const std::string& file, const TaskGroupSnapshot& snap, const Ev
     }
     std::printf("%s: %zu task groups (%s%s)\n", file.c_str(), l.groups.size(), groupsSidecarPath(file).c_str(),
                 snap.takenAfter ? ", taken after the recording" : "");
-    std::printf("  %-40s %7s  %-22s %s\n", "group", "shares", "CPU limit", "tasks of the trace");
+    std::printf("  %-40s %7s  %-32s %s\n", "group", "shares", "CPU limit", "tasks of the trace");
     for (const GroupRow& r : l.groups) {
         const auto limit = snap.limitOf.find(r.group);
-        std::printf("  %-40s %7d  %-22s %d\n", r.group.c_str(), snap.sharesOfGroup(r.group),
+        std::printf("  %-40s %7d  %-32s %d\n", r.group.c_str(), snap.sharesOfGroup(r.group),
                     limit == snap.limitOf.end() ? "-" : limitText(limit->second).c_str(), r.tasks);
     }
     std::printf("  %d of the trace's %d tasks in the root group, %d in no group the sidecar knows (they replay in the root group)\n",

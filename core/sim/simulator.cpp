@@ -670,12 +670,6 @@ private:
     bool exhaustedOn(int cpu) const { return bandwidthOn_ && !exhausted_[static_cast<size_t>(cpu)].empty(); }
     // a group whose runqueue here holds queued or running weight (its tasks', its children's)
     static bool activeHere(const GroupOnCpu& on) { return on.queuedWeight >= 1.0; }
-    // a group with a quota above `t` is throttled on `cpu`
-    bool throttledOn(const Task& t, int cpu) const {
-        for (const int g : limitedChain_[static_cast<size_t>(t.id)])
-            if (s_.groups[static_cast<size_t>(g)].onCpu[static_cast<size_t>(cpu)].throttled) return true;
-        return false;
-    }
 
     // check_cfs_rq_runtime() as the previous task is put back (put_prev_entity()): a group
     // that ran out here and still finds the pool empty is throttled
@@ -786,7 +780,8 @@ private:
         grp.bandwidth.throttledNs += s_.now - on.throttledAt;
         std::vector<int>& frozen = frozen_[static_cast<size_t>(cpu)];
         std::vector<int> thawed;
-        const auto held = std::stable_partition(frozen.begin(), frozen.end(), [&](int id) { return throttledOn(task(id), cpu); });
+        const auto held = std::stable_partition(frozen.begin(), frozen.end(),
+                                                [&](int id) { return groupThrottledOn(s_.groups, task(id).group, cpu); });
         thawed.assign(held, frozen.end());
         frozen.erase(held, frozen.end());
         for (const int id : thawed) thaw(task(id), cpu);

@@ -111,6 +111,9 @@ struct Workload {
     double durationS = 0;        // 0: run until every task exited or the simulation duration
 };
 
+// A CPU bandwidth limit in words: "50 ms per 100 ms", ", burst 10 ms" when it has one.
+std::string describeBandwidthLimit(long long quotaUs, long long periodUs, long long burstUs);
+
 // a group of `w` has a CPU bandwidth limit (TaskGroupSpec::quotaUs)
 inline bool hasBandwidthLimits(const Workload& w) {
     for (const TaskGroupSpec& g : w.groups)
