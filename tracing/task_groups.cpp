@@ -231,6 +231,14 @@ std::string parentGroupOf(const std::string& group) {
     return parent == "/" ? "" : parent;
 }
 
+void addLaterSnapshot(TaskGroupSnapshot& first, const TaskGroupSnapshot& later) {
+    for (const auto& [pid, group] : later.groupOf) first.groupOf.try_emplace(pid, group);
+    // a group the first read (its shares) keeps what it had then, a limit or none
+    for (const auto& [group, limit] : later.limitOf)
+        if (!first.sharesOf.count(group)) first.limitOf.try_emplace(group, limit);
+    for (const auto& [group, shares] : later.sharesOf) first.sharesOf.try_emplace(group, shares);
+}
+
 std::string groupsSidecarPath(const std::string& tracePath) { return tracePath + ".groups.json"; }
 
 Status writeGroupsSidecar(const std::string& tracePath, const TaskGroupSnapshot& snapshot) {

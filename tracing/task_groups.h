@@ -73,6 +73,13 @@ std::optional<int> sharesFromCpuShares(const std::string& cpuSharesText);
 TaskGroupSnapshot snapshotTaskGroups(const std::string& procRoot = "/proc",
                                      const std::string& cgroupRoot = "/sys/fs/cgroup");
 
+// Adds what a snapshot taken when the recording ended knows that `first` (taken as it began)
+// does not: the tasks that started meanwhile and were still there, in the group they ended in
+// (one a container runtime started and moved into its container's cgroup, which no fork chain
+// from a task of `first` leads to), and the shares and limits of the groups they are in.
+// Whatever `first` has stays as it was.
+void addLaterSnapshot(TaskGroupSnapshot& first, const TaskGroupSnapshot& later);
+
 std::string groupsSidecarPath(const std::string& tracePath);  // "<trace>.groups.json"
 Status writeGroupsSidecar(const std::string& tracePath, const TaskGroupSnapshot& snapshot);
 // std::nullopt when the trace has none; an Error naming the file when it cannot be read

@@ -137,9 +137,15 @@ int runRecord(const Args& args) {
     std::string workloadError;
     // a command that could not start: a trace of nothing in particular, not written (a file
     // already at -o stays as it was)
-    opt.whileRecording = [&] { return workloadError = runWorkload(command, seconds); };
-    // every running task's group before the workload starts; its tasks inherit theirs by fork
-    const tracing::TaskGroupSnapshot groups = tracing::snapshotTaskGroups();
+    // every running task's group before the workload starts; its tasks inherit theirs by fork.
+    // Those that started meanwhile in a group no fork leads to (a container runtime's, moved into
+    // its container's cgroup) are read as the workload ends, while still there.
+    tracing::TaskGroupSnapshot groups = tracing::snapshotTaskGroups();
+    opt.whileRecording = [&] {
+        workloadError = runWorkload(command, seconds);
+        tracing::addLaterSnapshot(groups, tracing::snapshotTaskGroups());
+        return workloadError;
+    };
     auto summary = tracing::recordTrace(opt);
     if (!workloadError.empty()) return fail("record: " + workloadError);
     if (!summary) return failRuntime("record: " + summary.error());

@@ -220,6 +220,26 @@ TEST(TaskGroups, SidecarRoundTripAndBadInput) {
     EXPECT_TRUE(truncated.error().starts_with(groupsSidecarPath(trace) + ": not valid JSON (")) << truncated.error();
 }
 
+// The snapshot taken as the workload ends adds the tasks that started meanwhile (a container's,
+// in a cgroup no fork from a first-snapshot task leads to) and their groups' shares and limits;
+// what the first snapshot knew stays as the recording began, a limit set since included.
+TEST(TaskGroups, ALaterSnapshotAddsWhatStartedDuringTheRecording) {
+    TaskGroupSnapshot first;
+    first.groupOf = {{10, "/user"}, {20, "/box"}};
+    first.sharesOf = {{"/user", 1024}, {"/box", 512}};
+    TaskGroupSnapshot later;
+    later.groupOf = {{10, "/moved"}, {30, "/pod/c1"}};
+    later.sharesOf = {{"/user", 2048}, {"/box", 512}, {"/pod", 1024}, {"/pod/c1", 256}, {"/moved", 1024}};
+    later.limitOf = {{"/box", {20000, 100000, 0}}, {"/pod/c1", {50000, 100000, 0}}};
+    addLaterSnapshot(first, later);
+    EXPECT_EQ(first.groupOf.at(10), "/user") << "a task the first snapshot knew keeps its group";
+    EXPECT_EQ(first.groupOf.at(30), "/pod/c1") << "a task that started during the recording";
+    EXPECT_EQ(first.sharesOfGroup("/user"), 1024);
+    EXPECT_EQ(first.sharesOfGroup("/pod/c1"), 256);
+    EXPECT_EQ(first.limitOf.count("/box"), 0u) << "no limit as the recording began";
+    EXPECT_EQ(first.limitOf.at("/pod/c1"), (BandwidthLimit{50000, 100000, 0}));
+}
+
 TEST(TaskGroups, AChildIsInItsParentsGroupThroughTheTracesForks) {
     EventStore store;
     auto fork = [&](uint64_t ts, int32_t parent, int32_t child) {
