@@ -11,6 +11,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cstdio>
 #include <filesystem>
 #include <map>
 #include <random>
@@ -214,11 +215,22 @@ TEST(RandomScripts, TheSimulatorFinishesWhatTheScriptsLetFinish) {
     const auto ms = machines();
     const char* profiles[] = {"linux-6.1", "linux-6.6", "linux-6.12", "linux-7.1"};
     std::mt19937_64 rng(20261203);
-    int runs = 0, finished = 0, stalled = 0;
+    int runs = 0, finished = 0, stalled = 0, throttled = 0;
     for (int round = 0; round < 400; ++round) {
         const Machine& m = ms[static_cast<size_t>(round) % ms.size()];
         const int cpus = static_cast<int>(m.topo.cpus.size());
-        const Generated g = randomWorkload(rng, cpus);
+        Generated g = randomWorkload(rng, cpus);
+        // every third round in task groups, one nested in the other, each with a CPU limit of a fifth
+        // of a CPU to two CPUs: throttling delays tasks but must neither strand one nor finish one early
+        // (their own generator, so the workloads are the same with or without)
+        if (round % 3 == 1) {
+            std::mt19937_64 grouping(static_cast<uint64_t>(round));
+            auto pick = [&](int lo, int hi) { return std::uniform_int_distribution<int>(lo, hi)(grouping); };
+            const long long periodUs = pick(10, 100) * 1000LL, childPeriodUs = pick(10, 100) * 1000LL;
+            g.wl.groups = {{"outer", 1024, -1, periodUs * pick(2, 20) / 10, periodUs, 0},
+                           {"inner", pick(2, 2048), 0, childPeriodUs * pick(2, 20) / 10, childPeriodUs, pick(0, 1) * 1000LL}};
+            for (auto& t : g.wl.tasks) t.group = pick(-1, 1);
+        }
         const ScriptOutcome outcome = finishesByScripts(g.wl);
         const std::vector<bool>& expected = outcome.done;
         // the tasks that start and never finish: the run stalls with exactly those waiting
@@ -270,6 +282,7 @@ TEST(RandomScripts, TheSimulatorFinishesWhatTheScriptsLetFinish) {
                 busyNs += cpu.busyTotal;
             }
             EXPECT_EQ(taskCpuNs, busyNs) << "round " << round << " under " << profile;
+            for (const auto& group : state.groups) throttled += group.bandwidth.nrThrottled > 0 ? 1 : 0;
             if (::testing::Test::HasFailure()) {  // one failing workload says enough: the workload file
                 const std::string file = std::string(SCHEDSCOPE_TEST_SCRATCH) + "/random-scripts-failed.json";
                 std::filesystem::create_directories(SCHEDSCOPE_TEST_SCRATCH);
@@ -281,6 +294,8 @@ TEST(RandomScripts, TheSimulatorFinishesWhatTheScriptsLetFinish) {
     }
     std::printf("%d runs: %d tasks finished, %d blocked by their scripts\n", runs, finished, stalled);
     EXPECT_GT(stalled, 0);  // the generator makes both kinds
+    EXPECT_GT(throttled, 80) << "the limits held tasks back in many of the grouped runs";
+    std::printf("[ random   ] %d runs, %d groups throttled\n", runs, throttled);
     EXPECT_GT(finished, 2 * stalled);
 }
 
