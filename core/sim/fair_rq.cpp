@@ -19,7 +19,9 @@ const Task& taskAt(const SimState& s, int id) { return s.tasks[static_cast<size_
 double schedSlice(const SimState& s, const Cpu& rq, const Task& t) {
     const int nr = rq.nrRunning();
     const double period = nr > 8 ? nr * s.minGranNs : s.latencyNs;
-    return rq.loadWeight > 0 ? period * t.weight / rq.loadWeight : period;
+    // (the weights of tasks in groups are fractions: an emptied queue's sum may keep a rounding
+    // residue, which must not read as a runqueue of almost no weight; real weights are >= 2)
+    return rq.loadWeight >= 1.0 ? period * t.weight / rq.loadWeight : period;
 }
 }  // namespace
 
