@@ -71,9 +71,7 @@ std::optional<int> cgroupShares(const std::string& cgroupRoot, const std::string
 
 // a limit the kernel could hold (tg_set_cfs_bandwidth()'s ranges)
 std::optional<BandwidthLimit> validLimit(long long quota, long long period, long long burst) {
-    if (quota < workload::kMinBandwidthQuotaUs || quota > workload::kMaxBandwidthQuotaUs || period < workload::kMinBandwidthPeriodUs ||
-        period > workload::kMaxBandwidthPeriodUs || burst < 0 || burst > quota)
-        return std::nullopt;
+    if (!workload::bandwidthLimitInRange(quota, period, burst)) return std::nullopt;
     return BandwidthLimit{quota, period, burst};
 }
 

@@ -29,6 +29,7 @@
 #include "plot_note.h"
 #include "plot_title.h"
 #include "qt_convert.h"
+#include "sim/compare_modes.h"
 #include "sim/contention.h"
 #include "sim/sched_knobs.h"
 #include "topology_view.h"
@@ -46,6 +47,31 @@ QString writeFile(const QString& path, const QByteArray& bytes) {
     QSaveFile f(path);
     if (!f.open(QIODevice::WriteOnly) || f.write(bytes) != bytes.size() || !f.commit())
         return QObject::tr("%1: cannot write (%2)").arg(path, f.errorString());
+    return {};
+}
+
+// the tooltip of a compare mode in the panel's list (none for the domain levels, whose labels say it)
+QString compareHint(sim::CompareWhat what) {
+    switch (what) {
+    case sim::CompareWhat::Cls:
+    case sim::CompareWhat::Node:
+    case sim::CompareWhat::DelayDequeue: return {};
+    case sim::CompareWhat::NewidleRandom:
+        return QObject::tr("6.19's proportional newidle balance (also in 6.1.160, 6.6.120, 6.12.65, 6.18.5): a newly "
+                           "idle CPU balances a domain with the odds of its recent success");
+    case sim::CompareWhat::WakeWide:
+        return QObject::tr("A waker that flips between many wakees skips the affine wakeup (the kernel's, with the "
+                           "LLC's size as its factor) vs never: seed 001 found pgbench faster without it in one LLC");
+    case sim::CompareWhat::NumaBalancing:
+        return QObject::tr("numa_balancing=0 vs 1: a task away from its memory is taken back or swapped, and its "
+                           "memory follows it to a node it stays on");
+    case sim::CompareWhat::TaskGroups:
+        return QObject::tr("Every task in one group vs each in its task group (a workload file's groups, a "
+                           "recording's cgroups and autogroups): the kernel shares a CPU between groups first");
+    case sim::CompareWhat::Bandwidth:
+        return QObject::tr("The groups unlimited vs held to their quota per period (a workload file's quota_us, a "
+                           "recording's cgroup cpu.max): a throttled group's tasks wait for the next period");
+    }
     return {};
 }
 
@@ -106,34 +132,13 @@ WhatIfPanel::WhatIfPanel(QWidget* parent) : QWidget(parent) {
     workloadRow->addWidget(workload_, 1);
     workloadRow->addWidget(browse);
     compare_ = new QComboBox;
-    compare_->addItem(tr("CLS level: off vs on"), QStringLiteral("cls"));
-    compare_->addItem(tr("NODE level: off vs on"), QStringLiteral("node"));
-    compare_->addItem(tr("DELAY_DEQUEUE: off vs on"), QStringLiteral("delay-dequeue"));
-    compare_->addItem(tr("NI_RANDOM: off vs on"), QStringLiteral("ni-random"));
-    compare_->setItemData(compare_->count() - 1,
-                          tr("6.19's proportional newidle balance (also in 6.1.160, 6.6.120, 6.12.65, 6.18.5): a newly "
-                             "idle CPU balances a domain with the odds of its recent success"),
-                          Qt::ToolTipRole);
-    compare_->addItem(tr("wake_wide(): off vs on"), QStringLiteral("wake-wide"));
-    compare_->setItemData(compare_->count() - 1,
-                          tr("A waker that flips between many wakees skips the affine wakeup (the kernel's, with the "
-                             "LLC's size as its factor) vs never: seed 001 found pgbench faster without it in one LLC"),
-                          Qt::ToolTipRole);
-    compare_->addItem(tr("NUMA balancing: off vs on"), QStringLiteral("numa-balancing"));
-    compare_->setItemData(compare_->count() - 1,
-                          tr("numa_balancing=0 vs 1: a task away from its memory is taken back or swapped, and its "
-                             "memory follows it to a node it stays on"),
-                          Qt::ToolTipRole);
-    compare_->addItem(tr("Task groups: one for all vs the workload's"), QStringLiteral("task-groups"));
-    compare_->setItemData(compare_->count() - 1,
-                          tr("Every task in one group vs each in its task group (a workload file's groups, a "
-                             "recording's cgroups and autogroups): the kernel shares a CPU between groups first"),
-                          Qt::ToolTipRole);
-    compare_->addItem(tr("CPU bandwidth limits: none vs the groups'"), QStringLiteral("bandwidth"));
-    compare_->setItemData(compare_->count() - 1,
-                          tr("The groups unlimited vs held to their quota per period (a workload file's quota_us, a "
-                             "recording's cgroup cpu.max): a throttled group's tasks wait for the next period"),
-                          Qt::ToolTipRole);
+    // the modes, their keys and labels from the table the CLI's --compare reads (a new mode shows
+    // here as it is added there); the hints are the panel's own
+    for (const sim::CompareMode& m : sim::compareModes()) {
+        compare_->addItem(qs(std::string(m.label)), qs(std::string(m.key)));
+        if (const QString hint = compareHint(m.what); !hint.isEmpty())
+            compare_->setItemData(compare_->count() - 1, hint, Qt::ToolTipRole);
+    }
     profile_ = new QComboBox;
     profile_->setObjectName(QStringLiteral("whatIfProfile"));
     profile_->addItem(tr("newest (%1)").arg(qs(defaultProfile().name)), QString());

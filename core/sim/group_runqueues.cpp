@@ -34,9 +34,7 @@ Status setUpTaskGroups(SimState& s, const workload::Workload& wl) {
         if (parent >= 0) s.groups[static_cast<size_t>(parent)].hasChildren = true;
         const workload::TaskGroupSpec& spec = wl.groups[g];
         if (spec.quotaUs > 0 && s.opt.bandwidth) {
-            if (spec.quotaUs < workload::kMinBandwidthQuotaUs || spec.quotaUs > workload::kMaxBandwidthQuotaUs ||
-                spec.periodUs < workload::kMinBandwidthPeriodUs || spec.periodUs > workload::kMaxBandwidthPeriodUs ||
-                spec.burstUs < 0 || spec.burstUs > spec.quotaUs)
+            if (!workload::bandwidthLimitInRange(spec.quotaUs, spec.periodUs, spec.burstUs))
                 return Error{"workload group '" + spec.name + "': a quota of " + std::to_string(spec.quotaUs) + " us per " +
                              std::to_string(spec.periodUs) + " us (burst " + std::to_string(spec.burstUs) +
                              " us) is outside the kernel's limits (period 1 ms..1 s, quota at least 1 ms, burst at most the quota)"};

@@ -111,6 +111,12 @@ struct Workload {
     double durationS = 0;        // 0: run until every task exited or the simulation duration
 };
 
+// A limit tg_set_cfs_bandwidth() would take: the ranges above, a burst of at most the quota.
+inline bool bandwidthLimitInRange(long long quotaUs, long long periodUs, long long burstUs) {
+    return quotaUs >= kMinBandwidthQuotaUs && quotaUs <= kMaxBandwidthQuotaUs && periodUs >= kMinBandwidthPeriodUs &&
+           periodUs <= kMaxBandwidthPeriodUs && burstUs >= 0 && burstUs <= quotaUs;
+}
+
 // A CPU bandwidth limit in words: "50 ms per 100 ms", ", burst 10 ms" when it has one.
 std::string describeBandwidthLimit(long long quotaUs, long long periodUs, long long burstUs);
 
