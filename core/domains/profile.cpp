@@ -69,6 +69,10 @@ const std::vector<KernelChange>& kernelChanges() {
         {{5, 12}, [](KernelProfile& p) { p.numaDistancesFromEveryRow = true; }},
         // "sched/topology: fix the issue groups don't span domain->span for NUMA diameter > 2"
         {{5, 13}, [](KernelProfile& p) { p.numaDescendedSibling = true; }},
+        // "sched,fair: Alternative sched_slice()": BASE_SLICE, a task's CFS slice is never under
+        // sysctl_sched_min_granularity (ALT_PERIOD, the CPU's task count for the period, is what
+        // the simulator's flattened groups count in every version)
+        {{5, 13}, [](KernelProfile& p) { p.cfsSliceFloor = true; }},
         // "sched/topology: Rework CPU capacity asymmetry detection", "sched/core: Introduce
         // SD_ASYM_CPUCAPACITY_FULL sched_domain flag"
         {{5, 14}, [](KernelProfile& p) { p.asymCapacity = AsymCapacityRule::PerSpan; }},

@@ -91,6 +91,7 @@ struct KernelProfile {
     bool migrateEligibleFirst = false; // can_migrate_task() keeps ineligible tasks until a failure, since 6.14
     double baseSliceMs = 0.75;         // sysctl_sched_base_slice: 0.75 ms, 0.70 ms since 6.15
     bool newidleCostGate = false;      // newidle gated by max_newidle_lb_cost, not migration cost, since 5.16
+    bool cfsSliceFloor = false;        // CFS sched_slice() is at least min_granularity (BASE_SLICE), since 5.13
     bool newidleFailBump = false;      // failed newidle passes bump max_newidle_lb_cost, 6.17 to 6.19's revert
     bool newidleRandom = false;        // NI_RANDOM: newidle balance by success rate, 6.19 (and stable backports)
     bool newidleRate = false;          // NI_RATE: the newidle ratio also counts how rarely it runs, 7.1

@@ -15,13 +15,18 @@ bool eevdf(const SimState& s) { return s.feat.fairClass == FairClass::Eevdf; }
 Task& taskAt(SimState& s, int id) { return s.tasks[static_cast<size_t>(id)]; }
 const Task& taskAt(const SimState& s, int id) { return s.tasks[static_cast<size_t>(id)]; }
 
-// sched_slice(): the task's share of the scheduling period (CFS)
-double schedSlice(const SimState& s, const Cpu& rq, const Task& t) {
-    const int nr = rq.nrRunning();
+// sched_slice(): the task's share of the scheduling period (CFS). A task not queued yet (a
+// fork being placed) counts itself in the period's task count and in the queue's weight, as
+// "nr_running + !se->on_rq" and the load with se's weight added do; since 5.13 (BASE_SLICE) a
+// slice is at least min_granularity.
+double schedSlice(const SimState& s, const Cpu& rq, const Task& t, bool queued) {
+    const int nr = rq.nrRunning() + (queued ? 0 : 1);
     const double period = nr > 8 ? nr * s.minGranNs : s.latencyNs;
     // (the weights of tasks in groups are fractions: an emptied queue's sum may keep a rounding
     // residue, which must not read as a runqueue of almost no weight; real weights are >= 2)
-    return rq.loadWeight >= 1.0 ? period * t.weight / rq.loadWeight : period;
+    const double load = (rq.loadWeight >= 1.0 ? rq.loadWeight : 0.0) + (queued ? 0.0 : t.weight);
+    const double slice = load > 0 ? period * t.weight / load : period;
+    return s.feat.cfsSliceFloor ? std::max(slice, s.minGranNs) : slice;
 }
 }  // namespace
 
@@ -85,7 +90,7 @@ void placeEntity(SimState& s, Cpu& rq, Task& t, Place how) {
     }
     double vr = rq.minVruntime;
     if (how == Place::Fork) {
-        vr += calcDeltaFair(schedSlice(s, rq, t), t.weight);  // START_DEBIT
+        vr += calcDeltaFair(schedSlice(s, rq, t, false), t.weight);  // START_DEBIT
         t.vruntime = std::max(t.vruntime, vr);
     } else if (how == Place::Wakeup) {
         vr -= s.latencyNs / 2;  // GENTLE_FAIR_SLEEPERS
@@ -195,7 +200,7 @@ bool checkPreemptTick(SimState& s, Cpu& rq) {
     if (eevdf(s)) return updateDeadline(s, rq);  // entity_tick() -> update_curr()
     if (rq.curr < 0 || rq.queued.empty()) return false;
     Task& c = taskAt(s, rq.curr);
-    const double ideal = schedSlice(s, rq, c);
+    const double ideal = schedSlice(s, rq, c, true);
     const double ran = c.sumExec - c.prevSumExec;
     if (ran > ideal) return true;
     if (ran < s.minGranNs) return false;

@@ -19,6 +19,7 @@ SimFeatures featuresFor(const KernelProfile& p) {
     f.newidleRate = p.newidleRate;
     f.newidleCostGate = p.newidleCostGate;
     f.newidleFailBump = p.newidleFailBump;
+    f.cfsSliceFloor = p.cfsSliceFloor;
     f.asymWakeup = p.asymWakeup;
     // RUN_TO_PARITY ("sched/eevdf: Curb wakeup-preemption", v6.6, on in the kernels) is modelled
     // but left off: against this 6.18 VM's recordings, the share of wakeups onto a busy CPU that

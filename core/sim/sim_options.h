@@ -48,6 +48,9 @@ struct SimFeatures {
     bool newidleCostGate = true;
     // a failed newidle pass bumps the domain's cost by half (6.17 until the 6.19 revert)
     bool newidleFailBump = false;
+    // CFS: sched_slice() is at least sysctl_sched_min_granularity (BASE_SLICE, 5.13+): a low
+    // weight among heavy ones still runs that long before the tick preempts it
+    bool cfsSliceFloor = true;
     WakeWide wakeWide = WakeWide::Llc;  // every kernel since 4.13 ("sched: Implement smarter wake-affine logic")
     AsymWakeup asymWakeup = AsymWakeup::FitsFirst;  // capacities in the wakeup path (KernelProfile::asymWakeup)
 };
