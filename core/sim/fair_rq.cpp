@@ -100,6 +100,7 @@ void placeEntity(SimState& s, Cpu& rq, Task& t, Place how) {
 }
 
 void dequeueEntity(SimState& s, Cpu& rq, Task& t) {
+    clearBuddies(rq, t.id);
     if (eevdf(s)) {
         // update_entity_lag(): lag = avg - vruntime, clamped to max(2 slices, a tick) of vtime
         const double limit = calcDeltaFair(std::max(2 * s.baseSliceNs, static_cast<double>(s.jiffyNs())), t.weight);
@@ -185,7 +186,31 @@ int pickNextEntity(SimState& s, Cpu& rq) {
         const int best = rq.timeline.firstEligible(s.entityNodes, eligibleTest(s, rq));
         if (best >= 0) return best;
     }
-    return rq.timeline.leastVruntime(s.entityNodes);
+    const int left = rq.timeline.leastVruntime(s.entityNodes);
+    if (eevdf(s)) return left;
+    // CFS: "someone really wants this to run; if it's not unfair, run it": the next buddy, else
+    // the last, when its vruntime is within the wakeup granularity (in the leftmost's vtime) of
+    // the leftmost's (wakeup_preempt_entity(buddy, left) < 1)
+    const Task& l = taskAt(s, left);
+    for (const int buddy : {rq.nextBuddy, rq.lastBuddy}) {
+        if (buddy < 0) continue;
+        const Task& b = taskAt(s, buddy);
+        if (b.state != TaskState::Runnable || b.cpu != rq.id) continue;  // (not queued here: no buddy)
+        if (b.vruntime - l.vruntime <= calcDeltaFair(s.wakeupGranNs, l.weight)) return buddy;
+    }
+    return left;
+}
+
+void setPreemptionBuddies(SimState& s, Cpu& rq, const Task& wakee) {
+    if (eevdf(s) || rq.curr < 0) return;
+    rq.nextBuddy = wakee.id;
+    // "scale": cfs_rq->nr_running >= sched_nr_latency, the wakee and curr counted
+    if (rq.nrRunning() >= 8) rq.lastBuddy = rq.curr;
+}
+
+void clearBuddies(Cpu& rq, int id) {
+    if (rq.nextBuddy == id) rq.nextBuddy = -1;
+    if (rq.lastBuddy == id) rq.lastBuddy = -1;
 }
 
 bool updateDeadline(SimState& s, Cpu& rq) {
@@ -202,7 +227,10 @@ bool checkPreemptTick(SimState& s, Cpu& rq) {
     Task& c = taskAt(s, rq.curr);
     const double ideal = schedSlice(s, rq, c, true);
     const double ran = c.sumExec - c.prevSumExec;
-    if (ran > ideal) return true;
+    if (ran > ideal) {
+        clearBuddies(rq, c.id);  // it had its share: no buddy brings it back before the others
+        return true;
+    }
     if (ran < s.minGranNs) return false;
     const double left = taskAt(s, rq.timeline.leastVruntime(s.entityNodes)).vruntime;
     return c.vruntime - left > ideal;

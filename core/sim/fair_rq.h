@@ -14,7 +14,8 @@ enum class Place { Wakeup, Fork, Migrated };
 // mirrors place_entity() (CFS: min_vruntime with GENTLE_FAIR_SLEEPERS / START_DEBIT;
 // EEVDF: avg_vruntime minus the saved lag, deadline one slice later).
 void placeEntity(SimState& s, Cpu& rq, Task& t, Place how);
-// The task leaves `rq` (sleep or migration): EEVDF saves its lag (update_entity_lag()).
+// The task leaves `rq` (sleep or migration): EEVDF saves its lag (update_entity_lag()); CFS
+// forgets it as a buddy (clear_buddies()).
 void dequeueEntity(SimState& s, Cpu& rq, Task& t);
 // mirrors entity_eligible() (EEVDF): the task's vruntime is not past the queue's weighted
 // average, i.e. its lag is not negative. CFS: always.
@@ -27,7 +28,7 @@ bool entityEligible(const SimState& s, const Cpu& rq, const Task& t);
 void delayDequeue(SimState& s, Cpu& rq, Task& t);
 void finishDelayedDequeue(SimState& s, Cpu& rq, Task& t);
 void requeueDelayedEntity(SimState& s, Cpu& rq, Task& t);
-// mirrors pick_next_entity(): CFS leftmost vruntime; EEVDF pick_eevdf(). Considers rq.timeline
+// mirrors pick_next_entity(): CFS leftmost vruntime (or a buddy); EEVDF pick_eevdf(). Considers rq.timeline
 // only (the engine puts the previous task back first, as put_prev_entity() does). -1 if empty.
 int pickNextEntity(SimState& s, Cpu& rq);
 // mirrors update_deadline() (EEVDF; CFS: nothing), which update_curr() calls on every update:
@@ -39,6 +40,14 @@ bool updateDeadline(SimState& s, Cpu& rq);
 bool checkPreemptTick(SimState& s, Cpu& rq);
 // mirrors check_preempt_wakeup() (CFS wakeup granularity) / check_preempt_wakeup_fair() (EEVDF).
 bool checkPreemptWakeup(SimState& s, Cpu& rq, const Task& wakee);
+// CFS (linux <= 6.5), where check_preempt_wakeup() decided to preempt curr for `wakee`: the
+// wakee becomes the runqueue's next buddy and, with sched_nr_latency (8) or more tasks running,
+// curr its last buddy (LAST_BUDDY); pick_next_entity() then runs next, else last, instead of the
+// leftmost task when that is within the wakeup granularity of the leftmost. EEVDF: nothing
+// (NEXT_BUDDY is off in every release).
+void setPreemptionBuddies(SimState& s, Cpu& rq, const Task& wakee);
+// clear_buddies(): task `id` is no longer a buddy of `rq` (it was picked, left, or used its slice)
+void clearBuddies(Cpu& rq, int id);
 // mirrors __enqueue_entity() / __dequeue_entity(): the task joins or leaves rq.queued and
 // rq.timeline (curr is not queued, as in the kernel's tree), and the running sums of
 // avg_vruntime follow. A queued task's vruntime, deadline and weight must not change.

@@ -176,6 +176,10 @@ struct alignas(64) Cpu {
     // rq->misfit_task_load: the load of the running task when it does not fit this CPU's
     // capacity (asymmetric machines only; set at the tick and when a task is picked)
     double misfitTaskLoad = 0;
+    // CFS's buddies (cfs_rq->next, cfs_rq->last; linux <= 6.5): the wakee that preempted curr
+    // and the task it preempted, which pick_next_entity() prefers to the leftmost when that is
+    // not unfair; -1: none (fair_rq.h)
+    int nextBuddy = -1, lastBuddy = -1;
     // runnable tasks, curr included and delayed-dequeue ones not (cfs h_nr_runnable, 6.13+: the
     // count the balancer, the wakeup path and PELT's runnable sum read)
     int nrRunning() const { return static_cast<int>(queued.size()) - nrDelayed + (curr >= 0 ? 1 : 0); }

@@ -1311,6 +1311,7 @@ private:
             if (idleExit) wakeFromIdle(cpu);
             else schedule(cpu);
         } else if (sliceUsed || checkPreemptWakeup(s_, r, t)) {
+            setPreemptionBuddies(s_, r, t);
             s_.metrics.wakeupPreemptions += busy;
             if (inScript_[static_cast<size_t>(cpu)]) needResched_[static_cast<size_t>(cpu)] = 1;
             else preempt(cpu);
@@ -1373,6 +1374,7 @@ private:
             }
             if (next >= 0) {
                 Task& t = task(next);
+                clearBuddies(r, next);  // set_next_entity()
                 unqueueEntity(s_, r, t);
                 t.state = TaskState::Running;
                 t.prevSumExec = t.sumExec;

@@ -4,7 +4,10 @@
 // - START_DEBIT places a forked task one vslice after min_vruntime, its slice counted with the
 //   task itself in the period's task count and in the queue's weight ("nr_running + !on_rq");
 // - since 5.13 (BASE_SLICE) a slice is never under min_granularity, so a nice-19 task among
-//   nice-0 ones is not preempted by the tick before it ran that long.
+//   nice-0 ones is not preempted by the tick before it ran that long;
+// - the buddies: a wakee that preempted curr runs next although another task is further left,
+//   unless that would be unfair (beyond the wakeup granularity of 4 ms), and with 8 or more
+//   tasks running the preempted task gets the CPU back after it.
 #include <gtest/gtest.h>
 
 #include "domains/profile.h"
@@ -44,11 +47,31 @@ struct CfsRq {
         rq().curr = id;
         rq().loadWeight += weight;
     }
-    void queue(int id, double weight) {
+    void queue(int id, double weight, double vruntime = -1) {
         task(id).weight = weight;
-        task(id).vruntime = rq().minVruntime;
+        task(id).vruntime = vruntime >= 0 ? vruntime : rq().minVruntime;
+        task(id).state = TaskState::Runnable;
+        task(id).cpu = 0;
         queueEntity(*s, rq(), task(id));
         rq().loadWeight += weight;
+    }
+    // what the engine does when the wakeup of `wakee` (queued) preempts curr: the buddies are
+    // marked, curr goes back into the tree, and the CPU picks
+    int preemptFor(int wakee) {
+        EXPECT_TRUE(checkPreemptWakeup(*s, rq(), task(wakee)));
+        setPreemptionBuddies(*s, rq(), task(wakee));
+        const int prev = rq().curr;
+        rq().curr = -1;
+        queue(prev, task(prev).weight, task(prev).vruntime);
+        rq().loadWeight -= task(prev).weight;  // (queue() added it again)
+        return pickNextEntity(*s, rq());
+    }
+    // the engine's pick: the chosen task leaves the tree and runs (set_next_entity())
+    void runPicked(int id) {
+        clearBuddies(rq(), id);
+        unqueueEntity(*s, rq(), task(id));
+        task(id).state = TaskState::Running;
+        rq().curr = id;
     }
     // the vruntime place_entity() gives task `id` (weight `weight`) as it is forked here
     double forkedAt(int id, double weight) {
@@ -120,6 +143,74 @@ TEST(CfsSlice, TheTickLeavesANice19TaskItsMinimumGranularitySince513) {
         EXPECT_EQ(checkPreemptTick(*q.s, q.rq()), !floor) << kernel;
         q.task(0).sumExec = kMinGranNs + 1;  // past the floor too
         EXPECT_TRUE(checkPreemptTick(*q.s, q.rq())) << kernel;
+    }
+}
+
+constexpr double kWakeupGranNs = 4e6;  // 1 ms x 4
+
+TEST(CfsBuddies, AWakeeThatPreemptedRunsBeforeALeftmostWithinTheGranularity) {
+    for (const double wakeeAhead : {1e6, 3.9e6, 4.1e6, 6e6}) {
+        // B waits at 100 ms of vruntime; curr C is at 115 ms; the wakee W at 100 ms + ahead
+        // preempts C (more than 4 ms behind it) and runs before B while it is at most 4 ms ahead
+        CfsRq q("linux-6.1", 3);
+        q.run(0, kNice0);
+        q.task(0).vruntime = 115e6;
+        q.queue(1, kNice0, 100e6);
+        q.queue(2, kNice0, 100e6 + wakeeAhead);
+        const int picked = q.preemptFor(2);
+        EXPECT_EQ(picked, wakeeAhead <= kWakeupGranNs ? 2 : 1) << "the wakee " << wakeeAhead / 1e6 << " ms ahead of the leftmost";
+    }
+    {  // without the preemption there is no buddy: the leftmost runs
+        CfsRq q("linux-6.1", 3);
+        q.queue(1, kNice0, 100e6);
+        q.queue(2, kNice0, 101e6);
+        EXPECT_EQ(pickNextEntity(*q.s, q.rq()), 1);
+    }
+}
+
+TEST(CfsBuddies, WithEightRunningThePreemptedTaskGetsTheCpuBack) {
+    for (const int running : {7, 8}) {
+        // curr C at 110 ms, the others waiting at 108 ms and on, the wakee W far behind
+        const int n = running;  // curr, running - 2 waiting, the wakee
+        CfsRq q("linux-6.1", n);
+        q.run(0, kNice0);
+        q.task(0).vruntime = 110e6;
+        for (int i = 1; i < n - 1; ++i) q.queue(i, kNice0, 108e6 + i * 1e3);
+        q.queue(n - 1, kNice0, 90e6);
+        ASSERT_EQ(q.rq().nrRunning(), running);
+        ASSERT_EQ(q.preemptFor(n - 1), n - 1) << "the wakee is the leftmost anyway";
+        q.runPicked(n - 1);
+        // the wakee blocks: dequeued, the CPU picks among the others
+        Task& wakee = q.task(n - 1);
+        dequeueEntity(*q.s, q.rq(), wakee);
+        wakee.state = TaskState::Blocked;
+        q.rq().curr = -1;
+        const int picked = pickNextEntity(*q.s, q.rq());
+        // 2 ms past the leftmost, within the granularity: the last buddy, from 8 running on
+        EXPECT_EQ(picked, running >= 8 ? 0 : 1) << running << " running";
+    }
+}
+
+TEST(CfsBuddies, ATaskThatLeftIsNoBuddyAndEevdfKeepsNone) {
+    {  // a buddy that was dequeued (slept, migrated) is forgotten
+        CfsRq q("linux-6.1", 3);
+        q.run(0, kNice0);
+        q.task(0).vruntime = 110e6;
+        q.queue(1, kNice0, 100e6);
+        q.queue(2, kNice0, 101e6);
+        q.preemptFor(2);
+        unqueueEntity(*q.s, q.rq(), q.task(2));
+        dequeueEntity(*q.s, q.rq(), q.task(2));
+        EXPECT_EQ(q.rq().nextBuddy, -1);
+        EXPECT_EQ(pickNextEntity(*q.s, q.rq()), 1);
+    }
+    {  // EEVDF keeps none (NEXT_BUDDY is off in every release)
+        CfsRq q("linux-6.12", 2);
+        q.run(0, kNice0);
+        q.queue(1, kNice0);
+        setPreemptionBuddies(*q.s, q.rq(), q.task(1));
+        EXPECT_EQ(q.rq().nextBuddy, -1);
+        EXPECT_EQ(q.rq().lastBuddy, -1);
     }
 }
 
