@@ -90,13 +90,17 @@ void placeEntity(SimState& s, Cpu& rq, Task& t, Place how) {
     }
     double vr = rq.minVruntime;
     if (how == Place::Fork) {
-        vr += calcDeltaFair(schedSlice(s, rq, t, false), t.weight);  // START_DEBIT
-        t.vruntime = std::max(t.vruntime, vr);
+        t.vruntime = rq.minVruntime + forkVruntimeOffset(s, rq, t, nullptr);
     } else if (how == Place::Wakeup) {
         vr -= s.latencyNs / 2;  // GENTLE_FAIR_SLEEPERS
         t.vruntime = std::max(t.vruntime, vr);
     }
     // Migrated: the engine already renormalised vruntime to this queue's min_vruntime
+}
+
+double forkVruntimeOffset(const SimState& s, const Cpu& rq, const Task& child, const Task* parent) {
+    const double debit = calcDeltaFair(schedSlice(s, rq, child, false), child.weight);  // START_DEBIT
+    return std::max(parent ? parent->vruntime - rq.minVruntime : 0.0, debit);
 }
 
 void dequeueEntity(SimState& s, Cpu& rq, Task& t) {

@@ -12,8 +12,14 @@ double niceToWeight(int nice);
 enum class Place { Wakeup, Fork, Migrated };
 
 // mirrors place_entity() (CFS: min_vruntime with GENTLE_FAIR_SLEEPERS / START_DEBIT;
-// EEVDF: avg_vruntime minus the saved lag, deadline one slice later).
+// EEVDF: avg_vruntime minus the saved lag, deadline one slice later). CFS's Fork is a task
+// forked on `rq` itself with no parent (forkVruntimeOffset()).
 void placeEntity(SimState& s, Cpu& rq, Task& t, Place how);
+// task_fork_fair() (CFS): a new task is placed on the runqueue of the CPU that forks it (`rq`,
+// whose curr `parent` is, or null): one vslice past min_vruntime (START_DEBIT, sched_slice()
+// counting the child, not queued yet) or at the parent's vruntime if that is further. It keeps
+// that distance from min_vruntime on the CPU it starts on, which this returns.
+double forkVruntimeOffset(const SimState& s, const Cpu& rq, const Task& child, const Task* parent);
 // The task leaves `rq` (sleep or migration): EEVDF saves its lag (update_entity_lag()); CFS
 // forgets it as a buddy (clear_buddies()).
 void dequeueEntity(SimState& s, Cpu& rq, Task& t);

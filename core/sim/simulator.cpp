@@ -1438,30 +1438,45 @@ private:
         }
     }
 
-    void startTask(int id, int fromCpu, int flags, MigrationCause cause) {
+    // `parent`: the task whose Fork op starts it, running on `fromCpu`; -1 for a task the run
+    // starts (exec'd by a shell the simulation does not have)
+    void startTask(int id, int fromCpu, int flags, MigrationCause cause, int parent = -1) {
         Task& t = task(id);
         if (t.state != TaskState::NotStarted) return;
         t.cpu = fromCpu;
+        const double forkOffset = forkPlacement(t, fromCpu, parent);
         const int cpu = selectTaskRqFair(s_, t, fromCpu, fromCpu, flags, nullptr);
         if (cpu != fromCpu) {
             t.migrations++;
             countMigration(fromCpu, cpu, cause);
         }
-        enqueueNewTask(t, cpu);
+        enqueueNewTask(t, cpu, forkOffset);
     }
 
     // A task already running when the run begins (TaskSpec::startCpu): it is on `cpu`, as a
     // recording's window found it, with a new task's averages and no placement decision.
     void startOn(int id, int cpu) {
         Task& t = task(id);
-        if (t.state == TaskState::NotStarted) enqueueNewTask(t, cpu);
+        if (t.state == TaskState::NotStarted) enqueueNewTask(t, cpu, forkPlacement(t, cpu, -1));
     }
 
-    // wake_up_new_task() once the CPU is chosen: a new task's averages, attached to its CPU
-    void enqueueNewTask(Task& t, int cpu) {
+    // task_fork_fair() (CFS), at fork time on the forking CPU: the new task's distance from
+    // min_vruntime there, which it keeps on the CPU it starts on (the parent's vruntime up to
+    // now first, update_curr()). EEVDF places it on that CPU instead (place_entity() at the
+    // enqueue with ENQUEUE_INITIAL).
+    double forkPlacement(const Task& t, int cpu, int parent) {
+        if (s_.feat.fairClass == FairClass::Eevdf) return 0;
+        const bool parentRuns = parent >= 0 && rq(cpu).curr == parent;
+        if (parentRuns) account(cpu);
+        return forkVruntimeOffset(s_, rq(cpu), t, parentRuns ? &task(parent) : nullptr);
+    }
+
+    // wake_up_new_task() once the CPU is chosen: a new task's averages, attached to its CPU;
+    // CFS: `forkOffset` past min_vruntime there (forkPlacement())
+    void enqueueNewTask(Task& t, int cpu, double forkOffset) {
         t.cpu = cpu;
         attachToGroupCpu(t, cpu);
-        t.vruntime = rq(cpu).minVruntime;
+        t.vruntime = rq(cpu).minVruntime + forkOffset;
         t.util.value = 512;  // init_entity_runnable_average(): half a CPU to begin with
         t.util.stamp = t.runnable.stamp = t.load.stamp = s_.now;
         t.runnable.value = 1024;
@@ -1469,7 +1484,8 @@ private:
         t.groupLoad.value = t.niceWeight;  // its group's runqueue counts it at its full weight too
         t.groupLoad.stamp = s_.now;
         attachNewTask(t, cpu);
-        activate(t, cpu, Place::Fork, false);
+        // (CFS: placed already, as a migrated task is renormalised)
+        activate(t, cpu, s_.feat.fairClass == FairClass::Eevdf ? Place::Fork : Place::Migrated, false);
     }
 
     // attach_entity_load_avg() (enqueue_entity() with DO_ATTACH, for a task that never ran): a
@@ -1609,7 +1625,7 @@ private:
                 for (int target : op.targets) wakeTask(target, &t, cpu, op.sync);
             } else if (op.kind == OpKind::Fork) {
                 t.pc++;
-                for (int target : op.targets) startTask(target, cpu, WF_FORK, MigrationCause::Fork);
+                for (int target : op.targets) startTask(target, cpu, WF_FORK, MigrationCause::Fork, t.id);
             } else if (op.kind == OpKind::Barrier) {
                 t.pc++;
                 Barrier& b = barriers_[op.id];

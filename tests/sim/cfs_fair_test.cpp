@@ -1,8 +1,9 @@
 // CFS's sched_slice() (kernel/sched/fair.c before 6.6) where the simulator uses it, computed by
 // hand on one runqueue of a 24-CPU Kunpeng 920 (tunables scaled by 1 + ilog2(8) = 4: latency
 // 24 ms, min_granularity 3 ms):
-// - START_DEBIT places a forked task one vslice after min_vruntime, its slice counted with the
-//   task itself in the period's task count and in the queue's weight ("nr_running + !on_rq");
+// - START_DEBIT places a forked task one vslice after min_vruntime of its parent's runqueue (or
+//   at its parent's vruntime if further), its slice counted with the task itself in the
+//   period's task count and in the queue's weight ("nr_running + !on_rq");
 // - since 5.13 (BASE_SLICE) a slice is never under min_granularity, so a nice-19 task among
 //   nice-0 ones is not preempted by the tick before it ran that long;
 // - the buddies: a wakee that preempted curr runs next although another task is further left,
@@ -111,6 +112,24 @@ TEST(CfsSlice, AForkedTaskCountsItselfInThePeriodAndTheWeight) {
     {  // on an idle CPU: the whole period
         CfsRq q("linux-6.1", 1);
         EXPECT_DOUBLE_EQ(q.forkedAt(0, kNice0), kLatencyNs);
+    }
+}
+
+TEST(CfsSlice, AForkIsPlacedOnItsParentsRunqueueAndNeverBeforeItsParent) {
+    {  // the parent running alone forks: half the period (the child counted in), 12 ms, which
+       // the child keeps wherever it starts, an idle CPU's runqueue too (there a whole 24 ms)
+        CfsRq q("linux-6.1", 2);
+        q.run(0, kNice0);
+        EXPECT_DOUBLE_EQ(forkVruntimeOffset(*q.s, q.rq(), q.task(1), &q.task(0)), kLatencyNs / 2);
+        EXPECT_DOUBLE_EQ(forkVruntimeOffset(*q.s, q.s->cpus[1], q.task(1), nullptr), kLatencyNs);
+    }
+    {  // a parent 30 ms past min_vruntime (a task waits behind it): the child starts at the
+       // parent's place, not before it
+        CfsRq q("linux-6.1", 3);
+        q.queue(1, kNice0);
+        q.run(0, kNice0);
+        q.task(0).vruntime = q.rq().minVruntime + 30e6;
+        EXPECT_DOUBLE_EQ(forkVruntimeOffset(*q.s, q.rq(), q.task(2), &q.task(0)), 30e6);
     }
 }
 
