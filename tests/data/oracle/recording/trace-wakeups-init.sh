@@ -1,0 +1,31 @@
+#!/bin/busybox sh
+# /init of an initramfs that records sched traces of wakeup-heavy loads with trace-cmd: the
+# guest's sysfs (as guest-sysfs.sh prints it) and each trace.dat go to the serial console as
+# base64, between "=== TRACE NAME" and "=== ENDTRACE". The initramfs holds busybox,
+# guest-sysfs.sh, trace-cmd, perf, the libraries ldd lists for them, and pingpong
+# (tests/data/traces/replay/pingpong.c built with gcc -static -O2).
+/bin/busybox --install -s /bin
+mount -t proc proc /proc
+mount -t sysfs sys /sys
+mount -t devtmpfs dev /dev
+mount -t tracefs nodev /sys/kernel/tracing
+mount -t tmpfs tmp /tmp
+. /guest-sysfs.sh
+snap_sysfs
+echo "=== CMDLINE $(cat /proc/cmdline)"
+echo "=== UNAME $(uname -r)"
+# the kernel's symbols would make the files megabytes; the sched events do not need them
+mount --bind /dev/null /proc/kallsyms
+cd /tmp
+rec() {
+  name=$1; shift
+  trace-cmd record -q -e sched -o /tmp/$name.dat "$@" > /tmp/$name.log 2>&1
+  echo "=== RECORD $name $? $(tail -5 /tmp/$name.log | tr '\n' ' ')"
+  echo "=== TRACE $name"; base64 /tmp/$name.dat; echo "=== ENDTRACE"
+  rm -f /tmp/$name.dat
+}
+rec hackbench perf bench sched messaging -g 1 -l 20
+rec pingpong /pingpong 2000
+rec hackbench4 perf bench sched messaging -g 4 -l 20
+echo "=== DONE"
+poweroff -f
