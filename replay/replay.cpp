@@ -146,9 +146,11 @@ ReplayMetrics measureRecording(const tracing::EventStore& store, const TraceTime
         m.waitLatency.add(static_cast<int64_t>(iv.end - iv.start));
     }
     m.idleWakeupLatency = measureIdleWakeups(timelines, derived);
-    const WakeupPreemptions pre = measureWakeupPreemptions(timelines, derived);
+    const WakeupPreemptions pre = measureWakeupPreemptions(timelines, derived, store);
     m.busyWakeups = pre.busyWakeups;
     m.wakeupPreemptions = pre.preempting;
+    m.remoteBusyWakeups = pre.remoteBusyWakeups;
+    m.remoteWakeupPreemptions = pre.remotePreempting;
 
     // Utilisation, completion and the placement timeline from the run slices.
     m.cpuUtilisation.assign(static_cast<size_t>(derived.cpuCount), 0.0);
@@ -197,6 +199,8 @@ ReplayMetrics metricsFromSim(sim::SimState& s, size_t taskCount) {
     m.waitLatency = s.metrics.waitLatency;
     m.busyWakeups = s.metrics.busyWakeups;
     m.wakeupPreemptions = s.metrics.wakeupPreemptions;
+    m.remoteBusyWakeups = s.metrics.remoteBusyWakeups;
+    m.remoteWakeupPreemptions = s.metrics.remoteWakeupPreemptions;
     // NaN (null in JSON) where the machine has no online CPU: offline, or a gap in sparse ids
     for (const auto& c : s.cpus)
         m.cpuUtilisation.push_back(s.online.test(c.id) ? static_cast<double>(c.busyTotal) / 1e9 / std::max(1e-9, m.elapsedS)
@@ -249,11 +253,15 @@ Fidelity computeFidelity(const ReplayMetrics& rec, const ReplayMetrics& base) {
                             ? std::fabs(base.completionS - rec.completionS) / rec.completionS
                             : 1.0;  // the baseline never finished: as wrong as it gets
     f.migrationRatio = nr > 0 ? nb / nr : 0;
-    auto share = [](const ReplayMetrics& m) {
-        return m.busyWakeups > 0 ? static_cast<double>(m.wakeupPreemptions) / static_cast<double>(m.busyWakeups) : -1.0;
+    auto share = [](long long preempting, long long busy) {
+        return busy > 0 ? static_cast<double>(preempting) / static_cast<double>(busy) : -1.0;
     };
-    f.recordedPreemptShare = share(rec);
-    f.baselinePreemptShare = share(base);
+    f.recordedPreemptShare = share(rec.wakeupPreemptions, rec.busyWakeups);
+    f.baselinePreemptShare = share(base.wakeupPreemptions, base.busyWakeups);
+    f.recordedRemotePreemptShare = share(rec.remoteWakeupPreemptions, rec.remoteBusyWakeups);
+    f.baselineRemotePreemptShare = share(base.remoteWakeupPreemptions, base.remoteBusyWakeups);
+    f.recordedLocalPreemptShare = share(rec.wakeupPreemptions - rec.remoteWakeupPreemptions, rec.busyWakeups - rec.remoteBusyWakeups);
+    f.baselineLocalPreemptShare = share(base.wakeupPreemptions - base.remoteWakeupPreemptions, base.busyWakeups - base.remoteBusyWakeups);
     return f;
 }
 

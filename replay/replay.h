@@ -43,6 +43,8 @@ struct ReplayMetrics {
     // wakeups onto a CPU running another task, and those that preempted it at once
     // (wakeup_preemptions.h; the simulator's sim::Metrics counters)
     long long busyWakeups = 0, wakeupPreemptions = 0;
+    // ... of them, those a task running on another CPU made (the simulator's counters alike)
+    long long remoteBusyWakeups = 0, remoteWakeupPreemptions = 0;
     std::vector<double> cpuUtilisation;  // per CPU id: share of elapsed time running kept tasks; NaN: no online CPU
     std::vector<TaskOutcome> tasks;      // indexed like DerivedWorkload::tasks
     std::vector<sim::PlacementSample> timeline;  // per CPU running task index (-1 idle) at samples
@@ -97,6 +99,10 @@ struct Fidelity {
     double migrationRatio = 0;  // baseline / recorded migration count; 0 when none recorded
     // share of the wakeups onto a busy CPU that preempted it; -1 when there were none
     double recordedPreemptShare = -1, baselinePreemptShare = -1;
+    // the same over the wakeups the waker made on the wakee's CPU, and over those it made from
+    // another CPU (a remote resched); -1 when there were none
+    double recordedLocalPreemptShare = -1, baselineLocalPreemptShare = -1;
+    double recordedRemotePreemptShare = -1, baselineRemotePreemptShare = -1;
 };
 Fidelity computeFidelity(const ReplayMetrics& recorded, const ReplayMetrics& baseline);
 

@@ -161,6 +161,18 @@ json replayResultToJson(const ReplayResult& r, const std::string& trace, bool ti
         auto share = [](double x) { return x < 0 ? nlohmann::json(nullptr) : nlohmann::json(x); };
         j["fidelity"]["wakeup_preemption_share"] = {{"recorded", share(f.recordedPreemptShare)},
                                                     {"baseline", share(f.baselinePreemptShare)}};
+        // split by where the waker ran: the wakee's CPU, or another (a remote resched)
+        const ReplayMetrics& rec = r.recorded;
+        const ReplayMetrics& base = r.baseline ? r.baseline->metrics : r.whatIf.metrics;
+        j["fidelity"]["wakeup_preemption_share"]["waker_same_cpu"] = {
+            {"recorded", share(f.recordedLocalPreemptShare)},
+            {"baseline", share(f.baselineLocalPreemptShare)},
+            {"recorded_wakeups", rec.busyWakeups - rec.remoteBusyWakeups},
+            {"baseline_wakeups", base.busyWakeups - base.remoteBusyWakeups}};
+        j["fidelity"]["wakeup_preemption_share"]["waker_other_cpu"] = {{"recorded", share(f.recordedRemotePreemptShare)},
+                                                                       {"baseline", share(f.baselineRemotePreemptShare)},
+                                                                       {"recorded_wakeups", rec.remoteBusyWakeups},
+                                                                       {"baseline_wakeups", base.remoteBusyWakeups}};
     }
     j["assumptions"] = r.assumptions;
     if (!r.taskGroups.empty()) {

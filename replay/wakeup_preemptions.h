@@ -4,8 +4,11 @@
 // back on the runqueue (prev_state R) and switched to the wakee. It is the share EEVDF's wakeup
 // preemption decides (check_preempt_wakeup_fair()), and a steadier figure than the median wait,
 // which sits between immediate preemptions and waits for a slice. The simulator counts the
-// same wakeups and decisions (sim::Metrics::busyWakeups, wakeupPreemptions).
+// same wakeups and decisions (sim::Metrics::busyWakeups, wakeupPreemptions), and both split off
+// the wakeups a task on another CPU made: on the kernels recorded here a wakee queued on its
+// waker's own busy CPU preempts it far more often than one queued on another busy CPU.
 #include "derive_workload.h"
+#include "event_store.h"
 #include "trace_timelines.h"
 
 namespace schedscope::replay {
@@ -13,8 +16,14 @@ namespace schedscope::replay {
 struct WakeupPreemptions {
     long long busyWakeups = 0;  // woken onto a CPU running another task
     long long preempting = 0;   // ... whose next switch preempted it for the wakee
+    // ... of them, those a kept task running on another CPU woke (the simulator's waker CPU
+    // differs from the wakee's: a remote resched), and how many of those preempted
+    long long remoteBusyWakeups = 0, remotePreempting = 0;
 };
 
-WakeupPreemptions measureWakeupPreemptions(const TraceTimelines& timelines, const DerivedWorkload& derived);
+// A wakeup is judged at its sched_wakeup (the enqueue, where the kernel decides), found in
+// `store`: a remote sched_waking comes microseconds before, and the CPU may switch meanwhile.
+WakeupPreemptions measureWakeupPreemptions(const TraceTimelines& timelines, const DerivedWorkload& derived,
+                                           const tracing::EventStore& store);
 
 }  // namespace schedscope::replay

@@ -206,6 +206,15 @@ void printReplayText(const ReplayResult& r, const std::string& trace) {
                     f.baselineDominantLevel.empty() ? "-" : f.baselineDominantLevel.c_str(), f.completionError * 100,
                     f.migrationRatio, f.waitP50Ratio, share(f.recordedPreemptShare).c_str(),
                     share(f.baselinePreemptShare).c_str());
+        // where the waker ran: on the wakee's CPU or another one (a remote resched)
+        const ReplayMetrics& rec = r.recorded;
+        const ReplayMetrics& base = r.baseline ? r.baseline->metrics : r.whatIf.metrics;
+        if (rec.busyWakeups > 0 || base.busyWakeups > 0)
+            std::printf("  of them woken from the wakee's CPU %s / %s (%lld / %lld wakeups), from another CPU %s / %s (%lld / %lld)\n",
+                        share(f.recordedLocalPreemptShare).c_str(), share(f.baselineLocalPreemptShare).c_str(),
+                        rec.busyWakeups - rec.remoteBusyWakeups, base.busyWakeups - base.remoteBusyWakeups,
+                        share(f.recordedRemotePreemptShare).c_str(), share(f.baselineRemotePreemptShare).c_str(),
+                        rec.remoteBusyWakeups, base.remoteBusyWakeups);
     }
     std::printf("\nassumptions:\n");
     for (const auto& a : r.assumptions) std::printf("  - %s\n", a.c_str());

@@ -61,6 +61,9 @@ struct Metrics {
     // wakeups onto a CPU running another task, and those that preempted it at once (wakeup
     // preemption, or curr's slice found used at the enqueue)
     long long busyWakeups = 0, wakeupPreemptions = 0;
+    // ... of them, those a task running on another CPU than the wakee's made (a remote resched:
+    // the wakee is queued where another task runs and the IPI tells that CPU)
+    long long remoteBusyWakeups = 0, remoteWakeupPreemptions = 0;
     // wakees that read their waker's data from another core (TaskSpec::handoffKB), and the
     // uncontended time spent on those transfers (as they run: one the run's end cut short
     // counts as far as it got, so they never add up to more than the CPU time)

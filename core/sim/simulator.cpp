@@ -1259,7 +1259,8 @@ private:
     }
 
     // ---- enqueue / schedule
-    void activate(Task& t, int cpu, Place how, bool keepWaitStart) {
+    // `wakerCpu`: where the task that woke or forked it runs (-1: no task, a timer)
+    void activate(Task& t, int cpu, Place how, bool keepWaitStart, int wakerCpu = -1) {
         Cpu& r = rq(cpu);
         // enqueue_entity() -> update_curr(): curr's vruntime (and so the average the task is
         // placed against) and deadline up to now, before the task joins
@@ -1287,7 +1288,7 @@ private:
         syncCpu(cpu);
         // a CPU running a script is on its way through schedule(), not asleep in idle
         runOrPreempt(cpu, t, s_.opt.idleExitNs > 0 && how == Place::Wakeup && !inScript_[static_cast<size_t>(cpu)], sliceUsed,
-                     how == Place::Wakeup);
+                     how == Place::Wakeup, wakerCpu);
     }
 
     // update_curr(): curr's progress and vruntime up to now and update_deadline(); true when
@@ -1302,10 +1303,12 @@ private:
     // a busy one is preempted when curr's slice ran out (`sliceUsed`: the caller's
     // update_curr(), after which curr is up to date) or check_preempt_wakeup() says so (at the
     // end of the script it is running, when it is that CPU's).
-    void runOrPreempt(int cpu, const Task& t, bool idleExit, bool sliceUsed, bool wakeup) {
+    void runOrPreempt(int cpu, const Task& t, bool idleExit, bool sliceUsed, bool wakeup, int wakerCpu) {
         Cpu& r = rq(cpu);
         const bool busy = wakeup && r.curr >= 0;
+        const bool remote = busy && wakerCpu >= 0 && wakerCpu != cpu;
         s_.metrics.busyWakeups += busy;
+        s_.metrics.remoteBusyWakeups += remote;
         if (inSchedule_[static_cast<size_t>(cpu)]) return;
         if (r.curr < 0) {
             if (idleExit) wakeFromIdle(cpu);
@@ -1313,6 +1316,7 @@ private:
         } else if (sliceUsed || checkPreemptWakeup(s_, r, t)) {
             setPreemptionBuddies(s_, r, t);
             s_.metrics.wakeupPreemptions += busy;
+            s_.metrics.remoteWakeupPreemptions += remote;
             if (inScript_[static_cast<size_t>(cpu)]) needResched_[static_cast<size_t>(cpu)] = 1;
             else preempt(cpu);
         }
@@ -1526,7 +1530,7 @@ private:
         const int thisCpu = wakerCpu >= 0 ? wakerCpu : prev;
         const int cpu = selectTaskRqFair(s_, t, prev, thisCpu, WF_TTWU | (sync ? WF_SYNC : 0), waker);
         if (cpu != prev) moveTask(t, prev, cpu, MigrationCause::Wakeup);
-        activate(t, cpu, Place::Wakeup, false);
+        activate(t, cpu, Place::Wakeup, false, wakerCpu);
     }
 
     // ttwu_runnable() for a delayed-dequeue task: still queued where it blocked, it is woken in
@@ -1554,7 +1558,7 @@ private:
         updateCpuPelt(cpu);
         syncCpu(cpu);  // runnable again: counted in nr_running
         // check_preempt_wakeup_fair() -> update_curr() (the requeue read curr as it was)
-        runOrPreempt(cpu, t, false, updateCurrNow(cpu), true);
+        runOrPreempt(cpu, t, false, updateCurrNow(cpu), true, wakerCpu);
     }
 
     // Executes the running task's script until it starts a burst, blocks or exits.
