@@ -61,6 +61,16 @@ TEST(CliReplay, WhatIfOnKunpengWithClsOnAndOffHasTheKeys) {
         EXPECT_TRUE(j["fidelity"].contains("level_mix_error"));
         EXPECT_GT(j["fidelity"]["wakeup_preemption_share"]["recorded"].get<double>(), 0);
         EXPECT_GT(j["fidelity"]["wakeup_preemption_share"]["baseline"].get<double>(), 0);
+        // split by where the waker ran; the counts add up to the wakeups onto a busy CPU
+        const auto& same = j["fidelity"]["wakeup_preemption_share"]["waker_same_cpu"];
+        const auto& other = j["fidelity"]["wakeup_preemption_share"]["waker_other_cpu"];
+        EXPECT_GT(same["recorded_wakeups"].get<long long>(), 100);
+        EXPECT_GT(other["recorded_wakeups"].get<long long>(), 100) << "hackbench's tasks wake each other across its two CPUs";
+        EXPECT_GT(same["recorded"].get<double>(), other["recorded"].get<double>());
+        EXPECT_DOUBLE_EQ(j["fidelity"]["wakeup_preemption_share"]["recorded"].get<double>(),
+                         (same["recorded"].get<double>() * same["recorded_wakeups"].get<double>() +
+                          other["recorded"].get<double>() * other["recorded_wakeups"].get<double>()) /
+                             (same["recorded_wakeups"].get<double>() + other["recorded_wakeups"].get<double>()));
         EXPECT_DOUBLE_EQ(j["derived"]["tasks"][0]["mem_fraction"].get<double>(), 0.2);
         bool mapping = false;
         for (const auto& a : j["assumptions"]) mapping = mapping || a.get<std::string>().find("trace CPU c is CPU c") != std::string::npos;
