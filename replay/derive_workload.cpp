@@ -477,8 +477,8 @@ Result<DerivedWorkload> deriveWorkload(const tracing::EventStore& store, const T
             size_t j = i + 1;
             double ran = 0;
             while (j < script.size() && script[j].kind == OpKind::Run && ran < kSyncBlockNs) ran += script[j++].amountNs;
-            script[i].sync = ran < kSyncBlockNs && j < script.size() &&
-                             (script[j].kind == OpKind::Wait || script[j].kind == OpKind::Sleep);
+            script[i].sync = opt.allWakeupsSync || (ran < kSyncBlockNs && j < script.size() &&
+                                                    (script[j].kind == OpKind::Wait || script[j].kind == OpKind::Sleep));
             if (script[i].targets.size() > 1) ++out.multiWakeOps;
         }
         out.workload.tasks.push_back(std::move(spec));
@@ -521,6 +521,20 @@ Result<DerivedWorkload> deriveWorkload(const tracing::EventStore& store, const T
                  "with the task it ran in (loopback networking is that task's doing)");
     as.push_back("sleeps ended by a timer, an interrupt from idle, or a dropped task replay as timed sleeps of the "
                  "recorded length; sleeps ended by a kept task wait for that task's simulated wakeup");
+    long long wakeOps = 0, syncOps = 0;
+    for (const auto& t : out.workload.tasks)
+        for (const auto& op : t.script)
+            if (op.kind == OpKind::Wake) {
+                ++wakeOps;
+                syncOps += op.sync;
+            }
+    if (wakeOps > 0)
+        as.push_back(std::to_string(syncOps) + " of " + std::to_string(wakeOps) + " task wakeups are WF_SYNC (" +
+                     (opt.allWakeupsSync ? "all, --sync-wakeups all: pipes and sockets wake so, futexes do not"
+                                         : "those whose waker blocks right after; the kernel sets it by mechanism, pipes "
+                                           "and sockets always, futexes never: --sync-wakeups all for a workload that "
+                                           "talks through pipes or sockets") +
+                     ")");
     as.push_back("preemptions are not replayed: each task's CPU time between blocking points is one burst, scaled by "
                  "CPU capacity/1024" + std::string(opt.scale != 1.0 ? " and by " + num(opt.scale) : ""));
     if (smtCorrected && ranNs > 0)

@@ -60,6 +60,11 @@ struct DeriveOptions {
     std::vector<MemoryRule> memory;      // first match wins
     double defaultMemoryShare = 0;       // for tasks no rule matches
     std::vector<AffinityRule> affinity;  // overrides what the trace suggests
+    // Which task-to-task wakeups are WF_SYNC. A sched trace does not show the flag, which the
+    // kernel sets by mechanism: pipes and sockets wake with it, futexes (mutexes, condition
+    // variables, thread pools) without. false: those whose waker blocks right after (its reading
+    // the answer); true: all (a workload known to talk through pipes or sockets).
+    bool allWakeupsSync = false;
     // Per CPU capacity of the recording machine (cpu_capacity, 1024 = full); empty: all 1024.
     std::vector<unsigned> capacity;
     // The recording machine's SMT siblings per CPU, and how much slower a thread ran while one of

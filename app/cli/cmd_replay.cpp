@@ -98,6 +98,10 @@ Result<DeriveOptions> deriveOptionsFrom(const Args& args) {
         if (*share < 0 || *share > 1) return Error{"--memory " + m + ": the share must be in 0..1"};
         d.memory.push_back({m.substr(0, eq), *share});
     }
+    if (auto s = args.value("sync-wakeups")) {
+        if (*s != "all" && *s != "waker-blocks") return Error{"--sync-wakeups must be waker-blocks or all, not '" + *s + "'"};
+        d.allWakeupsSync = *s == "all";
+    }
     for (const auto& a : args.values("affinity")) {
         const auto eq = a.rfind('=');
         if (eq == std::string::npos || eq == 0) return Error{"--affinity must be COMM-REGEX=CPULIST, not '" + a + "'"};
@@ -411,6 +415,8 @@ std::vector<Command> replayCommands() {
         {"memory", true, "COMM-REGEX=SHARE memory-bound share of matching tasks, 0..1 (repeatable)", true},
         {"memory-default", true, "SHARE memory-bound share of other tasks (default 0)"},
         {"affinity", true, "COMM-REGEX=CPULIST pin matching tasks (overrides what the trace suggests; repeatable)", true},
+        {"sync-wakeups", true, "waker-blocks|all which task wakeups are WF_SYNC: those whose waker blocks right after "
+                               "(default), or all (a workload that talks through pipes or sockets)"},
         {"json", false, "print JSON"},
         {"timeline", false, "with --json: include the placement timelines"},
     };

@@ -35,6 +35,7 @@ std::string bashCompletionScript(const std::vector<Command>& commands) {
         // the trace clocks trace-cmd record -C takes (the kernel's trace_clock file lists this one's)
         << "    --clock) COMPREPLY=($(compgen -W \"local global counter uptime perf mono mono_raw boot x86-tsc\" -- \"$cur\")); return ;;\n"
         << "    --cls|--node|--numa-balancing) COMPREPLY=($(compgen -W \"on off\" -- \"$cur\")); return ;;\n"
+        << "    --sync-wakeups) COMPREPLY=($(compgen -W \"waker-blocks all\" -- \"$cur\")); return ;;\n"
         << "    --compare) COMPREPLY=($(compgen -W \"cls node delay-dequeue ni-random wake-wide numa-balancing task-groups bandwidth\" -- \"$cur\")); return ;;\n"
         << "  esac\n"
         << "  local opts=\"\"\n"
