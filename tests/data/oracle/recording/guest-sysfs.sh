@@ -1,6 +1,15 @@
-# Sourced by the initramfs /init scripts (partitions-init.sh, trace-init.sh), next to them in
-# the initramfs root: prints the guest's CPU and node topology files under sys/devices/system
-# and /proc/cpuinfo as a base64 tarball on the serial console, between "=== SYSFS" and "=== ENDSYSFS".
+# Sourced by the initramfs /init scripts (partitions-init.sh, trace-init.sh,
+# trace-wakeups-init.sh), next to them in the initramfs root: snap_sysfs prints the guest's CPU
+# and node topology files under sys/devices/system and /proc/cpuinfo as a base64 tarball on the
+# serial console, between "=== SYSFS" and "=== ENDSYSFS"; mount_for_tracing mounts what a
+# recording needs (proc, sys, dev, tracefs and a tmpfs /tmp for the trace files).
+mount_for_tracing() {
+  mount -t proc proc /proc
+  mount -t sysfs sys /sys
+  mount -t devtmpfs dev /dev
+  mount -t tracefs nodev /sys/kernel/tracing
+  mount -t tmpfs tmp /tmp
+}
 snap_sysfs() {
   mkdir -p /tmp/s
   cd /sys/devices/system

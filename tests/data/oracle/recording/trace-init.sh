@@ -4,12 +4,8 @@
 # base64 tarballs. The initramfs holds busybox, guest-sysfs.sh, trace-cmd and the libraries ldd
 # lists for it.
 /bin/busybox --install -s /bin
-mount -t proc proc /proc
-mount -t sysfs sys /sys
-mount -t devtmpfs dev /dev
-mount -t tracefs nodev /sys/kernel/tracing
-mount -t tmpfs tmp /tmp
 . /guest-sysfs.sh
+mount_for_tracing
 snap_sysfs
 echo "=== CMDLINE $(cat /proc/cmdline)"
 # the kernel's symbols would make the file megabytes; the sched events do not need them

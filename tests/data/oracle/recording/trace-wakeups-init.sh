@@ -5,12 +5,8 @@
 # guest-sysfs.sh, trace-cmd, perf, the libraries ldd lists for them, and pingpong
 # (tests/data/traces/replay/pingpong.c built with gcc -static -O2).
 /bin/busybox --install -s /bin
-mount -t proc proc /proc
-mount -t sysfs sys /sys
-mount -t devtmpfs dev /dev
-mount -t tracefs nodev /sys/kernel/tracing
-mount -t tmpfs tmp /tmp
 . /guest-sysfs.sh
+mount_for_tracing
 snap_sysfs
 echo "=== CMDLINE $(cat /proc/cmdline)"
 echo "=== UNAME $(uname -r)"
