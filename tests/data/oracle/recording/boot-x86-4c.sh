@@ -1,8 +1,9 @@
 #!/bin/sh
 
 # $1: where the serial log goes; run from a folder holding the Debian kernel package unpacked in
-# root/ and initrd.gz (busybox-static, guest-sysfs.sh, trace-cmd, perf, pingpong and the libraries
-# ldd lists for trace-cmd and perf, with trace-wakeups-init.sh as /init): one socket of 4 cores,
+# root/ and initrd.gz (make-trace-initrd.sh builds it: busybox-static, guest-sysfs.sh, trace-cmd,
+# perf, pingpong and the libraries ldd lists for trace-cmd and perf, with trace-wakeups-init.sh as
+# /init; decode-serial-log.sh takes the traces out of the log): one socket of 4 cores,
 # 1 thread each, one NUMA node, 1 GB. TCG by default: the recording host's /dev/kvm was kvm_pvm,
 # which hangs the stock Debian kernel right after decompression; QEMU_ACCEL=kvm QEMU_CPU=host on
 # a host with hardware KVM. KERNEL: another kernel image than the 6.1 one, INITRD: another initramfs
