@@ -180,6 +180,12 @@ WhatIfPanel::WhatIfPanel(QWidget* parent) : QWidget(parent) {
     spread_ = new QCheckBox(tr("may use every CPU"));
     spread_->setToolTip(tr("With the open trace as the workload: its tasks that were not pinned may use every CPU of "
                            "the topology, not only the recording's CPUs 0..n-1"));
+    syncWakeups_ = new QCheckBox(tr("all WF_SYNC (sockets)"));
+    syncWakeups_->setObjectName(QStringLiteral("whatIfSyncWakeups"));
+    syncWakeups_->setToolTip(tr("With the open trace as the workload: take every wakeup of one task by another as WF_SYNC, "
+                                "as pipes and sockets wake (the kernel never does for futexes: mutexes, condition "
+                                "variables). A trace does not show the flag; by default a wakeup whose waker blocks "
+                                "right after is sync (replay's --sync-wakeups)"));
 
     run_ = new QPushButton(tr("Run"));
     run_->setDefault(true);
@@ -208,6 +214,7 @@ WhatIfPanel::WhatIfPanel(QWidget* parent) : QWidget(parent) {
     form->addRow(tr("Seeds"), seeds_);
     form->addRow(tr("Duration"), duration_);
     form->addRow(tr("Trace tasks"), spread_);
+    form->addRow(tr("Trace wakeups"), syncWakeups_);
     auto* buttons = new QHBoxLayout;
     buttons->addWidget(run_);
     buttons->addWidget(cancel_);
@@ -374,6 +381,7 @@ void WhatIfPanel::setWakeWide(const QString& factor) { selectKnob(wakeWide_, fac
 void WhatIfPanel::setSeeds(int seeds) { seeds_->setValue(seeds); }
 void WhatIfPanel::setDuration(double seconds) { duration_->setValue(seconds); }
 void WhatIfPanel::setTraceSpread(bool spread) { spread_->setChecked(spread); }
+void WhatIfPanel::setTraceSyncWakeups(bool all) { syncWakeups_->setChecked(all); }
 
 WhatIfRequest WhatIfPanel::request(QString* error) const {
     WhatIfRequest r;
@@ -394,7 +402,7 @@ WhatIfRequest WhatIfPanel::request(QString* error) const {
     r.workload = ss(workload_->currentText().trimmed());
     if (trace_ && !traceText_.isEmpty() && workload_->currentText() == traceText_)
         r.trace = WhatIfRequest::TraceSource{ss(trace_->name), trace_->data->store, trace_->topology->topology,
-                                             spread_->isChecked(), trace_->taskGroups};
+                                             spread_->isChecked(), trace_->taskGroups, syncWakeups_->isChecked()};
     r.compare = ss(compare_->currentData().toString());
     r.profile = ss(profile_->currentData().toString());
     r.delayDequeue = knobSetting(delayDequeue_, r.compare, "delay-dequeue");
@@ -512,6 +520,7 @@ void WhatIfPanel::mirror(const WhatIfPanel& other) {
     seeds_->setValue(other.seeds_->value());
     duration_->setValue(other.duration_->value());
     spread_->setChecked(other.spread_->isChecked());
+    syncWakeups_->setChecked(other.syncWakeups_->isChecked());
     progress_->setRange(other.progress_->minimum(), other.progress_->maximum());
     progress_->setValue(other.progress_->value());
     progress_->setFormat(other.progress_->format());

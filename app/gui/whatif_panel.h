@@ -58,6 +58,7 @@ public:
     void setSeeds(int seeds);
     void setDuration(double seconds);
     void setTraceSpread(bool spread);  // a trace's unpinned tasks may use every CPU
+    void setTraceSyncWakeups(bool all);  // every task wakeup of a trace WF_SYNC (pipes, sockets)
     // The request the form describes; `error` is set when it cannot run (nothing open ...).
     WhatIfRequest request(QString* error = nullptr) const;
 
@@ -115,6 +116,7 @@ private:
     QSpinBox* seeds_;
     QDoubleSpinBox* duration_;
     QCheckBox* spread_;
+    QCheckBox* syncWakeups_;
     QPushButton* run_;
     QPushButton* cancel_;
     QPushButton* exportJson_;

@@ -26,7 +26,8 @@ Result<workload::Workload> workloadFromTrace(const WhatIfRequest::TraceSource& t
                                             int64_t& idleExitNs, CpuSet& unpinnedCpus) {
     if (!trace.store || !trace.recordedOn) return Error{"what-if: the trace is no longer open"};
     // the recording machine's speeds, as replay's (SMT siblings busy: less work per ns)
-    const replay::DeriveOptions d = replay::onRecordingMachine({}, *trace.recordedOn);
+    replay::DeriveOptions d = replay::onRecordingMachine({}, *trace.recordedOn);
+    d.allWakeupsSync = trace.allWakeupsSync;
     const auto timelines = replay::TraceTimelines::of(*trace.store);
     auto derived = replay::deriveWorkload(*trace.store, timelines, d, trace.name);
     if (!derived) return Error{derived.error()};

@@ -39,6 +39,9 @@ struct WhatIfRequest {
         bool spread = false;
         // the task groups the tasks ran in (the trace's groups sidecar): null, one group for all
         std::shared_ptr<const tracing::TaskGroupSnapshot> taskGroups;
+        // every task wakeup WF_SYNC (replay's --sync-wakeups all: pipes and sockets); by default
+        // those whose waker blocks right after
+        bool allWakeupsSync = false;
     };
     std::optional<TraceSource> trace;
     std::string compare = "cls";  // a sim::compareModes() key: "cls", "node", "delay-dequeue", "ni-random", "wake-wide", "numa-balancing"

@@ -698,6 +698,28 @@ TEST(WhatIfPanel, TheOpenTraceIsAWorkload) {
     for (double u : spread.meanUtilisation(1)) used += u > 0;
     EXPECT_GT(used, 2) << "the derived tasks stayed on the recording's 2 CPUs";
 
+    // every wakeup WF_SYNC (replay's --sync-wakeups all): the derived wakes say so
+    auto syncCount = [](const WhatIfResult& result) {
+        long long sync = 0, wakes = 0;
+        for (const auto& t : result.setup->workload.tasks)
+            for (const auto& op : t.script)
+                if (op.kind == workload::OpKind::Wake) {
+                    ++wakes;
+                    sync += op.sync;
+                }
+        return std::pair{sync, wakes};
+    };
+    const auto [guessed, wakes] = syncCount(spread);
+    ASSERT_GT(wakes, 0);
+    EXPECT_LT(guessed, wakes) << "by default only the wakes whose waker blocks right after";
+    panel.setTraceSyncWakeups(true);
+    ASSERT_TRUE(panel.request().trace->allWakeupsSync);
+    panel.run();
+    ASSERT_TRUE(finished.wait(120'000));
+    const WhatIfResult& synced = panel.runner()->result();
+    ASSERT_TRUE(synced.error.empty()) << synced.error;
+    EXPECT_EQ(syncCount(synced), std::pair(wakes, wakes));
+
     panel.setTrace(nullptr);  // the trace closed: the workload goes with it
     EXPECT_TRUE(panel.traceWorkloadText().isEmpty());
     EXPECT_FALSE(panel.request().trace.has_value());
