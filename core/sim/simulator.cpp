@@ -301,7 +301,8 @@ public:
         dequeueEntity(s_, srq, t);
         srq.loadWeight -= t.weight;
         updateCpuPelt(src);
-        moveTask(t, src, dst, cause);
+        moveTask(t, src, dst, cause);  // (its vruntime taken relative to src's min_vruntime first)
+        minVruntimeAfterDequeue(src);
         if (t.group >= 0) leaveGroup(t, src);
         syncCpu(src);
         activate(t, dst, Place::Migrated, !wasRunning);
@@ -737,6 +738,7 @@ private:
         updateTaskPelt(t);
         dequeueEntity(s_, r, t);
         r.loadWeight -= t.weight;
+        minVruntimeAfterDequeue(cpu);
         t.state = TaskState::Throttled;
         if (t.enqueuedAt < 0) t.enqueuedAt = s_.now;  // runnable and not running: it waits
         leaveGroup(t, cpu);
@@ -1414,6 +1416,13 @@ private:
         if (s_.opt.nohz) s_.nohzNextBalance = std::min(s_.nohzNextBalance, std::max(r.nextBalance, s_.now));
     }
 
+    // dequeue_entity()'s update_min_vruntime() (CFS): with the task gone, min_vruntime moves up
+    // to the leftmost queued task's vruntime if that is further (curr, if any, counts too), so a
+    // task woken next is placed against what the queue holds now
+    void minVruntimeAfterDequeue(int cpu) {
+        if (s_.feat.fairClass == FairClass::Cfs) updateMinVruntime(s_, rq(cpu));
+    }
+
     // The running task leaves the CPU: sleep, wait, barrier or exit.
     void block(int cpu, TaskState state) {
         Cpu& r = rq(cpu);
@@ -1430,6 +1439,7 @@ private:
         t.lastRan = s_.now;
         t.inBurst = false;
         setCurr(cpu, -1);
+        if (!delay) minVruntimeAfterDequeue(cpu);
         if (delay) delayDequeue(s_, r, t);
         if (state == TaskState::Exited) attachToGroupCpu(t, -1);  // its load leaves with it
         if (!delay && t.group >= 0) leaveGroup(t, cpu);

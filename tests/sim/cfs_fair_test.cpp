@@ -14,6 +14,7 @@
 #include "domains/profile.h"
 #include "sim/fair_rq.h"
 #include "sim/simulator.h"
+#include "script_ops.h"
 #include "sim_topologies.h"
 
 namespace schedscope::test {
@@ -231,6 +232,38 @@ TEST(CfsBuddies, ATaskThatLeftIsNoBuddyAndEevdfKeepsNone) {
         EXPECT_EQ(q.rq().nextBuddy, -1);
         EXPECT_EQ(q.rq().lastBuddy, -1);
     }
+}
+
+// dequeue_entity()'s update_min_vruntime(), on one CPU under linux-6.1: a parent that ran alone
+// forks a child, which starts a START_DEBIT (3 ms) past min_vruntime and waits, then sleeps.
+// With the parent gone min_vruntime moves up to the child's vruntime, the leftmost now, rather
+// than staying where the parent held it until the child's first update_curr(); a task woken
+// meanwhile is placed against that.
+TEST(CfsMinVruntime, ADequeueMovesMinVruntimeUpToTheLeftmost) {
+    Shape shape;
+    const Topology topo = makeTopology("1 core", shape);
+    const DomainTree tree = buildTree(topo, "linux-6.1", true, true);
+    workload::Workload wl;
+    workload::TaskSpec parent;
+    parent.name = "parent";
+    workload::Op fork = op(workload::OpKind::Fork);
+    fork.targets = {1};
+    parent.script = {op(workload::OpKind::Run, 1e6), fork, op(workload::OpKind::Sleep, 10e6)};
+    workload::TaskSpec child;
+    child.name = "child";
+    child.startAtBegin = false;
+    child.script = {op(workload::OpKind::Run, 5e6)};
+    wl.tasks = {parent, child};
+    SimOptions opt;
+    opt.durationS = 0.05;
+    auto sim = Simulation::create(topo, tree, wl, opt);
+    ASSERT_TRUE(sim.ok()) << sim.error();
+    SimState& s = (*sim)->state();
+    while (s.tasks[0].state != TaskState::Sleeping) ASSERT_TRUE((*sim)->stepEvent());
+    const Task& forked = s.tasks[1];
+    ASSERT_NE(forked.state, TaskState::NotStarted);
+    EXPECT_GT(forked.vruntime, s.tasks[0].vruntime) << "the child starts a START_DEBIT past its parent";
+    EXPECT_DOUBLE_EQ(s.cpus[0].minVruntime, forked.vruntime) << "min_vruntime follows the leftmost once the parent left";
 }
 
 }  // namespace
