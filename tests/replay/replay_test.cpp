@@ -788,7 +788,7 @@ INSTANTIATE_TEST_SUITE_P(Traces, QemuSmtReplay,
 // of the recordings and the median wait is within a factor 1.25. A wakee queued on its waker's
 // busy CPU preempts it nearly always, on the kernel (88-95%) and here (95-98%); one a task on
 // another CPU queued there seldom does on the kernel (16-27%: under emulation the IPI often comes
-// after that CPU's task blocked, qemu/README.md), while the simulation acts on it at once (58-66%).
+// after that CPU's task blocked, qemu/README.md), while the simulation acts on it at once (56-66%).
 class RealCfsWakeups : public ::testing::TestWithParam<const char*> {};
 
 TEST_P(RealCfsWakeups, ReplayedUnderLinux61EachTaskRunsItsTimeAndTheRunEndsOnTime) {
