@@ -36,6 +36,37 @@ double avgVruntime(const SimState& s, const Cpu& rq) {
     return rq.avgVruntime.avg(c.vruntime, static_cast<int64_t>(c.weight), rq.minVruntime);
 }
 
+namespace {
+// avg_vruntime() read where no update_curr() came first: curr counts at the vruntime the
+// runqueue last saw (Cpu::seenCurrVruntime)
+double avgVruntimeAsSeen(const SimState& s, const Cpu& rq) {
+    if (rq.curr < 0) return avgVruntime(s, rq);
+    const Task& c = taskAt(s, rq.curr);
+    return rq.avgVruntime.avg(rq.seenCurrVruntime, static_cast<int64_t>(c.weight), rq.minVruntime);
+}
+
+// update_entity_lag(): lag = avg - vruntime, clamped to max(2 slices, a tick) of vtime
+double entityLag(const SimState& s, const Task& t, double avg) {
+    const double limit = calcDeltaFair(std::max(2 * s.baseSliceNs, static_cast<double>(s.jiffyNs())), t.weight);
+    return std::clamp(avg - t.vruntime, -limit, limit);
+}
+
+// place_entity() (6.6) against the average `avg`: keep the lag the task had when it left,
+// relative to this queue's weighted average; a new task starts at the average with half a
+// slice (PLACE_DEADLINE_INITIAL).
+void placeEevdf(const SimState& s, const Cpu& rq, Task& t, Place how, double avg) {
+    const double vslice = calcDeltaFair(s.baseSliceNs, t.weight);
+    double lag = how == Place::Fork ? 0.0 : t.vlag;
+    // PLACE_LAG: joining moves the average towards the task by w / (W + w), which would shrink
+    // its lag by that much on every wakeup; the kernel inflates the lag by (W + w) / W first,
+    // W the weight already there (queued and curr), so the lag it left with is the lag it has.
+    const int64_t load = rq.avgVruntime.load() + (rq.curr >= 0 ? static_cast<int64_t>(taskAt(s, rq.curr).weight) : 0);
+    if (lag != 0 && load > 0) lag = lag * static_cast<double>(load + static_cast<int64_t>(t.weight)) / static_cast<double>(load);
+    t.vruntime = avg - lag;
+    t.deadline = t.vruntime + (how == Place::Fork ? vslice / 2 : vslice);
+}
+}  // namespace
+
 void queueEntity(SimState& s, Cpu& rq, const Task& t) {
     const size_t id = static_cast<size_t>(t.id);
     if (s.entityNodes.size() <= id) s.entityNodes.resize(id + 1);
@@ -74,18 +105,7 @@ void updateMinVruntime(SimState& s, Cpu& rq) {
 
 void placeEntity(SimState& s, Cpu& rq, Task& t, Place how) {
     if (eevdf(s)) {
-        // place_entity() (6.6): keep the lag the task had when it left, relative to this queue's
-        // weighted average; a new task starts at the average with half a slice (PLACE_DEADLINE_INITIAL).
-        const double avg = avgVruntime(s, rq);
-        const double vslice = calcDeltaFair(s.baseSliceNs, t.weight);
-        double lag = how == Place::Fork ? 0.0 : t.vlag;
-        // PLACE_LAG: joining moves the average towards the task by w / (W + w), which would shrink
-        // its lag by that much on every wakeup; the kernel inflates the lag by (W + w) / W first,
-        // W the weight already there (queued and curr), so the lag it left with is the lag it has.
-        const int64_t load = rq.avgVruntime.load() + (rq.curr >= 0 ? static_cast<int64_t>(taskAt(s, rq.curr).weight) : 0);
-        if (lag != 0 && load > 0) lag = lag * static_cast<double>(load + static_cast<int64_t>(t.weight)) / static_cast<double>(load);
-        t.vruntime = avg - lag;
-        t.deadline = t.vruntime + (how == Place::Fork ? vslice / 2 : vslice);
+        placeEevdf(s, rq, t, how, avgVruntime(s, rq));
         return;
     }
     double vr = rq.minVruntime;
@@ -105,11 +125,7 @@ double forkVruntimeOffset(const SimState& s, const Cpu& rq, const Task& child, c
 
 void dequeueEntity(SimState& s, Cpu& rq, Task& t) {
     clearBuddies(rq, t.id);
-    if (eevdf(s)) {
-        // update_entity_lag(): lag = avg - vruntime, clamped to max(2 slices, a tick) of vtime
-        const double limit = calcDeltaFair(std::max(2 * s.baseSliceNs, static_cast<double>(s.jiffyNs())), t.weight);
-        t.vlag = std::clamp(avgVruntime(s, rq) - t.vruntime, -limit, limit);
-    }
+    if (eevdf(s)) t.vlag = entityLag(s, t, avgVruntime(s, rq));
 }
 
 void reweightEntity(SimState& s, Cpu& rq, Task& t, double weight) {
@@ -171,11 +187,16 @@ void finishDelayedDequeue(SimState& s, Cpu& rq, Task& t) {
 }
 
 void requeueDelayedEntity(SimState& s, Cpu& rq, Task& t) {
-    dequeueEntity(s, rq, t);  // update_entity_lag()
+    // enqueue_task_fair() takes ENQUEUE_DELAYED before any update_curr(): the lag, and the
+    // place a task whose lag turned positive gets, count curr where the runqueue last saw it.
+    // A waker running since its pick has its own runtime left out, so a wakee it drove past
+    // keeps that vruntime and then, curr updated, usually preempts it (a pipe's ping-pong).
+    clearBuddies(rq, t.id);
+    t.vlag = entityLag(s, t, avgVruntimeAsSeen(s, rq));
     if (t.vlag > 0) {
         unqueueEntity(s, rq, t);
         t.vlag = 0;
-        placeEntity(s, rq, t, Place::Wakeup);
+        placeEevdf(s, rq, t, Place::Wakeup, avgVruntimeAsSeen(s, rq));
         queueEntity(s, rq, t);
     }
     t.delayed = false;

@@ -22,12 +22,13 @@ SimFeatures featuresFor(const KernelProfile& p) {
     f.cfsSliceFloor = p.cfsSliceFloor;
     f.asymWakeup = p.asymWakeup;
     // RUN_TO_PARITY ("sched/eevdf: Curb wakeup-preemption", v6.6, on in the kernels) is modelled
-    // but left off: against this 6.18 VM's recordings, the share of wakeups onto a busy CPU that
-    // preempted it (replay's fidelity line; recorded / without / with it) was pingpong 79% / 72%
-    // / 24%, pinned 72% / 87% / 77%, forkstorm 47% / 73% / 59%, hackbench 25% / 49% / 48%, sample
-    // 66% / 85% / 89%, the two napper recordings 90% / 93% / 84% and 86% / 95% / 95%: 15 points
-    // off on average without it, 19 with it (pingpong's 55 above all: the simulated tasks' lag
-    // keeps curr eligible through its slice more often than the kernel's does).
+    // but left off. Over 22 recordings (the bundled ones and two perf bench runs; 2026-12-06,
+    // after the delayed requeue read curr as the kernel last saw it), the share of wakeups onto a
+    // busy CPU that preempted it is 14.7 points off the recorded on average without it and 12.8
+    // with it (pingpong 79% recorded: 77% / 45%; forkstorm 53%: 85% / 67%), but the replays'
+    // completion is 1.6 points worse on average with it (forkstorm 14.7% -> 26.0%, pingpong-beside-hogs 0.0% -> 9.9%,
+    // job-beside-slice 2.6% -> 8.3% with its median wait x0.48 -> x22): curr keeps its slice
+    // through wakeups the recorded kernels let in.
     f.runToParity = false;
     return f;
 }

@@ -228,7 +228,7 @@ public:
 
     void finish() {
         for (size_t c = 0; c < s_.cpus.size(); ++c) {
-            account(static_cast<int>(c));
+            account(static_cast<int>(c), false);
             Cpu& r = s_.cpus[c];
             if (r.busySince >= 0) { r.busyTotal += s_.now - r.busySince; r.busySince = s_.now; }
         }
@@ -1118,6 +1118,7 @@ private:
             Task& t = task(next);
             addDemand(cpu, t, +1);
             t.lastUpdate = s_.now;
+            r.seenCurrVruntime = t.vruntime;  // set_next_entity()
         }
         r.curr = next;
         running_[static_cast<size_t>(cpu)] = next;
@@ -1168,7 +1169,7 @@ private:
             }
             const double slowness = taskSlowness(c);
             if (sameSpeed(slowness, task(curr).slowness)) continue;
-            account(c);
+            account(c, false);
             retime(c, slowness);
         }
         affected_.clear();
@@ -1233,13 +1234,18 @@ private:
     // progress of the running task since its last update. Always inlined: GCC kept it out of
     // line, and each caller (setCurr()'s neighbour loop above all, where many calls return at
     // once with dt == 0) then paid a call and reloaded what it had in registers.
-    [[gnu::always_inline]] void account(int cpu) {
+    // `kernelUpdate`: the kernel runs update_curr() here (Cpu::seenCurrVruntime); false where
+    // only the simulation needs curr's progress (a burst's end, a re-timing, the run's end)
+    [[gnu::always_inline]] void account(int cpu, bool kernelUpdate = true) {
         const int curr = running_[static_cast<size_t>(cpu)];
         if (curr < 0) return;
         Task& t = task(curr);
-        const int64_t dt = s_.now - t.lastUpdate;
-        if (dt <= 0) return;
         Cpu& r = rq(cpu);
+        const int64_t dt = s_.now - t.lastUpdate;
+        if (dt <= 0) {
+            if (kernelUpdate) r.seenCurrVruntime = t.vruntime;
+            return;
+        }
         double work = static_cast<double>(dt) * t.speed;
         if (t.inBurst) t.remaining -= work;
         if (t.handoffLeftNs > 0) {  // reading the waker's data first: no work done meanwhile
@@ -1256,6 +1262,7 @@ private:
         }
         t.stintNs += dt;
         updateCurr(s_, r, t, static_cast<double>(dt));
+        if (kernelUpdate) r.seenCurrVruntime = t.vruntime;
         t.lastUpdate = s_.now;
         if (bandwidthOn_) chargeRuntime(t, cpu, dt);
     }
@@ -1709,7 +1716,7 @@ private:
     void handle(const Event& e) {
         switch (e.type) {
         case Ev::BurstEnd: {
-            account(e.a);
+            account(e.a, false);  // the task's own code reached a point: no update_curr()
             Task& t = task(rq(e.a).curr);
             t.inBurst = false;
             t.remaining = 0;

@@ -116,6 +116,7 @@ struct Queue {
         s->tasks[0].vruntime = 10e6;
         s->tasks[0].state = TaskState::Running;
         r.curr = 0;
+        r.seenCurrVruntime = 10e6;  // curr's last update_curr() was just now
         queueEntity(*s, r, s->tasks[1]);
     }
     Cpu& rq() { return s->cpus[0]; }
@@ -168,6 +169,67 @@ TEST(DelayDequeue, AWokenTaskKeepsItsPlaceUnlessItsLagIsPositive) {
     EXPECT_NEAR(t.vruntime, 5e6, 1);
     EXPECT_GT(t.deadline, t.vruntime);
     EXPECT_EQ(q.rq().queued.size(), 2u);
+}
+
+// requeue_delayed_entity() runs before any update_curr(): the lag that decides whether the
+// wakee keeps its place reads curr where the runqueue last saw it, not where it is now.
+TEST(DelayDequeue, ARequeueReadsCurrWhereTheRunqueueLastSawIt) {
+    Queue q;
+    q.s->tasks[0].vruntime = 14e6;  // curr ran 4 ms (in vtime) since its last update_curr()
+    Task& t = q.s->tasks[2];
+    t.vruntime = 6e6;
+    t.deadline = 8e6;
+    delayDequeue(*q.s, q.rq(), t);
+    // as seen: avg (10 + 0 + 6) / 3 = 5.33 ms, lag -0.67 ms: it keeps its place. Counting curr's
+    // 4 ms, avg (14 + 0 + 6) / 3 = 6.67 ms would make the lag positive and place it at 7 ms.
+    requeueDelayedEntity(*q.s, q.rq(), t);
+    EXPECT_EQ(t.vruntime, 6e6);
+    EXPECT_EQ(t.deadline, 8e6);
+    EXPECT_FALSE(t.delayed);
+
+    // a positive lag as seen: placed at the average without it, curr as seen (10 + 0) / 2
+    unqueueEntity(*q.s, q.rq(), t);
+    t.vruntime = 4e6;  // avg as seen (10 + 0 + 4) / 3 = 4.67 ms: lag +0.67 ms
+    delayDequeue(*q.s, q.rq(), t);
+    requeueDelayedEntity(*q.s, q.rq(), t);
+    EXPECT_EQ(t.vlag, 0.0);
+    EXPECT_NEAR(t.vruntime, 5e6, 1);
+}
+
+// A pipe's ping-pong on one CPU, as `perf bench sched pipe` runs when both ends share a CPU: the
+// writer wakes the reader and goes on (its own read finds the reply the reader writes before
+// it blocks again), so the writer never sleeps. The reader, woken still queued (it blocked
+// ahead of the writer's vruntime: DELAY_DEQUEUE), keeps its place, as the requeue reads the
+// writer's vruntime from before its latest run; the preemption check then counts that run,
+// the writer is past the reader and no longer eligible, and the reader preempts it (6.18 on
+// this VM: 85% of such wakeups preempted, recorded). Read with the writer's vruntime up to now,
+// the reader's lag would turn positive, it would be placed at the average with a fresh
+// deadline, later than the writer's, and never preempt.
+TEST(DelayDequeue, AReaderWokenStillQueuedPreemptsTheWriterThatDroveItsLagNegative) {
+    Shape shape;
+    shape.coresPerCluster = 2;
+    const Topology topo = makeTopology("2 cores", shape);
+    const DomainTree tree = buildTree(topo, "linux-6.18", true, true);
+    workload::Workload wl;
+    workload::TaskSpec writer, reader;
+    writer.name = "writer";
+    reader.name = "reader";
+    writer.affinity = reader.affinity = CpuSet::single(0);
+    workload::Op loop = op(OpKind::Loop);
+    loop.to = 0;
+    // (the writer's return to user space after write(): where a preemption takes effect)
+    writer.script = {op(OpKind::Run, 3e3), wakeOp(1), op(OpKind::Run, 0.2e3), op(OpKind::Wait), loop};
+    reader.script = {op(OpKind::Wait), op(OpKind::Run, 0.5e3), wakeOp(0), op(OpKind::Run, 0.5e3), loop};
+    wl.tasks = {writer, reader};
+    SimOptions o;
+    o.durationS = 0.05;
+    o.features = featuresFor(*findProfile("linux-6.18"));
+    auto st = simulate(topo, tree, wl, o);
+    ASSERT_TRUE(st.ok()) << st.error();
+    const Metrics& m = (*st)->metrics;
+    ASSERT_GT(m.busyWakeups, 1000);
+    EXPECT_GT(static_cast<double>(m.wakeupPreemptions) / static_cast<double>(m.busyWakeups), 0.8)
+        << m.wakeupPreemptions << " of " << m.busyWakeups;
 }
 
 class RecordingOps : public SchedOps {
