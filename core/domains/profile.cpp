@@ -129,11 +129,13 @@ const std::vector<KernelChange>& kernelChanges() {
         // "sched/topology: Remove max_cpu_capacity from root_domain" (Qais Yousef's misfit series,
         // the 6.10 merge window): the boot log's root domain line loses its capacity
         {{6, 10}, [](KernelProfile& p) { p.rootDomainCapacityInLog = false; }},
-        // "sched/fair: Implement delayed dequeue"; "cpufreq: intel_pstate: Set asymmetric CPU
+        // "sched/fair: Implement delayed dequeue", "sched/fair: Avoid re-setting virtual deadline
+        // on 'migrations'" (PLACE_REL_DEADLINE); "cpufreq: intel_pstate: Set asymmetric CPU
         // capacity on hybrid systems"
         {{6, 12},
          [](KernelProfile& p) {
              p.delayDequeue = true;
+             p.placeRelDeadline = true;
              p.hybridCapacityWithoutSmt = true;
          }},
         // "x86/topology: Use x86_sched_itmt_flags for PKG domain unconditionally" (after 6.13's

@@ -88,6 +88,7 @@ struct KernelProfile {
     // groups of different core counts) and should_we_balance() preferring a CPU of an idle core
     bool smtBalance = false;
     bool delayDequeue = false;         // DELAY_DEQUEUE, since 6.12
+    bool placeRelDeadline = false;     // PLACE_REL_DEADLINE: a migration keeps the virtual deadline, since 6.12
     bool migrateEligibleFirst = false; // can_migrate_task() keeps ineligible tasks until a failure, since 6.14
     double baseSliceMs = 0.75;         // sysctl_sched_base_slice: 0.75 ms, 0.70 ms since 6.15
     bool newidleCostGate = false;      // newidle gated by max_newidle_lb_cost, not migration cost, since 5.16

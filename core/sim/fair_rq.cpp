@@ -63,6 +63,11 @@ void placeEevdf(const SimState& s, const Cpu& rq, Task& t, Place how, double avg
     const int64_t load = rq.avgVruntime.load() + (rq.curr >= 0 ? static_cast<int64_t>(taskAt(s, rq.curr).weight) : 0);
     if (lag != 0 && load > 0) lag = lag * static_cast<double>(load + static_cast<int64_t>(t.weight)) / static_cast<double>(load);
     t.vruntime = avg - lag;
+    if (t.relDeadline) {  // PLACE_REL_DEADLINE: what was left of its slice goes with it
+        t.deadline += t.vruntime;
+        t.relDeadline = false;
+        return;
+    }
     t.deadline = t.vruntime + (how == Place::Fork ? vslice / 2 : vslice);
 }
 }  // namespace
@@ -123,9 +128,19 @@ double forkVruntimeOffset(const SimState& s, const Cpu& rq, const Task& child, c
     return std::max(parent ? parent->vruntime - rq.minVruntime : 0.0, debit);
 }
 
-void dequeueEntity(SimState& s, Cpu& rq, Task& t) {
+void dequeueEntity(SimState& s, Cpu& rq, Task& t, bool sleep) {
     clearBuddies(rq, t.id);
-    if (eevdf(s)) t.vlag = entityLag(s, t, avgVruntime(s, rq));
+    if (!eevdf(s)) return;
+    t.vlag = entityLag(s, t, avgVruntime(s, rq));
+    if (!sleep && s.feat.placeRelDeadline) {
+        t.deadline -= t.vruntime;
+        t.relDeadline = true;
+    }
+}
+
+void dequeueRunnable(SimState& s, Cpu& rq, Task& t, bool sleep) {
+    dequeueEntity(s, rq, t, sleep);
+    if (rq.curr != t.id) unqueueEntity(s, rq, t);
 }
 
 void reweightEntity(SimState& s, Cpu& rq, Task& t, double weight) {

@@ -12,17 +12,24 @@ double niceToWeight(int nice);
 enum class Place { Wakeup, Fork, Migrated };
 
 // mirrors place_entity() (CFS: min_vruntime with GENTLE_FAIR_SLEEPERS / START_DEBIT;
-// EEVDF: avg_vruntime minus the saved lag, deadline one slice later). CFS's Fork is a task
-// forked on `rq` itself with no parent (forkVruntimeOffset()).
+// EEVDF: avg_vruntime minus the saved lag, deadline one slice later, or as far as it was when a
+// migration took it off its runqueue: PLACE_REL_DEADLINE). CFS's Fork is a task forked on `rq`
+// itself with no parent (forkVruntimeOffset()).
 void placeEntity(SimState& s, Cpu& rq, Task& t, Place how);
 // task_fork_fair() (CFS): a new task is placed on the runqueue of the CPU that forks it (`rq`,
 // whose curr `parent` is, or null): one vslice past min_vruntime (START_DEBIT, sched_slice()
 // counting the child, not queued yet) or at the parent's vruntime if that is further. It keeps
 // that distance from min_vruntime on the CPU it starts on, which this returns.
 double forkVruntimeOffset(const SimState& s, const Cpu& rq, const Task& child, const Task* parent);
-// The task leaves `rq` (sleep or migration): EEVDF saves its lag (update_entity_lag()); CFS
-// forgets it as a buddy (clear_buddies()).
-void dequeueEntity(SimState& s, Cpu& rq, Task& t);
+// The task leaves `rq` (sleep or migration): EEVDF saves its lag (update_entity_lag()), and
+// when it is not going to sleep (a migration) with PLACE_REL_DEADLINE its deadline as a distance
+// from its vruntime; CFS forgets it as a buddy (clear_buddies()).
+void dequeueEntity(SimState& s, Cpu& rq, Task& t, bool sleep = true);
+// dequeue_entity() of a task leaving `rq` runnable (a migration; a throttle when `sleep`): its
+// lag (and deadline distance) taken while it still counts in the average, as curr or queued, as
+// update_entity_lag() runs before __dequeue_entity(); then a queued one leaves the queue. The
+// caller takes curr off the CPU afterwards.
+void dequeueRunnable(SimState& s, Cpu& rq, Task& t, bool sleep);
 // mirrors entity_eligible() (EEVDF): the task's vruntime is not past the queue's weighted
 // average, i.e. its lag is not negative. CFS: always.
 bool entityEligible(const SimState& s, const Cpu& rq, const Task& t);

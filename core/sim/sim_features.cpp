@@ -13,6 +13,7 @@ SimFeatures featuresFor(const KernelProfile& p) {
     f.smtFullyBusyBusiest = p.smtFullyBusyBusiest;
     f.smtBalance = p.smtBalance;
     f.delayDequeue = p.delayDequeue;
+    f.placeRelDeadline = p.placeRelDeadline;
     f.migrateEligibleFirst = p.migrateEligibleFirst;
     f.baseSliceNs = p.baseSliceMs * 1e6;
     f.newidleRandom = p.newidleRandom;
@@ -22,13 +23,14 @@ SimFeatures featuresFor(const KernelProfile& p) {
     f.cfsSliceFloor = p.cfsSliceFloor;
     f.asymWakeup = p.asymWakeup;
     // RUN_TO_PARITY ("sched/eevdf: Curb wakeup-preemption", v6.6, on in the kernels) is modelled
-    // but left off. Over 22 recordings (the bundled ones and two perf bench runs; 2026-12-06,
-    // after the delayed requeue read curr as the kernel last saw it), the share of wakeups onto a
-    // busy CPU that preempted it is 14.7 points off the recorded on average without it and 12.8
-    // with it (pingpong 79% recorded: 77% / 45%; forkstorm 53%: 85% / 67%), but the replays'
-    // completion is 1.6 points worse on average with it (forkstorm 14.7% -> 26.0%, pingpong-beside-hogs 0.0% -> 9.9%,
-    // job-beside-slice 2.6% -> 8.3% with its median wait x0.48 -> x22): curr keeps its slice
-    // through wakeups the recorded kernels let in.
+    // but left off. Over 24 recordings (the bundled ones and two perf bench runs of this VM;
+    // 2026-12-06, after the delayed requeue, the migrated lag and PLACE_REL_DEADLINE followed
+    // the kernel), the share of wakeups onto a busy CPU that preempted it is 17.0 points off the
+    // recorded on average without it and 14.0 with it (hackbench 29% recorded: 70% / 30%;
+    // pingpong 79%: 77% / 45%), but the replays end 1.5 points further from the recorded on
+    // average with it (4.3% -> 5.8%: forkstorm 14.7% -> 26.0%, pingpong-beside-hogs 0.0% ->
+    // 9.9%, job-beside-slice 2.6% -> 9.6% with its median wait x0.43 -> x121): curr keeps its
+    // slice through wakeups the recorded kernels let in.
     f.runToParity = false;
     return f;
 }

@@ -30,6 +30,9 @@ struct SimFeatures {
     // DELAY_DEQUEUE (6.12+, with DELAY_ZERO): a task that blocks while not eligible stays queued
     // until it is picked (then leaves) or woken (then runs where it is: no select_task_rq)
     bool delayDequeue = false;
+    // PLACE_REL_DEADLINE (6.12+): a task a migration (not a sleep) takes off a runqueue keeps the
+    // distance from its vruntime to its deadline where it is placed next, not a fresh slice
+    bool placeRelDeadline = false;
     // RUN_TO_PARITY (EEVDF, 6.6+): a woken task does not preempt curr while curr is eligible and
     // still in the slice it was picked with (off in every profile: see featuresFor())
     bool runToParity = false;

@@ -71,6 +71,9 @@ struct alignas(64) Task {
     // se->sched_delayed (DELAY_DEQUEUE): blocked (Sleeping/Blocked) but still queued on `cpu`
     bool delayed = false;
     bool started = false;  // picked once, startedAt set: every pick asks, startedAt is far away
+    // se->rel_deadline (PLACE_REL_DEADLINE): taken off its runqueue by a migration, not a sleep,
+    // `deadline` holds the distance from its vruntime, which the next placement keeps
+    bool relDeadline = false;
     double deadline = 0, vlag = 0;
     // the deadline the task had when last picked (set_next_entity() stashes it, in vlag): while
     // it is unchanged the task has not used that slice (RUN_TO_PARITY)

@@ -294,11 +294,9 @@ public:
         if (wasRunning) {
             account(src);
             t.lastRan = s_.now;
-            setCurr(src, -1);
-        } else {
-            unqueueEntity(s_, srq, t);
         }
-        dequeueEntity(s_, srq, t);
+        dequeueRunnable(s_, srq, t, false);  // deactivate_task(): not a sleep
+        if (wasRunning) setCurr(src, -1);
         srq.loadWeight -= t.weight;
         updateCpuPelt(src);
         moveTask(t, src, dst, cause);  // (its vruntime taken relative to src's min_vruntime first)
@@ -726,17 +724,15 @@ private:
             updateCpuPelt(cpu);
             return;
         }
-        if (t.state == TaskState::Running) {
+        const bool running = t.state == TaskState::Running;
+        if (!running && t.state != TaskState::Runnable) return;
+        if (running) {
             account(cpu);
             t.lastRan = s_.now;
-            setCurr(cpu, -1);
-        } else if (t.state == TaskState::Runnable) {
-            unqueueEntity(s_, r, t);
-        } else {
-            return;
         }
+        dequeueRunnable(s_, r, t, true);
+        if (running) setCurr(cpu, -1);
         updateTaskPelt(t);
-        dequeueEntity(s_, r, t);
         r.loadWeight -= t.weight;
         minVruntimeAfterDequeue(cpu);
         t.state = TaskState::Throttled;

@@ -132,6 +132,46 @@ TEST(PlaceEntity, AWokenTaskKeepsTheLagItLeftWith) {
     }
 }
 
+// dequeue_entity() takes the lag (update_entity_lag()) before the entity leaves the tree, so a
+// migrated task's lag is measured against an average it still counts in: equal weights, curr at
+// 10 ms and the queued task at 8 ms, both lags are 1 ms (V = 9 ms), not the 2 ms the others'
+// average alone would give. And since 6.12 (PLACE_REL_DEADLINE) what it had left of its slice
+// goes with it: placed anew, its deadline keeps that distance instead of a fresh slice.
+TEST(DequeueEntity, AMigrationTakesTheLagWhileTheTaskCountsAndKeepsItsDeadlineDistance) {
+    for (const bool relDeadline : {true, false}) {
+        Rq q(3);
+        q.s->feat.placeRelDeadline = relDeadline;
+        q.run(0, 10e6, 11e6);
+        q.queue(1, 8e6, 8.4e6);
+        Task& t = q.task(1);
+        dequeueRunnable(*q.s, q.rq(), t, false);
+        EXPECT_NEAR(t.vlag, 1e6, 1);
+        EXPECT_TRUE(q.rq().queued.empty());
+        EXPECT_EQ(t.relDeadline, relDeadline);
+        // onto CPU 1, where task 2 runs at 20 ms: 1 ms behind the new average
+        Cpu& dst = q.s->cpus[1];
+        Task& other = q.task(2);
+        other.vruntime = 20e6;
+        other.state = TaskState::Running;
+        dst.curr = 2;
+        placeEntity(*q.s, dst, t, Place::Migrated);
+        queueEntity(*q.s, dst, t);
+        EXPECT_NEAR(avgVruntime(*q.s, dst) - t.vruntime, 1e6, 1);
+        EXPECT_NEAR(t.vruntime, 18e6, 1);
+        EXPECT_NEAR(t.deadline - t.vruntime, relDeadline ? 0.4e6 : q.s->baseSliceNs, 1)  // weight 1024: a slice in vtime is the slice
+            << "relDeadline " << relDeadline;
+        EXPECT_FALSE(t.relDeadline);
+    }
+    Rq q(2);  // curr leaving (active balance, an affinity change): it counts as curr
+    q.s->feat.placeRelDeadline = true;
+    q.run(0, 10e6, 11e6);
+    q.queue(1, 8e6, 8.4e6);
+    dequeueRunnable(*q.s, q.rq(), q.task(0), false);
+    EXPECT_NEAR(q.task(0).vlag, -1e6, 1);
+    EXPECT_EQ(q.rq().queued.size(), 1u) << "curr is not in the queue; the caller takes it off the CPU";
+    EXPECT_NEAR(q.task(0).deadline, 1e6, 1);
+}
+
 TEST(UpdateDeadline, AUsedSliceIsRenewedAndYieldsOnlyToAQueuedTask) {
     Rq q(2);
     q.run(0, 5e6, 4e6);  // ran past its deadline, alone
