@@ -168,9 +168,9 @@ struct alignas(64) Cpu {
     EntityTree timeline;        // cfs_rq->tasks_timeline
     AvgVruntime avgVruntime;    // cfs_rq->avg_vruntime and avg_load over `queued`
     double minVruntime = 0;     // CFS
-    // curr's vruntime as the cfs_rq last saw it: update_curr() runs at a pick, the tick, an
-    // enqueue or dequeue on this runqueue and a wakeup's preemption check, not where a task's
-    // own code stands, so what curr ran since is missing from the average until the next of them
+    // curr's vruntime as the cfs_rq last saw it: as picked, then as update_curr() left it (at
+    // the tick, an enqueue or dequeue on this runqueue, a wakeup's preemption check), not where
+    // the task's own code stands, so what curr ran since is missing from the average till then
     double seenCurrVruntime = 0;
     double avgIdleNs = 1e6;     // rq->avg_idle (starts at 2 x migration cost)
     int64_t nextBalance = 0;
