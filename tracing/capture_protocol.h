@@ -20,7 +20,7 @@
 //   Aggregate (4)  aggregate mode, cumulative counters since start:
 //                    u32 K (event kinds, <= 64), K x u64 events by tracing::EventKind,
 //                    u64 lost,
-//                    u32 C (CPUs, <= 4096), u32 B (histogram buckets, == SSC_HIST_BUCKETS),
+//                    u32 C (CPUs, <= 8192), u32 B (histogram buckets, == SSC_HIST_BUCKETS),
 //                    C x (B x u64 run-time histogram, B x u64 wait-time histogram),
 //                    u32 M (<= 1,000,000), M x { u16 src, u16 dst, u8 cause, 3 x u8 zero,
 //                    u64 count } (16 bytes each);

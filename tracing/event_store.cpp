@@ -14,22 +14,32 @@ bool usesPid2(EventKind k) {
     return k == EventKind::Switch || k == EventKind::ProcessFork || k == EventKind::ProcessExec ||
            k == EventKind::SwapNuma;
 }
-// Wake events: the target CPU in the low 13 bits, the waker in the high 19, each stored + 1 so
-// that 0 means unknown.
-constexpr uint32_t kWakeCpuBits = 13;
+// Wake events: the target CPU + 1 in the arg column's low 14 bits (8192 CPUs), the waker + 1 in
+// its high 18 (0 means unknown for both). A waker's pid can be up to 2^22 - 1 (systemd raises
+// pid_max to PID_MAX_LIMIT on 64-bit machines, so a long-running server's pids have 7 digits):
+// its bits above those 18 go in a byte column that a partition grows only once it meets such
+// a waker.
+constexpr uint32_t kWakeCpuBits = 14;
 constexpr uint32_t kWakeCpuMask = (1u << kWakeCpuBits) - 1;
-constexpr uint32_t kWakerMax = (1u << (32 - kWakeCpuBits)) - 1;
+constexpr uint32_t kWakerLowBits = 32 - kWakeCpuBits;
+constexpr uint32_t kWakerLowMask = (1u << kWakerLowBits) - 1;
+static_assert(EventStore::kMaxCpus <= static_cast<int>(kWakeCpuMask), "the target CPU + 1 must fit its bits");
 // v + 1 when v is in -1..max - 1, else 0 (unknown). Widened first: sources hand us any int32
 // (INT32_MAX + 1 overflowed here; found by fuzz_capture_client).
 uint32_t plusOneOrUnknown(int32_t v, uint32_t max) {
     const int64_t stored = int64_t{v} + 1;
     return stored >= 0 && stored <= int64_t{max} ? static_cast<uint32_t>(stored) : 0;
 }
-int32_t packWake(int32_t dstCpu, int32_t waker) {
-    return static_cast<int32_t>(plusOneOrUnknown(waker, kWakerMax) << kWakeCpuBits | plusOneOrUnknown(dstCpu, kWakeCpuMask));
+// The waker + 1 (0: unknown, or not a pid the kernel can give)
+uint32_t storedWaker(int32_t waker) { return plusOneOrUnknown(waker, uint32_t{1} << 22); }
+int32_t packWake(int32_t dstCpu, uint32_t storedWaker) {
+    return static_cast<int32_t>((storedWaker & kWakerLowMask) << kWakeCpuBits |
+                                plusOneOrUnknown(dstCpu, static_cast<uint32_t>(EventStore::kMaxCpus)));
 }
 int32_t wakeCpu(int32_t v) { return static_cast<int32_t>(static_cast<uint32_t>(v) & kWakeCpuMask) - 1; }
-int32_t wakeWaker(int32_t v) { return static_cast<int32_t>(static_cast<uint32_t>(v) >> kWakeCpuBits) - 1; }
+int32_t wakeWaker(int32_t v, uint8_t highBits) {
+    return static_cast<int32_t>(static_cast<uint32_t>(v) >> kWakeCpuBits | uint32_t{highBits} << kWakerLowBits) - 1;
+}
 int32_t pack(int32_t src, int32_t dst) {
     return static_cast<int32_t>((static_cast<uint32_t>(src) & 0xffffu) << 16 | (static_cast<uint32_t>(dst) & 0xffffu));
 }
@@ -80,9 +90,16 @@ void EventStore::push(Partition& p, const SchedEvent& e) {
     int32_t arg = -1;
     if (usesPid2(e.kind)) arg = e.pid2;
     else if (usesPackedCpus(e.kind)) arg = pack(e.srcCpu, e.dstCpu);
-    else if (isWakeKind(e.kind)) arg = packWake(e.dstCpu, e.waker);
+    uint8_t wakerHigh = 0;
+    if (isWakeKind(e.kind)) {
+        const uint32_t waker = storedWaker(e.waker);
+        arg = packWake(e.dstCpu, waker);
+        wakerHigh = static_cast<uint8_t>(waker >> kWakerLowBits);
+    }
     else if (e.kind == EventKind::CpuIdle) arg = e.dstCpu;
     p.arg.push_back(arg);
+    if (wakerHigh != 0 && p.wakerHigh.empty()) p.wakerHigh.assign(i, 0);
+    if (!p.wakerHigh.empty()) p.wakerHigh.push_back(wakerHigh);
     if (e.kind == EventKind::SwapNuma) p.swapCpus[i] = {e.srcCpu, e.dstCpu};
 }
 
@@ -90,6 +107,15 @@ void EventStore::append(const SchedEvent& e) {
     if (e.cpu < 0 || e.cpu >= kMaxCpus) {
         addAnomaly(Anomaly::CpuOutOfRange);
         return;
+    }
+    // A migration names both its CPUs (the kernel's sched_migrate_task always does): one out of
+    // range is a damaged record, not a move between levels nobody can classify.
+    if (e.kind == EventKind::MigrateTask) {
+        const int limit = recordedCpus_ > 0 ? std::min(recordedCpus_, kMaxCpus) : kMaxCpus;
+        if (e.srcCpu < 0 || e.dstCpu < 0 || e.srcCpu >= limit || e.dstCpu >= limit) {
+            addAnomaly(Anomaly::CpuOutOfRange);
+            return;
+        }
     }
     if (static_cast<uint8_t>(e.kind) >= kEventKindCount || static_cast<uint8_t>(e.state) > 0x07) {
         addAnomaly(Anomaly::Malformed);  // a source handed us a value outside the schema
@@ -180,7 +206,10 @@ SchedEvent EventStore::decode(const Partition& p, int cpu, size_t i) {
     const int32_t arg = p.arg[i];
     if (usesPid2(e.kind)) e.pid2 = arg;
     else if (usesPackedCpus(e.kind)) { e.srcCpu = unpackHi(arg); e.dstCpu = unpackLo(arg); }
-    else if (isWakeKind(e.kind)) { e.dstCpu = wakeCpu(arg); e.waker = wakeWaker(arg); }
+    else if (isWakeKind(e.kind)) {
+        e.dstCpu = wakeCpu(arg);
+        e.waker = wakeWaker(arg, p.wakerHigh.empty() ? 0 : p.wakerHigh[i]);
+    }
     else if (e.kind == EventKind::CpuIdle) e.dstCpu = arg;
     if (e.kind == EventKind::SwapNuma) {
         auto it = p.swapCpus.find(static_cast<uint32_t>(i));
@@ -236,6 +265,7 @@ void EventStore::finish() {
         p.prio.shrink_to_fit();
         p.pid.shrink_to_fit();
         p.arg.shrink_to_fit();
+        p.wakerHigh.shrink_to_fit();
     }
 }
 
@@ -310,7 +340,7 @@ size_t EventStore::residentBytes() const {
     size_t b = 0;
     for (const auto& p : parts_) {
         b += p.blockBase.capacity() * 8 + p.tsDelta.capacity() * 4 + p.kindState.capacity() + p.prio.capacity() +
-             p.pid.capacity() * 4 + p.arg.capacity() * 4;
+             p.pid.capacity() * 4 + p.arg.capacity() * 4 + p.wakerHigh.capacity();
         b += (p.tsOverflow.size() + p.swapCpus.size()) * 32;
     }
     for (const auto& [pid, h] : commHistory_) b += 48 + h.capacity() * sizeof(CommChange);

@@ -61,7 +61,7 @@ struct EventRef {
 
 class EventStore {
 public:
-    static constexpr int kMaxCpus = 4096;
+    static constexpr int kMaxCpus = 8192;  // as the topology loaders (util/cpuset.h)
 
     // ---- append API (any source) ----
     void append(const SchedEvent& e);
@@ -156,6 +156,7 @@ private:
         std::vector<uint8_t> prio;
         std::vector<int32_t> pid;
         std::vector<int32_t> arg;
+        std::vector<uint8_t> wakerHigh;  // empty until a waker's pid needs more bits than arg holds
         std::unordered_map<uint32_t, uint64_t> tsOverflow;
         std::unordered_map<uint32_t, std::pair<int32_t, int32_t>> swapCpus;
         uint64_t lastTs = 0;

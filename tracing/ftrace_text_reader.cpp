@@ -274,6 +274,10 @@ bool parseLine(std::string_view line, EventStore& store, SoftirqTracker& softirq
         store.addAnomaly(Anomaly::Malformed);
         return true;
     }
+    if (e.kind == EventKind::MigrateTask && recordedCpus > 0 && std::max(e.srcCpu, e.dstCpu) >= recordedCpus) {
+        store.addAnomaly(Anomaly::CpuOutOfRange);  // a move to or from a CPU the recording does not have
+        return true;
+    }
     // -l cuts the task column's comm to 8 characters: the payloads' own comm fields name it whole
     if (!c.commCut) store.noteComm(c.pid, c.ts, c.comm);
     store.append(e);

@@ -12,7 +12,7 @@ constexpr std::array<std::pair<Anomaly, std::string_view>, 5> kInputAnomalies{{
     {Anomaly::Malformed, "events whose fields could not be read: skipped"},
     {Anomaly::UnknownEvent, "records of an event the file has no format for: skipped"},
     {Anomaly::GarbageLine, "lines that are no event, header or comment: skipped"},
-    {Anomaly::CpuOutOfRange, "events on a CPU the recording does not have: dropped"},
+    {Anomaly::CpuOutOfRange, "events on a CPU the recording does not have, or past the 8192 CPUs the tool reads: dropped"},
 }};
 }  // namespace
 

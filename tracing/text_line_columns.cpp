@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <charconv>
 #include <cstddef>
+#include <cstdint>
 
 #include "text_fields.h"
 
@@ -20,7 +21,10 @@ bool parseTimestamp(std::string_view s, uint64_t& ns, bool& rawCount) {
     std::string_view f = s.substr(dot + 1);
     if (f.empty() || f.size() > 9 || !toInt(f, frac)) return false;
     for (size_t i = f.size(); i < 9; ++i) frac *= 10;
-    ns = secs * 1000000000ull + frac;
+    // past 2^64 ns (584 years) the product would wrap to a plausible-looking stamp
+    constexpr uint64_t kNsPerSec = 1000000000ull;
+    if (secs > (UINT64_MAX - frac) / kNsPerSec) return false;
+    ns = secs * kNsPerSec + frac;
     return true;
 }
 

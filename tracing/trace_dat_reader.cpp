@@ -155,6 +155,7 @@ Result<BufferRead> readBuffer(const std::string& path, tracecmd_input* h, const 
     EventStore& store = out.events;
     // an instance's handle shares the file's tep, whose CPU count is the last handle's opened
     const int cpus = tep_get_cpus(tracecmd_get_tep(h));
+    store.setRecordedCpus(cpus);  // before the records: a migration to a CPU past it is damage
     const std::vector<CpuStat> stated = statedStatsPerCpu(h, buffer);
     for (int cpu = 0; cpu < cpus; ++cpu) {
         CpuRead read{h, cpu, cpus, &decoder, &store, &options, &out.records};
@@ -187,7 +188,6 @@ Result<BufferRead> readBuffer(const std::string& path, tracecmd_input* h, const 
         store.setAnomaly(Anomaly::LostUnknown, 0);
     }
     decoder.flushCounts(store);
-    store.setRecordedCpus(cpus);
     store.finish();
     return out;
 }
@@ -206,6 +206,11 @@ Result<TraceFormat> detectTraceFormat(const std::string& path) {
     char head[sizeof kMagic] = {};
     in.read(head, sizeof head);
     if (in.gcount() == sizeof head && std::memcmp(head, kMagic, sizeof head) == 0) return TraceFormat::TraceDat;
+    // the magic's first bytes and then the end: a trace.dat cut short, not text (whose lines
+    // never start with 0x17)
+    if (const auto got = static_cast<size_t>(in.gcount()); got > 0 && got < sizeof head && std::memcmp(head, kMagic, got) == 0)
+        return Error{path + ": a trace.dat cut short: its " + std::to_string(got) + (got == 1 ? " byte ends" : " bytes end") +
+                     " inside the file's magic"};
     return TraceFormat::Text;
 }
 

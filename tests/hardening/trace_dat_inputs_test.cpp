@@ -88,6 +88,21 @@ TEST(BadTraceDat, WrongMagic) {
     EXPECT_EQ(r.error(), path + ": not a trace.dat file (wrong magic)");
 }
 
+// Cut inside its 10-byte magic: a trace.dat cut short, not text that no line of parses.
+TEST(BadTraceDat, TruncatedInsideTheMagic) {
+    for (size_t cut : {size_t{1}, size_t{3}, size_t{9}}) {
+        std::string path;
+        auto r = loadBytes("magic-cut" + std::to_string(cut) + ".dat", v6().substr(0, cut), &path);
+        ASSERT_FALSE(r) << cut;
+        const std::string said = path + ": a trace.dat cut short: its " + std::to_string(cut) +
+                                 (cut == 1 ? " byte ends" : " bytes end") + " inside the file's magic";
+        EXPECT_EQ(r.error(), said) << cut;
+        auto any = readTraceFile(path);
+        ASSERT_FALSE(any) << cut;
+        EXPECT_EQ(any.error(), said) << cut;
+    }
+}
+
 TEST(BadTraceDat, TruncatedHeader) {
     for (size_t cut : {size_t{12}, size_t{100}, size_t{2000}}) {
         std::string path;

@@ -48,14 +48,14 @@ TEST(EventStore, RoundTripsEveryColumnPerKind) {
     EXPECT_EQ(seen[3].dstCpu, 7);
 }
 
-TEST(EventStore, WakeEventsKeepTheirWakerInTheArgColumn) {
+TEST(EventStore, WakeEventsKeepTheirWakerWhateverThePidsSize) {
     EventStore s;
     SchedEvent known = ev(100, 0, EventKind::Waking, 30);
-    known.dstCpu = 4095;
-    known.waker = 524286;  // the largest waker the packed column holds
+    known.dstCpu = 8191;  // the last CPU of the largest machine
+    known.waker = 262142;  // the largest waker the arg column holds alone
     SchedEvent big = ev(200, 0, EventKind::Wakeup, 31);
-    big.dstCpu = 0;
-    big.waker = 524287;  // beyond it: kept as unknown, the target CPU survives
+    big.dstCpu = 2;
+    big.waker = 262143;  // past it: its high bits in a column of their own, with its target CPU
     SchedEvent none = ev(300, 1, EventKind::WakeupNew, 32);  // a source without common_pid
     none.dstCpu = -1;
     SchedEvent idle = ev(400, 1, EventKind::Waking, 33);  // woken from an interrupt on an idle CPU
@@ -67,23 +67,37 @@ TEST(EventStore, WakeEventsKeepTheirWakerInTheArgColumn) {
     SchedEvent extremes = ev(600, 1, EventKind::Waking, 35);  // a corrupt record's extremes
     extremes.dstCpu = INT32_MAX;
     extremes.waker = INT32_MIN;
-    for (const auto& e : {known, big, none, idle, badCpu, extremes}) s.append(e);
+    // systemd's pid_max on 64-bit machines is 2^22: a long-running server's pids have 7 digits.
+    // Recorded out of order, so the partition is sorted with the wakers kept aside.
+    SchedEvent sevenDigits = ev(150, 0, EventKind::Waking, 36);
+    sevenDigits.dstCpu = 3;
+    sevenDigits.waker = 4194303;  // PID_MAX_LIMIT - 1
+    SchedEvent pastTheKernels = ev(160, 0, EventKind::Waking, 37);
+    pastTheKernels.dstCpu = 3;
+    pastTheKernels.waker = 4194304;  // no pid can be this: unknown
+    for (const auto& e : {known, big, none, idle, badCpu, extremes, sevenDigits, pastTheKernels}) s.append(e);
     s.finish();
     std::vector<SchedEvent> seen;
     s.forEach([&](const SchedEvent& e) { seen.push_back(e); return true; });
-    ASSERT_EQ(seen.size(), 6u);
-    EXPECT_EQ(seen[5].dstCpu, -1);
-    EXPECT_EQ(seen[5].waker, -1);
-    EXPECT_EQ(seen[0].dstCpu, 4095);
-    EXPECT_EQ(seen[0].waker, 524286);
-    EXPECT_EQ(seen[1].dstCpu, 0);
-    EXPECT_EQ(seen[1].waker, -1);
-    EXPECT_EQ(seen[2].dstCpu, -1);
+    ASSERT_EQ(seen.size(), 8u);
+    EXPECT_EQ(seen[0].dstCpu, 8191);
+    EXPECT_EQ(seen[0].waker, 262142);
+    EXPECT_EQ(seen[1].pid, 36);
+    EXPECT_EQ(seen[1].dstCpu, 3);
+    EXPECT_EQ(seen[1].waker, 4194303);
+    EXPECT_EQ(seen[2].pid, 37);
+    EXPECT_EQ(seen[2].dstCpu, 3);
     EXPECT_EQ(seen[2].waker, -1);
-    EXPECT_EQ(seen[3].waker, 0);
+    EXPECT_EQ(seen[3].dstCpu, 2);
+    EXPECT_EQ(seen[3].waker, 262143);
     EXPECT_EQ(seen[4].dstCpu, -1);
-    EXPECT_EQ(seen[4].waker, 7);
-    EXPECT_EQ(seen[4].pid, 34);
+    EXPECT_EQ(seen[4].waker, -1);
+    EXPECT_EQ(seen[5].waker, 0);
+    EXPECT_EQ(seen[6].dstCpu, -1);
+    EXPECT_EQ(seen[6].waker, 7);
+    EXPECT_EQ(seen[6].pid, 34);
+    EXPECT_EQ(seen[7].dstCpu, -1);
+    EXPECT_EQ(seen[7].waker, -1);
 }
 
 TEST(EventStore, ResortsOutOfOrderEventsAndCountsThem) {

@@ -123,6 +123,79 @@ TEST(SilentCpus, TextHeadersNameTheRecordedCpusAndALineBeyondThemIsOutOfRange) {
     EXPECT_EQ(bare->size(), 2u);
 }
 
+// Machines past 4096 CPUs record traces too: a #P:5000 header's CPUs 4500 and 4999 are CPUs of
+// the recording (the tool reads 8192, as its topologies); CPU 9000 is past both limits.
+TEST(SilentCpus, ATraceOfMoreThan4096CpusKeepsItsEvents) {
+    auto line = [](int cpu) {
+        return "  bash-100 [" + std::to_string(cpu) + "] 10.000001: sched_waking: comm=cat pid=101 prio=120 target_cpu=" +
+               std::to_string(cpu) + "\n";
+    };
+    auto big = parseFtraceText("# entries-in-buffer/entries-written: 3/3   #P:5000\n" + line(0) + line(4500) + line(4999),
+                               "big.txt");
+    ASSERT_TRUE(big.ok()) << big.error();
+    EXPECT_EQ(big->recordedCpus(), 5000);
+    EXPECT_EQ(big->size(), 3u);
+    EXPECT_EQ(big->anomaly(Anomaly::CpuOutOfRange), 0u);
+    std::vector<SchedEvent> seen;
+    big->forEach([&](const SchedEvent& e) { seen.push_back(e); return true; });
+    ASSERT_EQ(seen.size(), 3u);
+    EXPECT_EQ(seen[2].cpu, 4999);
+    EXPECT_EQ(seen[2].dstCpu, 4999);
+    auto past = parseFtraceText(line(0) + line(9000), "past.txt");
+    ASSERT_TRUE(past.ok()) << past.error();
+    EXPECT_EQ(past->size(), 1u);
+    EXPECT_EQ(past->anomaly(Anomaly::CpuOutOfRange), 1u);
+}
+
+// A sched_migrate_task to or from a CPU the recording does not have is damage, not a move
+// nobody can classify: dropped as out of range (the kernel's names two real CPUs).
+TEST(SilentCpus, AMigrationNamingACpuTheRecordingLacksIsOutOfRange) {
+    const std::string head = "# entries-in-buffer/entries-written: 4/4   #P:2\n";
+    const std::string sw = "  a-1 [000] d..2.  1.000000: sched_switch: prev_comm=a prev_pid=1 prev_prio=120 prev_state=S "
+                           "==> next_comm=b next_pid=2 next_prio=120\n";
+    auto migrate = [](const std::string& orig, const std::string& dest) {
+        return "  x-1 [001] d..3.  1.100000: sched_migrate_task: comm=t pid=2 prio=120 orig_cpu=" + orig +
+               " dest_cpu=" + dest + "\n";
+    };
+    for (const auto& [orig, dest] : {std::pair<std::string, std::string>{"0", "99999"}, {"-1", "1"}, {"0", "2"}}) {
+        auto store = parseFtraceText(head + sw + migrate(orig, dest), "m.txt");
+        ASSERT_TRUE(store.ok()) << store.error();
+        EXPECT_EQ(store->count(EventKind::MigrateTask), 0u) << orig << " -> " << dest;
+        EXPECT_EQ(store->anomaly(Anomaly::CpuOutOfRange), 1u) << orig << " -> " << dest;
+    }
+    auto real = parseFtraceText(head + sw + migrate("0", "1"), "m.txt");
+    ASSERT_TRUE(real.ok()) << real.error();
+    EXPECT_EQ(real->count(EventKind::MigrateTask), 1u);
+    EXPECT_EQ(real->anomaly(Anomaly::CpuOutOfRange), 0u);
+}
+
+// A text timestamp past 2^64 ns (584 years) is no timestamp: its line is skipped, not wrapped
+// round to a stamp that looks plausible (10^15 s read as 2.0e9 s made a 63-year trace).
+TEST(PlausibleSpan, ATextTimestampPastTheClocksRangeIsNotWrapped) {
+    std::string text;
+    for (int i = 0; i < 50; ++i)
+        text += "  a-1 [000] d..2.  1." + std::to_string(100000 + i * 1000) +
+                ": sched_switch: prev_comm=a prev_pid=1 prev_prio=120 prev_state=S ==> next_comm=b next_pid=2 next_prio=120\n";
+    text += "  a-1 [000] d..2.  1000000000000000.000000: sched_switch: prev_comm=a prev_pid=1 prev_prio=120 "
+            "prev_state=S ==> next_comm=b next_pid=2 next_prio=120\n";
+    auto store = parseFtraceText(text, "far.txt");
+    ASSERT_TRUE(store.ok()) << store.error();
+    EXPECT_EQ(store->size(), 50u);
+    EXPECT_EQ(store->anomaly(Anomaly::GarbageLine), 1u);
+    EXPECT_LT(store->lastTs() - store->firstTs(), 1'000'000'000u);
+    // 18446744073.709551615 s is the last stamp that fits; one more second does not
+    auto edge = parseFtraceText(text.substr(0, text.find('\n') + 1) +
+                                    "  a-1 [000] d..2.  18446744073.709551615: sched_switch: prev_comm=a prev_pid=1 "
+                                    "prev_prio=120 prev_state=S ==> next_comm=b next_pid=2 next_prio=120\n"
+                                    "  a-1 [000] d..2.  18446744074.709551615: sched_switch: prev_comm=a prev_pid=1 "
+                                    "prev_prio=120 prev_state=S ==> next_comm=b next_pid=2 next_prio=120\n",
+                                "edge.txt");
+    ASSERT_TRUE(edge.ok()) << edge.error();
+    EXPECT_EQ(edge->size(), 2u);
+    EXPECT_EQ(edge->lastTs(), UINT64_MAX);
+    EXPECT_EQ(edge->anomaly(Anomaly::GarbageLine), 1u);
+}
+
 TEST(SilentCpus, AnUntracedCpuIsNoEvidenceOfAffinity) {
     // CPU 1 of 2 traced under load: tasks wait on CPU 1 while CPU 0's empty lane looks idle, and
     // the causes guessed without CPU 0's switches include affinity moves. Nothing was pinned.
@@ -387,7 +460,7 @@ TEST(InputAnomalies, EachCountIsSaidByTraceStatsKeyWithWhatItMeans) {
     EXPECT_EQ(describeInputAnomalies(s),
               "anomalies in the input: out_of_order 12 (events older than the one before them on their CPU: put back in "
               "order), garbage_line 22 (lines that are no event, header or comment: skipped), cpu_out_of_range 1 (events "
-              "on a CPU the recording does not have: dropped)");
+              "on a CPU the recording does not have, or past the 8192 CPUs the tool reads: dropped)");
     EventStore bad;
     bad.addAnomaly(Anomaly::Malformed, 2);
     bad.addAnomaly(Anomaly::UnknownEvent, 7);

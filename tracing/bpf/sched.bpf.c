@@ -86,7 +86,7 @@ struct {
  * or from task context (affinity change, exec balance). Keyed by the stopper's pid. */
 struct {
     __uint(type, BPF_MAP_TYPE_LRU_HASH);
-    __uint(max_entries, 4096);
+    __uint(max_entries, 8192); /* one stopper per CPU, on the largest machines the tool reads */
     __type(key, __s32);
     __type(value, __u8);
 } stopper_softirq SEC(".maps");
