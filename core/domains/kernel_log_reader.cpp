@@ -120,7 +120,15 @@ public:
             const size_t at = l.find(marker);
             if (at == std::string_view::npos) continue;
             auto cpu = attachingCpu(l, at);
-            if (!cpu) return bad("a CPU attaching sched domains with no CPU number");
+            if (!cpu) {
+                // digits there, but too many: a CPU past the tool's limit, not a line without one
+                const size_t named = l.rfind("CPU", at);
+                const std::string_view digits = named == std::string_view::npos ? std::string_view{} : l.substr(named + 3, at - named - 3);
+                if (!digits.empty() && digits.find_first_not_of("0123456789") == std::string_view::npos)
+                    return bad("CPU" + std::string(digits) + " attaching sched domains is past the " + std::to_string(kMaxCpus) +
+                               " CPUs the tool reads");
+                return bad("a CPU attaching sched domains with no CPU number");
+            }
             if (auto st = checkLastAttachHasDomains(); !st) return st;
             attaches_.push_back({*cpu, seq_++, {}});
             headerLine_ = number;

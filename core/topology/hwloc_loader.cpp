@@ -166,13 +166,29 @@ Result<Topology> convert(hwloc_topology_t ht, const std::string& what, bool arch
         for (unsigned i = 0; i < dist->nbobjs; ++i) pos[dist->objs[i]->os_index] = i;
         bool complete = true;
         for (const auto& n : t.nodes) complete = complete && pos.count(static_cast<unsigned>(n.id));
-        if (complete) {
-            for (size_t i = 0; i < t.nodes.size(); ++i)
-                for (size_t j = 0; j < t.nodes.size(); ++j) {
-                    size_t a = pos[static_cast<unsigned>(t.nodes[i].id)], b = pos[static_cast<unsigned>(t.nodes[j].id)];
-                    uint64_t v = dist->values[a * dist->nbobjs + b];
-                    t.distance[i][j] = static_cast<int>(std::min<uint64_t>(v, 100000));
+        // a value no latency scale reaches (a negative one written to the file reads as 2^64 - 5):
+        // said as written, and the table left out as the kernel leaves out an invalid SLIT
+        constexpr uint64_t kLargestLatency = 100000;
+        std::string outOfScale;
+        for (size_t i = 0; complete && outOfScale.empty() && i < t.nodes.size(); ++i)
+            for (size_t j = 0; outOfScale.empty() && j < t.nodes.size(); ++j) {
+                size_t a = pos[static_cast<unsigned>(t.nodes[i].id)], b = pos[static_cast<unsigned>(t.nodes[j].id)];
+                const uint64_t v = dist->values[a * dist->nbobjs + b];
+                if (v <= kLargestLatency) {
+                    t.distance[i][j] = static_cast<int>(v);
+                    continue;
                 }
+                const auto asSigned = static_cast<int64_t>(v);  // the file's "-5", as hwloc's strtoull reads it
+                outOfScale = "NUMA distance " +
+                             (asSigned < 0 ? std::to_string(asSigned) + " (" + std::to_string(v) + " unsigned)" : std::to_string(v)) +
+                             " from node " + std::to_string(t.nodes[i].id) + " to node " + std::to_string(t.nodes[j].id) +
+                             " is no latency: the table is not used, distances 10 local and 20 remote instead";
+            }
+        if (!outOfScale.empty()) {
+            t.warnings.push_back(outOfScale);
+            for (size_t i = 0; i < t.nodes.size(); ++i)
+                for (size_t j = 0; j < t.nodes.size(); ++j) t.distance[i][j] = i == j ? 10 : 20;
+        } else if (complete) {
             scaleRelativeLatencies(t);
         } else {
             std::string missing;

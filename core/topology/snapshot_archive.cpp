@@ -134,7 +134,7 @@ Result<bool> checkListing(const std::string& archive, const ArchiveLimits& limit
 
 Result<std::string> findSnapshotRoot(const std::string& dir) {
     std::error_code ec;
-    if (!fs::is_directory(dir, ec)) return Error{dir + ": not a directory"};
+    if (!fs::is_directory(dir, ec)) return Error{dir + (fs::exists(dir, ec) ? ": not a directory" : ": does not exist")};
     if (holdsSysfs(dir)) return dir;
     std::vector<fs::path> found;
     collectRoots(dir, 3, found);

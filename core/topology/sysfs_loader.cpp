@@ -193,6 +193,40 @@ void readSnapshotCpuInfo(const std::string& root, Topology& topo) {
     topo.cpuFamily = number(family);
     topo.cpuModelNumber = number(model);
 }
+
+// A kernel's topology masks partition the CPUs: every CPU a mask names has that same mask. The
+// first pair of online CPUs whose masks overlap without being equal ("cpu1's thread_siblings
+// 0-2 and cpu0's 0-1"), or "" when they all agree. Each CPU is compared with the first CPU of its
+// mask, and each CPU its mask names must share that first CPU: O(CPUs + the masks' sizes).
+std::string firstDisagreeingMasks(const Topology& topo) {
+    std::vector<const CpuTopology*> byId(static_cast<size_t>(kMaxCpus), nullptr);
+    for (const CpuTopology& c : topo.cpus)
+        if (c.online && c.id >= 0 && c.id < kMaxCpus) byId[static_cast<size_t>(c.id)] = &c;
+    const std::pair<const char*, CpuSet CpuTopology::*> masks[] = {{"thread_siblings", &CpuTopology::threadSiblings},
+                                                               {"cluster_cpus", &CpuTopology::clusterCpus},
+                                                               {"core_siblings", &CpuTopology::coreSiblings},
+                                                               {"die_cpus", &CpuTopology::dieCpus},
+                                                               {"package_cpus", &CpuTopology::packageCpus}};
+    for (const auto& mask : masks) {
+        const char* name = mask.first;
+        CpuSet CpuTopology::*member = mask.second;  // (a structured binding cannot be captured below)
+        for (const CpuTopology& c : topo.cpus) {
+            if (!c.online) continue;
+            const CpuSet& mine = c.*member;
+            const CpuTopology* other = nullptr;
+            mine.forEach([&](int d) {
+                const CpuTopology* o = d < kMaxCpus ? byId[static_cast<size_t>(d)] : nullptr;
+                if (!other && o && (o->*member).first() != mine.first()) other = o;
+            });
+            const CpuTopology* first = mine.empty() ? nullptr : byId[static_cast<size_t>(mine.first())];
+            if (!other && first && first->*member != mine) other = first;
+            if (other)
+                return "cpu" + std::to_string(c.id) + "'s " + name + " " + mine.toList() + " and cpu" + std::to_string(other->id) +
+                       "'s " + (other->*member).toList();
+        }
+    }
+    return "";
+}
 }  // namespace
 
 Result<Topology> loadSysfsTopology(const std::string& root, Arch arch) {
@@ -336,6 +370,9 @@ Result<Topology> loadSysfsTopology(const std::string& root, Arch arch) {
         topo.warnings.push_back("the topology masks of CPUs " + withoutSelf.toList() +
                                 " leave the CPU itself out, which a kernel never does (first: " + firstWithoutSelf +
                                 "): each is read with its CPU added");
+    if (const std::string pair = firstDisagreeingMasks(topo); !pair.empty())
+        topo.warnings.push_back("topology masks that overlap without being equal, which a kernel's never do (" + pair +
+                                "): the sched domains built on them fail topology_span_sane() as the kernel's would");
 
     // NUMA nodes
     std::vector<int> nodeIds;

@@ -82,5 +82,26 @@ TEST(HwlocDistances, AMatrixLeavingNodesOutIsSaidAndNotUsed) {
     EXPECT_EQ(t->distance[0], (std::vector<int>{10, 20, 20, 20}));
 }
 
+// A distance written negative (hwloc reads "-5" as 2^64 - 5) or past any latency scale is said
+// as the file has it, and the table is not used.
+TEST(HwlocDistances, ADistanceNoScaleReachesIsSaidAsWritten) {
+    const std::string text = test::readFile(test::dataPath(kV2));
+    const std::string row = "<u64values length=\"30\">10 21 31 31 21 10 31 31 31 31 </u64values>";
+    ASSERT_NE(text.find(row), std::string::npos);
+    for (const auto& [written, said] : {std::pair<std::string, std::string>{"-5", "NUMA distance -5 (18446744073709551611 unsigned) from node 0 to node 2"},
+                                        {"18446744073709551615", "NUMA distance -1 (18446744073709551615 unsigned) from node 0 to node 2"},
+                                        {"5000000", "NUMA distance 5000000 from node 0 to node 2"}}) {
+        std::string changed = text;
+        const std::string values = "10 21 " + written + " 31 21 10 31 31 31 31 ";
+        const std::string bad = "<u64values length=\"" + std::to_string(values.size()) + "\">" + values + "</u64values>";
+        changed.replace(changed.find(row), row.size(), bad);
+        auto t = loadHwlocXml(scratchFile("bad-distance.xml", changed), Arch::X86_64);
+        ASSERT_TRUE(t.ok()) << t.error();
+        EXPECT_TRUE(hasText(t->warnings, said)) << written << ": " << (t->warnings.empty() ? "" : t->warnings.front());
+        EXPECT_FALSE(hasText(t->warnings, "100000")) << written;
+        EXPECT_EQ(t->distance[0], (std::vector<int>{10, 20, 20, 20})) << written;
+    }
+}
+
 }  // namespace
 }  // namespace schedscope

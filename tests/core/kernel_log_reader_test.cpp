@@ -206,6 +206,8 @@ TEST(KernelLog, BadLogsAreRefusedWithTheFileAndLine) {
         {head + " domain-0: span=0-1 level=SMT\n  groups: 0:{ span=0 cap=x }", "dmesg.txt:3: group capacity 'x'"},
         {head + "  groups: 0:{ span=0 }\n", "dmesg.txt:2: a groups line without its domain line"},
         {"CPU attaching sched-domain(s):\n", "dmesg.txt:1: a CPU attaching sched domains with no CPU number"},
+        {"CPU99999 attaching sched-domain(s):\n", "dmesg.txt:1: CPU99999 attaching sched domains is past the 8192 CPUs the tool reads"},
+        {"CPU99999999999 attaching NULL sched-domain.\n", "dmesg.txt:1: CPU99999999999 attaching sched domains is past the 8192"},
         {head + "root domain span: 0-q\n", "dmesg.txt:2: root domain span:"},
     };
     for (const auto& [text, message] : bad) {

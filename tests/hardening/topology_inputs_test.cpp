@@ -14,6 +14,7 @@
 #include "hardening_support.h"
 #include "support/fixtures.h"
 #include "topology/hwloc_loader.h"
+#include "topology/snapshot_archive.h"
 #include "topology/sysfs_loader.h"
 #include "topology/topology_format.h"
 #include "trace_topology.h"
@@ -182,6 +183,18 @@ TEST(BadTopology, SysfsSnapshotMissingFiles) {
     auto c = loadSysfsTopology(empty, Arch::X86_64);
     ASSERT_FALSE(c);
     EXPECT_EQ(c.error(), empty + ": not a sysfs root (no sys/devices/system/cpu directory)");
+
+    // A root that is not there is said to be missing, not "not a directory".
+    const std::string missing = scratchPath("sysfs/no-such-root");
+    fs::remove_all(missing);
+    auto d = findSnapshotRoot(missing);
+    ASSERT_FALSE(d);
+    EXPECT_EQ(d.error(), missing + ": does not exist");
+    const std::string file = scratchPath("sysfs/a-file");
+    std::ofstream(file) << "x";
+    auto f = findSnapshotRoot(file);
+    ASSERT_FALSE(f);
+    EXPECT_EQ(f.error(), file + ": not a directory");
 }
 
 TEST(BadTopology, OfflineCpus) {
@@ -250,7 +263,8 @@ TEST(BadTopology, SysfsFilesThatAreNoRegularFilesAndARowlessNode) {
 }
 
 // A kernel's topology masks always hold the CPU itself: a snapshot whose masks leave it out is
-// damaged or hand-made. It is read with the CPU added (the domains need it), and said, once.
+// damaged or hand-made. It is read with the CPU added (the domains need it), and said, once; so
+// is a mask that then overlaps another CPU's without being equal to it.
 TEST(BadTopology, SysfsMasksWithoutTheirCpuAreSaid) {
     SysfsTree t("masks-without-self", 4);
     t.put(t.cpuDir(1) + "/topology/thread_siblings_list", "0");
@@ -259,9 +273,13 @@ TEST(BadTopology, SysfsMasksWithoutTheirCpuAreSaid) {
     ASSERT_TRUE(topo) << topo.error();
     EXPECT_EQ(topo->cpus[1].threadSiblings.toList(), "0-1");
     EXPECT_EQ(topo->cpus[3].coreSiblings.toList(), "0-3");
-    ASSERT_EQ(topo->warnings.size(), 1u);
+    ASSERT_EQ(topo->warnings.size(), 2u);
     EXPECT_EQ(topo->warnings[0], "the topology masks of CPUs 1,3 leave the CPU itself out, which a kernel never does "
                                  "(first: cpu1/topology/thread_siblings (0)): each is read with its CPU added");
+    // and then cpu1's siblings are not cpu0's
+    EXPECT_EQ(topo->warnings[1], "topology masks that overlap without being equal, which a kernel's never do (cpu1's "
+                                 "thread_siblings 0-1 and cpu0's 0): the sched domains built on them fail "
+                                 "topology_span_sane() as the kernel's would");
     SysfsTree whole("masks-with-self", 4);
     auto fine = loadSysfsTopology(whole.root(), Arch::X86_64);
     ASSERT_TRUE(fine) << fine.error();
