@@ -243,6 +243,32 @@ struct DuplicateKeyFinder : nlohmann::json_sax<json> {
     bool parse_error(std::size_t, const std::string&, const nlohmann::detail::exception&) override { return false; }
 };
 
+// A fork starts a task that has "start": false, once: a fork of a task already running (one
+// that starts at the beginning, or the forker itself) would do nothing, and a task that waits
+// for a fork nobody makes would never run. Both are mistakes in the file, said here rather
+// than left to a run that quietly lacks the task.
+Status checkForks(const Workload& w, const std::string& origin) {
+    std::vector<char> forked(w.tasks.size(), 0);
+    for (size_t i = 0; i < w.tasks.size(); ++i)
+        for (const Op& op : w.tasks[i].script) {
+            if (op.kind != OpKind::Fork) continue;
+            const std::string where = origin + ": task '" + w.tasks[i].name + "'";
+            for (int target : op.targets) {
+                const TaskSpec& child = w.tasks[static_cast<size_t>(target)];
+                if (static_cast<size_t>(target) == i) return Error{where + ": forks itself (a fork starts another task)"};
+                if (child.startAtBegin)
+                    return Error{where + ": forks task '" + child.name +
+                                 "', which starts at the beginning: a forked task needs \"start\": false"};
+                forked[static_cast<size_t>(target)] = 1;
+            }
+        }
+    for (size_t i = 0; i < w.tasks.size(); ++i)
+        if (!w.tasks[i].startAtBegin && !forked[i])
+            return Error{origin + ": task '" + w.tasks[i].name +
+                         "' has \"start\": false and no task forks it: it would never run"};
+    return {};
+}
+
 Result<Workload> parse(const std::string& text, const std::string& origin, int cpuCount) {
     // (nlohmann's lexer ends the input at a NUL byte: what follows one would be ignored)
     if (text.find('\0') != std::string::npos) return Error{origin + ": not valid JSON (a NUL byte)"};
@@ -525,6 +551,7 @@ Result<Workload> parse(const std::string& text, const std::string& origin, int c
         }
         w.tasks.push_back(std::move(t));
     }
+    if (auto st = checkForks(w, origin); !st) return Error{st.error()};
     return w;
 }
 

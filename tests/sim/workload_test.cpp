@@ -177,6 +177,30 @@ TEST(WorkloadJson, Errors) {
 
 // A field the format does not have is an error naming it, not a default nobody asked for: a
 // misspelt task field, an op field another op takes, two ops in one object, "exit": false.
+// A fork starts a task with "start": false; a fork that could do nothing, or a task that waits
+// for a fork no one makes, is an error naming the task, not a run that quietly lacks it.
+TEST(WorkloadJson, ForksThatCouldDoNothingAreRefused) {
+    auto started = workload::parseWorkloadJson(
+        R"({"tasks":[{"name":"a","script":[{"fork":"b"},{"run_ms":1}]},{"name":"b","script":[{"run_ms":1}]}]})", "f.json", 4);
+    ASSERT_FALSE(started.ok());
+    EXPECT_EQ(started.error(), "f.json: task 'a': forks task 'b', which starts at the beginning: a forked task needs \"start\": false");
+    auto self = workload::parseWorkloadJson(R"({"tasks":[{"name":"a","start":false,"script":[{"fork":"a"},{"run_ms":1}]}]})",
+                                            "f.json", 4);
+    ASSERT_FALSE(self.ok());
+    EXPECT_EQ(self.error(), "f.json: task 'a': forks itself (a fork starts another task)");
+    auto orphan = workload::parseWorkloadJson(R"({"tasks":[{"name":"a","script":[{"run_ms":1}]},)"
+                                              R"({"name":"b","start":false,"script":[{"run_ms":1}]}]})",
+                                              "f.json", 4);
+    ASSERT_FALSE(orphan.ok());
+    EXPECT_EQ(orphan.error(), "f.json: task 'b' has \"start\": false and no task forks it: it would never run");
+    auto fine = workload::parseWorkloadJson(
+        R"({"tasks":[{"name":"a","script":[{"fork":[1,2]},{"run_ms":1}]},)"
+        R"({"name":"b","start":false,"script":[{"run_ms":1}]},{"name":"c","start":false,"script":[{"fork":"d"},{"run_ms":1}]},)"
+        R"({"name":"d","start":false,"script":[{"run_ms":1}]}]})",
+        "f.json", 4);
+    EXPECT_TRUE(fine.ok()) << fine.error();
+}
+
 TEST(WorkloadJson, UnknownFieldsAreRefusedByName) {
     const std::vector<std::pair<std::string, std::string>> cases = {
         {R"({"tasks":[{"name":"a","script":[{"run_ms":1}]}],"duraton_s":2})",
