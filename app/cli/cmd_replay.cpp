@@ -2,6 +2,7 @@
 // would have done under the recording's own configuration (--baseline) and a what-if one.
 #include <algorithm>
 #include <charconv>
+#include <climits>
 #include <cmath>
 #include <cstdio>
 #include <iostream>
@@ -43,7 +44,9 @@ Result<const KernelProfile*> profileOption(const Args& args, const std::string& 
 Result<double> parseNumber(const std::string& text, const std::string& what) {
     double v = 0;
     auto [p, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
-    if (ec != std::errc() || p != text.data() + text.size()) return Error{what + ": '" + text + "' is not a number"};
+    // from_chars reads "nan" and "inf" too: no window edge, pid or share is either
+    if (ec != std::errc() || p != text.data() + text.size() || !std::isfinite(v))
+        return Error{what + ": '" + text + "' is not a number"};
     return v;
 }
 
@@ -74,7 +77,8 @@ Result<DeriveOptions> deriveOptionsFrom(const Args& args) {
         if (auto st = parseWindow(*w, d); !st) return Error{st.error()};
     for (const auto& p : args.values("pid")) {
         auto v = parseNumber(p, "--pid");
-        if (!v || *v < 1 || *v != static_cast<int32_t>(*v)) return Error{"--pid: '" + p + "' is not a pid"};
+        // (range first: a double past int32 cast to one is undefined)
+        if (!v || *v < 1 || *v > INT32_MAX || *v != std::floor(*v)) return Error{"--pid: '" + p + "' is not a pid"};
         d.pids.push_back(static_cast<int32_t>(*v));
     }
     d.commRegex = args.values("comm");

@@ -264,6 +264,8 @@ int runSimulate(const Args& args) {
         if (*explain > 0) return fail("--explain cannot be combined with --compare");
         return runCompare(args, *setup);
     }
+    if (args.has("seeds")) return fail("--seeds is for --compare (its runs per side); one run takes --seed N");
+    if (args.has("jobs")) return fail("--jobs is for --compare (its runs at once); one run takes one CPU");
     std::vector<sim::Decision> decisions;
     auto run = [&] {
         ProgressLine line("simulating", setup->workload.durationS > 0 ? setup->workload.durationS : setup->options.durationS);

@@ -453,6 +453,16 @@ TEST(Cli, BadInputsGiveOneLineErrorsAndExitTwo) {
              {"live --buffer-kb lots", "live: option '--buffer-kb': 'lots' is not an integer"},
              {"live --source bpf --buffer-kb 64", "live: --buffer-kb sizes the ring buffers of the tracefs capture: it needs --source tracefs"},
              {"bench sim --duration 0", "bench sim: --duration"},
+             {"domains --sysfs-root /nonexistent", "/nonexistent: does not exist"},
+             // --seeds and --jobs belong to --compare: one run would quietly ignore them
+             {"simulate --preset kunpeng920-24 --workload stream:threads=4 --seeds 3",
+              "--seeds is for --compare (its runs per side); one run takes --seed N"},
+             {"simulate --preset kunpeng920-24 --workload stream:threads=4 --jobs 2", "--jobs is for --compare"},
+             // from_chars reads nan and inf: neither is a window edge or a pid
+             {"replay " + schedscope::test::dataPath("traces/replay/pingpong.dat") + " --window nan:1",
+              "--window: 'nan' is not a number"},
+             {"replay " + schedscope::test::dataPath("traces/replay/pingpong.dat") + " --pid inf", "--pid: 'inf' is not a pid"},
+             {"replay " + schedscope::test::dataPath("traces/replay/pingpong.dat") + " --pid 1e20", "--pid: '1e20' is not a pid"},
          }) {
         CliRun r = cli(c.args);
         EXPECT_EQ(r.status, 2) << c.args;
