@@ -44,10 +44,38 @@ QString boxLabel(const Topology& t, TopoBox::Kind kind, int firstCpu, int ordina
     }
 }
 
+// What names a package or node in a box too narrow for its label (hundreds of nodes side by
+// side): "P3", "N12". Other boxes are elided: their kind shows in their colour.
+QString boxShortLabel(const Topology& t, TopoBox::Kind kind, int firstCpu, int ordinal) {
+    const CpuTopology& c = t.cpus[size_t(firstCpu)];
+    switch (kind) {
+        case TopoBox::Package: return QStringLiteral("P%1").arg(c.packageId >= 0 ? c.packageId : ordinal);
+        case TopoBox::Node: return QStringLiteral("N%1").arg(c.node);
+        default: return {};
+    }
+}
+
 // The levels top-down: package > NUMA node > LLC > cluster > core > CPU, as lstopo nests them,
 // except where an LLC holds several nodes (Intel's sub-NUMA clustering shows its L3 across the
 // package's nodes): then the nodes go inside the LLC instead of being left out for not nesting.
+// The same where a NUMA node holds several whole packages (SGI Altix's and POWER's boards,
+// hwloc's 8n8s exports): the nodes go outside the packages, or they would show only as a word at
+// the end of each package's title.
+bool nodesHoldPackages(const Topology& t) {
+    bool several = false;
+    for (const CpuTopology& c : t.cpus) {
+        if (!c.online) continue;
+        const CpuSet node = t.nodeCpus(c.node);
+        const CpuSet package = levelCpus(t, TopoBox::Package, c.id);
+        if (!package.isSubsetOf(node)) return false;
+        several = several || package != node;
+    }
+    return several;
+}
+
 std::vector<TopoBox::Kind> levelOrder(const Topology& t) {
+    if (nodesHoldPackages(t))
+        return {TopoBox::Node, TopoBox::Package, TopoBox::Cache, TopoBox::Cluster, TopoBox::Core, TopoBox::Cpu};
     if (t.llcHoldsNodes())
         return {TopoBox::Package, TopoBox::Cache, TopoBox::Node, TopoBox::Cluster, TopoBox::Core, TopoBox::Cpu};
     return {TopoBox::Package, TopoBox::Node, TopoBox::Cache, TopoBox::Cluster, TopoBox::Core, TopoBox::Cpu};
@@ -89,6 +117,7 @@ TopologyLayout TopologyLayout::build(const Topology& t) {
     auto position = [&](int kind) { return int(std::find(order.begin(), order.end(), kind) - order.begin()); };
     auto below = [&](int kind) { return int(order[size_t(position(kind)) + 1]); };
 
+    int packagesDrawn = 0;
     // Recursively split `cpus` by the masks of `kind` and the levels below it.
     auto split = [&](auto&& self, int parent, const CpuSet& cpus, int kind) -> void {
         if (kind == TopoBox::Cpu) {
@@ -153,14 +182,17 @@ TopologyLayout TopologyLayout::build(const Topology& t) {
             TopoBox b;
             b.kind = TopoBox::Kind(kind);
             b.cpus = g;
-            b.label = boxLabel(t, b.kind, first, ordinal++);
+            // packages without an id count across the machine, not within each node above them
+            const int number = kind == TopoBox::Package ? packagesDrawn++ : ordinal++;
+            b.label = boxLabel(t, b.kind, first, number);
+            b.shortLabel = boxShortLabel(t, b.kind, first, number);
             b.parent = parent;
             const int id = L.add(b);
             L.boxes_[size_t(parent)].children.push_back(id);
             self(self, id, g, below(kind));
         }
     };
-    split(split, 0, root.cpus, TopoBox::Package);
+    split(split, 0, root.cpus, order.front());
 
     L.cpuBox_.assign(t.cpus.size(), -1);
     for (size_t i = 0; i < L.boxes_.size(); ++i)

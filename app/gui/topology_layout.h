@@ -15,6 +15,7 @@ struct TopoBox {
     enum Kind { Machine, Package, Node, Cache, Cluster, Core, Cpu };
     Kind kind = Machine;
     QString label;        // "Package 0", "NUMA node 1 · L3", "CPU 7"
+    QString shortLabel;   // for a box too narrow for the label: "P0", "N1"; empty: elide the label
     CpuSet cpus;
     int cpu = -1;         // Cpu boxes only
     int parent = -1;

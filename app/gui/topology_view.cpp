@@ -253,8 +253,9 @@ void TopologyView::paintBoxes(QPainter& p, const TopologyLayout& layout, const C
         }
         if (b.kind != TopoBox::Cpu && !b.header.isEmpty()) {
             p.setPen(text);
-            p.drawText(b.header.adjusted(2, 0, -2, 0), Qt::AlignLeft | Qt::AlignVCenter,
-                       fm.elidedText(b.label, Qt::ElideRight, b.header.width() - 4));
+            const qreal room = b.header.width() - 4;
+            const QString& label = fm.horizontalAdvance(b.label) > room && !b.shortLabel.isEmpty() ? b.shortLabel : b.label;
+            p.drawText(b.header.adjusted(2, 0, -2, 0), Qt::AlignLeft | Qt::AlignVCenter, fm.elidedText(label, Qt::ElideRight, room));
         }
     }
     // The CPUs' numbers after all boxes: a number wider than its box lies over the unnumbered

@@ -2,9 +2,11 @@
 #include <gtest/gtest.h>
 
 #include <map>
+#include <set>
 
 #include "gui_test_util.h"
 #include "support/fixtures.h"
+#include "topology/hwloc_loader.h"
 #include "topology/sysfs_loader.h"
 #include "topology_layout.h"
 
@@ -107,6 +109,46 @@ TEST(TopologyLayout, SubNumaNodesAreDrawnInsideTheirLlc) {
     }
     l.layout(QRectF(0, 0, 1000, 700), 14, 7);
     expectNested(l);
+}
+
+// A node that holds several whole packages (a POWER7 with each core its own package, 8 per
+// node; an Itanium with 2 per node) is drawn around them, not named at the end of each package's
+// title where a narrow box cuts it off.
+TEST(TopologyLayout, NodesHoldingSeveralPackagesAreDrawnAroundThem) {
+    struct Machine {
+        const char* file;
+        int nodes, packages;
+    };
+    for (const Machine& m : {Machine{"topologies/xml/256ppc-8n8s4t.xml", 8, 64}, Machine{"topologies/xml/256ia64-64n2s2c.xml", 64, 128}}) {
+        auto t = loadHwlocXml(schedscope::test::dataPath(m.file), Arch::Generic);
+        ASSERT_TRUE(t) << t.error();
+        auto l = TopologyLayout::build(*t);
+        auto n = countKinds(l);
+        EXPECT_EQ(n[TopoBox::Node], m.nodes) << m.file;
+        EXPECT_EQ(n[TopoBox::Package], m.packages) << m.file;
+        EXPECT_EQ(n[TopoBox::Cpu], 256) << m.file;
+        for (const auto& b : l.boxes()) {
+            if (b.kind == TopoBox::Package) {
+                EXPECT_EQ(l.boxes()[size_t(b.parent)].kind, TopoBox::Node) << m.file;
+                EXPECT_FALSE(b.label.contains(QStringLiteral("NUMA node"))) << b.label.toStdString();
+            }
+            if (b.kind == TopoBox::Node) {
+                EXPECT_EQ(b.parent, 0) << m.file;
+            }
+        }
+        // the packages, numbered by the export or in order, are each named once
+        std::set<QString> names;
+        for (const auto& b : l.boxes())
+            if (b.kind == TopoBox::Package) names.insert(b.label.section(QStringLiteral(" \u00b7 "), 0, 0));
+        EXPECT_EQ(int(names.size()), m.packages) << m.file;
+        l.layout(QRectF(0, 0, 1400, 1000), 14, 7);
+        expectNested(l);
+    }
+    // a node of one package keeps the package outside, the node in its title
+    auto one = loadHwlocSynthetic("pack:2 core:2 pu:2", Arch::X86_64);
+    ASSERT_TRUE(one) << one.error();
+    const TopologyLayout l = TopologyLayout::build(*one);
+    EXPECT_EQ(l.boxes()[size_t(l.boxes()[0].children.front())].kind, TopoBox::Package);
 }
 
 }  // namespace
