@@ -248,11 +248,11 @@ Fidelity computeFidelity(const ReplayMetrics& rec, const ReplayMetrics& base) {
     f.recordedDominantLevel = dominant(rec.migrationsByLevel);
     f.baselineDominantLevel = dominant(base.migrationsByLevel);
     const double r50 = rec.waitLatency.percentileNs(50), b50 = base.waitLatency.percentileNs(50);
-    f.waitP50Ratio = r50 > 0 && b50 > 0 ? b50 / r50 : 0;
+    f.waitP50Ratio = r50 > 0 && b50 > 0 ? b50 / r50 : -1;
     f.completionError = rec.completionS > 0 && base.completionS >= 0
                             ? std::fabs(base.completionS - rec.completionS) / rec.completionS
                             : 1.0;  // the baseline never finished: as wrong as it gets
-    f.migrationRatio = nr > 0 ? nb / nr : 0;
+    f.migrationRatio = nr > 0 ? nb / nr : nb > 0 ? -1 : 1;
     auto share = [](long long preempting, long long busy) {
         return busy > 0 ? static_cast<double>(preempting) / static_cast<double>(busy) : -1.0;
     };

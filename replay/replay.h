@@ -93,10 +93,12 @@ struct Fidelity {
     // (0 = same mix, 1 = disjoint); 0 when neither migrated.
     double levelMixError = 0;
     std::string recordedDominantLevel, baselineDominantLevel;  // "" when no migrations
-    double waitP50Ratio = 0;  // baseline / recorded median wait; 0 when either has no samples
+    double waitP50Ratio = -1;  // baseline / recorded median wait; -1 when either has no samples
     // |baseline - recorded| / recorded of when the last task finished (exit or last run)
     double completionError = 0;
-    double migrationRatio = 0;  // baseline / recorded migration count; 0 when none recorded
+    // baseline / recorded migration count; 1 when neither migrated, -1 when only the baseline
+    // did (no ratio: "x0.00" read as a baseline that never migrated)
+    double migrationRatio = -1;
     // share of the wakeups onto a busy CPU that preempted it; -1 when there were none
     double recordedPreemptShare = -1, baselinePreemptShare = -1;
     // the same over the wakeups the waker made on the wakee's CPU, and over those it made from

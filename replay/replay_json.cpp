@@ -155,9 +155,9 @@ json replayResultToJson(const ReplayResult& r, const std::string& trace, bool ti
                           {{"recorded", f.recordedDominantLevel},
                            {"baseline", f.baselineDominantLevel},
                            {"same", f.recordedDominantLevel == f.baselineDominantLevel}}},
-                         {"wait_p50_ratio", f.waitP50Ratio},
+                         {"wait_p50_ratio", f.waitP50Ratio < 0 ? nlohmann::json(nullptr) : nlohmann::json(f.waitP50Ratio)},
                          {"completion_error", f.completionError},
-                         {"migration_ratio", f.migrationRatio}};
+                         {"migration_ratio", f.migrationRatio < 0 ? nlohmann::json(nullptr) : nlohmann::json(f.migrationRatio)}};
         auto share = [](double x) { return x < 0 ? nlohmann::json(nullptr) : nlohmann::json(x); };
         j["fidelity"]["wakeup_preemption_share"] = {{"recorded", share(f.recordedPreemptShare)},
                                                     {"baseline", share(f.baselinePreemptShare)}};

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <unordered_map>
+#include <vector>
 
 namespace schedscope::replay {
 
@@ -35,9 +36,21 @@ RunqueueDepth::RunqueueDepth(const tracing::EventStore& store) : steps_(static_c
         ++depth[static_cast<size_t>(cpu)];
         note(cpu, ts);
     };
+    std::vector<int32_t> running(steps_.size(), -1);  // per CPU: the task the last switch put on it
     store.forEach([&](const tracing::SchedEvent& e) {
         switch (e.kind) {
             case EventKind::Switch:
+                // A switch out of another task than the one switched in last: that one's switch
+                // out was lost (some 6.18 kernels drop task -> idle switches with no loss
+                // counted). It left this CPU, most likely to sleep: off the runqueue, until a
+                // wakeup or a switch shows it again. (Kept, it held the CPU's depth up for the
+                // rest of the trace, and an idle CPU beside a queue was never seen.)
+                if (valid(e.cpu)) {
+                    const int32_t last = running[static_cast<size_t>(e.cpu)];
+                    if (last > 0 && last != e.pid)
+                        if (auto it = where.find(last); it != where.end() && it->second == e.cpu) remove(last, e.ts);
+                    running[static_cast<size_t>(e.cpu)] = e.pid2;
+                }
                 // prev stays queued when preempted (R) and leaves the runqueue otherwise
                 if (e.pid > 0) {
                     if (e.state == tracing::TaskState::Runnable) add(e.pid, e.cpu, e.ts);

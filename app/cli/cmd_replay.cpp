@@ -207,12 +207,18 @@ void printReplayText(const ReplayResult& r, const std::string& trace) {
     if (r.fidelity) {
         const Fidelity& f = *r.fidelity;
         auto share = [](double x) { return x < 0 ? std::string("-") : std::to_string(std::lround(x * 100)) + "%"; };
+        // "x1.83", or "-" where the recording gives nothing to divide by
+        auto ratio = [](double x) {
+            char buf[32];
+            std::snprintf(buf, sizeof buf, "x%.2f", x);
+            return x < 0 ? std::string("-") : std::string(buf);
+        };
         std::printf("\nfidelity (baseline vs recorded): cpu_time_error %.1f%%, level_mix_error %.3f, dominant level "
-                    "%s / %s, completion_error %.1f%%, migrations x%.2f, median wait x%.2f, wakeups preempting a busy "
+                    "%s / %s, completion_error %.1f%%, migrations %s, median wait %s, wakeups preempting a busy "
                     "CPU %s / %s\n",
                     f.cpuTimeError * 100, f.levelMixError, f.recordedDominantLevel.empty() ? "-" : f.recordedDominantLevel.c_str(),
                     f.baselineDominantLevel.empty() ? "-" : f.baselineDominantLevel.c_str(), f.completionError * 100,
-                    f.migrationRatio, f.waitP50Ratio, share(f.recordedPreemptShare).c_str(),
+                    ratio(f.migrationRatio).c_str(), ratio(f.waitP50Ratio).c_str(), share(f.recordedPreemptShare).c_str(),
                     share(f.baselinePreemptShare).c_str());
         // where the waker ran: on the wakee's CPU or another one (a remote resched)
         const ReplayMetrics& rec = r.recorded;

@@ -146,8 +146,12 @@ void printStatsText(const nlohmann::json& j) {
                 j["topology"].is_null() ? "" : ("; profile " + j["profile"].get<std::string>()).c_str());
     std::printf("events by kind:\n");
     for (const auto& [k, v] : j["events_by_kind"].items()) std::printf("  %-22s %llu\n", k.c_str(), v.get<unsigned long long>());
-    std::printf("other events (skipped):\n");
-    for (const auto& [k, v] : j["other_events"].items()) std::printf("  %-22s %llu\n", k.c_str(), v.get<unsigned long long>());
+    if (j["other_events"].empty()) {
+        std::printf("other events (skipped): none\n");
+    } else {
+        std::printf("other events (skipped):\n");
+        for (const auto& [k, v] : j["other_events"].items()) std::printf("  %-22s %llu\n", k.c_str(), v.get<unsigned long long>());
+    }
     std::printf("events by CPU:\n");
     // by CPU number (the object's keys sort as text: cpu10 before cpu2)
     for (int c = 0; c < static_cast<int>(j["events_by_cpu"].size()); ++c)

@@ -394,6 +394,35 @@ TEST(RunqueueDepth, FollowsSwitchesWakeupsAndMigrations) {
     EXPECT_EQ(d.idleWhileQueued(0, 1, 0, 4 * ms), 1 * ms);
 }
 
+// A lost switch out (the kernel's next switch on that CPU names another prev): the task that
+// was running left the CPU, and no longer holds its runqueue's depth up for the rest of the
+// trace (on a 6.18 VM a tokio worker's lost switch to idle kept CPU 0 at depth 3, and the
+// taskset pin of two workers sharing CPU 1 beside it was never seen).
+TEST(RunqueueDepth, ATaskWhoseSwitchOutWasLostLeavesTheRunqueue) {
+    constexpr int D = 400;
+    Seq s;
+    s.sw(0, 0, 0, A);               // A runs on CPU 0 ...
+    s.sw(1 * ms, 0, 0, B);          // ... and its switch out to idle is lost: idle -> B
+    s.sw(2 * ms, 0, B, 0);          // B sleeps: CPU 0 idle
+    s.sw(0, 1, 0, C).wake(500 * us, 1, D, 1);  // CPU 1 runs C with D queued behind it
+    s.sw(4 * ms, 1, C, D, TaskState::Runnable);
+    s.store.finish();
+    RunqueueDepth d(s.store);
+    EXPECT_EQ(d.at(0, 500 * us), 1);
+    EXPECT_EQ(d.at(0, 1500 * us), 1) << "B alone: A left with its lost switch";
+    EXPECT_EQ(d.at(0, 2500 * us), 0);
+    EXPECT_EQ(d.idleWhileQueued(1, 0, 0, 4 * ms), 2 * ms);
+    // A task seen on another CPU since is not taken off that CPU's runqueue
+    Seq m;
+    m.sw(0, 0, 0, A);
+    m.sw(1 * ms, 1, 0, A);           // A runs on CPU 1: its switch out on CPU 0 was lost
+    m.sw(2 * ms, 0, 0, B);           // CPU 0's next switch names idle as prev
+    m.store.finish();
+    RunqueueDepth md(m.store);
+    EXPECT_EQ(md.at(1, 2500 * us), 1);
+    EXPECT_EQ(md.at(0, 2500 * us), 1);
+}
+
 TEST(DeriveWorkload, AWakeupBeforeAnyRunIsTheFirstOp) {
     constexpr int X = 400;
     Seq s;

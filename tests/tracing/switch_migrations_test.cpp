@@ -301,6 +301,14 @@ std::string statsOutput(const std::string& args) {
     return test::commandOutput(std::string(SCHEDSCOPE_CLI) + " trace stats " + args + " 2>/dev/null");
 }
 
+// The events trace stats skipped are listed under their heading, or the heading says none.
+TEST(SwitchOnlyRecording, TraceStatsSaysWhenItSkippedNoEvents) {
+    const std::string none = statsOutput("'" + test::dataPath("traces/switches-only/switches.dat") + "'");
+    EXPECT_NE(none.find("other events (skipped): none\nevents by CPU:"), std::string::npos) << none;
+    const std::string some = statsOutput("'" + test::dataPath("traces/mixed-v7.dat") + "'");
+    EXPECT_NE(some.find("other events (skipped):\n  sched_prepare_exec"), std::string::npos) << some;
+}
+
 // trace stats counts the inferred moves as the trace's migrations and says where they came from.
 TEST(SwitchOnlyRecording, TraceStatsSaysTheMigrationsWereInferred) {
     const std::string switches = test::dataPath("traces/switches-only/switches.dat");
