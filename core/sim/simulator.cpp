@@ -84,6 +84,7 @@ public:
         switched_.assign(n, 0);
         resourceMarked_.assign(2 * n + s.topo->nodes.size() + 1, 0);
         inSchedule_.assign(n, 0);
+        reschedOf_.assign(n, -1);
         inScript_.assign(n, 0);
         exitingIdle_.assign(n, 0);
         needResched_.assign(n, 0);
@@ -325,6 +326,7 @@ private:
     std::deque<Event> ticks_;
     uint64_t seq_ = 0;
     std::vector<char> mark_, inSchedule_, needResched_;
+    std::vector<int> reschedOf_;  // per CPU, during preempt()'s schedule(): the task it interrupted
     std::vector<char> exitingIdle_;  // per CPU: an Ev::IdleExit is pending (wakeFromIdle())
     TimerHeap burst_;  // per CPU: the end of the running task's burst
     struct PendingBurst {
@@ -1341,6 +1343,7 @@ private:
 
     void preempt(int cpu) {
         Cpu& r = rq(cpu);
+        const int prev = r.curr;
         if (r.curr >= 0) {
             account(cpu);
             Task& t = task(r.curr);
@@ -1351,7 +1354,9 @@ private:
             setCurr(cpu, -1);
             queueEntity(s_, r, t);
         }
+        reschedOf_[static_cast<size_t>(cpu)] = prev;
         schedule(cpu);
+        reschedOf_[static_cast<size_t>(cpu)] = -1;
     }
 
     void startTick(int cpu) {
@@ -1383,12 +1388,19 @@ private:
             }
             if (next >= 0) {
                 Task& t = task(next);
-                clearBuddies(r, next);  // set_next_entity()
+                // A resched that picks the task it interrupted again is no switch:
+                // pick_next_task_fair() skips set_next_entity() when prev == p, so the task keeps
+                // the slice start (CFS's prev_sum_exec_runtime) and the RUN_TO_PARITY protection
+                // of its real pick, and it never waited (no sched_switch: no wait in a trace).
+                const bool samePick = next == reschedOf_[static_cast<size_t>(cpu)];
+                if (!samePick) clearBuddies(r, next);  // set_next_entity()
                 unqueueEntity(s_, r, t);
                 t.state = TaskState::Running;
-                t.prevSumExec = t.sumExec;
-                t.pickedDeadline = t.deadline;
-                if (t.enqueuedAt >= 0) s_.metrics.waitLatency.add(s_.now - t.enqueuedAt);
+                if (!samePick) {
+                    t.prevSumExec = t.sumExec;
+                    t.pickedDeadline = t.deadline;
+                    if (t.enqueuedAt >= 0) s_.metrics.waitLatency.add(s_.now - t.enqueuedAt);
+                }
                 t.enqueuedAt = -1;
                 if (!t.started) {
                     t.started = true;

@@ -232,6 +232,45 @@ TEST(DelayDequeue, AReaderWokenStillQueuedPreemptsTheWriterThatDroveItsLagNegati
         << m.wakeupPreemptions << " of " << m.busyWakeups;
 }
 
+// A resched that picks the task it interrupted again is no switch: pick_next_task_fair() skips
+// set_next_entity() when prev == p (with FAIR_GROUP_SCHED, as distribution kernels build). A
+// nice-0 hog beside a nice-19 one on one CPU: each time the hog's slice runs out its deadline
+// renews and the CPU reschedules, but the nice-19 hog, its vruntime far ahead, is not eligible,
+// and the hog goes on. A trace shows no switch there, so no wait; counted as a wait of 0 they
+// were most of the run's waits, and its median wait read 0. Under CFS (6.1) the slice start is
+// kept too: the tick asks again at once, as the kernel's check_preempt_tick() does.
+TEST(Resched, APickOfTheTaskItInterruptedIsNoSwitchAndNoWait) {
+    Shape shape;
+    shape.coresPerCluster = 2;
+    const Topology topo = makeTopology("2 cores", shape);
+    for (const char* profile : {"linux-6.18", "linux-6.1"}) {
+        const DomainTree tree = buildTree(topo, profile, true, true);
+        workload::Workload wl;
+        workload::TaskSpec hog, nice19;
+        hog.name = "hog";
+        nice19.name = "nice19";
+        nice19.nice = 19;
+        hog.affinity = nice19.affinity = CpuSet::single(0);
+        hog.script = {op(OpKind::Run, 1e9)};
+        nice19.script = {op(OpKind::Run, 1e9)};
+        wl.tasks = {hog, nice19};
+        SimOptions o;
+        o.durationS = 0.5;
+        o.features = featuresFor(*findProfile(profile));
+        auto st = simulate(topo, tree, wl, o);
+        ASSERT_TRUE(st.ok()) << st.error();
+        const Metrics& m = (*st)->metrics;
+        const double hogShare = static_cast<double>((*st)->tasks[0].sumExec) / 0.5e9;
+        std::printf("%s: %lld waits, median %.0f us, the hog's share %.3f\n", profile, m.waitLatency.count(),
+                    m.waitLatency.percentileNs(50) / 1e3, hogShare);
+        EXPECT_GT(hogShare, 0.95) << profile;
+        // every wait is a switch between the two: the nice-19 hog runs about once per slice of
+        // its own, and the hog waits a tick each time (6 in 0.5 s; 126 and 44 with the re-picks)
+        EXPECT_GT(m.waitLatency.percentileNs(50), 100e3) << profile;
+        EXPECT_LT(m.waitLatency.count(), 20) << profile;
+    }
+}
+
 class RecordingOps : public SchedOps {
 public:
     std::vector<int> moved;
