@@ -85,6 +85,7 @@ public:
         resourceMarked_.assign(2 * n + s.topo->nodes.size() + 1, 0);
         inSchedule_.assign(n, 0);
         reschedOf_.assign(n, -1);
+        preemptingWakee_.assign(n, {});
         inScript_.assign(n, 0);
         exitingIdle_.assign(n, 0);
         needResched_.assign(n, 0);
@@ -327,6 +328,12 @@ private:
     uint64_t seq_ = 0;
     std::vector<char> mark_, inSchedule_, needResched_;
     std::vector<int> reschedOf_;  // per CPU, during preempt()'s schedule(): the task it interrupted
+    // per CPU: the wakee whose wakeup asked to preempt the running task, until the next pick
+    struct PreemptingWakee {
+        int task = -1;
+        bool remote = false;  // woken by a task running on another CPU
+    };
+    std::vector<PreemptingWakee> preemptingWakee_;
     std::vector<char> exitingIdle_;  // per CPU: an Ev::IdleExit is pending (wakeFromIdle())
     TimerHeap burst_;  // per CPU: the end of the running task's burst
     struct PendingBurst {
@@ -1322,8 +1329,9 @@ private:
             else schedule(cpu);
         } else if (sliceUsed || checkPreemptWakeup(s_, r, t)) {
             setPreemptionBuddies(s_, r, t);
-            s_.metrics.wakeupPreemptions += busy;
-            s_.metrics.remoteWakeupPreemptions += remote;
+            // counted as a trace counts it (wakeup_preemptions.h): when the resched puts curr back
+            // for the wakee, not when curr blocks first or the pick goes to another task
+            if (busy) preemptingWakee_[static_cast<size_t>(cpu)] = {t.id, remote};
             if (inScript_[static_cast<size_t>(cpu)]) needResched_[static_cast<size_t>(cpu)] = 1;
             else preempt(cpu);
         }
@@ -1393,6 +1401,13 @@ private:
                 // the slice start (CFS's prev_sum_exec_runtime) and the RUN_TO_PARITY protection
                 // of its real pick, and it never waited (no sched_switch: no wait in a trace).
                 const bool samePick = next == reschedOf_[static_cast<size_t>(cpu)];
+                if (PreemptingWakee& w = preemptingWakee_[static_cast<size_t>(cpu)]; w.task >= 0) {
+                    if (next == w.task && reschedOf_[static_cast<size_t>(cpu)] >= 0) {
+                        ++s_.metrics.wakeupPreemptions;
+                        s_.metrics.remoteWakeupPreemptions += w.remote;
+                    }
+                    w.task = -1;
+                }
                 if (!samePick) clearBuddies(r, next);  // set_next_entity()
                 unqueueEntity(s_, r, t);
                 t.state = TaskState::Running;
@@ -1421,6 +1436,7 @@ private:
         }
         inSchedule_[static_cast<size_t>(cpu)] = 0;
         updateCpuPelt(cpu);
+        preemptingWakee_[static_cast<size_t>(cpu)].task = -1;
         // going idle: update_idle_core() and NO_HZ
         const CpuInfo& ci = info(cpu);
         if (ci.siblings.size() > 1) {

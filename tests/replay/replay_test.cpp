@@ -314,9 +314,9 @@ TEST(ReplayTraces, WakeupPreemptionsAreCountedAsTheSwitchesShow) {
 
 // hackbench on this VM's 6.18: the wakeups onto a busy CPU split by where the waker ran, counted
 // from the raw events as above, and the simulator's split under linux-6.18: a wakee queued on its
-// waker's own CPU preempts it 43% of the time on the kernel (57% simulated), one queued by a
+// waker's own CPU preempts it 43% of the time on the kernel (53% simulated), one queued by a
 // task on the other CPU 18% (23%). The simulation queues far fewer wakees on the other, busy CPU
-// (39 against 331): its shares in all differ more (29% recorded, 49% simulated) than either part.
+// (39 against 331): its shares in all differ more (29% recorded, 46% simulated) than either part.
 TEST(ReplayTraces, WakeupPreemptionsSplitByWhereTheWakerRan) {
     const std::string name = "replay/hackbench.dat";
     tracing::EventStore store = load(name);

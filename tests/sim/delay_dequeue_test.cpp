@@ -271,6 +271,47 @@ TEST(Resched, APickOfTheTaskItInterruptedIsNoSwitchAndNoWait) {
     }
 }
 
+// A wakeup preempts when the resched puts curr back for the wakee, as a trace shows it (the
+// wakee's run follows curr's switch out, R). A waker that blocks right after its wakeup (a
+// pipe write and then a read of the reply) leaves the CPU to its wakee by sleeping: no
+// preemption, though the wakeup asked for one. Counted at the wakeup, every one of these was.
+TEST(Resched, AWakerThatBlocksAtOnceWasNotPreempted) {
+    Shape shape;
+    shape.coresPerCluster = 2;
+    const Topology topo = makeTopology("2 cores", shape);
+    // 6.1's CFS: a wakee placed half a latency behind preempts whoever runs
+    const DomainTree tree = buildTree(topo, "linux-6.1", true, true);
+    for (const bool runsOn : {false, true}) {
+        workload::Workload wl;
+        workload::TaskSpec a, b;
+        a.name = "a";
+        b.name = "b";
+        a.affinity = b.affinity = CpuSet::single(0);
+        workload::Op loop = op(OpKind::Loop);
+        loop.to = 0;
+        // each wakes the other and waits for the reply; with `runsOn` it first runs on 50 us
+        a.script = {op(OpKind::Run, 20e3), wakeOp(1)};
+        if (runsOn) a.script.push_back(op(OpKind::Run, 50e3));
+        a.script.push_back(op(OpKind::Wait));
+        a.script.push_back(loop);
+        b.script = {op(OpKind::Wait), op(OpKind::Run, 20e3), wakeOp(0)};
+        if (runsOn) b.script.push_back(op(OpKind::Run, 50e3));
+        b.script.push_back(loop);  // (back to its wait)
+        wl.tasks = {a, b};
+        SimOptions o;
+        o.durationS = 0.05;
+        o.features = featuresFor(*findProfile("linux-6.1"));
+        auto st = simulate(topo, tree, wl, o);
+        ASSERT_TRUE(st.ok()) << st.error();
+        const Metrics& m = (*st)->metrics;
+        std::printf("%s: %lld busy wakeups, %lld preempting\n", runsOn ? "running on" : "blocking at once", m.busyWakeups,
+                    m.wakeupPreemptions);
+        ASSERT_GT(m.busyWakeups, 300);
+        if (runsOn) EXPECT_GT(m.wakeupPreemptions, m.busyWakeups / 2);  // the wakee takes the CPU from it
+        else EXPECT_EQ(m.wakeupPreemptions, 0);
+    }
+}
+
 class RecordingOps : public SchedOps {
 public:
     std::vector<int> moved;
