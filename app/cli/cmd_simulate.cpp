@@ -341,7 +341,7 @@ int runBenchSim(const Args& args) {
     // the options that would change it go with a --workload of one's own
     if (!args.has("workload")) {
         for (const char* option : {"cls", "node", "profile", "seed", "hz", "delay-dequeue", "ni-random", "wake-wide",
-                                   "idle-exit-us", "numa-balancing"})
+                                   "smt-balance", "idle-exit-us", "numa-balancing"})
             if (args.has(option))
                 return fail(std::string("bench sim: --") + option + " changes the standard run, whose figures compare "
                             "across builds: give a --workload to time another run");
@@ -462,6 +462,10 @@ std::vector<Command> simulateCommands() {
                                        "success (default: the profile's, on from 6.19 and 6.1.160/6.6.120/6.12.65/6.18.5)"});
     opts.push_back({"wake-wide", true, "llc|cluster|off wake_wide()'s factor: the LLC's size (the kernel's), the "
                                        "cluster's (seed 001's experiment), or off: every wakeup may be affine (default llc)"});
+    opts.push_back({"smt-balance", true, "on|off 6.6's SMT balancing: an SMT core running two tasks is group_smt_balance "
+                                         "for an idle CPU, a group without SMT may pull one of them, sibling_imbalance() "
+                                         "evens tasks per core, an idle core's CPU balances first (default: the "
+                                         "profile's, on from 6.6)"});
     opts.push_back({"idle-exit-us", true, "US a task woken onto an idle CPU runs this long after the wakeup (the idle "
                                           "state's exit and the IPI; default 0: at once)"});
     opts.push_back({"numa-balancing", true, "on|off automatic NUMA balancing: a task away from its memory is taken "
@@ -481,7 +485,8 @@ std::vector<Command> simulateCommands() {
     std::vector<OptionSpec> benchOpts = topologyOptions();
     for (const OptionSpec& o : opts)
         if (o.name == "workload" || o.name == "cls" || o.name == "node" || o.name == "profile" || o.name == "seed" ||
-            o.name == "hz" || o.name == "delay-dequeue" || o.name == "ni-random" || o.name == "wake-wide" || o.name == "idle-exit-us" ||
+            o.name == "hz" || o.name == "delay-dequeue" || o.name == "ni-random" || o.name == "wake-wide" ||
+            o.name == "smt-balance" || o.name == "idle-exit-us" ||
             o.name == "numa-balancing")
             benchOpts.push_back(o);
     benchOpts.push_back({"duration", true, "S simulated seconds (default 10; a workload's duration= wins)"});

@@ -20,7 +20,8 @@ std::string inWorkload(const SimSetup& setup, const std::string& error) {
 
 Result<sim::SchedKnobs> schedKnobOptions(const Args& args) {
     sim::SchedKnobs knobs;
-    for (auto [name, knob] : {std::pair{"delay-dequeue", &knobs.delayDequeue}, {"ni-random", &knobs.newidleRandom}}) {
+    for (auto [name, knob] : {std::pair{"delay-dequeue", &knobs.delayDequeue}, {"ni-random", &knobs.newidleRandom},
+                              {"smt-balance", &knobs.smtBalance}}) {
         if (!args.has(name)) continue;
         auto on = args.onOff(name, true);
         if (!on) return Error{on.error()};
@@ -37,7 +38,8 @@ Result<sim::SchedKnobs> schedKnobOptions(const Args& args) {
 Result<std::optional<sim::SimFeatures>> schedFeatureOptions(const Args& args, const KernelProfile& profile) {
     auto knobs = schedKnobOptions(args);
     if (!knobs) return Error{knobs.error()};
-    if (!knobs->delayDequeue && !knobs->newidleRandom && !knobs->wakeWide) return std::optional<sim::SimFeatures>{};
+    if (!knobs->delayDequeue && !knobs->newidleRandom && !knobs->wakeWide && !knobs->smtBalance)
+        return std::optional<sim::SimFeatures>{};
     auto f = sim::featuresWithKnobs(profile, *knobs);
     if (!f) return Error{"--delay-dequeue on: " + f.error()};
     return std::optional<sim::SimFeatures>{*f};

@@ -13,6 +13,9 @@ struct SchedKnobs {
     std::optional<bool> delayDequeue;   // DELAY_DEQUEUE; nullopt: the profile's (on from 6.12)
     std::optional<bool> newidleRandom;  // NI_RANDOM; nullopt: the profile's (on from 6.19 and its backports)
     std::optional<WakeWide> wakeWide;   // wake_wide()'s factor; nullopt: the kernel's (the LLC's size)
+    // 6.6's SMT balancing (group_smt_balance, smt_vs_nonsmt_groups(), sibling_imbalance(), an
+    // idle core's CPU first in should_we_balance()); nullopt: the profile's (on from 6.6)
+    std::optional<bool> smtBalance;
 };
 
 // "llc", "cluster", "off": as --wake-wide takes them and the JSON config names them

@@ -52,6 +52,7 @@ Result<SimFeatures> featuresWithKnobs(const KernelProfile& profile, const SchedK
     }
     if (knobs.newidleRandom) f.newidleRandom = *knobs.newidleRandom;
     if (knobs.wakeWide) f.wakeWide = *knobs.wakeWide;
+    if (knobs.smtBalance) f.smtBalance = *knobs.smtBalance;
     return f;
 }
 

@@ -133,6 +133,7 @@ nlohmann::json simResultToJson(SimState& s, const workload::Workload& wl, const 
                    {"newidle_random", s.feat.newidleRandom},
                    {"newidle_rate", s.feat.newidleRate},
                    {"wake_wide", wakeWideName(s.feat.wakeWide)},
+                   {"smt_balance", s.feat.smtBalance},
                    {"cls", cfg.cls},
                    {"node", cfg.node},
                    {"seed", s.opt.seed},
