@@ -13,6 +13,8 @@
 #include "lesson_browser.h"
 #include "lessons/lesson.h"
 #include "main_window.h"
+
+#include <algorithm>
 #include "trace_workspace.h"
 #include "qt_convert.h"
 #include "session_loader.h"
@@ -128,6 +130,16 @@ bool MainWindow::raiseView(const QString& view) {
 QString MainWindow::showLesson(const QString& name, bool applyScenario, bool renderFigures) {
     const QString error = lessons_->showLesson(name, renderFigures);
     lessonDock_->show();
+    lessonDock_->raise();
+    // With no trace open, and none the lesson's scenario opens, the trace plots are empty
+    // frames: they go behind the lesson's tab, so its text gets their room (at 1400x900 it had
+    // two lines under them). A lesson about a trace keeps them beside its text.
+    const Lesson* shown = lessons_->lesson();
+    const bool opensTrace = shown && shown->scenario.is_object() &&
+                            (shown->scenario.contains("trace") || shown->scenario.value("workload", "") == "trace");
+    if (!trace_->trace() && !opensTrace)
+        for (QDockWidget* plot : trace_->plotDocks())
+            if (!plot->isHidden() && !tabifiedDockWidgets(lessonDock_).contains(plot)) tabifyDockWidget(plot, lessonDock_);
     lessonDock_->raise();
     fitDocks();
     if (!error.isEmpty()) {
