@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <optional>
+#include <string>
 
 #include "sim/fair_rq.h"
 #include "sim/load_balance.h"
@@ -205,22 +206,31 @@ TEST(DelayDequeue, ARequeueReadsCurrWhereTheRunqueueLastSawIt) {
 // this VM: 85% of such wakeups preempted, recorded). Read with the writer's vruntime up to now,
 // the reader's lag would turn positive, it would be placed at the average with a fresh
 // deadline, later than the writer's, and never preempt.
-TEST(DelayDequeue, AReaderWokenStillQueuedPreemptsTheWriterThatDroveItsLagNegative) {
+// Two tasks named `a` and `b` pinned to CPU 0 (scripts up to the caller), and the machine
+// they run on: two cores of one cluster.
+workload::Workload twoOnCpu0(const std::string& a, const std::string& b) {
+    workload::Workload wl;
+    wl.tasks.resize(2);
+    wl.tasks[0].name = a;
+    wl.tasks[1].name = b;
+    wl.tasks[0].affinity = wl.tasks[1].affinity = CpuSet::single(0);
+    return wl;
+}
+Topology twoCores() {
     Shape shape;
     shape.coresPerCluster = 2;
-    const Topology topo = makeTopology("2 cores", shape);
+    return makeTopology("2 cores", shape);
+}
+
+TEST(DelayDequeue, AReaderWokenStillQueuedPreemptsTheWriterThatDroveItsLagNegative) {
+    const Topology topo = twoCores();
     const DomainTree tree = buildTree(topo, "linux-6.18", true, true);
-    workload::Workload wl;
-    workload::TaskSpec writer, reader;
-    writer.name = "writer";
-    reader.name = "reader";
-    writer.affinity = reader.affinity = CpuSet::single(0);
+    workload::Workload wl = twoOnCpu0("writer", "reader");
     workload::Op loop = op(OpKind::Loop);
     loop.to = 0;
     // (the writer's return to user space after write(): where a preemption takes effect)
-    writer.script = {op(OpKind::Run, 3e3), wakeOp(1), op(OpKind::Run, 0.2e3), op(OpKind::Wait), loop};
-    reader.script = {op(OpKind::Wait), op(OpKind::Run, 0.5e3), wakeOp(0), op(OpKind::Run, 0.5e3), loop};
-    wl.tasks = {writer, reader};
+    wl.tasks[0].script = {op(OpKind::Run, 3e3), wakeOp(1), op(OpKind::Run, 0.2e3), op(OpKind::Wait), loop};
+    wl.tasks[1].script = {op(OpKind::Wait), op(OpKind::Run, 0.5e3), wakeOp(0), op(OpKind::Run, 0.5e3), loop};
     SimOptions o;
     o.durationS = 0.05;
     o.features = featuresFor(*findProfile("linux-6.18"));
@@ -240,20 +250,12 @@ TEST(DelayDequeue, AReaderWokenStillQueuedPreemptsTheWriterThatDroveItsLagNegati
 // were most of the run's waits, and its median wait read 0. Under CFS (6.1) the slice start is
 // kept too: the tick asks again at once, as the kernel's check_preempt_tick() does.
 TEST(Resched, APickOfTheTaskItInterruptedIsNoSwitchAndNoWait) {
-    Shape shape;
-    shape.coresPerCluster = 2;
-    const Topology topo = makeTopology("2 cores", shape);
+    const Topology topo = twoCores();
     for (const char* profile : {"linux-6.18", "linux-6.1"}) {
         const DomainTree tree = buildTree(topo, profile, true, true);
-        workload::Workload wl;
-        workload::TaskSpec hog, nice19;
-        hog.name = "hog";
-        nice19.name = "nice19";
-        nice19.nice = 19;
-        hog.affinity = nice19.affinity = CpuSet::single(0);
-        hog.script = {op(OpKind::Run, 1e9)};
-        nice19.script = {op(OpKind::Run, 1e9)};
-        wl.tasks = {hog, nice19};
+        workload::Workload wl = twoOnCpu0("hog", "nice19");
+        wl.tasks[1].nice = 19;
+        wl.tasks[0].script = wl.tasks[1].script = {op(OpKind::Run, 1e9)};
         SimOptions o;
         o.durationS = 0.5;
         o.features = featuresFor(*findProfile(profile));
@@ -276,17 +278,13 @@ TEST(Resched, APickOfTheTaskItInterruptedIsNoSwitchAndNoWait) {
 // pipe write and then a read of the reply) leaves the CPU to its wakee by sleeping: no
 // preemption, though the wakeup asked for one. Counted at the wakeup, every one of these was.
 TEST(Resched, AWakerThatBlocksAtOnceWasNotPreempted) {
-    Shape shape;
-    shape.coresPerCluster = 2;
-    const Topology topo = makeTopology("2 cores", shape);
+    const Topology topo = twoCores();
     // 6.1's CFS: a wakee placed half a latency behind preempts whoever runs
     const DomainTree tree = buildTree(topo, "linux-6.1", true, true);
     for (const bool runsOn : {false, true}) {
-        workload::Workload wl;
-        workload::TaskSpec a, b;
-        a.name = "a";
-        b.name = "b";
-        a.affinity = b.affinity = CpuSet::single(0);
+        workload::Workload wl = twoOnCpu0("a", "b");
+        workload::TaskSpec& a = wl.tasks[0];
+        workload::TaskSpec& b = wl.tasks[1];
         workload::Op loop = op(OpKind::Loop);
         loop.to = 0;
         // each wakes the other and waits for the reply; with `runsOn` it first runs on 50 us
@@ -297,7 +295,6 @@ TEST(Resched, AWakerThatBlocksAtOnceWasNotPreempted) {
         b.script = {op(OpKind::Wait), op(OpKind::Run, 20e3), wakeOp(0)};
         if (runsOn) b.script.push_back(op(OpKind::Run, 50e3));
         b.script.push_back(loop);  // (back to its wait)
-        wl.tasks = {a, b};
         SimOptions o;
         o.durationS = 0.05;
         o.features = featuresFor(*findProfile("linux-6.1"));
