@@ -199,6 +199,12 @@ void MainWindow::applyLessonScenario(const Lesson& lesson) {
         if (onTrace) pendingTraceWhatIf_ = true;
         else if (preset.isEmpty() && opening) pendingWhatIfRun_ = true;  // runs on the window's topology once it is open
         else whatIf_->run();
+        // a what-if of a preset's machine: the empty timeline goes behind the what-if's tab, which
+        // gets the window's whole width (beside it the results table showed two rows)
+        QDockWidget* timeline = trace_->timelineDock();
+        if (timeline && !onTrace && !sc.contains("trace") && !trace_->trace() &&
+            !tabifiedDockWidgets(whatIfDock_).contains(timeline))
+            tabifyDockWidget(timeline, whatIfDock_);
         raiseView(QStringLiteral("whatif"));
     }
     if (sc.contains("view") && sc["view"].is_string()) {
