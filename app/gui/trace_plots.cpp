@@ -17,7 +17,17 @@ TracePlot::TracePlot(QWidget* parent) : QCustomPlot(parent) {
     setMinimumSize(240, 180);
 }
 
-void TracePlot::setTitle(const QString& text) { title_.setText(text); }
+void TracePlot::setTitle(const QString& text) {
+    showAxes(true);
+    title_.setText(text);
+}
+
+// With no trace, axes of CPUs 0-5 and a colour scale of 0-6 migrations read as data: the plot
+// shows its title alone (the layout's other elements hidden, their room kept).
+void TracePlot::showAxes(bool shown) {
+    for (QCPLayoutElement* e : plotLayout()->elements(false))
+        if (e && !qobject_cast<QCPTextElement*>(e)) e->setVisible(shown);
+}
 
 void TracePlot::paintTo(QPainter& painter, const QRectF& target) {
     QPicture picture;
@@ -42,7 +52,8 @@ void TracePlot::contextMenuEvent(QContextMenuEvent* e) {
 }
 
 void TracePlot::showEmpty(const QString& text) {
-    setTitle(text);
+    showAxes(false);
+    title_.setText(text);
     replot();
 }
 

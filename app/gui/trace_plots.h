@@ -30,7 +30,9 @@ signals:
 protected:
     void contextMenuEvent(QContextMenuEvent* e) override;
     virtual void addMenuItems(QMenu& /*menu*/) {}  // a plot's own entries in its context menu
+    // The title alone, the axes hidden: no trace to plot.
     void showEmpty(const QString& text);
+    void showAxes(bool shown);
     // The title, elided (after a smaller font) to the plot's width after every layout.
     void setTitle(const QString& text);
     // Why the axes are empty, written across the middle of them ("" hides it): empty axes

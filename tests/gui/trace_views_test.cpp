@@ -312,6 +312,20 @@ TEST_F(TraceWindowTest, ASwitchOnlyTraceShowsTheMovesItsSwitchesShow) {
 // A recording whose sched_migrate_task filter matched nothing: the empty rates plot and matrix
 // say why across their axes (the event is in the formats, none of its events are, and the
 // switches show tasks moving), not only "MC (0)" on blank axes. A trace with migrations says nothing.
+// With no trace open the plots show their title alone: axes of CPUs 0-5 and a colour scale of
+// 0-6 migrations read as data about the open machine. A trace brings them back.
+TEST_F(TraceWindowTest, PlotsWithoutATraceShowNoAxes) {
+    TraceWorkspace* ws = window.traceWorkspace();
+    ASSERT_FALSE(ws->trace());
+    for (TracePlot* plot : std::initializer_list<TracePlot*>{ws->matrix(), ws->rates(), ws->latency()}) {
+        EXPECT_FALSE(plot->axisRect()->visible()) << plot->title().toStdString();
+        EXPECT_TRUE(plot->title().contains(QStringLiteral("no trace open"))) << plot->title().toStdString();
+    }
+    ASSERT_TRUE(openFixtureOnTwoCpus(window, "traces/switches-only/full.dat"));
+    for (TracePlot* plot : std::initializer_list<TracePlot*>{ws->matrix(), ws->rates(), ws->latency()})
+        EXPECT_TRUE(plot->axisRect()->visible()) << plot->title().toStdString();
+}
+
 TEST_F(TraceWindowTest, EmptyMigrationPlotsSayWhyTheyAreEmpty) {
     ASSERT_TRUE(openFixtureOnTwoCpus(window, "traces/switches-only/migrate-filtered.dat"));
     TraceWorkspace* ws = window.traceWorkspace();
