@@ -13,8 +13,6 @@
 #include "lesson_browser.h"
 #include "lessons/lesson.h"
 #include "main_window.h"
-
-#include <algorithm>
 #include "trace_workspace.h"
 #include "qt_convert.h"
 #include "session_loader.h"
