@@ -126,7 +126,7 @@ bool MainWindow::raiseView(const QString& view) {
 }
 
 QString MainWindow::showLesson(const QString& name, bool applyScenario, bool renderFigures) {
-    const QString error = lessons_->showLesson(name, renderFigures);
+    QString error = lessons_->showLesson(name, renderFigures);  // (returned: moved)
     lessonDock_->show();
     lessonDock_->raise();
     // With no trace open, and none the lesson's scenario opens, the trace plots are empty
