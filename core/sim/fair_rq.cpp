@@ -201,6 +201,12 @@ void finishDelayedDequeue(SimState& s, Cpu& rq, Task& t) {
     --rq.nrDelayed;
 }
 
+void detachDelayed(SimState& s, Cpu& rq, Task& t) {
+    dequeueEntity(s, rq, t, false);
+    unqueueEntity(s, rq, t);
+    --rq.nrDelayed;
+}
+
 void requeueDelayedEntity(SimState& s, Cpu& rq, Task& t) {
     // enqueue_task_fair() takes ENQUEUE_DELAYED before any update_curr(): the lag, and the
     // place a task whose lag turned positive gets, count curr where the runqueue last saw it.

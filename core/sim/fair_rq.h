@@ -37,10 +37,15 @@ bool entityEligible(const SimState& s, const Cpu& rq, const Task& t);
 // not eligible and stays queued, marked Task::delayed. The engine calls finishDelayedDequeue()
 // when the pick lands on it (dequeue_entity() with DEQUEUE_DELAYED: it leaves with its lag, a
 // positive one dropped to 0) and requeueDelayedEntity() when it is woken before that (it stays
-// queued; a positive lag is dropped and it is placed anew at the average).
+// queued; a positive lag is dropped and it is placed anew at the average). The balancer may move
+// a delayed task (migrate_load): detachDelayed() takes it off `rq` as a migration's dequeue does
+// (its lag and deadline distance kept, still marked delayed), and the engine places it on the
+// destination and queues it there with delayDequeue(), still delayed (enqueue_task_fair()
+// without ENQUEUE_WAKEUP leaves sched_delayed set and the task out of h_nr_runnable).
 void delayDequeue(SimState& s, Cpu& rq, Task& t);
 void finishDelayedDequeue(SimState& s, Cpu& rq, Task& t);
 void requeueDelayedEntity(SimState& s, Cpu& rq, Task& t);
+void detachDelayed(SimState& s, Cpu& rq, Task& t);
 // mirrors pick_next_entity(): CFS leftmost vruntime (or a buddy); EEVDF pick_eevdf(). Considers rq.timeline
 // only (the engine puts the previous task back first, as put_prev_entity() does). -1 if empty.
 int pickNextEntity(SimState& s, Cpu& rq);

@@ -118,7 +118,7 @@ namespace {
 // that ran last at the same time), the running task last (it is on the list too), at most
 // `limit` of them: detach_tasks() looks at no more than sysctl_sched_nr_migrate, and sorting a
 // queue of hundreds for each pass was most of a large hackbench run. Delayed-dequeue tasks are
-// not on the list: the kernel takes them off so that balancing does not move a task that is asleep.
+// on it (only their dequeue takes them off): can_migrate_task() moves one for migrate_load only.
 class CfsTasks {
 public:
     CfsTasks(SimState& s, const Cpu& rq, size_t limit) : s_(s) {
@@ -136,8 +136,7 @@ private:
     void fill(const Cpu& rq, size_t limit) {
         std::vector<int>& tasks = *tasks_;
         tasks.clear();
-        for (int id : rq.queued)
-            if (!s_.tasks[static_cast<size_t>(id)].delayed) tasks.push_back(id);
+        tasks.assign(rq.queued.begin(), rq.queued.end());
         auto leastRecent = [&](int a, int b) {
             const int64_t ra = s_.tasks[static_cast<size_t>(a)].lastRan, rb = s_.tasks[static_cast<size_t>(b)].lastRan;
             return ra < rb || (ra == rb && enqueueOrder(s_, a) < enqueueOrder(s_, b));
@@ -161,14 +160,15 @@ private:
 int detachTasks(SimState& s, SchedOps& ops, LbEnv& env, MigrationCause cause) {
     if (env.imbalance <= 0) return 0;
     Cpu& src = rqOf(s, env.srcCpu);
-    const int loopMax = std::min(32, src.nrRunning());
+    // (rq->nr_running: a delayed task counts until its dequeue finishes)
+    const int loopMax = std::min(32, src.nrQueued());
     const CfsTasks cand(s, src, static_cast<size_t>(loopMax));
     env.srcPreferredRunning = -1;
     env.keepSrcPreferredRunning = true;
     const DomainState& ds = rqOf(s, env.dstCpu).dom[static_cast<size_t>(env.sd)];
     int loops = 0, moved = 0;
     for (int id : cand) {
-        if (env.idle != BalanceIdle::NotIdle && src.nrRunning() <= 1) break;
+        if (env.idle != BalanceIdle::NotIdle && src.nrQueued() <= 1) break;
         if (++loops > loopMax) break;
         Task& p = s.tasks[static_cast<size_t>(id)];
         if (!canMigrateTask(s, env, p)) continue;
@@ -234,7 +234,7 @@ SgStats sumCpuByCpu(SimState& s, const LbEnv& env, const CpuSet& span) {
         st.groupLoad += sig.load;
         st.groupUtil += sig.util;
         st.groupRunnable += sig.runnable;
-        const int nr = s.cpus[static_cast<size_t>(i)].nrRunning();
+        const int nr = s.cpus[static_cast<size_t>(i)].nrQueued();
         st.sumNrRunning += nr;
         if (nr == 0) st.idleCpus++;
     });
@@ -554,13 +554,13 @@ int migrateDegradesLocality(const SimState& s, LbEnv& env, const Task& p, const 
             int preferred = 0;
             auto count = [&](int id) {
                 const Task& t = s.tasks[static_cast<size_t>(id)];
-                preferred += !t.delayed && t.spec->memFraction > 0 && t.homeNode == srcNode;
+                preferred += t.spec->memFraction > 0 && t.homeNode == srcNode;
             };
             for (int id : src.queued) count(id);
             if (src.curr >= 0) count(src.curr);
             env.srcPreferredRunning = preferred;
         }
-        return src.nrRunning() > env.srcPreferredRunning ? 1 : -1;
+        return src.nrQueued() > env.srcPreferredRunning ? 1 : -1;
     }
     if (dstNode == p.homeNode) return 0;
     return env.idle == BalanceIdle::Idle ? -1 : 0;
@@ -568,6 +568,10 @@ int migrateDegradesLocality(const SimState& s, LbEnv& env, const Task& p, const 
 }  // namespace
 
 bool canMigrateTask(SimState& s, LbEnv& env, const Task& p) {
+    // a delayed-dequeue task (blocked, still queued) moves only when the balance moves load
+    // (6.12+): its weight still counts in the source's load, but it is no runnable task or
+    // utilization for a migrate_task or migrate_util balance to take
+    if (p.delayed && env.type != MigrationType::Load) return false;
     // throttled_lb_pair(): not into a group throttled at the destination (a task of one
     // throttled at the source is off the runqueue, not a candidate)
     if (p.group >= 0 && groupThrottledOn(s.groups, p.group, env.dstCpu)) return false;
@@ -693,7 +697,7 @@ int loadBalance(SimState& s, SchedOps& ops, int cpu, int sdIndex, BalanceIdle id
         env.srcCpu = busiest;
         env.allPinned = true;
         Cpu& src = rqOf(s, busiest);
-        if (src.nrRunning() > 1) {
+        if (src.nrQueued() > 1) {
             moved = detachTasks(s, ops, env, cause);
             if (env.somePinned && env.imbalance > 0 && sdIndex + 1 < nrDomains(s, cpu))
                 parentGroupImbalance(s, cpu, sdIndex) = true;
@@ -868,7 +872,7 @@ void nohzBalancerKick(SimState& s, SchedOps& ops, int cpu) {
     if (!s.opt.nohz) return;
     if (s.now < s.nohzNextBalance) return;
     Cpu& rq = rqOf(s, cpu);
-    bool kick = rq.nrRunning() >= 2;
+    bool kick = rq.nrQueued() >= 2;
     if (!kick && !s.asymPrio.empty()) {
         // ASYM_PACKING: an idle CPU preferred to this one (its whole core idle) may take the task
         if (const int a = sdAsymPacking(s, cpu); a >= 0) {
@@ -911,7 +915,7 @@ void nohzBalancerKick(SimState& s, SchedOps& ops, int cpu) {
 int activeLoadBalanceCpuStop(SimState& s, SchedOps& ops, int srcCpu, int dstCpu) {
     Cpu& src = rqOf(s, srcCpu);
     src.activeBalance = false;
-    if (src.nrRunning() < 1) return 0;
+    if (src.nrQueued() < 1) return 0;
     int sdIndex = -1;
     for (int i = 0; i < nrDomains(s, dstCpu); ++i)
         if (dom(s, dstCpu, i).span.test(srcCpu)) { sdIndex = i; break; }

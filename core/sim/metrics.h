@@ -52,6 +52,10 @@ struct Metrics {
     std::array<double, 4> busyUnitNs{};
     long long events = 0;  // simulated events processed (for the benchmark)
     long long activeBalances = 0;
+    // of the migrations, delayed-dequeue tasks a migrate_load balance moved while they slept
+    // (6.12+: still queued, they carry their load; a trace shows them as sched_migrate_task of
+    // a sleeping task)
+    long long delayedMigrations = 0;
     long long numaMemoryMoves = 0;  // a task's memory moved to the node it runs on (NUMA balancing)
     // NUMA balancing moved a task to its memory's node (migrate_task_to()), or swapped it with a
     // task running there (migrate_swap())

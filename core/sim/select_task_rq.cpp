@@ -47,7 +47,7 @@ int wakeAffine(SimState& s, int sdIndex, const Task& p, int thisCpu, int prevCpu
     int target = kNone;
     // wake_affine_idle()
     if (s.idle(thisCpu) && shareCache(s, thisCpu, prevCpu)) target = s.idle(prevCpu) ? prevCpu : thisCpu;
-    else if (sync && s.cpus[static_cast<size_t>(thisCpu)].nrRunning() == 1) target = thisCpu;
+    else if (sync && s.cpus[static_cast<size_t>(thisCpu)].nrRunning() == 1) target = thisCpu;  // (delayed ones left out)
     else if (s.idle(prevCpu)) target = prevCpu;
     if (target == kNone) {
         // wake_affine_weight(): compare the loads as if p ran here or there
@@ -213,7 +213,8 @@ SgStats sgWakeupStats(SimState& s, int cpu, int sdIndex, int groupIndex, const T
         st.groupLoad += std::max(0.0, s.cpuLoad(i) - (mine ? s.taskLoad(p.id) : 0.0));
         st.groupUtil += std::max(0.0, s.cpuUtil(i) - (mine ? s.taskUtil(p.id) : 0.0));
         st.groupRunnable += s.cpuRunnable(i);
-        const int nr = s.cpus[static_cast<size_t>(i)].nrRunning() - (mine ? 1 : 0);
+        // (rq->nr_running: a delayed-dequeue task still counts)
+        const int nr = s.cpus[static_cast<size_t>(i)].nrQueued() - (mine ? 1 : 0);
         st.sumNrRunning += nr;
         if (nr == 0) st.idleCpus++;
     });
@@ -384,8 +385,8 @@ std::vector<GroupView> peekGroups(const SimState& s, int cpu, int sdIndex) {
             const Cpu& r = s.cpus[static_cast<size_t>(i)];
             v.load += r.load.peek(s.now);
             v.util += std::min(1024.0, r.util.peek(s.now));
-            v.nrRunning += r.nrRunning();
-            v.idleCpus += r.nrRunning() == 0;
+            v.nrRunning += r.nrQueued();
+            v.idleCpus += r.nrQueued() == 0;
         });
         out.push_back(std::move(v));
     }

@@ -192,6 +192,7 @@ nlohmann::json simResultToJson(SimState& s, const workload::Workload& wl, const 
         {"migrations_by_level", s.metrics.migrationsByLevel},
         {"migrations_by_cause", byCause},
         {"active_balances", s.metrics.activeBalances},
+        {"delayed_migrations", s.metrics.delayedMigrations},
         {"numa_memory_moves", s.metrics.numaMemoryMoves},
         {"numa_task_moves", s.metrics.numaTaskMoves},
         {"numa_swaps", s.metrics.numaSwaps},

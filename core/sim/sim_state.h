@@ -190,6 +190,11 @@ struct alignas(64) Cpu {
     // runnable tasks, curr included and delayed-dequeue ones not (cfs h_nr_runnable, 6.13+: the
     // count the balancer, the wakeup path and PELT's runnable sum read)
     int nrRunning() const { return static_cast<int>(queued.size()) - nrDelayed + (curr >= 0 ? 1 : 0); }
+    // the tasks on the runqueue, delayed-dequeue ones included (rq->nr_running): what the
+    // balancer counts in a group's sum_nr_running and idle CPUs, what marks the root domain
+    // overloaded, and what detach_tasks() and the nohz kick look at (6.12+ keeps a delayed task
+    // counted until its dequeue finishes)
+    int nrQueued() const { return static_cast<int>(queued.size()) + (curr >= 0 ? 1 : 0); }
 };
 
 struct LlcShared {  // sd_llc_shared
@@ -395,7 +400,7 @@ struct SimState {
     SpanSums::Sums groupSums(const RingGroup& g) {
         if (const int cpu = g.onlyCpu; cpu >= 0) {
             const CpuSignals sig = cpuSignals(cpu);
-            const int nr = cpus[static_cast<size_t>(cpu)].nrRunning();
+            const int nr = cpus[static_cast<size_t>(cpu)].nrQueued();
             return {sig.load, sig.util, sig.runnable, nr, nr == 0 ? 1 : 0};
         }
         if (!spanSums.changedCpus().empty()) publishChangedCpus();

@@ -90,6 +90,7 @@ public:
         exitingIdle_.assign(n, 0);
         needResched_.assign(n, 0);
         nrCache_.assign(n, 0);
+        queuedCache_.assign(n, 0);
         clusterUsers_.assign(n, {});
         llcUsers_.assign(n, {});
         nodeUsers_.assign(s.topo->nodes.size() + 1, {});
@@ -291,6 +292,10 @@ public:
         Task& t = task(id);
         const int src = t.cpu;
         if (src == dst) return;
+        if (t.delayed) {
+            migrateDelayed(t, dst, cause);
+            return;
+        }
         Cpu& srq = rq(src);
         const bool wasRunning = t.state == TaskState::Running;
         if (wasRunning) {
@@ -307,6 +312,38 @@ public:
         syncCpu(src);
         activate(t, dst, Place::Migrated, !wasRunning);
         if (wasRunning && !inSchedule_[static_cast<size_t>(src)]) schedule(src);
+    }
+
+    // detach_task() + attach_task() of a delayed-dequeue task (a migrate_load balance may take
+    // one, 6.12+): it stays asleep and delayed, its load moves with it, and where it lands a
+    // pick finishes its dequeue or a wakeup requeues it there (ttwu_runnable(): no
+    // select_task_rq_fair()). A delayed wakee preempts nothing (check_preempt_wakeup_fair()
+    // returns for sched_delayed), but an idle destination reschedules.
+    void migrateDelayed(Task& t, int dst, MigrationCause cause) {
+        const int src = t.cpu;
+        Cpu& srq = rq(src);
+        detachDelayed(s_, srq, t);
+        srq.loadWeight -= t.weight;
+        updateCpuPelt(src);
+        moveTask(t, src, dst, cause);
+        ++s_.metrics.delayedMigrations;
+        minVruntimeAfterDequeue(src);
+        if (t.group >= 0) leaveGroup(t, src);
+        syncCpu(src);
+        Cpu& drq = rq(dst);
+        const bool sliceUsed = updateCurrNow(dst);
+        if (t.group >= 0) joinGroup(t, dst);
+        placeEntity(s_, drq, t, Place::Migrated);
+        delayDequeue(s_, drq, t);
+        drq.loadWeight += t.weight;
+        updateTaskPelt(t);
+        updateCpuPelt(dst);
+        syncCpu(dst);
+        const size_t d = static_cast<size_t>(dst);
+        if (inSchedule_[d] || (drq.curr >= 0 && !sliceUsed)) return;
+        if (drq.curr < 0) schedule(dst);
+        else if (inScript_[d]) needResched_[d] = 1;
+        else preempt(dst);
     }
 
     void requestActiveBalance(int srcCpu, int dstCpu) override {
@@ -365,7 +402,7 @@ private:
     // updates them in O(1) (sorted lists took 3% of a pgbench run in their inserts), and they
     // are walked in ascending order, the order re-timings take their sequence numbers in.
     std::vector<CpuSet> memByCluster_, memByLlc_, memByHome_;
-    std::vector<int> nrCache_;
+    std::vector<int> nrCache_, queuedCache_;  // per CPU: nrRunning() and nrQueued() as syncCpu() last saw them
     std::vector<BandwidthUsers> clusterUsers_, llcUsers_, nodeUsers_;
     // BandwidthUsers::stretch() of each, recomputed when its users change: re-timings read it
     std::vector<double> clusterStretch_, llcStretch_, nodeStretch_;
@@ -526,9 +563,17 @@ private:
     }
 
     // time with an idle CPU (that the workload may use) while another CPU has >= 2 runnable
+    // and the root domain's overload (rq->nr_running >= 2, delayed-dequeue tasks included)
     void syncCpu(int cpu) {
         s_.cpuChanged(cpu);
-        const int nr = rq(cpu).nrRunning();
+        const Cpu& r = rq(cpu);
+        if (const int queued = r.nrQueued(); queued != queuedCache_[static_cast<size_t>(cpu)]) {
+            int& oldQueued = queuedCache_[static_cast<size_t>(cpu)];
+            int& rdOverloaded = s_.rdOverloadedCpus[static_cast<size_t>(s_.rootDomainOf[static_cast<size_t>(cpu)])];
+            rdOverloaded += (queued >= 2) - (oldQueued >= 2);
+            oldQueued = queued;
+        }
+        const int nr = r.nrRunning();
         int& old = nrCache_[static_cast<size_t>(cpu)];
         if (nr == old) return;
         Metrics& m = s_.metrics;
@@ -537,9 +582,7 @@ private:
         const bool wl = s_.workloadCpus.test(cpu);
         if (wl && old == 0) --workloadIdle_;
         if (wl && nr == 0) ++workloadIdle_;
-        int& rdOverloaded = s_.rdOverloadedCpus[static_cast<size_t>(s_.rootDomainOf[static_cast<size_t>(cpu)])];
-        if (old >= 2) { --overloaded_; --rdOverloaded; }
-        if (nr >= 2) { ++overloaded_; ++rdOverloaded; }
+        overloaded_ += (nr >= 2) - (old >= 2);
         old = nr;
         m.imbalanced = workloadIdle_ > 0 && overloaded_ > 0;
     }
@@ -1381,7 +1424,7 @@ private:
         if (r.curr >= 0) return;
         if (bandwidthOn_ && !exhausted_[static_cast<size_t>(cpu)].empty()) throttleExhausted(cpu);
         inSchedule_[static_cast<size_t>(cpu)] = 1;
-        bool triedNewidle = false;
+        bool triedNewidle = false, pulled = false;
         for (;;) {
             const int next = pickNextEntity(s_, r);
             if (next >= 0 && task(next).delayed) {  // pick_next_entity(): it leaves now; pick again
@@ -1430,9 +1473,11 @@ private:
                 if (!t.inBurst) runScript(cpu);
                 return;
             }
-            if (triedNewidle) break;
+            // pick_next_task_fair() balances again after a pull the pick found nothing in: a
+            // delayed-dequeue task pulled here (migrate_load) leaves at the pick, as above
+            if (triedNewidle && !pulled) break;
             triedNewidle = true;
-            newidleBalance(s_, *this, cpu);
+            pulled = newidleBalance(s_, *this, cpu);
         }
         inSchedule_[static_cast<size_t>(cpu)] = 0;
         updateCpuPelt(cpu);

@@ -38,7 +38,8 @@ public:
         double load = 0, util = 0, runnable = 0;
         int nrRunning = 0, idleCpus = 0;
     };
-    // What a CPU contributes: its runqueue's three signals and how many tasks it runs.
+    // What a CPU contributes: its runqueue's three signals and how many tasks it has queued
+    // (rq->nr_running, which counts a delayed-dequeue task until its dequeue finishes).
     struct CpuReading {
         const Pelt* load;
         const Pelt* util;

@@ -3,12 +3,15 @@
 // picked first, it leaves with its lag (a positive one dropped: DELAY_ZERO).
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cstdio>
 #include <optional>
 #include <string>
 
 #include "sim/fair_rq.h"
 #include "sim/load_balance.h"
 #include "sim/simulator.h"
+#include "workload/workload_spec.h"
 #include "script_ops.h"
 #include "sim_topologies.h"
 
@@ -316,26 +319,123 @@ public:
     void requestActiveBalance(int, int) override {}
 };
 
-TEST(DelayDequeue, TheBalancerLeavesADelayedTaskAlone) {
-    for (const bool delayed : {true, false}) {
-        Queue q;  // CPU 0: 0 running, 1 queued; CPU 1 (same cluster) idle and balancing
-        Task& t = q.s->tasks[1];
-        t.state = delayed ? TaskState::Sleeping : TaskState::Runnable;
-        if (delayed) {  // as the engine delays it: out of the queue, then back in delayed
-            unqueueEntity(*q.s, q.rq(), t);
-            delayDequeue(*q.s, q.rq(), t);
-        }
+// Two CPUs of one cluster (linux-6.12): CPU 0 runs task 0 with tasks 1 and 3 queued behind it,
+// 1 asleep and delayed or runnable, 3 runnable and run more recently (detach_tasks() looks at 1
+// first); CPU 1 runs task 2 (busy) or nothing (idle) and balances. The source has three tasks
+// on its runqueue either way (rq->nr_running counts a delayed one), and at least two runnable:
+// a CPU whose only runnable task is curr is no busiest queue for a load balance.
+struct TwoCpus {
+    Topology topo;
+    DomainTree tree;
+    workload::Workload wl;
+    std::unique_ptr<SimState> s;
+    TwoCpus(bool delayed, bool dstBusy) {
+        Shape shape;
+        shape.coresPerCluster = 2;
+        topo = makeTopology("2 cores", shape);
+        tree = buildTree(topo, "linux-6.12", true, true);
+        wl.tasks.resize(4);
+        SimOptions o;
+        o.features = featuresFor(*findProfile("linux-6.12"));
+        auto st = makeSimState(topo, tree, wl, o);
+        EXPECT_TRUE(st.ok());
+        s = std::move(*st);
+        s->now = 1000000000;
+        const int64_t now = s->now;
+        Cpu& src = s->cpus[0];
+        s->tasks[0].state = TaskState::Running;
+        s->tasks[0].vruntime = src.seenCurrVruntime = 10e6;
+        src.curr = 0;
+        Task& t = s->tasks[1];
         t.cpu = 0;
         t.lastRan = 0;  // long ago: not cache hot
-        q.s->now = 1000000000;
-        q.rq().loadWeight = 2048;
-        q.rq().load = {2048, 2048, q.s->now};
-        q.rq().runnable = {2048, 2048, q.s->now};
-        q.s->tasks[1].load = {1024, 1024, q.s->now};
-        RecordingOps ops;
-        loadBalance(*q.s, ops, 1, 0, BalanceIdle::Idle, MigrationCause::LbPeriodic);
-        EXPECT_EQ(ops.moved, delayed ? std::vector<int>{} : std::vector<int>{1}) << "delayed=" << delayed;
+        t.state = delayed ? TaskState::Sleeping : TaskState::Runnable;
+        if (delayed) delayDequeue(*s, src, t);  // as the engine leaves it when it blocks
+        else queueEntity(*s, src, t);
+        Task& other = s->tasks[3];
+        other.cpu = 0;
+        other.lastRan = now - 1000000;  // 1 ms ago: not cache hot either
+        other.state = TaskState::Runnable;
+        queueEntity(*s, src, other);
+        t.load = other.load = {1024, 1024, now};
+        src.loadWeight = 3072;
+        src.load = {3072, 3072, now};
+        src.util = {1024, 1024, now};
+        src.runnable = {delayed ? 2048.0 : 3072.0, delayed ? 2048.0 : 3072.0, now};
+        if (dstBusy) {
+            Cpu& dst = s->cpus[1];
+            s->tasks[2].state = TaskState::Running;
+            s->tasks[2].cpu = 1;
+            dst.curr = 2;
+            dst.loadWeight = 1024;
+            dst.load = dst.util = dst.runnable = {1024, 1024, now};
+        }
+        s->cpuChanged(0);
+        s->cpuChanged(1);
     }
+};
+
+// can_migrate_task() (6.12+): a delayed-dequeue task moves only when the balance moves load.
+// An idle CPU pulls one task for a spare CPU (migrate_task): task 1 when it can run, else task
+// 3, never the sleeper. A busy one balancing against a source of three times its load
+// (migrate_load: one task's load to move) takes task 1, asleep or not.
+TEST(DelayDequeue, TheBalancerMovesADelayedTaskOnlyWithLoadToMove) {
+    for (const bool dstBusy : {false, true}) {
+        for (const bool delayed : {true, false}) {
+            TwoCpus m(delayed, dstBusy);
+            RecordingOps ops;
+            loadBalance(*m.s, ops, 1, 0, dstBusy ? BalanceIdle::NotIdle : BalanceIdle::Idle, MigrationCause::LbPeriodic);
+            const bool first = !delayed || dstBusy;
+            EXPECT_EQ(ops.moved, std::vector<int>{first ? 1 : 3}) << "delayed=" << delayed << " dstBusy=" << dstBusy;
+        }
+    }
+}
+
+// The balancer's group figures count the delayed task as the kernel's rq->nr_running does: the
+// source holds three tasks, though only two of them can run.
+TEST(DelayDequeue, AGroupCountsItsDelayedTasks) {
+    TwoCpus m(true, false);
+    EXPECT_EQ(m.s->cpus[0].nrRunning(), 2);
+    EXPECT_EQ(m.s->cpus[0].nrQueued(), 3);
+    LbEnv env;
+    env.dstCpu = 1;
+    env.sd = 0;
+    env.idle = BalanceIdle::Idle;
+    env.cpus = m.tree.domainsOf(1)[0].span;
+    const SdLbStats sds = updateSdLbStats(*m.s, env);
+    ASSERT_GE(sds.busiest, 0);
+    EXPECT_EQ(sds.busiestStat.sumNrRunning, 3);
+    EXPECT_EQ(sds.busiestStat.type, GroupType::Overloaded);
+    EXPECT_EQ(sds.localStat.idleCpus, 1);
+}
+
+// In a whole run: hackbench on a 6.12 Kunpeng node, where many writers block while not eligible,
+// the balancer moves some of them asleep, and each such move is a migration of its own.
+TEST(DelayDequeue, ARunMovesSomeDelayedTasksAndCountsThem) {
+    const Topology topo = kunpeng920_24();
+    const DomainTree tree = buildTree(topo, "linux-6.12", true, true);
+    auto wl = workload::parseWorkloadSpec("hackbench:groups=4", static_cast<int>(topo.cpus.size()));
+    ASSERT_TRUE(wl.ok()) << wl.error();
+    SimOptions o;
+    o.durationS = 0.2;
+    o.features = featuresFor(*findProfile("linux-6.12"));
+    auto st = simulate(topo, tree, *wl, o);
+    ASSERT_TRUE(st.ok()) << st.error();
+    const Metrics& met = (*st)->metrics;
+    long long migrations = 0;
+    for (const long long n : met.migrationsByCause) migrations += n;
+    std::printf("%lld delayed-task migrations of %lld\n", met.delayedMigrations, migrations);
+    EXPECT_GT(met.delayedMigrations, 0);
+    EXPECT_LT(met.delayedMigrations, migrations / 10) << "a rare move: only a migrate_load balance takes one";
+    for (const Task& t : (*st)->tasks) {
+        if (!t.delayed) continue;
+        const Cpu& r = (*st)->cpus[static_cast<size_t>(t.cpu)];
+        EXPECT_NE(std::find(r.queued.begin(), r.queued.end(), t.id), r.queued.end()) << "a delayed task is queued where it is";
+    }
+    o.features->delayDequeue = false;
+    auto plain = simulate(topo, tree, *wl, o);
+    ASSERT_TRUE(plain.ok()) << plain.error();
+    EXPECT_EQ((*plain)->metrics.delayedMigrations, 0);
 }
 
 }  // namespace
