@@ -407,6 +407,12 @@ static void askHwlocForXmlReasons() {
     std::call_once(once, [] { setenv("HWLOC_XML_VERBOSE", "1", 0); });
 }
 
+// the same for its synthetic parser, which reads HWLOC_SYNTHETIC_VERBOSE on every description
+static void askHwlocForSyntheticReasons() {
+    static std::once_flag once;
+    std::call_once(once, [] { setenv("HWLOC_SYNTHETIC_VERBOSE", "1", 0); });
+}
+
 // hwloc 2.9 dereferences NULL on some well-formed but inconsistent XML (found by fuzz_hwloc_xml;
 // `lstopo -i` dies the same way). A file from another machine must never take the app down, so
 // hwloc first reads it in a forked child; only a file the child survived is loaded here.
@@ -558,9 +564,19 @@ Result<Topology> loadHwlocSynthetic(const std::string& description, Arch arch) {
     const std::lock_guard hwlocLock(hwlocMutex());
     auto ht = makeTopology();
     if (!ht) return Error{ht.error()};
-    if (hwloc_topology_set_synthetic(ht->get(), description.c_str()) != 0)
-        return Error{what + ": hwloc rejects this description"};
-    if (hwloc_topology_load(ht->get()) != 0) return Error{what + ": hwloc failed to build it"};
+    // hwloc says why it refuses a description only on stderr, asked to (it also notes there
+    // what it adds to one it accepts): its first line goes in the error
+    askHwlocForSyntheticReasons();
+    {
+        CapturedStderr said;
+        const bool refused = hwloc_topology_set_synthetic(ht->get(), description.c_str()) != 0;
+        const bool failed = !refused && hwloc_topology_load(ht->get()) != 0;
+        const std::string text = said.text();
+        const std::string reason = text.substr(0, text.find('\n'));
+        const std::string because = reason.empty() ? "" : " (" + reason + ")";
+        if (refused) return Error{what + ": hwloc rejects this description" + because};
+        if (failed) return Error{what + ": hwloc failed to build it" + because};
+    }
     auto t = convert(ht->get(), what, true, arch);
     if (!t) return t;
     t->name = "synthetic";

@@ -47,4 +47,44 @@ QuietDescriptor::~QuietDescriptor() {
     r.saved = -1;
 }
 
+CapturedStderr::CapturedStderr() {
+    const std::lock_guard<std::mutex> lock(quietMutex);
+    if (redirections[STDERR_FILENO].holders > 0) return;
+    int fds[2];
+    if (::pipe2(fds, O_CLOEXEC | O_NONBLOCK) != 0) return;
+    flushStream(STDERR_FILENO);
+    saved_ = ::dup(STDERR_FILENO);
+    if (saved_ < 0 || ::dup2(fds[1], STDERR_FILENO) < 0) {
+        if (saved_ >= 0) ::close(saved_);
+        saved_ = -1;
+        ::close(fds[0]);
+    } else {
+        readEnd_ = fds[0];
+    }
+    ::close(fds[1]);
+}
+
+CapturedStderr::~CapturedStderr() {
+    const std::lock_guard<std::mutex> lock(quietMutex);
+    restore();
+}
+
+void CapturedStderr::restore() {
+    if (saved_ < 0) return;
+    flushStream(STDERR_FILENO);
+    ::dup2(saved_, STDERR_FILENO);  // the pipe's write end closes with it: reads end at what was written
+    ::close(saved_);
+    saved_ = -1;
+    char chunk[4096];
+    for (ssize_t n; (n = ::read(readEnd_, chunk, sizeof chunk)) > 0;) text_.append(chunk, static_cast<size_t>(n));
+    ::close(readEnd_);
+    readEnd_ = -1;
+}
+
+std::string CapturedStderr::text() {
+    const std::lock_guard<std::mutex> lock(quietMutex);
+    restore();
+    return text_;
+}
+
 }  // namespace schedscope

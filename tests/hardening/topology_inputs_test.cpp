@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iterator>
+#include <utility>
 
 #include <hwloc.h>
 #include <nlohmann/json.hpp>
@@ -358,6 +359,27 @@ TEST(BadTopology, SyntheticAskingForABillionPus) {
     EXPECT_NE(u.error().find("more than the limit of 8192"), std::string::npos) << u.error();
 }
 
+// A description hwloc refuses is an error that says why, as hwloc tells it (on stderr, which
+// the loader reads for it and leaves as it was): the user sees which part of the string is wrong.
+TEST(BadTopology, SyntheticRejectionSaysWhy) {
+    const std::pair<const char*, const char*> cases[] = {
+        {"pack:2 foo:3", "unknown object type at 'foo:3'"},
+        {"pack:2 core:0 pu:1", "disallow 0 number of objects at '0"},
+        {"pack:2 pu:2 core:2", "cannot use non-PU type for last level"},
+    };
+    for (const auto& [description, reason] : cases) {
+        auto t = loadHwlocSynthetic(description, Arch::X86_64);
+        ASSERT_FALSE(t) << description;
+        EXPECT_NE(t.error().find("': hwloc rejects this description (Synthetic string "), std::string::npos) << t.error();
+        EXPECT_NE(t.error().find(reason), std::string::npos) << t.error();
+        EXPECT_EQ(t.error().find('\n'), std::string::npos) << "one line: " << t.error();
+    }
+    // an accepted description's notes (hwloc's "Inserting a NUMA level ...") are no error
+    auto ok = loadHwlocSynthetic("pack:2 core:2 pu:2", Arch::X86_64);
+    ASSERT_TRUE(ok) << ok.error();
+    EXPECT_EQ(ok->onlineCount(), 8);
+}
+
 // hwloc reads levels written without a space between them: the size guard counts them as it
 // does ("pack:40nu@ma:22" is 40 x 22 NUMA nodes; "pack:52nu@ma:22" once counted as 208).
 TEST(BadTopology, SyntheticLevelsRunTogetherAreCounted) {
@@ -368,7 +390,8 @@ TEST(BadTopology, SyntheticLevelsRunTogetherAreCounted) {
     EXPECT_EQ(syntheticPuCount("pack:2 numa:2 core:2 pu:1 { 10 20 30 40 }"), 8);
     auto braces = loadHwlocSynthetic("pack:2 numa:2 core:2 pu:1 { 10 20 30 40 }", Arch::X86_64);
     ASSERT_FALSE(braces);
-    EXPECT_EQ(braces.error(), "synthetic topology 'pack:2 numa:2 core:2 pu:1 { 10 20 30 40 }': hwloc rejects this description");
+    EXPECT_EQ(braces.error(), "synthetic topology 'pack:2 numa:2 core:2 pu:1 { 10 20 30 40 }': hwloc rejects this description "
+                              "(Synthetic string with unknown object type at '{ 10 20 30 40 }')");
     auto t = loadHwlocSynthetic("pack:40nu@ma:22 core:8 pu:1", Arch::X86_64);
     ASSERT_TRUE(t) << t.error();
     EXPECT_EQ(t->onlineCount(), 7040);
