@@ -179,10 +179,14 @@ int runCompare(const Args& args, const SimSetup& setup) {
         for (size_t j = 0; j < m.size(); ++j) vals[j][setting].push_back(m[j].second);
     }
     nlohmann::json out = nlohmann::json::object();
+    // the "on" side of wake-wide is a factor: the header names it (--wake-wide cluster)
+    std::string onSide = "on";
+    if (mode->what == sim::CompareWhat::WakeWide)
+        if (const auto on = sim::knobsOfSide(setup.knobs, mode->what, 1); on && on->wakeWide) onSide = sim::wakeWideName(*on->wakeWide);
     if (!args.has("json"))
-        std::printf("%s: %s off vs on, %lld seed%s from %llu\n%-26s %14s %10s %14s %10s %9s  %s\n", setup.workload.spec.c_str(),
-                    what.c_str(), *seeds, *seeds == 1 ? "" : "s", static_cast<unsigned long long>(setup.options.seed), "metric", "off mean",
-                    "off sd", "on mean", "on sd", "on/off", "95% interval");
+        std::printf("%s: %s off vs %s, %lld seed%s from %llu\n%-26s %14s %10s %14s %10s %9s  %s\n", setup.workload.spec.c_str(),
+                    what.c_str(), onSide.c_str(), *seeds, *seeds == 1 ? "" : "s", static_cast<unsigned long long>(setup.options.seed),
+                    "metric", "off mean", "off sd", "on mean", "on sd", "on/off", "95% interval");
     // a run without a value (completion_s when its tasks had not finished) is left out of the
     // statistics and the count of runs with one is shown
     // (one run has no spread: its sd is "-" and null, not 0)

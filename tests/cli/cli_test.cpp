@@ -843,6 +843,14 @@ TEST(Cli, WakeWideFactorIsAWhatIf) {
     EXPECT_GT(c["metrics"]["migrations"]["off"]["mean"].get<double>(), c["metrics"]["migrations"]["on"]["mean"].get<double>() * 2)
         << "on is the cluster factor here";
     EXPECT_TRUE(c["metrics"].contains("handoff_ms"));
+    // the text names the factor the "on" side ran with: the kernel's LLC size unless given
+    for (const auto& [given, header] : {std::pair<std::string, std::string>{"", "wake-wide off vs llc, 1 seed"},
+                                        {" --wake-wide cluster", "wake-wide off vs cluster, 1 seed"}}) {
+        const CliRun text = cli("simulate --preset kunpeng920-24 --workload pgbench:clients=4 --duration 0.05 --compare wake-wide "
+                                "--seeds 1" + given);
+        EXPECT_EQ(text.status, 0) << text.err;
+        EXPECT_NE(text.out.find("pgbench:clients=4: " + header), std::string::npos) << text.out;
+    }
     CliRun bad = cli("simulate --preset kunpeng920-24 --workload pgbench:clients=4 --wake-wide node");
     EXPECT_EQ(bad.status, 2);
     EXPECT_NE(bad.err.find("--wake-wide must be llc, cluster or off, not 'node'"), std::string::npos) << bad.err;
