@@ -61,6 +61,7 @@ const std::vector<KernelChange>& kernelChanges() {
          [](KernelProfile& p) {
              p.legacyActiveBalance = false;
              p.legacyDegenerateMasks = false;
+             p.smtNeverCacheHot = true;  // "sched/fair: ignore cache hotness for SMT migration"
              p.asymCapacity = AsymCapacityRule::FromLevel;
              p.asymWakeup = AsymWakeup::FitsFirst;  // "sched/fair: Prefer prev cpu in asymmetric wakeup path"
          }},
@@ -123,6 +124,9 @@ const std::vector<KernelChange>& kernelChanges() {
          [](KernelProfile& p) {
              p.clusterFlag = true;
              p.clusterScanOnWakeup = true;
+             // "sched/fair: Use all little CPUs for CPU-bound workloads" (migrate_util's bound
+             // shifted by nr_balance_failed, as migrate_load's); also taken into stable branches
+             p.utilShrBound = true;
          }},
         // "sched/topology: Rename SD_SHARE_PKG_RESOURCES to SD_SHARE_LLC"
         {{6, 9}, [](KernelProfile& p) { p.llcFlagName = "SD_SHARE_LLC"; }},

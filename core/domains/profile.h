@@ -90,6 +90,8 @@ struct KernelProfile {
     bool delayDequeue = false;         // DELAY_DEQUEUE, since 6.12
     bool placeRelDeadline = false;     // PLACE_REL_DEADLINE: a migration keeps the virtual deadline, since 6.12
     bool migrateEligibleFirst = false; // can_migrate_task() keeps ineligible tasks until a failure, since 6.14
+    bool smtNeverCacheHot = false;     // task_hot(): no task is cache hot to an SMT sibling, since 5.10
+    bool utilShrBound = false;         // detach_tasks(): migrate_util relaxes its bound as balances fail, since 6.8
     double baseSliceMs = 0.75;         // sysctl_sched_base_slice: 0.75 ms, 0.70 ms since 6.15
     bool newidleCostGate = false;      // newidle gated by max_newidle_lb_cost, not migration cost, since 5.16
     bool cfsSliceFloor = false;        // CFS sched_slice() is at least min_granularity (BASE_SLICE), since 5.13

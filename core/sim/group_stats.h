@@ -16,7 +16,11 @@ struct SgStats {
     double groupUtil = 0;
     double groupRunnable = 0;
     double groupCapacity = 0;
+    // sum_nr_running: the tasks on the group's runqueues (rq->nr_running, delayed-dequeue ones
+    // included); sum_h_nr_running: those that can run (h_nr_runnable), which the balancer reads
+    // where it asks whether the group has a task to give
     int sumNrRunning = 0;
+    int sumHNrRunning = 0;
     int idleCpus = 0;
     int groupWeight = 0;
     // ASYM_PACKING (balancer only): the idle dst CPU is preferred to this group (sched_group_asym()),

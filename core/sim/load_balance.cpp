@@ -59,7 +59,7 @@ bool busierOfSameType(const SimFeatures& feat, const SgStats& sgs, const SgStats
 // update_sd_pick_busiest(); `asym` only in an SD_ASYM_CPUCAPACITY domain
 bool pickBusiest(const SimFeatures& feat, const SgStats& sgs, const SgStats& busiest, bool haveBusiest,
                  const AsymCapacityCheck* asym) {
-    if (sgs.sumNrRunning == 0) return false;
+    if (sgs.sumHNrRunning == 0) return false;
     // a misfit task this CPU cannot help: it is no bigger, or its own group is busy
     if (asym && sgs.type == GroupType::MisfitTask &&
         (!capacityGreater(asym->dstCapacity, sgs.maxCapacity) || asym->localType != GroupType::HasSpare))
@@ -107,7 +107,7 @@ bool busierOfSameType(const SimFeatures& feat, const SgStats& sgs, const SgStats
         // 6.6: never an SMT core running one task over a group that is not SMT (pulling its task
         // would leave the core idle), and a group that is not SMT over an SMT core
         if (feat.smtBalance && smtVsNonsmt(busiest, sgs))
-            return !((sgs.flags & SD_SHARE_CPUCAPACITY) && sgs.sumNrRunning <= 1);
+            return !((sgs.flags & SD_SHARE_CPUCAPACITY) && sgs.sumHNrRunning <= 1);
         return busierWithSpare();
     }
     return false;
@@ -155,6 +155,7 @@ private:
     std::vector<int>* tasks_ = nullptr;
 };
 }  // namespace
+}  // namespace
 
 // detach_tasks() + attach_tasks()
 int detachTasks(SimState& s, SchedOps& ops, LbEnv& env, MigrationCause cause) {
@@ -182,7 +183,8 @@ int detachTasks(SimState& s, SchedOps& ops, LbEnv& env, MigrationCause cause) {
         }
         case MigrationType::Util: {
             const double util = s.taskUtil(id);
-            if (util > env.imbalance) continue;
+            const unsigned shift = s.feat.utilShrBound ? std::min(ds.nrBalanceFailed, 30u) : 0u;
+            if (util / static_cast<double>(1u << shift) > env.imbalance) continue;  // shr_bound()
             env.imbalance -= util;
             break;
         }
@@ -204,6 +206,7 @@ int detachTasks(SimState& s, SchedOps& ops, LbEnv& env, MigrationCause cause) {
     return moved;
 }
 
+namespace {
 // need_active_balance()
 bool needActiveBalance(const SimState& s, const LbEnv& env) {
     const SchedDomain& sd = dom(s, env.dstCpu, env.sd);
@@ -234,8 +237,10 @@ SgStats sumCpuByCpu(SimState& s, const LbEnv& env, const CpuSet& span) {
         st.groupLoad += sig.load;
         st.groupUtil += sig.util;
         st.groupRunnable += sig.runnable;
-        const int nr = s.cpus[static_cast<size_t>(i)].nrQueued();
+        const Cpu& r = s.cpus[static_cast<size_t>(i)];
+        const int nr = r.nrQueued();
         st.sumNrRunning += nr;
+        st.sumHNrRunning += r.nrRunning();
         if (nr == 0) st.idleCpus++;
     });
     return st;
@@ -245,7 +250,8 @@ SgStats sumCpuByCpu(SimState& s, const LbEnv& env, const CpuSet& span) {
 // rounding to 1/1024 and a relative 1e-9 of accumulated rounding
 bool sameSums(const SgStats& a, const SgStats& b) {
     auto close = [](double x, double y) { return std::abs(x - y) <= 1.0 / 1024 + 1e-9 * std::max(std::abs(x), std::abs(y)); };
-    return a.sumNrRunning == b.sumNrRunning && a.idleCpus == b.idleCpus && close(a.groupLoad, b.groupLoad) &&
+    return a.sumNrRunning == b.sumNrRunning && a.sumHNrRunning == b.sumHNrRunning && a.idleCpus == b.idleCpus &&
+           close(a.groupLoad, b.groupLoad) &&
            close(a.groupUtil, b.groupUtil) && close(a.groupRunnable, b.groupRunnable);
 }
 }  // namespace
@@ -268,6 +274,7 @@ void sgLbStats(SimState& s, const LbEnv& env, const SchedDomain& sd, size_t g, c
         st.groupUtil = sum.util;
         st.groupRunnable = sum.runnable;
         st.sumNrRunning = sum.nrRunning;
+        st.sumHNrRunning = sum.nrRunnable;
         st.idleCpus = sum.idleCpus;
         if (s.verifySpanSums) {
             ++s.spanSumChecks;
@@ -294,13 +301,13 @@ void sgLbStats(SimState& s, const LbEnv& env, const SchedDomain& sd, size_t g, c
     const bool smtCore = shape.flags & SD_SHARE_CPUCAPACITY;  // an SMT core of more than one CPU
     // check if the idle dst CPU is preferred to this group: sched_group_asym(), where CPU
     // priorities do not count for an SMT core with more than one busy sibling
-    if (!s.asymPrio.empty() && env.idle != BalanceIdle::NotIdle && st.sumNrRunning > 0 && !local) {
+    if (!s.asymPrio.empty() && env.idle != BalanceIdle::NotIdle && st.sumHNrRunning > 0 && !local) {
         const int prefer = asymPreferCpu(s, sd.groups[g].span);
         st.asymPreferPrio = s.asymPrio[static_cast<size_t>(prefer)];
         st.asymPacking = !(smtCore && st.groupWeight - st.idleCpus != 1) && schedAsym(s, sd, env.dstCpu, prefer);
     }
     // smt_balance() (6.6): an SMT core running more than one task, for an idle CPU elsewhere
-    st.smtBalance = s.feat.smtBalance && env.idle != BalanceIdle::NotIdle && smtCore && st.sumNrRunning > 1 && !local;
+    st.smtBalance = s.feat.smtBalance && env.idle != BalanceIdle::NotIdle && smtCore && st.sumHNrRunning > 1 && !local;
     const bool imbalanced = s.groupImbalanceOf(sd.topologyLevel, rg.firstCpu) != 0;
     st.type = groupClassify(sd.imbalancePct, st, imbalanced);
     if (st.type == GroupType::Overloaded) st.avgLoad = st.groupLoad * 1024.0 / st.groupCapacity;
@@ -406,7 +413,7 @@ void calculateImbalance(SimState& s, LbEnv& env, SdLbStats& sds) {
     }
     if (busiest.type == GroupType::AsymPacking) {  // move every task of the lower priority group
         env.type = MigrationType::Task;
-        env.imbalance = busiest.sumNrRunning;
+        env.imbalance = busiest.sumHNrRunning;
         return;
     }
     if (busiest.type == GroupType::SmtBalance) {  // one task fewer sharing the core's capacity
@@ -482,7 +489,7 @@ int findBusiestGroup(SimState& s, LbEnv& env, SdLbStats& sds) {
         const bool smtToNonsmt = busiest.type == GroupType::SmtBalance && smtVsNonsmt(local, busiest);
         if (!smtToNonsmt) {
             if (busiest.groupWeight > 1 && local.idleCpus <= busiest.idleCpus + 1) return -1;
-            if (busiest.sumNrRunning == 1) return -1;  // nothing waiting to run
+            if (busiest.sumHNrRunning == 1) return -1;  // nothing waiting to run
         }
     }
     calculateImbalance(s, env, sds);
@@ -542,7 +549,7 @@ namespace {
 // preferred node and the tasks with memory traffic as those with NUMA faults: 1 moving it away
 // from its memory (while its CPU runs a task that prefers another node), 0 moving it to its
 // memory, -1 no opinion (task_hot() decides). All of a task's faults are on its home node, so
-// between two other nodes neither weighs more: 0.
+// between two other nodes neither weighs more: no opinion.
 int migrateDegradesLocality(const SimState& s, LbEnv& env, const Task& p, const SchedDomain& sd) {
     if (s.opt.numaMemoryFollowsS <= 0 || !(sd.flags & SD_NUMA) || p.homeNode < 0 || p.spec->memFraction <= 0) return -1;
     const int srcNode = s.info[static_cast<size_t>(p.cpu)].node, dstNode = s.info[static_cast<size_t>(env.dstCpu)].node;
@@ -563,7 +570,9 @@ int migrateDegradesLocality(const SimState& s, LbEnv& env, const Task& p, const 
         return src.nrQueued() > env.srcPreferredRunning ? 1 : -1;
     }
     if (dstNode == p.homeNode) return 0;
-    return env.idle == BalanceIdle::Idle ? -1 : 0;
+    // between two other nodes: an idle CPU leaves it to task_hot(), and so do the fault
+    // weights, equal on both (src_weight - dst_weight = 0)
+    return -1;
 }
 }  // namespace
 
@@ -597,8 +606,10 @@ bool canMigrateTask(SimState& s, LbEnv& env, const Task& p) {
     if (p.state == TaskState::Running) return false;
     const SchedDomain& sd = dom(s, env.dstCpu, env.sd);
     const int locality = migrateDegradesLocality(s, env, p, sd);
-    // else task_hot(): ran within sysctl_sched_migration_cost
-    const bool hot = locality >= 0 ? locality == 1 : static_cast<double>(s.now - p.lastRan) < s.opt.migrationCostNs;
+    // else task_hot(): ran within sysctl_sched_migration_cost, and not to an SMT sibling (5.10+)
+    const bool smtSibling = s.feat.smtNeverCacheHot && (sd.flags & SD_SHARE_CPUCAPACITY);
+    const bool hot = locality >= 0 ? locality == 1
+                                   : !smtSibling && static_cast<double>(s.now - p.lastRan) < s.opt.migrationCostNs;
     const DomainState& ds = s.cpus[static_cast<size_t>(env.dstCpu)].dom[static_cast<size_t>(env.sd)];
     return !hot || ds.nrBalanceFailed > sd.cacheNiceTries;
 }

@@ -69,6 +69,9 @@ int findBusiestGroup(SimState& s, LbEnv& env, SdLbStats& sds);
 int findBusiestQueue(SimState& s, const LbEnv& env, int group);
 // can_migrate_task(): affinity, running, cache hotness (migration_cost) vs nr_balance_failed
 bool canMigrateTask(SimState& s, LbEnv& env, const Task& p);
+// detach_tasks() + attach_tasks(): moves tasks of env.srcCpu to env.dstCpu until env.imbalance
+// (of env.type) is used up; returns how many moved
+int detachTasks(SimState& s, SchedOps& ops, LbEnv& env, MigrationCause cause);
 // should_we_balance(): the first idle CPU of the local group (from 6.6, above SMT, of an idle core
 // first), else its first CPU
 bool shouldWeBalance(SimState& s, const LbEnv& env);

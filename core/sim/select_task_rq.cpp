@@ -59,11 +59,14 @@ int wakeAffine(SimState& s, int sdIndex, const Task& p, int thisCpu, int prevCpu
             thisLoad -= cur;
         }
         const double taskLoad = s.taskLoad(p.id);
-        double thisEff = (thisLoad + taskLoad) * 1024.0;
-        double prevEff = (s.cpuLoad(prevCpu) - (p.cpu == prevCpu ? taskLoad : 0.0));
-        prevEff *= 100.0 + (sd.imbalancePct - 100.0) / 2.0;
-        prevEff *= 1024.0;
-        thisEff *= 100.0;  // WA_BIAS folded into the percentages above
+        // WA_BIAS: prev's load weighs half the domain's imbalance_pct more (an integer: 117 ->
+        // 108), each side scaled by the other CPU's capacity
+        double thisEff = (thisLoad + taskLoad) * 100.0 * s.capacityOf(prevCpu);
+        double prevEff = s.cpuLoad(prevCpu) - (p.cpu == prevCpu ? taskLoad : 0.0);
+        const unsigned bias = 100 + (sd.imbalancePct - 100) / 2;  // integer arithmetic, as the kernel's
+        prevEff *= static_cast<double>(bias) * s.capacityOf(thisCpu);
+        // sync: an equal load leans towards the waker's CPU, as it is about to sleep
+        if (sync) prevEff += 1;
         if (thisEff < prevEff) target = thisCpu;
     }
     return target == kNone ? prevCpu : target;
@@ -214,8 +217,10 @@ SgStats sgWakeupStats(SimState& s, int cpu, int sdIndex, int groupIndex, const T
         st.groupUtil += std::max(0.0, s.cpuUtil(i) - (mine ? s.taskUtil(p.id) : 0.0));
         st.groupRunnable += s.cpuRunnable(i);
         // (rq->nr_running: a delayed-dequeue task still counts)
-        const int nr = s.cpus[static_cast<size_t>(i)].nrQueued() - (mine ? 1 : 0);
+        const Cpu& r = s.cpus[static_cast<size_t>(i)];
+        const int nr = r.nrQueued() - (mine ? 1 : 0);
         st.sumNrRunning += nr;
+        st.sumHNrRunning += r.nrRunning() - (mine ? 1 : 0);
         if (nr == 0) st.idleCpus++;
     });
     st.groupWeight = s.info[static_cast<size_t>(cpu)].groupWeight[static_cast<size_t>(sdIndex)][static_cast<size_t>(groupIndex)];

@@ -15,6 +15,8 @@ SimFeatures featuresFor(const KernelProfile& p) {
     f.delayDequeue = p.delayDequeue;
     f.placeRelDeadline = p.placeRelDeadline;
     f.migrateEligibleFirst = p.migrateEligibleFirst;
+    f.smtNeverCacheHot = p.smtNeverCacheHot;
+    f.utilShrBound = p.utilShrBound;
     f.baseSliceNs = p.baseSliceMs * 1e6;
     f.newidleRandom = p.newidleRandom;
     f.newidleRate = p.newidleRate;

@@ -39,6 +39,11 @@ struct SimFeatures {
     // can_migrate_task() leaves a task that would not be eligible on the destination until the
     // domain has failed to balance (6.14+, task_is_ineligible_on_dst_cpu())
     bool migrateEligibleFirst = false;
+    // task_hot() (5.10+): SMT siblings share their caches, so no task is hot to one
+    bool smtNeverCacheHot = true;
+    // detach_tasks() (6.8+): a migrate_util balance that failed takes a task of up to
+    // 2^nr_balance_failed times the imbalance, as migrate_load does
+    bool utilShrBound = true;
     double baseSliceNs = 0.75e6;  // sysctl_sched_base_slice before scaling (0.70 ms since 6.15)
     // NI_RANDOM (6.19; 6.1.160, 6.6.120, 6.12.65, 6.18.5): newidle balance runs at a domain with
     // the probability of its recent success, so a domain where pulling rarely works is rarely tried

@@ -23,7 +23,7 @@ const char* causeName(MigrationCause c) {
 void SimState::publishChangedCpus() {
     for (int c : spanSums.changedCpus()) {
         const Cpu& r = cpus[static_cast<size_t>(c)];
-        spanSums.publish(c, {&r.load, &r.util, &r.runnable, r.nrQueued()}, now);
+        spanSums.publish(c, {&r.load, &r.util, &r.runnable, r.nrQueued(), r.nrRunning()}, now);
     }
     spanSums.clearChanged();
 }

@@ -400,8 +400,9 @@ struct SimState {
     SpanSums::Sums groupSums(const RingGroup& g) {
         if (const int cpu = g.onlyCpu; cpu >= 0) {
             const CpuSignals sig = cpuSignals(cpu);
-            const int nr = cpus[static_cast<size_t>(cpu)].nrQueued();
-            return {sig.load, sig.util, sig.runnable, nr, nr == 0 ? 1 : 0};
+            const Cpu& r = cpus[static_cast<size_t>(cpu)];
+            const int nr = r.nrQueued();
+            return {sig.load, sig.util, sig.runnable, nr, r.nrRunning(), nr == 0 ? 1 : 0};
         }
         if (!spanSums.changedCpus().empty()) publishChangedCpus();
         return spanSums.read(g.spanId, now);

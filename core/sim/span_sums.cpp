@@ -68,8 +68,10 @@ void SpanSums::publish(int cpu, const CpuReading& r, int64_t now) {
     prev.d[1] = d1;
     prev.d[2] = d2;
     const int dNr = r.nrRunning - prev.nrRunning;
+    const int dRunnable = r.nrRunnable - prev.nrRunnable;
     const int dIdle = (r.nrRunning == 0) - (prev.nrRunning == 0);
     prev.nrRunning = r.nrRunning;
+    prev.nrRunnable = r.nrRunnable;
     // written out: GCC at -O2 kept the three-signal loop, and this runs for every span the CPU
     // is in on every publish
     static_assert(kSignals == 3);
@@ -84,6 +86,7 @@ void SpanSums::publish(int cpu, const CpuReading& r, int64_t now) {
         t.d[1] += dD1;
         t.d[2] += dD2;
         t.nrRunning += dNr;
+        t.nrRunnable += dRunnable;
         t.idleCpus += dIdle;
     }
 }
@@ -114,6 +117,7 @@ SpanSums::Sums SpanSums::read(int id, int64_t now) {
     s.util = roundTo1024th(t.in[1] + t.d[1] * toNow_);
     s.runnable = roundTo1024th(t.in[2] + t.d[2] * toNow_);
     s.nrRunning = t.nrRunning;
+    s.nrRunnable = t.nrRunnable;
     s.idleCpus = t.idleCpus;
     return s;
 }

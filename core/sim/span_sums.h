@@ -36,15 +36,17 @@ class SpanSums {
 public:
     struct Sums {
         double load = 0, util = 0, runnable = 0;
-        int nrRunning = 0, idleCpus = 0;
+        int nrRunning = 0, nrRunnable = 0, idleCpus = 0;
     };
-    // What a CPU contributes: its runqueue's three signals and how many tasks it has queued
-    // (rq->nr_running, which counts a delayed-dequeue task until its dequeue finishes).
+    // What a CPU contributes: its runqueue's three signals, how many tasks it has queued
+    // (rq->nr_running, which counts a delayed-dequeue task until its dequeue finishes) and how
+    // many of them can run (h_nr_runnable).
     struct CpuReading {
         const Pelt* load;
         const Pelt* util;
         const Pelt* runnable;
         int nrRunning;
+        int nrRunnable;
     };
 
     // Registers `span` (once per distinct span) and returns its id. All spans are added before
@@ -87,12 +89,12 @@ private:
     struct alignas(64) Contribution {
         double in[kSignals] = {0, 0, 0};
         double d[kSignals] = {0, 0, 0};
-        int nrRunning = 0;
+        int nrRunning = 0, nrRunnable = 0;
     };
     struct alignas(64) SpanTotals {
         double in[kSignals] = {0, 0, 0};
         double d[kSignals] = {0, 0, 0};
-        int nrRunning = 0, idleCpus = 0;
+        int nrRunning = 0, nrRunnable = 0, idleCpus = 0;
     };
     void rebase(int64_t now);  // R = now + kRebaseNs
 

@@ -405,6 +405,7 @@ TEST(DelayDequeue, AGroupCountsItsDelayedTasks) {
     const SdLbStats sds = updateSdLbStats(*m.s, env);
     ASSERT_GE(sds.busiest, 0);
     EXPECT_EQ(sds.busiestStat.sumNrRunning, 3);
+    EXPECT_EQ(sds.busiestStat.sumHNrRunning, 2) << "sum_h_nr_running: only the tasks that can run";
     EXPECT_EQ(sds.busiestStat.type, GroupType::Overloaded);
     EXPECT_EQ(sds.localStat.idleCpus, 1);
 }

@@ -335,6 +335,104 @@ TEST(CanMigrateTask, NumaBalancingKeepsATaskOnItsMemorysNode) {
     f.wl.tasks[0].memFraction = 0.5;  // both prefer node 0: nr_running == nr_preferred_running
     f.s->tasks[0].homeNode = f.s->info[0].node;
     EXPECT_TRUE(canMigrateTask(*f.s, env, p)) << "every task there prefers node 0: task_hot() decides";
+    // between two nodes neither of which holds its memory the fault weights are equal: task_hot()
+    // decides, for a busy CPU as for an idle one
+    p.homeNode = f.s->info[48].node;  // a node of the other socket
+    p.lastRan = f.s->now - 100000;    // cache hot
+    for (const BalanceIdle idle : {BalanceIdle::Idle, BalanceIdle::NotIdle}) {
+        env.idle = idle;
+        EXPECT_FALSE(canMigrateTask(*f.s, env, p)) << "hot, between two other nodes, idle=" << static_cast<int>(idle);
+    }
+}
+
+// wake_affine_weight() (6.18): the waker's CPU wins when its load with the wakee, times 100 and
+// prev's capacity, is below prev's load without it, times 100 + (imbalance_pct - 100) / 2 in
+// integers (108 at MC's 117) and this CPU's capacity; a sync wakeup (the waker's own load left
+// out) also wins a tie. CPU 0 runs the waker with another task queued (no wake_affine_idle()
+// shortcut), CPU 1, the wakee's previous CPU, runs a task.
+TEST(WakeAffine, WeighsLoadsByTheOtherCpusCapacityWithTheKernelsIntegerBias) {
+    struct Case {
+        double thisLoad, prevLoad, prevCapacity;
+        bool sync;
+        int expected;
+        const char* why;
+    };
+    const Case cases[] = {
+        {1080, 1000, 1024, false, 1, "a tie (108000 each) keeps the wakee on prev"},
+        {1079, 1000, 1024, false, 0, "just below it goes to the waker's CPU"},
+        {1180, 1000, 1024, true, 0, "sync: the waker's 100 left out, the tie goes to the waker's CPU"},
+        {1080, 1000, 512, false, 0, "prev of half the capacity: the waker's CPU, twice as strong, wins"},
+    };
+    for (const Case& c : cases) {
+        Fixture f(kunpeng920_24(), "linux-6.18", true, 4);
+        f.place(0, 0);  // the waker
+        f.place(2, 0);  // queued behind it
+        f.place(3, 1);  // running on the wakee's previous CPU
+        const int64_t now = f.s->now;
+        Task& wakee = f.s->tasks[1];
+        wakee.cpu = 1;
+        wakee.state = TaskState::Sleeping;
+        wakee.load = {0, 0, now};
+        f.s->tasks[0].load = {100, 100, now};
+        f.s->cpus[0].load = {c.thisLoad, c.thisLoad, now};
+        f.s->cpus[1].load = {c.prevLoad, c.prevLoad, now};
+        f.s->capacity[1] = c.prevCapacity;
+        const int mc = domainIndex(f.tree, 0, "MC");
+        EXPECT_EQ(wakeAffine(*f.s, mc, wakee, 0, 1, c.sync, &f.s->tasks[0]), c.expected) << c.why;
+    }
+}
+
+// detach_tasks() for migrate_util: a task of more utilization than the imbalance stays, until
+// the domain's balances have failed; from 6.8 ("sched/fair: Use all little CPUs for CPU-bound
+// workloads") its utilization counts shifted right by nr_balance_failed, as migrate_load's
+// load does, so one failure lets a task of up to twice the imbalance move.
+TEST(DetachTasks, MigrateUtilRelaxesItsBoundAsBalancesFail) {
+    for (const std::string profile : {"linux-6.6", "linux-6.18"}) {
+        for (const unsigned failed : {0u, 1u}) {
+            Fixture f(kunpeng920_24(), profile, true, 2);
+            f.place(0, 0);
+            f.place(1, 0);  // queued, util 512
+            f.s->tasks[1].lastRan = 0;  // long ago: not cache hot
+            LbEnv env;
+            env.dstCpu = 8;
+            env.sd = domainIndex(f.tree, 8, "MC");
+            env.srcCpu = 0;
+            env.idle = BalanceIdle::Idle;
+            env.type = MigrationType::Util;
+            env.imbalance = 300;
+            f.s->cpus[8].dom[static_cast<size_t>(env.sd)].nrBalanceFailed = failed;
+            NullOps ops;
+            const int moved = detachTasks(*f.s, ops, env, MigrationCause::LbPeriodic);
+            const bool expected = failed > 0 && profile == "linux-6.18";
+            EXPECT_EQ(moved, expected ? 1 : 0) << profile << " after " << failed << " failed balance(s)";
+        }
+    }
+}
+
+// task_hot() (5.10+, "sched/fair: ignore cache hotness for SMT migration"): SMT siblings share
+// every cache, so a task that just ran may move to one at once; above the core it is hot.
+TEST(CanMigrateTask, NoTaskIsCacheHotToAnSmtSibling) {
+    Shape shape;
+    shape.arch = Arch::X86_64;
+    shape.coresPerCluster = 2;
+    shape.threads = 2;  // CPUs 0-1 one core, 2-3 the other
+    for (const std::string profile : {"linux-4.14", "linux-5.15", "linux-6.18"}) {
+        Fixture f(makeTopology("2 cores x 2 threads", shape), profile, true, 2);
+        f.place(0, 0);
+        f.place(1, 0);  // queued
+        Task& p = f.s->tasks[1];
+        p.lastRan = f.s->now - 100000;  // ran 0.1 ms ago: hot by the migration cost
+        LbEnv env;
+        env.idle = BalanceIdle::Idle;
+        env.dstCpu = 1;
+        env.sd = domainIndex(f.tree, 1, "SMT");
+        ASSERT_EQ(env.sd, 0) << profile;
+        EXPECT_EQ(canMigrateTask(*f.s, env, p), profile != "linux-4.14") << profile << ": to the sibling";
+        env.dstCpu = 2;
+        env.sd = domainIndex(f.tree, 2, "MC");
+        ASSERT_GT(env.sd, 0) << profile;
+        EXPECT_FALSE(canMigrateTask(*f.s, env, p)) << profile << ": to the other core";
+    }
 }
 
 TEST(CanMigrateTask, AffinityPinsTheTask) {
