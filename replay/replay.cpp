@@ -48,7 +48,7 @@ std::string dominant(const std::map<std::string, long long>& byLevel) {
 
 Result<ReplayRun> simulateOn(const DerivedWorkload& derived, const Topology& topology, const ReplayConfig& config,
                              const std::string& label, const ReplayOptions& options, int64_t idleExitNs,
-                             const std::string& what) {
+                             int64_t remoteReschedNs, const std::string& what) {
     ReplayRun run;
     run.label = label;
     run.config = config;
@@ -69,6 +69,7 @@ Result<ReplayRun> simulateOn(const DerivedWorkload& derived, const Topology& top
     o.seed = options.seed;
     o.hz = options.hz;
     o.idleExitNs = idleExitNs;
+    o.remoteReschedNs = remoteReschedNs;
     const double windowS = static_cast<double>(derived.windowEndNs - derived.windowStartNs) / 1e9;
     o.samplePeriodS = std::max(1e-4, windowS / 200.0);
     o.durationS = derived.workload.durationS;
@@ -89,6 +90,19 @@ std::string idleExitAssumption(int64_t ns, long long samples, bool given) {
                "few to measure its idle exit latency (set --idle-exit-us)";
     return std::string("a task woken onto an idle CPU runs ") + us + " us later: the recording's median over its " + n +
            " wakeups onto an idle CPU (the idle state's exit and the IPI; --idle-exit-us sets it)";
+}
+
+std::string remoteReschedAssumption(int64_t ns, long long samples, bool given) {
+    char us[32];
+    std::snprintf(us, sizeof us, "%.1f", static_cast<double>(ns) / 1000.0);
+    const std::string n = std::to_string(samples);
+    const std::string what = "a wakeup that preempts a task on another CPU than its waker's (a remote resched) ";
+    if (given) return what + "acts " + us + " us later (--remote-resched-us)";
+    if (samples < kMinRemoteResched)
+        return what + "acts at once: the recording has " + n + " such preemption(s), too few to measure the delay "
+               "(set --remote-resched-us)";
+    return what + "acts " + us + " us later, unless the task blocked first: the recording's median over its " + n +
+           " remote wakeup preemptions (the IPI and the CPU's next preemption point; --remote-resched-us sets it)";
 }
 
 }  // namespace
@@ -151,6 +165,7 @@ ReplayMetrics measureRecording(const tracing::EventStore& store, const TraceTime
     m.wakeupPreemptions = pre.preempting;
     m.remoteBusyWakeups = pre.remoteBusyWakeups;
     m.remoteWakeupPreemptions = pre.remotePreempting;
+    m.remoteReschedLatency = pre.remoteReschedDelay;
 
     // Utilisation, completion and the placement timeline from the run slices.
     m.cpuUtilisation.assign(static_cast<size_t>(derived.cpuCount), 0.0);
@@ -314,12 +329,17 @@ Result<ReplayResult> replayTrace(const tracing::EventStore& store, const std::st
     r.recorded = measureRecording(store, timelines, r.derived, *recordedTree, std::max(1e-4, windowS / 200.0));
     const auto& idleWakeups = r.recorded.idleWakeupLatency;
     r.idleExitNs = options.idleExitNs ? *options.idleExitNs : idleExitFrom(idleWakeups);
+    const auto& remoteResched = r.recorded.remoteReschedLatency;
+    r.remoteReschedNs = options.remoteReschedNs ? *options.remoteReschedNs : remoteReschedFrom(remoteResched);
 
     // the baseline and the what-if are independent simulations of one workload: at once
     std::optional<Result<ReplayRun>> base, whatIf;
     runParallel(options.baseline ? 2 : 1, 0, [&](size_t i) {
-        if (i == 0) whatIf = simulateOn(r.derived, whatIfTopology, options.whatIf, "what-if", options, r.idleExitNs, what);
-        else base = simulateOn(r.derived, recordedTopology, options.recordedConfig, "baseline", options, r.idleExitNs, what);
+        if (i == 0)
+            whatIf = simulateOn(r.derived, whatIfTopology, options.whatIf, "what-if", options, r.idleExitNs, r.remoteReschedNs, what);
+        else
+            base = simulateOn(r.derived, recordedTopology, options.recordedConfig, "baseline", options, r.idleExitNs,
+                              r.remoteReschedNs, what);
     });
     if (base) {
         if (!*base) return Error{base->error()};
@@ -343,6 +363,8 @@ Result<ReplayResult> replayTrace(const tracing::EventStore& store, const std::st
                                     "since may name another process's group");
     }
     r.assumptions.push_back(idleExitAssumption(r.idleExitNs, idleWakeups.count(), options.idleExitNs.has_value()));
+    r.assumptions.push_back(
+        remoteReschedAssumption(r.remoteReschedNs, remoteResched.count(), options.remoteReschedNs.has_value()));
     if (const std::string_view from = tracing::migrationSource(store); from.starts_with("sched_switch"))
         r.assumptions.push_back("recorded migrations and their causes are inferred from " + std::string(from) +
                                 " (the trace has no sched_migrate_task): a task that ran on one CPU and next on "

@@ -45,6 +45,9 @@ struct ReplayMetrics {
     long long busyWakeups = 0, wakeupPreemptions = 0;
     // ... of them, those a task running on another CPU made (the simulator's counters alike)
     long long remoteBusyWakeups = 0, remoteWakeupPreemptions = 0;
+    // the recording only: for those remote ones that preempted, the wakeup to the switch
+    // (WakeupPreemptions::remoteReschedDelay)
+    sim::LatencyHistogram remoteReschedLatency;
     std::vector<double> cpuUtilisation;  // per CPU id: share of elapsed time running kept tasks; NaN: no online CPU
     std::vector<TaskOutcome> tasks;      // indexed like DerivedWorkload::tasks
     std::vector<sim::PlacementSample> timeline;  // per CPU running task index (-1 idle) at samples
@@ -118,6 +121,9 @@ struct ReplayOptions {
     // sim::SimOptions::idleExitNs for both runs; unset: the recording's median idle wakeup
     // latency when it has at least kMinIdleWakeups of them, else 0
     std::optional<int64_t> idleExitNs;
+    // sim::SimOptions::remoteReschedNs for both runs; unset: the recording's median remote
+    // resched latency when it has at least kMinRemoteResched of them, else 0
+    std::optional<int64_t> remoteReschedNs;
     // the recording's task groups (its groups sidecar), when it has them: said in the assumptions
     std::optional<tracing::TaskGroupSnapshot> taskGroups;
 };
@@ -130,7 +136,8 @@ struct ReplayResult {
     std::optional<ReplayRun> baseline;
     ReplayRun whatIf;
     std::optional<Fidelity> fidelity;  // with a baseline
-    int64_t idleExitNs = 0;  // what both runs used (ReplayOptions::idleExitNs)
+    int64_t idleExitNs = 0;       // what both runs used (ReplayOptions::idleExitNs)
+    int64_t remoteReschedNs = 0;  // and ReplayOptions::remoteReschedNs
     std::vector<std::string> assumptions;
     std::vector<TaskGroupCount> taskGroups;  // with ReplayOptions::taskGroups
 };

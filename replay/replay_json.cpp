@@ -25,6 +25,7 @@ json runJson(const ReplayRun& run, const DerivedWorkload& d, bool timelines) {
     j["config"]["seed"] = run.state->opt.seed;
     j["config"]["hz"] = run.state->opt.hz;
     j["config"]["idle_exit_us"] = static_cast<double>(run.state->opt.idleExitNs) / 1000.0;
+    j["config"]["remote_resched_us"] = static_cast<double>(run.state->opt.remoteReschedNs) / 1000.0;
     j["config"]["delay_dequeue"] = run.state->feat.delayDequeue;
     j["config"]["newidle_random"] = run.state->feat.newidleRandom;
     j["config"]["wake_wide"] = std::string(sim::wakeWideName(run.state->feat.wakeWide));

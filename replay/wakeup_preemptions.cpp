@@ -1,6 +1,7 @@
 #include "wakeup_preemptions.h"
 
 #include <algorithm>
+#include <cmath>
 #include <unordered_map>
 #include <unordered_set>
 
@@ -60,7 +61,8 @@ WakeupPreemptions measureWakeupPreemptions(const TraceTimelines& timelines, cons
         // where it was queued: the CPU it ran on next (the runnable interval's CPU is
         // sched_waking's target_cpu, the CPU it last ran on, which a wakeup migration leaves)
         const int target = ran.cpu >= 0 ? ran.cpu : woken.cpu;
-        const tracing::RunSlice* curr = sliceAt(timelines.slices, target, enqueuedAt(woken.pid, woken.start, woken.end));
+        const uint64_t enqueued = enqueuedAt(woken.pid, woken.start, woken.end);
+        const tracing::RunSlice* curr = sliceAt(timelines.slices, target, enqueued);
         if (!curr || curr->pid == 0 || curr->pid == woken.pid) continue;  // idle, or not known busy
         ++out.busyWakeups;
         const bool preempted = curr->end == ran.start && curr->endState == tracing::TaskState::Runnable;
@@ -70,9 +72,14 @@ WakeupPreemptions measureWakeupPreemptions(const TraceTimelines& timelines, cons
         if (wakerCpu >= 0 && wakerCpu != target) {
             ++out.remoteBusyWakeups;
             out.remotePreempting += preempted;
+            if (preempted && ran.start >= enqueued) out.remoteReschedDelay.add(static_cast<int64_t>(ran.start - enqueued));
         }
     }
     return out;
+}
+
+int64_t remoteReschedFrom(const sim::LatencyHistogram& delays) {
+    return delays.count() >= kMinRemoteResched ? std::llround(delays.percentileNs(50)) : 0;
 }
 
 }  // namespace schedscope::replay

@@ -9,6 +9,7 @@
 // waker's own busy CPU preempts it far more often than one queued on another busy CPU.
 #include "derive_workload.h"
 #include "event_store.h"
+#include "sim/metrics.h"
 #include "trace_timelines.h"
 
 namespace schedscope::replay {
@@ -19,7 +20,17 @@ struct WakeupPreemptions {
     // ... of them, those a kept task running on another CPU woke (the simulator's waker CPU
     // differs from the wakee's: a remote resched), and how many of those preempted
     long long remoteBusyWakeups = 0, remotePreempting = 0;
+    // ... and for each of those preempting ones, how long from the wakee's sched_wakeup to the
+    // switch that put curr back for it: a remote resched's way to the CPU's next preemption
+    // point (the IPI, then the return to user or a blocking call), as far as a trace shows it
+    // (a task that blocked first left no figure, so this is the short end of the delays)
+    sim::LatencyHistogram remoteReschedDelay;
 };
+
+// The remote resched latency to simulate with (sim::SimOptions::remoteReschedNs): the median of
+// `delays` when there are at least kMinRemoteResched of them, else 0 (a resched acts at once).
+constexpr long long kMinRemoteResched = 5;
+int64_t remoteReschedFrom(const sim::LatencyHistogram& delays);
 
 // A wakeup is judged at its sched_wakeup (the enqueue, where the kernel decides), found in
 // `store`: a remote sched_waking comes microseconds before, and the CPU may switch meanwhile.

@@ -253,6 +253,11 @@ int runReplay(const Args& args) {
         if (!us) return fail("replay: " + us.error());
         opt.idleExitNs = std::llround(*us * 1000.0);
     }
+    if (args.has("remote-resched-us")) {
+        auto us = args.numberIn("remote-resched-us", 0.0, 0.0, 1e6, "microseconds");
+        if (!us) return fail("replay: " + us.error());
+        opt.remoteReschedNs = std::llround(*us * 1000.0);
+    }
     auto cls = args.onOff("cls", true);
     if (!cls) return fail("replay: " + cls.error());
     auto node = args.onOff("node", true);
@@ -371,7 +376,20 @@ int runReplay(const Args& args) {
         if (!mapped) return fail(mapped.error());
         if (auto saved = workload::saveWorkloadFile(*mapped, static_cast<int>(onto.cpus.size()), out); !saved)
             return fail("replay: " + saved.error());
-        std::fprintf(stderr, "replay: wrote the derived workload (%zu tasks) to %s\n", mapped->tasks.size(), out.c_str());
+        // the latencies the recording gave the what-if are options, not part of the workload:
+        // named, so that simulate runs the file as the what-if did
+        std::string latencies;
+        char us[64];
+        if (result->idleExitNs > 0) {
+            std::snprintf(us, sizeof us, " --idle-exit-us %.3f", static_cast<double>(result->idleExitNs) / 1000.0);
+            latencies += us;
+        }
+        if (result->remoteReschedNs > 0) {
+            std::snprintf(us, sizeof us, " --remote-resched-us %.3f", static_cast<double>(result->remoteReschedNs) / 1000.0);
+            latencies += us;
+        }
+        std::fprintf(stderr, "replay: wrote the derived workload (%zu tasks) to %s%s%s\n", mapped->tasks.size(), out.c_str(),
+                     latencies.empty() ? "" : "; the what-if ran it with", latencies.c_str());
     }
     if (args.has("json")) {
         nlohmann::json j = replayResultToJson(*result, file, args.has("timeline"));
@@ -414,6 +432,9 @@ std::vector<Command> replayCommands() {
                                 "workload .json file, to edit and run with simulate --workload FILE"},
         {"idle-exit-us", true, "US a task woken onto an idle CPU runs this long after the wakeup (default: the "
                                "recording's median over such wakeups)"},
+        {"remote-resched-us", true, "US a wakeup that preempts a task on another CPU than its waker's acts this long "
+                                    "after, if that task is still running (default: the recording's median over such "
+                                    "preemptions)"},
         {"window", true, "A:B seconds from the trace's start to replay (default: all)"},
         {"pid", true, "PID keep this task and its descendants (repeatable)", true},
         {"comm", true, "REGEX keep tasks whose comm matches (repeatable)", true},

@@ -345,7 +345,7 @@ int runBenchSim(const Args& args) {
     // the options that would change it go with a --workload of one's own
     if (!args.has("workload")) {
         for (const char* option : {"cls", "node", "profile", "seed", "hz", "delay-dequeue", "ni-random", "wake-wide",
-                                   "smt-balance", "idle-exit-us", "numa-balancing"})
+                                   "smt-balance", "idle-exit-us", "remote-resched-us", "numa-balancing"})
             if (args.has(option))
                 return fail(std::string("bench sim: --") + option + " changes the standard run, whose figures compare "
                             "across builds: give a --workload to time another run");
@@ -472,6 +472,9 @@ std::vector<Command> simulateCommands() {
                                          "profile's, on from 6.6)"});
     opts.push_back({"idle-exit-us", true, "US a task woken onto an idle CPU runs this long after the wakeup (the idle "
                                           "state's exit and the IPI; default 0: at once)"});
+    opts.push_back({"remote-resched-us", true, "US a wakeup that preempts a task on another CPU than its waker's acts this "
+                                               "long after (the IPI and that CPU's next preemption point), if the task "
+                                               "is still running then (default 0: at once)"});
     opts.push_back({"numa-balancing", true, "on|off automatic NUMA balancing: a task away from its memory is taken "
                                             "back (or swapped with a task there) when that node has room, and its "
                                             "memory follows it to a node it has run on for a scan period, 1 s "
@@ -490,7 +493,7 @@ std::vector<Command> simulateCommands() {
     for (const OptionSpec& o : opts)
         if (o.name == "workload" || o.name == "cls" || o.name == "node" || o.name == "profile" || o.name == "seed" ||
             o.name == "hz" || o.name == "delay-dequeue" || o.name == "ni-random" || o.name == "wake-wide" ||
-            o.name == "smt-balance" || o.name == "idle-exit-us" ||
+            o.name == "smt-balance" || o.name == "idle-exit-us" || o.name == "remote-resched-us" ||
             o.name == "numa-balancing")
             benchOpts.push_back(o);
     benchOpts.push_back({"duration", true, "S simulated seconds (default 10; a workload's duration= wins)"});

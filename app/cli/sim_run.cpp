@@ -106,6 +106,9 @@ Result<SimSetup> simSetupFrom(const Args& args) {
     auto idleExit = args.numberIn("idle-exit-us", 0.0, 0.0, 1e6, "microseconds");
     if (!idleExit) return Error{idleExit.error()};
     s.options.idleExitNs = std::llround(*idleExit * 1000.0);
+    auto remoteResched = args.numberIn("remote-resched-us", 0.0, 0.0, 1e6, "microseconds");
+    if (!remoteResched) return Error{remoteResched.error()};
+    s.options.remoteReschedNs = std::llround(*remoteResched * 1000.0);
     auto numaBalancing = args.onOff("numa-balancing", true);
     if (!numaBalancing) return Error{numaBalancing.error()};
     if (!*numaBalancing) s.options.numaMemoryFollowsS = 0;

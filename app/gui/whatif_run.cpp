@@ -10,6 +10,7 @@
 #include "task_group_assign.h"
 #include "idle_wakeups.h"
 #include "replay.h"
+#include "wakeup_preemptions.h"
 #include "sim/compare_modes.h"
 #include "sim/sched_knobs.h"
 #include "sim/sim_json.h"
@@ -21,9 +22,9 @@ namespace schedscope::gui {
 namespace {
 
 // The trace's tasks for `target`, where the unpinned ones may run there (SimOptions::unpinnedCpus),
-// and the idle exit latency its wakeups onto idle CPUs show.
+// and the idle exit and remote resched latencies its wakeups show.
 Result<workload::Workload> workloadFromTrace(const WhatIfRequest::TraceSource& trace, const Topology& target,
-                                            int64_t& idleExitNs, CpuSet& unpinnedCpus) {
+                                            WhatIfSetup& setup) {
     if (!trace.store || !trace.recordedOn) return Error{"what-if: the trace is no longer open"};
     // the recording machine's speeds, as replay's (SMT siblings busy: less work per ns)
     replay::DeriveOptions d = replay::onRecordingMachine({}, *trace.recordedOn);
@@ -33,15 +34,22 @@ Result<workload::Workload> workloadFromTrace(const WhatIfRequest::TraceSource& t
     if (!derived) return Error{derived.error()};
     auto unpinned = replay::unpinnedCpusOn(*derived, target, trace.spread, trace.name);
     if (!unpinned) return Error{unpinned.error()};
-    unpinnedCpus = std::move(*unpinned);
-    idleExitNs = replay::idleExitFrom(replay::measureIdleWakeups(timelines, *derived));
+    setup.unpinnedCpus = std::move(*unpinned);
+    setup.idleExitNs = replay::idleExitFrom(replay::measureIdleWakeups(timelines, *derived));
+    setup.remoteReschedNs =
+        replay::remoteReschedFrom(replay::measureWakeupPreemptions(timelines, *derived, *trace.store).remoteReschedDelay);
     const int grouped = trace.taskGroups ? replay::assignTaskGroups(*derived, *trace.taskGroups, *trace.store) : 0;
     workload::Workload wl = std::move(derived->workload);
     wl.spec = "trace " + trace.name + " (" + std::to_string(derived->tasks.size()) + " tasks";
     if (grouped > 0) wl.spec += ", " + std::to_string(wl.groups.size()) + " task groups";
-    if (idleExitNs > 0) {
+    if (setup.idleExitNs > 0) {
         char us[48];
-        std::snprintf(us, sizeof us, ", idle exit %.1f us", static_cast<double>(idleExitNs) / 1000.0);
+        std::snprintf(us, sizeof us, ", idle exit %.1f us", static_cast<double>(setup.idleExitNs) / 1000.0);
+        wl.spec += us;
+    }
+    if (setup.remoteReschedNs > 0) {
+        char us[48];
+        std::snprintf(us, sizeof us, ", remote resched %.1f us", static_cast<double>(setup.remoteReschedNs) / 1000.0);
         wl.spec += us;
     }
     wl.spec += ")";
@@ -72,7 +80,7 @@ Result<std::shared_ptr<const WhatIfSetup>> prepareWhatIf(const WhatIfRequest& re
         setup->topology = std::make_shared<const Topology>(std::move(*topo));
     }
     const int cpuCount = static_cast<int>(setup->topology->cpus.size());
-    auto wl = request.trace ? workloadFromTrace(*request.trace, *setup->topology, setup->idleExitNs, setup->unpinnedCpus)
+    auto wl = request.trace ? workloadFromTrace(*request.trace, *setup->topology, *setup)
                             : workloadFromSpec(request.workload, cpuCount, request.durationS);
     if (!wl) return Error{wl.error()};
     setup->workload = std::move(*wl);
@@ -134,6 +142,7 @@ WhatIfRun runWhatIfJob(const WhatIfSetup& setup, int setting, int seedIndex, con
     o.samplePeriodS = std::max(0.001, (setup.workload.durationS > 0 ? setup.workload.durationS : o.durationS) / 100.0);
     o.progress = keepGoing;
     o.idleExitNs = setup.idleExitNs;
+    o.remoteReschedNs = setup.remoteReschedNs;
     o.unpinnedCpus = setup.unpinnedCpus;
     o.features = setup.features[setting];
     if (setup.request.compare == "numa-balancing" && setting == 0) o.numaMemoryFollowsS = 0;
@@ -267,6 +276,7 @@ nlohmann::json WhatIfResult::toJson() const {
         out["first_seed"] = q.firstSeed;
         out["duration_s"] = q.durationS;
         out["idle_exit_us"] = static_cast<double>(setup->idleExitNs) / 1000.0;
+        out["remote_resched_us"] = static_cast<double>(setup->remoteReschedNs) / 1000.0;
         out["cls"] = q.compare == "cls" ? json("compared") : json(q.cls);
         out["node"] = q.compare == "node" ? json("compared") : json(q.node);
         if (q.compare == "delay-dequeue") out["delay_dequeue"] = "compared";

@@ -69,6 +69,9 @@ struct WhatIfSetup {
     workload::Workload workload;
     // sim::SimOptions::idleExitNs: a trace's own idle wakeup latency (replay::idleExitFrom()), else 0
     int64_t idleExitNs = 0;
+    // sim::SimOptions::remoteReschedNs: a trace's own remote resched latency
+    // (replay::remoteReschedFrom()), else 0
+    int64_t remoteReschedNs = 0;
     // sim::SimOptions::unpinnedCpus: a trace's tasks keep its CPU ids on a larger machine
     // (replay::unpinnedCpusOn()); empty: every CPU
     CpuSet unpinnedCpus;

@@ -140,6 +140,7 @@ nlohmann::json simResultToJson(SimState& s, const workload::Workload& wl, const 
                    {"duration_s", s.opt.durationS},
                    {"hz", s.opt.hz},
                    {"idle_exit_us", static_cast<double>(s.opt.idleExitNs) / 1000.0},
+                   {"remote_resched_us", static_cast<double>(s.opt.remoteReschedNs) / 1000.0},
                    {"numa_memory_follows_s", s.opt.numaMemoryFollowsS},
                    {"workload", cfg.workloadSpec},
                    {"tasks", s.tasks.size()},

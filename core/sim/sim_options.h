@@ -88,6 +88,14 @@ struct SimOptions {
     // exit latency and the wakeup IPI (a few us on bare metal in C1, tens of us from deeper
     // states or in a VM). 0: at once. Replay sets it from the recording's own wakeups.
     int64_t idleExitNs = 0;
+    // A resched a wakeup asks of a CPU that another CPU's task woke it onto (a remote resched:
+    // TIF_NEED_RESCHED and an IPI) takes effect this long after, at that CPU's next preemption
+    // point, if its task is still running then; a switch meanwhile answers it (the task blocked
+    // first), and later wakeups add no second one (check_preempt_wakeup_fair() returns while the
+    // flag is set). Under preempt=none or voluntary a task inside a syscall runs on to its
+    // return to user or its blocking, so this depends on the workload. 0: at once. Replay sets
+    // it from the recording's own remote wakeup preemptions.
+    int64_t remoteReschedNs = 0;
     // This many events at one instant end the run with an error: a script looping through ops
     // that take no time would otherwise spin for ever (a real burst of same-time events, such
     // as thousands of tasks forked at once, is far below it).

@@ -32,7 +32,7 @@ using workload::OpKind;
 constexpr int kLoopsPerEvent = 100000;
 constexpr long long kCountedLoopsPerEvent = 1LL << 26;
 
-enum class Ev : uint8_t { BurstEnd, SleepEnd, Tick, Sample, ActiveBalance, IdleExit, BandwidthPeriod, BandwidthSlack, End };
+enum class Ev : uint8_t { BurstEnd, SleepEnd, Tick, Sample, ActiveBalance, IdleExit, BandwidthPeriod, BandwidthSlack, ReschedIpi, End };
 
 // Events are ordered by (time, seq); seq is the push order, so ties resolve the same way on
 // every run.
@@ -88,6 +88,7 @@ public:
         preemptingWakee_.assign(n, {});
         inScript_.assign(n, 0);
         exitingIdle_.assign(n, 0);
+        remoteResched_.assign(n, {});
         needResched_.assign(n, 0);
         nrCache_.assign(n, 0);
         queuedCache_.assign(n, 0);
@@ -372,6 +373,13 @@ private:
     };
     std::vector<PreemptingWakee> preemptingWakee_;
     std::vector<char> exitingIdle_;  // per CPU: an Ev::IdleExit is pending (wakeFromIdle())
+    // per CPU: a remote resched on its way (SimOptions::remoteReschedNs): the task it is for (-1:
+    // none) and when its Ev::ReschedIpi is due
+    struct RemoteResched {
+        int task = -1;
+        int64_t due = 0;
+    };
+    std::vector<RemoteResched> remoteResched_;
     TimerHeap burst_;  // per CPU: the end of the running task's burst
     struct PendingBurst {
         int64_t t = 0;
@@ -1149,6 +1157,8 @@ private:
         Cpu& r = rq(cpu);
         const int prev = r.curr;
         if (prev == next) return;
+        // __schedule() clears TIF_NEED_RESCHED: a remote resched pending for prev is answered
+        if (RemoteResched& pending = remoteResched_[static_cast<size_t>(cpu)]; prev >= 0 && pending.task == prev) pending.task = -1;
         if (next >= 0 && task(next).homeNode < 0) {  // first touch
             task(next).homeNode = traits_[static_cast<size_t>(next)].homeNode = info(cpu).node;
             task(next).onNodeSince = s_.now;
@@ -1370,13 +1380,21 @@ private:
         if (r.curr < 0) {
             if (idleExit) wakeFromIdle(cpu);
             else schedule(cpu);
+        } else if (remoteResched_[static_cast<size_t>(cpu)].task == r.curr) {
+            // a resched is on its way already (TIF_NEED_RESCHED set): no check, no second one
         } else if (sliceUsed || checkPreemptWakeup(s_, r, t)) {
             setPreemptionBuddies(s_, r, t);
             // counted as a trace counts it (wakeup_preemptions.h): when the resched puts curr back
             // for the wakee, not when curr blocks first or the pick goes to another task
             if (busy) preemptingWakee_[static_cast<size_t>(cpu)] = {t.id, remote};
-            if (inScript_[static_cast<size_t>(cpu)]) needResched_[static_cast<size_t>(cpu)] = 1;
-            else preempt(cpu);
+            if (remote && s_.opt.remoteReschedNs > 0) {
+                remoteResched_[static_cast<size_t>(cpu)] = {r.curr, s_.now + s_.opt.remoteReschedNs};
+                push(s_.now + s_.opt.remoteReschedNs, Ev::ReschedIpi, cpu);
+            } else if (inScript_[static_cast<size_t>(cpu)]) {
+                needResched_[static_cast<size_t>(cpu)] = 1;
+            } else {
+                preempt(cpu);
+            }
         }
     }
 
@@ -1808,8 +1826,21 @@ private:
             break;
         case Ev::BandwidthPeriod: bandwidthPeriod(e.a); break;
         case Ev::BandwidthSlack: bandwidthSlack(e.a); break;
+        case Ev::ReschedIpi: remoteReschedArrives(e.a); break;
         case Ev::End: break;
         }
+    }
+
+    // A remote resched reaches its CPU's preemption point: the task it was for is preempted if it
+    // is still running there (a switch meanwhile cleared it; a later one has its own event)
+    void remoteReschedArrives(int cpu) {
+        RemoteResched& pending = remoteResched_[static_cast<size_t>(cpu)];
+        if (pending.task < 0 || pending.due != s_.now) return;
+        const int forTask = pending.task;
+        pending.task = -1;
+        if (rq(cpu).curr != forTask || inSchedule_[static_cast<size_t>(cpu)]) return;
+        if (inScript_[static_cast<size_t>(cpu)]) needResched_[static_cast<size_t>(cpu)] = 1;
+        else preempt(cpu);
     }
 
     // scheduler_tick(): account, preemption check, trigger_load_balance(), nohz kick
@@ -1956,6 +1987,9 @@ Result<std::unique_ptr<SimState>> makeSimState(const Topology& topo, const Domai
     s->jiffyLengthNs = 1000000000LL / opt.hz;
     if (opt.idleExitNs < 0 || opt.idleExitNs > 1000000000LL)
         return Error{"simulate: the idle exit latency must be in 0..1 s, not " + std::to_string(opt.idleExitNs) + " ns"};
+    if (opt.remoteReschedNs < 0 || opt.remoteReschedNs > 1000000000LL)
+        return Error{"simulate: the remote resched latency must be in 0..1 s, not " + std::to_string(opt.remoteReschedNs) +
+                     " ns"};
     const int n = static_cast<int>(topo.cpus.size());
     if (tree.cpuCount() != n) return Error{"simulate: the domain tree does not match the topology"};
     scaleTunables(*s);

@@ -350,6 +350,22 @@ TEST(CliReplay, SavedWorkloadRunsTheSameWithSimulate) {
     EXPECT_EQ(s["completion_s"], r["completion_s"]);
     EXPECT_EQ(s["migrations_by_level"], r["migrations_by_level"]);
     EXPECT_EQ(s["wait_latency_us"]["p50"], r["wait_latency_us"]["p50"]);
+    // a recording with measured latencies: the message names them as simulate's options, and
+    // with them simulate runs the file as the what-if did
+    const std::string hack = std::string(SCHEDSCOPE_TEST_SCRATCH) + "/hackbench-derived.json";
+    CliRun withLatencies = cli("replay " + trace("replay/hackbench.dat") + " --preset kunpeng920-24 --save-workload '" + hack +
+                               "' --json");
+    ASSERT_EQ(withLatencies.status, 0) << withLatencies.err;
+    const auto said = withLatencies.err.find("; the what-if ran it with --");
+    ASSERT_NE(said, std::string::npos) << withLatencies.err;
+    std::string options = withLatencies.err.substr(said + std::string("; the what-if ran it with").size());
+    options = options.substr(0, options.find('\n'));
+    EXPECT_NE(options.find(" --remote-resched-us "), std::string::npos) << options;
+    CliRun again = cli("simulate --preset kunpeng920-24 --workload '" + hack + "'" + options + " --json");
+    ASSERT_EQ(again.status, 0) << again.err;
+    const auto w = nlohmann::json::parse(withLatencies.out)["whatif"]["metrics"], a = nlohmann::json::parse(again.out)["metrics"];
+    EXPECT_EQ(a["migrations_by_level"], w["migrations_by_level"]);
+    EXPECT_EQ(a["wait_latency_us"]["p50"], w["wait_latency_us"]["p50"]);
     expectOneLineError(cli("replay " + trace("replay/pingpong.dat") + " --save-workload /nonexistent-dir/w.json"),
                        "/nonexistent-dir/w.json: cannot write the workload file (No such file or directory)");
     // a directory is named as one (it said "cannot write" and no reason)

@@ -65,6 +65,7 @@ TEST_P(SavedWorkload, ReadsBackAsTheSameWorkloadAndTheSameRun) {
     so.seed = used.seed;
     so.hz = used.hz;
     so.idleExitNs = used.idleExitNs;
+    so.remoteReschedNs = used.remoteReschedNs;
     so.samplePeriodS = used.samplePeriodS;
     so.durationS = used.durationS;
     auto again = sim::simulate(topo, *r->whatIf.tree, *back, so);
