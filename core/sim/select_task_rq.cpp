@@ -430,6 +430,14 @@ int selectTaskRqFair(SimState& s, Task& p, int prevCpu, int thisCpu, int wakeFla
                             : (wakeFlags & WF_EXEC) ? SD_BALANCE_EXEC
                                                     : SD_BALANCE_WAKE;
     const bool sync = (wakeFlags & WF_SYNC) != 0;
+    // select_task_rq() (core.c): a task allowed one CPU goes there without the fair class's
+    // placement, so without record_wakee() (its waker's flips do not count it) and without the
+    // idle scan's recent_used_cpu
+    if (p.nrAllowed == 1) {
+        const int only = p.allowed.first();
+        s.why = {"select_task_rq: allowed one CPU, no fair-class placement", only, -1};
+        return only;
+    }
     int newCpu = prevCpu;
     bool wantAffine = false;
     const char* affineRule = nullptr;

@@ -1552,6 +1552,7 @@ private:
         Task& t = task(id);
         if (t.state != TaskState::NotStarted) return;
         t.cpu = fromCpu;
+        t.recentUsedCpu = fromCpu;  // wake_up_new_task(): the CPU it was forked on
         const double forkOffset = forkPlacement(t, fromCpu, parent);
         const int cpu = selectTaskRqFair(s_, t, fromCpu, fromCpu, flags, nullptr);
         if (cpu != fromCpu) {

@@ -7,6 +7,7 @@
 #include "sim/load_balance.h"
 #include "sim/select_task_rq.h"
 #include "sim/simulator.h"
+#include "script_ops.h"
 #include "sim_topologies.h"
 
 namespace schedscope::test {
@@ -111,6 +112,30 @@ TEST(SelectTaskRq, AffinityIsRespected) {
     p.setAllowed(CpuSet::single(17), f.s->onlineCount);
     EXPECT_EQ(selectTaskRqFair(*f.s, p, 0, 0, WF_FORK, nullptr), 17);
     EXPECT_EQ(selectTaskRqFair(*f.s, p, 0, 0, WF_TTWU, &f.s->tasks[0]), 17);
+}
+
+// select_task_rq() (core.c) calls the fair class's placement only for a task allowed more than
+// one CPU: a wakee pinned to one is no wakee flip of its waker's (record_wakee() never runs),
+// where an unpinned one is.
+TEST(SelectTaskRq, APinnedWakeeIsNoFlipOfItsWaker) {
+    Fixture f(kunpeng920_24(), "linux-6.12", true, 3);
+    f.place(0, 0);
+    Task& waker = f.s->tasks[0];
+    for (const bool pinned : {true, false}) {
+        Task& p = f.s->tasks[pinned ? 1 : 2];
+        p.cpu = 5;
+        if (pinned) p.setAllowed(CpuSet::single(5), f.s->onlineCount);
+        const unsigned flips = waker.wakeeFlips;
+        const int cpu = selectTaskRqFair(*f.s, p, 5, 0, WF_TTWU, &waker);
+        if (pinned) {
+            EXPECT_EQ(cpu, 5);
+            EXPECT_EQ(waker.wakeeFlips, flips) << "no record_wakee() for a task allowed one CPU";
+            EXPECT_EQ(waker.lastWakee, -1);
+        } else {
+            EXPECT_EQ(waker.lastWakee, p.id) << "record_wakee() for one allowed more";
+            EXPECT_EQ(waker.wakeeFlips, flips + 1);
+        }
+    }
 }
 
 TEST(LoadBalance, BusiestGroupIsTheOverloadedCluster) {
@@ -407,6 +432,70 @@ TEST(DetachTasks, MigrateUtilRelaxesItsBoundAsBalancesFail) {
             EXPECT_EQ(moved, expected ? 1 : 0) << profile << " after " << failed << " failed balance(s)";
         }
     }
+}
+
+// wake_up_new_task(): a forked task's recent_used_cpu is the CPU it was forked on, whatever CPU
+// fork balancing then gives it (its first wakeup's select_idle_sibling() may try that CPU)
+TEST(SelectTaskRq, AForkedTaskRecentlyUsedItsParentsCpu) {
+    Shape shape;
+    shape.coresPerCluster = 4;
+    const Topology topo = makeTopology("4 cores", shape);
+    const DomainTree tree = buildTree(topo, "linux-6.18", true, true);
+    workload::Workload wl;
+    workload::TaskSpec parent;
+    parent.name = "parent";
+    parent.affinity = CpuSet::single(2);
+    workload::Op fork = op(workload::OpKind::Fork);
+    fork.targets = {1};
+    parent.script = {op(workload::OpKind::Run, 1e6), fork, op(workload::OpKind::Run, 10e6)};
+    workload::TaskSpec child;
+    child.name = "child";
+    child.startAtBegin = false;
+    child.script = {op(workload::OpKind::Run, 5e6)};  // runs and exits: never woken
+    wl.tasks = {parent, child};
+    SimOptions opt;
+    opt.durationS = 0.02;
+    auto st = simulate(topo, tree, wl, opt);
+    ASSERT_TRUE(st.ok()) << st.error();
+    const Task& forked = (*st)->tasks[1];
+    ASSERT_NE(forked.state, TaskState::NotStarted);
+    EXPECT_NE(forked.cpuTime.of(2), forked.cpuTime.total()) << "fork balancing placed it away from its busy parent";
+    EXPECT_EQ(forked.recentUsedCpu, 2);
+}
+
+// get_sd_balance_interval(): msecs_to_jiffies() rounds up (HZ 250: 5 ms is 2 jiffies, not 1),
+// and a busy CPU's interval is busy_factor (16) times as long.
+TEST(BalanceInterval, MillisecondsRoundUpToJiffies) {
+    Fixture f(kunpeng920_24(), "linux-6.18", true, 1);
+    DomainState ds;
+    setBalanceInterval(*f.s, ds, 5);
+    EXPECT_EQ(ds.idleIntervalNs, 8000000);
+    EXPECT_EQ(ds.busyIntervalNs, 80000000);
+    setBalanceInterval(*f.s, ds, 4);
+    EXPECT_EQ(ds.idleIntervalNs, 4000000);
+    setBalanceInterval(*f.s, ds, 1);
+    EXPECT_EQ(ds.idleIntervalNs, 4000000) << "at least a jiffy";
+}
+
+// A CPU that is not its group's balancer (should_we_balance()) leaves sched_balance_rq() through
+// out_balanced: its failures start again and its interval at that level doubles, up to the
+// domain's max_interval, as a balance that found nothing to move does. All idle, CPU 1 balances
+// at CLS (a group of its own) but CPU 0 is the first idle CPU of its cluster, MC's local group.
+TEST(BalanceInterval, ANonBalancerBacksOff) {
+    Fixture f(kunpeng920_24(), "linux-6.18", true, 1);
+    const int mc = domainIndex(f.tree, 1, "MC");
+    ASSERT_EQ(mc, 1);
+    DomainState& ds = f.s->cpus[1].dom[static_cast<size_t>(mc)];
+    const double before = ds.balanceIntervalMs;
+    ds.nrBalanceFailed = 3;
+    ds.lastBalance = 0;
+    f.s->cpus[1].dom[0].lastBalance = 0;
+    NullOps ops;
+    rebalanceDomains(*f.s, ops, 1, BalanceIdle::Idle, MigrationCause::LbPeriodic);
+    EXPECT_EQ(ds.nrBalanceFailed, 0u);
+    EXPECT_DOUBLE_EQ(ds.balanceIntervalMs, std::min(2 * before, static_cast<double>(f.tree.domainsOf(1)[1].maxInterval)));
+    EXPECT_GT(ds.balanceIntervalMs, before);
+    EXPECT_EQ(ds.lastBalance, f.s->now - f.s->now % f.s->jiffyNs());
 }
 
 // task_hot() (5.10+, "sched/fair: ignore cache hotness for SMT migration"): SMT siblings share
