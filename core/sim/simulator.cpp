@@ -334,12 +334,7 @@ public:
         Cpu& drq = rq(dst);
         const bool sliceUsed = updateCurrNow(dst);
         if (t.group >= 0) joinGroup(t, dst);
-        placeEntity(s_, drq, t, Place::Migrated);
-        delayDequeue(s_, drq, t);
-        drq.loadWeight += t.weight;
-        updateTaskPelt(t);
-        updateCpuPelt(dst);
-        syncCpu(dst);
+        joinQueue(t, dst, Place::Migrated, true);
         const size_t d = static_cast<size_t>(dst);
         if (inSchedule_[d] || (drq.curr >= 0 && !sliceUsed)) return;
         if (drq.curr < 0) schedule(dst);
@@ -847,17 +842,11 @@ private:
             schedule(cpu);
     }
     void thaw(Task& t, int cpu) {
-        Cpu& r = rq(cpu);
         updateCurrNow(cpu);  // enqueue_entity() -> update_curr(): curr up to now before `t` is placed
         for (Pelt* p : {&t.util, &t.runnable, &t.load, &t.groupLoad}) p->stamp = s_.now;
         t.state = TaskState::Runnable;
         if (t.group >= 0) joinGroup(t, cpu);
-        placeEntity(s_, r, t, Place::Wakeup);
-        queueEntity(s_, r, t);
-        r.loadWeight += t.weight;
-        updateTaskPelt(t);
-        updateCpuPelt(cpu);
-        syncCpu(cpu);
+        joinQueue(t, cpu, Place::Wakeup, false);
     }
 
     // return_cfs_rq_runtime(): a group above `t` with nothing left queued on `cpu` gives back
@@ -1347,15 +1336,24 @@ private:
             attachToGroupCpu(t, cpu);  // (moved there already: ttwu() and migrations move it first)
             joinGroup(t, cpu);
         }
+        joinQueue(t, cpu, how, false);
+        // a CPU running a script is on its way through schedule(), not asleep in idle
+        runOrPreempt(cpu, t, s_.opt.idleExitNs > 0 && how == Place::Wakeup && !inScript_[static_cast<size_t>(cpu)], sliceUsed,
+                     how == Place::Wakeup, wakerCpu);
+    }
+
+    // enqueue_entity() once `t` (curr brought up to date, its group joined) comes to `cpu`: placed,
+    // queued (`delayed`: still asleep, a delayed-dequeue task a balance moved), its weight on
+    // the runqueue, both PELT signals and the runqueue's counts up to date
+    void joinQueue(Task& t, int cpu, Place how, bool delayed) {
+        Cpu& r = rq(cpu);
         placeEntity(s_, r, t, how);
-        queueEntity(s_, r, t);
+        if (delayed) delayDequeue(s_, r, t);
+        else queueEntity(s_, r, t);
         r.loadWeight += t.weight;
         updateTaskPelt(t);
         updateCpuPelt(cpu);
         syncCpu(cpu);
-        // a CPU running a script is on its way through schedule(), not asleep in idle
-        runOrPreempt(cpu, t, s_.opt.idleExitNs > 0 && how == Place::Wakeup && !inScript_[static_cast<size_t>(cpu)], sliceUsed,
-                     how == Place::Wakeup, wakerCpu);
     }
 
     // update_curr(): curr's progress and vruntime up to now and update_deadline(); true when
