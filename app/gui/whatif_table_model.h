@@ -13,7 +13,9 @@ namespace schedscope::gui {
 class WhatIfTableModel : public QAbstractTableModel {
     Q_OBJECT
 public:
-    enum Column { MetricColumn, OffMeanColumn, OffSdColumn, OnMeanColumn, OnSdColumn, DeltaColumn, ColumnCount };
+    // the change next to the metric it is of: a narrow panel scrolls the means and spreads out
+    // of sight, never the change (last, it was cut at the panel's edge at 1300 px)
+    enum Column { MetricColumn, DeltaColumn, OffMeanColumn, OffSdColumn, OnMeanColumn, OnSdColumn, ColumnCount };
     static constexpr int ValueRole = Qt::UserRole + 1;  // double: the unformatted number
 
     explicit WhatIfTableModel(QObject* parent = nullptr);

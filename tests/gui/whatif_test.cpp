@@ -209,6 +209,9 @@ TEST(WhatIfTableModel, PassesTheModelTesterThroughResets) {
         // 8 against 4 migrations on every seed: no interval, coloured as the model's own difference
         EXPECT_EQ(model.data(model.index(1, WhatIfTableModel::DeltaColumn), Qt::ForegroundRole).value<QColor>(), QColor(0x1b, 0x7a, 0x1b));
         EXPECT_TRUE(model.headerData(WhatIfTableModel::OffMeanColumn, Qt::Horizontal).toString().contains(QStringLiteral("CLS off")));
+        // the change stands next to its metric, where a narrow panel cannot scroll it out of sight
+        EXPECT_EQ(model.headerData(1, Qt::Horizontal).toString(), QStringLiteral("\u0394 on\nvs off"));
+        EXPECT_EQ(model.data(model.index(0, 1)).toString(), QStringLiteral("+25.0%"));
         model.setResult(WhatIfResult{});
         EXPECT_EQ(model.rowCount(), 0);
     }
