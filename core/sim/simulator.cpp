@@ -1781,6 +1781,16 @@ private:
                     migrateTask(id, dst, MigrationCause::Affinity);
                     stillHere = false;
                 }
+            } else if (op.kind == OpKind::Exec) {
+                t.pc++;
+                // sched_exec() (core.c): the fair class's placement with WF_EXEC from the task's
+                // own CPU, whose load counts without it; another CPU has the stopper move it
+                // there (stop_one_cpu(migration_cpu_stop)) before the new program runs
+                const int dst = selectTaskRqFair(s_, t, cpu, cpu, WF_EXEC, nullptr);
+                if (dst != cpu) {
+                    migrateTask(id, dst, MigrationCause::Exec);
+                    stillHere = false;
+                }
             } else {  // Exit
                 t.pc = scriptSize;
             }

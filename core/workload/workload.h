@@ -23,6 +23,8 @@ enum class OpKind {
     Take,         // take an item from work queue `id`, blocking while it is empty (the
                   // condition variable of a thread pool: one Post wakes one taker, FIFO)
     SetAffinity,  // change this task's allowed CPUs to `cpus` (empty: the unpinned CPUs, see sim::SimOptions)
+    Exec,         // execve(): sched_exec() may move the running task to the idlest CPU its
+                  // SD_BALANCE_EXEC domains offer (the stopper moves it), before the new image runs
     Loop,         // jump back to op `to`, `count` times (-1: for ever)
     Exit,         // end the task (also implied after the last op)
 };

@@ -7,6 +7,7 @@
 #include <map>
 #include <optional>
 #include <set>
+#include <string_view>
 #include <nlohmann/json.hpp>
 
 #include "util/input_file.h"
@@ -185,7 +186,7 @@ const OpFields kOpFields[] = {
     {"run_ms", {"jitter"}}, {"run_ns", {"jitter"}},   {"sleep_ms", {"jitter"}}, {"sleep_ns", {"jitter"}},
     {"wait", {}},           {"wake", {"sync"}},       {"fork", {}},             {"barrier", {"parties"}},
     {"post", {"sync"}},     {"take", {}},             {"affinity", {}},         {"loop_to", {"count"}},
-    {"exit", {}},
+    {"exec", {}},           {"exit", {}},
 };
 
 // the op an object is (one of kOpFields' keys, and only one), or an error naming what is wrong
@@ -201,13 +202,14 @@ Result<const OpFields*> opKindOf(const json& o, const std::string& where) {
         const std::string& key = it.key();
         if (key == kind->key || forReaders(key) || listed(kind->with, key)) continue;
         std::string error = where;
-        error += ": a \"" + std::string(kind->key) + "\" op has no field \"";
+        const bool vowel = std::string_view("aeiou").find(kind->key[0]) != std::string_view::npos;
+        error += std::string(vowel ? ": an \"" : ": a \"") + kind->key + "\" op has no field \"";
         error += key + "\"";
         if (kind->with.size() > 0) error += " (it takes " + joined(kind->with) + ")";
         return Error{error};
     }
     // "wait": true and "exit": true say the op; false would say the opposite of what it does
-    for (const char* flag : {"wait", "exit"})
+    for (const char* flag : {"wait", "exec", "exit"})
         if (kind->key == std::string(flag) && o[flag] != true) return Error{where + ": \"" + flag + "\" must be true"};
     return kind;
 }
@@ -541,6 +543,8 @@ Result<Workload> parse(const std::string& text, const std::string& origin, int c
                     return Error{ow + ": the loop back to op " + std::to_string(op.to) + " runs " + std::to_string(op.count) +
                                  " times through ops that take no time, at one instant (at most " +
                                  std::to_string(kMaxInstantLoops) + ")"};
+            } else if (o.contains("exec")) {
+                op.kind = OpKind::Exec;
             } else if (o.contains("exit")) {
                 op.kind = OpKind::Exit;
             } else {

@@ -43,6 +43,7 @@ json opJson(const Op& op, int cpuCount) {
         o["loop_to"] = op.to;
         if (op.count >= 0) o["count"] = op.count;
         break;
+    case OpKind::Exec: o["exec"] = true; break;
     case OpKind::Exit: o["exit"] = true; break;
     }
     if ((op.kind == OpKind::Run || op.kind == OpKind::Sleep) && op.jitter > 0) o["jitter"] = op.jitter;
