@@ -43,7 +43,7 @@ constexpr double kGBsPerShare = 12.0;
 
 struct Action {
     uint64_t ts;
-    OpKind kind;  // Wake, Fork or SetAffinity
+    OpKind kind;  // Wake, Fork, SetAffinity or Exec
     int target = -1;
     CpuSet cpus;  // SetAffinity; empty = every CPU
 };
@@ -185,12 +185,16 @@ Result<DerivedWorkload> deriveWorkload(const tracing::EventStore& store, const T
     };
     std::vector<Fork> forks;
     std::unordered_map<int32_t, uint64_t> exits;
+    std::vector<std::pair<uint64_t, int32_t>> execs;  // sched_process_exec: when, which thread
     std::unordered_map<int32_t, int> prio;
     std::unordered_map<int32_t, int> interruptWakes;  // per woken task, in the window (wakerOf() gives none)
     store.forEach([&](const tracing::SchedEvent& e) {
         switch (e.kind) {
             case EventKind::ProcessFork: forks.push_back({e.ts, e.pid, e.pid2}); break;
             case EventKind::ProcessExit: exits[e.pid] = e.ts; break;
+            // old_pid: the thread that called execve() (a thread other than the leader takes
+            // the leader's pid as it execs)
+            case EventKind::ProcessExec: execs.emplace_back(e.ts, e.pid2 >= 0 ? e.pid2 : e.pid); break;
             case EventKind::Waking:
             case EventKind::WakeupNew:
                 if (e.byInterrupt && e.ts >= ws && e.ts < we) ++interruptWakes[e.pid];
@@ -296,10 +300,24 @@ Result<DerivedWorkload> deriveWorkload(const tracing::EventStore& store, const T
     std::unordered_map<int32_t, std::vector<uint64_t>> affinityMoves;
     int seenWhereLost = 0;  // moves a lossy trace's switches show, its sched_migrate_task lost
     const bool switchesOnly = tracing::migrationSource(store).starts_with("sched_switch");
+    std::unordered_map<int32_t, std::vector<uint64_t>> execMoves;
     for (const auto& m : tracing::inferMigrations(store)) {
         if (m.ts <= ws || m.ts >= we || keptIdx(m.pid) < 0) continue;
         if (m.cause == tracing::MigrationCause::Affinity) affinityMoves[m.pid].push_back(m.ts);
+        if (m.cause == tracing::MigrationCause::Exec) execMoves[m.pid].push_back(m.ts);
         seenWhereLost += m.seenInSwitches && !switchesOnly;
+    }
+
+    // ---- execve() of kept tasks in the window: sched_exec() placed them (and may have moved
+    // them) before the new program ran. The decision is where the stopper moved the task, if it
+    // did, which is before sched_process_exec (the new image loads in between); else at the event.
+    for (const auto& [ts, pid] : execs) {
+        if (ts < ws || ts >= we || keptIdx(pid) < 0) continue;
+        uint64_t at = ts;
+        for (uint64_t moved : execMoves[pid])
+            if (moved <= ts && ts - moved <= tracing::kExecAfterStopperNs) at = moved;
+        builds[pid].actions.push_back({at, OpKind::Exec, -1, {}});
+        ++out.execs;
     }
 
     // A CPU without a single event was most likely not traced (trace-cmd record -M): its lane
@@ -422,7 +440,7 @@ Result<DerivedWorkload> deriveWorkload(const tracing::EventStore& store, const T
             Op op;
             op.kind = a.kind;
             if (a.kind == OpKind::SetAffinity) op.cpus = a.cpus;
-            else op.targets = {a.target};
+            else if (a.kind != OpKind::Exec) op.targets = {a.target};
             script.push_back(std::move(op));
             lastWake = a.kind == OpKind::Wake ? script.size() - 1 : SIZE_MAX;
         };

@@ -99,6 +99,7 @@ struct DerivedWorkload {
     std::vector<DerivedTask> tasks;  // same order as workload.tasks
     std::vector<WakeEdge> edges;     // waker -> wakee, by (waker, wakee)
     int multiWakeOps = 0;            // Wake ops with more than one target (1:N)
+    int execs = 0;                   // Exec ops: execve() calls of kept tasks in the window
     uint64_t traceStartNs = 0;                    // the trace's first event
     uint64_t windowStartNs = 0, windowEndNs = 0;  // absolute trace timestamps
     int cpuCount = 0;

@@ -155,7 +155,8 @@ ReplayMetrics measureRecording(const tracing::EventStore& store, const TraceTime
         const auto& iv = intervals[k];
         const auto& nx = intervals[k + 1];
         if (iv.phase != tracing::TaskPhase::Runnable || nx.pid != iv.pid || nx.phase != tracing::TaskPhase::Running) continue;
-        if (nx.startUnseen) continue;  // its switch in was lost: the wait has no known end
+        // its switch in was lost: the wait has no known end; runnable at the trace's start: no known start
+        if (nx.startUnseen || iv.startUnseen) continue;
         if (iv.end < ws || iv.end > we || idx(iv.pid) < 0) continue;
         m.waitLatency.add(static_cast<int64_t>(iv.end - iv.start));
     }

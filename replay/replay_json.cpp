@@ -124,6 +124,7 @@ json replayResultToJson(const ReplayResult& r, const std::string& trace, bool ti
     j["derived"] = {{"tasks", tasks},
                     {"edges", edges},
                     {"multi_wake_ops", d.multiWakeOps},
+                    {"execs", d.execs},
                     {"dropped_tasks", d.droppedTasks},
                     {"cpus", d.cpuCount}};
     j["recorded"] = metricsToJson(r.recorded, d);

@@ -25,13 +25,19 @@ int32_t wakerOf(const SchedEvent& e, int32_t current) {
     return current;
 }
 
+uint64_t cpuKnownFrom(const EventStore& store, int cpu) {
+    const bool lossy = store.anomaly(Anomaly::LostEvents) > 0 || store.anomaly(Anomaly::LostUnknown) > 0;
+    if (!lossy || cpu < 0 || cpu >= store.cpuCount() || store.cpuSize(cpu) == 0) return store.firstTs();
+    return store.tsAt(cpu, 0);
+}
+
 std::vector<std::vector<RunSlice>> computeRunSlices(const EventStore& store) {
     std::vector<std::vector<RunSlice>> out(static_cast<size_t>(store.cpuCount()));
     for (int c = 0; c < store.cpuCount(); ++c) {
         auto& slices = out[static_cast<size_t>(c)];
         const size_t n = store.cpuSize(c);
         if (n == 0) continue;
-        uint64_t start = store.tsAt(c, 0);
+        uint64_t start = cpuKnownFrom(store, c);
         int32_t cur = -1;
         for (size_t i = 0; i < n; ++i) {
             if (store.kindAt(c, i) != EventKind::Switch) continue;
@@ -116,8 +122,31 @@ std::vector<TaskInterval> computeTaskIntervals(const EventStore& store) {
         transition(context, TaskPhase::Running, ts, cpu, -1, 0);
         it->second.iv.startUnseen = true;
     };
+    // A task's first event is a switch: it was on the CPU before it (see the header).
+    auto neverSeen = [&](int32_t pid) {
+        auto it = open.find(pid);
+        return it == open.end() || (!it->second.open && it->second.iv.pid < 0);
+    };
+    std::vector<char> switched(static_cast<size_t>(store.cpuCount()), 0);  // a switch seen on the CPU
+    auto thereBefore = [&](int32_t pid, TaskPhase phase, const SchedEvent& e) {
+        if (pid <= 0 || !neverSeen(pid)) return;
+        // (a prev the CPU's earlier switches did not put there: its switch in was lost, and
+        // when it began is anyone's guess)
+        if (phase == TaskPhase::Running && switched[static_cast<size_t>(e.cpu)]) return;
+        const uint64_t from = cpuKnownFrom(store, e.cpu);
+        if (from >= e.ts) return;
+        TaskInterval iv{pid, phase, from, e.ts, e.cpu, -1, 0};
+        iv.startUnseen = true;
+        out.push_back(iv);
+        open[pid].iv.pid = pid;  // seen now
+    };
     store.forEach([&](const SchedEvent& e) {
         if (e.kind == EventKind::Switch) {
+            if (e.cpu >= 0 && static_cast<size_t>(e.cpu) < switched.size()) {
+                thereBefore(e.pid, TaskPhase::Running, e);
+                thereBefore(e.pid2, TaskPhase::Runnable, e);
+                switched[static_cast<size_t>(e.cpu)] = 1;
+            }
             endStaleRunning(e.cpu, e.pid, e.ts);
             runningUnseen(e.cpu, e.pid, e.ts);
         } else if ((e.kind == EventKind::Waking || e.kind == EventKind::WakeupNew) && e.waker >= 0) {

@@ -8,8 +8,14 @@
 
 namespace schedscope::tracing {
 
+// Since when the trace shows what `cpu` ran: its first switch's prev ran from then. The
+// recording starts every CPU at once, and a CPU makes no sched event while it runs one task
+// or sits idle, so that is the trace's first timestamp. Where the trace lost events a CPU's
+// earliest ones may be gone (an overwritten ring buffer): then only from its own first event.
+uint64_t cpuKnownFrom(const EventStore& store, int cpu);
+
 // A task on a CPU between the switch that put it there and the switch that took it off.
-// Slices open at the trace's start (the first switch's prev) begin at the CPU's first event;
+// Slices open at the trace's start (the first switch's prev) begin at cpuKnownFrom();
 // slices still open at the end stop at the trace's last timestamp.
 struct RunSlice {
     uint64_t start = 0;
@@ -39,11 +45,17 @@ struct TaskInterval {
     uint64_t wokenAt = 0;
     // Running: its switch in was lost (the task showed up running, as a switch's prev or the
     // task that ran a sched_waking, while it was runnable), so it began no later than `start`
-    // and the wait before it has no known end: waits leave it out.
+    // and the wait before it has no known end: waits leave it out. Running or runnable at the
+    // trace's start: it began before `start` (a wait that ends it has no known start either).
     bool startUnseen = false;
 };
 // All intervals, ordered by (pid, start) and, for equal starts, in time order (a zero-length
 // runnable interval comes before what follows it). pid 0 (idle) is left out.
+//
+// A task whose first event is a switch was there before it: as the prev of its CPU's first
+// switch it ran there since cpuKnownFrom(); as a switch's next, with no wakeup before, it was
+// runnable since cpuKnownFrom(). Those intervals are startUnseen: their start is the trace's,
+// not the task's.
 //
 // A wakeup that races the wakee's way to sleep: try_to_wake_up() finds the task still on its
 // CPU, its sleeping state already set, so sched_waking is recorded while the task still runs

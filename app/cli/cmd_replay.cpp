@@ -151,9 +151,9 @@ void printUnfinished(const ReplayRun& run, const DerivedWorkload& derived) {
 
 void printReplayText(const ReplayResult& r, const std::string& trace) {
     const auto& d = r.derived;
-    std::printf("replay of %s: window %.3f s, %zu tasks (%d dropped), %zu wake edges, %d 1:N wakeups\n", trace.c_str(),
-                static_cast<double>(d.windowEndNs - d.windowStartNs) / 1e9, d.tasks.size(), d.droppedTasks,
-                d.edges.size(), d.multiWakeOps);
+    std::printf("replay of %s: window %.3f s, %zu tasks (%d dropped), %zu wake edges, %d 1:N wakeups, %d exec%s\n",
+                trace.c_str(), static_cast<double>(d.windowEndNs - d.windowStartNs) / 1e9, d.tasks.size(),
+                d.droppedTasks, d.edges.size(), d.multiWakeOps, d.execs, d.execs == 1 ? "" : "s");
     auto describe = [](const ReplayRun& run) {
         const KernelProfile& profile = run.config.profile ? *run.config.profile : defaultProfile();
         // named only when --delay-dequeue, --ni-random or --wake-wide changed it from the profile's

@@ -99,9 +99,10 @@ std::shared_ptr<const TraceAnalysis> analyzeTrace(std::shared_ptr<const tracing:
             TaskSummary& t = tasks[iv.pid];
             t.pid = iv.pid;
             if (iv.phase == tracing::TaskPhase::Running) t.cpuNs += iv.end - iv.start;
-            else if (iv.phase == tracing::TaskPhase::Runnable && i + 1 < intervals.size() &&
+            // (runnable at the trace's start: no known start of the wait; a lost switch in: no known end)
+            else if (iv.phase == tracing::TaskPhase::Runnable && !iv.startUnseen && i + 1 < intervals.size() &&
                      intervals[i + 1].pid == iv.pid && intervals[i + 1].phase == tracing::TaskPhase::Running &&
-                     !intervals[i + 1].startUnseen) {  // (a lost switch in: no known end of the wait)
+                     !intervals[i + 1].startUnseen) {
                 waits[iv.pid].push_back(iv.end - iv.start);
                 a->waitLatencies.push_back(iv.end - iv.start);
             }
