@@ -161,8 +161,8 @@ private:
         sd.numaDistance = tl.numaDistance;
         sd.minInterval = weight;
         sd.maxInterval = 2 * weight;
-        sd.busyFactor = 16;
-        sd.imbalancePct = 117;
+        sd.busyFactor = profile_.busyFactor;
+        sd.imbalancePct = profile_.defaultImbalancePct;
         sd.cacheNiceTries = 0;
         sd.flags = SD_BALANCE_NEWIDLE | SD_BALANCE_EXEC | SD_BALANCE_FORK | SD_WAKE_AFFINE | SD_PREFER_SIBLING |
                    tl.sdFlags;

@@ -55,6 +55,8 @@ const std::vector<KernelChange>& kernelChanges() {
              p.asymWakeup = AsymWakeup::IdleCapacityFirst;
          }},
         // "sched/fair: Reduce cases for active balance": only for migrate_task imbalances;
+        // "sched/fair: Reduce minimal imbalance threshold", "sched/fair: Reduce busy load balance
+        // interval", "sched/fair: Minimize concurrent LBs between domain level";
         // "sched/topology: Use prebuilt SD flag degeneration mask" (sd_flags.h); "sched/topology:
         // Propagate SD_ASYM_CPUCAPACITY upwards"
         {{5, 10},
@@ -62,6 +64,9 @@ const std::vector<KernelChange>& kernelChanges() {
              p.legacyActiveBalance = false;
              p.legacyDegenerateMasks = false;
              p.smtNeverCacheHot = true;  // "sched/fair: ignore cache hotness for SMT migration"
+             p.defaultImbalancePct = 117;
+             p.busyFactor = 16;
+             p.busyIntervalLessAJiffy = true;
              p.asymCapacity = AsymCapacityRule::FromLevel;
              p.asymWakeup = AsymWakeup::FitsFirst;  // "sched/fair: Prefer prev cpu in asymmetric wakeup path"
          }},

@@ -91,6 +91,15 @@ struct KernelProfile {
     bool placeRelDeadline = false;     // PLACE_REL_DEADLINE: a migration keeps the virtual deadline, since 6.12
     bool migrateEligibleFirst = false; // can_migrate_task() keeps ineligible tasks until a failure, since 6.14
     bool smtNeverCacheHot = false;     // task_hot(): no task is cache hot to an SMT sibling, since 5.10
+    // sd_init(): a domain's imbalance_pct where no SMT or LLC rule sets it, 125 (117 since 5.10,
+    // "sched/fair: Reduce minimal imbalance threshold"), and its busy_factor, 32 (16 since 5.10,
+    // "sched/fair: Reduce busy load balance interval")
+    unsigned defaultImbalancePct = 125;
+    unsigned busyFactor = 32;
+    // get_sd_balance_interval(): a busy CPU's interval one jiffy short, so a domain's busy
+    // balances do not fall on its children's ticks, since 5.10 ("sched/fair: Minimize concurrent
+    // LBs between domain level")
+    bool busyIntervalLessAJiffy = false;
     bool utilShrBound = false;         // detach_tasks(): migrate_util relaxes its bound as balances fail, since 6.8
     double baseSliceMs = 0.75;         // sysctl_sched_base_slice: 0.75 ms, 0.70 ms since 6.15
     bool newidleCostGate = false;      // newidle gated by max_newidle_lb_cost, not migration cost, since 5.16

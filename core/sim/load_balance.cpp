@@ -18,17 +18,15 @@ void setBalanceInterval(const SimState& s, DomainState& ds, double ms) {
     ds.balanceIntervalMs = ms;
     const int64_t j = s.jiffyNs();
     const int64_t maxJ = std::max<int64_t>(1, static_cast<int64_t>(s.opt.hz) * s.onlineCount / 10);
-    // msecs_to_jiffies() rounds up; clamped to 1 .. max_load_balance_interval. (5.10+ takes a
-    // jiffy off a busy CPU's interval, so that a domain's busy balances do not fall on its
-    // children's ticks; not modelled: with it job-in-cgroups.dat, a 2-CPU recording with one
-    // domain, replays 20% late instead of 7% under every 6.18+ profile, which says something
-    // it interacts with is off, not that it helps)
-    auto intervalNs = [&](double intervalMs) {
-        const auto jiffies = static_cast<int64_t>(std::ceil(intervalMs * 1e6 / static_cast<double>(j) - 1e-9));
-        return std::clamp<int64_t>(jiffies, 1, maxJ) * j;
+    // msecs_to_jiffies() rounds up; a busy interval is busy_factor times as long, one jiffy
+    // short since 5.10 (so that a domain's busy balances do not fall on its children's ticks);
+    // clamped to 1 .. max_load_balance_interval
+    auto jiffiesOf = [&](double intervalMs) {
+        return static_cast<int64_t>(std::ceil(intervalMs * 1e6 / static_cast<double>(j) - 1e-9));
     };
-    ds.idleIntervalNs = intervalNs(ms);
-    ds.busyIntervalNs = intervalNs(ms * 16);  // busy_factor
+    ds.idleIntervalNs = std::clamp<int64_t>(jiffiesOf(ms), 1, maxJ) * j;
+    const int64_t busy = jiffiesOf(ms * ds.busyFactor) - (s.feat.busyIntervalLessAJiffy ? 1 : 0);
+    ds.busyIntervalNs = std::clamp<int64_t>(busy, 1, maxJ) * j;
 }
 
 namespace {

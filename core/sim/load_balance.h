@@ -82,7 +82,8 @@ bool shouldWeBalance(SimState& s, const LbEnv& env);
 int loadBalance(SimState& s, SchedOps& ops, int cpu, int sdIndex, BalanceIdle idle, MigrationCause cause,
                 bool weBalance = false);
 // sd->balance_interval = `ms`, with the idle and busy intervals get_sd_balance_interval() makes
-// of it (in ns, rounded to jiffies, busy_factor 16, capped at HZ x CPUs / 10 jiffies)
+// of it (in ns, rounded to jiffies, busy_factor times as long and, 5.10+, one jiffy short when busy,
+// capped at HZ x CPUs / 10 jiffies)
 void setBalanceInterval(const SimState& s, DomainState& ds, double ms);
 // rebalance_domains(): every domain of `cpu` whose interval elapsed
 void rebalanceDomains(SimState& s, SchedOps& ops, int cpu, BalanceIdle idle, MigrationCause cause);

@@ -16,6 +16,7 @@ SimFeatures featuresFor(const KernelProfile& p) {
     f.placeRelDeadline = p.placeRelDeadline;
     f.migrateEligibleFirst = p.migrateEligibleFirst;
     f.smtNeverCacheHot = p.smtNeverCacheHot;
+    f.busyIntervalLessAJiffy = p.busyIntervalLessAJiffy;
     f.utilShrBound = p.utilShrBound;
     f.baseSliceNs = p.baseSliceMs * 1e6;
     f.newidleRandom = p.newidleRandom;

@@ -41,6 +41,8 @@ struct SimFeatures {
     bool migrateEligibleFirst = false;
     // task_hot() (5.10+): SMT siblings share their caches, so no task is hot to one
     bool smtNeverCacheHot = true;
+    // get_sd_balance_interval() (5.10+): a busy CPU's interval is one jiffy short
+    bool busyIntervalLessAJiffy = true;
     // detach_tasks() (6.8+): a migrate_util balance that failed takes a task of up to
     // 2^nr_balance_failed times the imbalance, as migrate_load does
     bool utilShrBound = true;

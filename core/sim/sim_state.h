@@ -144,6 +144,7 @@ struct alignas(64) DomainState {
     // their weight, pulled a task; newidle_ratio out of 1024
     unsigned newidleCall = 512, newidleSuccess = 256, newidleRatio = 512;
     bool balancesNewidle = false;  // sd->flags & SD_BALANCE_NEWIDLE
+    uint8_t busyFactor = 16;       // sd->busy_factor (32 before 5.10)
     unsigned nrBalanceFailed = 0;
     int64_t lastDecayNs = 0;        // sd->last_decay_max_lb_cost
     int64_t newidleStamp = 0;  // sd->newidle_stamp (7.1's NI_RATE): sd_init() sets it, at the start

@@ -2013,6 +2013,7 @@ Result<std::unique_ptr<SimState>> makeSimState(const Topology& topo, const Domai
         r.dom.resize(doms.size());
         for (size_t i = 0; i < doms.size(); ++i) {
             DomainState& ds = r.dom[i];
+            ds.busyFactor = static_cast<uint8_t>(std::clamp(doms[i].busyFactor, 1u, 255u));
             setBalanceInterval(*s, ds, std::max(1u, doms[i].minInterval));
             ds.newidlePassCostNs = 250.0 * doms[i].span.count();
             ds.balancesNewidle = (doms[i].flags & SD_BALANCE_NEWIDLE) != 0;

@@ -464,17 +464,31 @@ TEST(SelectTaskRq, AForkedTaskRecentlyUsedItsParentsCpu) {
 }
 
 // get_sd_balance_interval(): msecs_to_jiffies() rounds up (HZ 250: 5 ms is 2 jiffies, not 1),
-// and a busy CPU's interval is busy_factor (16) times as long.
+// and a busy CPU's interval is busy_factor times as long: 16, one jiffy short since 5.10 (80 ms
+// is 20 jiffies, 19 of them); 32 and whole before (4.14: 160 ms, 40 jiffies).
 TEST(BalanceInterval, MillisecondsRoundUpToJiffies) {
     Fixture f(kunpeng920_24(), "linux-6.18", true, 1);
-    DomainState ds;
+    DomainState ds = f.s->cpus[0].dom[1];
+    EXPECT_EQ(ds.busyFactor, 16);
     setBalanceInterval(*f.s, ds, 5);
     EXPECT_EQ(ds.idleIntervalNs, 8000000);
-    EXPECT_EQ(ds.busyIntervalNs, 80000000);
+    EXPECT_EQ(ds.busyIntervalNs, 76000000);
     setBalanceInterval(*f.s, ds, 4);
     EXPECT_EQ(ds.idleIntervalNs, 4000000);
     setBalanceInterval(*f.s, ds, 1);
     EXPECT_EQ(ds.idleIntervalNs, 4000000) << "at least a jiffy";
+    EXPECT_EQ(ds.busyIntervalNs, 12000000) << "16 ms is 4 jiffies, less one";
+    // sd_init(): a NUMA domain takes the default imbalance_pct, 117 since 5.10 (125 before)
+    EXPECT_EQ(f.tree.domainsOf(0).back().imbalancePct, 117u);
+
+    Fixture old(kunpeng920_24(), "linux-4.14", true, 1);
+    DomainState before = old.s->cpus[0].dom[1];
+    EXPECT_EQ(before.busyFactor, 32);
+    setBalanceInterval(*old.s, before, 5);
+    EXPECT_EQ(before.idleIntervalNs, 8000000);
+    EXPECT_EQ(before.busyIntervalNs, 160000000);
+    EXPECT_EQ(old.tree.domainsOf(0).back().imbalancePct, 125u);
+    EXPECT_EQ(old.tree.domainsOf(0).back().busyFactor, 32u);
 }
 
 // A CPU that is not its group's balancer (should_we_balance()) leaves sched_balance_rq() through
