@@ -78,6 +78,10 @@ void unqueueEntity(SimState& s, Cpu& rq, const Task& t);
 void reweightEntity(SimState& s, Cpu& rq, Task& t, double weight);
 // when a queued task joined its queue, against the others queued there (earlier: smaller)
 uint64_t enqueueOrder(const SimState& s, int id);
+// list_add()/list_move() of the task to the head of rq->cfs_tasks, an MRU list: at its enqueue
+// (account_entity_enqueue()), when picked (set_next_task_fair()) and when detach_tasks() passes
+// it over; the balancer tries the least recent first.
+inline void toCfsTasksHead(SimState& s, Task& t) { t.cfsTasksStamp = ++s.cfsTasksClock; }
 // update_min_vruntime()
 void updateMinVruntime(SimState& s, Cpu& rq);
 // mirrors update_curr() in kernel/sched/fair.c: charge `deltaNs` of execution to the task.

@@ -117,11 +117,11 @@ bool busierOfSameType(const SimFeatures& feat, const SgStats& sgs, const SgStats
 }
 
 namespace {
-// rq->cfs_tasks walked from its tail: the least recently run first (the earlier enqueued of two
-// that ran last at the same time), the running task last (it is on the list too), at most
-// `limit` of them: detach_tasks() looks at no more than sysctl_sched_nr_migrate, and sorting a
-// queue of hundreds for each pass was most of a large hackbench run. Delayed-dequeue tasks are
-// on it (only their dequeue takes them off): can_migrate_task() moves one for migrate_load only.
+// rq->cfs_tasks walked from its tail: the least recently enqueued, picked or passed over first
+// (Task::cfsTasksStamp), the running task where its pick put it, at most `limit` of them:
+// detach_tasks() looks at no more than sysctl_sched_nr_migrate, and sorting a queue of hundreds
+// for each pass was most of a large hackbench run. Delayed-dequeue tasks are on it (only their
+// dequeue takes them off): can_migrate_task() moves one for migrate_load only.
 class CfsTasks {
 public:
     CfsTasks(SimState& s, const Cpu& rq, size_t limit) : s_(s) {
@@ -140,18 +140,15 @@ private:
         std::vector<int>& tasks = *tasks_;
         tasks.clear();
         tasks.assign(rq.queued.begin(), rq.queued.end());
-        auto leastRecent = [&](int a, int b) {
-            const int64_t ra = s_.tasks[static_cast<size_t>(a)].lastRan, rb = s_.tasks[static_cast<size_t>(b)].lastRan;
-            return ra < rb || (ra == rb && enqueueOrder(s_, a) < enqueueOrder(s_, b));
+        if (rq.curr >= 0) tasks.push_back(rq.curr);
+        auto fromTail = [&](int a, int b) {
+            return s_.tasks[static_cast<size_t>(a)].cfsTasksStamp < s_.tasks[static_cast<size_t>(b)].cfsTasksStamp;
         };
         if (tasks.size() > limit) {
-            std::nth_element(tasks.begin(), tasks.begin() + static_cast<std::ptrdiff_t>(limit), tasks.end(), leastRecent);
+            std::nth_element(tasks.begin(), tasks.begin() + static_cast<std::ptrdiff_t>(limit), tasks.end(), fromTail);
             tasks.resize(limit);
-            std::sort(tasks.begin(), tasks.end(), leastRecent);
-            return;  // the running task is past the limit
         }
-        std::sort(tasks.begin(), tasks.end(), leastRecent);
-        if (rq.curr >= 0) tasks.push_back(rq.curr);
+        std::sort(tasks.begin(), tasks.end(), fromTail);
     }
 
     SimState& s_;
@@ -175,29 +172,37 @@ int detachTasks(SimState& s, SchedOps& ops, LbEnv& env, MigrationCause cause) {
         if (env.idle != BalanceIdle::NotIdle && src.nrQueued() <= 1) break;
         if (++loops > loopMax) break;
         Task& p = s.tasks[static_cast<size_t>(id)];
-        if (!canMigrateTask(s, env, p)) continue;
+        if (!canMigrateTask(s, env, p)) {
+            toCfsTasksHead(s, p);  // next: list_move() to the head
+            continue;
+        }
+        bool take = true;
         switch (env.type) {
         case MigrationType::Load: {
             const double load = std::max(1.0, s.taskLoad(id));
             const unsigned shift = std::min(ds.nrBalanceFailed, 30u);
-            if (load / static_cast<double>(1u << shift) > env.imbalance) continue;  // shr_bound()
-            env.imbalance -= load;
+            take = load / static_cast<double>(1u << shift) <= env.imbalance;  // shr_bound()
+            if (take) env.imbalance -= load;
             break;
         }
         case MigrationType::Util: {
             const double util = s.taskUtil(id);
             const unsigned shift = s.feat.utilShrBound ? std::min(ds.nrBalanceFailed, 30u) : 0u;
-            if (util / static_cast<double>(1u << shift) > env.imbalance) continue;  // shr_bound()
-            env.imbalance -= util;
+            take = util / static_cast<double>(1u << shift) <= env.imbalance;  // shr_bound()
+            if (take) env.imbalance -= util;
             break;
         }
         case MigrationType::Task:
             env.imbalance -= 1;
             break;
         case MigrationType::Misfit:
-            if (taskFitsCpu(s, p, env.srcCpu)) continue;  // not the misfit
-            env.imbalance = 0;
+            take = !taskFitsCpu(s, p, env.srcCpu);  // else not the misfit
+            if (take) env.imbalance = 0;
             break;
+        }
+        if (!take) {
+            toCfsTasksHead(s, p);
+            continue;
         }
         ops.migrateTask(id, env.dstCpu, cause);
         env.srcPreferredRunning = -1;  // the source changed

@@ -80,6 +80,9 @@ struct alignas(64) Task {
     double pickedDeadline = -1;
     double prevSumExec = 0;
     int64_t lastRan = 0;      // se.exec_start when not running: cache hotness
+    // its place on rq->cfs_tasks, which the balancer walks from the tail: the higher, the nearer
+    // the head (set at enqueue, at a pick and when detach_tasks() passes it over; fair_rq.h)
+    uint64_t cfsTasksStamp = 0;
     int64_t enqueuedAt = -1;  // became runnable and not yet picked
     // the script interpreter's place (runScript() reads it at every burst's end, with the
     // fields above that block() writes)
@@ -276,6 +279,7 @@ struct SimState {
     std::vector<TaskGroupState> groups;  // the workload's task groups (Task::group), one entry per CPU each
     EntityTree::Pool entityNodes;  // per task: its node in the timeline of the runqueue it is queued on
     uint64_t enqueueSeq = 0;       // enqueues so far: the timelines' tie-break
+    uint64_t cfsTasksClock = 0;    // the last Task::cfsTasksStamp given
     std::vector<Cpu> cpus;
     std::vector<CpuInfo> info;
     std::vector<LlcShared> llcShared;  // indexed by the LLC's first CPU (CpuInfo::llc)

@@ -1347,6 +1347,7 @@ private:
     // the runqueue, both PELT signals and the runqueue's counts up to date
     void joinQueue(Task& t, int cpu, Place how, bool delayed) {
         Cpu& r = rq(cpu);
+        toCfsTasksHead(s_, t);
         placeEntity(s_, r, t, how);
         if (delayed) delayDequeue(s_, r, t);
         else queueEntity(s_, r, t);
@@ -1467,7 +1468,10 @@ private:
                     }
                     w.task = -1;
                 }
-                if (!samePick) clearBuddies(r, next);  // set_next_entity()
+                if (!samePick) {
+                    clearBuddies(r, next);  // set_next_entity()
+                    toCfsTasksHead(s_, t);  // set_next_task_fair()
+                }
                 unqueueEntity(s_, r, t);
                 t.state = TaskState::Running;
                 if (!samePick) {

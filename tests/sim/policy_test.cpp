@@ -434,6 +434,40 @@ TEST(DetachTasks, MigrateUtilRelaxesItsBoundAsBalancesFail) {
     }
 }
 
+// detach_tasks() walks rq->cfs_tasks from its tail, and the kernel keeps that list in MRU order
+// (a task goes to its head when enqueued, when picked and when a balance passes it over): a task
+// woken last is tried last, however long ago it ran. One that cannot move goes to the head.
+TEST(DetachTasks, TriesTheLeastRecentlyQueuedOrPickedFirst) {
+    for (const bool pinSecond : {false, true}) {
+        Fixture f(kunpeng920_24(), "linux-6.18", true, 4);
+        f.place(0, 0);  // running
+        for (int id : {1, 2, 3}) f.place(id, 0);
+        // task 1 ran longest ago but was woken last; 2 was queued before 3
+        const int64_t ranAt[] = {0, 100, 200, 300};
+        const uint64_t stamp[] = {4, 3, 1, 2};
+        for (int id = 0; id < 4; ++id) {
+            f.s->tasks[static_cast<size_t>(id)].lastRan = ranAt[id];
+            f.s->tasks[static_cast<size_t>(id)].cfsTasksStamp = stamp[id];
+        }
+        f.s->cfsTasksClock = 4;
+        if (pinSecond) f.s->tasks[2].setAllowed(CpuSet::single(0), f.s->onlineCount);
+        LbEnv env;
+        env.dstCpu = 8;
+        env.sd = domainIndex(f.tree, 8, "MC");
+        env.srcCpu = 0;
+        env.idle = BalanceIdle::NotIdle;
+        env.type = MigrationType::Task;
+        env.imbalance = 1;
+        NullOps ops;
+        ASSERT_EQ(detachTasks(*f.s, ops, env, MigrationCause::LbPeriodic), 1);
+        ASSERT_EQ(ops.moved.size(), 1u);
+        EXPECT_EQ(ops.moved[0].first, pinSecond ? 3 : 2) << "the tail of cfs_tasks, not the task that ran longest ago";
+        if (pinSecond) {
+            EXPECT_EQ(f.s->tasks[2].cfsTasksStamp, 5u) << "passed over: moved to the head";
+        }
+    }
+}
+
 // wake_up_new_task(): a forked task's recent_used_cpu is the CPU it was forked on, whatever CPU
 // fork balancing then gives it (its first wakeup's select_idle_sibling() may try that CPU)
 TEST(SelectTaskRq, AForkedTaskRecentlyUsedItsParentsCpu) {
