@@ -166,7 +166,7 @@ int detachTasks(SimState& s, SchedOps& ops, LbEnv& env, MigrationCause cause) {
     const CfsTasks cand(s, src, static_cast<size_t>(loopMax));
     env.srcPreferredRunning = -1;
     env.keepSrcPreferredRunning = true;
-    const DomainState& ds = rqOf(s, env.dstCpu).dom[static_cast<size_t>(env.sd)];
+    const DomainState& ds = rqOf(s, env.sdOwner()).dom[static_cast<size_t>(env.sd)];
     int loops = 0, moved = 0;
     for (int id : cand) {
         if (env.idle != BalanceIdle::NotIdle && src.nrQueued() <= 1) break;
@@ -598,27 +598,29 @@ bool canMigrateTask(SimState& s, LbEnv& env, const Task& p) {
     if (s.feat.migrateEligibleFirst && s.feat.fairClass == FairClass::Eevdf) {
         const Cpu& dst = s.cpus[static_cast<size_t>(env.dstCpu)];
         const bool dstQueued = dst.curr >= 0 || !dst.queued.empty();
-        const int failed = s.cpus[static_cast<size_t>(env.dstCpu)].dom[static_cast<size_t>(env.sd)].nrBalanceFailed;
+        const int failed = s.cpus[static_cast<size_t>(env.sdOwner())].dom[static_cast<size_t>(env.sd)].nrBalanceFailed;
         if (!failed && dstQueued && !entityEligible(s, s.cpus[static_cast<size_t>(p.cpu)], p)) return false;
     }
     if (!p.anyCpu && !p.allowed.test(env.dstCpu)) {
         env.somePinned = true;
         if (env.idle == BalanceIdle::NewlyIdle || env.dstPinned) return false;
-        const SchedGroup& local = dom(s, env.dstCpu, env.sd).groups.front();
-        (local.span & env.candidates()).forEach([&](int c) {
+        // env->dst_grpmask: group_balance_mask() of the local group, which for an overlapping
+        // NUMA group is only the CPUs it is the local group of (not the busiest CPU's node)
+        const SchedGroup& local = dom(s, env.sdOwner(), env.sd).groups.front();
+        ((local.balanceMask.empty() ? local.span : local.balanceMask) & env.candidates()).forEach([&](int c) {
             if (!env.dstPinned && p.allowed.test(c)) { env.dstPinned = true; env.newDstCpu = c; }
         });
         return false;
     }
     env.allPinned = false;
     if (p.state == TaskState::Running) return false;
-    const SchedDomain& sd = dom(s, env.dstCpu, env.sd);
+    const SchedDomain& sd = dom(s, env.sdOwner(), env.sd);
     const int locality = migrateDegradesLocality(s, env, p, sd);
     // else task_hot(): ran within sysctl_sched_migration_cost, and not to an SMT sibling (5.10+)
     const bool smtSibling = s.feat.smtNeverCacheHot && (sd.flags & SD_SHARE_CPUCAPACITY);
     const bool hot = locality >= 0 ? locality == 1
                                    : !smtSibling && static_cast<double>(s.now - p.lastRan) < s.opt.migrationCostNs;
-    const DomainState& ds = s.cpus[static_cast<size_t>(env.dstCpu)].dom[static_cast<size_t>(env.sd)];
+    const DomainState& ds = s.cpus[static_cast<size_t>(env.sdOwner())].dom[static_cast<size_t>(env.sd)];
     return !hot || ds.nrBalanceFailed > sd.cacheNiceTries;
 }
 
@@ -716,7 +718,7 @@ int loadBalance(SimState& s, SchedOps& ops, int cpu, int sdIndex, BalanceIdle id
     DomainState& ds = rqOf(s, cpu).dom[static_cast<size_t>(sdIndex)];
     LbEnv env;
     env.sd = sdIndex;
-    env.dstCpu = cpu;
+    env.dstCpu = env.sdCpu = cpu;
     env.idle = idle;
     env.span = &sd.span;
     env.cpusWhole = s.info[static_cast<size_t>(cpu)].groupSpans[static_cast<size_t>(sdIndex)].spanOnline;
@@ -737,6 +739,17 @@ int loadBalance(SimState& s, SchedOps& ops, int cpu, int sdIndex, BalanceIdle id
         Cpu& src = rqOf(s, busiest);
         if (src.nrQueued() > 1) {
             moved = detachTasks(s, ops, env, cause);
+            // LBF_DST_PINNED: tasks this CPU may not run but another CPU of its group may: the
+            // same source again, for that CPU (goto more_balance), this one out of env->cpus
+            while (env.dstPinned && env.imbalance > 0 && src.nrQueued() > 1) {
+                env.dropCandidate(env.dstCpu);
+                env.dstCpu = env.newDstCpu;
+                env.dstPinned = false;
+                moved += detachTasks(s, ops, env, cause);
+            }
+            // (the rest of the pass balances for this CPU again: a redo's statistics, an
+            // active balance's push)
+            env.dstCpu = cpu;
             if (env.somePinned && env.imbalance > 0 && sdIndex + 1 < nrDomains(s, cpu))
                 parentGroupImbalance(s, cpu, sdIndex) = true;
             if (env.allPinned) {

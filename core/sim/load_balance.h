@@ -22,8 +22,12 @@ public:
 };
 
 struct LbEnv {
-    int sd = 0;  // index into domainsOf(dstCpu)
+    int sd = 0;  // index into domainsOf(sdOwner())
     int dstCpu = 0;
+    // the CPU balancing, whose domain `sd` is: dstCpu, until LBF_DST_PINNED moves the
+    // destination to another CPU of its group (-1: dstCpu)
+    int sdCpu = -1;
+    int sdOwner() const { return sdCpu >= 0 ? sdCpu : dstCpu; }
     int srcCpu = -1;
     BalanceIdle idle = BalanceIdle::Idle;
     double imbalance = 0;

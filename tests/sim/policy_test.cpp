@@ -468,6 +468,31 @@ TEST(DetachTasks, TriesTheLeastRecentlyQueuedOrPickedFirst) {
     }
 }
 
+// load_balance()'s LBF_DST_PINNED: the busiest CPU's queued tasks may not run on the balancing
+// CPU but may on another CPU of its group; the balance takes them there (new_dst_cpu, goto
+// more_balance) instead of giving up. CPU 8 balances its MC domain; CPU 0 runs one task and
+// queues two allowed {0, 9}: they go to CPU 9, the first of CPU 8's cluster they may use.
+TEST(LoadBalance, TasksPinnedAwayFromTheBalancingCpuGoToAnotherOfItsGroup) {
+    Fixture f(kunpeng920_24(), "linux-6.18", true, 3);
+    f.place(0, 0);
+    for (int id : {1, 2}) {
+        CpuSet allowed = CpuSet::single(0);
+        allowed.set(9);
+        f.s->tasks[static_cast<size_t>(id)].setAllowed(allowed, f.s->onlineCount);
+        f.place(id, 0);
+        f.s->tasks[static_cast<size_t>(id)].lastRan = 0;  // not cache hot
+    }
+    const int mc = domainIndex(f.tree, 8, "MC");
+    ASSERT_GE(mc, 0);
+    NullOps ops;
+    loadBalance(*f.s, ops, 8, mc, BalanceIdle::Idle, MigrationCause::LbPeriodic);
+    ASSERT_FALSE(ops.moved.empty()) << "the pinned tasks were left where they are";
+    for (const auto& [task, dst] : ops.moved) {
+        EXPECT_TRUE(task == 1 || task == 2) << task;
+        EXPECT_EQ(dst, 9) << "task " << task;
+    }
+}
+
 // wake_up_new_task(): a forked task's recent_used_cpu is the CPU it was forked on, whatever CPU
 // fork balancing then gives it (its first wakeup's select_idle_sibling() may try that CPU)
 TEST(SelectTaskRq, AForkedTaskRecentlyUsedItsParentsCpu) {
