@@ -371,6 +371,16 @@ void fillSdLbStats(SimState& s, LbEnv& env, SdLbStats& sds) {
         sds.totalCapacity += sgs.groupCapacity;
     }
     if (s.feat.smtFullyBusyBusiest) sds.preferSibling = sds.busiest >= 0 && (sds.busiestStat.flags & SD_PREFER_SIBLING);
+    // at the top domain the balance sets rd->overloaded to what it saw: a CPU with 2 or more
+    // tasks, or (capacity-asymmetric domains) a misfit task
+    if (env.sd + 1 == nrDomains(s, env.dstCpu)) {
+        const size_t rd = static_cast<size_t>(s.rootDomainOf[static_cast<size_t>(env.dstCpu)]);
+        int misfits = asym ? s.rdMisfitCpus[rd] : 0;
+        if (misfits > 0 && sds.local >= 0)  // (the local group's own do not count)
+            sd.groups[static_cast<size_t>(sds.local)].span.forEach(
+                [&](int c) { misfits -= s.cpus[static_cast<size_t>(c)].misfitTaskLoad > 0; });
+        s.rdOverloadFlag[rd] = s.rdOverloadedCpus[rd] > 0 || misfits > 0;
+    }
     // update_idle_cpu_scan() (SIS_UTIL): fewer CPUs to scan as the LLC fills up
     const CpuInfo& ci = s.info[static_cast<size_t>(env.dstCpu)];
     if (s.feat.sisUtil && env.idle != BalanceIdle::NewlyIdle && ci.spanWeight[static_cast<size_t>(env.sd)] == ci.llcSize) {

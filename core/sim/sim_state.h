@@ -293,16 +293,17 @@ struct SimState {
     CpuSet unpinned;  // where tasks without an affinity may run (SimOptions::unpinnedCpus)
     int onlineCount = 0;
     CpuSet workloadCpus;  // union of affinities: where idle time counts as imbalance
-    // rd->overloaded in spirit: per root domain (cpuset root partitions each have one, isolated
-    // CPUs share the default one), how many of its CPUs have 2 or more tasks runnable
+    // per root domain (cpuset root partitions each have one, isolated CPUs share the default
+    // one): how many of its CPUs have 2 or more tasks runnable, and how many run a misfit task
     std::vector<int> rootDomainOf;  // per CPU
     std::vector<int> rdOverloadedCpus;
-    // and how many run a misfit task (update_sg_lb_stats() counts one as overloaded)
     std::vector<int> rdMisfitCpus;
-    bool rdOverloaded(int cpu) const {
-        const size_t rd = static_cast<size_t>(rootDomainOf[static_cast<size_t>(cpu)]);
-        return rdOverloadedCpus[rd] > 0 || rdMisfitCpus[rd] > 0;
-    }
+    // rd->overloaded, which newidle balancing asks: set when a runqueue reaches 2 tasks
+    // (add_nr_running()), cleared only by a balance at the top domain that finds no CPU with 2
+    // and no misfit task (update_sd_lb_stats()), so it may stay set after the last CPU with two
+    // tasks has one again
+    std::vector<char> rdOverloadFlag;
+    bool rdOverloaded(int cpu) const { return rdOverloadFlag[static_cast<size_t>(rootDomainOf[static_cast<size_t>(cpu)])] != 0; }
     // CPU capacities: arch_scale_cpu_capacity(), which is also capacity_of() here (no RT or IRQ
     // time takes capacity away); 1024 on every CPU of a symmetric machine
     std::vector<double> capacity;

@@ -572,8 +572,9 @@ private:
         const Cpu& r = rq(cpu);
         if (const int queued = r.nrQueued(); queued != queuedCache_[static_cast<size_t>(cpu)]) {
             int& oldQueued = queuedCache_[static_cast<size_t>(cpu)];
-            int& rdOverloaded = s_.rdOverloadedCpus[static_cast<size_t>(s_.rootDomainOf[static_cast<size_t>(cpu)])];
-            rdOverloaded += (queued >= 2) - (oldQueued >= 2);
+            const size_t rd = static_cast<size_t>(s_.rootDomainOf[static_cast<size_t>(cpu)]);
+            s_.rdOverloadedCpus[rd] += (queued >= 2) - (oldQueued >= 2);
+            if (queued >= 2 && oldQueued < 2) s_.rdOverloadFlag[rd] = 1;  // add_nr_running()
             oldQueued = queued;
         }
         const int nr = r.nrRunning();
@@ -2072,6 +2073,7 @@ Result<std::unique_ptr<SimState>> makeSimState(const Topology& topo, const Domai
     const size_t rootDomains = std::max<size_t>(1, tree.rootDomains.size());
     s->rootDomainOf.assign(static_cast<size_t>(n), static_cast<int>(rootDomains));
     s->rdOverloadedCpus.assign(rootDomains + 1, 0);
+    s->rdOverloadFlag.assign(rootDomains + 1, 0);
     for (int c = 0; c < n; ++c) {
         if (tree.isolated.test(c)) continue;
         int& rd = s->rootDomainOf[static_cast<size_t>(c)];

@@ -50,6 +50,11 @@ TEST(CpuCapacity, ATaskTooBigForItsLittleCpuIsAMisfitUnlessNothingBiggerIsAllowe
     setUtil(s, 0, 600);
     updateMisfitStatus(s, 2, 0);
     EXPECT_GT(s.cpus[2].misfitTaskLoad, 0);
+    // rd->overloaded, which newidle balancing asks, changes only at the top domain's balances:
+    // one that sees a misfit task in another group marks the root domain overloaded
+    EXPECT_FALSE(s.rdOverloaded(0));
+    NullOps ops;
+    loadBalance(s, ops, 1, mcIndex(f, 1), BalanceIdle::Idle, MigrationCause::LbPeriodic);
     EXPECT_TRUE(s.rdOverloaded(0)) << "a misfit marks the root domain overloaded, so newidle balance runs";
     EXPECT_TRUE(checkMisfitStatus(s, 2));
     // the same task on a big CPU fits
@@ -68,6 +73,9 @@ TEST(CpuCapacity, ATaskTooBigForItsLittleCpuIsAMisfitUnlessNothingBiggerIsAllowe
     // going idle clears it, and the root domain is no longer overloaded by it
     updateMisfitStatus(s, 2, -1);
     EXPECT_EQ(s.cpus[2].misfitTaskLoad, 0);
+    EXPECT_TRUE(s.rdOverloaded(0)) << "until the next balance at the top domain";
+    s.now += 100000000;  // past the domain's interval
+    loadBalance(s, ops, 1, mcIndex(f, 1), BalanceIdle::Idle, MigrationCause::LbPeriodic);
     EXPECT_FALSE(s.rdOverloaded(0));
 }
 

@@ -200,6 +200,7 @@ std::unique_ptr<Fixture> hopelessNewidleVisits(const std::string& profile, int t
     f->place(0, 0);
     f->place(1, 0);
     f->s->rdOverloadedCpus[0] = 1;  // CPU 0 has two tasks: the root domain is overloaded
+    f->s->rdOverloadFlag[0] = 1;
     NullOps ops;
     for (int i = 0; i < times; ++i) {
         EXPECT_FALSE(newidleBalance(*f->s, ops, 8));
@@ -261,6 +262,7 @@ std::unique_ptr<Fixture> queuedOnCpu0IdleCpu8(const std::string& profile) {
     f->place(0, 0);
     f->place(1, 0);
     f->s->rdOverloadedCpus[0] = 1;  // CPU 0 has two tasks: the root domain is overloaded
+    f->s->rdOverloadFlag[0] = 1;
     f->s->cpus[8].avgIdleNs = 400000;
     return f;
 }
