@@ -7,6 +7,7 @@
 #include <QComboBox>
 #include <QDoubleSpinBox>
 #include <QElapsedTimer>
+#include <QEvent>
 #include <QFile>
 #include <QFileDialog>
 #include <QFormLayout>
@@ -257,6 +258,7 @@ WhatIfPanel::WhatIfPanel(QWidget* parent) : QWidget(parent) {
     plot_->legend->setFillOrder(QCPLegend::foColumnsFirst);
     plot_->legend->setBorderPen(Qt::NoPen);
     plot_->legend->setMargins(QMargins(2, 0, 2, 0));
+    plot_->installEventFilter(this);
     plotNote_ = std::make_unique<PlotNote>(plot_);
 
     auto* heatRow = new QWidget;
@@ -533,6 +535,26 @@ void WhatIfPanel::mirror(const WhatIfPanel& other) {
     showResult();
 }
 
+bool WhatIfPanel::eventFilter(QObject* watched, QEvent* event) {
+    if (watched == plot_ && event->type() == QEvent::Resize) fitLegend();
+    return QWidget::eventFilter(watched, event);
+}
+
+// Side by side, two settings' names as long as "DELAY_DEQUEUE off" ran past the right edge of
+// the plot in a 1300 px window; one under the other they fit (a row's height more).
+void WhatIfPanel::fitLegend() {
+    QCPLegend* legend = plot_->legend;
+    int wanted = legend->margins().left() + legend->margins().right();
+    for (int i = 0; i < legend->itemCount(); ++i) {
+        const QCPLayoutElement* item = legend->item(i);
+        wanted += item->minimumOuterSizeHint().width() + (i > 0 ? legend->columnSpacing() : 0);
+    }
+    const auto order = wanted <= plot_->width() ? QCPLegend::foColumnsFirst : QCPLegend::foRowsFirst;
+    if (legend->fillOrder() == order) return;
+    legend->setFillOrder(order, true);
+    plot_->replot(QCustomPlot::rpQueuedReplot);
+}
+
 void WhatIfPanel::showResult() {
     const WhatIfResult& r = shown_->result();
     model_->setResult(r);
@@ -568,6 +590,7 @@ void WhatIfPanel::showResult() {
     }
     plot_->yAxis->setRange(0, top * 1.15);
     plot_->legend->setVisible(!levels.empty());  // no bars, nothing to tell apart
+    fitLegend();
     // empty axes and heat maps say what would fill them, not "Nothing open" beside an open machine
     plotNote_->setText(levels.empty() ? whyNoResult() : QString());
     plot_->replot();

@@ -87,7 +87,11 @@ public slots:
 signals:
     void finished();  // an experiment finished, was cancelled or failed
 
+protected:
+    bool eventFilter(QObject* watched, QEvent* event) override;  // the plot's resizes: fitLegend()
+
 private:
+    void fitLegend();  // the legend's entries side by side where they fit the plot, else stacked
     void showDefaultProfile();  // the first profile choice names what runs without a pick
     void onStarted(int total);
     void onProgress(int done, int total);

@@ -13,6 +13,7 @@
 #include <QJsonObject>
 #include <QLabel>
 #include <QHeaderView>
+#include <QResizeEvent>
 #include <QScrollBar>
 #include <QTableView>
 #include <QTemporaryDir>
@@ -1021,6 +1022,34 @@ TEST(WhatIfPanel, TheMigrationsPlotsTitleFitsThePlot) {
                 inside = t.at.x() >= 0 && t.at.x() + QFontMetricsF(t.font).horizontalAdvance(t.text) <= width;
         }
         EXPECT_TRUE(inside) << width << ": " << all.join(QStringLiteral(" | ")).toStdString();
+    }
+}
+
+// Two settings' long names side by side ran past the plot's right edge in a 1300 px window
+// (the legend showed "DELAY_DEQUE"): where they do not fit, the entries stand one under the other,
+// each as wide as its name needs and inside the plot; where they fit, side by side.
+TEST(WhatIfPanel, TheLegendsEntriesStayWholeInsideThePlot) {
+    WhatIfPanel panel;
+    QCustomPlot* plot = panel.plot();
+    plot->clearPlottables();
+    for (const char* name : {"DELAY_DEQUEUE off", "DELAY_DEQUEUE on"})
+        (new QCPBars(plot->xAxis, plot->yAxis))->setName(QString::fromLatin1(name));
+    plot->legend->setVisible(true);
+    ASSERT_EQ(plot->legend->itemCount(), 2);
+    for (const int width : {240, 900}) {
+        const QSize before = plot->size();
+        plot->resize(width, 300);
+        QResizeEvent resized(plot->size(), before);
+        QCoreApplication::sendEvent(plot, &resized);
+        plot->replot(QCustomPlot::rpImmediateRefresh);
+        for (int i = 0; i < 2; ++i) {
+            const QCPLayoutElement* item = plot->legend->item(i);
+            const QRect r = item->outerRect();
+            EXPECT_GE(r.width(), item->minimumOuterSizeHint().width()) << width << ": entry " << i << " cut";
+            EXPECT_LE(r.right(), width) << width << ": entry " << i << " past the edge";
+        }
+        const bool sideBySide = plot->legend->item(0)->outerRect().top() == plot->legend->item(1)->outerRect().top();
+        EXPECT_EQ(sideBySide, width == 900) << width;
     }
 }
 
