@@ -6,6 +6,7 @@
 #include "domains/sd_flags.h"
 #include "sim/cpu_capacity.h"
 #include "sim/cpu_iter.h"
+#include "sim/numa_balancing.h"
 
 namespace schedscope::sim {
 namespace {
@@ -311,9 +312,20 @@ int findIdlestGroup(SimState& s, int cpu, int sdIndex, const Task& p) {
         break;
     case GroupType::HasSpare:
         if (sd.flags & SD_NUMA) {
+            // NUMA balancing on: a task with a preferred node stays on it, or goes to it
+            if (s.opt.numaMemoryFollowsS > 0) {
+                if (const int preferred = numaPreferredNode(p); preferred >= 0) {
+                    if (s.info[static_cast<size_t>(cpu)].node == preferred) return -1;
+                    if (s.info[static_cast<size_t>(sd.groups[static_cast<size_t>(idlest)].span.first())].node == preferred)
+                        return idlest;
+                }
+            }
+            // the allowed imbalance, no more than the CPUs the task may use in the local group
+            // (the kernel's `p->nr_cpus_allowed != NR_CPUS` holds for any task on a machine
+            // with fewer CPUs than the kernel was built for)
             int imbNumaNr = static_cast<int>(sd.imbNumaNr);
-            if (p.nrAllowed != s.onlineCount)
-                imbNumaNr = std::min((sd.groups[static_cast<size_t>(idlest)].span & p.allowed).count(), imbNumaNr);
+            if (s.feat.numaImbalance == 2)
+                imbNumaNr = std::min((sd.groups[static_cast<size_t>(local)].span & p.allowed).count(), imbNumaNr);
             const long imb = std::abs(localSgs.idleCpus - idlestSgs.idleCpus);
             if (!adjustNumaImbalance(s, imb, localSgs.sumNrRunning + 1, imbNumaNr,
                                      s.info[static_cast<size_t>(cpu)].groupWeight[static_cast<size_t>(sdIndex)][static_cast<size_t>(local)]))

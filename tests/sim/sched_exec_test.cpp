@@ -71,6 +71,30 @@ TEST(ExecBalance, APinnedTaskStays) {
     EXPECT_EQ(r.shellCpus, std::vector<int>{0});
 }
 
+// find_idlest_group() at a NUMA level with room on both sides: NUMA balancing on, a task whose
+// memory is on another node (its preferred node) goes there; off, the allowed NUMA imbalance
+// keeps it near where it runs. The task first ran on node 1 (CPU 24) and was moved to node 0 by
+// its affinity before it execs.
+TEST(ExecBalance, WithNumaBalancingATaskExecsOntoItsPreferredNode) {
+    const std::string json = R"({"name": "exec home", "tasks": [{"name": "shell", "start_cpu": 24, "mem_fraction": 0.5,
+        "script": [{"run_ms": 1}, {"affinity": "0-23"}, {"run_ms": 1}, {"affinity": "0-95"}, {"exec": true},
+                   {"run_ms": 20}, {"exit": true}]}]})";
+    auto w = workload::parseWorkloadJson(json, "exec.json", 96);
+    ASSERT_TRUE(w.ok()) << w.error();
+    const Topology topo = test::kunpeng920_24();
+    DomainTree tree = test::buildTree(topo, "linux-6.18", true, true);
+    for (const bool numaBalancing : {true, false}) {
+        sim::SimOptions o;
+        o.durationS = 0.1;
+        o.numaMemoryFollowsS = numaBalancing ? 1.0 : 0.0;
+        auto st = sim::simulate(topo, tree, *w, o);
+        ASSERT_TRUE(st.ok()) << st.error();
+        const sim::Task& t = (*st)->tasks.front();
+        EXPECT_EQ(topo.cpus[static_cast<size_t>(t.cpu)].node, numaBalancing ? 1 : 0) << "NUMA balancing " << numaBalancing;
+        EXPECT_EQ((*st)->metrics.migrationsByCause[static_cast<size_t>(MigrationCause::Exec)], numaBalancing ? 1 : 0);
+    }
+}
+
 TEST(ExecBalance, TheOpReadsAndWritesAsExecTrue) {
     const workload::Workload w = shellWorkload("", "");
     ASSERT_EQ(w.tasks.size(), 1u);
