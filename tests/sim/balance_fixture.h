@@ -78,4 +78,17 @@ inline int domainIndex(const DomainTree& tree, int cpu, const std::string& level
     return -1;
 }
 
+// A detach_tasks() environment: CPU `dst` pulling from CPU 0 at its MC domain.
+inline sim::LbEnv pullFromCpu0(const DomainTree& tree, int dst, sim::BalanceIdle idle, sim::MigrationType type,
+                               double imbalance) {
+    sim::LbEnv env;
+    env.dstCpu = dst;
+    env.sd = domainIndex(tree, dst, "MC");
+    env.srcCpu = 0;
+    env.idle = idle;
+    env.type = type;
+    env.imbalance = imbalance;
+    return env;
+}
+
 }  // namespace schedscope::test

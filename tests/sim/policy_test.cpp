@@ -420,13 +420,7 @@ TEST(DetachTasks, MigrateUtilRelaxesItsBoundAsBalancesFail) {
             f.place(0, 0);
             f.place(1, 0);  // queued, util 512
             f.s->tasks[1].lastRan = 0;  // long ago: not cache hot
-            LbEnv env;
-            env.dstCpu = 8;
-            env.sd = domainIndex(f.tree, 8, "MC");
-            env.srcCpu = 0;
-            env.idle = BalanceIdle::Idle;
-            env.type = MigrationType::Util;
-            env.imbalance = 300;
+            LbEnv env = pullFromCpu0(f.tree, 8, BalanceIdle::Idle, MigrationType::Util, 300);
             f.s->cpus[8].dom[static_cast<size_t>(env.sd)].nrBalanceFailed = failed;
             NullOps ops;
             const int moved = detachTasks(*f.s, ops, env, MigrationCause::LbPeriodic);
@@ -453,13 +447,7 @@ TEST(DetachTasks, TriesTheLeastRecentlyQueuedOrPickedFirst) {
         }
         f.s->cfsTasksClock = 4;
         if (pinSecond) f.s->tasks[2].setAllowed(CpuSet::single(0), f.s->onlineCount);
-        LbEnv env;
-        env.dstCpu = 8;
-        env.sd = domainIndex(f.tree, 8, "MC");
-        env.srcCpu = 0;
-        env.idle = BalanceIdle::NotIdle;
-        env.type = MigrationType::Task;
-        env.imbalance = 1;
+        LbEnv env = pullFromCpu0(f.tree, 8, BalanceIdle::NotIdle, MigrationType::Task, 1);
         NullOps ops;
         ASSERT_EQ(detachTasks(*f.s, ops, env, MigrationCause::LbPeriodic), 1);
         ASSERT_EQ(ops.moved.size(), 1u);
@@ -528,28 +516,28 @@ TEST(SelectTaskRq, AForkedTaskRecentlyUsedItsParentsCpu) {
 // and a busy CPU's interval is busy_factor times as long: 16, one jiffy short since 5.10 (80 ms
 // is 20 jiffies, 19 of them); 32 and whole before (4.14: 160 ms, 40 jiffies).
 TEST(BalanceInterval, MillisecondsRoundUpToJiffies) {
-    Fixture f(kunpeng920_24(), "linux-6.18", true, 1);
-    DomainState ds = f.s->cpus[0].dom[1];
-    EXPECT_EQ(ds.busyFactor, 16);
-    setBalanceInterval(*f.s, ds, 5);
-    EXPECT_EQ(ds.idleIntervalNs, 8000000);
-    EXPECT_EQ(ds.busyIntervalNs, 76000000);
-    setBalanceInterval(*f.s, ds, 4);
-    EXPECT_EQ(ds.idleIntervalNs, 4000000);
-    setBalanceInterval(*f.s, ds, 1);
-    EXPECT_EQ(ds.idleIntervalNs, 4000000) << "at least a jiffy";
-    EXPECT_EQ(ds.busyIntervalNs, 12000000) << "16 ms is 4 jiffies, less one";
-    // sd_init(): a NUMA domain takes the default imbalance_pct, 117 since 5.10 (125 before)
-    EXPECT_EQ(f.tree.domainsOf(0).back().imbalancePct, 117u);
-
-    Fixture old(kunpeng920_24(), "linux-4.14", true, 1);
-    DomainState before = old.s->cpus[0].dom[1];
-    EXPECT_EQ(before.busyFactor, 32);
-    setBalanceInterval(*old.s, before, 5);
-    EXPECT_EQ(before.idleIntervalNs, 8000000);
-    EXPECT_EQ(before.busyIntervalNs, 160000000);
-    EXPECT_EQ(old.tree.domainsOf(0).back().imbalancePct, 125u);
-    EXPECT_EQ(old.tree.domainsOf(0).back().busyFactor, 32u);
+    struct Case {
+        const char* profile;
+        unsigned busyFactor;
+        int64_t busyOf5Ms;
+        unsigned numaImbalancePct;  // sd_init()'s default, which a NUMA domain takes: 117 since 5.10
+    };
+    for (const Case& c : {Case{"linux-6.18", 16, 76000000, 117}, Case{"linux-4.14", 32, 160000000, 125}}) {
+        Fixture f(kunpeng920_24(), c.profile, true, 1);
+        DomainState ds = f.s->cpus[0].dom[1];
+        EXPECT_EQ(ds.busyFactor, c.busyFactor) << c.profile;
+        setBalanceInterval(*f.s, ds, 5);
+        EXPECT_EQ(ds.idleIntervalNs, 8000000) << c.profile;
+        EXPECT_EQ(ds.busyIntervalNs, c.busyOf5Ms) << c.profile;
+        EXPECT_EQ(f.tree.domainsOf(0).back().imbalancePct, c.numaImbalancePct) << c.profile;
+        EXPECT_EQ(f.tree.domainsOf(0).back().busyFactor, c.busyFactor) << c.profile;
+        if (c.busyFactor != 16) continue;
+        setBalanceInterval(*f.s, ds, 4);
+        EXPECT_EQ(ds.idleIntervalNs, 4000000);
+        setBalanceInterval(*f.s, ds, 1);
+        EXPECT_EQ(ds.idleIntervalNs, 4000000) << "at least a jiffy";
+        EXPECT_EQ(ds.busyIntervalNs, 12000000) << "16 ms is 4 jiffies, less one";
+    }
 }
 
 // A CPU that is not its group's balancer (should_we_balance()) leaves sched_balance_rq() through
