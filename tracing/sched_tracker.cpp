@@ -122,14 +122,11 @@ std::vector<TaskInterval> computeTaskIntervals(const EventStore& store) {
         transition(context, TaskPhase::Running, ts, cpu, -1, 0);
         it->second.iv.startUnseen = true;
     };
-    // A task's first event is a switch: it was on the CPU before it (see the header).
-    auto neverSeen = [&](int32_t pid) {
-        auto it = open.find(pid);
-        return it == open.end() || (!it->second.open && it->second.iv.pid < 0);
-    };
+    // A task's first event is a switch (`o` is its entry): it was on the CPU before it (see the
+    // header). Checked on the entries the switch's handling looks up anyway.
     std::vector<char> switched(static_cast<size_t>(store.cpuCount()), 0);  // a switch seen on the CPU
-    auto thereBefore = [&](int32_t pid, TaskPhase phase, const SchedEvent& e) {
-        if (pid <= 0 || !neverSeen(pid)) return;
+    auto thereBefore = [&](int32_t pid, Open& o, TaskPhase phase, const SchedEvent& e) {
+        if (o.open || o.iv.pid >= 0 || e.cpu < 0 || static_cast<size_t>(e.cpu) >= switched.size()) return;
         // (a prev the CPU's earlier switches did not put there: its switch in was lost, and
         // when it began is anyone's guess)
         if (phase == TaskPhase::Running && switched[static_cast<size_t>(e.cpu)]) return;
@@ -138,15 +135,10 @@ std::vector<TaskInterval> computeTaskIntervals(const EventStore& store) {
         TaskInterval iv{pid, phase, from, e.ts, e.cpu, -1, 0};
         iv.startUnseen = true;
         out.push_back(iv);
-        open[pid].iv.pid = pid;  // seen now
+        o.iv.pid = pid;  // seen now
     };
     store.forEach([&](const SchedEvent& e) {
         if (e.kind == EventKind::Switch) {
-            if (e.cpu >= 0 && static_cast<size_t>(e.cpu) < switched.size()) {
-                thereBefore(e.pid, TaskPhase::Running, e);
-                thereBefore(e.pid2, TaskPhase::Runnable, e);
-                switched[static_cast<size_t>(e.cpu)] = 1;
-            }
             endStaleRunning(e.cpu, e.pid, e.ts);
             runningUnseen(e.cpu, e.pid, e.ts);
         } else if ((e.kind == EventKind::Waking || e.kind == EventKind::WakeupNew) && e.waker >= 0) {
@@ -159,6 +151,7 @@ std::vector<TaskInterval> computeTaskIntervals(const EventStore& store) {
                 if (e.pid > 0) {
                     endRacedSleep(e.pid, e.ts, -1);  // switched out again: it did run (switch in lost)
                     Open& prev = open[e.pid];
+                    thereBefore(e.pid, prev, TaskPhase::Running, e);
                     // The final switch of an exiting task: X or Z, or after its sched_process_exit
                     // any state but a sleep, a stop or a preemption (exit_mm() and exit_files()
                     // may still sleep): a state the text could not tell, or TASK_DEAD read from
@@ -179,9 +172,12 @@ std::vector<TaskInterval> computeTaskIntervals(const EventStore& store) {
                 }
                 if (e.pid2 > 0) {
                     endRacedSleep(e.pid2, e.ts, e.cpu);
+                    Open& next = open[e.pid2];  // (entries stay where they are as the map grows)
+                    thereBefore(e.pid2, next, TaskPhase::Runnable, e);
                     transition(e.pid2, TaskPhase::Running, e.ts, e.cpu, -1, 0);
-                    open[e.pid2].raced.reset();
+                    next.raced.reset();
                 }
+                if (e.cpu >= 0 && static_cast<size_t>(e.cpu) < switched.size()) switched[static_cast<size_t>(e.cpu)] = 1;
                 break;
             case EventKind::Waking:
             case EventKind::WakeupNew:
