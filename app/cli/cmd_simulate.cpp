@@ -475,10 +475,11 @@ std::vector<Command> simulateCommands() {
     opts.push_back({"remote-resched-us", true, "US a wakeup that preempts a task on another CPU than its waker's acts this "
                                                "long after (the IPI and that CPU's next preemption point), if the task "
                                                "is still running then (default 0: at once)"});
-    opts.push_back({"numa-balancing", true, "on|off automatic NUMA balancing: a task away from its memory is taken "
-                                            "back (or swapped with a task there) when that node has room, and its "
-                                            "memory follows it to a node it has run on for a scan period, 1 s "
-                                            "(default on, as numa_balancing=1)"});
+    opts.push_back({"numa-balancing", true, "on|off automatic NUMA balancing: once a task has run a scan delay (1 s "
+                                            "of CPU time) its memory's node is its preferred node: away from it, it "
+                                            "is taken back (or swapped with a task there) when that node has room, "
+                                            "and its memory follows it to a node it has run on for a scan period, "
+                                            "1 s (default on, as numa_balancing=1)"});
     opts.push_back({"compare", true, "cls|node|delay-dequeue|ni-random|wake-wide|numa-balancing|task-groups|bandwidth run "
                                      "both settings over several seeds and compare (wake-wide: off against --wake-wide's factor, "
                                      "llc by default; task-groups: every task in one group against the workload's groups; "

@@ -10,6 +10,7 @@
 #include "sim/cpu_capacity.h"
 #include "sim/cpu_iter.h"
 #include "sim/fair_rq.h"
+#include "sim/numa_balancing.h"
 #include "sim/select_task_rq.h"
 
 namespace schedscope::sim {
@@ -331,6 +332,57 @@ SgStats updateSgLbStats(SimState& s, const LbEnv& env, int g) {
 }
 
 namespace {
+// rq->nr_numa_running and rq->nr_preferred_running, which the kernel counts as tasks join and
+// leave a runqueue (account_numa_enqueue()): the CPU's tasks with a preferred node, and those of
+// them on it. Under NUMA balancing a task's preferred node is its memory's (numaPreferredNode());
+// without it no task has one.
+struct NumaRunning {
+    int numa = 0, preferred = 0;
+};
+NumaRunning numaRunning(const SimState& s, int cpu) {
+    NumaRunning out;
+    if (s.opt.numaMemoryFollowsS <= 0) return out;
+    const Cpu& rq = s.cpus[static_cast<size_t>(cpu)];
+    const int node = s.info[static_cast<size_t>(cpu)].node;
+    auto count = [&](int id) {
+        const int preferred = numaPreferredNode(s, s.tasks[static_cast<size_t>(id)]);
+        out.numa += preferred >= 0;
+        out.preferred += preferred == node;
+    };
+    for (int id : rq.queued) count(id);
+    if (rq.curr >= 0) count(rq.curr);
+    return out;
+}
+
+// fbq_classify_group() of the busiest group: its runnable tasks against the numa ones of its
+// CPUs still in env->cpus (update_sg_lb_stats() adds these up at NUMA domains only, the one
+// place they are read). No busiest group is `All`, as the kernel's zeroed busiest_stat.
+FbqType fbqClassifyBusiest(const SimState& s, const LbEnv& env, const SchedDomain& sd, const SdLbStats& sds) {
+    if (sds.busiest < 0) return FbqType::All;
+    int numa = 0, preferred = 0;
+    const CpuSet& cpus = env.candidates();
+    sd.groups[static_cast<size_t>(sds.busiest)].span.forEach([&](int i) {
+        if (!cpus.test(i)) return;
+        const NumaRunning n = numaRunning(s, i);
+        numa += n.numa;
+        preferred += n.preferred;
+    });
+    const int runnable = sds.busiestStat.sumHNrRunning;
+    if (runnable > numa) return FbqType::Regular;
+    if (runnable > preferred) return FbqType::Remote;
+    return FbqType::All;
+}
+}  // namespace
+
+FbqType fbqClassifyRq(const SimState& s, int cpu) {
+    const NumaRunning n = numaRunning(s, cpu);
+    const int nr = s.cpus[static_cast<size_t>(cpu)].nrQueued();  // rq->nr_running
+    if (nr > n.numa) return FbqType::Regular;
+    if (nr > n.preferred) return FbqType::Remote;
+    return FbqType::All;
+}
+
+namespace {
 // update_sd_lb_stats() into `sds`, which findBusiestGroup() and loadBalance() keep for the pass:
 // the fields it adds to or may leave unset are reset here, the group stats are copied in
 // when their group is found
@@ -371,6 +423,7 @@ void fillSdLbStats(SimState& s, LbEnv& env, SdLbStats& sds) {
         sds.totalCapacity += sgs.groupCapacity;
     }
     if (s.feat.smtFullyBusyBusiest) sds.preferSibling = sds.busiest >= 0 && (sds.busiestStat.flags & SD_PREFER_SIBLING);
+    if (sd.flags & SD_NUMA) env.fbqType = fbqClassifyBusiest(s, env, sd, sds);
     // at the top domain the balance sets rd->overloaded to what it saw: a CPU with 2 or more
     // tasks, or (capacity-asymmetric domains) a misfit task
     if (env.sd + 1 == nrDomains(s, env.dstCpu)) {
@@ -523,6 +576,9 @@ int findBusiestQueue(SimState& s, const LbEnv& env, int group) {
     const double dstCapacity = s.capacityOf(env.dstCpu);
     sd.groups[static_cast<size_t>(group)].span.forEach([&](int i) {
         if (!cpus.test(i)) return;
+        // a runqueue of a higher class than the group's: its tasks are better placed than some
+        // of another runqueue's (nothing is above `All`, the class outside NUMA domains)
+        if (env.fbqType != FbqType::All && fbqClassifyRq(s, i) > env.fbqType) return;
         const int nr = s.cpus[static_cast<size_t>(i)].nrRunning();
         if (nr == 0) return;
         const double capacity = s.capacityOf(i);
@@ -564,30 +620,24 @@ int findBusiestQueue(SimState& s, const LbEnv& env, int group) {
 
 namespace {
 // migrate_degrades_locality() under NUMA balancing, with a task's memory (its home node) as its
-// preferred node and the tasks with memory traffic as those with NUMA faults: 1 moving it away
+// preferred node once it has NUMA faults (numaPreferredNode()): 1 moving it away
 // from its memory (while its CPU runs a task that prefers another node), 0 moving it to its
 // memory, -1 no opinion (task_hot() decides). All of a task's faults are on its home node, so
 // between two other nodes neither weighs more: no opinion.
 int migrateDegradesLocality(const SimState& s, LbEnv& env, const Task& p, const SchedDomain& sd) {
-    if (s.opt.numaMemoryFollowsS <= 0 || !(sd.flags & SD_NUMA) || p.homeNode < 0 || p.spec->memFraction <= 0) return -1;
+    if (!(sd.flags & SD_NUMA)) return -1;
+    const int preferredNode = numaPreferredNode(s, p);  // -1: no faults yet (!p->numa_faults)
+    if (preferredNode < 0) return -1;
     const int srcNode = s.info[static_cast<size_t>(p.cpu)].node, dstNode = s.info[static_cast<size_t>(env.dstCpu)].node;
     if (srcNode == dstNode) return -1;
-    if (srcNode == p.homeNode) {
+    if (srcNode == preferredNode) {
         // rq->nr_preferred_running: the tasks of the source whose memory is on its node
         const Cpu& src = s.cpus[static_cast<size_t>(p.cpu)];
-        if (!env.keepSrcPreferredRunning || env.srcPreferredRunning < 0) {
-            int preferred = 0;
-            auto count = [&](int id) {
-                const Task& t = s.tasks[static_cast<size_t>(id)];
-                preferred += t.spec->memFraction > 0 && t.homeNode == srcNode;
-            };
-            for (int id : src.queued) count(id);
-            if (src.curr >= 0) count(src.curr);
-            env.srcPreferredRunning = preferred;
-        }
+        if (!env.keepSrcPreferredRunning || env.srcPreferredRunning < 0)
+            env.srcPreferredRunning = numaRunning(s, p.cpu).preferred;
         return src.nrQueued() > env.srcPreferredRunning ? 1 : -1;
     }
-    if (dstNode == p.homeNode) return 0;
+    if (dstNode == preferredNode) return 0;
     // between two other nodes: an idle CPU leaves it to task_hot(), and so do the fault
     // weights, equal on both (src_weight - dst_weight = 0)
     return -1;

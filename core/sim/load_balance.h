@@ -10,6 +10,10 @@ namespace schedscope::sim {
 
 enum class MigrationType { Load, Util, Task, Misfit };
 
+// enum fbq_type (CONFIG_NUMA_BALANCING): a runqueue or group with tasks that have no preferred
+// node is `Regular`, one whose tasks all have one but some run away from it `Remote`, else `All`
+enum class FbqType { Regular, Remote, All };
+
 // What the balancer needs from the engine to move tasks.
 class SchedOps {
 public:
@@ -32,6 +36,9 @@ struct LbEnv {
     BalanceIdle idle = BalanceIdle::Idle;
     double imbalance = 0;
     MigrationType type = MigrationType::Load;
+    // env->fbq_type: at a NUMA domain the busiest group's class; find_busiest_queue() skips a
+    // runqueue of a higher class, so tasks at their preferred node stay while others may move
+    FbqType fbqType = FbqType::All;
     bool allPinned = false, somePinned = false, dstPinned = false;
     int newDstCpu = -1;
     // env->cpus, the CPUs still considered (candidates()): the domain's whole span (`span`, with
@@ -69,6 +76,8 @@ SdLbStats updateSdLbStats(SimState& s, LbEnv& env);
 void calculateImbalance(SimState& s, LbEnv& env, SdLbStats& sds);
 // find_busiest_group(): the busiest group index, or -1 when balanced; `sds` is filled anew
 int findBusiestGroup(SimState& s, LbEnv& env, SdLbStats& sds);
+// fbq_classify_rq(): the class of `cpu`'s runqueue
+FbqType fbqClassifyRq(const SimState& s, int cpu);
 // find_busiest_queue(): the busiest CPU of that group, or -1
 int findBusiestQueue(SimState& s, const LbEnv& env, int group);
 // can_migrate_task(): affinity, running, cache hotness (migration_cost) vs nr_balance_failed

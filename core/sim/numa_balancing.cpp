@@ -86,7 +86,7 @@ double taskHLoad(SimState& s, const Task& t) { return std::floor(s.taskLoad(t.id
 // (all of a task's faults are on its memory's node): on a mesh scaled down with their distance,
 // on a backplane in full when nearer than `limDist`; the farthest nodes never count
 long taskWeight(const SimState& s, const NumaShape& shape, const Task& t, int nid, int limDist) {
-    const int memory = numaPreferredNode(t);
+    const int memory = numaPreferredNode(s, t);
     if (memory < 0 || nid < 0) return 0;
     if (memory == nid) return 1000;
     if (shape.type == NumaTopologyType::Direct) return 0;
@@ -160,20 +160,20 @@ bool taskNumaCompare(SimState& s, NumaEnv& env, long taskImp, bool maybeMove) {
         rule = "task_numa_migrate: an idle CPU on the node of its memory";
     } else {
         if (!cur->allowed.test(env.srcCpu)) return false;
-        if (env.bestTask && numaPreferredNode(*env.bestTask) == env.srcNid && numaPreferredNode(*cur) != env.srcNid)
+        if (env.bestTask && numaPreferredNode(s, *env.bestTask) == env.srcNid && numaPreferredNode(s, *cur) != env.srcNid)
             return false;
         // neither is in a NUMA group: a swap does not help the load while the node has room
         if (env.dst.type == NumaNodeType::HasSpare) return false;
         imp = taskImp + taskWeight(s, env.shape, *cur, env.srcNid, env.dist) -
               taskWeight(s, env.shape, *cur, env.dstNid, env.dist);
-        if (numaPreferredNode(*cur) == env.dstNid) imp -= imp / 16;
-        if (numaPreferredNode(*cur) == env.srcNid) imp += imp / 8;
+        if (numaPreferredNode(s, *cur) == env.dstNid) imp -= imp / 16;
+        if (numaPreferredNode(s, *cur) == env.srcNid) imp += imp / 8;
         rule = "task_numa_migrate: swap with a task running on the node of its memory";
         if (maybeMove && moveImp > imp && moveImp > env.bestImp) {
             imp = moveImp;
             cur = nullptr;
             rule = "task_numa_migrate: moving beats swapping";
-        } else if (!(env.bestTask && numaPreferredNode(*cur) == env.srcNid && numaPreferredNode(*env.bestTask) != env.srcNid)) {
+        } else if (!(env.bestTask && numaPreferredNode(s, *cur) == env.srcNid && numaPreferredNode(s, *env.bestTask) != env.srcNid)) {
             if (imp < kSmallImp || imp <= env.bestImp + kSmallImp / 2) return false;
             // in the overloaded case keep the nodes' loads balanced
             const double load = taskHLoad(s, *env.p) - taskHLoad(s, *cur);
@@ -188,7 +188,7 @@ bool taskNumaCompare(SimState& s, NumaEnv& env, long taskImp, bool maybeMove) {
     taskNumaAssign(env, cur, imp);
     env.rule = rule;
     if (maybeMove && !cur && env.bestCpu >= 0 && s.idle(env.bestCpu)) return true;
-    return !maybeMove && env.bestTask && numaPreferredNode(*env.bestTask) == env.srcNid;
+    return !maybeMove && env.bestTask && numaPreferredNode(s, *env.bestTask) == env.srcNid;
 }
 
 // task_numa_find_cpu()
@@ -230,11 +230,14 @@ int sdNuma(const SimState& s, int cpu) {
 
 }  // namespace
 
-int numaPreferredNode(const Task& t) { return t.spec->memFraction > 0 ? t.homeNode : -1; }
+int numaPreferredNode(const SimState& s, const Task& t) {
+    if (s.opt.numaMemoryFollowsS <= 0 || t.spec->memFraction <= 0) return -1;
+    return t.sumExec >= s.opt.numaMemoryFollowsS * 1e9 ? t.homeNode : -1;
+}
 
 NumaPlacement taskNumaMigrate(SimState& s, const Task& p) {
     NumaPlacement out;
-    const int preferred = numaPreferredNode(p);
+    const int preferred = numaPreferredNode(s, p);
     const int srcNid = s.info[static_cast<size_t>(p.cpu)].node;
     if (preferred < 0 || preferred == srcNid) return out;
     const int sd = sdNuma(s, p.cpu);

@@ -28,8 +28,12 @@ struct NumaPlacement {
     const char* rule = "";  // why, for the decision log
 };
 
-// The node task_numa_placement() prefers for `t`: its memory's node, or -1 without NUMA faults.
-int numaPreferredNode(const Task& t);
+// p->numa_preferred_nid: the node task_numa_placement() prefers for `t`, its memory's, once NUMA
+// balancing has scanned its memory: after a scan delay (numa_balancing_scan_delay_ms,
+// SimOptions::numaMemoryFollowsS) of its CPU time, when its first hinting faults come in. -1
+// before (the kernel's NUMA_NO_NODE, no faults yet), for a task without memory traffic and with
+// NUMA balancing off.
+int numaPreferredNode(const SimState& s, const Task& t);
 
 // task_numa_migrate() for `p`, running on p.cpu away from its memory. Reads the state only.
 NumaPlacement taskNumaMigrate(SimState& s, const Task& p);

@@ -313,12 +313,10 @@ int findIdlestGroup(SimState& s, int cpu, int sdIndex, const Task& p) {
     case GroupType::HasSpare:
         if (sd.flags & SD_NUMA) {
             // NUMA balancing on: a task with a preferred node stays on it, or goes to it
-            if (s.opt.numaMemoryFollowsS > 0) {
-                if (const int preferred = numaPreferredNode(p); preferred >= 0) {
-                    if (s.info[static_cast<size_t>(cpu)].node == preferred) return -1;
-                    if (s.info[static_cast<size_t>(sd.groups[static_cast<size_t>(idlest)].span.first())].node == preferred)
-                        return idlest;
-                }
+            if (const int preferred = numaPreferredNode(s, p); preferred >= 0) {
+                if (s.info[static_cast<size_t>(cpu)].node == preferred) return -1;
+                if (s.info[static_cast<size_t>(sd.groups[static_cast<size_t>(idlest)].span.first())].node == preferred)
+                    return idlest;
             }
             // the allowed imbalance, no more than the CPUs the task may use in the local group
             // (the kernel's `p->nr_cpus_allowed != NR_CPUS` holds for any task on a machine

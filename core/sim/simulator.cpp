@@ -1067,7 +1067,7 @@ private:
     // alone to an idle CPU there, or in a swap with a task running there (numa_balancing.h).
     void numaMigratePreferred(int cpu) {
         Task& t = task(rq(cpu).curr);
-        if (numaPreferredNode(t) < 0 || t.sumExec < static_cast<double>(memoryFollowsNs_) || s_.now < t.numaMigrateRetry)
+        if (numaPreferredNode(s_, t) < 0 || s_.now < t.numaMigrateRetry)
             return;
         t.numaMigrateRetry = s_.now + std::max<int64_t>(1, memoryFollowsNs_ / 16);
         if (info(cpu).node == t.homeNode) return;

@@ -56,12 +56,12 @@ TEST(ContentionFresh, KunpengBurstsAcrossNodes) {
 TEST(ContentionFresh, KunpengMemoryFollowingItsTasks) {
     const Topology topo = kunpeng920_24();
     const workload::Workload wl = burstsAndSleeps(120);
-    const TestRun probe = startRun(topo, "linux-6.12", wl, 0.4, 0.002);
+    const TestRun probe = startRun(topo, "linux-6.12", wl, 0.8, 0.002);
     ASSERT_TRUE(probe.sim);
     while (probe.sim->stepEvent()) {
     }
     EXPECT_GT(probe.sim->state().metrics.numaMemoryMoves, 10) << "too few moves to test";
-    expectFreshSpeeds(topo, wl, "linux-6.12", 0.4, false, 0.002);
+    expectFreshSpeeds(topo, wl, "linux-6.12", 0.8, false, 0.002);
 }
 
 TEST(ContentionFresh, EpycBurstsWithSmt) {

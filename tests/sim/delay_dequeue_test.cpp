@@ -410,15 +410,16 @@ TEST(DelayDequeue, AGroupCountsItsDelayedTasks) {
     EXPECT_EQ(sds.localStat.idleCpus, 1);
 }
 
-// In a whole run: hackbench on a 6.12 Kunpeng node, where many writers block while not eligible,
-// the balancer moves some of them asleep, and each such move is a migration of its own.
+// In a whole run: 200 pgbench clients on a 6.12 Kunpeng 920 (96 CPUs), where many clients block
+// while not eligible, the balancer moves a few of them asleep, and each such move is a migration
+// of its own.
 TEST(DelayDequeue, ARunMovesSomeDelayedTasksAndCountsThem) {
     const Topology topo = kunpeng920_24();
     const DomainTree tree = buildTree(topo, "linux-6.12", true, true);
-    auto wl = workload::parseWorkloadSpec("hackbench:groups=4", static_cast<int>(topo.cpus.size()));
+    auto wl = workload::parseWorkloadSpec("pgbench:clients=200", static_cast<int>(topo.cpus.size()));
     ASSERT_TRUE(wl.ok()) << wl.error();
     SimOptions o;
-    o.durationS = 0.2;
+    o.durationS = 0.3;
     o.features = featuresFor(*findProfile("linux-6.12"));
     auto st = simulate(topo, tree, *wl, o);
     ASSERT_TRUE(st.ok()) << st.error();

@@ -4,6 +4,8 @@
 // swap partner may not run where the task was.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include "sim/numa_balancing.h"
 #include "sim/simulator.h"
 #include "script_ops.h"
@@ -29,8 +31,14 @@ workload::TaskSpec pinnedHog(const std::string& name, int cpu, double memFractio
     return t;
 }
 
+// Gives every task a scan delay of CPU time (1 s; its first 0.3 s ran): NUMA balancing has
+// scanned its memory, so a task with memory traffic has faults and a preferred node.
+void markScanned(sim::SimState& st) {
+    for (auto& t : st.tasks) t.sumExec = std::max(t.sumExec, st.opt.numaMemoryFollowsS * 1e9);
+}
+
 // Runs `wl` (each task pinned) for 0.3 s so the loads settle, then frees every task to run
-// anywhere: the state task_numa_migrate() then sees. The run keeps its workload, whose task specs
+// anywhere: the state task_numa_migrate() then sees, with every task's memory scanned. The run keeps its workload, whose task specs
 // the state points at.
 struct Settled {
     std::unique_ptr<workload::Workload> wl;
@@ -49,6 +57,7 @@ Settled settle(workload::Workload wl) {
     while (out.state().now < 300000000 && out.sim->stepEvent()) {
     }
     for (auto& t : out.state().tasks) t.setAllowed(CpuSet::range(0, 3), 4);
+    markScanned(out.state());
     return out;
 }
 
@@ -115,8 +124,28 @@ TEST(NumaBalancing, LeavesATaskAtItsMemoryAndATaskWithoutMemoryTraffic) {
     EXPECT_EQ(st.tasks[0].homeNode, st.info[2].node);  // first touch
     EXPECT_EQ(sim::taskNumaMigrate(st, st.tasks[0]).dstCpu, -1);
     st.tasks[1].homeNode = st.info[0].node;
-    EXPECT_EQ(sim::numaPreferredNode(st.tasks[1]), -1);
+    EXPECT_EQ(sim::numaPreferredNode(st, st.tasks[1]), -1);
     EXPECT_EQ(sim::taskNumaMigrate(st, st.tasks[1]).dstCpu, -1);
+}
+
+// A task has no preferred node until NUMA balancing has scanned its memory, a scan delay of CPU
+// time in (init_numa_balancing() starts it with NUMA_NO_NODE and numa_scan_period at
+// numa_balancing_scan_delay_ms): before that it is not taken to its memory, and from then it is.
+TEST(NumaBalancing, NoPreferredNodeBeforeTheFirstScan) {
+    workload::Workload wl;
+    wl.tasks = {pinnedHog("away", 2, 0.5), pinnedHog("neighbour", 3, 0)};
+    Settled s = settle(wl);
+    sim::SimState& st = s.state();
+    sim::Task& away = st.tasks[0];
+    away.homeNode = st.info[0].node;
+    away.sumExec = 0.3e9;  // what it ran: less than the 1 s scan delay
+    EXPECT_EQ(sim::numaPreferredNode(st, away), -1);
+    EXPECT_EQ(sim::taskNumaMigrate(st, away).dstCpu, -1);
+    away.sumExec = 1e9;
+    EXPECT_EQ(sim::numaPreferredNode(st, away), st.info[0].node);
+    EXPECT_EQ(sim::taskNumaMigrate(st, away).dstCpu, 0);
+    st.opt.numaMemoryFollowsS = 0;  // numa_balancing=0: no task ever has a preferred node
+    EXPECT_EQ(sim::numaPreferredNode(st, away), -1);
 }
 
 // 4 nodes of 2 cores (CPUs 2n, 2n+1 on node n) with Kunpeng 920's distances: a glueless mesh
@@ -140,6 +169,7 @@ std::unique_ptr<sim::Simulation> settleOn(const Topology& topo, const DomainTree
     EXPECT_TRUE(sim.ok()) << (sim.ok() ? "" : sim.error());
     while ((*sim)->state().now < 300000000 && (*sim)->stepEvent()) {
     }
+    markScanned((*sim)->state());
     return std::move(*sim);
 }
 

@@ -344,6 +344,9 @@ TEST(CanMigrateTask, NumaBalancingKeepsATaskOnItsMemorysNode) {
     env.sd = 2;
     env.dstCpu = 24;  // node 1
     env.idle = BalanceIdle::Idle;
+    p.sumExec = 0.5e9;  // half a scan delay of CPU time: NUMA balancing has not scanned it yet
+    EXPECT_TRUE(canMigrateTask(*f.s, env, p)) << "no NUMA faults yet: no opinion, task_hot() says not hot";
+    for (auto& t : f.s->tasks) t.sumExec = 1e9;  // scanned: task 1 prefers node 0
     EXPECT_FALSE(canMigrateTask(*f.s, env, p)) << "away from its memory, with a task there that prefers no node";
     f.s->cpus[24].dom[2].nrBalanceFailed = domains[2].cacheNiceTries + 1;
     EXPECT_TRUE(canMigrateTask(*f.s, env, p)) << "nr_balance_failed > cache_nice_tries overrides it";

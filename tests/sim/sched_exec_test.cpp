@@ -73,11 +73,12 @@ TEST(ExecBalance, APinnedTaskStays) {
 
 // find_idlest_group() at a NUMA level with room on both sides: NUMA balancing on, a task whose
 // memory is on another node (its preferred node) goes there; off, the allowed NUMA imbalance
-// keeps it near where it runs. The task first ran on node 1 (CPU 24) and was moved to node 0 by
-// its affinity before it execs.
+// keeps it near where it runs. The task first ran on node 1 (CPU 24), long enough for NUMA
+// balancing to have scanned its memory (1 s), and was moved to node 0 by its affinity before
+// it execs. Had it run there only 1 ms, it would have no preferred node yet and stay.
 TEST(ExecBalance, WithNumaBalancingATaskExecsOntoItsPreferredNode) {
     const std::string json = R"({"name": "exec home", "tasks": [{"name": "shell", "start_cpu": 24, "mem_fraction": 0.5,
-        "script": [{"run_ms": 1}, {"affinity": "0-23"}, {"run_ms": 1}, {"affinity": "0-95"}, {"exec": true},
+        "script": [{"run_ms": 1000}, {"affinity": "0-23"}, {"run_ms": 1}, {"affinity": "0-95"}, {"exec": true},
                    {"run_ms": 20}, {"exit": true}]}]})";
     auto w = workload::parseWorkloadJson(json, "exec.json", 96);
     ASSERT_TRUE(w.ok()) << w.error();
@@ -85,7 +86,7 @@ TEST(ExecBalance, WithNumaBalancingATaskExecsOntoItsPreferredNode) {
     DomainTree tree = test::buildTree(topo, "linux-6.18", true, true);
     for (const bool numaBalancing : {true, false}) {
         sim::SimOptions o;
-        o.durationS = 0.1;
+        o.durationS = 1.1;
         o.numaMemoryFollowsS = numaBalancing ? 1.0 : 0.0;
         auto st = sim::simulate(topo, tree, *w, o);
         ASSERT_TRUE(st.ok()) << st.error();
