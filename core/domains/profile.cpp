@@ -136,8 +136,13 @@ const std::vector<KernelChange>& kernelChanges() {
         // "sched/topology: Rename SD_SHARE_PKG_RESOURCES to SD_SHARE_LLC"
         {{6, 9}, [](KernelProfile& p) { p.llcFlagName = "SD_SHARE_LLC"; }},
         // "sched/topology: Remove max_cpu_capacity from root_domain" (Qais Yousef's misfit series,
-        // the 6.10 merge window): the boot log's root domain line loses its capacity
-        {{6, 10}, [](KernelProfile& p) { p.rootDomainCapacityInLog = false; }},
+        // the 6.10 merge window): the boot log's root domain line loses its capacity; "sched/fair:
+        // Don't double balance_interval for migrate_misfit" (the same series)
+        {{6, 10},
+         [](KernelProfile& p) {
+             p.rootDomainCapacityInLog = false;
+             p.misfitNoBackoff = true;
+         }},
         // "sched/fair: Implement delayed dequeue", "sched/fair: Avoid re-setting virtual deadline
         // on 'migrations'" (PLACE_REL_DEADLINE); "cpufreq: intel_pstate: Set asymmetric CPU
         // capacity on hybrid systems"

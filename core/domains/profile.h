@@ -101,6 +101,7 @@ struct KernelProfile {
     // LBs between domain level")
     bool busyIntervalLessAJiffy = false;
     bool utilShrBound = false;         // detach_tasks(): migrate_util relaxes its bound as balances fail, since 6.8
+    bool misfitNoBackoff = false;      // a failed misfit balance is no nr_balance_failed, no longer interval, since 6.10
     double baseSliceMs = 0.75;         // sysctl_sched_base_slice: 0.75 ms, 0.70 ms since 6.15
     bool newidleCostGate = false;      // newidle gated by max_newidle_lb_cost, not migration cost, since 5.16
     bool cfsSliceFloor = false;        // CFS sched_slice() is at least min_granularity (BASE_SLICE), since 5.13

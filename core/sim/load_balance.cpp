@@ -758,14 +758,16 @@ namespace {
 // nothing to do here, or was not this CPU's to do (should_we_balance()). Once balanced, the
 // failures start again and the parent's imbalance note (left by pinned tasks below) is cleared,
 // and a periodic balance backs off: its interval doubles, up to the domain's max_interval (512
-// ms with every task pinned)
-void balanced(SimState& s, int cpu, int sdIndex, BalanceIdle idle, bool onePinned, bool allPinned) {
+// ms with every task pinned); from 6.10 not after a misfit balance (`type`), which says nothing
+// of how busy the domain is
+void balanced(SimState& s, int cpu, int sdIndex, BalanceIdle idle, MigrationType type, bool onePinned,
+              bool allPinned) {
     DomainState& ds = rqOf(s, cpu).dom[static_cast<size_t>(sdIndex)];
     if (!onePinned) {
         ds.nrBalanceFailed = 0;
         if (sdIndex + 1 < nrDomains(s, cpu) && !allPinned) parentGroupImbalance(s, cpu, sdIndex) = false;
     }
-    if (idle == BalanceIdle::NewlyIdle) return;
+    if (idle == BalanceIdle::NewlyIdle || (s.feat.misfitNoBackoff && type == MigrationType::Misfit)) return;
     const SchedDomain& sd = dom(s, cpu, sdIndex);
     if ((allPinned && ds.balanceIntervalMs < 512) || ds.balanceIntervalMs < sd.maxInterval)
         setBalanceInterval(s, ds, ds.balanceIntervalMs * 2);
@@ -820,7 +822,9 @@ int loadBalance(SimState& s, SchedOps& ops, int cpu, int sdIndex, BalanceIdle id
             }
         }
         if (moved == 0) {
-            if (idle != BalanceIdle::NewlyIdle) ds.nrBalanceFailed++;
+            // (a newidle balance's failures would pollute the count; from 6.10 a misfit one's too)
+            if (idle != BalanceIdle::NewlyIdle && !(s.feat.misfitNoBackoff && env.type == MigrationType::Misfit))
+                ds.nrBalanceFailed++;
             if (needActiveBalance(s, env)) {
                 if (src.curr >= 0 && !s.tasks[static_cast<size_t>(src.curr)].allowed.test(cpu)) {
                     onePinned = true;
@@ -840,7 +844,7 @@ int loadBalance(SimState& s, SchedOps& ops, int cpu, int sdIndex, BalanceIdle id
         if (!activeStarted || needActiveBalance(s, env)) setBalanceInterval(s, ds, sd.minInterval);
         return moved;
     }
-    balanced(s, cpu, sdIndex, idle, onePinned, env.allPinned);
+    balanced(s, cpu, sdIndex, idle, env.type, onePinned, env.allPinned);
     return 0;
 }
 
@@ -859,7 +863,7 @@ void rebalanceDomains(SimState& s, SchedOps& ops, int cpu, BalanceIdle idle, Mig
             // should_we_balance() failing stops the walk upwards (continue_balancing = 0), and
             // sched_balance_rq() leaves through out_balanced: the interval backs off
             if (!shouldWeBalanceIn(s, cpu, i, idle, sd.span, &s.online)) {
-                balanced(s, cpu, i, idle, false, false);
+                balanced(s, cpu, i, idle, MigrationType::Load, false, false);
                 ds.lastBalance = jnow;
                 next = std::min(next, ds.lastBalance + balanceIntervalNs(ds, busy));
                 break;

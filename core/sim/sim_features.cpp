@@ -18,6 +18,7 @@ SimFeatures featuresFor(const KernelProfile& p) {
     f.smtNeverCacheHot = p.smtNeverCacheHot;
     f.busyIntervalLessAJiffy = p.busyIntervalLessAJiffy;
     f.utilShrBound = p.utilShrBound;
+    f.misfitNoBackoff = p.misfitNoBackoff;
     f.baseSliceNs = p.baseSliceMs * 1e6;
     f.newidleRandom = p.newidleRandom;
     f.newidleRate = p.newidleRate;

@@ -46,6 +46,9 @@ struct SimFeatures {
     // detach_tasks() (6.8+): a migrate_util balance that failed takes a task of up to
     // 2^nr_balance_failed times the imbalance, as migrate_load does
     bool utilShrBound = true;
+    // sched_balance_rq() (6.10+): a misfit balance that moved nothing counts no nr_balance_failed
+    // (that count is for cache-hot and load/util moves) and does not double the balance interval
+    bool misfitNoBackoff = true;
     double baseSliceNs = 0.75e6;  // sysctl_sched_base_slice before scaling (0.70 ms since 6.15)
     // NI_RANDOM (6.19; 6.1.160, 6.6.120, 6.12.65, 6.18.5): newidle balance runs at a domain with
     // the probability of its recent success, so a domain where pulling rarely works is rarely tried

@@ -102,6 +102,37 @@ TEST(CpuCapacity, AnIdleBigCpuPullsARunningMisfitThroughTheStopperAndALittleOneD
     EXPECT_TRUE(fromBig.moved.empty());
 }
 
+// "sched/fair: Don't double balance_interval for migrate_misfit" (6.10): a misfit balance that
+// moved nothing is no failure of the domain's (nr_balance_failed is for cache-hot and load/util
+// moves) and, when the misfit may not run on the balancing CPU (out_one_pinned), does not back
+// the domain's interval off; before 6.10 both happened as for any failed balance
+TEST(CpuCapacity, FromSixTenAFailedMisfitBalanceIsNoFailureAndNoBackoff) {
+    for (const auto& [profile, since610] : {std::pair{"linux-6.12", true}, std::pair{"linux-6.6", false}}) {
+        for (const bool pinnedAway : {false, true}) {
+            Fixture f(bigLittle(), profile, true, 1);
+            SimState& s = *f.s;
+            Task& t = s.tasks[0];
+            // allowed big CPU 1 and little CPUs 2-3: still a misfit on CPU 2, but not CPU 0's to take
+            if (pinnedAway) t.setAllowed(*CpuSet::parseList("1-3"), s.onlineCount);
+            t.maxAllowedCapacity = maxAllowedCapacity(s, t);
+            f.place(0, 2);
+            setUtil(s, 0, 600);
+            updateMisfitStatus(s, 2, 0);
+            ASSERT_GT(s.cpus[2].misfitTaskLoad, 0);
+            const int mc = mcIndex(f, 0);
+            DomainState& ds = s.cpus[0].dom[static_cast<size_t>(mc)];
+            const double interval = ds.balanceIntervalMs;
+            NullOps ops;
+            EXPECT_EQ(loadBalance(s, ops, 0, mc, BalanceIdle::Idle, MigrationCause::LbPeriodic), 0);
+            EXPECT_EQ(ops.active, pinnedAway ? 0 : 1) << profile;
+            EXPECT_EQ(ds.nrBalanceFailed, since610 ? 0u : 1u) << profile << (pinnedAway ? ", pinned away" : "");
+            if (pinnedAway) {
+                EXPECT_EQ(ds.balanceIntervalMs, since610 ? interval : 2 * interval) << profile << ": out_one_pinned";
+            }
+        }
+    }
+}
+
 TEST(CpuCapacity, ATaskThatFitsItsLittleCpuStaysPut) {
     const NullOps ops = balanceWithOneTaskOnCpu2(300, 0);
     EXPECT_EQ(ops.active, 0);
