@@ -15,6 +15,7 @@
 #include "sim/compare_modes.h"
 #include "sim/metric_change.h"
 #include "sim/metric_stats.h"
+#include "sim/numa_balancing.h"
 #include "sim/sim_json.h"
 #include "sim_run.h"
 #include "topology/hwloc_loader.h"
@@ -115,6 +116,8 @@ int runCompare(const Args& args, const SimSetup& setup) {
     if (mode->what == sim::CompareWhat::NumaBalancing) {
         if (setup.topology.nodes.size() < 2)
             return fail("--compare numa-balancing: the machine has one NUMA node: both runs would be the same");
+        if (const std::string why = sim::numaBalancingTooShort(setup.workload, setup.options); !why.empty())
+            return fail("--compare numa-balancing: " + why + ": both runs would be the same (--duration)");
         sides[0].options.numaMemoryFollowsS = 0;
         sides[1].options.numaMemoryFollowsS = sim::SimOptions{}.numaMemoryFollowsS;
     }

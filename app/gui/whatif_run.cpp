@@ -12,6 +12,7 @@
 #include "replay.h"
 #include "wakeup_preemptions.h"
 #include "sim/compare_modes.h"
+#include "sim/numa_balancing.h"
 #include "sim/sched_knobs.h"
 #include "sim/sim_json.h"
 #include "sim/simulator.h"
@@ -100,6 +101,12 @@ Result<std::shared_ptr<const WhatIfSetup>> prepareWhatIf(const WhatIfRequest& re
         return Error{"what-if: " + why + ": both runs would be the same"};
     if (mode->what == sim::CompareWhat::NumaBalancing && setup->topology->nodes.size() < 2)
         return Error{"what-if: the machine has one NUMA node: NUMA balancing off and on would be the same"};
+    if (mode->what == sim::CompareWhat::NumaBalancing) {
+        sim::SimOptions o;
+        o.durationS = request.durationS;
+        if (const std::string why = sim::numaBalancingTooShort(setup->workload, o); !why.empty())
+            return Error{"what-if: " + why + ": NUMA balancing off and on would be the same (a longer Duration)"};
+    }
     if (mode->what == sim::CompareWhat::TaskGroups && setup->workload.groups.empty())
         return Error{"what-if: the workload has no task groups (a workload file's groups, or a recording's groups "
                      "sidecar): one group for all and its own groups would be the same"};

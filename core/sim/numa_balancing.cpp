@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <sstream>
 
 #include "domains/sd_flags.h"
 #include "sim/select_task_rq.h"
@@ -233,6 +234,16 @@ int sdNuma(const SimState& s, int cpu) {
 int numaPreferredNode(const SimState& s, const Task& t) {
     if (s.opt.numaMemoryFollowsS <= 0 || t.spec->memFraction <= 0) return -1;
     return t.sumExec >= s.opt.numaMemoryFollowsS * 1e9 ? t.homeNode : -1;
+}
+
+std::string numaBalancingTooShort(const workload::Workload& wl, const SimOptions& opt) {
+    const double runS = wl.durationS > 0 ? wl.durationS : opt.durationS;
+    const double scanDelayS = SimOptions{}.numaMemoryFollowsS;
+    if (runS > scanDelayS) return "";
+    std::ostringstream why;
+    why << "a run of " << runS << " s ends before any task has run NUMA balancing's scan delay (" << scanDelayS
+        << " s of CPU time, when a task gets its preferred node and its memory may follow it)";
+    return why.str();
 }
 
 NumaPlacement taskNumaMigrate(SimState& s, const Task& p) {

@@ -16,6 +16,8 @@
 // limit on a backplane such as EPYC's 2 sockets). A task without memory traffic has no NUMA
 // faults, no preference and weight 0 everywhere. Not modelled: NUMA groups (tasks sharing
 // memory).
+#include <string>
+
 #include "sim/sim_state.h"
 
 namespace schedscope::sim {
@@ -34,6 +36,12 @@ struct NumaPlacement {
 // before (the kernel's NUMA_NO_NODE, no faults yet), for a task without memory traffic and with
 // NUMA balancing off.
 int numaPreferredNode(const SimState& s, const Task& t);
+
+// Why NUMA balancing cannot change a run of `wl` under `opt` (its duration, else the workload's),
+// "" when it can: a run no longer than the scan delay (SimOptions' default numaMemoryFollowsS)
+// ends before any task has a preferred node or has stayed on a node long enough for its memory
+// to follow, so with it and without it the runs are the same.
+std::string numaBalancingTooShort(const workload::Workload& wl, const SimOptions& opt);
 
 // task_numa_migrate() for `p`, running on p.cpu away from its memory. Reads the state only.
 NumaPlacement taskNumaMigrate(SimState& s, const Task& p);

@@ -440,6 +440,11 @@ TEST(Cli, BadInputsGiveOneLineErrorsAndExitTwo) {
               "its CPUs 2-3 are not online (the online CPUs are 0-1,8-9,16-17,24-25,80-81,88-89,96-97,104-105)"},
              {"simulate --synthetic \"core:4 pu:2\" --workload stream:threads=4 --compare numa-balancing",
               "--compare numa-balancing: the machine has one NUMA node: both runs would be the same"},
+             // no task runs a scan delay in 0.5 s: with NUMA balancing or without, the same run
+             {"simulate --preset kunpeng920-32 --workload mcf:copies=32 --duration 0.5 --compare numa-balancing",
+              "--compare numa-balancing: a run of 0.5 s ends before any task has run NUMA balancing's scan delay (1 s "
+              "of CPU time, when a task gets its preferred node and its memory may follow it): both runs would be the "
+              "same (--duration)"},
              {"simulate --preset kunpeng920-24 --workload stream:threads=4 --compare numa",
               "--compare must be cls, node, delay-dequeue, ni-random, wake-wide, numa-balancing, task-groups or bandwidth, not 'numa'"},
              {"domains --preset kunpeng920-24 --arch sparc", "unknown architecture 'sparc' (expected x86_64, arm64, ppc64, s390x or generic)"},

@@ -361,6 +361,7 @@ TEST(WhatIfRun, AKernelLogsMachineRunsUnderItsKernel) {
     EXPECT_EQ(same.error(), "what-if: kernel-log.txt has no CLS domain of its own (no cluster wider than a core and "
                             "narrower than its LLC): both runs would be the same");
     q.compare = "numa-balancing";
+    q.durationS = 2;  // past NUMA balancing's scan delay, which a shorter run never reaches
     auto setup = prepareWhatIf(q);
     ASSERT_TRUE(setup.ok()) << setup.error();
     EXPECT_EQ((*setup)->profileName, "linux-6.9");
@@ -406,8 +407,8 @@ TEST(WhatIfRun, DelayDequeueOffVersusOn) {
 }
 
 // NUMA balancing off vs on (numa_balancing=0 and 1): on a NUMA machine mcf's copies the balancer
-// moves off their memory's node are taken back only with it on; a one-node machine has nothing to
-// compare; the panel offers it.
+// moves off their memory's node are taken back only with it on; a run no longer than its scan
+// delay (1 s) and a one-node machine have nothing to compare; the panel offers it.
 TEST(WhatIfRun, NumaBalancingOffVersusOn) {
     WhatIfRequest q;
     q.spec = {TopologySpec::Kind::Preset, "kunpeng920-32"};
@@ -424,6 +425,13 @@ TEST(WhatIfRun, NumaBalancingOffVersusOn) {
     EXPECT_GT(metricOf(r.runs[1], "numa_migrations"), 0);
     EXPECT_GT(metricOf(r.runs[1], "throughput"), metricOf(r.runs[0], "throughput"));
     EXPECT_EQ(r.toJson()["numa_balancing"], "compared");
+
+    q.durationS = 1;
+    auto tooShort = prepareWhatIf(q);
+    ASSERT_FALSE(tooShort.ok());
+    EXPECT_EQ(tooShort.error(), "what-if: a run of 1 s ends before any task has run NUMA balancing's scan delay (1 s of "
+                                "CPU time, when a task gets its preferred node and its memory may follow it): NUMA "
+                                "balancing off and on would be the same (a longer Duration)");
 
     q.spec = {TopologySpec::Kind::Synthetic, "core:4 pu:2"};
     q.workload = "stream:threads=4";
