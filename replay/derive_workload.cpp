@@ -301,12 +301,21 @@ Result<DerivedWorkload> deriveWorkload(const tracing::EventStore& store, const T
     int seenWhereLost = 0;  // moves a lossy trace's switches show, its sched_migrate_task lost
     const bool switchesOnly = tracing::migrationSource(store).starts_with("sched_switch");
     std::unordered_map<int32_t, std::vector<uint64_t>> execMoves;
+    // sched_setaffinity() calls, when the trace has them: each one bounds a stretch, moved or
+    // not (taskset -c 0 CMD run on CPU 0 changes the mask without a move); a move inside a call
+    // is that call's
+    const tracing::AffinityCalls affinityCalls(store.affinityCallRecords());
     for (const auto& m : tracing::inferMigrations(store)) {
         if (m.ts <= ws || m.ts >= we || keptIdx(m.pid) < 0) continue;
-        if (m.cause == tracing::MigrationCause::Affinity) affinityMoves[m.pid].push_back(m.ts);
+        if (m.cause == tracing::MigrationCause::Affinity && !affinityCalls.covers(m.pid, m.ts))
+            affinityMoves[m.pid].push_back(m.ts);
         if (m.cause == tracing::MigrationCause::Exec) execMoves[m.pid].push_back(m.ts);
         seenWhereLost += m.seenInSwitches && !switchesOnly;
     }
+    for (int32_t pid : kept)
+        for (uint64_t end : affinityCalls.callEnds(pid))
+            if (end > ws && end < we) affinityMoves[pid].push_back(end);
+    for (auto& [pid, moves] : affinityMoves) std::sort(moves.begin(), moves.end());
 
     // ---- execve() of kept tasks in the window: sched_exec() placed them (and may have moved
     // them) before the new program ran. The decision is where the stopper moved the task, if it
@@ -562,8 +571,8 @@ Result<DerivedWorkload> deriveWorkload(const tracing::EventStore& store, const T
                      "): the thread had part of the core, as the simulator gives it when they run together");
     if (inferredPinned)
         as.push_back("CPU affinity inferred for " + std::to_string(inferredPinned) +
-                     " task(s): the CPUs they kept to after an affinity migration, or while they waited >= 10 ms with "
-                     "a CPU they never ran on idle");
+                     " task(s): the CPUs they kept to after an affinity migration or a sched_setaffinity() call, or while "
+                     "they waited >= 10 ms with a CPU they never ran on idle");
     if (userPinned) as.push_back("CPU affinity from --affinity for " + std::to_string(userPinned) + " task(s)");
     if (!opt.keepKernelThreads && kernelDropped)
         as.push_back(std::to_string(kernelDropped) + " kernel thread(s) dropped (kworker, ksoftirqd, migration, ...)");

@@ -297,6 +297,7 @@ size_t EventStore::trim(uint64_t beforeTs) {
     total_ -= dropped;
     firstTs_ = first;
     if (total_ == 0) lastTs_ = 0;
+    std::erase_if(affinityCalls_, [&](const AffinityCallRecord& r) { return r.ts < beforeTs; });
     // Comm history: keep, per task, the name it had at beforeTs and every later change.
     for (auto it = commHistory_.begin(); it != commHistory_.end();) {
         auto& h = it->second;
@@ -345,7 +346,7 @@ size_t EventStore::residentBytes() const {
     }
     for (const auto& [pid, h] : commHistory_) b += 48 + h.capacity() * sizeof(CommChange);
     for (const auto& s : comms_) b += 64 + s.capacity();
-    b += pidSeen_.capacity() + pidExited_.capacity();
+    b += pidSeen_.capacity() + pidExited_.capacity() + affinityCalls_.capacity() * sizeof(AffinityCallRecord);
     return b;
 }
 

@@ -31,6 +31,7 @@
 #include <utility>
 #include <vector>
 
+#include "affinity_calls.h"
 #include "event_schema.h"
 
 namespace schedscope::tracing {
@@ -73,6 +74,8 @@ public:
     // The task `pid` was called `comm` at time `ts` (from switch/wakeup/fork fields); only
     // changes are stored.
     void noteComm(int32_t pid, uint64_t ts, std::string_view comm);
+    // A sched_setaffinity() syscall entered or left (affinity_calls.h), kept in a side table.
+    void noteAffinityCall(const AffinityCallRecord& r) { affinityCalls_.push_back(r); }
     // Sorts partitions that received out-of-order events and counts pid reuse; call when the
     // source is done (a live source may call it again after appending more).
     void finish();
@@ -128,6 +131,9 @@ public:
     // (tracefs, trace-cmd report -l), not in trace-cmd report's default lines or perf script's.
     bool irqContextKnown() const { return irqContextKnown_; }
     void setIrqContextKnown(bool known) { irqContextKnown_ = known; }
+
+    // The sched_setaffinity() syscall records, in the order the source gave them.
+    const std::vector<AffinityCallRecord>& affinityCallRecords() const { return affinityCalls_; }
 
     uint64_t firstTs() const { return firstTs_; }
     uint64_t lastTs() const { return lastTs_; }
@@ -194,6 +200,7 @@ private:
         bool fork;  // else exit
     };
     std::vector<LifeEvent> lifeEvents_;  // forks and exits until finish()
+    std::vector<AffinityCallRecord> affinityCalls_;
     size_t taskCount_ = 0;
     std::vector<std::string> comms_;  // interned names
     std::unordered_map<std::string, uint32_t> commIds_;

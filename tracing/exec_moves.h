@@ -8,6 +8,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "affinity_calls.h"
 #include "event_schema.h"
 #include "migration_causes.h"
 
@@ -15,9 +16,12 @@ namespace schedscope::tracing {
 
 class ExecMoves {
 public:
-    // out[index] is the task's latest move: a candidate when it was taken for an affinity change.
+    // `calls`: the trace's sched_setaffinity() calls (affinity_calls.h), which it may not have
+    explicit ExecMoves(const AffinityCalls& calls) : calls_(calls) {}
+    // out[index] is the task's latest move: a candidate when it was taken for an affinity change,
+    // unless a setaffinity call on the task was open then (it was one).
     void moved(const Migration& m, size_t index) {
-        if (m.cause == MigrationCause::Affinity) pending_[m.pid] = index;
+        if (m.cause == MigrationCause::Affinity && !calls_.covers(m.pid, m.ts)) pending_[m.pid] = index;
         else pending_.erase(m.pid);
     }
     // The task is past any execve() (it forked) or gone.
@@ -31,6 +35,7 @@ public:
     }
 
 private:
+    const AffinityCalls& calls_;
     std::unordered_map<int32_t, size_t> pending_;  // by pid: index of its affinity-like move
 };
 

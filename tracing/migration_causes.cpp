@@ -51,7 +51,8 @@ std::vector<Migration> recordedMigrations(const EventStore& store) {
     // which are awake. Per task: the index of its migration still waiting for that event.
     const bool wakingRecorded = store.recorded(EventKind::Waking);
     std::unordered_map<int32_t, size_t> untilWakeup;
-    ExecMoves execMoves;
+    const AffinityCalls affinityCalls(store.affinityCallRecords());
+    ExecMoves execMoves(affinityCalls);
 
     store.forEach([&](const SchedEvent& e) {
         const int32_t cur = tracker.observe(e);

@@ -50,6 +50,27 @@ SchedDecoder::SchedDecoder(tep_handle* tep)
         softirqEntryVec_ = tep_find_field(ev, "vec");
     }
     if (tep_event* ev = tep_find_event_by_name(tep, "irq", "softirq_exit")) softirqExitId_ = ev->id;
+    // sched_setaffinity() calls, when the trace has them: tell an affinity change's stopper move
+    // from sched_exec()'s (affinity_calls.h)
+    if (tep_event* ev = tep_find_event_by_name(tep, "syscalls", "sys_enter_sched_setaffinity")) {
+        setaffinityEnterId_ = ev->id;
+        setaffinityPid_ = tep_find_field(ev, "pid");
+    }
+    if (tep_event* ev = tep_find_event_by_name(tep, "syscalls", "sys_exit_sched_setaffinity")) setaffinityExitId_ = ev->id;
+}
+
+void SchedDecoder::noteAffinityCall(bool exit, tep_record* rec, EventStore& store) const {
+    AffinityCallRecord r;
+    r.ts = rec->ts;
+    r.caller = tep_data_pid(tep_, rec);
+    r.exit = exit;
+    if (!exit) {
+        unsigned long long pid = 0;
+        if (!setaffinityPid_ || tep_read_number_field(setaffinityPid_, rec->data, &pid) != 0) return;
+        const auto target = static_cast<int32_t>(static_cast<uint32_t>(pid));  // pid_t; 0: the caller
+        r.target = target == 0 ? r.caller : target;
+    }
+    store.noteAffinityCall(r);
 }
 
 void SchedDecoder::noteFormatsRecorded(EventStore& store) const {
@@ -88,6 +109,8 @@ void SchedDecoder::decode(tep_record* rec, EventStore& store) {
             softirqs_.enter(rec->cpu, static_cast<int64_t>(vec));
         else if (id == softirqExitId_)
             softirqs_.exit(rec->cpu);
+        else if (id == setaffinityEnterId_ || id == setaffinityExitId_)
+            noteAffinityCall(id == setaffinityExitId_, rec, store);
         return;
     }
     const Slot& s = slots_[static_cast<size_t>(slot)];

@@ -46,6 +46,8 @@ private:
     };
 
     bool read(const Slot& s, F f, const void* data, int64_t& out) const;
+    // a sys_enter/sys_exit_sched_setaffinity record into the store's side table
+    void noteAffinityCall(bool exit, tep_record* rec, EventStore& store) const;
 
     tep_handle* tep_;
     std::vector<int16_t> slotOfId_;   // event id -> index into slots_, -1 other
@@ -54,6 +56,8 @@ private:
     int known_ = 0;
     int softirqEntryId_ = -1, softirqExitId_ = -1;
     tep_format_field* softirqEntryVec_ = nullptr;
+    int setaffinityEnterId_ = -1, setaffinityExitId_ = -1;
+    tep_format_field* setaffinityPid_ = nullptr;
     SoftirqTracker softirqs_;
     PrevStateTable prevStates_;  // sched_switch's prev_state letters, from its format
 };

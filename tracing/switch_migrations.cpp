@@ -35,7 +35,8 @@ struct Seen {
 
 class SwitchMoves {
 public:
-    explicit SwitchMoves(const EventStore& store) : store_(store), tracker_(store.cpuCount()) {}
+    explicit SwitchMoves(const EventStore& store)
+        : store_(store), tracker_(store.cpuCount()), affinityCalls_(store.affinityCallRecords()), execMoves_(affinityCalls_) {}
 
     void observe(const SchedEvent& e) {
         const int32_t cur = tracker_.observe(e);
@@ -230,6 +231,7 @@ private:
         int32_t cpu;
     };
     std::unordered_map<int32_t, std::vector<Pending>> witnessed_;  // by witness pid
+    AffinityCalls affinityCalls_;  // (before execMoves_, which reads it)
     ExecMoves execMoves_;
     std::vector<Migration> out_;
 };

@@ -212,7 +212,8 @@ Result<RecordSummary> recordTrace(const RecordOptions& options) {
     if (ok && options.fileVersion >= 7) ok = tracecmd_output_set_compression(out, "any") == 0;
     // Sched events carry no kernel addresses, and /proc/kallsyms is megabytes: leave it out.
     if (ok) ok = tracecmd_output_set_kallsyms(out, "/dev/null") == 0;
-    std::vector<std::string> globs = captureEvents();
+    // the formats of the events enabled (a kernel without syscall tracepoints has none of those)
+    std::vector<std::string> globs = pi.enabledEvents();
     std::vector<tracecmd_event_list> list(globs.size());
     for (size_t i = 0; i < globs.size(); ++i) list[i] = {i + 1 < globs.size() ? &list[i + 1] : nullptr, globs[i].c_str()};
     if (ok) ok = tracecmd_output_write_headers(out, list.data()) == 0;

@@ -24,7 +24,10 @@ const std::vector<std::string>& captureEvents() {
         // what a wakeup in a softirq served (interrupt_context.h): a timer's or a disk's
         // wakeups are no task's, a loopback send's are the sender's. Softirqs do not nest, so
         // a wakeup flagged softirq serves its CPU's latest entry: no need for softirq_exit
-        "irq:softirq_entry"};
+        "irq:softirq_entry",
+        // sched_setaffinity() calls (kernels with syscall tracepoints): a stopper's move inside
+        // one is an affinity change, not sched_exec() (affinity_calls.h); a rare syscall
+        "syscalls:sys_enter_sched_setaffinity", "syscalls:sys_exit_sched_setaffinity"};
     return events;
 }
 

@@ -30,6 +30,8 @@ public:
     tracefs_instance* get() const { return inst_; }
     const std::string& name() const { return name_; }
     int cpuCount() const { return cpus_; }
+    // The capture events the kernel had and create() enabled, as "system:event".
+    const std::vector<std::string>& enabledEvents() const { return enabled_; }
     // Sum over CPUs of "overrun" in per_cpu/cpuN/stats: events the ring buffer overwrote.
     uint64_t overruns() const;
     // Sizes every CPU's ring buffer to `kb` kilobytes, as trace-cmd record -b does (before

@@ -492,6 +492,22 @@ TEST(ReplayTraces, PinnedLoopsDeriveTheirAffinity) {
     }
 }
 
+// The same script recorded with sched_setaffinity()'s syscall events: every spinner's `taskset
+// -c 0` call starts a stretch pinned to CPU 0, moved or not (two of the three already ran there),
+// and `taskset -pc 1` one pinned to CPU 1; the stopper's move inside the call is no exec's.
+TEST(ReplayTraces, SetaffinityCallsPinTasksFromTheCallOn) {
+    DerivedWorkload d = deriveComm("replay/pinned-setaffinity.dat", "spin");
+    ASSERT_EQ(d.tasks.size(), 3u);
+    for (size_t i = 0; i < d.tasks.size(); ++i) {
+        const workload::TaskSpec& t = d.workload.tasks[i];
+        std::vector<std::string> masks;
+        for (const auto& op : t.script)
+            if (op.kind == OpKind::SetAffinity) masks.push_back(op.cpus.toList());
+        EXPECT_EQ(masks, (std::vector<std::string>{"0", "1"})) << t.name;
+        EXPECT_EQ(countOps(t, OpKind::Exec), 2) << t.name << ": sh -> taskset -> spin";
+    }
+}
+
 TEST(ReplayTraces, HackbenchDerivesSendersWakingReceivers) {
     DerivedWorkload d = deriveComm("replay/hackbench.dat", "sched-messaging");
     ASSERT_EQ(d.tasks.size(), 41u);  // perf's main thread + 20 senders + 20 receivers (-g 1)
@@ -597,6 +613,7 @@ TEST_P(ReplayFidelity, BaselineReplayIsCloseToTheRecording) {
 INSTANTIATE_TEST_SUITE_P(Traces, ReplayFidelity,
                          ::testing::Values(FidelityCase{"replay/pingpong.dat", 0.15}, FidelityCase{"replay/forkstorm.dat", 0.05},
                                            FidelityCase{"replay/pinned.dat", 0.15}, FidelityCase{"replay/hackbench.dat", 0.15},
+                                           FidelityCase{"replay/pinned-setaffinity.dat", 0.05},
                                            FidelityCase{"replay/pingpong-raced-wakeup.dat", 0.15},
                                            FidelityCase{"replay/pingpong-beside-hogs.dat", 0.05}, FidelityCase{"record-v6.dat", 0.15},
                                            FidelityCase{"replay/job-beside-session.dat", 0.05},

@@ -5,7 +5,9 @@
 
 #include <map>
 #include <set>
+#include <vector>
 
+#include "affinity_calls.h"
 #include "migration_causes.h"
 #include "support/fixtures.h"
 #include "support/sched_events.h"
@@ -56,6 +58,63 @@ TEST(ExecBalance, ATaskMovingItselfIsAnAffinityChangeNotAWakeup) {
     EXPECT_EQ(ofMover.size(), 1u) << "every move of the mover is its own affinity change";
     ASSERT_EQ(softirqPulls.size(), 2u);
     for (const auto& [ts, cause] : softirqPulls) EXPECT_EQ(cause, MigrationCause::LoadBalancePeriodic) << ts;
+}
+
+// tests/data/traces/replay/pinned-setaffinity.dat: pinned.sh recorded with the syscall events
+// of sched_setaffinity(). `taskset -c 0 ./spin` started on CPU 1 (pid 4847) changed its own mask,
+// its CPU's stopper moved it inside the call (trace-cmd report: enter at 60037.586926,
+// migration/1 moves it at .586938, exit at .587000 on CPU 0), and it then exec'd spin: with the
+// call in the trace that move is an affinity change; without it, an exec's. The shell's own
+// moves by the stopper before it exec'd taskset (pids 4852 and 4854) are sched_exec()'s either
+// way, and `taskset -pc 1`'s three moves are affinity changes.
+TEST(ExecBalance, AMoveInsideASetaffinityCallIsAnAffinityChangeNotAnExec) {
+    auto trace = readTraceDat(test::dataPath("traces/replay/pinned-setaffinity.dat"));
+    ASSERT_TRUE(trace.ok()) << trace.error();
+    EXPECT_EQ(trace->affinityCallRecords().size(), 12u);  // 6 calls, each entered and left
+    std::map<int32_t, std::vector<MigrationCause>> byPid;
+    for (const auto& m : inferMigrations(*trace)) byPid[m.pid].push_back(m.cause);
+    EXPECT_EQ(byPid[4847], (std::vector<MigrationCause>{MigrationCause::Affinity, MigrationCause::Affinity}));
+    EXPECT_EQ(byPid[4852], std::vector<MigrationCause>{MigrationCause::Exec});
+    EXPECT_EQ(byPid[4854], std::vector<MigrationCause>{MigrationCause::Exec});
+    for (const int32_t spin : {4846, 4848}) EXPECT_EQ(byPid[spin], std::vector<MigrationCause>{MigrationCause::Affinity}) << spin;
+    // the same events without the syscall records, as pinned.dat was recorded: taskset's move
+    // reads as sched_exec()'s
+    std::set<EventKind> kinds;
+    for (size_t k = 0; k < static_cast<size_t>(EventKind::Count); ++k) kinds.insert(static_cast<EventKind>(k));
+    const EventStore sched = test::onlyKinds(*trace, kinds);
+    ASSERT_TRUE(sched.affinityCallRecords().empty());
+    std::vector<MigrationCause> of4847;
+    for (const auto& m : inferMigrations(sched))
+        if (m.pid == 4847) of4847.push_back(m.cause);
+    EXPECT_EQ(of4847, (std::vector<MigrationCause>{MigrationCause::Exec, MigrationCause::Affinity}));
+}
+
+// The calls' spans: an enter and its caller's next exit, in whatever order the CPUs' records
+// came; a call on another task (taskset -p) is that task's; an enter whose exit was lost counts
+// for kAffinityCallWithoutExitNs, or until its caller's next enter
+TEST(AffinityCalls, AnEnterAndItsCallersNextExitBoundTheCallOnItsTarget) {
+    const std::vector<AffinityCallRecord> records = {
+        {2000, 10, -1, true},    // (read first: CPU 0's records before CPU 1's)
+        {1000, 10, 10, false},   // pid 10 on itself, 1000..2000
+        {5000, 20, 30, false},   // pid 20 on pid 30, its exit lost
+        {9000, 20, 40, false},   // pid 20 again, on pid 40: ends the call on 30
+        {9500, 20, -1, true},
+        {9600, 99, -1, true},    // an exit whose enter came before the trace
+    };
+    const AffinityCalls calls(records);
+    EXPECT_FALSE(calls.covers(10, 999));
+    EXPECT_TRUE(calls.covers(10, 1000));
+    EXPECT_TRUE(calls.covers(10, 2000));
+    EXPECT_FALSE(calls.covers(10, 2001));
+    EXPECT_FALSE(calls.covers(20, 5500)) << "the caller is not the target";
+    EXPECT_TRUE(calls.covers(30, 8999));
+    EXPECT_FALSE(calls.covers(30, 9001));
+    EXPECT_TRUE(calls.covers(40, 9500));
+    EXPECT_FALSE(calls.covers(99, 9600));
+    EXPECT_EQ(calls.callEnds(30), std::vector<uint64_t>{9000});
+    const AffinityCalls lost({{1000, 7, 7, false}});
+    EXPECT_TRUE(lost.covers(7, 1000 + kAffinityCallWithoutExitNs));
+    EXPECT_FALSE(lost.covers(7, 1001 + kAffinityCallWithoutExitNs));
 }
 
 }  // namespace
