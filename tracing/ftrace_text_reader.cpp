@@ -234,6 +234,28 @@ int headerCpus(std::string_view l) {
     return n;
 }
 
+// "sys_enter_sched_setaffinity: pid: 0x000012ee, len: 0x00000020, user_mask_ptr: 0x..." (trace-cmd
+// report prints syscall arguments in hex; pid 0 is the caller) and its sys_exit: a
+// sched_setaffinity() call's bounds (affinity_calls.h)
+void noteAffinityCall(const TextLineColumns& c, bool exit, EventStore& store) {
+    AffinityCallRecord r;
+    r.ts = c.ts;
+    r.caller = c.pid;
+    r.exit = exit;
+    if (!exit) {
+        std::string_view p = c.payload;
+        if (!p.starts_with("pid: ")) return;
+        p.remove_prefix(5);
+        p = p.substr(0, p.find(','));
+        const int base = p.starts_with("0x") ? 16 : 10;
+        if (base == 16) p.remove_prefix(2);
+        uint32_t target = 0;
+        if (std::from_chars(p.data(), p.data() + p.size(), target, base).ec != std::errc{}) return;
+        r.target = target == 0 ? c.pid : static_cast<int32_t>(target);
+    }
+    store.noteAffinityCall(r);
+}
+
 // `recordedCpus`: the header's CPU count (0: none stated); an event on a CPU past it is no
 // event of this recording (a damaged line) and is dropped as out of range.
 bool parseLine(std::string_view line, EventStore& store, SoftirqTracker& softirqs, int recordedCpus) {
@@ -256,6 +278,8 @@ bool parseLine(std::string_view line, EventStore& store, SoftirqTracker& softirq
                 softirqs.enter(cpu, vec);
         } else if (name == "softirq_exit") {
             softirqs.exit(cpu);
+        } else if (name == "sys_enter_sched_setaffinity" || name == "sys_exit_sched_setaffinity") {
+            noteAffinityCall(c, name == "sys_exit_sched_setaffinity", store);
         }
         store.countOther(name);
         return true;

@@ -3,6 +3,7 @@
 // sched_process_exec. tests/data/traces/exec-balance.dat: 400 /bin/true next to a CPU hog.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <map>
 #include <set>
 #include <vector>
@@ -87,6 +88,46 @@ TEST(ExecBalance, AMoveInsideASetaffinityCallIsAnAffinityChangeNotAnExec) {
     for (const auto& m : inferMigrations(sched))
         if (m.pid == 4847) of4847.push_back(m.cause);
     EXPECT_EQ(of4847, (std::vector<MigrationCause>{MigrationCause::Exec, MigrationCause::Affinity}));
+}
+
+// trace-cmd report prints the syscall events with their arguments in hex: the text reader takes
+// the same calls from it as the trace.dat reader from the records (report's microseconds)
+TEST(AffinityCalls, ReportTextGivesTheCallsTheTraceDatHas) {
+    auto bin = readTraceDat(test::dataPath("traces/replay/pinned-setaffinity.dat"));
+    ASSERT_TRUE(bin.ok()) << bin.error();
+    // `trace-cmd report pinned-setaffinity.dat | grep sched_setaffinity`, and the move inside
+    // taskset's own call (a text needs a sched event to be a trace)
+    const std::string text =
+        "cpus=2\n"
+        "            spin-4848  [000] 60037.583218: sys_enter_sched_setaffinity: pid: 0x00000000, len: 0x00000020, user_mask_ptr: 0x5559275423b0\n"
+        "            spin-4848  [000] 60037.583225: sys_exit_sched_setaffinity: 0x0\n"
+        "            spin-4846  [000] 60037.584647: sys_enter_sched_setaffinity: pid: 0x00000000, len: 0x00000020, user_mask_ptr: 0x564c14eb33b0\n"
+        "            spin-4846  [000] 60037.584651: sys_exit_sched_setaffinity: 0x0\n"
+        "            spin-4847  [001] 60037.586926: sys_enter_sched_setaffinity: pid: 0x00000000, len: 0x00000020, user_mask_ptr: 0x55b53d44e3b0\n"
+        "     migration/1-23    [001] 60037.586938: sched_migrate_task:   comm=taskset pid=4847 prio=120 orig_cpu=1 dest_cpu=0\n"
+        "            spin-4847  [000] 60037.587000: sys_exit_sched_setaffinity: 0x0\n"
+        "         taskset-4852  [001] 60037.868408: sys_enter_sched_setaffinity: pid: 0x000012ee, len: 0x00000020, user_mask_ptr: 0x5574c6424630\n"
+        "         taskset-4852  [001] 60037.868452: sys_exit_sched_setaffinity: 0x0\n"
+        "         taskset-4853  [000] 60037.870876: sys_enter_sched_setaffinity: pid: 0x000012ef, len: 0x00000020, user_mask_ptr: 0x562296516630\n"
+        "         taskset-4853  [000] 60037.870885: sys_exit_sched_setaffinity: 0x0\n"
+        "         taskset-4854  [000] 60037.874742: sys_enter_sched_setaffinity: pid: 0x000012f0, len: 0x00000020, user_mask_ptr: 0x5565c3651630\n"
+        "         taskset-4854  [000] 60037.874748: sys_exit_sched_setaffinity: 0x0\n"
+        ;
+    auto parsed = parseFtraceText(text, "report.txt");
+    ASSERT_TRUE(parsed.ok()) << parsed.error();
+    auto byTs = [](std::vector<AffinityCallRecord> v) {
+        std::stable_sort(v.begin(), v.end(), [](const auto& a, const auto& b) { return a.ts < b.ts; });
+        return v;
+    };
+    const auto want = byTs(bin->affinityCallRecords()), got = byTs(parsed->affinityCallRecords());
+    ASSERT_EQ(got.size(), want.size());
+    for (size_t i = 0; i < got.size(); ++i) {
+        EXPECT_NEAR(static_cast<double>(got[i].ts), static_cast<double>(want[i].ts), 1000.0) << i;
+        EXPECT_EQ(got[i].caller, want[i].caller) << i;
+        EXPECT_EQ(got[i].target, want[i].target) << i;
+        EXPECT_EQ(got[i].exit, want[i].exit) << i;
+    }
+    EXPECT_EQ(got[8].target, 4847) << "taskset -pc 1 4847: 0x000012ef";
 }
 
 // The calls' spans: an enter and its caller's next exit, in whatever order the CPUs' records
