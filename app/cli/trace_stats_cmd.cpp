@@ -64,6 +64,11 @@ nlohmann::json statsJson(const EventStore& store, const PlausibleSpan& plausible
     nlohmann::json other = nlohmann::json::object();
     for (const auto& [name, n] : store.otherEvents()) other[name] = n;
     j["other_events"] = other;  // counted and skipped
+    // sched_setaffinity() calls (their syscall events): they tell an affinity change's stopper
+    // move from sched_exec()'s
+    size_t setaffinityCalls = 0;
+    for (const auto& r : store.affinityCallRecords()) setaffinityCalls += !r.exit;
+    j["setaffinity_calls"] = setaffinityCalls;
     nlohmann::json cpus = nlohmann::json::object();
     // every CPU the recording covered, the last ones too when they have no event (record -M)
     for (int c = 0; c < store.cpusCovered(); ++c)
@@ -199,6 +204,10 @@ void printStatsText(const nlohmann::json& j) {
                 j["irq_context_known"].get<bool>()
                     ? countOf("interrupt_wakings", "sched_waking").c_str()
                     : "n/a (these text lines have no irq-flags column: the trace.dat, or its `trace-cmd report -l`, shows them)");
+    if (const auto calls = j["setaffinity_calls"].get<unsigned long long>(); calls > 0)
+        std::printf("sched_setaffinity() calls (a stopper's move inside one is an affinity change, not exec balancing): "
+                    "%llu\n",
+                    calls);
     std::printf("anomalies:\n");
     for (const auto& [k, v] : j["anomalies"].items()) std::printf("  %-22s %llu\n", k.c_str(), v.get<unsigned long long>());
 }

@@ -6,6 +6,7 @@
 #include <fstream>
 #include <iterator>
 #include <map>
+#include <tuple>
 #include <cstdio>
 #include <nlohmann/json.hpp>
 #include <sstream>
@@ -1180,6 +1181,24 @@ TEST(Cli, PartitionsAndIsolatedCpusAreWhatIfOptions) {
     CliRun bare = cli("replay missing.dat --partition 0-1");
     EXPECT_EQ(bare.status, 2);
     EXPECT_NE(bare.err.find("name it too"), std::string::npos) << bare.err;
+}
+
+// trace stats counts the sched_setaffinity() calls a trace recorded with their syscall events
+// (pinned.sh: three taskset -c 0 and three taskset -pc 1), and their moves as affinity changes;
+// the same script recorded without them has none and reads taskset's own move as exec's
+TEST(Cli, TraceStatsCountsTheSetaffinityCalls) {
+    for (const auto& [name, calls, affinity] : {std::tuple{"pinned-setaffinity.dat", 6, 4}, std::tuple{"pinned.dat", 0, 3}}) {
+        CliRun r = cli("trace stats '" + schedscope::test::dataPath(std::string("traces/replay/") + name) + "' --json");
+        ASSERT_EQ(r.status, 0) << r.err;
+        const auto j = nlohmann::json::parse(r.out);
+        EXPECT_EQ(j["setaffinity_calls"].get<int>(), calls) << name;
+        EXPECT_EQ(j["migrations_by_cause"]["affinity"].get<int>(), affinity) << name;
+    }
+    CliRun text = cli("trace stats '" + schedscope::test::dataPath("traces/replay/pinned-setaffinity.dat") + "'");
+    EXPECT_NE(text.out.find("sched_setaffinity() calls (a stopper's move inside one is an affinity change, not exec "
+                            "balancing): 6\n"),
+              std::string::npos)
+        << text.out;
 }
 
 // trace stats on the real 6.12 kernel's trace of the 2-socket, 4-node QEMU machine
