@@ -115,6 +115,35 @@ TEST(Live, RecordWritesATraceWithItsKernelAndSidecar) {
     }
 }
 
+// record also takes sched_setaffinity()'s syscall events where the kernel has syscall
+// tracepoints: `taskset -c 0 true` makes one call on itself, entered and left
+TEST(Live, RecordTakesTheSetaffinityCalls) {
+    if (auto why = tracefsUnavailableReason(); !why.empty()) GTEST_SKIP() << "recording unavailable: " << why;
+    if (!std::filesystem::exists(std::string(kTracingDir) + "/events/syscalls/sys_enter_sched_setaffinity"))
+        GTEST_SKIP() << "this kernel has no syscall tracepoints (CONFIG_FTRACE_SYSCALLS)";
+    if (std::system("command -v taskset >/dev/null") != 0) GTEST_SKIP() << "no taskset (util-linux) here";
+    const std::filesystem::path dir = std::filesystem::path(SCHEDSCOPE_TEST_SCRATCH) / "record";
+    std::filesystem::create_directories(dir);
+    const std::string out = (dir / "setaffinity.dat").string();
+    std::ostringstream cmd;
+    cmd << SCHEDSCOPE_CLI << " record -o '" << out << "' -- taskset -c 0 true >/dev/null 2>&1";
+    ASSERT_EQ(std::system(cmd.str().c_str()), 0) << cmd.str();
+    auto store = readTraceDat(out);
+    ASSERT_TRUE(store) << store.error();
+    int enters = 0, exits = 0;  // taskset's (another program on this machine may call it too)
+    for (const auto& r : store->affinityCallRecords()) {
+        if (store->commAt(r.caller, r.ts) != "taskset") continue;
+        if (r.exit) {
+            ++exits;
+            continue;
+        }
+        ++enters;
+        EXPECT_EQ(r.target, r.caller) << "taskset -c 0 CMD sets its own mask";
+    }
+    EXPECT_EQ(enters, 1);
+    EXPECT_EQ(exits, 1);
+}
+
 // --clock picks the trace clock as trace-cmd record -C does, and the file says which: a clock
 // that counts ns (mono) gives durations, one that does not (counter) is flagged as such. A
 // clock the kernel does not have is a one-line error listing those it has.
