@@ -576,11 +576,12 @@ int findBusiestQueue(SimState& s, const LbEnv& env, int group) {
     const double dstCapacity = s.capacityOf(env.dstCpu);
     sd.groups[static_cast<size_t>(group)].span.forEach([&](int i) {
         if (!cpus.test(i)) return;
-        // a runqueue of a higher class than the group's: its tasks are better placed than some
-        // of another runqueue's (nothing is above `All`, the class outside NUMA domains)
-        if (env.fbqType != FbqType::All && fbqClassifyRq(s, i) > env.fbqType) return;
         const int nr = s.cpus[static_cast<size_t>(i)].nrRunning();
         if (nr == 0) return;
+        // a runqueue of a higher class than the group's: its tasks are better placed than some
+        // of another runqueue's (nothing is above `All`, the class outside NUMA domains). The
+        // kernel classifies before it skips an empty runqueue; an empty one is skipped either way.
+        if (env.fbqType != FbqType::All && fbqClassifyRq(s, i) > env.fbqType) return;
         const double capacity = s.capacityOf(i);
         // never a lone task of a CPU no smaller than dst: that could end in an active balance
         // from a big CPU down to a little one
