@@ -746,7 +746,11 @@ void recordBalance(SimState& s, const LbEnv& env, const SdLbStats& sds, int busi
                   groupTypeName(sds.busiestStat.type), groupTypeName(sds.localStat.type), migrationTypeName(env.type),
                   env.imbalance);
     d.rule = buf;
-    d.rule += "find_busiest_queue: cpu " + std::to_string(busiest) + "; ";
+    d.rule += "find_busiest_queue: cpu " + std::to_string(busiest);
+    // at a NUMA domain: the runqueues it did not look at (fbq_type)
+    if (env.fbqType == FbqType::Regular) d.rule += " (of the runqueues with tasks that have no preferred node)";
+    else if (env.fbqType == FbqType::Remote) d.rule += " (of the runqueues with tasks away from their preferred node)";
+    d.rule += "; ";
     if (moved > 0) d.rule += "detach_tasks: moved " + std::to_string(moved);
     else if (active) d.rule += "nothing detachable: need_active_balance, the stopper will push the running task";
     else d.rule += "nothing detachable (running, cache hot or pinned)";

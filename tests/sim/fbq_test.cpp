@@ -56,6 +56,20 @@ TEST(FbqClassify, ABalanceLeavesTasksAtTheirMemoryWhileAnotherQueueHasTasksWitho
     EXPECT_EQ(fbqClassifyRq(*b.f.s, 3), FbqType::Regular);
 }
 
+// --explain says which runqueues the balance looked at: CPU 0's balance at the NUMA domain in the
+// first situation
+TEST(FbqClassify, TheDecisionLogSaysWhichRunqueuesTheBalanceLookedAt) {
+    NodeOneBusy b(false, true);
+    std::vector<Decision> log;
+    b.f.s->decisions = &log;
+    NullOps ops;
+    loadBalance(*b.f.s, ops, 0, b.env.sd, BalanceIdle::NotIdle, MigrationCause::LbPeriodic, true);
+    ASSERT_FALSE(log.empty());
+    EXPECT_NE(log.back().rule.find("find_busiest_queue: cpu 3 (of the runqueues with tasks that have no preferred node)"),
+              std::string::npos)
+        << log.back().rule;
+}
+
 TEST(FbqClassify, ARemoteQueueGoesBeforeOneWhoseTasksAreAllAtTheirMemory) {
     NodeOneBusy b(true, true);
     EXPECT_EQ(b.source(), 3);
