@@ -747,9 +747,20 @@ void recordBalance(SimState& s, const LbEnv& env, const SdLbStats& sds, int busi
                   env.imbalance);
     d.rule = buf;
     d.rule += "find_busiest_queue: cpu " + std::to_string(busiest);
-    // at a NUMA domain: the runqueues it did not look at (fbq_type)
-    if (env.fbqType == FbqType::Regular) d.rule += " (of the runqueues with tasks that have no preferred node)";
-    else if (env.fbqType == FbqType::Remote) d.rule += " (of the runqueues with tasks away from their preferred node)";
+    // at a NUMA domain: the busy runqueues it did not look at (fbq_type), their tasks better
+    // placed than some of the group's
+    int skipped = 0;
+    if (env.fbqType != FbqType::All && sds.busiest >= 0)
+        sd.groups[static_cast<size_t>(sds.busiest)].span.forEach([&](int i) {
+            skipped += env.candidates().test(i) && s.cpus[static_cast<size_t>(i)].nrRunning() > 0 &&
+                       fbqClassifyRq(s, i) > env.fbqType;
+        });
+    if (skipped > 0)
+        d.rule += " (" + std::to_string(skipped) + " busy runqueue(s) passed over: " +
+                  (env.fbqType == FbqType::Regular
+                       ? "every task on them has a preferred node, and the group has tasks without one"
+                       : "every task on them is at its preferred node, and the group has tasks away from theirs") +
+                  ")";
     d.rule += "; ";
     if (moved > 0) d.rule += "detach_tasks: moved " + std::to_string(moved);
     else if (active) d.rule += "nothing detachable: need_active_balance, the stopper will push the running task";

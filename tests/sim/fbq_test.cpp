@@ -65,7 +65,8 @@ TEST(FbqClassify, TheDecisionLogSaysWhichRunqueuesTheBalanceLookedAt) {
     NullOps ops;
     loadBalance(*b.f.s, ops, 0, b.env.sd, BalanceIdle::NotIdle, MigrationCause::LbPeriodic, true);
     ASSERT_FALSE(log.empty());
-    EXPECT_NE(log.back().rule.find("find_busiest_queue: cpu 3 (of the runqueues with tasks that have no preferred node)"),
+    EXPECT_NE(log.back().rule.find("find_busiest_queue: cpu 3 (1 busy runqueue(s) passed over: every task on them has a "
+                                   "preferred node, and the group has tasks without one)"),
               std::string::npos)
         << log.back().rule;
 }
