@@ -33,7 +33,6 @@ public:
     bool covers(int32_t pid, uint64_t ts) const;
     // When each call on `pid` returned (its mask set and any move done), in time order.
     std::vector<uint64_t> callEnds(int32_t pid) const;
-    bool empty() const { return byTarget_.empty(); }
 
 private:
     struct Span {
