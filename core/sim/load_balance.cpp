@@ -354,32 +354,37 @@ NumaRunning numaRunning(const SimState& s, int cpu) {
     return out;
 }
 
+// fbq_classify_group() / fbq_classify_rq() of `runnable` tasks, `n` of them numa ones
+FbqType fbqClassOf(int runnable, const NumaRunning& n) {
+    if (runnable > n.numa) return FbqType::Regular;
+    if (runnable > n.preferred) return FbqType::Remote;
+    return FbqType::All;
+}
+
 // fbq_classify_group() of the busiest group: its runnable tasks against the numa ones of its
 // CPUs still in env->cpus (update_sg_lb_stats() adds these up at NUMA domains only, the one
-// place they are read). No busiest group is `All`, as the kernel's zeroed busiest_stat.
-FbqType fbqClassifyBusiest(const SimState& s, const LbEnv& env, const SchedDomain& sd, const SdLbStats& sds) {
-    if (sds.busiest < 0) return FbqType::All;
-    int numa = 0, preferred = 0;
+// place they are read). Each of those CPUs' own class (fbq_classify_rq()) is kept on the way
+// in SimState::fbqRqClass for find_busiest_queue(), which asks it of the same CPUs next,
+// nothing changed in between: counting a runqueue's tasks reads each task, and that twice
+// took a tenth of a pgbench run's time on 128 CPUs.
+FbqType fbqClassifyBusiest(SimState& s, LbEnv& env, const SchedDomain& sd, const SdLbStats& sds) {
+    NumaRunning group;
     const CpuSet& cpus = env.candidates();
+    if (s.fbqRqClass.size() != s.cpus.size()) s.fbqRqClass.assign(s.cpus.size(), 0);
     sd.groups[static_cast<size_t>(sds.busiest)].span.forEach([&](int i) {
         if (!cpus.test(i)) return;
         const NumaRunning n = numaRunning(s, i);
-        numa += n.numa;
-        preferred += n.preferred;
+        group.numa += n.numa;
+        group.preferred += n.preferred;
+        s.fbqRqClass[static_cast<size_t>(i)] = static_cast<uint8_t>(fbqClassOf(s.cpus[static_cast<size_t>(i)].nrQueued(), n));
     });
-    const int runnable = sds.busiestStat.sumHNrRunning;
-    if (runnable > numa) return FbqType::Regular;
-    if (runnable > preferred) return FbqType::Remote;
-    return FbqType::All;
+    env.fbqClassesOfGroup = sds.busiest;
+    return fbqClassOf(sds.busiestStat.sumHNrRunning, group);
 }
 }  // namespace
 
 FbqType fbqClassifyRq(const SimState& s, int cpu) {
-    const NumaRunning n = numaRunning(s, cpu);
-    const int nr = s.cpus[static_cast<size_t>(cpu)].nrQueued();  // rq->nr_running
-    if (nr > n.numa) return FbqType::Regular;
-    if (nr > n.preferred) return FbqType::Remote;
-    return FbqType::All;
+    return fbqClassOf(s.cpus[static_cast<size_t>(cpu)].nrQueued(), numaRunning(s, cpu));  // rq->nr_running
 }
 
 namespace {
@@ -423,7 +428,6 @@ void fillSdLbStats(SimState& s, LbEnv& env, SdLbStats& sds) {
         sds.totalCapacity += sgs.groupCapacity;
     }
     if (s.feat.smtFullyBusyBusiest) sds.preferSibling = sds.busiest >= 0 && (sds.busiestStat.flags & SD_PREFER_SIBLING);
-    if (sd.flags & SD_NUMA) env.fbqType = fbqClassifyBusiest(s, env, sd, sds);
     // at the top domain the balance sets rd->overloaded to what it saw: a CPU with 2 or more
     // tasks, or (capacity-asymmetric domains) a misfit task
     if (env.sd + 1 == nrDomains(s, env.dstCpu)) {
@@ -537,6 +541,7 @@ void calculateImbalance(SimState& s, LbEnv& env, SdLbStats& sds) {
 
 int findBusiestGroup(SimState& s, LbEnv& env, SdLbStats& sds) {
     const SchedDomain& sd = dom(s, env.dstCpu, env.sd);
+    env.fbqClassesOfGroup = -1;
     fillSdLbStats(s, env, sds);
     if (sds.busiest < 0) return -1;
     SgStats& busiest = sds.busiestStat;
@@ -564,7 +569,10 @@ int findBusiestGroup(SimState& s, LbEnv& env, SdLbStats& sds) {
         }
     }
     calculateImbalance(s, env, sds);
-    return env.imbalance > 0 ? sds.busiest : -1;
+    if (env.imbalance <= 0) return -1;
+    // env->fbq_type, which only find_busiest_queue() reads: counted once the balance goes there
+    if (sd.flags & SD_NUMA) env.fbqType = fbqClassifyBusiest(s, env, sd, sds);
+    return sds.busiest;
 }
 
 int findBusiestQueue(SimState& s, const LbEnv& env, int group) {
@@ -574,6 +582,9 @@ int findBusiestQueue(SimState& s, const LbEnv& env, int group) {
     const CpuSet& cpus = env.candidates();
     const bool asymCapacity = (sd.flags & SD_ASYM_CPUCAPACITY) != 0;
     const double dstCapacity = s.capacityOf(env.dstCpu);
+    auto rqClass = [&](int i) {
+        return env.fbqClassesOfGroup == group ? static_cast<FbqType>(s.fbqRqClass[static_cast<size_t>(i)]) : fbqClassifyRq(s, i);
+    };
     sd.groups[static_cast<size_t>(group)].span.forEach([&](int i) {
         if (!cpus.test(i)) return;
         const int nr = s.cpus[static_cast<size_t>(i)].nrRunning();
@@ -581,7 +592,7 @@ int findBusiestQueue(SimState& s, const LbEnv& env, int group) {
         // a runqueue of a higher class than the group's: its tasks are better placed than some
         // of another runqueue's (nothing is above `All`, the class outside NUMA domains). The
         // kernel classifies before it skips an empty runqueue; an empty one is skipped either way.
-        if (env.fbqType != FbqType::All && fbqClassifyRq(s, i) > env.fbqType) return;
+        if (env.fbqType != FbqType::All && rqClass(i) > env.fbqType) return;
         const double capacity = s.capacityOf(i);
         // never a lone task of a CPU no smaller than dst: that could end in an active balance
         // from a big CPU down to a little one

@@ -39,6 +39,9 @@ struct LbEnv {
     // env->fbq_type: at a NUMA domain the busiest group's class; find_busiest_queue() skips a
     // runqueue of a higher class, so tasks at their preferred node stay while others may move
     FbqType fbqType = FbqType::All;
+    // the group whose runqueues' classes find_busiest_group() left in SimState::fbqRqClass for
+    // this pass (-1: none; find_busiest_queue() then counts them itself)
+    int fbqClassesOfGroup = -1;
     bool allPinned = false, somePinned = false, dstPinned = false;
     int newDstCpu = -1;
     // env->cpus, the CPUs still considered (candidates()): the domain's whole span (`span`, with

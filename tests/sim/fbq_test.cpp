@@ -78,6 +78,21 @@ TEST(FbqClassify, ARemoteQueueGoesBeforeOneWhoseTasksAreAllAtTheirMemory) {
     EXPECT_EQ(fbqClassifyRq(*b.f.s, 3), FbqType::Remote);
 }
 
+// find_busiest_queue() reads back the runqueue classes find_busiest_group() counted for the
+// busiest group; asked of another pass's group, or with none counted, it counts them itself
+TEST(FbqClassify, FindBusiestQueueCountsTheClassesItselfWithoutTheGroupsOwn) {
+    NodeOneBusy b(false, true);
+    const int g = findBusiestGroup(*b.f.s, b.env, b.sds);
+    ASSERT_GE(g, 0);
+    EXPECT_EQ(b.env.fbqClassesOfGroup, g);
+    EXPECT_EQ(b.f.s->fbqRqClass[2], static_cast<uint8_t>(FbqType::All));
+    EXPECT_EQ(b.f.s->fbqRqClass[3], static_cast<uint8_t>(FbqType::Regular));
+    b.f.s->fbqRqClass[2] = static_cast<uint8_t>(FbqType::Regular);  // as another pass may leave it
+    EXPECT_EQ(findBusiestQueue(*b.f.s, b.env, g), 2) << "the counted classes are what it reads: CPU 2 is the busiest";
+    b.env.fbqClassesOfGroup = -1;
+    EXPECT_EQ(findBusiestQueue(*b.f.s, b.env, g), 3) << "none counted: by its own count CPU 2's tasks are all at their memory";
+}
+
 // The busiest load is taken, as without the classes, when no task has a preferred node yet
 // (their memory not scanned) or NUMA balancing is off
 TEST(FbqClassify, NoPreferredNodesLeaveTheBusiestQueue) {
