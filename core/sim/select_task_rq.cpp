@@ -211,12 +211,15 @@ SgStats sgWakeupStats(SimState& s, int cpu, int sdIndex, int groupIndex, const T
     const SchedGroup& g = sd.groups[static_cast<size_t>(groupIndex)];
     SgStats st;
     st.maxCapacity = 0;
+    const bool onRq = p.state == TaskState::Runnable || p.state == TaskState::Running;
     g.span.forEach([&](int i) {
         st.maxCapacity = std::max(st.maxCapacity, s.capacityOf(i));
-        const bool mine = p.cpu == i && (p.state == TaskState::Runnable || p.state == TaskState::Running);
-        st.groupLoad += std::max(0.0, s.cpuLoad(i) - (mine ? s.taskLoad(p.id) : 0.0));
-        st.groupUtil += std::max(0.0, s.cpuUtil(i) - (mine ? s.taskUtil(p.id) : 0.0));
-        st.groupRunnable += s.cpuRunnable(i);
+        const bool mine = onRq && p.cpu == i;
+        // (the three signals at one decay: a fork's or exec's walk reads every CPU once per level)
+        const SimState::CpuSignals sig = s.cpuSignals(i);
+        st.groupLoad += std::max(0.0, sig.load - (mine ? s.taskLoad(p.id) : 0.0));
+        st.groupUtil += std::max(0.0, sig.util - (mine ? s.taskUtil(p.id) : 0.0));
+        st.groupRunnable += sig.runnable;
         // (rq->nr_running: a delayed-dequeue task still counts)
         const Cpu& r = s.cpus[static_cast<size_t>(i)];
         const int nr = r.nrQueued() - (mine ? 1 : 0);
