@@ -67,6 +67,8 @@ NumaShape numaShapeOf(const Topology& t) {
 struct NumaEnv {  // struct task_numa_env
     const Task* p = nullptr;
     int srcCpu = -1, srcNid = -1, dstNid = -1, dstCpu = -1;
+    int preferredNid = -1;  // p's memory's node: dstNid is another once that one has no room
+    bool secondChoice() const { return dstNid != preferredNid; }
     int dist = 0;
     NumaShape shape;
     unsigned imbalancePct = 0;
@@ -158,7 +160,9 @@ bool taskNumaCompare(SimState& s, NumaEnv& env, long taskImp, bool maybeMove) {
     if (cur == env.p) return true;
     if (!cur) {
         if (!(maybeMove && moveImp >= env.bestImp)) return false;
-        rule = "task_numa_migrate: an idle CPU on the node of its memory";
+        rule = env.secondChoice() ? "task_numa_migrate: no room on its memory's node: an idle CPU on another node, a "
+                                    "second choice it leaves when its memory's node has room"
+                                  : "task_numa_migrate: an idle CPU on the node of its memory";
     } else {
         if (!cur->allowed.test(env.srcCpu)) return false;
         if (env.bestTask && numaPreferredNode(s, *env.bestTask) == env.srcNid && numaPreferredNode(s, *cur) != env.srcNid)
@@ -169,7 +173,8 @@ bool taskNumaCompare(SimState& s, NumaEnv& env, long taskImp, bool maybeMove) {
               taskWeight(s, env.shape, *cur, env.dstNid, env.dist);
         if (numaPreferredNode(s, *cur) == env.dstNid) imp -= imp / 16;
         if (numaPreferredNode(s, *cur) == env.srcNid) imp += imp / 8;
-        rule = "task_numa_migrate: swap with a task running on the node of its memory";
+        rule = env.secondChoice() ? "task_numa_migrate: no room on its memory's node: swap with a task running on another node"
+                                  : "task_numa_migrate: swap with a task running on the node of its memory";
         if (maybeMove && moveImp > imp && moveImp > env.bestImp) {
             imp = moveImp;
             cur = nullptr;
@@ -206,7 +211,11 @@ void taskNumaFindCpu(SimState& s, NumaEnv& env, long taskImp) {
             if (env.dst.idleCpu >= 0) {
                 env.dstCpu = env.dst.idleCpu;
                 taskNumaAssign(env, nullptr, 0);
-                env.rule = "task_numa_migrate: its memory's node has room, to an idle CPU there";
+                env.rule = env.secondChoice()
+                               ? "task_numa_migrate: no room on its memory's node: another node has room (no imbalance "
+                                 "the balancer would undo), to an idle CPU there; a second choice it leaves when its "
+                                 "memory's node has room"
+                               : "task_numa_migrate: its memory's node has room, to an idle CPU there";
                 return;
             }
         }
@@ -257,7 +266,7 @@ NumaPlacement taskNumaMigrate(SimState& s, const Task& p) {
     env.p = &p;
     env.srcCpu = p.cpu;
     env.srcNid = srcNid;
-    env.dstNid = preferred;
+    env.dstNid = env.preferredNid = preferred;
     const SchedDomain& numa = dom(s, p.cpu, sd);
     env.imbalancePct = 100 + (numa.imbalancePct - 100) / 2;
     env.imbNumaNr = static_cast<int>(numa.imbNumaNr);

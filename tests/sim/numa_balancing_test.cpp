@@ -70,6 +70,7 @@ TEST(NumaBalancing, MovesATaskToAnIdleCpuOfItsMemorysNode) {
     const sim::NumaPlacement m = sim::taskNumaMigrate(s.state(), away);
     EXPECT_EQ(m.dstCpu, 0);  // node 0's first idle CPU: one task on each node is no imbalance
     EXPECT_EQ(m.swapWith, -1);
+    EXPECT_STREQ(m.rule, "task_numa_migrate: its memory's node has room, to an idle CPU there");
 }
 
 // Node 0 runs one task, node 1 only this one: moving it would leave 2 against 0, more than
@@ -188,6 +189,9 @@ TEST(NumaBalancing, GoesToTheLastOtherNodeWithRoomWhenItsMemorysNodeIsFull) {
     const sim::NumaPlacement m = sim::taskNumaMigrate(st, st.tasks[0]);
     EXPECT_EQ(st.info[static_cast<size_t>(std::max(0, m.dstCpu))].node, st.info[6].node) << "cpu " << m.dstCpu;
     EXPECT_EQ(m.swapWith, -1);
+    // the decision log says it is a second choice (it said "its memory's node has room")
+    EXPECT_TRUE(std::string(m.rule).starts_with("task_numa_migrate: no room on its memory's node: another node has room"))
+        << m.rule;
 }
 
 // On a mesh, faults on a node near the one compared count in part (score_nearby_nodes()): of two
