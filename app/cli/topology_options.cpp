@@ -3,6 +3,7 @@
 #include <cstdio>
 
 #include "topology/isolcpus_list.h"
+#include "topology/numa_distances.h"
 
 namespace schedscope::cli {
 
@@ -17,6 +18,7 @@ std::vector<OptionSpec> topologyOptions() {
         {"arch", true, "ARCH the kernel rules to apply: x86_64, arm64, ppc64, s390x or generic (default: the input's, else this machine's)"},
         {"isolate", true, "LIST CPUs to leave without sched domains, as isolcpus=domain or an isolated cpuset partition would (added to the input's)"},
         {"partition", true, "LIST a cpuset root partition: its CPUs get sched domains of their own (repeatable; replaces the input's partitions)", true},
+        {"numa-distances", true, "TABLE a NUMA distance table (SLIT) in place of the input's, a row per node in node-id order: \"10,12,20,22;12,10,22,24;...\" (the domains above the LLC, and the simulator's remote memory cost, follow it)"},
     };
 }
 
@@ -51,6 +53,11 @@ Result<TopologySpec> topologySpecFrom(const Args& args) {
         if (!set) return Error{set.error()};
         spec.isolate = *set;
     }
+    if (auto table = args.value("numa-distances")) {
+        auto parsed = parseNumaDistances(*table);
+        if (!parsed) return Error{"--numa-distances " + escapeControl(*table) + ": " + parsed.error()};
+        spec.numaDistances = std::move(*parsed);
+    }
     for (const std::string& list : args.values("partition")) {
         auto set = cpus("partition", list);
         if (!set) return Error{set.error()};
@@ -67,8 +74,8 @@ bool topologyOptionGiven(const Args& args) {
 }
 
 std::string cpusetOptionsWithoutTopology(const Args& args) {
-    if (topologyOptionGiven(args) || (!args.has("isolate") && !args.has("partition"))) return {};
-    return "--isolate and --partition change a topology: name it too (--local, --sysfs-root, --xml, --synthetic, --preset or --from-kernel-log)";
+    if (topologyOptionGiven(args) || (!args.has("isolate") && !args.has("partition") && !args.has("numa-distances"))) return {};
+    return "--isolate, --partition and --numa-distances change a topology: name it too (--local, --sysfs-root, --xml, --synthetic, --preset or --from-kernel-log)";
 }
 
 Result<Topology> topologyFrom(const Args& args) {

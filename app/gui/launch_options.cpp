@@ -5,6 +5,7 @@
 
 #include "lost_events.h"
 #include "topology/isolcpus_list.h"
+#include "topology/numa_distances.h"
 #include "qt_convert.h"
 
 namespace schedscope::gui {
@@ -49,6 +50,10 @@ LaunchOptions parseLaunchOptions(const QStringList& arguments) {
     const QCommandLineOption partitionOpt(QStringLiteral("partition"),
                                           QObject::tr("A cpuset root partition, built as a root domain of its own (repeatable)."),
                                           QStringLiteral("LIST"));
+    const QCommandLineOption distancesOpt(QStringLiteral("numa-distances"),
+                                          QObject::tr("A NUMA distance table (SLIT) in place of the input's, a row per node: "
+                                                      "\"10,12;12,10\"."),
+                                          QStringLiteral("TABLE"));
     const QCommandLineOption noClsOpt(QStringLiteral("no-cls"), QObject::tr("Leave out the CLS level (kernels before 5.16)."));
     const QCommandLineOption noNodeOpt(QStringLiteral("no-node"), QObject::tr("Leave out the NODE level (kernels before 4.15)."));
     const QCommandLineOption profileOpt(QStringLiteral("profile"), QObject::tr("Kernel profile, e.g. linux-6.1."),
@@ -89,7 +94,7 @@ LaunchOptions parseLaunchOptions(const QStringList& arguments) {
             .arg(tracing::kMaxBufferKb),
         QStringLiteral("N"));
     parser.addOptions({helpOpt, versionOpt, localOpt, presetOpt, xmlOpt, sysfsOpt, synthOpt, logOpt, archOpt, isolateOpt, partitionOpt,
-                       noClsOpt, noNodeOpt, profileOpt, shotOpt, viewOpt, sizeOpt, selCpuOpt, selLevelOpt, lessonOpt, figuresOpt,
+                       distancesOpt, noClsOpt, noNodeOpt, profileOpt, shotOpt, viewOpt, sizeOpt, selCpuOpt, selLevelOpt, lessonOpt, figuresOpt,
                        attachOpt, helperOpt, bufferOpt, bufferKbOpt});
     parser.addPositionalArgument(QStringLiteral("FILE"), QObject::tr("A trace file to open: trace.dat, or text (the tracefs trace file, trace-cmd report, perf script)."),
                                  QStringLiteral("[FILE]"));
@@ -151,6 +156,14 @@ LaunchOptions parseLaunchOptions(const QStringList& arguments) {
         }
         if (!o.spec.partitions) o.spec.partitions.emplace();
         o.spec.partitions->push_back(*set);
+    }
+    if (parser.isSet(distancesOpt)) {
+        auto table = parseNumaDistances(ss(parser.value(distancesOpt)));
+        if (!table) {
+            o.error = QObject::tr("--numa-distances: %1").arg(qs(table.error()));
+            return o;
+        }
+        o.spec.numaDistances = std::move(*table);
     }
     o.choices.cls = !parser.isSet(noClsOpt);
     o.choices.node = !parser.isSet(noNodeOpt);

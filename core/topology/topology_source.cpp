@@ -66,6 +66,7 @@ std::string TopologySpec::describe() const {
     if (!isolate.empty()) out += " --isolate " + isolate.toList();
     if (partitions)
         for (const CpuSet& p : *partitions) out += " --partition " + p.toList();
+    if (numaDistances) out += " --numa-distances \"" + numaDistancesText(*numaDistances) + "\"";  // (';' is a shell word end)
     return out;
 }
 
@@ -145,6 +146,7 @@ Result<Topology> loadSysfsSnapshot(const TopologySpec& spec) {
 
 Result<Topology> loadTopology(const TopologySpec& spec) {
     auto t = loadSource(spec);
+    if (t && spec.numaDistances) t = withNumaDistances(std::move(*t), *spec.numaDistances, describeSource(spec));
     if (!t || (spec.isolate.empty() && !spec.partitions)) return t;
     return withCpusets(std::move(*t), spec.isolate, spec.partitions, describeSource(spec));
 }

@@ -4,6 +4,7 @@
 #include <string>
 #include <vector>
 
+#include "topology/numa_distances.h"
 #include "topology/topology.h"
 
 namespace schedscope {
@@ -21,6 +22,8 @@ struct TopologySpec {
     // the input's isolated ones, and root partitions in place of the input's (unset: kept).
     CpuSet isolate;
     std::optional<std::vector<CpuSet>> partitions;
+    // A NUMA distance table in place of the input's (what-if; numa_distances.h)
+    std::optional<DistanceTable> numaDistances;
 
     std::string describe() const;  // "--preset kunpeng920-24"
 };

@@ -1183,6 +1183,33 @@ TEST(Cli, PartitionsAndIsolatedCpusAreWhatIfOptions) {
     EXPECT_NE(bare.err.find("name it too"), std::string::npos) << bare.err;
 }
 
+// What-if NUMA distances: the guest of two sockets of two nodes (distances 10/12/20) made one
+// distance everywhere has one NUMA level over the machine; the note says the table is not the
+// snapshot's; a table of the wrong size is a one-line error naming the input; and a trace
+// command needs the topology named with it
+TEST(Cli, NumaDistancesAreAWhatIfOption) {
+    const std::string guest = "--sysfs-root " + partitionGuest();
+    CliRun asIs = cli("domains " + guest + " --profile linux-6.1 --cpu 4 --format kernel");
+    ASSERT_EQ(asIs.status, 0) << asIs.err;
+    EXPECT_NE(asIs.out.find("level=NUMA"), asIs.out.rfind("level=NUMA")) << "two NUMA levels as it is:\n" << asIs.out;
+    CliRun flat = cli("domains " + guest + " --profile linux-6.1 --cpu 4 --format kernel --numa-distances '10,20,20,20;20,10,20,20;20,20,10,20;20,20,20,10'");
+    ASSERT_EQ(flat.status, 0) << flat.err;
+    EXPECT_EQ(flat.out.find("level=NUMA"), flat.out.rfind("level=NUMA")) << "one NUMA level:\n" << flat.out;
+    EXPECT_NE(flat.out.find("span=0-15 level=NUMA"), std::string::npos) << flat.out;
+    EXPECT_NE(flat.err.find("NUMA distances from --numa-distances, in place of the input's 10,12,20,20;"), std::string::npos) << flat.err;
+
+    CliRun small = cli("simulate " + guest + " --workload stream:threads=2 --numa-distances '10,20;20,10'");
+    EXPECT_EQ(small.status, 2);
+    EXPECT_EQ(lines(small.err), 1) << small.err;
+    EXPECT_NE(small.err.find("--numa-distances: 2 rows for 4 NUMA node(s) (0,1,2,3)"), std::string::npos) << small.err;
+    CliRun junk = cli("topology " + guest + " --numa-distances '10,twenty'");
+    EXPECT_EQ(junk.status, 2);
+    EXPECT_EQ(junk.err, "schedscope-cli: --numa-distances 10,twenty: row 1: 'twenty' is not a distance (a whole number)\n");
+    CliRun bare = cli("trace stats missing.dat --numa-distances '10'");
+    EXPECT_EQ(bare.status, 2);
+    EXPECT_NE(bare.err.find("name it too"), std::string::npos) << bare.err;
+}
+
 // trace stats counts the sched_setaffinity() calls a trace recorded with their syscall events
 // (pinned.sh: three taskset -c 0 and three taskset -pc 1), and their moves as affinity changes;
 // the same script recorded without them has none and reads taskset's own move as exec's

@@ -46,6 +46,18 @@ TEST(LaunchOptions, CpusetsGoWithTheTopology) {
     EXPECT_TRUE(o.error.startsWith(QStringLiteral("--partition: "))) << o.error.toStdString();
 }
 
+// --numa-distances goes with the topology too, and the window's status names it (describe())
+TEST(LaunchOptions, NumaDistancesGoWithTheTopology) {
+    auto o = parse({QStringLiteral("--preset"), QStringLiteral("kunpeng920-32"), QStringLiteral("--numa-distances"),
+                    QStringLiteral("10,20,20,20;20,10,20,20;20,20,10,20;20,20,20,10")});
+    ASSERT_TRUE(o.error.isEmpty()) << o.error.toStdString();
+    ASSERT_TRUE(o.spec.numaDistances);
+    EXPECT_EQ((*o.spec.numaDistances)[3], (std::vector<int>{20, 20, 20, 10}));
+    EXPECT_EQ(o.spec.describe(), "--preset kunpeng920-32 --numa-distances \"10,20,20,20;20,10,20,20;20,20,10,20;20,20,20,10\"");
+    o = parse({QStringLiteral("--numa-distances"), QStringLiteral("10,20;20")});
+    EXPECT_EQ(o.error, QStringLiteral("--numa-distances: row 2 has 1 distances, row 1 2"));
+}
+
 TEST(LaunchOptions, LiveCaptureThroughTheHelper) {
     auto o = parse({QStringLiteral("--attach-capture"), QStringLiteral("/run/user/1000/ss.sock")});
     ASSERT_TRUE(o.error.isEmpty()) << o.error.toStdString();

@@ -25,6 +25,7 @@ SCHEDSCOPE_FUZZ_TARGET(topology_json)
 SCHEDSCOPE_FUZZ_TARGET(cli_args)
 SCHEDSCOPE_FUZZ_TARGET(capture_client)
 SCHEDSCOPE_FUZZ_TARGET(kernel_log)
+SCHEDSCOPE_FUZZ_TARGET(numa_distances)
 
 namespace {
 namespace fs = std::filesystem;
@@ -38,7 +39,8 @@ const std::map<std::string, Target>& targets() {
         {"fuzz_hwloc_xml", fuzz_hwloc_xml},         {"fuzz_synthetic", fuzz_synthetic},
         {"fuzz_sysfs", fuzz_sysfs},                 {"fuzz_topology_json", fuzz_topology_json},
         {"fuzz_cli_args", fuzz_cli_args},           {"fuzz_capture_client", fuzz_capture_client},
-        {"fuzz_kernel_log", fuzz_kernel_log},       {"fuzz_groups_sidecar", fuzz_groups_sidecar}};
+        {"fuzz_kernel_log", fuzz_kernel_log},       {"fuzz_groups_sidecar", fuzz_groups_sidecar},
+        {"fuzz_numa_distances", fuzz_numa_distances}};
     return t;
 }
 
