@@ -27,7 +27,7 @@ DomainControls::DomainControls(QWidget* parent) : QToolBar(tr("Domains"), parent
     for (const auto& p : kernelProfiles()) profile_->addItem(qs(p.name), qs(p.name));
     profile_->setCurrentIndex(profile_->findData(qs(defaultProfile().name)));
     fitProfileBox();
-    // the two CPU list fields: named for tests, with an example and a width for a few ranges
+    // the what-if text fields: named for tests, with an example and a width for a few entries
     auto cpuListField = [this](const QString& name, const QString& example, const QString& tip, int width) {
         auto* field = new QLineEdit(this);
         field->setObjectName(name);
@@ -44,6 +44,10 @@ DomainControls::DomainControls(QWidget* parent) : QToolBar(tr("Domains"), parent
                                tr("cpuset root partitions, each built as a root domain of its own (CPU lists separated "
                                   "by ';'; in place of the input's)"),
                                160);
+    distances_ = cpuListField(QStringLiteral("distances"), tr("e.g. 10,20;20,10"),
+                              tr("A NUMA distance table (SLIT) in place of the input's: a row per node in node-id order, "
+                                 "rows separated by ';' (as --numa-distances)"),
+                              170);
     level_ = new QComboBox(this);
     level_->setToolTip(tr("Domain level highlighted in the topology view"));
     level_->setMinimumContentsLength(14);
@@ -59,6 +63,8 @@ DomainControls::DomainControls(QWidget* parent) : QToolBar(tr("Domains"), parent
     addWidget(isolate_);
     addWidget(new QLabel(tr(" Partitions "), this));
     addWidget(partitions_);
+    addWidget(new QLabel(tr(" Distances "), this));
+    addWidget(distances_);
     addSeparator();
     addWidget(new QLabel(tr(" Level "), this));
     addWidget(level_);
@@ -69,7 +75,7 @@ DomainControls::DomainControls(QWidget* parent) : QToolBar(tr("Domains"), parent
     connect(node_, &QCheckBox::toggled, this, changed);
     connect(profile_, &QComboBox::currentIndexChanged, this, changed);
     // a rebuild when the user is done typing, not on every key
-    for (QLineEdit* edit : {isolate_, partitions_})
+    for (QLineEdit* edit : {isolate_, partitions_, distances_})
         connect(edit, &QLineEdit::editingFinished, this, [this, edit, changed] {
             if (edit->isModified()) {
                 edit->setModified(false);
@@ -89,6 +95,7 @@ DomainChoices DomainControls::choices() const {
     c.profile = p == qs(defaultProfile().name) ? std::string{} : ss(p);
     c.isolate = ss(isolate_->text().trimmed());
     c.partitions = ss(partitions_->text().trimmed());
+    c.distances = ss(distances_->text().trimmed());
     return c;
 }
 
@@ -98,6 +105,7 @@ void DomainControls::setChoices(const DomainChoices& c) {
     node_->setChecked(c.node);
     isolate_->setText(qs(c.isolate));
     partitions_->setText(qs(c.partitions));
+    distances_->setText(qs(c.distances));
     // a kernel between the named profiles (a trace from 6.11, this machine's 5.18) gets an entry
     // of its own, named after its last change ("linux-6.10"): the box shows what the domains are
     // built under

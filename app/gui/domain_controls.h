@@ -36,6 +36,7 @@ private:
     QComboBox* profile_;
     QLineEdit* isolate_;
     QLineEdit* partitions_;
+    QLineEdit* distances_;
     QComboBox* level_;
 };
 

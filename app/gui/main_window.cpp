@@ -251,9 +251,9 @@ void MainWindow::start(const LaunchOptions& options) {
 }
 
 void MainWindow::open(const TopologySpec& spec) {
-    // the what-if cpusets were the open machine's: another one starts from its own, plus those
-    // named with it (--isolate, --partition), shown in the toolbar's fields
-    const auto [input, choices] = cpusetsAsChoices(spec, controls_->choices());
+    // the what-ifs were the open machine's: another one starts from its own, plus those named
+    // with it (--isolate, --partition, --numa-distances), shown in the toolbar's fields
+    const auto [input, choices] = whatIfsAsChoices(spec, controls_->choices());
     loader_->load(input, choices);
 }
 

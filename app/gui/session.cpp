@@ -4,6 +4,7 @@
 #include <sstream>
 
 #include "qt_convert.h"
+#include "topology/numa_distances.h"
 
 namespace schedscope::gui {
 
@@ -16,7 +17,16 @@ DomainBuildOptions DomainChoices::toOptions(const Topology& topology) const {
     return opt;
 }
 
-Result<Topology> DomainChoices::applyCpusets(const Topology& input, const std::string& where) const {
+Result<Topology> DomainChoices::applyWhatIfs(const Topology& input, const std::string& where) const {
+    if (!distances.empty()) {
+        auto table = parseNumaDistances(distances);
+        if (!table) return Error{where + ": distances " + distances + ": " + table.error()};
+        auto withTable = withNumaDistances(input, *table, where);
+        if (!withTable) return withTable;
+        DomainChoices cpusets = *this;
+        cpusets.distances.clear();
+        return cpusets.applyWhatIfs(*withTable, where);
+    }
     if (isolate.empty() && partitions.empty()) return input;
     CpuSet isolated;
     if (!isolate.empty()) {
@@ -46,7 +56,9 @@ Result<Topology> DomainChoices::applyCpusets(const Topology& input, const std::s
     return withCpusets(input, isolated, parts, where);
 }
 
-std::pair<TopologySpec, DomainChoices> cpusetsAsChoices(TopologySpec spec, DomainChoices choices) {
+std::pair<TopologySpec, DomainChoices> whatIfsAsChoices(TopologySpec spec, DomainChoices choices) {
+    choices.distances = spec.numaDistances ? numaDistancesText(*spec.numaDistances) : std::string{};
+    spec.numaDistances.reset();
     choices.isolate = spec.isolate.empty() ? std::string{} : spec.isolate.toList();
     choices.partitions.clear();
     if (spec.partitions)

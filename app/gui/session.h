@@ -22,23 +22,27 @@ struct DomainChoices {
     // separated by spaces or ';'); empty: the input's own.
     std::string isolate;
     std::string partitions;
+    // A what-if NUMA distance table as typed (--numa-distances' text); empty: the input's
+    std::string distances;
 
     DomainBuildOptions toOptions(const Topology& topology) const;
-    // `input` with these cpusets; an error (a list that does not parse, a CPU not online,
-    // partitions that overlap) names `where`
-    Result<Topology> applyCpusets(const Topology& input, const std::string& where) const;
+    bool whatIf() const { return !isolate.empty() || !partitions.empty() || !distances.empty(); }
+    // `input` with these distances and cpusets; an error (a table or list that does not parse,
+    // a table of another size than the machine's, a CPU not online, partitions that overlap)
+    // names `where`
+    Result<Topology> applyWhatIfs(const Topology& input, const std::string& where) const;
     friend bool operator==(const DomainChoices&, const DomainChoices&) = default;
 };
 
-// `spec` without its cpusets (--isolate, --partition), and `choices` with them as the toolbar's
-// fields hold them, in place of any there: the user sees the cpusets in effect, and a rebuild
-// can edit or undo them (in the spec they would be part of the input)
-std::pair<TopologySpec, DomainChoices> cpusetsAsChoices(TopologySpec spec, DomainChoices choices);
+// `spec` without its what-ifs (--isolate, --partition, --numa-distances), and `choices` with them
+// as the toolbar's fields hold them, in place of any there: the user sees the what-ifs in effect,
+// and a rebuild can edit or undo them (in the spec they would be part of the input)
+std::pair<TopologySpec, DomainChoices> whatIfsAsChoices(TopologySpec spec, DomainChoices choices);
 
 struct Session {
     TopologySpec spec;
     DomainChoices choices;
-    std::shared_ptr<const Topology> topology;  // the input with the choices' cpusets
+    std::shared_ptr<const Topology> topology;  // the input with the choices' what-ifs
     std::shared_ptr<const Topology> input;     // as loaded: rebuilds start from it
     std::shared_ptr<const DomainTree> tree;
     // The topology view's boxes, grouped on the worker: for a thousand CPUs that takes longer

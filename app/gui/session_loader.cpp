@@ -26,16 +26,16 @@ LoadOutcome buildInto(Session s, const std::function<void(int, const QString&)>&
         out.error = qs(unknownProfileError(s.choices.profile));
         return out;
     }
-    // the what-if cpusets over the input as loaded (a rebuild starts from it again); without
+    // the what-ifs over the input as loaded (a rebuild starts from it again); without
     // any, the input itself, not a copy of it
     s.topology = s.input;
-    if (!s.choices.isolate.empty() || !s.choices.partitions.empty()) {
-        auto withCpusets = s.choices.applyCpusets(*s.input, s.spec.describe());
-        if (!withCpusets) {
-            out.error = qs(withCpusets.error());
+    if (s.choices.whatIf()) {
+        auto withWhatIfs = s.choices.applyWhatIfs(*s.input, s.spec.describe());
+        if (!withWhatIfs) {
+            out.error = qs(withWhatIfs.error());
             return out;
         }
-        s.topology = std::make_shared<const Topology>(std::move(withCpusets).value());
+        s.topology = std::make_shared<const Topology>(std::move(withWhatIfs).value());
     }
     auto tree = buildDomains(*s.topology, s.choices.toOptions(*s.topology));
     if (!tree) {

@@ -2,6 +2,8 @@
 // toolbar rebuilding, and the views following one selection.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include <QCheckBox>
 #include <QComboBox>
 #include <QDialog>
@@ -563,6 +565,54 @@ TEST_F(MainWindowTest, LaunchCpusetsShowInTheToolbarAndCanBeUndone) {
     emit partitions->editingFinished();
     ASSERT_TRUE(shown.wait(60'000));
     EXPECT_TRUE(window.session()->tree->rootDomains.empty());
+}
+
+// The toolbar's distance table: a typed table rebuilds the NUMA levels (two sockets of two
+// nodes made one distance everywhere: one NUMA level), a table of the wrong size is one line in
+// the banner with the open domains kept, clearing the field undoes it; --numa-distances at
+// launch fills the field.
+TEST_F(MainWindowTest, TypedDistancesRebuildTheNumaLevels) {
+    openData(TopologySpec::Kind::SysfsRoot, "oracle/x86-2s4n4c2t/sysfs.tar.xz");
+    ASSERT_TRUE(window.session());
+    auto numaLevels = [this] {
+        const auto& domains = window.session()->tree->domainsOf(0);
+        return std::count_if(domains.begin(), domains.end(), [](const SchedDomain& d) { return d.level == "NUMA"; });
+    };
+    ASSERT_EQ(numaLevels(), 2) << "distances 12 and 20 as the snapshot has them";
+    QSignalSpy shown(&window, &MainWindow::sessionShown);
+    auto* distances = window.domainControls()->findChild<QLineEdit*>(QStringLiteral("distances"));
+    ASSERT_TRUE(distances);
+    auto type = [distances](const QString& text) {
+        distances->setText(text);
+        distances->setModified(true);
+        emit distances->editingFinished();
+    };
+    type(QStringLiteral("10,20,20,20;20,10,20,20;20,20,10,20;20,20,20,10"));
+    ASSERT_TRUE(shown.wait(60'000));
+    EXPECT_EQ(numaLevels(), 1);
+    EXPECT_EQ(window.session()->topology->nodeDistance(0, 1), 20);
+    EXPECT_TRUE(window.banner()->text().contains(QStringLiteral("NUMA distances from --numa-distances")))
+        << window.banner()->text().toStdString();
+
+    QSignalSpy failed(&window, &MainWindow::loadFailed);
+    type(QStringLiteral("10,20;20,10"));
+    ASSERT_TRUE(failed.wait(60'000));
+    EXPECT_TRUE(window.banner()->text().contains(QStringLiteral("2 rows for 4 NUMA node(s) (0,1,2,3)")))
+        << window.banner()->text().toStdString();
+    EXPECT_EQ(numaLevels(), 1) << "what was open stays";
+
+    type(QString());
+    ASSERT_TRUE(shown.wait(60'000));
+    EXPECT_EQ(numaLevels(), 2);
+
+    const LaunchOptions o = parseLaunchOptions({QStringLiteral("schedscope"), QStringLiteral("--preset"), QStringLiteral("kunpeng920-32"),
+                                                QStringLiteral("--numa-distances"),
+                                                QStringLiteral("10,20,20,20;20,10,20,20;20,20,10,20;20,20,20,10")});
+    ASSERT_TRUE(o.error.isEmpty()) << o.error.toStdString();
+    window.start(o);
+    ASSERT_TRUE(shown.wait(60'000));
+    EXPECT_EQ(distances->text(), QStringLiteral("10,20,20,20;20,10,20,20;20,20,10,20;20,20,20,10"));
+    EXPECT_EQ(numaLevels(), 1) << "Kunpeng 920's three NUMA levels made one";
 }
 
 TEST_F(MainWindowTest, KernelDiffExplainsWhyItIsUnavailableForOtherMachines) {
