@@ -18,16 +18,15 @@ DomainBuildOptions DomainChoices::toOptions(const Topology& topology) const {
 }
 
 Result<Topology> DomainChoices::applyWhatIfs(const Topology& input, const std::string& where) const {
-    if (!distances.empty()) {
+    Topology t = input;
+    if (!distances.empty()) {  // first, as loadTopology() applies --numa-distances
         auto table = parseNumaDistances(distances);
         if (!table) return Error{where + ": distances " + distances + ": " + table.error()};
-        auto withTable = withNumaDistances(input, *table, where);
+        auto withTable = withNumaDistances(std::move(t), *table, where);
         if (!withTable) return withTable;
-        DomainChoices cpusets = *this;
-        cpusets.distances.clear();
-        return cpusets.applyWhatIfs(*withTable, where);
+        t = std::move(*withTable);
     }
-    if (isolate.empty() && partitions.empty()) return input;
+    if (isolate.empty() && partitions.empty()) return t;
     CpuSet isolated;
     if (!isolate.empty()) {
         auto set = CpuSet::parseList(isolate);
@@ -53,7 +52,7 @@ Result<Topology> DomainChoices::applyWhatIfs(const Topology& input, const std::s
             }
         }
     }
-    return withCpusets(input, isolated, parts, where);
+    return withCpusets(std::move(t), isolated, parts, where);
 }
 
 std::pair<TopologySpec, DomainChoices> whatIfsAsChoices(TopologySpec spec, DomainChoices choices) {

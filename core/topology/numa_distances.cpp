@@ -67,15 +67,8 @@ Result<Topology> withNumaDistances(Topology t, const DistanceTable& table, const
         return Error{option + std::to_string(table.size()) + " rows for " + std::to_string(t.nodes.size()) +
                      " NUMA node(s) (" + ids + "): a row per node, in node-id order"};
     }
-    for (size_t i = 0; i < table.size(); ++i)
-        for (size_t j = 0; j < table.size(); ++j) {
-            const int d = table[i][j];
-            if (i == j ? d == 10 : d > 10 && d <= 255) continue;
-            return Error{option + "distance " + std::to_string(d) + " from node " + std::to_string(t.nodes[i].id) +
-                         " to node " + std::to_string(t.nodes[j].id) +
-                         (i == j ? " is not a valid SLIT entry (local must be 10)" : " is not a valid SLIT entry (remote must be 11..255)") +
-                         ": the kernel would ignore the table"};
-        }
+    if (const std::string invalid = firstInvalidSlitEntry(t, table); !invalid.empty())
+        return Error{option + invalid + ": the kernel would ignore the table"};
     // said with the domains, so a what-if is never taken for the machine
     t.notes.push_back("NUMA distances from --numa-distances, in place of " +
                       (t.distance.empty() ? std::string("the kernel's 10 local and 20 remote (the input has no table)")

@@ -259,21 +259,23 @@ void ignoreInvalidSlit(Topology& t) {
     if (n != t.nodes.size()) return;  // not a table check() can read either: it says so
     for (const auto& row : t.distance)
         if (row.size() != n) return;
-    for (size_t i = 0; i < n; ++i)
-        for (size_t j = 0; j < n; ++j) {
-            const int d = t.distance[i][j];
-            const bool valid = i == j ? d == 10 : d > 10 && d <= 255;
-            if (valid) continue;
-            std::string w = "NUMA distance " + std::to_string(d);
-            w += " from node " + std::to_string(t.nodes[i].id);
-            w += " to node " + std::to_string(t.nodes[j].id);
-            w += i == j ? " is not a valid SLIT entry (local must be 10)" : " is not a valid SLIT entry (remote must be 11..255)";
-            w += ": the kernel ignores the table, distances 10 local and 20 remote used";
-            t.warnings.push_back(std::move(w));
-            for (size_t x = 0; x < n; ++x)
-                for (size_t y = 0; y < n; ++y) t.distance[x][y] = x == y ? 10 : 20;
-            return;
+    const std::string invalid = firstInvalidSlitEntry(t, t.distance);
+    if (invalid.empty()) return;
+    t.warnings.push_back("NUMA " + invalid + ": the kernel ignores the table, distances 10 local and 20 remote used");
+    for (size_t x = 0; x < n; ++x)
+        for (size_t y = 0; y < n; ++y) t.distance[x][y] = x == y ? 10 : 20;
+}
+
+std::string firstInvalidSlitEntry(const Topology& t, const std::vector<std::vector<int>>& table) {
+    for (size_t i = 0; i < table.size(); ++i)
+        for (size_t j = 0; j < table[i].size(); ++j) {
+            const int d = table[i][j];
+            if (i == j ? d == 10 : d > 10 && d <= 255) continue;
+            return "distance " + std::to_string(d) + " from node " + std::to_string(t.nodes[i].id) + " to node " +
+                   std::to_string(t.nodes[j].id) +
+                   (i == j ? " is not a valid SLIT entry (local must be 10)" : " is not a valid SLIT entry (remote must be 11..255)");
         }
+    return {};
 }
 
 }  // namespace schedscope

@@ -154,6 +154,9 @@ std::string cacheSizeText(long long kb);
 // than 10 elsewhere, a byte each. It keeps LOCAL_DISTANCE/REMOTE_DISTANCE, 10 and 20, instead.
 // Applies that to `t.distance` and says so in `t.warnings`; a square table only.
 void ignoreInvalidSlit(Topology& t);
+// The first entry of `table` (square, over `t.nodes` positions) that breaks those rules, as
+// "distance 9 from node 3 to node 3 is not a valid SLIT entry (local must be 10)"; "" when none.
+std::string firstInvalidSlitEntry(const Topology& t, const std::vector<std::vector<int>>& table);
 
 // CPUs that no NUMA node lists (their node offline, or left out of the input): the kernel's
 // cpu_to_node() falls back to the first node for a CPU without an online node. Adds `cpus` to the
