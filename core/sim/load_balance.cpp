@@ -370,7 +370,6 @@ FbqType fbqClassOf(int runnable, const NumaRunning& n) {
 FbqType fbqClassifyBusiest(SimState& s, LbEnv& env, const SchedDomain& sd, const SdLbStats& sds) {
     NumaRunning group;
     const CpuSet& cpus = env.candidates();
-    if (s.fbqRqClass.size() != s.cpus.size()) s.fbqRqClass.assign(s.cpus.size(), 0);
     sd.groups[static_cast<size_t>(sds.busiest)].span.forEach([&](int i) {
         if (!cpus.test(i)) return;
         const NumaRunning n = numaRunning(s, i);

@@ -325,8 +325,9 @@ struct SimState {
     double latencyNs = 6e6, minGranNs = 0.75e6, wakeupGranNs = 1e6, baseSliceNs = 0.75e6;
     Metrics metrics;
     ScanMask scanMask;  // select_idle_cpu()'s scratch
-    // fbq_classify_rq() per CPU (an FbqType), as find_busiest_group() counted it for the CPUs of
-    // the busiest group at a NUMA domain (LbEnv::fbqClassesOfGroup says which, for one pass)
+    // fbq_classify_rq() per CPU (an FbqType, a CPU each from makeSimState()), as
+    // find_busiest_group() counted it for the CPUs of the busiest group at a NUMA domain
+    // (LbEnv::fbqClassesOfGroup says which, for one pass)
     std::vector<uint8_t> fbqRqClass;
     // the balancer's lists of a runqueue's tasks (load_balance.cpp's cfsTasks()), one per nesting
     // level: detach_tasks() re-enters through a migration's schedule() and newidle balance, so

@@ -2115,6 +2115,7 @@ Result<std::unique_ptr<SimState>> makeSimState(const Topology& topo, const Domai
     for (int c = 0; c < n; ++c)
         for (const auto& d : tree.domainsOf(c)) levelCount = std::max(levelCount, d.topologyLevel + 1);
     s->groupImbalance.assign(static_cast<size_t>(levelCount) * static_cast<size_t>(n), 0);
+    s->fbqRqClass.assign(static_cast<size_t>(n), 0);
     for (const auto& ci : s->info) s->llcShared[static_cast<size_t>(ci.llc)].nrIdleScan = ci.llcSize;
 
     s->tasks.resize(wl.tasks.size());
