@@ -239,8 +239,10 @@ WhatIfPanel::WhatIfPanel(QWidget* parent) : QWidget(parent) {
     table_->verticalHeader()->hide();
     table_->setAlternatingRowColors(true);
     table_->setSelectionBehavior(QAbstractItemView::SelectRows);
+    // every column as wide as its figures: a stretched last column put its spreads at the far
+    // right of a wide window, a hand's width from their header and from the means they belong to
     table_->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
-    table_->horizontalHeader()->setStretchLastSection(true);
+    table_->horizontalHeader()->setStretchLastSection(false);
 
     plot_ = new QCustomPlot;
     plot_->setObjectName(QStringLiteral("whatIfMigrationsPlot"));

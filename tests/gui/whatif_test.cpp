@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <QAbstractItemModelTester>
+#include <algorithm>
 #include <cmath>
 #include <fstream>
 #include <limits>
@@ -1003,6 +1004,29 @@ TEST(WhatIfPanel, TheTableFitsTheDefaultSize) {
     ASSERT_NE(table, nullptr);
     EXPECT_EQ(table->horizontalScrollBar()->maximum(), 0)
         << "the table is " << table->width() << " px wide, " << table->horizontalHeader()->length() << " px of columns";
+}
+
+// A wide window leaves room to the right of the table rather than stretching its last column:
+// stretched, the on side's spreads sat at the far right (±0.0294 some 300 px from "CLS on mean").
+TEST(WhatIfPanel, TheLastColumnIsAsWideAsItsFigures) {
+    WhatIfPanel panel;
+    panel.resize(1800, 860);
+    panel.show();
+    setUpComparison(panel, "kunpeng920-24", "stream:threads=2,cpus=0-23", "cls", 2, 0.02);
+    QSignalSpy finished(&panel, &WhatIfPanel::finished);
+    panel.run();
+    ASSERT_TRUE(finished.wait(120'000));
+    QTest::qWait(0);
+    auto* table = panel.findChild<QTableView*>();
+    ASSERT_NE(table, nullptr);
+    QHeaderView* header = table->horizontalHeader();
+    const int last = header->count() - 1;
+    // the widest of the column's texts, its header's included, plus the cells' margins
+    int widest = header->fontMetrics().horizontalAdvance(table->model()->headerData(last, Qt::Horizontal).toString());
+    for (int row = 0; row < table->model()->rowCount(); ++row)
+        widest = std::max(widest, table->fontMetrics().horizontalAdvance(table->model()->index(row, last).data().toString()));
+    EXPECT_LE(header->sectionSize(last), widest + 40) << "the table is " << table->viewport()->width() << " px wide";
+    EXPECT_LT(header->length(), table->viewport()->width()) << "a window this wide has room to spare";
 }
 
 // The migrations plot's title fits the plot, as the trace plots' titles do: a point or two
