@@ -21,7 +21,7 @@ std::string inWorkload(const SimSetup& setup, const std::string& error) {
 Result<sim::SchedKnobs> schedKnobOptions(const Args& args) {
     sim::SchedKnobs knobs;
     for (auto [name, knob] : {std::pair{"delay-dequeue", &knobs.delayDequeue}, {"ni-random", &knobs.newidleRandom},
-                              {"smt-balance", &knobs.smtBalance}}) {
+                              {"smt-balance", &knobs.smtBalance}, {"util-est", &knobs.utilEst}}) {
         if (!args.has(name)) continue;
         auto on = args.onOff(name, true);
         if (!on) return Error{on.error()};
@@ -38,10 +38,10 @@ Result<sim::SchedKnobs> schedKnobOptions(const Args& args) {
 Result<std::optional<sim::SimFeatures>> schedFeatureOptions(const Args& args, const KernelProfile& profile) {
     auto knobs = schedKnobOptions(args);
     if (!knobs) return Error{knobs.error()};
-    if (!knobs->delayDequeue && !knobs->newidleRandom && !knobs->wakeWide && !knobs->smtBalance)
+    if (!knobs->delayDequeue && !knobs->newidleRandom && !knobs->wakeWide && !knobs->smtBalance && !knobs->utilEst)
         return std::optional<sim::SimFeatures>{};
     auto f = sim::featuresWithKnobs(profile, *knobs);
-    if (!f) return Error{"--delay-dequeue on: " + f.error()};
+    if (!f) return Error{(f.error().starts_with("UTIL_EST") ? "--util-est on: " : "--delay-dequeue on: ") + f.error()};
     return std::optional<sim::SimFeatures>{*f};
 }
 

@@ -63,6 +63,10 @@ QString compareHint(sim::CompareWhat what) {
     case sim::CompareWhat::WakeWide:
         return QObject::tr("A waker that flips between many wakees skips the affine wakeup (the kernel's, with the "
                            "LLC's size as its factor) vs never: seed 001 found pgbench faster without it in one LLC");
+    case sim::CompareWhat::UtilEst:
+        return QObject::tr("PELT's averages alone vs with util_est (UTIL_EST, in the kernels since 4.17): a CPU whose "
+                           "tasks sleep between bursts reads as busy as their last bursts to the balancer, the idle "
+                           "scan and fork placement");
     case sim::CompareWhat::NumaBalancing:
         return QObject::tr("numa_balancing=0 vs 1: a task away from its memory is taken back or swapped, and its "
                            "memory follows it to a node it stays on");

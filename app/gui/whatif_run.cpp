@@ -292,6 +292,7 @@ nlohmann::json WhatIfResult::toJson() const {
         else if (setup->features[0]) out["ni_random"] = setup->features[0]->newidleRandom;
         if (q.compare == "wake-wide") out["wake_wide"] = "compared";
         else if (setup->features[0]) out["wake_wide"] = std::string(sim::wakeWideName(setup->features[0]->wakeWide));
+        if (q.compare == "util-est") out["util_est"] = "compared";
         if (q.compare == "numa-balancing") out["numa_balancing"] = "compared";
         if (q.compare == "task-groups") out["task_groups"] = "compared";
         if (q.compare == "bandwidth") out["bandwidth_limits"] = "compared";

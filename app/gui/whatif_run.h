@@ -44,7 +44,7 @@ struct WhatIfRequest {
         bool allWakeupsSync = false;
     };
     std::optional<TraceSource> trace;
-    std::string compare = "cls";  // a sim::compareModes() key: "cls", "node", "delay-dequeue", "ni-random", "wake-wide", "numa-balancing"
+    std::string compare = "cls";  // a sim::compareModes() key: "cls", "node", "delay-dequeue", "ni-random", "wake-wide", "util-est", ...
     bool cls = true, node = true;                // the other setting's value
     // DELAY_DEQUEUE when it is not the compared setting, for both runs: nullopt keeps the
     // profile's (on from linux-6.12); on for a CFS profile is an error, as --delay-dequeue's

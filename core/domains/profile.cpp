@@ -38,6 +38,8 @@ const std::vector<KernelChange>& kernelChanges() {
     static const std::vector<KernelChange> changes = {
         // "sched/topology: Introduce NUMA identity node sched domain"
         {{4, 15}, [](KernelProfile& p) { p.hasNodeLevel = true; }},
+        // "sched/fair: Add util_est on top of PELT" (UTIL_EST)
+        {{4, 17}, [](KernelProfile& p) { p.hasUtilEst = true; }},
         // "sched/topology: Add SD_ASYM_CPUCAPACITY flag detection", "sched/topology: Disable
         // SD_PREFER_SIBLING on asymmetric CPU capacity domains"
         {{4, 20},

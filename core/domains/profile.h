@@ -88,6 +88,7 @@ struct KernelProfile {
     // groups of different core counts) and should_we_balance() preferring a CPU of an idle core
     bool smtBalance = false;
     bool delayDequeue = false;         // DELAY_DEQUEUE, since 6.12
+    bool hasUtilEst = false;           // UTIL_EST exists (the simulator models it off by default), since 4.17
     bool placeRelDeadline = false;     // PLACE_REL_DEADLINE: a migration keeps the virtual deadline, since 6.12
     bool migrateEligibleFirst = false; // can_migrate_task() keeps ineligible tasks until a failure, since 6.14
     bool smtNeverCacheHot = false;     // task_hot(): no task is cache hot to an SMT sibling, since 5.10

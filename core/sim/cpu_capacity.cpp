@@ -7,7 +7,7 @@
 
 namespace schedscope::sim {
 
-bool taskFitsCpu(SimState& s, const Task& p, int cpu) { return fitsCapacity(s.taskUtil(p.id), s.capacityOf(cpu)); }
+bool taskFitsCpu(SimState& s, const Task& p, int cpu) { return fitsCapacity(s.taskUtilEst(p.id), s.capacityOf(cpu)); }
 
 void updateMisfitStatusAsym(SimState& s, int cpu, int task) {
     Cpu& rq = s.cpus[static_cast<size_t>(cpu)];
@@ -33,13 +33,13 @@ bool wakeCap(SimState& s, const Task& p, int cpu, int prevCpu) {
     const double maxCap = s.rdMaxCapacityOf(cpu);
     // the smaller CPU is close to the biggest: no reason to give up the affine wakeup
     if (maxCap - minCap < maxCap / 8) return false;
-    return !fitsCapacity(s.taskUtil(p.id), minCap);
+    return !fitsCapacity(s.taskUtilEst(p.id), minCap);
 }
 
 bool asymFitsCpu(const SimState& s, double util, int cpu) { return !s.asymCapacity || fitsCapacity(util, s.capacityOf(cpu)); }
 
 int selectIdleCapacity(SimState& s, const Task& p, int sdIndex, int target) {
-    const double util = s.taskUtil(p.id);
+    const double util = s.taskUtilEst(p.id);
     double bestCap = 0;
     int bestCpu = -1, found = -1;
     forEachCpuWrap(dom(s, target, sdIndex).span, target, [&](int cpu) {

@@ -12,6 +12,7 @@
 #include "sim/fair_rq.h"
 #include "sim/numa_balancing.h"
 #include "sim/select_task_rq.h"
+#include "sim/util_est.h"
 
 namespace schedscope::sim {
 
@@ -187,7 +188,7 @@ int detachTasks(SimState& s, SchedOps& ops, LbEnv& env, MigrationCause cause) {
             break;
         }
         case MigrationType::Util: {
-            const double util = s.taskUtil(id);
+            const double util = s.taskUtilEst(id);  // task_util_est()
             const unsigned shift = s.feat.utilShrBound ? std::min(ds.nrBalanceFailed, 30u) : 0u;
             take = util / static_cast<double>(1u << shift) <= env.imbalance;  // shr_bound()
             if (take) env.imbalance -= util;
@@ -280,7 +281,8 @@ void sgLbStats(SimState& s, const LbEnv& env, const SchedDomain& sd, size_t g, c
     if (env.cpusWhole) {
         const SpanSums::Sums sum = s.groupSums(rg);
         st.groupLoad = sum.load;
-        st.groupUtil = sum.util;
+        // (a one-CPU group's sums are that CPU's cpu_util_cfs(), estimate included)
+        st.groupUtil = rg.onlyCpu >= 0 ? sum.util : sum.util + utilEstExcess(s, sd.groups[g].span);
         st.groupRunnable = sum.runnable;
         st.sumNrRunning = sum.nrRunning;
         st.sumHNrRunning = sum.nrRunnable;

@@ -16,6 +16,8 @@ struct SchedKnobs {
     // 6.6's SMT balancing (group_smt_balance, smt_vs_nonsmt_groups(), sibling_imbalance(), an
     // idle core's CPU first in should_we_balance()); nullopt: the profile's (on from 6.6)
     std::optional<bool> smtBalance;
+    // UTIL_EST (util_est.h); nullopt: off, as the simulator's runs are calibrated (see featuresFor())
+    std::optional<bool> utilEst;
 };
 
 // "llc", "cluster", "off": as --wake-wide takes them and the JSON config names them
@@ -29,7 +31,7 @@ Result<WakeWide> parseWakeWide(std::string_view name);
 std::optional<SchedKnobs> knobsOfSide(const SchedKnobs& knobs, CompareWhat what, int setting);
 
 // `profile`'s behaviours with the knobs that are set; DELAY_DEQUEUE on is an error for a CFS
-// profile (featuresWithDelayDequeue()).
+// profile (featuresWithDelayDequeue()), UTIL_EST on one for a kernel before 4.17.
 Result<SimFeatures> featuresWithKnobs(const KernelProfile& profile, const SchedKnobs& knobs);
 
 }  // namespace schedscope::sim

@@ -168,7 +168,7 @@ int selectIdleSibling(SimState& s, Task& p, int prev, int target) {
     };
     if (asymScan && s.feat.asymWakeup == AsymWakeup::IdleCapacityFirst) return capacityScan();
     // 5.10+: target, prev and recent_used_cpu only when the task fits them (asym_fits_cpu())
-    const double util = s.asymCapacity && s.feat.asymWakeup == AsymWakeup::FitsFirst ? s.taskUtil(p.id) : 0.0;
+    const double util = s.asymCapacity && s.feat.asymWakeup == AsymWakeup::FitsFirst ? s.taskUtilEst(p.id) : 0.0;
     auto fits = [&](int cpu) { return util == 0.0 || asymFitsCpu(s, util, cpu); };
     if (s.idle(target) && allowed(p, target) && fits(target)) return because("select_idle_sibling: target is idle", target);
     const bool cluster = s.feat.clusterScan && s.clusterActive;
@@ -218,7 +218,11 @@ SgStats sgWakeupStats(SimState& s, int cpu, int sdIndex, int groupIndex, const T
         // (the three signals at one decay: a fork's or exec's walk reads every CPU once per level)
         const SimState::CpuSignals sig = s.cpuSignals(i);
         st.groupLoad += std::max(0.0, sig.load - (mine ? s.taskLoad(p.id) : 0.0));
-        st.groupUtil += std::max(0.0, sig.util - (mine ? s.taskUtil(p.id) : 0.0));
+        // cpu_util_without(): the average and the estimate, each without the task's own
+        const Cpu& rq = s.cpus[static_cast<size_t>(i)];
+        const double avg = std::max(0.0, std::min(1024.0, rq.util.value) - (mine ? s.taskUtil(p.id) : 0.0));
+        const double est = std::max(0.0, static_cast<double>(rq.utilEst) - (mine ? static_cast<double>(p.utilEst) : 0.0));
+        st.groupUtil += std::min(1024.0, std::max(avg, est));
         st.groupRunnable += sig.runnable;
         // (rq->nr_running: a delayed-dequeue task still counts)
         const Cpu& r = s.cpus[static_cast<size_t>(i)];
@@ -230,7 +234,7 @@ SgStats sgWakeupStats(SimState& s, int cpu, int sdIndex, int groupIndex, const T
     st.groupWeight = s.info[static_cast<size_t>(cpu)].groupWeight[static_cast<size_t>(sdIndex)][static_cast<size_t>(groupIndex)];
     st.groupCapacity = g.capacity > 0 ? g.capacity : 1024.0 * st.groupWeight;
     // the task fits none of the group's CPUs
-    if ((sd.flags & SD_ASYM_CPUCAPACITY) && !fitsCapacity(s.taskUtil(p.id), st.maxCapacity)) st.misfitTaskLoad = 1;
+    if ((sd.flags & SD_ASYM_CPUCAPACITY) && !fitsCapacity(s.taskUtilEst(p.id), st.maxCapacity)) st.misfitTaskLoad = 1;
     st.type = groupClassify(sd.imbalancePct, st, false);
     if (st.type == GroupType::FullyBusy || st.type == GroupType::Overloaded)
         st.avgLoad = st.groupLoad * 1024.0 / st.groupCapacity;
@@ -402,7 +406,7 @@ std::vector<GroupView> peekGroups(const SimState& s, int cpu, int sdIndex) {
         g.span.forEach([&](int i) {
             const Cpu& r = s.cpus[static_cast<size_t>(i)];
             v.load += r.load.peek(s.now);
-            v.util += std::min(1024.0, r.util.peek(s.now));
+            v.util += std::min(1024.0, std::max(r.util.peek(s.now), static_cast<double>(r.utilEst)));
             v.nrRunning += r.nrQueued();
             v.idleCpus += r.nrQueued() == 0;
         });

@@ -57,6 +57,10 @@ Result<SimFeatures> featuresWithKnobs(const KernelProfile& profile, const SchedK
     if (knobs.newidleRandom) f.newidleRandom = *knobs.newidleRandom;
     if (knobs.wakeWide) f.wakeWide = *knobs.wakeWide;
     if (knobs.smtBalance) f.smtBalance = *knobs.smtBalance;
+    if (knobs.utilEst) {
+        if (*knobs.utilEst && !profile.hasUtilEst) return Error{"UTIL_EST needs linux-4.17 or later, not " + profile.name};
+        f.utilEst = *knobs.utilEst;
+    }
     return f;
 }
 
@@ -66,6 +70,7 @@ std::optional<SchedKnobs> knobsOfSide(const SchedKnobs& knobs, CompareWhat what,
     switch (what) {
     case CompareWhat::DelayDequeue: side.delayDequeue = on; return side;
     case CompareWhat::NewidleRandom: side.newidleRandom = on; return side;
+    case CompareWhat::UtilEst: side.utilEst = on; return side;
     case CompareWhat::WakeWide:
         side.wakeWide = !on ? WakeWide::Off : knobs.wakeWide && *knobs.wakeWide != WakeWide::Off ? *knobs.wakeWide : WakeWide::Llc;
         return side;

@@ -134,6 +134,7 @@ nlohmann::json simResultToJson(SimState& s, const workload::Workload& wl, const 
                    {"newidle_rate", s.feat.newidleRate},
                    {"wake_wide", wakeWideName(s.feat.wakeWide)},
                    {"smt_balance", s.feat.smtBalance},
+                   {"util_est", s.feat.utilEst},
                    {"cls", cfg.cls},
                    {"node", cfg.node},
                    {"seed", s.opt.seed},

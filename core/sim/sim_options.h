@@ -36,6 +36,10 @@ struct SimFeatures {
     // RUN_TO_PARITY (EEVDF, 6.6+): a woken task does not preempt curr while curr is eligible and
     // still in the slice it was picked with (off in every profile: see featuresFor())
     bool runToParity = false;
+    // UTIL_EST (4.17+, on in the kernels): a CPU's and a task's utilisation, as the balancer, the
+    // wakeup path and fork placement read them, is at least what the tasks' recent activations
+    // used (util_est.h); off unless a what-if sets it (see featuresFor())
+    bool utilEst = false;
     // can_migrate_task() leaves a task that would not be eligible on the destination until the
     // domain has failed to balance (6.14+, task_is_ineligible_on_dst_cpu())
     bool migrateEligibleFirst = false;

@@ -125,7 +125,11 @@ struct alignas(64) Task {
     // metrics
     int64_t startedAt = -1, exitedAt = -1;
     CpuTimes cpuTime;  // complete once the run finished (see stintNs)
-    long long migrations = 0;
+    long long migrations = 0;    // util_est (util_est.h): the estimate (its EWMA), when it was last updated (it is not again
+    // until the average has moved: UTIL_AVG_UNCHANGED) and the CPU whose runqueue counts it
+    unsigned utilEst = 0;
+    int64_t utilEstAt = -1;
+    int utilEstCpu = -1;
 };
 
 // The per-CPU copy of a sched_domain's mutable fields, and two constants newidle_balance()
@@ -191,6 +195,7 @@ struct alignas(64) Cpu {
     // and the task it preempted, which pick_next_entity() prefers to the leftmost when that is
     // not unfair; -1: none (fair_rq.h)
     int nextBuddy = -1, lastBuddy = -1;
+    unsigned utilEst = 0;  // cfs_rq->avg.util_est: the estimates of the tasks enqueued (util_est.h)
     // runnable tasks, curr included and delayed-dequeue ones not (cfs h_nr_runnable, 6.13+: the
     // count the balancer, the wakeup path and PELT's runnable sum read)
     int nrRunning() const { return static_cast<int>(queued.size()) - nrDelayed + (curr >= 0 ? 1 : 0); }
@@ -352,7 +357,12 @@ struct SimState {
     }
     // Inline: the balancer reads them for every CPU of every group it looks at.
     double cpuLoad(int cpu) { return advanced(cpus[static_cast<size_t>(cpu)].load); }  // cpu_load(): the runqueue's load_avg
-    double cpuUtil(int cpu) { return std::min(1024.0, advanced(cpus[static_cast<size_t>(cpu)].util)); }  // cpu_util_cfs()
+    // cpu_util_cfs(): the average, or the estimate of the tasks queued when that is larger (0
+    // without UTIL_EST: util_est.h)
+    double cpuUtil(int cpu) {
+        Cpu& r = cpus[static_cast<size_t>(cpu)];
+        return std::min(1024.0, std::max(advanced(r.util), static_cast<double>(r.utilEst)));
+    }
     double cpuRunnable(int cpu) { return advanced(cpus[static_cast<size_t>(cpu)].runnable); }
     // cpuLoad(), cpuUtil() and cpuRunnable() at one decay
     struct CpuSignals {
@@ -361,7 +371,7 @@ struct SimState {
     CpuSignals cpuSignals(int cpu) {
         Cpu& r = cpus[static_cast<size_t>(cpu)];
         advanceTogether(now, r.load, r.util, r.runnable);
-        return {r.load.value, std::min(1024.0, r.util.value), r.runnable.value};
+        return {r.load.value, std::min(1024.0, std::max(r.util.value, static_cast<double>(r.utilEst))), r.runnable.value};
     }
     // update_sg_lb_stats()'s sums over a group span (SpanSums): the CPUs changed since the last
     // read are folded in first. cpuChanged() marks a CPU whose signals' inputs or values, or
@@ -423,6 +433,8 @@ struct SimState {
     long long spanSumChecks = 0, spanSumMismatches = 0;
     double taskLoad(int task) { return advanced(tasks[static_cast<size_t>(task)].load); }
     double taskUtil(int task) { return advanced(tasks[static_cast<size_t>(task)].util); }
+    // task_util_est(): the average, or the task's estimate when that is larger (util_est.h)
+    double taskUtilEst(int task) { return std::max(taskUtil(task), static_cast<double>(tasks[static_cast<size_t>(task)].utilEst)); }
     // set with opt.hz when the run starts: the tick, the balancer and the vruntime clamp read it
     // on every event, and an integer division is tens of cycles
     int64_t jiffyLengthNs = 4000000;

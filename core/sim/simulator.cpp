@@ -18,6 +18,7 @@
 #include "sim/numa_balancing.h"
 #include "sim/select_task_rq.h"
 #include "sim/timer_heap.h"
+#include "sim/util_est.h"
 
 namespace schedscope::sim {
 namespace {
@@ -306,6 +307,7 @@ public:
             t.lastRan = s_.now;
         }
         dequeueRunnable(s_, srq, t, false);  // deactivate_task(): not a sleep
+        utilEstDequeue(s_, t);
         if (wasRunning) setCurr(src, -1);
         srq.loadWeight -= t.weight;
         updateCpuPelt(src);
@@ -1378,6 +1380,7 @@ private:
         placeEntity(s_, r, t, how);
         if (delayed) delayDequeue(s_, r, t);
         else queueEntity(s_, r, t);
+        if (!delayed) utilEstEnqueue(s_, t, cpu);
         r.loadWeight += t.weight;
         updateTaskPelt(t);
         updateCpuPelt(cpu);
@@ -1567,6 +1570,10 @@ private:
         if (state == TaskState::Exited) attachToGroupCpu(t, -1);  // its load leaves with it
         if (!delay && t.group >= 0) leaveGroup(t, cpu);
         updateTaskPelt(t);
+        // dequeue_task_fair(): the estimate leaves the runqueue (a delayed dequeue's too) and
+        // is updated with what this activation used
+        utilEstDequeue(s_, t);
+        if (state != TaskState::Exited) utilEstUpdate(s_, t, cpu);
         updateCpuPelt(cpu);
         syncCpu(cpu);
         if (state == TaskState::Exited) {
@@ -1686,6 +1693,7 @@ private:
             s_.decisions->push_back(std::move(d));
         }
         requeueDelayedEntity(s_, r, t);
+        utilEstEnqueue(s_, t, cpu);  // (enqueue_task_fair() with ENQUEUE_DELAYED counts it again)
         t.state = TaskState::Runnable;
         t.enqueuedAt = s_.now;
         updateTaskPelt(t);

@@ -447,7 +447,8 @@ TEST(Cli, BadInputsGiveOneLineErrorsAndExitTwo) {
               "of CPU time, when a task gets its preferred node and its memory may follow it): both runs would be the "
               "same (--duration)"},
              {"simulate --preset kunpeng920-24 --workload stream:threads=4 --compare numa",
-              "--compare must be cls, node, delay-dequeue, ni-random, wake-wide, numa-balancing, task-groups or bandwidth, not 'numa'"},
+              "--compare must be cls, node, delay-dequeue, ni-random, wake-wide, util-est, numa-balancing, task-groups or bandwidth, "
+              "not 'numa'"},
              {"domains --preset kunpeng920-24 --arch sparc", "unknown architecture 'sparc' (expected x86_64, arm64, ppc64, s390x or generic)"},
              {"trace stats x.dat --bin 1e11", "--bin"},
              {"record -o " + scratch + "/never.dat --duration -1", "--duration"},
@@ -826,6 +827,35 @@ TEST(Cli, NiRandomIsAWhatIf) {
     EXPECT_NE(bad.err.find("ni-random"), std::string::npos) << bad.err;
 }
 
+// UTIL_EST is modelled and off unless a what-if sets it: on, hackbench's CPUs read as busy as
+// their tasks' last bursts, the LLC's SIS_UTIL scan gets shorter and fewer wakeups move a task.
+TEST(Cli, UtilEstIsAWhatIf) {
+    const auto run = hackbench01sJson;
+    const auto deflt = run(""), on = run(" --util-est on");
+    ASSERT_FALSE(deflt.is_discarded() || on.is_discarded());
+    EXPECT_FALSE(deflt["config"]["util_est"].get<bool>());
+    EXPECT_TRUE(on["config"]["util_est"].get<bool>());
+    EXPECT_NE(deflt["metrics"]["migrations_by_cause"]["wakeup"], on["metrics"]["migrations_by_cause"]["wakeup"]);
+    const CliRun text = cli("simulate --preset kunpeng920-24 --workload hackbench:groups=2 --duration 0.1 --util-est on");
+    EXPECT_EQ(text.status, 0) << text.err;
+    EXPECT_NE(text.out.find("NODE on, UTIL_EST on, seed 1"), std::string::npos) << text.out;
+
+    const auto c = cliJson("simulate --preset kunpeng920-24 --workload hackbench:groups=4 --duration 0.2 --compare util-est "
+                           "--seeds 2 --json");
+    ASSERT_FALSE(c.is_discarded());
+    EXPECT_EQ(c["compare"], "util-est");
+    EXPECT_LT(c["metrics"]["migrations"]["on"]["mean"].get<double>(), c["metrics"]["migrations"]["off"]["mean"].get<double>() * 0.8);
+    // replay's what-if takes it; the baseline runs as the recording's kernel would, without it
+    const std::string trace = schedscope::test::dataPath("traces/replay/hackbench.dat");
+    const auto r = cliJson("replay " + trace + " --baseline --preset kunpeng920-24 --util-est on --json");
+    ASSERT_FALSE(r.is_discarded());
+    EXPECT_TRUE(r["whatif"]["config"]["util_est"].get<bool>());
+    EXPECT_FALSE(r["baseline"]["config"]["util_est"].get<bool>());
+    CliRun old = cli("simulate --preset kunpeng920-24 --workload hackbench:groups=2 --profile linux-4.14 --util-est on");
+    EXPECT_EQ(old.status, 2);
+    EXPECT_NE(old.err.find("--util-est on: UTIL_EST needs linux-4.17 or later, not linux-4.14"), std::string::npos) << old.err;
+}
+
 // wake_wide()'s factor is a what-if (seed 001): pgbench with TPC-B's row lock at 48 clients on
 // one Kunpeng 920 node goes wide with the LLC's factor, far more often with the cluster's, never
 // off; off, more wakeups are affine and move the wakee to its waker's side.
@@ -1128,6 +1158,13 @@ TEST(Cli, CompletionOffersOptionsAsTypedAndTheirValues) {
                                "--profile) COMPREPLY=($(compgen -W \"linux-4.14 ", "--clock) COMPREPLY",
                                "--compare) COMPREPLY=($(compgen -W \"cls node "})
         EXPECT_NE(c.out.find(values), std::string::npos) << values;
+    // every mode --compare takes, and the sched_features knobs' on|off
+    const auto compare = c.out.find("--compare) COMPREPLY");
+    ASSERT_NE(compare, std::string::npos);
+    const std::string offered = c.out.substr(compare, c.out.find('\n', compare) - compare);
+    for (const char* mode : {" delay-dequeue ", " ni-random ", " wake-wide ", " util-est ", " numa-balancing ", " task-groups ", " bandwidth "})
+        EXPECT_NE(offered.find(mode), std::string::npos) << mode << " in " << offered;
+    EXPECT_NE(c.out.find("|--util-est) COMPREPLY=($(compgen -W \"on off\""), std::string::npos);
 }
 
 }  // namespace

@@ -541,6 +541,27 @@ TEST(WhatIfRun, NiRandomOffVersusOn) {
     expectThePanelOffers("ni-random");
 }
 
+// UTIL_EST off vs on: hackbench's CPUs read busier with their tasks' estimates, so SIS_UTIL scans
+// fewer CPUs for an idle one and fewer wakeups move a task; the panel offers it.
+TEST(WhatIfRun, UtilEstOffVersusOn) {
+    WhatIfRequest q = hackbenchOnAKunpeng("util-est");
+    q.workload = "hackbench:groups=4";
+    q.durationS = 0.2;
+    auto setup = prepareWhatIf(q);
+    ASSERT_TRUE(setup.ok()) << setup.error();
+    for (int setting = 0; setting < 2; ++setting) {
+        ASSERT_TRUE((*setup)->features[setting].has_value());
+        EXPECT_EQ((*setup)->features[setting]->utilEst, setting == 1);
+    }
+    const WhatIfResult r = runBothSettings(*setup);
+    EXPECT_EQ(r.settingName(0), "UTIL_EST off");
+    EXPECT_EQ(r.settingName(1), "UTIL_EST on");
+    EXPECT_LT(metricOf(r.runs[1], "migrations"), metricOf(r.runs[0], "migrations") * 0.8);
+    EXPECT_EQ(r.toJson()["util_est"], "compared");
+
+    expectThePanelOffers("util-est");
+}
+
 // wake_wide() off vs on (seed 001): off, no wakeup goes wide and every one may be affine; on, the
 // kernel's LLC factor. pgbench's row lock makes its backends flip, so at 48 clients on one
 // 24-CPU node the two runs differ; the panel offers it.
