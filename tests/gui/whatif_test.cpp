@@ -1012,16 +1012,21 @@ TEST(WhatIfPanel, AStalledWorkloadIsNamedInTheStatus) {
 // At the screenshot's default size the table's columns fit its width: one-line headers
 // ("NI_RANDOM off mean", "spread (sd)") made them wider than their numbers and pushed the
 // change column past the edge.
-TEST(WhatIfPanel, TheTableFitsTheDefaultSize) {
-    WhatIfPanel panel;
-    panel.resize(1400, 860);
+// The panel `width` px wide after a short comparison of `compare` has run: its results table.
+QTableView* tableAfterARun(WhatIfPanel& panel, int width, const char* compare) {
+    panel.resize(width, 860);
     panel.show();
-    setUpComparison(panel, "kunpeng920-24", "stream:threads=2,cpus=0-23", "ni-random", 2, 0.02);
+    setUpComparison(panel, "kunpeng920-24", "stream:threads=2,cpus=0-23", compare, 2, 0.02);
     QSignalSpy finished(&panel, &WhatIfPanel::finished);
     panel.run();
-    ASSERT_TRUE(finished.wait(120'000));
+    if (!finished.wait(120'000)) return nullptr;
     QTest::qWait(0);
-    auto* table = panel.findChild<QTableView*>();
+    return panel.findChild<QTableView*>();
+}
+
+TEST(WhatIfPanel, TheTableFitsTheDefaultSize) {
+    WhatIfPanel panel;
+    QTableView* table = tableAfterARun(panel, 1400, "ni-random");
     ASSERT_NE(table, nullptr);
     EXPECT_EQ(table->horizontalScrollBar()->maximum(), 0)
         << "the table is " << table->width() << " px wide, " << table->horizontalHeader()->length() << " px of columns";
@@ -1031,14 +1036,7 @@ TEST(WhatIfPanel, TheTableFitsTheDefaultSize) {
 // stretched, the on side's spreads sat at the far right (±0.0294 some 300 px from "CLS on mean").
 TEST(WhatIfPanel, TheLastColumnIsAsWideAsItsFigures) {
     WhatIfPanel panel;
-    panel.resize(1800, 860);
-    panel.show();
-    setUpComparison(panel, "kunpeng920-24", "stream:threads=2,cpus=0-23", "cls", 2, 0.02);
-    QSignalSpy finished(&panel, &WhatIfPanel::finished);
-    panel.run();
-    ASSERT_TRUE(finished.wait(120'000));
-    QTest::qWait(0);
-    auto* table = panel.findChild<QTableView*>();
+    QTableView* table = tableAfterARun(panel, 1800, "cls");
     ASSERT_NE(table, nullptr);
     QHeaderView* header = table->horizontalHeader();
     const int last = header->count() - 1;
