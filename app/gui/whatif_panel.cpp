@@ -158,6 +158,14 @@ WhatIfPanel::WhatIfPanel(QWidget* parent) : QWidget(parent) {
                         tr("Newidle balance at a domain with the odds of its recent success (on from linux-6.19) "
                            "for both runs, as the kernel's sched_features knob sets it; the comparison of it sets "
                            "it per run"));
+    // no "the profile's": every profile leaves UTIL_EST off (modelled, not calibrated yet)
+    utilEst_ = new QComboBox;
+    utilEst_->setObjectName(QStringLiteral("whatIfUtilEst"));
+    utilEst_->addItem(tr("off (the default)"), QString());
+    utilEst_->addItem(tr("on"), QStringLiteral("on"));
+    utilEst_->setToolTip(tr("util_est for both runs: a CPU reads as busy as its queued tasks' last bursts (in the "
+                            "kernels since 4.17; off unless set here, as the simulator's figures were measured); "
+                            "the comparison of it sets it per run"));
     wakeWide_ = new QComboBox;
     wakeWide_->setObjectName(QStringLiteral("whatIfWakeWide"));
     wakeWide_->addItem(tr("the kernel's (LLC size)"), QString());
@@ -169,6 +177,7 @@ WhatIfPanel::WhatIfPanel(QWidget* parent) : QWidget(parent) {
     auto knobsFollowCompare = [this] {
         delayDequeue_->setEnabled(compare_->currentData().toString() != QStringLiteral("delay-dequeue"));
         niRandom_->setEnabled(compare_->currentData().toString() != QStringLiteral("ni-random"));
+        utilEst_->setEnabled(compare_->currentData().toString() != QStringLiteral("util-est"));
     };
     connect(compare_, &QComboBox::currentIndexChanged, this, knobsFollowCompare);
     knobsFollowCompare();
@@ -215,6 +224,7 @@ WhatIfPanel::WhatIfPanel(QWidget* parent) : QWidget(parent) {
     form->addRow(tr("Profile"), profile_);
     form->addRow(tr("DELAY_DEQUEUE"), delayDequeue_);
     form->addRow(tr("NI_RANDOM"), niRandom_);
+    form->addRow(tr("UTIL_EST"), utilEst_);
     form->addRow(tr("wake_wide"), wakeWide_);
     form->addRow(tr("Seeds"), seeds_);
     form->addRow(tr("Duration"), duration_);
@@ -384,6 +394,7 @@ void WhatIfPanel::setProfile(const QString& profile) {
 
 void WhatIfPanel::setDelayDequeue(const QString& setting) { selectKnob(delayDequeue_, setting); }
 void WhatIfPanel::setNiRandom(const QString& setting) { selectKnob(niRandom_, setting); }
+void WhatIfPanel::setUtilEst(const QString& setting) { selectKnob(utilEst_, setting); }
 void WhatIfPanel::setWakeWide(const QString& factor) { selectKnob(wakeWide_, factor == QStringLiteral("llc") ? QString() : factor); }
 
 void WhatIfPanel::setSeeds(int seeds) { seeds_->setValue(seeds); }
@@ -415,6 +426,7 @@ WhatIfRequest WhatIfPanel::request(QString* error) const {
     r.profile = ss(profile_->currentData().toString());
     r.delayDequeue = knobSetting(delayDequeue_, r.compare, "delay-dequeue");
     r.newidleRandom = knobSetting(niRandom_, r.compare, "ni-random");
+    r.utilEst = knobSetting(utilEst_, r.compare, "util-est");
     if (const QString factor = wakeWide_->currentData().toString(); !factor.isEmpty()) {
         auto parsed = sim::parseWakeWide(ss(factor));
         if (parsed) r.wakeWide = *parsed;
@@ -524,6 +536,7 @@ void WhatIfPanel::mirror(const WhatIfPanel& other) {
     profile_->setCurrentIndex(other.profile_->currentIndex());
     delayDequeue_->setCurrentIndex(other.delayDequeue_->currentIndex());
     niRandom_->setCurrentIndex(other.niRandom_->currentIndex());
+    utilEst_->setCurrentIndex(other.utilEst_->currentIndex());
     wakeWide_->setCurrentIndex(other.wakeWide_->currentIndex());
     seeds_->setValue(other.seeds_->value());
     duration_->setValue(other.duration_->value());

@@ -54,6 +54,7 @@ public:
     void setProfile(const QString& profile);  // empty: the newest
     void setDelayDequeue(const QString& setting);  // "on", "off"; empty: the profile's
     void setNiRandom(const QString& setting);      // "on", "off"; empty: the profile's
+    void setUtilEst(const QString& setting);       // "on"; empty: off, the simulator's default
     void setWakeWide(const QString& factor);       // "llc", "cluster", "off"; empty: the kernel's (llc)
     void setSeeds(int seeds);
     void setDuration(double seconds);
@@ -116,6 +117,7 @@ private:
     QComboBox* profile_;
     QComboBox* delayDequeue_;  // DELAY_DEQUEUE when not compared: the profile's, on or off
     QComboBox* niRandom_;      // NI_RANDOM when not compared: the profile's, on or off
+    QComboBox* utilEst_;       // UTIL_EST when not compared: off (the simulator's default) or on
     QComboBox* wakeWide_;      // wake_wide()'s factor: the kernel's, the cluster's or off
     QSpinBox* seeds_;
     QDoubleSpinBox* duration_;

@@ -113,8 +113,10 @@ Result<std::shared_ptr<const WhatIfSetup>> prepareWhatIf(const WhatIfRequest& re
     if (mode->what == sim::CompareWhat::Bandwidth && !workload::hasBandwidthLimits(setup->workload))
         return Error{"what-if: no group of the workload has a CPU bandwidth limit (a workload file's quota_us, or "
                      "cpu.max in a recording's groups sidecar): with and without limits would be the same"};
-    const sim::SchedKnobs given{request.delayDequeue, request.newidleRandom, request.wakeWide};
-    if (sim::knobsOfSide(given, mode->what, 0) || request.delayDequeue || request.newidleRandom || request.wakeWide) {
+    sim::SchedKnobs given{request.delayDequeue, request.newidleRandom, request.wakeWide};
+    given.utilEst = request.utilEst;
+    if (sim::knobsOfSide(given, mode->what, 0) || request.delayDequeue || request.newidleRandom || request.wakeWide ||
+        request.utilEst) {
         for (int setting = 0; setting < 2; ++setting) {
             auto f = sim::featuresWithKnobs(kernel, sim::knobsOfSide(given, mode->what, setting).value_or(given));
             if (!f) return Error{"what-if: " + f.error()};
@@ -293,6 +295,7 @@ nlohmann::json WhatIfResult::toJson() const {
         if (q.compare == "wake-wide") out["wake_wide"] = "compared";
         else if (setup->features[0]) out["wake_wide"] = std::string(sim::wakeWideName(setup->features[0]->wakeWide));
         if (q.compare == "util-est") out["util_est"] = "compared";
+        else if (setup->features[0]) out["util_est"] = setup->features[0]->utilEst;
         if (q.compare == "numa-balancing") out["numa_balancing"] = "compared";
         if (q.compare == "task-groups") out["task_groups"] = "compared";
         if (q.compare == "bandwidth") out["bandwidth_limits"] = "compared";

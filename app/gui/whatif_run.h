@@ -52,6 +52,9 @@ struct WhatIfRequest {
     // NI_RANDOM when it is not the compared setting, for both runs: nullopt keeps the profile's
     // (on from linux-6.19)
     std::optional<bool> newidleRandom;
+    // UTIL_EST when it is not the compared setting, for both runs: nullopt leaves it off, as every
+    // profile does
+    std::optional<bool> utilEst;
     // wake_wide()'s factor for both runs, or for the on side when wake-wide is compared (off is
     // then the other side); nullopt: the kernel's, the LLC's size
     std::optional<sim::WakeWide> wakeWide;

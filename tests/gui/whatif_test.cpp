@@ -7,6 +7,7 @@
 #include <cmath>
 #include <fstream>
 #include <limits>
+#include <QComboBox>
 #include <QElapsedTimer>
 #include <QFile>
 #include <QJsonArray>
@@ -560,6 +561,29 @@ TEST(WhatIfRun, UtilEstOffVersusOn) {
     EXPECT_EQ(r.toJson()["util_est"], "compared");
 
     expectThePanelOffers("util-est");
+}
+
+// UTIL_EST for both runs of another comparison: the panel's box sets it, and the box has nothing
+// to say while UTIL_EST itself is compared.
+TEST(WhatIfRun, UtilEstSetForBothRuns) {
+    WhatIfRequest q = hackbenchOnAKunpeng("cls");
+    q.utilEst = true;
+    auto setup = prepareWhatIf(q);
+    ASSERT_TRUE(setup.ok()) << setup.error();
+    for (int setting = 0; setting < 2; ++setting) {
+        ASSERT_TRUE((*setup)->features[setting].has_value());
+        EXPECT_TRUE((*setup)->features[setting]->utilEst);
+    }
+    WhatIfPanel panel;
+    panel.setCompare(QStringLiteral("cls"));
+    EXPECT_FALSE(panel.request().utilEst.has_value()) << "off by default";
+    panel.setUtilEst(QStringLiteral("on"));
+    EXPECT_EQ(panel.request().utilEst, std::optional<bool>(true));
+    panel.setCompare(QStringLiteral("util-est"));
+    EXPECT_FALSE(panel.request().utilEst.has_value());
+    auto* box = panel.findChild<QComboBox*>(QStringLiteral("whatIfUtilEst"));
+    ASSERT_NE(box, nullptr);
+    EXPECT_FALSE(box->isEnabled());
 }
 
 // wake_wide() off vs on (seed 001): off, no wakeup goes wide and every one may be affine; on, the
