@@ -281,8 +281,9 @@ void sgLbStats(SimState& s, const LbEnv& env, const SchedDomain& sd, size_t g, c
     if (env.cpusWhole) {
         const SpanSums::Sums sum = s.groupSums(rg);
         st.groupLoad = sum.load;
+        st.groupUtil = sum.util;
         // (a one-CPU group's sums are that CPU's cpu_util_cfs(), estimate included)
-        st.groupUtil = rg.onlyCpu >= 0 ? sum.util : sum.util + utilEstExcess(s, sd.groups[g].span);
+        if (s.feat.utilEst && rg.onlyCpu < 0) st.groupUtil += utilEstExcess(s, sd.groups[g].span);
         st.groupRunnable = sum.runnable;
         st.sumNrRunning = sum.nrRunning;
         st.sumHNrRunning = sum.nrRunnable;

@@ -220,9 +220,12 @@ SgStats sgWakeupStats(SimState& s, int cpu, int sdIndex, int groupIndex, const T
         st.groupLoad += std::max(0.0, sig.load - (mine ? s.taskLoad(p.id) : 0.0));
         // cpu_util_without(): the average and the estimate, each without the task's own
         const Cpu& rq = s.cpus[static_cast<size_t>(i)];
-        const double avg = std::max(0.0, std::min(1024.0, rq.util.value) - (mine ? s.taskUtil(p.id) : 0.0));
-        const double est = std::max(0.0, static_cast<double>(rq.utilEst) - (mine ? static_cast<double>(p.utilEst) : 0.0));
-        st.groupUtil += std::min(1024.0, std::max(avg, est));
+        double util = std::max(0.0, std::min(1024.0, rq.util.value) - (mine ? s.taskUtil(p.id) : 0.0));
+        if (s.feat.utilEst) {
+            const double est = static_cast<double>(rq.utilEst) - (mine ? static_cast<double>(p.utilEst) : 0.0);
+            util = std::min(1024.0, std::max(util, est));
+        }
+        st.groupUtil += util;
         st.groupRunnable += sig.runnable;
         // (rq->nr_running: a delayed-dequeue task still counts)
         const Cpu& r = s.cpus[static_cast<size_t>(i)];

@@ -37,7 +37,7 @@ double excessOver(SimState& s, const CpuSet& span);
 
 // util_est_dequeue(): `t` counted in no runqueue's estimate
 inline void utilEstDequeue(SimState& s, Task& t) {
-    if (t.utilEstCpu < 0) return;
+    if (!s.feat.utilEst || t.utilEstCpu < 0) return;
     unsigned& sum = s.cpus[static_cast<size_t>(t.utilEstCpu)].utilEst;
     sum -= sum < t.utilEst ? sum : t.utilEst;  // lsub_positive()
     t.utilEstCpu = -1;
