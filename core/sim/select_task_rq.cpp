@@ -409,7 +409,7 @@ std::vector<GroupView> peekGroups(const SimState& s, int cpu, int sdIndex) {
         g.span.forEach([&](int i) {
             const Cpu& r = s.cpus[static_cast<size_t>(i)];
             v.load += r.load.peek(s.now);
-            v.util += std::min(1024.0, std::max(r.util.peek(s.now), static_cast<double>(r.utilEst)));
+            v.util += std::min(1024.0, s.withUtilEst(r.util.peek(s.now), r.utilEst));
             v.nrRunning += r.nrQueued();
             v.idleCpus += r.nrQueued() == 0;
         });

@@ -125,7 +125,8 @@ struct alignas(64) Task {
     // metrics
     int64_t startedAt = -1, exitedAt = -1;
     CpuTimes cpuTime;  // complete once the run finished (see stintNs)
-    long long migrations = 0;    // util_est (util_est.h): the estimate (its EWMA), when it was last updated (it is not again
+    long long migrations = 0;
+    // util_est (util_est.h): the estimate (its EWMA), when it was last updated (it is not again
     // until the average has moved: UTIL_AVG_UNCHANGED) and the CPU whose runqueue counts it
     unsigned utilEst = 0;
     int64_t utilEstAt = -1;
