@@ -18,8 +18,13 @@
 // estimates of the tasks enqueued there (util_est_enqueue() / util_est_dequeue()); a task whose
 // dequeue is delayed (DELAY_DEQUEUE) has left it.
 //
-// Off unless SimFeatures::utilEst: every estimate stays 0, and the max() with it in
-// SimState::cpuSignals(), cpuUtil() and taskUtilEst() gives the averages alone.
+// The rule is 6.9's (one EWMA, "sched/fair: Simplify util_est"), with the capacity and runnable
+// checks of later 5.x kernels, for every profile from 4.17. Before 5.5 (UTIL_EST_FASTUP) a rise moved the EWMA a quarter of the way
+// too, but the estimate read was the larger of the EWMA and the last activation's utilisation, so
+// it rose at once all the same; only the next fall starts lower there.
+//
+// Off unless SimFeatures::utilEst: no estimate is kept, and SimState::withUtilEst() does not read
+// them (cpuSignals(), cpuUtil() and taskUtilEst() give the averages alone).
 #include "sim/sim_state.h"
 
 namespace schedscope::sim {
