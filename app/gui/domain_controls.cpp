@@ -73,7 +73,11 @@ DomainControls::DomainControls(QWidget* parent) : QToolBar(tr("Domains"), parent
     auto changed = [this] { emit choicesChanged(choices()); };
     connect(cls_, &QCheckBox::toggled, this, changed);
     connect(node_, &QCheckBox::toggled, this, changed);
-    connect(profile_, &QComboBox::currentIndexChanged, this, changed);
+    // a profile the user picks is a pick, even the one the loader had chosen
+    connect(profile_, &QComboBox::currentIndexChanged, this, [this, changed] {
+        profileFromInput_.clear();
+        changed();
+    });
     // a rebuild when the user is done typing, not on every key
     for (QLineEdit* edit : {isolate_, partitions_, distances_})
         connect(edit, &QLineEdit::editingFinished, this, [this, edit, changed] {
@@ -93,6 +97,7 @@ DomainChoices DomainControls::choices() const {
     c.node = node_->isChecked();
     const QString p = profile_->currentData().toString();
     c.profile = p == qs(defaultProfile().name) ? std::string{} : ss(p);
+    c.profileFromInput = !profileFromInput_.isEmpty() && p == profileFromInput_;
     c.isolate = ss(isolate_->text().trimmed());
     c.partitions = ss(partitions_->text().trimmed());
     c.distances = ss(distances_->text().trimmed());
@@ -119,6 +124,7 @@ void DomainControls::setChoices(const DomainChoices& c) {
         fitProfileBox();
     }
     if (i >= 0) profile_->setCurrentIndex(i);
+    profileFromInput_ = c.profileFromInput ? name : QString();
 }
 
 // A narrow window's toolbar squeezes its widgets to their minimum size, and the box's minimum

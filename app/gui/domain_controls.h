@@ -38,6 +38,9 @@ private:
     QLineEdit* partitions_;
     QLineEdit* distances_;
     QComboBox* level_;
+    // the profile the loader chose for the shown input (DomainChoices::profileFromInput), while
+    // the box still shows it: empty when the user picked the one shown
+    QString profileFromInput_;
 };
 
 }  // namespace schedscope::gui

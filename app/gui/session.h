@@ -18,6 +18,9 @@ struct DomainChoices {
     bool cls = true;
     bool node = true;
     std::string profile;  // empty: the newest profile
+    // the loader chose `profile` from the input (this machine's running kernel, a kernel log's),
+    // the user did not: a trace opened over it builds its machine under the trace's own kernel
+    bool profileFromInput = false;
     // What-if cpusets, as typed: CPUs to isolate (a cpulist) and root partitions (cpulists
     // separated by spaces or ';'); empty: the input's own.
     std::string isolate;

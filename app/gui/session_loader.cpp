@@ -66,10 +66,15 @@ LoadOutcome loadSession(const TopologySpec& spec, const DomainChoices& choices,
     s.choices = choices;
     // this machine's domains are its own kernel's, as 'schedscope-cli domains --local' builds them
     if (spec.kind == TopologySpec::Kind::Local && s.choices.profile.empty())
-        if (const KernelProfile* running = runningKernelProfile(); running && running != &defaultProfile())
+        if (const KernelProfile* running = runningKernelProfile(); running && running != &defaultProfile()) {
             s.choices.profile = running->name;
+            s.choices.profileFromInput = true;
+        }
     // a kernel log's machine: the domains of the kernel that printed it
-    if (s.choices.profile.empty() && !topo->kernelProfile.empty()) s.choices.profile = topo->kernelProfile;
+    if (s.choices.profile.empty() && !topo->kernelProfile.empty()) {
+        s.choices.profile = topo->kernelProfile;
+        s.choices.profileFromInput = true;
+    }
     s.input = std::make_shared<const Topology>(std::move(topo).value());
     s.layout = std::make_shared<const TopologyLayout>(TopologyLayout::build(*s.input));
     s.loadMs = msSince(t0);

@@ -85,7 +85,12 @@ TraceLoadOutcome loadTraceSession(const QString& path, const SessionPtr& current
         spec.arch = (*sidecar)->arch;
         spec.archGiven = true;
         DomainChoices own = choices;
-        if (own.profile.empty() && traceKernel) own.profile = traceKernel->name;
+        // (a profile the window's loader chose for its own machine is no pick: the trace's
+        // kernel built the trace's machine)
+        if ((own.profile.empty() || own.profileFromInput) && traceKernel) {
+            own.profile = traceKernel->name;
+            own.profileFromInput = true;
+        }
         auto built = sessionFromTopology(std::move(**sidecar), spec, own);
         if (!built.session) return {0, nullptr, built.error};
         trace->topology = built.session;

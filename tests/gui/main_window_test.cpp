@@ -34,6 +34,7 @@
 #include "qt_convert.h"
 #include "recent_files.h"
 #include "topology_view.h"
+#include "trace_loader.h"
 #include "trace_workspace.h"
 #include "whatif_panel.h"
 
@@ -129,6 +130,40 @@ TEST_F(MainWindowTest, AKernelLogOpensAsTheMachineItShows) {
     const QString text = window.banner()->text();
     EXPECT_TRUE(text.startsWith(QStringLiteral("1 note(s) on the input; first: NUMA distances are ranks"))) << text.toStdString();
     EXPECT_FALSE(text.contains(QStringLiteral("problem"))) << text.toStdString();
+}
+
+// The profile a loader chose for its input (this machine's running kernel's, a kernel log's) is
+// no pick of the user's: a trace opened over it builds its own machine under the kernel it was
+// recorded on (a 6.1 guest's hackbench over a log read as 6.9). A profile the user picks in the
+// box wins, even the one the loader had chosen.
+TEST_F(MainWindowTest, ATraceOverAnInputsProfileBuildsUnderItsOwnKernel) {
+    QSignalSpy shown(&window, &MainWindow::sessionShown);
+    window.openPath(qs(schedscope::test::dataPath("oracle/x86-2s4n4c2t/kernel-log.txt")));
+    ASSERT_TRUE(shown.wait(60'000));
+    ASSERT_EQ(window.session()->choices.profile, "linux-6.9");
+    EXPECT_TRUE(window.domainControls()->choices().profileFromInput);
+    const QString trace = qs(schedscope::test::dataPath("traces/qemu/x86-4c-linux-6.1-hackbench.dat"));
+    QSignalSpy traceShown(window.traceWorkspace(), &TraceWorkspace::traceShown);
+    window.openTraceFile(trace);
+    ASSERT_TRUE(traceShown.wait(60'000));
+    ASSERT_EQ(window.session()->topology->onlineCount(), 4);
+    ASSERT_TRUE(window.session()->tree->profile);
+    EXPECT_EQ(window.session()->tree->profile->name, "linux-6.1");
+    EXPECT_EQ(window.domainControls()->choices().profile, "linux-6.1");
+
+    // the user picks 6.9, the box's entry the log's machine had been built under
+    auto* box = window.domainControls()->findChild<QComboBox*>(QStringLiteral("profile"));
+    ASSERT_NE(box, nullptr);
+    QSignalSpy rebuilt(&window, &MainWindow::sessionShown);
+    box->setCurrentIndex(box->findData(QStringLiteral("linux-6.9")));
+    ASSERT_TRUE(rebuilt.wait(60'000));
+    const DomainChoices picked = window.session()->choices;
+    EXPECT_EQ(picked.profile, "linux-6.9");
+    EXPECT_FALSE(picked.profileFromInput);
+    const TraceLoadOutcome underPick = loadTraceSession(trace, window.session(), picked);
+    ASSERT_TRUE(underPick.trace) << underPick.error.toStdString();
+    ASSERT_TRUE(underPick.trace->topology->tree->profile);
+    EXPECT_EQ(underPick.trace->topology->tree->profile->name, "linux-6.9");
 }
 
 // CPU time this thread has used, in ms: unlike wall time it does not count the time a busy
