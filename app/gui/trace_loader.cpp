@@ -73,6 +73,13 @@ TraceLoadOutcome loadTraceSession(const QString& path, const SessionPtr& current
     // the kernel the trace names (trace-cmd and schedscope-cli record save its uname): its
     // profile builds the domains the recording machine had, unless the user picked one
     const KernelProfile* traceKernel = profileForKernelRelease(store->kernelRelease());
+    // (a profile the window's loader chose for its own machine is no pick: the trace's kernel
+    // built the trace's machine)
+    DomainChoices own = choices;
+    if ((own.profile.empty() || own.profileFromInput) && traceKernel) {
+        own.profile = traceKernel->name;
+        own.profileFromInput = true;
+    }
     // the machine the user named with the trace, when the trace fits it; else its sidecar's
     const bool named = onOpenTopology && current && current->tree &&
                        tracing::checkTraceFitsTopology(file, *store, *current->topology, current->topology->name);
@@ -84,13 +91,6 @@ TraceLoadOutcome loadTraceSession(const QString& path, const SessionPtr& current
         spec.value = tracing::sidecarPath(file);
         spec.arch = (*sidecar)->arch;
         spec.archGiven = true;
-        DomainChoices own = choices;
-        // (a profile the window's loader chose for its own machine is no pick: the trace's
-        // kernel built the trace's machine)
-        if ((own.profile.empty() || own.profileFromInput) && traceKernel) {
-            own.profile = traceKernel->name;
-            own.profileFromInput = true;
-        }
         auto built = sessionFromTopology(std::move(**sidecar), spec, own);
         if (!built.session) return {0, nullptr, built.error};
         trace->topology = built.session;
@@ -119,7 +119,7 @@ TraceLoadOutcome loadTraceSession(const QString& path, const SessionPtr& current
             }
         }
     } else {
-        auto flat = flatSession(*store, choices);
+        auto flat = flatSession(*store, own);
         if (!flat.session) return {0, nullptr, QObject::tr("%1: %2").arg(path, flat.error)};
         trace->topology = flat.session;
         trace->showsOwnTopology = true;

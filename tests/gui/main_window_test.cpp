@@ -164,6 +164,20 @@ TEST_F(MainWindowTest, ATraceOverAnInputsProfileBuildsUnderItsOwnKernel) {
     ASSERT_TRUE(underPick.trace) << underPick.error.toStdString();
     ASSERT_TRUE(underPick.trace->topology->tree->profile);
     EXPECT_EQ(underPick.trace->topology->tree->profile->name, "linux-6.9");
+
+    // the same for a trace without a sidecar, shown on a flat stand-in
+    QTemporaryDir dir;
+    const QString bare = dir.filePath(QStringLiteral("bare.dat"));
+    ASSERT_TRUE(QFile::copy(trace, bare));
+    DomainChoices fromInput = picked;
+    fromInput.profileFromInput = true;
+    for (const auto& [choices, expected] : {std::pair{fromInput, "linux-6.1"}, std::pair{picked, "linux-6.9"}}) {
+        const TraceLoadOutcome flat = loadTraceSession(bare, nullptr, choices);
+        ASSERT_TRUE(flat.trace) << flat.error.toStdString();
+        EXPECT_TRUE(flat.trace->flatStandIn);
+        ASSERT_TRUE(flat.trace->topology->tree->profile);
+        EXPECT_EQ(flat.trace->topology->tree->profile->name, expected);
+    }
 }
 
 // CPU time this thread has used, in ms: unlike wall time it does not count the time a busy
