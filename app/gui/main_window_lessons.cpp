@@ -139,6 +139,11 @@ QString MainWindow::showLesson(const QString& name, bool applyScenario, bool ren
         for (QDockWidget* plot : trace_->plotDocks())
             if (!plot->isHidden() && !tabifiedDockWidgets(lessonDock_).contains(plot)) tabifyDockWidget(plot, lessonDock_);
     lessonDock_->raise();
+    // the lesson is read, the domain tree looked up: the text gets two thirds of the column
+    // (an even split left it six lines at 1920x1080)
+    if (!treeDock_->isHidden() && !tabifiedDockWidgets(lessonDock_).contains(treeDock_) &&
+        dockWidgetArea(treeDock_) == dockWidgetArea(lessonDock_))
+        resizeDocks({treeDock_, lessonDock_}, {1, 2}, Qt::Vertical);
     fitDocks();
     if (!error.isEmpty()) {
         banner_->showError(tr("--lesson: %1").arg(error));
