@@ -10,6 +10,7 @@
 #include "qt_convert.h"
 #include "timeline_view.h"
 #include "trace_time_units.h"
+#include "value_ticks.h"
 
 namespace schedscope::gui {
 
@@ -237,6 +238,7 @@ LevelRatePlot::LevelRatePlot(QWidget* parent) : TracePlot(parent) {
     setObjectName(QStringLiteral("levelRates"));
     xAxis->setLabel(tr("time since the trace start (s)"));
     yAxis->setLabel(tr("migrations / s"));
+    keepValueTicksApart(this, yAxis);
     legend->setVisible(true);
     legend->setFont(QFont(font().family(), 8));
     axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignRight);
@@ -356,6 +358,7 @@ LatencyHistogramPlot::LatencyHistogramPlot(QWidget* parent) : TracePlot(parent) 
     setObjectName(QStringLiteral("latencyHistogram"));
     xAxis->setLabel(tr("runnable \u2192 running wait (\u00b5s, log scale)"));
     yAxis->setLabel(tr("waits"));
+    keepValueTicksApart(this, yAxis);
     xAxis->setScaleType(QCPAxis::stLogarithmic);
     xAxis->setTicker(QSharedPointer<QCPAxisTickerLog>(new QCPAxisTickerLog));
     showEmpty(tr("Wait latency: no trace open"));

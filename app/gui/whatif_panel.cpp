@@ -34,6 +34,7 @@
 #include "sim/contention.h"
 #include "sim/sched_knobs.h"
 #include "topology_view.h"
+#include "value_ticks.h"
 #include "whatif_runner.h"
 #include "whatif_table_model.h"
 #include "workload/workload_spec.h"
@@ -266,6 +267,7 @@ WhatIfPanel::WhatIfPanel(QWidget* parent) : QWidget(parent) {
     plotTitle_ = std::make_unique<PlotTitle>(plot_);
     plotTitle_->setText(tr("Migrations per level (mean per run)"));
     plot_->yAxis->setLabel(tr("migrations"));
+    keepValueTicksApart(plot_, plot_->yAxis);
     // The legend in a row of its own under the axes, its entries side by side: inside the axes
     // it covered the bars of a narrow plot (lesson 07 at 1024x700) and the "No runs yet" note.
     plot_->axisRect()->insetLayout()->take(plot_->legend);

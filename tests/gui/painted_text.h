@@ -11,6 +11,8 @@
 #include <QPointF>
 #include <QString>
 #include <QTextItem>
+#include <algorithm>
+#include <qcustomplot.h>
 #include <vector>
 
 namespace schedscope::gui::test {
@@ -69,5 +71,30 @@ private:
     QSize size_;
     mutable Engine engine_;
 };
+
+// The baselines (y, top to bottom) and height of the numbers `plot` paints wholly left of its
+// axis rect (its y axis's tick labels) when drawn `size` big.
+struct AxisNumbers {
+    std::vector<double> baselines;
+    double labelHeight = 0;
+};
+inline AxisNumbers leftAxisNumbers(QCustomPlot* plot, QSize size) {
+    TextRecorder recorder(size);
+    {
+        QCPPainter p(&recorder);
+        plot->toPainter(&p, size.width(), size.height());
+    }
+    AxisNumbers out;
+    for (const auto& t : recorder.texts()) {
+        bool number = false;
+        t.text.toDouble(&number);
+        // (ending left of the axis rect: the x axis's first number stands across its edge)
+        if (!number || t.at.x() + QFontMetricsF(t.font).horizontalAdvance(t.text) > plot->axisRect()->left() + 1) continue;
+        out.baselines.push_back(t.at.y());
+        out.labelHeight = QFontMetricsF(t.font).height();
+    }
+    std::sort(out.baselines.begin(), out.baselines.end());
+    return out;
+}
 
 }  // namespace schedscope::gui::test

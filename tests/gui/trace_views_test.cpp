@@ -371,6 +371,23 @@ TEST_F(TraceWindowTest, EmptyMigrationPlotsSayWhyTheyAreEmpty) {
     EXPECT_TRUE(ws->matrix()->emptyReasonText().isEmpty()) << ws->matrix()->emptyReasonText().toStdString();
 }
 
+// The rates' and the wait latency's value axes keep their numbers a label's height apart in a
+// short dock, as the what-if's migrations axis does (value_ticks.h).
+TEST_F(TraceWindowTest, TheTracePlotsAxisNumbersNeverOverlap) {
+    ASSERT_TRUE(openFixtureOnTwoCpus(window, "traces/switches-only/full.dat"));
+    for (QCustomPlot* plot : {static_cast<QCustomPlot*>(window.traceWorkspace()->rates()),
+                              static_cast<QCustomPlot*>(window.traceWorkspace()->latency())}) {
+        for (const int height : {110, 150, 220}) {
+            const test::AxisNumbers numbers = test::leftAxisNumbers(plot, QSize(420, height));
+            const auto& baselines = numbers.baselines;
+            ASSERT_GE(baselines.size(), 2u) << plot->objectName().toStdString() << " at " << height << " px";
+            for (size_t i = 1; i < baselines.size(); ++i)
+                EXPECT_GE(baselines[i] - baselines[i - 1], numbers.labelHeight)
+                    << plot->objectName().toStdString() << " at " << height << " px: labels " << i - 1 << " and " << i << " at " << baselines[i - 1] << ", " << baselines[i] << " (" << numbers.labelHeight << ")";
+        }
+    }
+}
+
 // The rates plot draws a line per cause on request (its context menu): each line's migrations,
 // summed over its bins, are that cause's migrations in the trace, and its name says how many.
 TEST_F(TraceWindowTest, TheRatesPlotGroupsByCauseOnRequest) {

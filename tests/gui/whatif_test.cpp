@@ -34,6 +34,7 @@
 #include "topology/topology_source.h"
 #include "trace_loader.h"
 #include "topology_view.h"
+#include "value_ticks.h"
 #include "whatif_panel.h"
 #include "whatif_runner.h"
 #include "whatif_table_model.h"
@@ -1098,6 +1099,33 @@ TEST(WhatIfPanel, TheMigrationsPlotsTitleFitsThePlot) {
         }
         EXPECT_TRUE(inside) << width << ": " << all.join(QStringLiteral(" | ")).toStdString();
     }
+}
+
+// The migrations axis's numbers stand a label's height apart however short the plot: beside a
+// lesson at 1920x1080 it was 90 px tall and "0 0.5 1 1.5 2 2.5 3" ran into one smear. A tall
+// plot keeps the usual finer ticks.
+TEST(WhatIfPanel, TheMigrationsAxisNumbersNeverOverlap) {
+    WhatIfPanel panel;
+    ASSERT_NE(tableAfterARun(panel, 1400, "cls"), nullptr);
+    QCustomPlot* plot = panel.plot();
+    for (const int height : {100, 130, 180, 400}) {
+        const test::AxisNumbers numbers = test::leftAxisNumbers(plot, QSize(400, height));
+        const auto& baselines = numbers.baselines;
+        ASSERT_GE(baselines.size(), 2u) << height << " px: the axis shows at least its ends";
+        for (size_t i = 1; i < baselines.size(); ++i)
+            EXPECT_GE(baselines[i] - baselines[i - 1], numbers.labelHeight) << height << " px: labels " << i - 1 << " and " << i;
+        if (height >= 400) {
+            EXPECT_GE(baselines.size(), 4u) << "a tall plot keeps its finer ticks";
+        }
+    }
+}
+
+TEST(ValueTicks, AsManyAsFitWithHalfALabelBetween) {
+    EXPECT_EQ(ticksThatFit(13 * 2.5, 13), 2);  // label, half a label, label
+    EXPECT_EQ(ticksThatFit(13 * 2.5 - 1, 13), 1);
+    EXPECT_EQ(ticksThatFit(13 * 5.5, 13), 4);
+    EXPECT_EQ(ticksThatFit(1000, 13), 5);      // no more than the ticker's usual
+    EXPECT_EQ(ticksThatFit(0, 13), 1);
 }
 
 // Two settings' long names side by side ran past the plot's right edge in a 1300 px window
