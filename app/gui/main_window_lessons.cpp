@@ -6,6 +6,7 @@
 #include <QScreen>
 #include <QStatusBar>
 #include <QTimer>
+#include <algorithm>
 #include <qcustomplot.h>
 
 #include "banner.h"
@@ -139,10 +140,14 @@ QString MainWindow::showLesson(const QString& name, bool applyScenario, bool ren
         for (QDockWidget* plot : trace_->plotDocks())
             if (!plot->isHidden() && !tabifiedDockWidgets(lessonDock_).contains(plot)) tabifyDockWidget(plot, lessonDock_);
     lessonDock_->raise();
-    // the lesson is read, the domain tree looked up: the text gets two thirds of the column
-    // (an even split left it six lines at 1920x1080)
-    if (!treeDock_->isHidden() && !tabifiedDockWidgets(lessonDock_).contains(treeDock_) &&
-        dockWidgetArea(treeDock_) == dockWidgetArea(lessonDock_))
+    // the lesson is read, the domain tree looked up: where the two share the column, the text
+    // gets two thirds of it (an even split left it six lines at 1920x1080); a trace's plots
+    // between them keep the even split
+    auto besideLesson = [this](QDockWidget* d) {
+        return !d->isHidden() && dockWidgetArea(d) == dockWidgetArea(lessonDock_) && !tabifiedDockWidgets(lessonDock_).contains(d);
+    };
+    const auto plots = trace_->plotDocks();
+    if (besideLesson(treeDock_) && std::none_of(plots.begin(), plots.end(), besideLesson))
         resizeDocks({treeDock_, lessonDock_}, {1, 2}, Qt::Vertical);
     fitDocks();
     if (!error.isEmpty()) {
