@@ -127,10 +127,15 @@ void TimelineView::setTrace(TraceSessionPtr trace) {
         followLanes_.clear();
         followMigrations_.clear();
         buildGroups();
+        autoFit_ = true;
+        fitGroupsToHeight();
     } else if (follow_ >= 0) {
         followTask(follow_);
     }
-    if (groups_.empty() || (trace_ && trace_->data && cpuGroup_.size() != size_t(trace_->data->cpus))) buildGroups();
+    if (groups_.empty() || (trace_ && trace_->data && cpuGroup_.size() != size_t(trace_->data->cpus))) {
+        buildGroups();
+        if (autoFit_) fitGroupsToHeight();
+    }
     update();
 }
 
@@ -199,7 +204,27 @@ void TimelineView::buildGroups() {
 
 void TimelineView::setGroupCollapsed(int g, bool collapsed) {
     if (g < 0 || g >= groupCount()) return;
+    autoFit_ = false;  // the user chose what to see
     groups_[size_t(g)].collapsed = collapsed;
+    update();
+}
+
+void TimelineView::fitGroupsToHeight() {
+    if (groups_.empty()) return;
+    for (LaneGroup& g : groups_) g.collapsed = false;
+    // each group's height above the CPUs: 0 for a group of CPU lanes
+    std::vector<int> height(groups_.size(), 0);
+    std::function<int(int)> measure = [&](int g) {
+        int h = 0;
+        for (int k : groups_[size_t(g)].children) h = std::max(h, measure(k) + 1);
+        return height[size_t(g)] = h;
+    };
+    int tallest = 0;
+    for (int r : roots_) tallest = std::max(tallest, measure(r));
+    auto fits = [&] { return laneHeight() >= kFitLaneH; };
+    for (int level = 0; level <= tallest && !fits(); ++level)
+        for (size_t g = 0; g < groups_.size(); ++g)
+            if (height[g] == level) groups_[g].collapsed = true;
     update();
 }
 
@@ -276,6 +301,20 @@ TimeAxis TimelineView::axisFor(const QRectF& lanes) const {
     return a;
 }
 
+// the height each of `rows`' lanes gets in `lanes`, after the group headers' fixed height
+double TimelineView::laneHeightOf(const std::vector<Row>& rows, const QRectF& lanes) const {
+    int laneRows = 0, headers = 0;
+    for (const Row& r : rows) {
+        if (r.cpu >= 0 || groups_[size_t(r.group)].collapsed) ++laneRows;
+        else ++headers;
+    }
+    return (lanes.height() - headers * kHeaderH) / std::max(laneRows, 1);
+}
+
+double TimelineView::laneHeightFor(const QRectF& lanes) const { return laneHeightOf(rowsFor(lanes), lanes); }
+
+double TimelineView::laneHeight() const { return laneHeightFor(frameFor(QRectF(rect())).lanes); }
+
 std::vector<TimelineView::Row> TimelineView::rowsFor(const QRectF& lanes) const {
     std::vector<Row> rows;
     if (!trace_ || !trace_->data) return rows;
@@ -294,12 +333,7 @@ std::vector<TimelineView::Row> TimelineView::rowsFor(const QRectF& lanes) const 
         };
         for (int r : roots_) walk(r, 0);
     }
-    int laneRows = 0, headers = 0;
-    for (const Row& r : rows) {
-        if (r.cpu >= 0 || groups_[size_t(r.group)].collapsed) ++laneRows;
-        else ++headers;
-    }
-    const double laneH = std::clamp((lanes.height() - headers * kHeaderH) / std::max(laneRows, 1), 2.0, 110.0);
+    const double laneH = std::clamp(laneHeightOf(rows, lanes), 2.0, 110.0);
     double y = lanes.top();
     for (Row& r : rows) {
         const bool lane = r.cpu >= 0 || groups_[size_t(r.group)].collapsed;
@@ -327,7 +361,10 @@ void TimelineView::paintEvent(QPaintEvent*) {
     paintTo(p, QRectF(rect()));
 }
 
-void TimelineView::resizeEvent(QResizeEvent*) { axis_.setWidth(std::floor(frameFor(QRectF(rect())).lanes.width())); }
+void TimelineView::resizeEvent(QResizeEvent*) {
+    axis_.setWidth(std::floor(frameFor(QRectF(rect())).lanes.width()));
+    if (autoFit_) fitGroupsToHeight();
+}
 
 void TimelineView::paintTo(QPainter& p, const QRectF& target) const {
     p.save();
@@ -877,12 +914,18 @@ void TimelineView::contextMenuEvent(QContextMenuEvent* e) {
             emit taskPicked(-1);
         });
     menu.addAction(tr("Collapse all groups"), this, [this] {
+        autoFit_ = false;
         for (auto& g : groups_) g.collapsed = true;
         update();
     });
     menu.addAction(tr("Expand all groups"), this, [this] {
+        autoFit_ = false;
         for (auto& g : groups_) g.collapsed = false;
         update();
+    });
+    menu.addAction(tr("Fit the groups to the height"), this, [this] {
+        autoFit_ = true;
+        fitGroupsToHeight();
     });
     menu.addSeparator();
     menu.addAction(tr("Export\u2026"), this, &TimelineView::exportRequested);

@@ -44,6 +44,17 @@ public:
     int groupCount() const { return int(groups_.size()); }
     QString groupName(int g) const { return groups_[size_t(g)].name; }
     void setGroupCollapsed(int g, bool collapsed);
+    // Expands every group, then collapses the lowest levels' groups, a level at a time, until
+    // each lane left is at least kFitLaneH tall in the view's height: a new recording opens
+    // readable (a 16-CPU machine's SMT, MC and NUMA headers left its lanes 2 px, and a 128-CPU
+    // one's ran off the bottom). The user expands what they want to see.
+    // It runs for each new recording and, until the user collapses or expands a group, again
+    // whenever the view is resized.
+    void fitGroupsToHeight();
+    static constexpr double kFitLaneH = 8;
+    bool groupCollapsed(int g) const { return groups_[size_t(g)].collapsed; }
+    // The height each lane has in the view now (before the 2 px every lane keeps at least).
+    double laneHeight() const;
 
     // Paints the whole picture into `target` (widget, image, SVG or PDF alike).
     void paintTo(QPainter& painter, const QRectF& target) const;
@@ -99,6 +110,8 @@ private:
     };
     Frame frameFor(const QRectF& target) const;
     std::vector<Row> rowsFor(const QRectF& lanes) const;
+    double laneHeightFor(const QRectF& lanes) const;  // unclamped
+    double laneHeightOf(const std::vector<Row>& rows, const QRectF& lanes) const;
     void buildGroups();
     void paintLanes(QPainter& p, const Frame& f, const std::vector<Row>& rows, const TimeAxis& ax) const;
     void paintRuler(QPainter& p, const QRectF& r, const TimeAxis& ax) const;
@@ -123,6 +136,7 @@ private:
     std::vector<int> roots_;
     std::vector<int> cpuGroup_;  // [cpu] innermost group, -1 when ungrouped
     int32_t follow_ = -1;
+    bool autoFit_ = true;  // the groups follow the view's height (fitGroupsToHeight())
     std::vector<LaneSlices> followLanes_;
     std::vector<uint32_t> followMigrations_;
     int cpu_ = -1;

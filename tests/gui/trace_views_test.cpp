@@ -758,6 +758,54 @@ TEST_F(TraceWindowTest, LanesNestByEveryDomainLevelOfTheMachine) {
     EXPECT_EQ(matrix->visibleCellLabels(), 0);
 }
 
+// The same machine's 15 group headers took 225 px: its 16 lanes were 2 px and ran off the
+// bottom of a short timeline. It opens with the lowest levels collapsed as far as its height
+// needs (each lane at least kFitLaneH), follows the view's height until the user expands or
+// collapses a group, and then keeps what the user chose.
+TEST_F(TraceWindowTest, TheLanesFitTheTimelinesHeightUntilTheUserChooses) {
+    {
+        QSignalSpy shown(&window, &MainWindow::sessionShown);
+        TopologySpec spec;
+        spec.kind = TopologySpec::Kind::SysfsRoot;
+        spec.value = schedscope::test::extractFixture("oracle/x86-2s4n4c2t/sysfs.tar.xz");
+        window.open(spec);
+        ASSERT_TRUE(shown.wait(60'000));
+    }
+    ASSERT_TRUE(openTraceNow(window, QString::fromStdString(schedscope::test::dataPath("traces/qemu/x86-2s4n4c2t-linux-6.1.dat"))));
+    TimelineView* tl = window.traceWorkspace()->timeline();
+    ASSERT_EQ(tl->groupCount(), 15);
+    auto collapsedNames = [tl] {
+        QStringList out;
+        for (int g = 0; g < tl->groupCount(); ++g)
+            if (tl->groupCollapsed(g)) out << tl->groupName(g);
+        return out;
+    };
+    for (const int height : {260, 420, 900}) {
+        tl->resize(900, height);
+        EXPECT_GE(tl->laneHeight(), TimelineView::kFitLaneH) << height << " px: " << collapsedNames().join(QStringLiteral(", ")).toStdString();
+        EXPECT_FALSE(tl->groupCollapsed(0)) << height << " px: the machine's group stays open";
+        if (height >= 900) {
+            EXPECT_TRUE(collapsedNames().isEmpty()) << "room for every lane: " << collapsedNames().join(QStringLiteral(", ")).toStdString();
+        }
+    }
+    tl->resize(900, 260);
+    const QStringList fitted = collapsedNames();
+    ASSERT_FALSE(fitted.isEmpty());
+    for (const QString& name : fitted) EXPECT_TRUE(name.startsWith(QStringLiteral("SMT "))) << name.toStdString();
+
+    // the user opens a core: the view keeps that, short lanes and all, through a resize
+    int core = -1;
+    for (int g = 0; g < tl->groupCount() && core < 0; ++g)
+        if (tl->groupCollapsed(g)) core = g;
+    tl->setGroupCollapsed(core, false);
+    tl->resize(900, 240);
+    EXPECT_EQ(collapsedNames().size(), fitted.size() - 1);
+    EXPECT_FALSE(tl->groupCollapsed(core));
+    // a new recording fits again
+    ASSERT_TRUE(openTraceNow(window, QString::fromStdString(schedscope::test::dataPath("traces/qemu/x86-2s4n4c2t-linux-6.12.dat"))));
+    EXPECT_GE(tl->laneHeight(), TimelineView::kFitLaneH);
+}
+
 // The 16-CPU QEMU trace on the 128-CPU EPYC preset (2 sockets of 4 nodes, SMT siblings 64 apart:
 // lane groups such as "NODE 8-15,72-79").
 // A text trace of a 128-CPU EPYC 7601 (its lines as the tracefs trace file has them, without
