@@ -76,6 +76,17 @@ protected:
     }
     MainWindow window;
 
+    // Opens the 2-socket, 4-node SMT QEMU guest's sysfs (oracle/x86-2s4n4c2t), then `fixture`,
+    // a trace recorded on it; false when either did not load.
+    bool openQemuTraceOnItsMachine(const std::string& fixture) {
+        QSignalSpy shown(&window, &MainWindow::sessionShown);
+        TopologySpec spec;
+        spec.kind = TopologySpec::Kind::SysfsRoot;
+        spec.value = schedscope::test::extractFixture("oracle/x86-2s4n4c2t/sysfs.tar.xz");
+        window.open(spec);
+        return shown.wait(60'000) && openTraceNow(window, QString::fromStdString(schedscope::test::dataPath(fixture)));
+    }
+
     // Opens the trace at `path` over a 2-CPU synthetic machine (its own topology unknown) and
     // returns its session, null when either did not load.
     TraceSessionPtr openOverTwoCpus(const QString& path) {
@@ -728,15 +739,7 @@ TEST_F(TraceWindowTest, PickingATaskFollowsItInTheTimelineAndHeatsItsCpus) {
 // as that machine's domains do, each NUMA level at its own span (both NUMA levels say "NUMA";
 // the lanes once took the lower one's span for both, and showed "NUMA 0-7" over "NUMA 0-7").
 TEST_F(TraceWindowTest, LanesNestByEveryDomainLevelOfTheMachine) {
-    {
-        QSignalSpy shown(&window, &MainWindow::sessionShown);
-        TopologySpec spec;
-        spec.kind = TopologySpec::Kind::SysfsRoot;
-        spec.value = schedscope::test::extractFixture("oracle/x86-2s4n4c2t/sysfs.tar.xz");
-        window.open(spec);
-        ASSERT_TRUE(shown.wait(60'000));
-    }
-    ASSERT_TRUE(openTraceNow(window, QString::fromStdString(schedscope::test::dataPath("traces/qemu/x86-2s4n4c2t-linux-6.1.dat"))));
+    ASSERT_TRUE(openQemuTraceOnItsMachine("traces/qemu/x86-2s4n4c2t-linux-6.1.dat"));
     TimelineView* tl = window.traceWorkspace()->timeline();
     QStringList names;
     for (int g = 0; g < tl->groupCount(); ++g) names << tl->groupName(g);
@@ -763,15 +766,7 @@ TEST_F(TraceWindowTest, LanesNestByEveryDomainLevelOfTheMachine) {
 // needs (each lane at least kFitLaneH), follows the view's height until the user expands or
 // collapses a group, and then keeps what the user chose.
 TEST_F(TraceWindowTest, TheLanesFitTheTimelinesHeightUntilTheUserChooses) {
-    {
-        QSignalSpy shown(&window, &MainWindow::sessionShown);
-        TopologySpec spec;
-        spec.kind = TopologySpec::Kind::SysfsRoot;
-        spec.value = schedscope::test::extractFixture("oracle/x86-2s4n4c2t/sysfs.tar.xz");
-        window.open(spec);
-        ASSERT_TRUE(shown.wait(60'000));
-    }
-    ASSERT_TRUE(openTraceNow(window, QString::fromStdString(schedscope::test::dataPath("traces/qemu/x86-2s4n4c2t-linux-6.1.dat"))));
+    ASSERT_TRUE(openQemuTraceOnItsMachine("traces/qemu/x86-2s4n4c2t-linux-6.1.dat"));
     TimelineView* tl = window.traceWorkspace()->timeline();
     ASSERT_EQ(tl->groupCount(), 15);
     auto collapsedNames = [tl] {
