@@ -364,13 +364,17 @@ void WhatIfPanel::setTrace(const TraceSessionPtr& trace) {
 }
 
 // what the first profile choice (none picked) runs under: the trace's kernel's for a trace, the
-// open machine's own kernel's for a kernel log's machine (prepareWhatIf() picks them so)
+// open machine's as the window built it (this machine's kernel's, a kernel log's, the toolbar's)
+// for a generator on it (prepareWhatIf() picks them so)
 void WhatIfPanel::showDefaultProfile() {
     const KernelProfile* traceKernel = trace_ ? profileForKernelRelease(trace_->data->store->kernelRelease()) : nullptr;
-    const std::string machineKernel = session_ && session_->topology ? session_->topology->kernelProfile : std::string();
+    // the profile the window built the open machine under (a kernel log's, this machine's kernel's
+    // or the user's), else the machine's own
+    std::string machineKernel = session_ ? session_->choices.profile : std::string();
+    if (machineKernel.empty() && session_ && session_->topology) machineKernel = session_->topology->kernelProfile;
     QString text = tr("newest (%1)").arg(qs(defaultProfile().name));
     if (traceKernel) text = tr("newest (%1); the trace's kernel's (%2) for the trace").arg(qs(defaultProfile().name), qs(traceKernel->name));
-    else if (!machineKernel.empty()) text = tr("the open machine's kernel's (%1); newest (%2) for presets").arg(qs(machineKernel), qs(defaultProfile().name));
+    else if (!machineKernel.empty()) text = tr("the open machine's (%1); newest (%2) for presets").arg(qs(machineKernel), qs(defaultProfile().name));
     profile_->setItemText(0, text);
 }
 
@@ -413,6 +417,7 @@ WhatIfRequest WhatIfPanel::request(QString* error) const {
             r.spec = session_->spec;
             r.cls = session_->choices.cls;
             r.node = session_->choices.node;
+            r.machineProfile = session_->choices.profile;
         } else if (error) {
             *error = tr("No topology is open: open one or pick a preset");
         }

@@ -92,6 +92,9 @@ Result<std::shared_ptr<const WhatIfSetup>> prepareWhatIf(const WhatIfRequest& re
     } else if (request.trace && request.trace->store) {
         // a trace replays under its own kernel's rules unless another profile is asked for
         profile = profileForKernelRelease(request.trace->store->kernelRelease());
+    } else if (!request.machineProfile.empty()) {
+        profile = findProfile(request.machineProfile);  // the open machine, under the window's kernel
+        if (!profile) return Error{"what-if: unknown kernel profile '" + request.machineProfile + "'"};
     } else if (!setup->topology->kernelProfile.empty()) {
         profile = findProfile(setup->topology->kernelProfile);  // a kernel log's machine, under its kernel
     }

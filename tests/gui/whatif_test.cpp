@@ -381,8 +381,41 @@ TEST(WhatIfRun, AKernelLogsMachineRunsUnderItsKernel) {
     panel.setSession(session);
     const auto* profiles = panel.findChild<QComboBox*>(QStringLiteral("whatIfProfile"));
     ASSERT_TRUE(profiles);
-    EXPECT_TRUE(profiles->itemText(0).startsWith(QStringLiteral("the open machine's kernel's (linux-6.9)")))
+    EXPECT_TRUE(profiles->itemText(0).startsWith(QStringLiteral("the open machine's (linux-6.9)")))
         << profiles->itemText(0).toStdString();
+}
+
+// A generator on the open machine runs under the profile the window built its domains under
+// (this machine's running kernel's, as `simulate --local` runs it, or one the user picked in
+// the toolbar), not the newest; a profile picked in the panel wins, and a preset of the panel's
+// own runs under the newest.
+TEST(WhatIfRun, TheOpenMachineRunsUnderTheWindowsProfile) {
+    TopologySpec spec{TopologySpec::Kind::Preset, "kunpeng920-24"};
+    auto topo = loadTopology(spec);
+    ASSERT_TRUE(topo.ok()) << topo.error();
+    auto session = std::make_shared<Session>();
+    session->spec = spec;
+    session->topology = std::make_shared<const Topology>(std::move(*topo));
+    session->choices.profile = "linux-6.1";
+    WhatIfPanel panel;
+    panel.setSession(session);
+    panel.setWorkload(QStringLiteral("stream:threads=4,cpus=0-23"));
+    const auto* profiles = panel.findChild<QComboBox*>(QStringLiteral("whatIfProfile"));
+    ASSERT_TRUE(profiles);
+    EXPECT_TRUE(profiles->itemText(0).startsWith(QStringLiteral("the open machine's (linux-6.1)"))) << profiles->itemText(0).toStdString();
+    auto open = prepareWhatIf(panel.request());
+    ASSERT_TRUE(open.ok()) << open.error();
+    EXPECT_EQ((*open)->profileName, "linux-6.1");
+    EXPECT_EQ((*open)->trees[1]->profile->fairClass, FairClass::Cfs);
+    panel.setProfile(QStringLiteral("linux-6.12"));
+    auto picked = prepareWhatIf(panel.request());
+    ASSERT_TRUE(picked.ok()) << picked.error();
+    EXPECT_EQ((*picked)->profileName, "linux-6.12");
+    panel.setProfile(QString());
+    panel.setTopologyPreset(QStringLiteral("kunpeng920-24"));
+    auto preset = prepareWhatIf(panel.request());
+    ASSERT_TRUE(preset.ok()) << preset.error();
+    EXPECT_EQ((*preset)->profileName, defaultProfile().name);
 }
 
 // DELAY_DEQUEUE off vs on is a comparison too: one tree, the profile's behaviours with the
