@@ -264,12 +264,16 @@ int runReplay(const Args& args) {
     auto node = args.onOff("node", true);
     if (!node) return fail("replay: " + node.error());
 
-    if (const std::string e = cpusetOptionsWithoutTopology(args); !e.empty()) return fail("replay: " + e);
     std::optional<TopologySpec> choice;
-    if (topologyOptionGiven(args)) {
-        auto spec = topologySpecFrom(args);
-        if (!spec) return fail("replay: " + spec.error());
+    // --isolate, --partition, --numa-distances with no machine named: what-ifs on the recording
+    // machine (its sidecar's), for the what-if run only
+    TopologySpec whatIfs;
+    if (auto spec = topologySpecFrom(args); !spec) {
+        return fail("replay: " + spec.error());
+    } else if (topologyOptionGiven(args)) {
         choice = *spec;
+    } else {
+        whatIfs = *spec;
     }
     auto store = tracing::readTraceFile(file, loadOptionsFrom(args));
     if (!store) return fail(store.error());
@@ -312,6 +316,8 @@ int runReplay(const Args& args) {
         whatIfName = choice->describe();
     }
     if (!recordedTopo) {
+        if (!whatIfTopo && whatIfs.hasWhatIfs())
+            return fail("replay: " + file + ": no topology sidecar: " + cpusetOptionsWithoutTopology(args));
         if (!whatIfTopo)
             return fail(file + ": no topology sidecar (" + tracing::sidecarPath(file) +
                         "); name the recording machine with --local, --preset, --xml, --synthetic or --sysfs-root");
@@ -319,8 +325,10 @@ int runReplay(const Args& args) {
         recordedName = whatIfName;
     }
     if (!whatIfTopo) {
-        whatIfTopo = recordedTopo;
-        whatIfName = recordedName;
+        auto t = withWhatIfsOf(*recordedTopo, whatIfs, recordedName);
+        if (!t) return fail(t.error());
+        whatIfTopo = std::move(*t);
+        whatIfName = recordedName + whatIfs.describeWhatIfs();
     }
     opt.recordedConfig = {recordedName, *recordedProfile, true, true, false};
     opt.whatIf = {whatIfName, *whatIfProfile, *cls, *node, args.has("spread"), {}};

@@ -226,12 +226,14 @@ int runTraceStats(const Args& args) {
     auto binS = args.numberIn("bin", 1.0, 1e-6, 1e6, "seconds");
     if (!binS) return fail("trace stats: " + binS.error());
 
-    if (const std::string e = cpusetOptionsWithoutTopology(args); !e.empty()) return fail("trace stats: " + e);
     std::optional<TopologySpec> choice;
-    if (topologyOptionGiven(args)) {
-        auto spec = topologySpecFrom(args);
-        if (!spec) return fail("trace stats: " + spec.error());
+    TopologySpec whatIfs;  // --isolate, --partition, --numa-distances with no machine named: the sidecar's
+    if (auto spec = topologySpecFrom(args); !spec) {
+        return fail("trace stats: " + spec.error());
+    } else if (topologyOptionGiven(args)) {
         choice = *spec;
+    } else {
+        whatIfs = *spec;
     }
     auto store = readTraceFile(file, loadOptionsFrom(args));
     if (!store) return fail(store.error());
@@ -242,8 +244,11 @@ int runTraceStats(const Args& args) {
         auto sidecar = readTopologySidecar(file);
         if (!sidecar) return fail(sidecar.error());
         levelsKnown = sidecar->has_value();
+        if (!levelsKnown && whatIfs.hasWhatIfs())
+            return fail("trace stats: " + file + ": no topology sidecar: " + cpusetOptionsWithoutTopology(args));
     }
     auto topo = levelsKnown ? topologyForTrace(file, *store, choice) : flatTopologyForTrace(*store);
+    if (topo && whatIfs.hasWhatIfs()) topo = withWhatIfsOf(std::move(*topo), whatIfs, sidecarPath(file));
     if (!topo) return fail(topo.error());
     if (!levelsKnown)
         std::fprintf(stderr, "note: %s: no topology sidecar (%s): migrations are not classified by level; name the "
@@ -283,7 +288,7 @@ int runTraceStats(const Args& args) {
         std::fprintf(stderr, "note: %s: bins of %g s over its %.0f s (at most %llu bins)\n", file.c_str(),
                      static_cast<double>(report.binNs) / 1e9, static_cast<double>(plausible.last - plausible.first) / 1e9,
                      static_cast<unsigned long long>(MigrationClassifier::kMaxBins));
-    const std::string topoName = choice ? choice->describe() : levelsKnown ? sidecarPath(file) : std::string();
+    const std::string topoName = choice ? choice->describe() : levelsKnown ? sidecarPath(file) + whatIfs.describeWhatIfs() : std::string();
     auto j = statsJson(*store, plausible, report, file, topoName, *topo, *opt.profile);
     j["silent_cpus"] = silent;  // CPUs without any event (not traced, or idle throughout)
     // sched_switch chains: gaps are switches whose prev is not the CPU's previous next

@@ -61,8 +61,10 @@ Result<Topology> withCpusets(Topology t, const CpuSet& isolate, const std::optio
     return t;
 }
 
-std::string TopologySpec::describe() const {
-    std::string out = describeSource(*this);
+std::string TopologySpec::describe() const { return describeSource(*this) + describeWhatIfs(); }
+
+std::string TopologySpec::describeWhatIfs() const {
+    std::string out;
     if (!isolate.empty()) out += " --isolate " + isolate.toList();
     if (partitions)
         for (const CpuSet& p : *partitions) out += " --partition " + p.toList();
@@ -146,9 +148,18 @@ Result<Topology> loadSysfsSnapshot(const TopologySpec& spec) {
 
 Result<Topology> loadTopology(const TopologySpec& spec) {
     auto t = loadSource(spec);
-    if (t && spec.numaDistances) t = withNumaDistances(std::move(*t), *spec.numaDistances, describeSource(spec));
-    if (!t || (spec.isolate.empty() && !spec.partitions)) return t;
-    return withCpusets(std::move(*t), spec.isolate, spec.partitions, describeSource(spec));
+    if (!t) return t;
+    return withWhatIfsOf(std::move(*t), spec, describeSource(spec));
+}
+
+Result<Topology> withWhatIfsOf(Topology t, const TopologySpec& spec, const std::string& where) {
+    if (spec.numaDistances) {
+        auto withTable = withNumaDistances(std::move(t), *spec.numaDistances, where);
+        if (!withTable) return withTable;
+        t = std::move(*withTable);
+    }
+    if (spec.isolate.empty() && !spec.partitions) return t;
+    return withCpusets(std::move(t), spec.isolate, spec.partitions, where);
 }
 
 namespace {

@@ -26,10 +26,18 @@ struct TopologySpec {
     std::optional<DistanceTable> numaDistances;
 
     std::string describe() const;  // "--preset kunpeng920-24"
+    bool hasWhatIfs() const { return !isolate.empty() || partitions || numaDistances; }
+    // the what-ifs alone, as describe() appends them: " --isolate 2-3"
+    std::string describeWhatIfs() const;
 };
 
 // Loads any topology; errors are one line naming the input and the problem.
 Result<Topology> loadTopology(const TopologySpec& spec);
+
+// `t` with `spec`'s what-ifs (its NUMA distances, CPUs to isolate and root partitions), as
+// loadTopology() applies them to its input: for a machine that came another way (a trace's
+// topology sidecar). An error names `where`.
+Result<Topology> withWhatIfsOf(Topology t, const TopologySpec& spec, const std::string& where);
 
 // `t` with a what-if cpuset set-up: `isolate` added to its isolated CPUs, `partitions` (when set)
 // in place of its root partitions. The CPUs must be online in `t` and partitions disjoint; an

@@ -1215,9 +1215,10 @@ TEST(Cli, PartitionsAndIsolatedCpusAreWhatIfOptions) {
     CliRun topo = cli("topology --sysfs-root " + schedscope::test::dataPath("oracle/x86-2s4n4c2t/sysfs.tar.xz"));
     ASSERT_EQ(topo.status, 0) << topo.err;
     EXPECT_EQ(topo.out.rfind("x86-2s4n4c2t (sysfs snapshot ", 0), 0u) << topo.out.substr(0, 200);
+    // (with no machine named they change the trace's sidecar's: TopologyWhatIfsChangeTheSidecarsMachine)
     CliRun bare = cli("replay missing.dat --partition 0-1");
     EXPECT_EQ(bare.status, 2);
-    EXPECT_NE(bare.err.find("name it too"), std::string::npos) << bare.err;
+    EXPECT_EQ(bare.err, "schedscope-cli: missing.dat: No such file or directory\n");
 }
 
 // What-if NUMA distances: the guest of two sockets of two nodes (distances 10/12/20) made one
@@ -1244,7 +1245,7 @@ TEST(Cli, NumaDistancesAreAWhatIfOption) {
     EXPECT_EQ(junk.err, "schedscope-cli: --numa-distances 10,twenty: row 1: 'twenty' is not a distance (a whole number)\n");
     CliRun bare = cli("trace stats missing.dat --numa-distances '10'");
     EXPECT_EQ(bare.status, 2);
-    EXPECT_NE(bare.err.find("name it too"), std::string::npos) << bare.err;
+    EXPECT_EQ(bare.err, "schedscope-cli: missing.dat: No such file or directory\n");
 }
 
 // trace stats counts the sched_setaffinity() calls a trace recorded with their syscall events
@@ -1269,6 +1270,44 @@ TEST(Cli, TraceStatsCountsTheSetaffinityCalls) {
 // (traces/qemu): the domains are built with the trace's kernel's profile, and the NUMA
 // migrations are split by node distance, which the reference migrations (trace-cmd report)
 // give on that machine's table: nodes 0-1 and 2-3 share a socket at 12, the others are at 20.
+// --isolate (and --partition, --numa-distances) with no machine named change the one the trace's
+// sidecar gives, as they change a named one: trace stats classifies the 6.1 guest's migrations
+// as on that machine named with --synthetic (those to or from the isolated CPU 3 have no level),
+// and replay's what-if runs on it while the recording keeps its machine. A trace without a
+// sidecar has no machine for them to change.
+TEST(Cli, TopologyWhatIfsChangeTheSidecarsMachine) {
+    const std::string trace = schedscope::test::dataPath("traces/qemu/x86-4c-linux-6.1-hackbench.dat");
+    CliRun named = cli("trace stats '" + trace + "' --synthetic 'pack:1 l3:1 core:4 pu:1' --isolate 3 --json");
+    ASSERT_EQ(named.status, 0) << named.err;
+    CliRun side = cli("trace stats '" + trace + "' --isolate 3 --json");
+    ASSERT_EQ(side.status, 0) << side.err;
+    const auto n = nlohmann::json::parse(named.out), s = nlohmann::json::parse(side.out);
+    EXPECT_EQ(s["topology"], trace + ".topology.json --isolate 3");
+    EXPECT_EQ(s["migrations_by_level"], n["migrations_by_level"]);
+    ASSERT_TRUE(s["migrations_by_level"].contains("unknown")) << s["migrations_by_level"];
+    EXPECT_GT(s["migrations_by_level"]["unknown"].get<int>(), 0);
+
+    CliRun whole = cli("replay '" + trace + "' --json");
+    CliRun isolated = cli("replay '" + trace + "' --isolate 3 --json");
+    ASSERT_EQ(whole.status, 0) << whole.err;
+    ASSERT_EQ(isolated.status, 0) << isolated.err;
+    const auto w = nlohmann::json::parse(whole.out), i = nlohmann::json::parse(isolated.out);
+    EXPECT_EQ(i["whatif"]["config"]["topology"], trace + ".topology.json --isolate 3");
+    EXPECT_EQ(i["recorded"], w["recorded"]);
+    EXPECT_NE(i["whatif"]["metrics"]["migrations"], w["whatif"]["metrics"]["migrations"]);
+
+    const std::string bare = std::string(SCHEDSCOPE_TEST_SCRATCH) + "/no-sidecar-" + std::to_string(::getpid()) + ".dat";
+    std::filesystem::copy_file(trace, bare, std::filesystem::copy_options::overwrite_existing);
+    for (const char* command : {"trace stats", "replay"}) {
+        CliRun r = cli(std::string(command) + " '" + bare + "' --isolate 3");
+        EXPECT_EQ(r.status, 2) << command;
+        EXPECT_NE(r.err.find(bare + ": no topology sidecar: --isolate, --partition and --numa-distances change a topology: name it too"),
+                  std::string::npos)
+            << r.err;
+    }
+    std::filesystem::remove(bare);
+}
+
 TEST(Cli, TraceStatsSplitsNumaMigrationsByNodeDistance) {
     const std::string trace = schedscope::test::dataPath("traces/qemu/x86-2s4n4c2t-linux-6.12.dat");
     const std::string sysfs = schedscope::test::extractFixture("oracle/linux-6.12-x86-2s4n4c2t/sysfs.tar.xz");
