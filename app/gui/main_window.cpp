@@ -253,7 +253,14 @@ void MainWindow::start(const LaunchOptions& options) {
 void MainWindow::open(const TopologySpec& spec) {
     // the what-ifs were the open machine's: another one starts from its own, plus those named
     // with it (--isolate, --partition, --numa-distances), shown in the toolbar's fields
-    const auto [input, choices] = whatIfsAsChoices(spec, controls_->choices());
+    DomainChoices kept = controls_->choices();
+    // a profile the loader chose for the open input (this machine's kernel's, a log's, a trace's)
+    // is that input's: the next one gets its own, a profile the user picked stays
+    if (kept.profileFromInput) {
+        kept.profile.clear();
+        kept.profileFromInput = false;
+    }
+    const auto [input, choices] = whatIfsAsChoices(spec, kept);
     loader_->load(input, choices);
 }
 

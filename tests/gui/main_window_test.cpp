@@ -165,6 +165,25 @@ TEST_F(MainWindowTest, ATraceOverAnInputsProfileBuildsUnderItsOwnKernel) {
     ASSERT_TRUE(underPick.trace->topology->tree->profile);
     EXPECT_EQ(underPick.trace->topology->tree->profile->name, "linux-6.9");
 
+    // the next machine opened gets its own kernel's (a preset: the newest) where the loader
+    // chose, and the user's pick where the user picked
+    for (const bool userPicked : {true, false}) {
+        if (!userPicked) {
+            QSignalSpy newest(&window, &MainWindow::sessionShown);
+            box->setCurrentIndex(box->findData(qs(defaultProfile().name)));  // the user picks none
+            ASSERT_TRUE(newest.wait(60'000));
+            QSignalSpy log(&window, &MainWindow::sessionShown);
+            window.openPath(qs(schedscope::test::dataPath("oracle/x86-2s4n4c2t/kernel-log.txt")));
+            ASSERT_TRUE(log.wait(60'000));
+            ASSERT_TRUE(window.session()->choices.profileFromInput);
+        }
+        QSignalSpy preset(&window, &MainWindow::sessionShown);
+        window.open(TopologySpec{TopologySpec::Kind::Preset, "kunpeng920-24"});
+        ASSERT_TRUE(preset.wait(60'000));
+        ASSERT_TRUE(window.session()->tree->profile);
+        EXPECT_EQ(window.session()->tree->profile->name, userPicked ? "linux-6.9" : defaultProfile().name) << userPicked;
+    }
+
     // the same for a trace without a sidecar, shown on a flat stand-in
     QTemporaryDir dir;
     const QString bare = dir.filePath(QStringLiteral("bare.dat"));
