@@ -419,7 +419,9 @@ std::vector<Command> replayCommands() {
         // the recording machine is the trace's sidecar unless one of these names it: no topology
         // option is replay's default
         if (o.name == "local") o.help = "use this machine's topology";
-        o.help += " [what-if machine; also the recording's when the trace has no sidecar]";
+        const bool whatIf = o.name == "isolate" || o.name == "partition" || o.name == "numa-distances";
+        o.help += whatIf ? " [the what-if machine's: the one named, else the sidecar's]"
+                         : " [what-if machine; also the recording's when the trace has no sidecar]";
     }
     std::vector<OptionSpec> more = {
         {"cls", true, "on|off what-if: build the cluster (CLS) level (default on)"},

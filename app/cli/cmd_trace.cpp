@@ -10,8 +10,10 @@ namespace schedscope::cli {
 std::vector<Command> traceCommands() {
     auto statsOpts = topologyOptions();
     // a trace is classified on the machine it was recorded on: its sidecar, not this one
-    for (auto& o : statsOpts)
+    for (auto& o : statsOpts) {
         if (o.name == "local") o.help = "use this machine's topology (with no topology option: the trace's sidecar, FILE.topology.json)";
+        if (o.name == "isolate" || o.name == "partition" || o.name == "numa-distances") o.help += " [of the machine named, else the sidecar's]";
+    }
     statsOpts.push_back({"json", false, "print JSON"});
     statsOpts.push_back({"bin", true, "SECONDS width of the time bins of migrations per level (default 1)"});
     statsOpts.push_back(bufferOption());
