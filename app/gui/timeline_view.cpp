@@ -176,6 +176,7 @@ void TimelineView::buildGroups() {
         LaneGroup g;
         g.name = names[level] + QLatin1Char(' ') + qs(span.toList());
         g.cpus = span.toVector();
+        g.level = static_cast<int>(level);
         const int id = int(groups_.size());
         groups_.push_back(g);
         if (level > 0) {
@@ -211,20 +212,14 @@ void TimelineView::setGroupCollapsed(int g, bool collapsed) {
 
 void TimelineView::fitGroupsToHeight() {
     if (groups_.empty()) return;
-    for (LaneGroup& g : groups_) g.collapsed = false;
-    // each group's height above the CPUs: 0 for a group of CPU lanes
-    std::vector<int> height(groups_.size(), 0);
-    std::function<int(int)> measure = [&](int g) {
-        int h = 0;
-        for (int k : groups_[size_t(g)].children) h = std::max(h, measure(k) + 1);
-        return height[size_t(g)] = h;
-    };
     int tallest = 0;
-    for (int r : roots_) tallest = std::max(tallest, measure(r));
-    auto fits = [&] { return laneHeight() >= kFitLaneH; };
-    for (int level = 0; level <= tallest && !fits(); ++level)
-        for (size_t g = 0; g < groups_.size(); ++g)
-            if (height[g] == level) groups_[g].collapsed = true;
+    for (LaneGroup& g : groups_) {
+        g.collapsed = false;
+        tallest = std::max(tallest, g.level);
+    }
+    for (int level = 0; level <= tallest && laneHeight() < kFitLaneH; ++level)
+        for (LaneGroup& g : groups_)
+            if (g.level == level) g.collapsed = true;
     update();
 }
 

@@ -97,6 +97,7 @@ private:
         QString name;
         std::vector<int> cpus;
         std::vector<int> children;  // groups one level down; empty: CPU lanes
+        int level = 0;              // levels above the CPU lanes: 0 for a group of CPU lanes
         bool collapsed = false;
     };
     struct Row {
