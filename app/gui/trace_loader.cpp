@@ -74,11 +74,12 @@ TraceLoadOutcome loadTraceSession(const QString& path, const SessionPtr& current
     // profile builds the domains the recording machine had, unless the user picked one
     const KernelProfile* traceKernel = profileForKernelRelease(store->kernelRelease());
     // (a profile the window's loader chose for its own machine is no pick: the trace's kernel
-    // built the trace's machine)
+    // built the trace's machine; a trace that names no kernel gets the newest profile, as
+    // trace stats and replay build it)
     DomainChoices own = choices;
-    if ((own.profile.empty() || own.profileFromInput) && traceKernel) {
-        own.profile = traceKernel->name;
-        own.profileFromInput = true;
+    if (own.profile.empty() || own.profileFromInput) {
+        own.profile = traceKernel ? traceKernel->name : std::string();
+        own.profileFromInput = traceKernel != nullptr;
     }
     // the machine the user named with the trace, when the trace fits it; else its sidecar's
     const bool named = onOpenTopology && current && current->tree &&

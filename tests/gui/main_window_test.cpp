@@ -199,6 +199,35 @@ TEST_F(MainWindowTest, ATraceOverAnInputsProfileBuildsUnderItsOwnKernel) {
     }
 }
 
+// A trace that names no kernel (no uname in the file) builds its sidecar's machine under the
+// newest profile, as trace stats and replay do, not under the profile the window's loader chose
+// for the machine open before it (a kernel log's 6.9, or this machine's running kernel's).
+TEST_F(MainWindowTest, ATraceThatNamesNoKernelBuildsItsMachineUnderTheNewest) {
+    QSignalSpy shown(&window, &MainWindow::sessionShown);
+    window.openPath(qs(schedscope::test::dataPath("oracle/x86-2s4n4c2t/kernel-log.txt")));
+    ASSERT_TRUE(shown.wait(60'000));
+    ASSERT_EQ(window.session()->choices.profile, "linux-6.9");
+    ASSERT_TRUE(window.domainControls()->choices().profileFromInput);
+    const QString trace = qs(schedscope::test::dataPath("traces/record-v6.dat"));
+    QSignalSpy traceShown(window.traceWorkspace(), &TraceWorkspace::traceShown);
+    window.openTraceFile(trace);
+    ASSERT_TRUE(traceShown.wait(60'000));
+    ASSERT_TRUE(window.traceWorkspace()->trace());
+    ASSERT_TRUE(window.traceWorkspace()->trace()->data->store->kernelRelease().empty()) << "the fixture names its kernel";
+    ASSERT_EQ(window.session()->topology->onlineCount(), 2);  // the sidecar's machine
+    ASSERT_TRUE(window.session()->tree->profile);
+    EXPECT_EQ(window.session()->tree->profile->name, defaultProfile().name);
+    EXPECT_EQ(window.domainControls()->choices().profile, "");
+
+    // a profile the user picked stays, as for a trace that names its kernel
+    DomainChoices picked;
+    picked.profile = "linux-6.1";
+    const TraceLoadOutcome underPick = loadTraceSession(trace, nullptr, picked);
+    ASSERT_TRUE(underPick.trace) << underPick.error.toStdString();
+    ASSERT_TRUE(underPick.trace->topology->tree->profile);
+    EXPECT_EQ(underPick.trace->topology->tree->profile->name, "linux-6.1");
+}
+
 // CPU time this thread has used, in ms: unlike wall time it does not count the time a busy
 // shared machine keeps the thread off the CPU, only the work the GUI thread itself did.
 double threadCpuMs() {
