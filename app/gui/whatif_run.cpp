@@ -89,9 +89,12 @@ Result<std::shared_ptr<const WhatIfSetup>> prepareWhatIf(const WhatIfRequest& re
     if (!request.profile.empty()) {
         profile = findProfile(request.profile);
         if (!profile) return Error{"what-if: unknown kernel profile '" + request.profile + "'"};
-    } else if (request.trace && request.trace->store) {
-        // a trace replays under its own kernel's rules unless another profile is asked for
-        profile = profileForKernelRelease(request.trace->store->kernelRelease());
+    } else if (const KernelProfile* traceKernel = request.trace && request.trace->store
+                                                        ? profileForKernelRelease(request.trace->store->kernelRelease())
+                                                        : nullptr) {
+        // a trace replays under its own kernel's rules unless another profile is asked for; one
+        // that names no kernel, under the profile the window built its machine's domains with
+        profile = traceKernel;
     } else if (!request.machineProfile.empty()) {
         profile = findProfile(request.machineProfile);  // the open machine, under the window's kernel
         if (!profile) return Error{"what-if: unknown kernel profile '" + request.machineProfile + "'"};

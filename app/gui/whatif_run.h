@@ -58,8 +58,8 @@ struct WhatIfRequest {
     // wake_wide()'s factor for both runs, or for the on side when wake-wide is compared (off is
     // then the other side); nullopt: the kernel's, the LLC's size
     std::optional<sim::WakeWide> wakeWide;
-    // empty: the trace's kernel's, else the open machine's (machineProfile), else the
-    // topology's own (a kernel log's), else the newest
+    // empty: the trace's kernel's (a trace that names one), else the open machine's
+    // (machineProfile), else the topology's own (a kernel log's), else the newest
     std::string profile;
     // the profile the window built the open machine's domains under (the toolbar's: one the
     // user picked, this machine's running kernel's, a kernel log's), as `simulate --local` runs

@@ -418,6 +418,35 @@ TEST(WhatIfRun, TheOpenMachineRunsUnderTheWindowsProfile) {
     EXPECT_EQ((*preset)->profileName, defaultProfile().name);
 }
 
+// A trace replays under its own kernel's profile; one that names no kernel (no uname in the
+// file) under the profile the window built the open machine with, as the first choice says.
+TEST(WhatIfRun, ATraceThatNamesNoKernelRunsUnderTheOpenMachinesProfile) {
+    TopologySpec spec{TopologySpec::Kind::Preset, "kunpeng920-24"};
+    auto topo = loadTopology(spec);
+    ASSERT_TRUE(topo.ok()) << topo.error();
+    auto session = std::make_shared<Session>();
+    session->spec = spec;
+    session->topology = std::make_shared<const Topology>(std::move(*topo));
+    session->choices.profile = "linux-6.1";
+    for (const auto& [file, expected] : {std::pair{"traces/record-v6.dat", "linux-6.1"},
+                                         std::pair{"traces/qemu/x86-4c-linux-6.1-hackbench.dat", "linux-6.1"},
+                                         std::pair{"traces/uname-v6.dat", "linux-6.18.33"}}) {
+        const TraceLoadOutcome loaded = loadTraceSession(qs(schedscope::test::dataPath(file)), nullptr, DomainChoices{});
+        ASSERT_TRUE(loaded.trace) << loaded.error.toStdString();
+        WhatIfPanel panel;
+        panel.setSession(session);
+        panel.setTrace(loaded.trace);
+        panel.setWorkload(panel.traceWorkloadText());
+        const auto* profiles = panel.findChild<QComboBox*>(QStringLiteral("whatIfProfile"));
+        ASSERT_TRUE(profiles);
+        EXPECT_TRUE(profiles->itemText(0).contains(QStringLiteral("(%1)").arg(QLatin1String(expected))))
+            << file << ": " << profiles->itemText(0).toStdString();
+        auto setup = prepareWhatIf(panel.request());
+        ASSERT_TRUE(setup.ok()) << setup.error();
+        EXPECT_EQ((*setup)->profileName, expected) << file;
+    }
+}
+
 // DELAY_DEQUEUE off vs on is a comparison too: one tree, the profile's behaviours with the
 // feature off and on; hackbench's wakers find wakees still queued, so fewer wakeups migrate.
 TEST(WhatIfRun, DelayDequeueOffVersusOn) {
