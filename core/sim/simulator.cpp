@@ -8,6 +8,7 @@
 #include <map>
 #include <queue>
 
+#include "sim/contention_tracker.h"
 #include "sim/cpu_capacity.h"
 #include "sim/fair_rq.h"
 #include "sim/group_runqueues.h"
@@ -52,11 +53,6 @@ struct Event {
 constexpr double kRetimeTolerance = 1e-4;
 bool sameSpeed(double fresh, double kept) { return std::abs(fresh - kept) <= kRetimeTolerance * kept; }
 
-// what the tasks using a shared resource read of it (Engine::effectOf())
-struct ResourceEffect {
-    double stretch = 1, miss = 0;
-};
-
 struct Barrier {
     int arrived = 0;
     std::vector<int> waiters;
@@ -72,7 +68,7 @@ struct WorkQueue {
 
 class Engine final : public SchedOps {
 public:
-    explicit Engine(SimState& s) : s_(s) {
+    explicit Engine(SimState& s) : s_(s), contention_(s) {
         const size_t n = s.cpus.size();
         mark_.assign(n, 0);
         burst_.resize(n);
@@ -80,8 +76,6 @@ public:
         pendingCpus_.reserve(n);
         affected_.reserve(n);
         switched_.assign(n, 0);
-        resourceMarked_.assign(2 * n + s.topo->nodes.size() + 1, 0);
-        stretchStale_.assign(resourceMarked_.size(), 0);
         inSchedule_.assign(n, 0);
         reschedOf_.assign(n, -1);
         preemptingWakee_.assign(n, {});
@@ -91,44 +85,9 @@ public:
         needResched_.assign(n, 0);
         nrCache_.assign(n, 0);
         queuedCache_.assign(n, 0);
-        clusterUsers_.assign(n, {});
-        llcUsers_.assign(n, {});
-        nodeUsers_.assign(s.topo->nodes.size() + 1, {});
-        clusterStretch_.assign(n, 1.0);  // resourceStretch() of no demand
-        llcStretch_.assign(n, 1.0);
-        nodeStretch_.assign(s.topo->nodes.size() + 1, 1.0);
-        clusterCache_.assign(n, 0);
-        llcCache_.assign(n, 0);
-        clusterMiss_.assign(n, 0.0);
-        llcMiss_.assign(n, 0.0);
-        sharedCaches_ = s.contention.clusterCacheMB > 0 || s.contention.llcCacheMB > 0;
-        if (sharedCaches_) {
-            const SharedCaches caches = sharedCachesOf(*s.topo, s.contention);
-            clusterCapacity_.assign(n, 0.0);
-            llcCapacity_.assign(n, 0.0);
-            for (size_t c = 0; c < n; ++c) {
-                if (!s.online.test(static_cast<int>(c))) continue;  // an offline CPU's info is not its own
-                clusterCapacity_[static_cast<size_t>(s.info[c].cluster)] = caches.clusterMB[c];
-                llcCapacity_[static_cast<size_t>(s.info[c].llc)] = caches.llcMB[c];
-            }
-        }
-        memByCluster_.resize(n);
-        memByLlc_.resize(n);
-        memByHome_.resize(s.topo->nodes.size() + 1);
         levelCache_.assign(n <= 2048 ? n * n : 0, -1);
-        // remote memory stretch, max(1, distance / 10), per (home node, node) index pair
-        const auto& topo = *s.topo;
-        nodeCount_ = topo.nodes.size();
-        if (nodeCount_ > 1) memoryFollowsNs_ = std::llround(std::max(0.0, s.opt.numaMemoryFollowsS) * 1e9);
-        remote_.assign(nodeCount_ * nodeCount_, 1.0);
-        for (size_t a = 0; a < nodeCount_; ++a)
-            for (size_t b = 0; b < nodeCount_; ++b)
-                remote_[a * nodeCount_ + b] = std::max(1.0, topo.nodeDistance(topo.nodes[a].id, topo.nodes[b].id) / 10.0);
+        if (s.topo->nodes.size() > 1) memoryFollowsNs_ = std::llround(std::max(0.0, s.opt.numaMemoryFollowsS) * 1e9);
         if (s.tasks.size() * n <= kDenseCpuTimeEntries) cpuTimeNs_.assign(s.tasks.size() * n, 0);
-        traits_.reserve(s.tasks.size());
-        for (const auto& t : s.tasks)
-            traits_.push_back({t.spec->memFraction, t.spec->bandwidthGBs, -1, t.spec->cacheFraction, t.spec->cacheMB,
-                               t.spec->handoffKB});
         scriptStart_.reserve(s.tasks.size() + 1);
         size_t ops = 0;
         for (const auto& t : s.tasks) ops += t.spec->script.size();
@@ -139,14 +98,7 @@ public:
         }
         scriptStart_.push_back(hotOps_.size());
         for (size_t l = 0; l < spread_.size(); ++l) spread_[l].busy.assign(l == 3 ? s.topo->nodes.size() + 1 : n, 0);
-        size_t widestCore = 1;
-        for (const CpuInfo& ci : s.info) widestCore = std::max(widestCore, ci.siblings.size());
-        for (size_t k = 0; k <= widestCore; ++k) smtSlowdownByBusy_.push_back(smtSlowdownOf(s.contention, static_cast<int>(k)));
         running_.assign(n, -1);
-        for (size_t c = 0; c < s.info.size(); ++c) {
-            const CpuInfo& ci = s.info[c];
-            keys_.push_back({ci.core, ci.cluster, ci.llc, ci.node, 1024.0 / hardwareCapacity(*s.topo, static_cast<int>(c))});
-        }
         workloadIdle_ = 0;
         s.workloadCpus.forEach([&](int) { ++workloadIdle_; });
         for (const TaskGroupState& g : s.groups) bandwidthOn_ = bandwidthOn_ || g.bandwidth.limited();
@@ -279,7 +231,7 @@ public:
     int stuckTask() const { return stuckTask_; }
 
     int staleSpeeds() {
-        refreshStretches();
+        contention_.refreshStretches();
         int n = 0;
         for (size_t c = 0; c < s_.cpus.size(); ++c) {
             const int id = s_.cpus[c].curr;
@@ -393,52 +345,11 @@ private:
     // task changed or started a burst, so its burst end is set anew whatever its speed.
     std::vector<int> affected_;
     std::vector<char> switched_;
-    std::vector<char> resourceMarked_;  // markResourcesOf(): resources whose demand changed
-    // a marked resource and what its users read of it when it was first marked in the event
-    struct MarkedResource {
-        size_t r = 0;
-        ResourceEffect before;
-    };
-    std::vector<MarkedResource> markedResources_;
-    // the CPUs running a memory-bound task: by the CPU's cluster and LLC (their first CPU) and
-    // by the task's home node, whose demand its memory traffic adds to; in a cluster's and an
-    // LLC's set also the CPUs whose task has a footprint in their cache. Bitmasks: a switch
-    // updates them in O(1) (sorted lists took 3% of a pgbench run in their inserts), and they
-    // are walked in ascending order, the order re-timings take their sequence numbers in.
-    std::vector<CpuSet> memByCluster_, memByLlc_, memByHome_;
+    ContentionTracker contention_;  // what the running tasks demand of the shared resources
     std::vector<int> nrCache_, queuedCache_;  // per CPU: nrRunning() and nrQueued() as syncCpu() last saw them
-    std::vector<BandwidthUsers> clusterUsers_, llcUsers_, nodeUsers_;
-    // BandwidthUsers::stretch() of each, recomputed when read after its users changed
-    // (refreshStretch()): re-timings read it
-    std::vector<double> clusterStretch_, llcStretch_, nodeStretch_;
-    std::vector<char> stretchStale_;       // by markResource()'s index: its users changed since
-    std::vector<size_t> staleStretches_;  // those, in the order they went stale
-    // footprints of the running cache-sensitive tasks per cluster and LLC, and the share of a
-    // footprint that misses there (cacheMissShare()), recomputed when they change
-    std::vector<double> clusterCache_, llcCache_, clusterMiss_, llcMiss_;
-    bool sharedCaches_ = false;  // the contention model has a cluster or LLC cache size
-    std::vector<double> clusterCapacity_, llcCapacity_;  // MB, by cluster and LLC (sharedCachesOf())
     std::vector<int16_t> levelCache_;
     std::vector<std::string> levelNames_;
     std::vector<long long> levelMigrations_;  // by index into levelNames_, added to the metrics at the end
-    std::vector<double> remote_;
-    // the spec fields the contention model reads on every re-timing, per task, packed
-    struct Traits {
-        double memFraction = 0, bandwidthGBs = 0;
-        int homeNode = -1;  // Task::homeNode, set with it
-        double cacheFraction = 0, cacheMB = 0;
-        double handoffKB = 0;
-    };
-    // the CpuInfo fields taskSlowness() reads, packed: it runs for every CPU next to a switch,
-    // and a CpuInfo is several cache lines
-    struct ContentionKeys {
-        int core = 0, cluster = 0, llc = 0, node = 0;
-        // 1024 / capacity: a CPU of half the capacity takes twice as long over the same
-        // computation (exactly 1 on a symmetric machine); memory stalls do not shrink with it
-        double capacitySlowness = 1.0;
-    };
-    std::vector<ContentionKeys> keys_;
-    std::vector<Traits> traits_;
     // The op fields runScript() reads for every burst and sleep, for all tasks in one array
     // (task i's ops from scriptStart_[i]): perf showed the load of a 104-byte Op from the
     // task's own script vector missing the cache on a third of runScript()'s samples.
@@ -457,7 +368,6 @@ private:
     // time in perf. Here it is one add where the task's row is.
     static constexpr size_t kDenseCpuTimeEntries = size_t{1} << 20;  // 8 MB
     std::vector<int64_t> cpuTimeNs_;
-    std::vector<double> smtSlowdownByBusy_;  // smtSlowdownOf() by a core's busy CPUs
     // Metrics::busyUnitNs as the run goes: per level (core, cluster, LLC, node), each unit's
     // CPUs running a task, the units with any, and since when that number holds
     struct SpreadLevel {
@@ -471,7 +381,6 @@ private:
     // rq(cpu).curr, packed: the re-timing reads it for every CPU next to a switch (a whole node
     // when its memory demand changes), and a Cpu is several cache lines
     std::vector<int> running_;
-    size_t nodeCount_ = 0;
     int64_t memoryFollowsNs_ = 0;  // SimOptions::numaMemoryFollowsS; 0 on a machine of one node
     std::map<int, Barrier> barriers_;
     std::map<int, WorkQueue> queues_;
@@ -893,174 +802,13 @@ private:
         for (const int cpu : cpus) unthrottle(g, cpu);
     }
 
-    // ---- contention
-    // How slowly a task runs on `cpu` (1 / speed): its CPU part slowed by a busy SMT sibling,
-    // its memory part stretched by the most contended of its cluster, LLC and home node (the
-    // other two weigh in by secondaryWeight) and by the distance to its memory. The re-timing
-    // compares and multiplies by it: a burst end no longer waits on two chained divisions.
+    // ---- contention (contention_tracker.h)
+    // how slowly the task running on `cpu` runs, with what runs beside it now
     [[gnu::always_inline]] double taskSlowness(int cpu) {
-        const int id = running_[static_cast<size_t>(cpu)];
-        const Traits& tr = traits_[static_cast<size_t>(id)];
-        const auto& c = s_.contention;
-        const ContentionKeys& ci = keys_[static_cast<size_t>(cpu)];
-        double cpuPart = 1.0 - tr.memFraction;
-        double cachePart = 0;
-        if (tr.cacheFraction > 0) {
-            cpuPart -= tr.cacheFraction;
-            cachePart = cacheTime(tr, ci) * ci.capacitySlowness;
-        }
-        cpuPart *= ci.capacitySlowness;
-        const size_t busyThreads = static_cast<size_t>(coreBusy(ci.core));
-        cpuPart *= smtSlowdownByBusy_[std::min(busyThreads, smtSlowdownByBusy_.size() - 1)];  // its siblings run too
-        double memPart = 0;
-        if (tr.memFraction > 0) {
-            const size_t home = static_cast<size_t>(tr.homeNode);
-            const double a = clusterStretch_[static_cast<size_t>(ci.cluster)], b = llcStretch_[static_cast<size_t>(ci.llc)],
-                         n = nodeStretch_[home];
-            // the largest, plus the other two in either order (their sum does not depend on it)
-            double top = a, x = b, y = n;
-            if (b > top) { top = b; x = a; }
-            if (n > top) { y = top; top = n; }
-            const double stretch = top + c.secondaryWeight * ((x - 1.0) + (y - 1.0));
-            const double remote = remote_[home * nodeCount_ + static_cast<size_t>(ci.node)];
-            memPart = tr.memFraction * stretch * remote;
-        }
-        return tr.cacheFraction > 0 ? cpuPart + cachePart + memPart : cpuPart + memPart;
-    }
-
-    // the cache part of a task's time: hits, and the share of them its cluster or LLC misses
-    // (out of line: most tasks have none, and the re-timing loop inlines taskSlowness())
-    [[gnu::noinline]] double cacheTime(const Traits& tr, const ContentionKeys& ci) const {
-        const double miss = std::max(clusterMiss_[static_cast<size_t>(ci.cluster)], llcMiss_[static_cast<size_t>(ci.llc)]);
-        return tr.cacheFraction * (1.0 + (s_.contention.cacheMissCost - 1.0) * miss);
-    }
-
-    // The CPUs whose running task's speed depends on what runs on `cpu` are its SMT siblings (and
-    // itself; setCurr() lists them) and, when `taskId` draws memory bandwidth, the CPUs running a memory-bound task
-    // that shares a resource whose demand it changes: the cluster and the LLC of `cpu` (when
-    // they are bottlenecks) and its home node's memory, wherever those tasks run (a task away
-    // from its home node still draws on that node's controllers). A CPU-bound task elsewhere
-    // keeps its speed, so its progress and burst end stay as they are. The resources are only
-    // marked here; their users are listed once when the event is over (addResourceUsers()): a
-    // CPU that stopped using one during the event was switched, and so is listed itself.
-    void markResourcesOf(int cpu, int taskId) {
-        if (usesSharedCache(taskId)) markCachesOf(cpu);
-        if (!drawsBandwidth(taskId)) return;
-        const auto& c = s_.contention;
-        const CpuInfo& ci = info(cpu);
-        const size_t n = s_.cpus.size();
-        if (c.clusterGBs > 0) markResource(static_cast<size_t>(ci.cluster));
-        if (c.llcGBs > 0) markResource(n + static_cast<size_t>(ci.llc));
-        if (c.nodeGBs > 0) markResource(2 * n + static_cast<size_t>(task(taskId).homeNode));
-    }
-    // the cluster and LLC of `cpu` as caches whose footprint a switch changes (out of line: only
-    // workloads with cache footprints on a machine with cache sizes come here)
-    [[gnu::noinline]] void markCachesOf(int cpu) {
-        const auto& c = s_.contention;
-        const CpuInfo& ci = info(cpu);
-        if (c.clusterCacheMB > 0) markResource(static_cast<size_t>(ci.cluster));
-        if (c.llcCacheMB > 0) markResource(s_.cpus.size() + static_cast<size_t>(ci.llc));
+        return contention_.taskSlowness(cpu, running_[static_cast<size_t>(cpu)], coreBusy(contention_.coreOf(cpu)));
     }
     void addAffected(int c) {
         if (!mark_[static_cast<size_t>(c)]) { mark_[static_cast<size_t>(c)] = 1; affected_.push_back(c); }
-    }
-    // resources by index: clusters (by first CPU), then LLCs (by first CPU), then home nodes.
-    // Marked before the event changes their demand, so `before` holds what they were.
-    void markResource(size_t r) {
-        if (!resourceMarked_[r]) { resourceMarked_[r] = 1; markedResources_.push_back({r, effectOf(r)}); }
-    }
-    // what a user's taskSlowness() reads of resource `r`: its bandwidth stretch and the share
-    // of footprints it misses (a node has no cache of its own here)
-    ResourceEffect effectOf(size_t r) {
-        if (stretchStale_[r]) refreshStretch(r);
-        const size_t n = s_.cpus.size();
-        if (r < n) return {clusterStretch_[r], clusterMiss_[r]};
-        if (r < 2 * n) return {llcStretch_[r - n], llcMiss_[r - n]};
-        return {nodeStretch_[r - 2 * n], 0.0};
-    }
-    // The users of a resource whose stretch and miss share came out of the event as they went
-    // in are left alone: whatever else changed their speed (a switch on their core, their own
-    // switch, their memory moving) listed them already. A cache whose footprints still fit
-    // misses nothing before and after, so a switch next to it no longer re-computes the speed
-    // of every task sharing it.
-    void addResourceUsers() {
-        const size_t n = s_.cpus.size();
-        for (const MarkedResource& m : markedResources_) {
-            const size_t r = m.r;
-            resourceMarked_[r] = 0;
-            const ResourceEffect now = effectOf(r);
-            if (now.stretch == m.before.stretch && now.miss == m.before.miss) continue;
-            const CpuSet& users = r < n ? memByCluster_[r] : r < 2 * n ? memByLlc_[r - n] : memByHome_[r - 2 * n];
-            users.forEach([this](int c) { addAffected(c); });
-        }
-        markedResources_.clear();
-    }
-
-    bool drawsBandwidth(int taskId) const {
-        if (taskId < 0) return false;
-        const Traits& tr = traits_[static_cast<size_t>(taskId)];
-        return tr.bandwidthGBs > 0 && tr.memFraction > 0;
-    }
-
-    // a footprint in a cache the machine shares (none is modelled without a cache size)
-    bool usesSharedCache(int taskId) const {
-        if (!sharedCaches_ || taskId < 0) return false;
-        const Traits& tr = traits_[static_cast<size_t>(taskId)];
-        return tr.cacheFraction > 0 && tr.cacheMB > 0;
-    }
-
-    [[gnu::always_inline]] void noteMemRunning(int cpu, int taskId, bool running) {
-        if (taskId < 0) return;
-        const bool memory = traits_[static_cast<size_t>(taskId)].memFraction > 0, cache = usesSharedCache(taskId);
-        if (!memory && !cache) return;
-        const CpuInfo& ci = info(cpu);
-        const auto& c = s_.contention;
-        auto note = [&](CpuSet& users) {
-            if (running) users.set(cpu);
-            else users.reset(cpu);
-        };
-        // only the lists addResourceUsers() reads: a resource without a capacity never stretches
-        if ((memory && c.clusterGBs > 0) || (cache && c.clusterCacheMB > 0)) note(memByCluster_[static_cast<size_t>(ci.cluster)]);
-        if ((memory && c.llcGBs > 0) || (cache && c.llcCacheMB > 0)) note(memByLlc_[static_cast<size_t>(ci.llc)]);
-        if (memory && c.nodeGBs > 0) note(memByHome_[static_cast<size_t>(task(taskId).homeNode)]);
-    }
-
-    void addDemand(int cpu, const Task& t, double sign) {
-        const Traits& tr = traits_[static_cast<size_t>(t.id)];
-        if (sharedCaches_ && tr.cacheFraction > 0 && tr.cacheMB > 0) addCacheFootprint(cpu, tr.cacheMB * sign);
-        if (tr.memFraction <= 0 || tr.bandwidthGBs <= 0) return;
-        const int joins = sign > 0 ? 1 : -1;
-        const CpuInfo& ci = info(cpu);
-        const auto& c = s_.contention;
-        const size_t cl = static_cast<size_t>(ci.cluster), llc = static_cast<size_t>(ci.llc), node = static_cast<size_t>(t.homeNode);
-        // a resource without a capacity never stretches (its stretch stays 1): no users kept
-        const size_t n = s_.cpus.size();
-        auto join = [&](BandwidthUsers& users, size_t r, double capacity) {
-            if (capacity <= 0) return;
-            users.add(tr.memFraction, tr.bandwidthGBs, joins);
-            if (!stretchStale_[r]) { stretchStale_[r] = 1; staleStretches_.push_back(r); }
-        };
-        join(clusterUsers_[cl], cl, c.clusterGBs);
-        join(llcUsers_[llc], n + llc, c.llcGBs);
-        join(nodeUsers_[node], 2 * n + node, c.nodeGBs);
-    }
-    // The stretch of resource `r` (markResource()'s index) for the users it has now. A switch
-    // changes a resource's users twice (the task leaving, the next one joining) and a newidle
-    // pull a third time; only the users at the event's end run for any time, so the stretch
-    // is computed when read, once per event: a pgbench run on 128 CPUs spent 8% of its time in
-    // BandwidthUsers::stretch().
-    void refreshStretch(size_t r) {
-        stretchStale_[r] = 0;
-        const size_t n = s_.cpus.size();
-        const auto& c = s_.contention;
-        if (r < n) clusterStretch_[r] = clusterUsers_[r].stretch(c.clusterGBs);
-        else if (r < 2 * n) llcStretch_[r - n] = llcUsers_[r - n].stretch(c.llcGBs);
-        else nodeStretch_[r - 2 * n] = nodeUsers_[r - 2 * n].stretch(c.nodeGBs);
-    }
-    void refreshStretches() {
-        for (size_t r : staleStretches_)
-            if (stretchStale_[r]) refreshStretch(r);
-        staleStretches_.clear();
     }
 
     // task_numa_work() and the NUMA hinting faults, coarsely: the memory of the task running on
@@ -1071,16 +819,17 @@ private:
         Task& t = task(rq(cpu).curr);
         const int node = info(cpu).node;
         if (t.homeNode < 0 || t.homeNode == node || s_.now - t.onNodeSince < memoryFollowsNs_) return;
-        if (traits_[static_cast<size_t>(t.id)].memFraction <= 0) return;  // nothing it waits on moves
-        markResourcesOf(cpu, t.id);
-        // the new home too, before its demand changes (markResource() keeps what it was)
-        if (drawsBandwidth(t.id) && s_.contention.nodeGBs > 0) markResource(2 * s_.cpus.size() + static_cast<size_t>(node));
-        noteMemRunning(cpu, t.id, false);
-        addDemand(cpu, t, -1);
-        t.homeNode = traits_[static_cast<size_t>(t.id)].homeNode = node;
-        noteMemRunning(cpu, t.id, true);
-        addDemand(cpu, t, +1);
-        markResourcesOf(cpu, t.id);
+        if (contention_.traits(t.id).memFraction <= 0) return;  // nothing it waits on moves
+        contention_.markResourcesOf(cpu, t.id);
+        // the new home too, before its demand changes (a marked resource keeps what it was)
+        contention_.markNodeFor(node, t.id);
+        contention_.noteRunning(cpu, t.id, false);
+        contention_.addDemand(cpu, t.id, -1);
+        t.homeNode = node;
+        contention_.setHomeNode(t.id, node);
+        contention_.noteRunning(cpu, t.id, true);
+        contention_.addDemand(cpu, t.id, +1);
+        contention_.markResourcesOf(cpu, t.id);
         addAffected(cpu);  // its own distance to its memory changed, whatever bandwidth it draws
         ++s_.metrics.numaMemoryMoves;
     }
@@ -1129,39 +878,20 @@ private:
         s_.decisions->push_back(std::move(d));
     }
 
-    [[gnu::noinline]] void addCacheFootprint(int cpu, double mb) {
-        const CpuInfo& ci = info(cpu);
-        const size_t cl = static_cast<size_t>(ci.cluster), llc = static_cast<size_t>(ci.llc);
-        clusterMiss_[cl] = cacheMissShare(clusterCache_[cl] += mb, clusterCapacity_[cl]);
-        llcMiss_[llc] = cacheMissShare(llcCache_[llc] += mb, llcCapacity_[llc]);
-    }
-
     // ---- hand-off (TaskSpec::handoffKB)
     // `t` will read data its waker wrote on `wakerCpu`
     void noteHandoff(Task& t, int wakerCpu) {
-        if (wakerCpu >= 0 && traits_[static_cast<size_t>(t.id)].handoffKB > 0) t.handoffFrom = wakerCpu;
+        if (wakerCpu >= 0 && contention_.traits(t.id).handoffKB > 0) t.handoffFrom = wakerCpu;
     }
     // the burst `t` begins on `cpu` first reads that data: longer by the transfer, which does no work
     void startHandoff(Task& t, int cpu) {
-        const double ns = traits_[static_cast<size_t>(t.id)].handoffKB * handoffNsPerKB(t.handoffFrom, cpu);
+        const double ns = contention_.traits(t.id).handoffKB * contention_.handoffNsPerKB(t.handoffFrom, cpu);
         t.handoffFrom = -1;
         if (ns <= 0) return;
         t.remaining += ns;
         t.handoffLeftNs = ns;
         s_.metrics.handoffs++;  // its time counts as it is spent (account())
     }
-    // what a KB written on `from` costs to read on `to`: nothing within one core, more past the
-    // cluster, the LLC and the node (ContentionParams)
-    double handoffNsPerKB(int from, int to) const {
-        const ContentionKeys& a = keys_[static_cast<size_t>(from)];
-        const ContentionKeys& b = keys_[static_cast<size_t>(to)];
-        const ContentionParams& c = s_.contention;
-        if (a.core == b.core) return 0;
-        if (a.cluster == b.cluster) return c.handoffClusterNsPerKB;
-        if (a.llc == b.llc) return c.handoffLlcNsPerKB;
-        return c.handoffCrossLlcNsPerKB * remote_[static_cast<size_t>(a.node) * nodeCount_ + static_cast<size_t>(b.node)];
-    }
-
     // Switches what runs on `cpu`. The running tasks whose speed depends on it are re-timed once
     // when the event is over (retimeAffected()): an event often switches a CPU twice (to idle and
     // to the next task) and its neighbours several times, and only the placement at its end
@@ -1174,21 +904,22 @@ private:
         // __schedule() clears TIF_NEED_RESCHED: a remote resched pending for prev is answered
         if (RemoteResched& pending = remoteResched_[static_cast<size_t>(cpu)]; prev >= 0 && pending.task == prev) pending.task = -1;
         if (next >= 0 && task(next).homeNode < 0) {  // first touch
-            task(next).homeNode = traits_[static_cast<size_t>(next)].homeNode = info(cpu).node;
+            task(next).homeNode = info(cpu).node;
+            contention_.setHomeNode(next, info(cpu).node);
             task(next).onNodeSince = s_.now;
         }
         // each switch of the event marks its own resources, so a task that comes and goes
         // within the event still re-times those it touched
         for (int sib : info(cpu).siblings) addAffected(sib);
-        markResourcesOf(cpu, prev);
-        markResourcesOf(cpu, next);
+        contention_.markResourcesOf(cpu, prev);
+        contention_.markResourcesOf(cpu, next);
         switched_[static_cast<size_t>(cpu)] = 1;
-        noteMemRunning(cpu, prev, false);
-        noteMemRunning(cpu, next, true);
-        if (prev >= 0) addDemand(cpu, task(prev), -1);
+        contention_.noteRunning(cpu, prev, false);
+        contention_.noteRunning(cpu, next, true);
+        if (prev >= 0) contention_.addDemand(cpu, prev, -1);
         if (next >= 0) {
             Task& t = task(next);
-            addDemand(cpu, t, +1);
+            contention_.addDemand(cpu, next, +1);
             t.lastUpdate = s_.now;
             r.seenCurrVruntime = t.vruntime;  // set_next_entity()
         }
@@ -1227,8 +958,8 @@ private:
     // kRetimeTolerance (a switch between tasks of the same demand, or one that leaves the core
     // as busy as before, changes nothing for it, and its burst end stands).
     void retimeAffected() {
-        refreshStretches();  // (the re-timings read them)
-        addResourceUsers();
+        contention_.refreshStretches();  // (the re-timings read them)
+        contention_.addResourceUsers([this](int c) { addAffected(c); });
         for (int c : affected_) {
             const size_t i = static_cast<size_t>(c);
             mark_[i] = 0;
@@ -1328,7 +1059,7 @@ private:
             work -= transfer;
         }
         t.workDone += work;
-        t.bandwidthWork += work * traits_[static_cast<size_t>(t.id)].bandwidthGBs;
+        t.bandwidthWork += work * contention_.traits(t.id).bandwidthGBs;
         if (t.stintCpu != cpu) {
             endStint(t);
             t.stintCpu = cpu;
