@@ -53,6 +53,19 @@ protected:
         ASSERT_TRUE(shown.wait(60'000)) << "the synthetic topology did not load";
         ASSERT_TRUE(window.session());
     }
+    // opens a 2-socket QEMU guest's saved boot log, whose machine the loader builds under the
+    // kernel that printed it (6.9), a profile it chose, not the user
+    void openKernelLogReadAs69() {
+        QSignalSpy shown(&window, &MainWindow::sessionShown);
+        window.openPath(qs(schedscope::test::dataPath("oracle/x86-2s4n4c2t/kernel-log.txt")));
+        ASSERT_TRUE(shown.wait(60'000));
+        ASSERT_EQ(window.session()->choices.profile, "linux-6.9");
+    }
+    void openTraceAndWait(const QString& trace) {
+        QSignalSpy traceShown(window.traceWorkspace(), &TraceWorkspace::traceShown);
+        window.openTraceFile(trace);
+        ASSERT_TRUE(traceShown.wait(60'000)) << trace.toStdString() << " was not shown";
+    }
     // opens tests/data/<relative> as `kind` and waits for it
     TopologySpec openData(TopologySpec::Kind kind, const std::string& relative) {
         QSignalSpy shown(&window, &MainWindow::sessionShown);
@@ -137,15 +150,10 @@ TEST_F(MainWindowTest, AKernelLogOpensAsTheMachineItShows) {
 // recorded on (a 6.1 guest's hackbench over a log read as 6.9). A profile the user picks in the
 // box wins, even the one the loader had chosen.
 TEST_F(MainWindowTest, ATraceOverAnInputsProfileBuildsUnderItsOwnKernel) {
-    QSignalSpy shown(&window, &MainWindow::sessionShown);
-    window.openPath(qs(schedscope::test::dataPath("oracle/x86-2s4n4c2t/kernel-log.txt")));
-    ASSERT_TRUE(shown.wait(60'000));
-    ASSERT_EQ(window.session()->choices.profile, "linux-6.9");
+    ASSERT_NO_FATAL_FAILURE(openKernelLogReadAs69());
     EXPECT_TRUE(window.domainControls()->choices().profileFromInput);
     const QString trace = qs(schedscope::test::dataPath("traces/qemu/x86-4c-linux-6.1-hackbench.dat"));
-    QSignalSpy traceShown(window.traceWorkspace(), &TraceWorkspace::traceShown);
-    window.openTraceFile(trace);
-    ASSERT_TRUE(traceShown.wait(60'000));
+    ASSERT_NO_FATAL_FAILURE(openTraceAndWait(trace));
     ASSERT_EQ(window.session()->topology->onlineCount(), 4);
     ASSERT_TRUE(window.session()->tree->profile);
     EXPECT_EQ(window.session()->tree->profile->name, "linux-6.1");
@@ -203,15 +211,10 @@ TEST_F(MainWindowTest, ATraceOverAnInputsProfileBuildsUnderItsOwnKernel) {
 // newest profile, as trace stats and replay do, not under the profile the window's loader chose
 // for the machine open before it (a kernel log's 6.9, or this machine's running kernel's).
 TEST_F(MainWindowTest, ATraceThatNamesNoKernelBuildsItsMachineUnderTheNewest) {
-    QSignalSpy shown(&window, &MainWindow::sessionShown);
-    window.openPath(qs(schedscope::test::dataPath("oracle/x86-2s4n4c2t/kernel-log.txt")));
-    ASSERT_TRUE(shown.wait(60'000));
-    ASSERT_EQ(window.session()->choices.profile, "linux-6.9");
+    ASSERT_NO_FATAL_FAILURE(openKernelLogReadAs69());
     ASSERT_TRUE(window.domainControls()->choices().profileFromInput);
     const QString trace = qs(schedscope::test::dataPath("traces/record-v6.dat"));
-    QSignalSpy traceShown(window.traceWorkspace(), &TraceWorkspace::traceShown);
-    window.openTraceFile(trace);
-    ASSERT_TRUE(traceShown.wait(60'000));
+    ASSERT_NO_FATAL_FAILURE(openTraceAndWait(trace));
     ASSERT_TRUE(window.traceWorkspace()->trace());
     ASSERT_TRUE(window.traceWorkspace()->trace()->data->store->kernelRelease().empty()) << "the fixture names its kernel";
     ASSERT_EQ(window.session()->topology->onlineCount(), 2);  // the sidecar's machine

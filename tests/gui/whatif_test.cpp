@@ -385,18 +385,26 @@ TEST(WhatIfRun, AKernelLogsMachineRunsUnderItsKernel) {
         << profiles->itemText(0).toStdString();
 }
 
+// The window's session of a Kunpeng 920 (24 CPUs) whose domains the toolbar built under 6.1.
+SessionPtr kunpengBuiltUnder61() {
+    TopologySpec spec{TopologySpec::Kind::Preset, "kunpeng920-24"};
+    auto topo = loadTopology(spec);
+    EXPECT_TRUE(topo.ok()) << (topo.ok() ? "" : topo.error());
+    if (!topo.ok()) return nullptr;
+    auto session = std::make_shared<Session>();
+    session->spec = spec;
+    session->topology = std::make_shared<const Topology>(std::move(*topo));
+    session->choices.profile = "linux-6.1";
+    return session;
+}
+
 // A generator on the open machine runs under the profile the window built its domains under
 // (this machine's running kernel's, as `simulate --local` runs it, or one the user picked in
 // the toolbar), not the newest; a profile picked in the panel wins, and a preset of the panel's
 // own runs under the newest.
 TEST(WhatIfRun, TheOpenMachineRunsUnderTheWindowsProfile) {
-    TopologySpec spec{TopologySpec::Kind::Preset, "kunpeng920-24"};
-    auto topo = loadTopology(spec);
-    ASSERT_TRUE(topo.ok()) << topo.error();
-    auto session = std::make_shared<Session>();
-    session->spec = spec;
-    session->topology = std::make_shared<const Topology>(std::move(*topo));
-    session->choices.profile = "linux-6.1";
+    const SessionPtr session = kunpengBuiltUnder61();
+    ASSERT_TRUE(session);
     WhatIfPanel panel;
     panel.setSession(session);
     panel.setWorkload(QStringLiteral("stream:threads=4,cpus=0-23"));
@@ -421,13 +429,8 @@ TEST(WhatIfRun, TheOpenMachineRunsUnderTheWindowsProfile) {
 // A trace replays under its own kernel's profile; one that names no kernel (no uname in the
 // file) under the profile the window built the open machine with, as the first choice says.
 TEST(WhatIfRun, ATraceThatNamesNoKernelRunsUnderTheOpenMachinesProfile) {
-    TopologySpec spec{TopologySpec::Kind::Preset, "kunpeng920-24"};
-    auto topo = loadTopology(spec);
-    ASSERT_TRUE(topo.ok()) << topo.error();
-    auto session = std::make_shared<Session>();
-    session->spec = spec;
-    session->topology = std::make_shared<const Topology>(std::move(*topo));
-    session->choices.profile = "linux-6.1";
+    const SessionPtr session = kunpengBuiltUnder61();
+    ASSERT_TRUE(session);
     for (const auto& [file, expected] : {std::pair{"traces/record-v6.dat", "linux-6.1"},
                                          std::pair{"traces/qemu/x86-4c-linux-6.1-hackbench.dat", "linux-6.1"},
                                          std::pair{"traces/uname-v6.dat", "linux-6.18.33"}}) {
