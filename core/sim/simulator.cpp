@@ -2,20 +2,18 @@
 
 #include <algorithm>
 #include <array>
-#include <cassert>
 #include <cmath>
 #include <deque>
 #include <map>
-#include <queue>
 
 #include "sim/contention_tracker.h"
 #include "sim/cpu_capacity.h"
+#include "sim/event_queue.h"
 #include "sim/fair_rq.h"
 #include "sim/group_runqueues.h"
 #include "sim/load_balance.h"
 #include "sim/numa_balancing.h"
 #include "sim/select_task_rq.h"
-#include "sim/timer_heap.h"
 #include "sim/util_est.h"
 
 namespace schedscope::sim {
@@ -30,18 +28,6 @@ using workload::OpKind;
 // threads), whose back-jumps have a bound of their own only against a count of 10^18.
 constexpr int kLoopsPerEvent = 100000;
 constexpr long long kCountedLoopsPerEvent = 1LL << 26;
-
-enum class Ev : uint8_t { BurstEnd, SleepEnd, Tick, Sample, ActiveBalance, IdleExit, BandwidthPeriod, BandwidthSlack, ReschedIpi, End };
-
-// Events are ordered by (time, seq); seq is the push order, so ties resolve the same way on
-// every run.
-struct Event {
-    int64_t t;
-    uint64_t seq;
-    Ev type;
-    int a;
-    bool before(const Event& o) const { return t != o.t ? t < o.t : seq < o.seq; }
-};
 
 // A neighbour's task whose speed changed by less than this share keeps its speed and burst end.
 // On a large node every switch of a task with memory traffic moves the node's stretch, and
@@ -68,12 +54,9 @@ struct WorkQueue {
 
 class Engine final : public SchedOps {
 public:
-    explicit Engine(SimState& s) : s_(s), contention_(s) {
+    explicit Engine(SimState& s) : s_(s), events_(s.cpus.size()), contention_(s) {
         const size_t n = s.cpus.size();
         mark_.assign(n, 0);
-        burst_.resize(n);
-        pending_.assign(n, Pending{});
-        pendingCpus_.reserve(n);
         affected_.reserve(n);
         switched_.assign(n, 0);
         inSchedule_.assign(n, 0);
@@ -142,28 +125,9 @@ public:
     }
 
     // Handles the next live event; false once the run is over (end time, or every task exited).
-    // Burst ends live in their own heap (re-timed in place); both heaps share the seq counter,
-    // so taking the earlier of the two tops gives the single (time, seq) order.
     bool step() {
         Event e{};
-        const bool tickFirst = !ticks_.empty() && (q_.empty() || ticks_.front().before(q_.top()));
-        const Event* other = tickFirst ? &ticks_.front() : q_.empty() ? nullptr : &q_.top();
-        if (!burst_.empty() && (!other || burstBefore(*other))) {
-            // The burst end stays in the heap while the event runs: the CPU's next burst usually
-            // re-arms it, and flushBursts() then moves it down from the top in one pass instead
-            // of a pop and a push. Not re-armed, the pending cancel removes it.
-            const TimerHeap::Entry& b = burst_.top();
-            e = {b.t, b.seq, Ev::BurstEnd, b.slot};
-            cancelBurstEnd(b.slot);
-        } else if (tickFirst) {
-            e = ticks_.front();
-            ticks_.pop_front();
-        } else if (!q_.empty()) {
-            e = q_.top();
-            q_.pop();
-        } else {
-            return false;
-        }
+        if (!events_.pop(e)) return false;
         s_.now = e.t;
         if (e.type == Ev::End) return false;
         // A script that loops through ops taking no time (zero-length runs or sleeps) would
@@ -303,15 +267,7 @@ public:
 
 private:
     SimState& s_;
-    struct Later {
-        bool operator()(const Event& a, const Event& b) const { return b.before(a); }
-    };
-    std::priority_queue<Event, std::vector<Event>, Later> q_;
-    // Ticks in their own FIFO: a tick is always due at the first jiffy boundary after the time
-    // it is pushed (startTick() and tick() both push that), so they come in (time, seq) order
-    // and a queue keeps them sorted at O(1) a push and a pop; a sixth of all events are ticks.
-    std::deque<Event> ticks_;
-    uint64_t seq_ = 0;
+    EventQueue events_;
     std::vector<char> mark_, inSchedule_, needResched_;
     std::vector<int> reschedOf_;  // per CPU, during preempt()'s schedule(): the task it interrupted
     // per CPU: the wakee whose wakeup asked to preempt the running task, until the next pick
@@ -328,18 +284,6 @@ private:
         int64_t due = 0;
     };
     std::vector<RemoteResched> remoteResched_;
-    TimerHeap burst_;  // per CPU: the end of the running task's burst
-    struct PendingBurst {
-        int64_t t = 0;
-        uint64_t seq = 0;
-        bool arm = false;  // false: cancel
-    };
-    struct Pending {
-        PendingBurst burst;
-        bool listed = false;
-    };
-    std::vector<Pending> pending_;  // per CPU: this event's last re-timing, for flushBursts()
-    std::vector<int> pendingCpus_;
     // CPUs whose running task may need a new speed when this event is over (retimeAffected()):
     // the CPUs next to every switch of the event, listed once (mark_). switched_: the CPU's own
     // task changed or started a burst, so its burst end is set anew whatever its speed.
@@ -409,48 +353,7 @@ private:
     Cpu& rq(int cpu) { return s_.cpus[static_cast<size_t>(cpu)]; }
     const CpuInfo& info(int cpu) const { return s_.info[static_cast<size_t>(cpu)]; }
 
-    void push(int64_t t, Ev type, int a) {
-        if (type == Ev::Tick) {
-            assert(ticks_.empty() || ticks_.back().t <= t);
-            ticks_.push_back({t, seq_++, type, a});
-            return;
-        }
-        q_.push({t, seq_++, type, a});
-    }
-
-    bool burstBefore(const Event& e) const {
-        const TimerHeap::Entry& b = burst_.top();
-        return b.t != e.t ? b.t < e.t : b.seq < e.seq;
-    }
-    // The burst end takes a fresh seq on every re-timing, as an event pushed then would. One
-    // event re-times a CPU several times (a context switch next door is a switch to idle and
-    // one from idle): the heap only sees the last re-timing, when the event is over.
-    void setBurstEnd(int cpu, int64_t t) { pendingBurst(cpu) = {t, seq_++, true}; }
-    void cancelBurstEnd(int cpu) { pendingBurst(cpu).arm = false; }
-    PendingBurst& pendingBurst(int cpu) {
-        const size_t c = static_cast<size_t>(cpu);
-        if (!pending_[c].listed) {
-            pending_[c].listed = true;
-            pendingCpus_.push_back(cpu);
-        }
-        return pending_[c].burst;
-    }
-    void flushBursts() {
-        // many re-timings at once (a node's memory demand changed): in place, then one heapify.
-        // k sifts cost about k log2 n moves, a heapify about 2n: past a third of the timers
-        // (log2 n is 7 or 8 on the 128-256 CPU machines where this happens) the heapify wins
-        const bool batch = pendingCpus_.size() * 3 > burst_.size() + 16;
-        for (int cpu : pendingCpus_) {
-            Pending& p = pending_[static_cast<size_t>(cpu)];
-            if (p.burst.arm && batch) burst_.set(cpu, p.burst.t, p.burst.seq);
-            else if (p.burst.arm) burst_.arm(cpu, p.burst.t, p.burst.seq);
-            else if (batch) burst_.unset(cpu);
-            else burst_.cancel(cpu);
-            p = {};
-        }
-        if (batch) burst_.endBatch();
-        pendingCpus_.clear();
-    }
+    void push(int64_t t, Ev type, int a) { events_.push(t, type, a); }
 
     double uniform() { return static_cast<double>(s_.rng() >> 11) * 0x1.0p-53; }
     double jittered(double amount, double jitter) {
@@ -930,7 +833,7 @@ private:
         if (const int nowBusy = (next >= 0) - (prev >= 0)) noteSpread(info(cpu), nowBusy);
         if (prev < 0 && next >= 0) r.busySince = s_.now;
         if (prev >= 0 && next < 0 && r.busySince >= 0) { r.busyTotal += s_.now - r.busySince; r.busySince = -1; }
-        if (next < 0) cancelBurstEnd(cpu);
+        if (next < 0) events_.cancelBurstEnd(cpu);
     }
 
     // A CPU started (+1) or stopped (-1) running a task: the cores, clusters, LLCs and nodes
@@ -981,7 +884,7 @@ private:
 
     void endEvent() {
         retimeAffected();
-        flushBursts();
+        events_.flushBursts();
     }
 
     // New speed and burst end for the task running on `cpu`.
@@ -991,9 +894,9 @@ private:
         t.slowness = slowness;
         t.speed = 1.0 / slowness;
         if (t.inBurst) {
-            setBurstEnd(cpu, timeAfter(std::max(0.0, t.remaining) * slowness));
+            events_.setBurstEnd(cpu, timeAfter(std::max(0.0, t.remaining) * slowness));
         } else {
-            cancelBurstEnd(cpu);
+            events_.cancelBurstEnd(cpu);
         }
     }
 
