@@ -710,6 +710,11 @@ private:
     [[gnu::always_inline]] double taskSlowness(int cpu) {
         return contention_.taskSlowness(cpu, running_[static_cast<size_t>(cpu)], coreBusy(contention_.coreOf(cpu)));
     }
+    // where `t`'s memory lives: the task's and the contention model's copy, set together
+    void setHomeNode(Task& t, int node) {
+        t.homeNode = node;
+        contention_.setHomeNode(t.id, node);
+    }
     void addAffected(int c) {
         if (!mark_[static_cast<size_t>(c)]) { mark_[static_cast<size_t>(c)] = 1; affected_.push_back(c); }
     }
@@ -728,8 +733,7 @@ private:
         contention_.markNodeFor(node, t.id);
         contention_.noteRunning(cpu, t.id, false);
         contention_.addDemand(cpu, t.id, -1);
-        t.homeNode = node;
-        contention_.setHomeNode(t.id, node);
+        setHomeNode(t, node);
         contention_.noteRunning(cpu, t.id, true);
         contention_.addDemand(cpu, t.id, +1);
         contention_.markResourcesOf(cpu, t.id);
@@ -807,8 +811,7 @@ private:
         // __schedule() clears TIF_NEED_RESCHED: a remote resched pending for prev is answered
         if (RemoteResched& pending = remoteResched_[static_cast<size_t>(cpu)]; prev >= 0 && pending.task == prev) pending.task = -1;
         if (next >= 0 && task(next).homeNode < 0) {  // first touch
-            task(next).homeNode = info(cpu).node;
-            contention_.setHomeNode(next, info(cpu).node);
+            setHomeNode(task(next), info(cpu).node);
             task(next).onNodeSince = s_.now;
         }
         // each switch of the event marks its own resources, so a task that comes and goes
