@@ -356,13 +356,16 @@ Result<ReplayResult> replayTrace(const tracing::EventStore& store, const std::st
                             "recording first shows it on, with a new task's load averages");
     if (options.taskGroups) {
         r.taskGroups = countTaskGroups(*options.taskGroups, store, r.derived);
-        if (std::string note = taskGroupAssumption(r.taskGroups); !note.empty()) r.assumptions.push_back(std::move(note));
+        r.taskGroupsGuessed = options.taskGroupsGuessed;
+        if (std::string note = taskGroupAssumption(r.taskGroups, options.taskGroupsGuessed); !note.empty())
+            r.assumptions.push_back(std::move(note));
         if (std::string note = bandwidthAssumption(r.derived.workload); !note.empty()) r.assumptions.push_back(std::move(note));
         if (options.taskGroups->takenAfter)
             r.assumptions.push_back("the task groups were taken after the recording (trace groups --snapshot), not as it "
                                     "began: a task that exited before is placed by its parent's group, and a pid reused "
                                     "since may name another process's group");
     }
+    if (!options.taskGroups && options.noGroupsSidecar) r.assumptions.push_back(noGroupsSidecarAssumption());
     r.assumptions.push_back(idleExitAssumption(r.idleExitNs, idleWakeups.count(), options.idleExitNs.has_value()));
     r.assumptions.push_back(
         remoteReschedAssumption(r.remoteReschedNs, remoteResched.count(), options.remoteReschedNs.has_value()));

@@ -126,6 +126,12 @@ struct ReplayOptions {
     std::optional<int64_t> remoteReschedNs;
     // the recording's task groups (its groups sidecar), when it has them: said in the assumptions
     std::optional<tracing::TaskGroupSnapshot> taskGroups;
+    // where taskGroups came from: the sidecar, or guessed from the trace's forks for a recording
+    // without one (session_guess.h)
+    bool taskGroupsGuessed = false;
+    // a recording without a groups sidecar replayed with every task in the root group: said, as
+    // the groups change how the balancer weighs the tasks
+    bool noGroupsSidecar = false;
 };
 
 struct ReplayResult {
@@ -140,6 +146,7 @@ struct ReplayResult {
     int64_t remoteReschedNs = 0;  // and ReplayOptions::remoteReschedNs
     std::vector<std::string> assumptions;
     std::vector<TaskGroupCount> taskGroups;  // with ReplayOptions::taskGroups
+    bool taskGroupsGuessed = false;          // ReplayOptions::taskGroupsGuessed
 };
 
 // Where the derived tasks not pinned in the trace run on `topology`: trace CPU c is CPU c of the

@@ -182,6 +182,7 @@ json replayResultToJson(const ReplayResult& r, const std::string& trace, bool ti
         nlohmann::json groups = nlohmann::json::array();
         for (const auto& g : r.taskGroups) groups.push_back({{"group", g.group}, {"tasks", g.tasks}});
         j["task_groups"] = std::move(groups);
+        j["task_groups_from"] = r.taskGroupsGuessed ? "sessions_from_forks" : "sidecar";
     }
     return j;
 }

@@ -20,7 +20,7 @@ std::vector<TaskGroupCount> countTaskGroups(const tracing::TaskGroupSnapshot& sn
     return out;
 }
 
-std::string taskGroupAssumption(const std::vector<TaskGroupCount>& groups) {
+std::string taskGroupAssumption(const std::vector<TaskGroupCount>& groups, bool guessed) {
     if (groups.empty()) return "";
     auto list = [&] {
         std::string s;
@@ -29,15 +29,25 @@ std::string taskGroupAssumption(const std::vector<TaskGroupCount>& groups) {
         if (groups.size() > 6) s += ", ...";
         return s;
     };
+    const std::string from = guessed ? "sessions guessed from the trace's forks (--sessions-from-forks): each task "
+                                       "the trace does not show forked leads one, a forked task is in its parent's"
+                                     : "the recording's groups sidecar";
     if (groups.size() == 1)
-        return "the kept tasks that ran were in one task group, " + list() +
-               " (the recording's groups sidecar): the kernel's fairness between groups played no part";
-    return "the kept tasks that ran were in " + std::to_string(groups.size()) +
-           " task groups (the recording's groups sidecar; cgroups or autogroup sessions, with their task counts): " +
-           list() +
+        return "the kept tasks that ran were in one task group, " + list() + " (" + from +
+               "): the kernel's fairness between groups played no part, its weighing of each task by its share of the "
+               "group's load did";
+    return "the kept tasks that ran were in " + std::to_string(groups.size()) + " task groups (" + from +
+           (guessed ? "" : "; cgroups or autogroup sessions") + ", with their task counts): " + list() +
            ". As the kernel does, the replay shares a CPU between the groups queued on it by their shares, then among "
            "their tasks, nested as the cgroups are; the tasks the trace does not keep take no share (--no-task-groups: "
            "one group for all)";
+}
+
+std::string noGroupsSidecarAssumption() {
+    return "the trace has no groups sidecar (schedscope-cli record saves one): every kept task replays in the root "
+           "group. Under autogroup or cpu cgroups the kernel shares a CPU between sessions first and weighs each task "
+           "by its share of its group's load, so the balancer moves many tasks of a busy session at once: "
+           "--sessions-from-forks guesses the sessions from the trace's forks";
 }
 
 std::string bandwidthAssumption(const workload::Workload& workload) {

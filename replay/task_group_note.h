@@ -19,8 +19,11 @@ struct TaskGroupCount {
 // The groups of the derived tasks that ran, most tasks first; tasks of no known group are left out.
 std::vector<TaskGroupCount> countTaskGroups(const tracing::TaskGroupSnapshot& snapshot, const tracing::EventStore& store,
                                             const DerivedWorkload& derived);
-// The assumption line for them ("" when none is known).
-std::string taskGroupAssumption(const std::vector<TaskGroupCount>& groups);
+// The assumption line for them ("" when none is known); `guessed`: the groups are sessions
+// guessed from the trace's forks (session_guess.h), not the recording's sidecar.
+std::string taskGroupAssumption(const std::vector<TaskGroupCount>& groups, bool guessed = false);
+// The assumption line of a recording without a groups sidecar replayed in the root group.
+std::string noGroupsSidecarAssumption();
 // The assumption line for the CPU bandwidth limits of the groups the replay runs its tasks in
 // (`workload`'s, assignTaskGroups()), "" when none has one.
 std::string bandwidthAssumption(const workload::Workload& workload);

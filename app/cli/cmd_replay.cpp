@@ -22,6 +22,7 @@
 #include "topology_options.h"
 #include "trace_load_options.h"
 #include "trace_reader.h"
+#include "session_guess.h"
 #include "task_groups.h"
 #include "trace_topology.h"
 #include "workload/workload_json_writer.h"
@@ -292,10 +293,22 @@ int runReplay(const Args& args) {
     if (!side) return fail(side.error());
     // the groups sidecar puts the tasks in their groups: one that cannot be read is said, and the
     // replay goes on with every task in one group
+    const bool guessSessions = args.has("sessions-from-forks");
+    if (guessSessions && args.has("no-task-groups"))
+        return fail("replay: --sessions-from-forks and --no-task-groups contradict each other (guess the groups, or "
+                    "every task in one)");
     if (args.has("no-task-groups")) {
         // (one group for all, as a recording without the sidecar)
     } else if (auto groups = tracing::readGroupsSidecar(file); groups) {
         opt.taskGroups = std::move(*groups);
+        if (opt.taskGroups && guessSessions)
+            return fail("replay: " + file + " has a groups sidecar (" + tracing::groupsSidecarPath(file) +
+                        "): it says the groups the tasks ran in; --sessions-from-forks is for a recording without one");
+        if (!opt.taskGroups && guessSessions) {
+            opt.taskGroups = replay::guessSessionsFromForks(*store);
+            opt.taskGroupsGuessed = true;
+        }
+        opt.noGroupsSidecar = !opt.taskGroups;
         // the groups as they were, without their CPU bandwidth limits: what the limits alone did
         if (opt.taskGroups && args.has("no-cpu-limits")) opt.taskGroups->limitOf.clear();
     } else {
@@ -453,6 +466,9 @@ std::vector<Command> replayCommands() {
         {"comm", true, "REGEX keep tasks whose comm matches (repeatable)", true},
         {"keep-kernel-threads", false, "keep kworker, ksoftirqd, migration... (dropped by default)"},
         {"no-task-groups", false, "ignore the recording's task groups (FILE.groups.json): every task in one group"},
+        {"sessions-from-forks", false,
+         "for a recording without a groups sidecar: guess its autogroup sessions from its forks (each task the trace "
+         "does not show forked leads one, a forked task is in its parent's; kernel threads in the root group)"},
         {"no-cpu-limits", false, "keep the recording's task groups but not their CPU bandwidth limits (cpu.max)"},
         {"scale", true, "X multiply every run burst (2 = twice the CPU demand; default 1)"},
         {"run-limit", true, "S stop each simulated run after S s, its tasks finished or not (default: 3x the window + 1 s)"},

@@ -577,3 +577,33 @@ TEST(CliReplay, GroupsSidecarIsSaidAndABadOneIsANote) {
     EXPECT_NE(bad.err.find("the replay goes on without the task groups"), std::string::npos) << bad.err;
     EXPECT_FALSE(nlohmann::json::parse(bad.out).contains("task_groups"));
 }
+
+// A recording without a groups sidecar says its tasks replay in the root group and how to guess
+// their sessions; --sessions-from-forks guesses them (JSON task_groups_from), and is refused
+// where a sidecar says the groups or --no-task-groups asks for none, in one line naming why.
+TEST(CliReplay, SessionsFromForksIsOfferedWhereNoSidecarSaysTheGroups) {
+    const CliRun plain = cli("replay " + trace("replay/hackbench.dat") + " --comm sched-messaging --json");
+    ASSERT_EQ(plain.status, 0) << plain.err;
+    const auto pj = nlohmann::json::parse(plain.out);
+    EXPECT_FALSE(pj.contains("task_groups"));
+    const std::string all = pj["assumptions"].dump();
+    EXPECT_NE(all.find("the trace has no groups sidecar"), std::string::npos) << all;
+    EXPECT_NE(all.find("--sessions-from-forks"), std::string::npos) << all;
+
+    const CliRun guessed = cli("replay " + trace("replay/hackbench.dat") + " --comm sched-messaging --sessions-from-forks --json");
+    ASSERT_EQ(guessed.status, 0) << guessed.err;
+    const auto gj = nlohmann::json::parse(guessed.out);
+    EXPECT_EQ(gj["task_groups_from"], "sessions_from_forks");
+    ASSERT_EQ(gj["task_groups"].size(), 1u) << "perf's 40 children in perf's session: " << gj["task_groups"].dump();
+    EXPECT_EQ(gj["task_groups"][0]["tasks"], 41);
+    EXPECT_EQ(gj["assumptions"].dump().find("the trace has no groups sidecar"), std::string::npos);
+
+    const std::string withSidecar = schedscope::test::dataPath("traces/replay/messaging.dat");
+    expectOneLineError(cli("replay '" + withSidecar + "' --sessions-from-forks"),
+                       withSidecar + " has a groups sidecar (" + withSidecar + ".groups.json)");
+    expectOneLineError(cli("replay " + trace("replay/hackbench.dat") + " --sessions-from-forks --no-task-groups"),
+                       "--sessions-from-forks and --no-task-groups contradict each other");
+    const CliRun sidecarJson = cli("replay '" + withSidecar + "' --comm sched-messaging --json");
+    ASSERT_EQ(sidecarJson.status, 0) << sidecarJson.err;
+    EXPECT_EQ(nlohmann::json::parse(sidecarJson.out)["task_groups_from"], "sidecar");
+}

@@ -6,6 +6,7 @@
 
 #include "derive_workload.h"
 #include "runqueue_depth.h"
+#include "session_guess.h"
 #include "sibling_busy.h"
 #include "sim/contention.h"
 
@@ -543,4 +544,27 @@ TEST(DeriveWorkload, SmtFourCpuTimeIsReplayedByHowManySiblingsRan) {
     two.sw(10 * ms, 0, A, 0, TaskState::Dead).sw(10 * ms, 1, B, 0, TaskState::Dead).sw(10 * ms, 2, C, 0, TaskState::Dead);
     DerivedWorkload d2 = two.derive(o);
     EXPECT_NEAR(taskOf(d2, A).script[0].amountNs, 5e6 / 1.6 + 5e6 / sim::smtSlowdownOf(p, 3), 1);
+}
+
+// Sessions guessed from forks, as autogroup builds them: a task the trace does not show forked
+// leads a session of its own and its children join it, however deep; init, kthreadd and kernel
+// threads, and what they fork, stay in the root group.
+TEST(SessionGuess, ForkedTasksJoinTheSessionOfTheTaskTheTraceFirstShows) {
+    Seq s;
+    s.comm(1, "systemd").comm(2, "kthreadd").comm(30, "kworker/1:1").comm(100, "bash").comm(200, "sshd");
+    s.comm(101, "make").comm(102, "cc1").comm(50, "systemd-udevd").comm(60, "kworker/0:2");
+    s.sw(1 * ms, 0, 30, 100).sw(2 * ms, 1, 0, 200);
+    s.fork(3 * ms, 0, 100, 101, 0).fork(4 * ms, 1, 101, 102, 1);
+    s.fork(5 * ms, 0, 1, 50, 0).fork(6 * ms, 1, 2, 60, 1);
+    s.store.finish();
+    const tracing::TaskGroupSnapshot snap = guessSessionsFromForks(s.store);
+    const auto groups = tracing::groupsOfTasks(snap, s.store, {1, 2, 30, 50, 60, 100, 101, 102, 200});
+    EXPECT_EQ(groups.at(100), "session-100");
+    EXPECT_EQ(groups.at(101), "session-100");
+    EXPECT_EQ(groups.at(102), "session-100") << "a grandchild, by its parent's";
+    EXPECT_EQ(groups.at(200), "session-200") << "another task the trace shows running from the start";
+    for (int32_t root : {1, 2, 30, 50, 60}) EXPECT_EQ(groups.at(root), "/") << root;
+    EXPECT_TRUE(snap.autogroupEnabled);
+    EXPECT_EQ(snap.sharesOfGroup("session-100"), 1024) << "an autogroup of nice 0";
+    EXPECT_EQ(snap.groupOf.count(101), 0u) << "forked tasks are found through their parents";
 }

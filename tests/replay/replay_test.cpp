@@ -12,6 +12,7 @@
 
 #include "replay.h"
 #include "replay_json.h"
+#include "session_guess.h"
 #include "migration_causes.h"
 #include "wakeup_preemptions.h"
 #include "support/fixtures.h"
@@ -1178,4 +1179,96 @@ TEST(ReplayTraces, EveryWindowOfEveryRecordingReplaysToItsEnd) {
         }
     }
     std::printf("%d replays finished every task\n", runs);
+}
+
+namespace {
+// lb_periodic moves of a run, of the recording or a simulated one
+long long periodicMoves(const ReplayMetrics& m) {
+    const auto it = m.migrationsByCause.find("lb_periodic");
+    return it == m.migrationsByCause.end() ? 0 : it->second;
+}
+}  // namespace
+
+// messaging.dat: perf bench sched messaging -g 4 -l 60 (160 tasks on 2 CPUs), recorded with its
+// groups sidecar: every task in the recorder's autogroup. The balancer weighs a task by its share
+// of its group's load (task_h_load()): 160 tasks of one session weigh together what one task of
+// the root group weighs, so a periodic balance between two overloaded CPUs moves many at once.
+// The kernel moved 104 tasks in periodic balances. Replayed in the group (4 seeds) the simulator
+// moves about two thirds as many, and its total migrations are within 20% of the recording's;
+// in the root group, where each task weighs a whole task, a few per pass: about a seventh.
+TEST(ReplayTraces, AMessagingSessionsTasksWeighTogetherAsItsGroup) {
+    const std::string name = "replay/messaging.dat";
+    tracing::EventStore store = load(name);
+    Topology topo = sidecar(name);
+    const auto groups = groupsSidecar(name);
+    ASSERT_TRUE(groups);
+    double groupedPeriodic = 0, flatPeriodic = 0, groupedMigrations = 0, flatMigrations = 0, recordedPeriodic = 0,
+           recordedMigrations = 0;
+    const int seeds = 4;
+    for (int seed = 1; seed <= seeds; ++seed) {
+        auto run = [&](const std::optional<tracing::TaskGroupSnapshot>& g) {
+            ReplayOptions o = onItsOwnMachine();
+            o.recordedConfig.profile = o.whatIf.profile = findProfile("linux-6.18.33");
+            o.derive.commRegex = {"sched-messaging"};
+            o.seed = static_cast<uint64_t>(seed);
+            o.taskGroups = g;
+            return replayTrace(store, name, topo, topo, o);
+        };
+        auto grouped = run(groups), flat = run(std::nullopt);
+        ASSERT_TRUE(grouped.ok() && flat.ok()) << (grouped.ok() ? flat.error() : grouped.error());
+        ASSERT_EQ(grouped->taskGroups.size(), 1u);
+        EXPECT_EQ(grouped->taskGroups[0].tasks, 161);
+        recordedPeriodic = static_cast<double>(periodicMoves(grouped->recorded));
+        recordedMigrations = static_cast<double>(grouped->recorded.migrations());
+        groupedPeriodic += static_cast<double>(periodicMoves(grouped->baseline->metrics)) / seeds;
+        flatPeriodic += static_cast<double>(periodicMoves(flat->baseline->metrics)) / seeds;
+        groupedMigrations += static_cast<double>(grouped->baseline->metrics.migrations()) / seeds;
+        flatMigrations += static_cast<double>(flat->baseline->metrics.migrations()) / seeds;
+    }
+    std::printf("periodic balance moves: recorded %.0f, in the session's group %.1f, in the root group %.1f; "
+                "migrations x%.2f and x%.2f of the recorded %.0f\n",
+                recordedPeriodic, groupedPeriodic, flatPeriodic, groupedMigrations / recordedMigrations,
+                flatMigrations / recordedMigrations, recordedMigrations);
+    EXPECT_GT(recordedPeriodic, 80);
+    EXPECT_GT(groupedPeriodic, 0.45 * recordedPeriodic);
+    EXPECT_GT(groupedPeriodic, 3 * flatPeriodic);
+    EXPECT_NEAR(groupedMigrations / recordedMigrations, 1.0, 0.2);
+    EXPECT_LT(flatMigrations, groupedMigrations);
+}
+
+// The same recording without its sidecar: the sessions guessed from its forks put perf's 160
+// children in the session of the recorder that forked perf, the group the sidecar names for
+// them, so the replay of the workload's tasks is the sidecar's to the last migration.
+TEST(ReplayTraces, SessionsGuessedFromForksAreTheRecordersForAForkedWorkload) {
+    const std::string name = "replay/messaging.dat";
+    tracing::EventStore store = load(name);
+    Topology topo = sidecar(name);
+    const auto recorded = groupsSidecar(name);
+    ASSERT_TRUE(recorded);
+    const tracing::TaskGroupSnapshot guessed = guessSessionsFromForks(store);
+    auto run = [&](const tracing::TaskGroupSnapshot& g, bool isGuess) {
+        ReplayOptions o = onItsOwnMachine();
+        o.recordedConfig.profile = o.whatIf.profile = findProfile("linux-6.18.33");
+        o.derive.commRegex = {"sched-messaging"};
+        o.taskGroups = g;
+        o.taskGroupsGuessed = isGuess;
+        return replayTrace(store, name, topo, topo, o);
+    };
+    auto bySidecar = run(*recorded, false), byGuess = run(guessed, true);
+    ASSERT_TRUE(bySidecar.ok() && byGuess.ok()) << (bySidecar.ok() ? byGuess.error() : bySidecar.error());
+    std::vector<int32_t> pids;
+    for (const auto& t : byGuess->derived.tasks) pids.push_back(t.pid);
+    const auto truth = tracing::groupsOfTasks(*recorded, store, pids), guess = tracing::groupsOfTasks(guessed, store, pids);
+    std::set<std::string> guessedGroups;
+    for (int32_t pid : pids) {
+        EXPECT_EQ(truth.at(pid), "autogroup-68") << pid;
+        guessedGroups.insert(guess.at(pid));
+    }
+    ASSERT_EQ(guessedGroups.size(), 1u);
+    EXPECT_TRUE(guessedGroups.begin()->starts_with("session-")) << *guessedGroups.begin();
+    EXPECT_EQ(byGuess->baseline->metrics.migrationsByCause, bySidecar->baseline->metrics.migrationsByCause);
+    EXPECT_EQ(byGuess->baseline->metrics.waitLatency.percentileNs(50), bySidecar->baseline->metrics.waitLatency.percentileNs(50));
+    EXPECT_TRUE(std::any_of(byGuess->assumptions.begin(), byGuess->assumptions.end(), [](const std::string& a) {
+        return a.find("sessions guessed from the trace's forks") != std::string::npos;
+    }));
 }
