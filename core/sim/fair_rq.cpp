@@ -12,6 +12,12 @@ double niceToWeight(int nice) { return schedscope::niceWeight(nice); }
 namespace {
 double calcDeltaFair(double delta, double weight) { return delta * 1024.0 / weight; }
 bool eevdf(const SimState& s) { return s.feat.fairClass == FairClass::Eevdf; }
+// A task of a group is queued here at its flattened weight (group_shares.h), so its vruntime
+// runs faster than on its group's own runqueue by niceWeight / weight. The fair class's
+// constants that are not scaled by the weight (CFS's sleeper credit, check_preempt_tick()'s
+// ideal runtime against a vruntime gap) are in the group runqueue's vtime: this converts them.
+// 1 for a task of the root group.
+double groupVtimeScale(const Task& t) { return t.weight > 0 ? t.niceWeight / t.weight : 1.0; }
 Task& taskAt(SimState& s, int id) { return s.tasks[static_cast<size_t>(id)]; }
 const Task& taskAt(const SimState& s, int id) { return s.tasks[static_cast<size_t>(id)]; }
 
@@ -117,7 +123,7 @@ void placeEntity(SimState& s, Cpu& rq, Task& t, Place how) {
     if (how == Place::Fork) {
         t.vruntime = rq.minVruntime + forkVruntimeOffset(s, rq, t, nullptr);
     } else if (how == Place::Wakeup) {
-        vr -= s.latencyNs / 2;  // GENTLE_FAIR_SLEEPERS
+        vr -= s.latencyNs / 2 * groupVtimeScale(t);  // GENTLE_FAIR_SLEEPERS
         t.vruntime = std::max(t.vruntime, vr);
     }
     // Migrated: the engine already renormalised vruntime to this queue's min_vruntime
@@ -279,7 +285,7 @@ bool checkPreemptTick(SimState& s, Cpu& rq) {
     }
     if (ran < s.minGranNs) return false;
     const double left = taskAt(s, rq.timeline.leastVruntime(s.entityNodes)).vruntime;
-    return c.vruntime - left > ideal;
+    return c.vruntime - left > ideal * groupVtimeScale(c);
 }
 
 bool checkPreemptWakeup(SimState& s, Cpu& rq, const Task& wakee) {
