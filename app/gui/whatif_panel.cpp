@@ -201,6 +201,9 @@ WhatIfPanel::WhatIfPanel(QWidget* parent) : QWidget(parent) {
                                 "as pipes and sockets wake (the kernel never does for futexes: mutexes, condition "
                                 "variables). A trace does not show the flag; by default a wakeup whose waker blocks "
                                 "right after is sync (replay's --sync-wakeups)"));
+    sessions_ = new QCheckBox(tr("sessions from forks"));
+    sessions_->setObjectName(QStringLiteral("whatIfSessionsFromForks"));
+    sessions_->setEnabled(false);
 
     run_ = new QPushButton(tr("Run"));
     run_->setDefault(true);
@@ -231,6 +234,7 @@ WhatIfPanel::WhatIfPanel(QWidget* parent) : QWidget(parent) {
     form->addRow(tr("Duration"), duration_);
     form->addRow(tr("Trace tasks"), spread_);
     form->addRow(tr("Trace wakeups"), syncWakeups_);
+    form->addRow(tr("Trace groups"), sessions_);
     auto* buttons = new QHBoxLayout;
     buttons->addWidget(run_);
     buttons->addWidget(cancel_);
@@ -354,6 +358,18 @@ void WhatIfPanel::setTrace(const TraceSessionPtr& trace) {
     if (old >= 0) workload_->removeItem(old);
     trace_ = usable ? trace : nullptr;
     traceText_ = usable ? tr("trace: %1 (its tasks, derived)").arg(trace->name) : QString();
+    // a groups sidecar says the groups; without one the tasks replay in the root group unless
+    // their sessions are guessed from the trace's forks
+    const bool sidecar = usable && trace->taskGroups;
+    sessions_->setEnabled(usable && !sidecar);
+    sessions_->setToolTip(
+        sidecar ? tr("The trace's groups sidecar says the task groups its tasks ran in: they replay in those")
+                : tr("With the open trace as the workload, when it has no groups sidecar (trace-cmd records none): "
+                     "guess its autogroup sessions from its forks. A task the trace does not show forked leads a "
+                     "session of its own, a forked task joins its parent's, kernel threads stay in the root group "
+                     "(replay's --sessions-from-forks). The balancer weighs a task by its share of its group: a "
+                     "busy session's tasks move many at once. Wrong where the tasks never left init's session, "
+                     "or where another session ran as several processes"));
     showDefaultProfile();
     if (!usable) return;
     workload_->insertItem(0, traceText_);
@@ -407,6 +423,7 @@ void WhatIfPanel::setSeeds(int seeds) { seeds_->setValue(seeds); }
 void WhatIfPanel::setDuration(double seconds) { duration_->setValue(seconds); }
 void WhatIfPanel::setTraceSpread(bool spread) { spread_->setChecked(spread); }
 void WhatIfPanel::setTraceSyncWakeups(bool all) { syncWakeups_->setChecked(all); }
+void WhatIfPanel::setTraceSessionsFromForks(bool guess) { sessions_->setChecked(guess); }
 
 WhatIfRequest WhatIfPanel::request(QString* error) const {
     WhatIfRequest r;
@@ -428,7 +445,8 @@ WhatIfRequest WhatIfPanel::request(QString* error) const {
     r.workload = ss(workload_->currentText().trimmed());
     if (trace_ && !traceText_.isEmpty() && workload_->currentText() == traceText_)
         r.trace = WhatIfRequest::TraceSource{ss(trace_->name), trace_->data->store, trace_->topology->topology,
-                                             spread_->isChecked(), trace_->taskGroups, syncWakeups_->isChecked()};
+                                             spread_->isChecked(), trace_->taskGroups, syncWakeups_->isChecked(),
+                                             sessions_->isEnabled() && sessions_->isChecked()};
     r.compare = ss(compare_->currentData().toString());
     r.profile = ss(profile_->currentData().toString());
     r.delayDequeue = knobSetting(delayDequeue_, r.compare, "delay-dequeue");
@@ -549,6 +567,7 @@ void WhatIfPanel::mirror(const WhatIfPanel& other) {
     duration_->setValue(other.duration_->value());
     spread_->setChecked(other.spread_->isChecked());
     syncWakeups_->setChecked(other.syncWakeups_->isChecked());
+    sessions_->setChecked(other.sessions_->isChecked());
     progress_->setRange(other.progress_->minimum(), other.progress_->maximum());
     progress_->setValue(other.progress_->value());
     progress_->setFormat(other.progress_->format());

@@ -60,6 +60,8 @@ public:
     void setDuration(double seconds);
     void setTraceSpread(bool spread);  // a trace's unpinned tasks may use every CPU
     void setTraceSyncWakeups(bool all);  // every task wakeup of a trace WF_SYNC (pipes, sockets)
+    // a trace without a groups sidecar: its sessions guessed from its forks (replay's --sessions-from-forks)
+    void setTraceSessionsFromForks(bool guess);
     // The request the form describes; `error` is set when it cannot run (nothing open ...).
     WhatIfRequest request(QString* error = nullptr) const;
 
@@ -123,6 +125,7 @@ private:
     QDoubleSpinBox* duration_;
     QCheckBox* spread_;
     QCheckBox* syncWakeups_;
+    QCheckBox* sessions_;
     QPushButton* run_;
     QPushButton* cancel_;
     QPushButton* exportJson_;

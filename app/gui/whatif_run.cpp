@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "derive_workload.h"
+#include "session_guess.h"
 #include "task_group_assign.h"
 #include "idle_wakeups.h"
 #include "replay.h"
@@ -39,10 +40,14 @@ Result<workload::Workload> workloadFromTrace(const WhatIfRequest::TraceSource& t
     setup.idleExitNs = replay::idleExitFrom(replay::measureIdleWakeups(timelines, *derived));
     setup.remoteReschedNs =
         replay::remoteReschedFrom(replay::measureWakeupPreemptions(timelines, *derived, *trace.store).remoteReschedDelay);
-    const int grouped = trace.taskGroups ? replay::assignTaskGroups(*derived, *trace.taskGroups, *trace.store) : 0;
+    const bool guessed = !trace.taskGroups && trace.sessionsFromForks;
+    const int grouped = trace.taskGroups ? replay::assignTaskGroups(*derived, *trace.taskGroups, *trace.store)
+                        : guessed ? replay::assignTaskGroups(*derived, replay::guessSessionsFromForks(*trace.store), *trace.store)
+                                  : 0;
     workload::Workload wl = std::move(derived->workload);
     wl.spec = "trace " + trace.name + " (" + std::to_string(derived->tasks.size()) + " tasks";
-    if (grouped > 0) wl.spec += ", " + std::to_string(wl.groups.size()) + " task groups";
+    if (grouped > 0)
+        wl.spec += ", " + std::to_string(wl.groups.size()) + (guessed ? " sessions guessed from forks" : " task groups");
     if (setup.idleExitNs > 0) {
         char us[48];
         std::snprintf(us, sizeof us, ", idle exit %.1f us", static_cast<double>(setup.idleExitNs) / 1000.0);

@@ -42,6 +42,9 @@ struct WhatIfRequest {
         // every task wakeup WF_SYNC (replay's --sync-wakeups all: pipes and sockets); by default
         // those whose waker blocks right after
         bool allWakeupsSync = false;
+        // without a groups sidecar: the sessions guessed from the trace's forks (replay's
+        // --sessions-from-forks, session_guess.h); ignored when taskGroups holds the sidecar's
+        bool sessionsFromForks = false;
     };
     std::optional<TraceSource> trace;
     std::string compare = "cls";  // a sim::compareModes() key: "cls", "node", "delay-dequeue", "ni-random", "wake-wide", "util-est", ...

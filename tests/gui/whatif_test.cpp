@@ -7,6 +7,8 @@
 #include <cmath>
 #include <fstream>
 #include <limits>
+#include <set>
+#include <QCheckBox>
 #include <QComboBox>
 #include <QElapsedTimer>
 #include <QFile>
@@ -908,6 +910,51 @@ TEST(WhatIfPanel, TheTracesTaskGroupsGoWithItsTasks) {
     auto flat = prepareWhatIf(other.request());
     ASSERT_TRUE(flat.ok()) << flat.error();
     EXPECT_TRUE((*flat)->workload.groups.empty());
+}
+
+// A trace without a groups sidecar (trace-cmd records none) replays in the root group unless its
+// sessions are guessed from its forks: messaging.dat's copy without its sidecar puts perf's 160
+// children in the recorder's session then. With the sidecar the box is off: the sidecar says.
+TEST(WhatIfPanel, ATraceWithoutAGroupsSidecarMayHaveItsSessionsGuessed) {
+    const QString path = qs(schedscope::test::dataPath("traces/replay/messaging.dat"));
+    QTemporaryDir dir;
+    const QString copy = dir.filePath(QStringLiteral("messaging.dat"));
+    ASSERT_TRUE(QFile::copy(path, copy));
+    ASSERT_TRUE(QFile::copy(path + QStringLiteral(".topology.json"), copy + QStringLiteral(".topology.json")));
+    const TraceLoadOutcome bare = loadTraceSession(copy, nullptr, DomainChoices{});
+    ASSERT_TRUE(bare.trace) << bare.error.toStdString();
+    ASSERT_FALSE(bare.trace->taskGroups);
+    WhatIfPanel panel;
+    useTraceOnKunpeng(panel, bare.trace);
+    auto* box = panel.findChild<QCheckBox*>(QStringLiteral("whatIfSessionsFromForks"));
+    ASSERT_TRUE(box);
+    EXPECT_TRUE(box->isEnabled());
+    auto plain = prepareWhatIf(panel.request());
+    ASSERT_TRUE(plain.ok()) << plain.error();
+    EXPECT_TRUE((*plain)->workload.groups.empty());
+    panel.setTraceSessionsFromForks(true);
+    auto guessed = prepareWhatIf(panel.request());
+    ASSERT_TRUE(guessed.ok()) << guessed.error();
+    const workload::Workload& wl = (*guessed)->workload;
+    std::set<int> messagingGroups;
+    int messaging = 0;
+    for (const auto& t : wl.tasks)
+        if (t.name.starts_with("sched-messaging:")) {
+            messagingGroups.insert(t.group);
+            ++messaging;
+        }
+    EXPECT_EQ(messaging, 161);
+    ASSERT_EQ(messagingGroups.size(), 1u) << "perf and its children in one session";
+    ASSERT_GE(*messagingGroups.begin(), 0);
+    EXPECT_TRUE(wl.groups[static_cast<size_t>(*messagingGroups.begin())].name.starts_with("session-"));
+    EXPECT_NE(wl.spec.find("sessions guessed from forks"), std::string::npos) << wl.spec;
+
+    const TraceLoadOutcome withSidecar = loadTraceSession(path, nullptr, DomainChoices{});
+    ASSERT_TRUE(withSidecar.trace && withSidecar.trace->taskGroups);
+    panel.setTrace(withSidecar.trace);
+    panel.setWorkload(panel.traceWorkloadText());
+    EXPECT_FALSE(box->isEnabled());
+    EXPECT_FALSE(panel.request().trace->sessionsFromForks) << "the sidecar's groups, not a guess";
 }
 
 // A trace replays under its own kernel's profile unless one is picked: uname-v6.dat was recorded
