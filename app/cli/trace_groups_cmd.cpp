@@ -130,7 +130,7 @@ int runTraceGroups(const Args& args) {
     if (!*snap)
         return fail("trace groups: " + file + " has no task groups sidecar (" + groupsSidecarPath(file) +
                     "): schedscope-cli record writes one; for a trace another tool recorded, --snapshot takes this "
-                    "machine's groups now");
+                    "machine's groups now, or replay --sessions-from-forks guesses them from the trace");
     auto store = readTraceFile(file, loadOptionsFrom(args));
     if (!store) return fail(store.error());
     return printGroups(file, **snap, *store, args.has("json"));

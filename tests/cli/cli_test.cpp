@@ -1016,6 +1016,7 @@ TEST(Cli, TraceGroupsListsAndSnapshotsTheTaskGroups) {
     CliRun none = cli("trace groups " + scratch + "/t.dat");
     EXPECT_EQ(none.status, 2);
     EXPECT_NE(none.err.find("t.dat has no task groups sidecar"), std::string::npos) << none.err;
+    EXPECT_NE(none.err.find("replay --sessions-from-forks guesses them"), std::string::npos) << none.err;
     CliRun snap = cli("trace groups " + scratch + "/t.dat --snapshot --json");
     ASSERT_EQ(snap.status, 0) << snap.err;
     EXPECT_NE(snap.err.find("not as the recording began"), std::string::npos) << snap.err;
