@@ -42,9 +42,11 @@ void ReplaySeeds::add(const replay::ReplayResult& r) {
 }
 
 ReplaySeeds::Row ReplaySeeds::row(const std::string& name, const replay::ReplayMetrics& recorded, bool withBaseline) const {
-    auto valuesOf = [&name](const std::map<std::string, std::vector<double>>& side) {
+    // a side whose runs all lacked the metric: none migrated at that level (0 each), or none had
+    // a value (completion_s: not finished)
+    auto valuesOf = [&name, this](const std::map<std::string, std::vector<double>>& side) {
         const auto it = side.find(name);
-        return it == side.end() ? std::vector<double>{} : it->second;
+        return it == side.end() ? std::vector<double>(static_cast<size_t>(count_), missing(name)) : it->second;
     };
     Row r;
     r.whatIf = sim::metricStats(valuesOf(whatIf_));

@@ -147,6 +147,26 @@ TEST(CliReplay, SeedsGiveTheRunsSpreadAndTheChangesInterval) {
     expectOneLineError(cli(base + " --seeds 0"), "--seeds");
 }
 
+// A level one side never migrated at, in any seed, is 0 migrations there, not a run that did not
+// finish: the Kunpeng's what-if with CLS on moves hackbench's tasks within clusters only, the
+// recording's 2 CPUs share one LLC (MC).
+TEST(CliReplay, SeedsCountALevelASideNeverMigratedAtAsNone) {
+    CliRun r = cli("replay " + trace("replay/hackbench.dat") +
+                   " --preset kunpeng920-24 --baseline --comm sched-messaging --seeds 2 --json");
+    ASSERT_EQ(r.status, 0) << r.err;
+    const auto j = nlohmann::json::parse(r.out);
+    const auto& metrics = j["seeds"]["metrics"];
+    ASSERT_TRUE(metrics.contains("migrations_MC")) << metrics.dump();
+    EXPECT_EQ(metrics["migrations_MC"]["whatif"]["n"], 2);
+    EXPECT_EQ(metrics["migrations_MC"]["whatif"]["mean"], 0.0);
+    EXPECT_EQ(metrics["migrations_MC"]["relative_pct"], -100.0);
+    EXPECT_EQ(metrics["migrations_CLS"]["baseline"]["mean"], 0.0);
+    CliRun text = cli("replay " + trace("replay/hackbench.dat") +
+                      " --preset kunpeng920-24 --baseline --comm sched-messaging --seeds 2");
+    ASSERT_EQ(text.status, 0) << text.err;
+    EXPECT_EQ(text.out.find("not finished"), std::string::npos) << text.out;
+}
+
 TEST(CliReplay, TraceStatsAndReplayAgreeOnForks) {
     CliRun stats = cli("trace stats " + trace("replay/forkstorm.dat") + " --json");
     ASSERT_EQ(stats.status, 0) << stats.err;
