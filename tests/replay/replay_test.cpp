@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <functional>
 #include <map>
 #include <set>
 #include <string>
@@ -46,6 +47,15 @@ std::optional<tracing::TaskGroupSnapshot> groupsSidecar(const std::string& name)
     EXPECT_TRUE(g.ok()) << name << ": " << (g.ok() ? "" : g.error());
     return g.ok() ? *g : std::nullopt;
 }
+
+// A recording as the group tests replay it: its events, its machine (the topology sidecar) and
+// the task groups its recorder saved
+struct GroupedRecording {
+    tracing::EventStore store;
+    Topology topo;
+    std::optional<tracing::TaskGroupSnapshot> groups;
+};
+GroupedRecording groupedRecording(const std::string& name) { return {load(name), sidecar(name), groupsSidecar(name)}; }
 
 DerivedWorkload deriveComm(const std::string& name, const std::string& comm) {
     tracing::EventStore store = load(name);
@@ -107,6 +117,18 @@ std::optional<GroupedAndFlat> replayBothWays(const tracing::EventStore& store, c
 // The 4-CPU QEMU guest the real 6.1 kernel's wakeup traces were recorded in (qemu/README.md).
 Result<Topology> qemu4cGuest() {
     return loadTopology({TopologySpec::Kind::SysfsRoot, test::extractFixture("traces/qemu/x86-4c-linux-6.1.sysfs.tar.xz")});
+}
+
+// Calls `check` with each of the 6.1 guest's perf sched messaging recordings (one group and four)
+// and the guest's topology.
+void forEachGuestHackbench(
+    const std::function<void(const std::string& name, const tracing::EventStore& store, const Topology& topo)>& check) {
+    auto topo = qemu4cGuest();
+    ASSERT_TRUE(topo.ok()) << topo.error();
+    for (const char* t : {"hackbench", "hackbench4"}) {
+        const std::string name = std::string("x86-4c-linux-6.1-") + t;
+        check(name, load("qemu/" + name + ".dat"), *topo);
+    }
 }
 
 // The ping-pong tasks replayed that way.
@@ -750,24 +772,22 @@ TEST(ReplayTraces, NestedCgroupsBecomeNestedGroups) {
 // ran in each of /slice/a and /slice/b, on 2 CPUs. /user and /slice weigh alike at the top, so
 // the kernel gave the job a CPU (0.58 s of CPU in 0.6 s) and the slice's four hogs the other.
 // Replayed in the nested groups the baseline ends within 10% under every profile (1.1% under
-// 6.12 and 7.1, 7.9% under 6.1); with the two services as top groups of their own (the nesting
+// 6.12 and 7.1, 8.0% under 6.1); with the two services as top groups of their own (the nesting
 // lost) 18-21% late, as equal tasks 29-33%.
 TEST(ReplayTraces, NestedCgroupsWeighAtEachLevel) {
     const std::string name = "replay/job-beside-slice.dat";
-    tracing::EventStore store = load(name);
-    Topology topo = sidecar(name);
-    const auto nested = groupsSidecar(name);
-    ASSERT_TRUE(nested);
-    tracing::TaskGroupSnapshot leaves = *nested;  // the services renamed out of the slice
+    const GroupedRecording rec = groupedRecording(name);
+    ASSERT_TRUE(rec.groups);
+    tracing::TaskGroupSnapshot leaves = *rec.groups;  // the services renamed out of the slice
     for (auto& [pid, group] : leaves.groupOf)
         if (group.starts_with("/slice/")) group = "/slice-" + group.substr(7);
     for (const char* profile : {"linux-6.1", "linux-6.6", "linux-6.12", "linux-7.1"}) {
         auto errorOf = [&](const std::optional<tracing::TaskGroupSnapshot>& groups) {
-            auto r = replayInGroups(store, name, topo, profile, groups);
+            auto r = replayInGroups(rec.store, name, rec.topo, profile, groups);
             EXPECT_TRUE(r.ok() && r->fidelity) << (r.ok() ? "no fidelity" : r.error());
             return r.ok() && r->fidelity ? r->fidelity->completionError : 1.0;
         };
-        const double inNested = errorOf(nested), asLeaves = errorOf(leaves), flat = errorOf(std::nullopt);
+        const double inNested = errorOf(rec.groups), asLeaves = errorOf(leaves), flat = errorOf(std::nullopt);
         std::printf("%s: nested %.1f%%, services as top groups %.1f%%, equal tasks %.1f%%\n", profile, 100 * inNested,
                     100 * asLeaves, 100 * flat);
         EXPECT_LT(inNested, 0.10) << profile;
@@ -785,14 +805,12 @@ TEST(ReplayTraces, NestedCgroupsWeighAtEachLevel) {
 // 0.7 s.
 TEST(ReplayTraces, ThreadsUnderAQuotaWaitForTheNextPeriod) {
     const std::string name = "replay/threads-under-quota.dat";
-    tracing::EventStore store = load(name);
-    Topology topo = sidecar(name);
-    const auto groups = groupsSidecar(name);
-    ASSERT_TRUE(groups);
-    ASSERT_EQ(groups->limitOf.count("/lim"), 1u);
-    EXPECT_EQ(groups->limitOf.at("/lim"), (tracing::BandwidthLimit{100000, 100000, 0}));
+    const GroupedRecording rec = groupedRecording(name);
+    ASSERT_TRUE(rec.groups);
+    ASSERT_EQ(rec.groups->limitOf.count("/lim"), 1u);
+    EXPECT_EQ(rec.groups->limitOf.at("/lim"), (tracing::BandwidthLimit{100000, 100000, 0}));
     for (const char* profile : {"linux-6.1", "linux-6.6", "linux-6.12", "linux-7.1"}) {
-        auto both = replayBothWays(store, name, topo, profile, groups);
+        auto both = replayBothWays(rec.store, name, rec.topo, profile, rec.groups);
         ASSERT_TRUE(both);
         const double recordedP95 = both->grouped.recorded.waitLatency.percentileNs(95);
         ASSERT_GT(recordedP95, 40e6) << "the recording's throttles";
@@ -825,12 +843,10 @@ TEST(ReplayTraces, ThreadsUnderAQuotaWaitForTheNextPeriod) {
 // seventh of the CPUs each, it ends over 30% late.
 TEST(ReplayTraces, AJobBesideAnotherSessionGetsItsGroupsShare) {
     const std::string name = "replay/job-beside-session.dat";
-    tracing::EventStore store = load(name);
-    Topology topo = sidecar(name);
-    const auto groups = groupsSidecar(name);
-    ASSERT_TRUE(groups);
+    const GroupedRecording rec = groupedRecording(name);
+    ASSERT_TRUE(rec.groups);
     for (const char* profile : {"linux-6.1", "linux-6.6", "linux-6.12", "linux-6.18.33"}) {
-        auto both = replayBothWays(store, name, topo, profile, groups);
+        auto both = replayBothWays(rec.store, name, rec.topo, profile, rec.groups);
         ASSERT_TRUE(both);
         const ReplayResult *grouped = &both->grouped, *flat = &both->flat;
         EXPECT_LT(grouped->fidelity->completionError, 0.05) << profile;
@@ -853,14 +869,12 @@ TEST(ReplayTraces, AJobBesideAnotherSessionGetsItsGroupsShare) {
 // start and the job's exec were replayed); as equal tasks 25-26% late.
 TEST(ReplayTraces, CgroupV1SharesWeighTheGroups) {
     const std::string name = "replay/job-in-cgroups.dat";
-    tracing::EventStore store = load(name);
-    Topology topo = sidecar(name);
-    const auto groups = groupsSidecar(name);
-    ASSERT_TRUE(groups);
-    EXPECT_EQ(groups->sharesOfGroup("/ssA"), 2048);
-    EXPECT_EQ(groups->sharesOfGroup("/ssB"), 512);
+    const GroupedRecording rec = groupedRecording(name);
+    ASSERT_TRUE(rec.groups);
+    EXPECT_EQ(rec.groups->sharesOfGroup("/ssA"), 2048);
+    EXPECT_EQ(rec.groups->sharesOfGroup("/ssB"), 512);
     for (const char* profile : {"linux-6.1", "linux-6.6", "linux-6.12", "linux-7.1"}) {
-        auto both = replayBothWays(store, name, topo, profile, groups);
+        auto both = replayBothWays(rec.store, name, rec.topo, profile, rec.groups);
         ASSERT_TRUE(both);
         const ReplayResult* grouped = &both->grouped;
         EXPECT_LT(grouped->fidelity->completionError, 0.05) << profile;
@@ -981,17 +995,13 @@ INSTANTIATE_TEST_SUITE_P(Traces, RealCfsWakeups, ::testing::Values("hackbench", 
 // preempted 3% of the busy CPUs it woke onto (57% in the root group), waiting x66 the recorded
 // median.
 TEST(ReplayTraces, UnderCfsAGroupsTasksWakeAndPreemptAsTheRootGroupsDo) {
-    auto topo = qemu4cGuest();
-    ASSERT_TRUE(topo.ok()) << topo.error();
-    for (const char* t : {"hackbench", "hackbench4"}) {
-        const std::string name = std::string("x86-4c-linux-6.1-") + t;
-        tracing::EventStore store = load("qemu/" + name + ".dat");
+    forEachGuestHackbench([](const std::string& name, const tracing::EventStore& store, const Topology& topo) {
         auto run = [&](std::optional<tracing::TaskGroupSnapshot> groups) {
             ReplayOptions o = onItsOwnMachine();
             o.recordedConfig.profile = o.whatIf.profile = findProfile("linux-6.1");
             o.derive.commRegex = {"sched-messaging"};
             o.taskGroups = std::move(groups);
-            return replayTrace(store, name, *topo, *topo, o);
+            return replayTrace(store, name, topo, topo, o);
         };
         auto grouped = run(guessSessionsFromForks(store)), root = run(std::nullopt);
         ASSERT_TRUE(grouped.ok() && root.ok()) << (grouped.ok() ? root.error() : grouped.error());
@@ -1004,7 +1014,7 @@ TEST(ReplayTraces, UnderCfsAGroupsTasksWakeAndPreemptAsTheRootGroupsDo) {
         EXPECT_NEAR(g.baselinePreemptShare, r.baselinePreemptShare, 0.15) << name;
         EXPECT_GT(g.waitP50Ratio, 0.7 * r.waitP50Ratio) << name;
         EXPECT_LT(g.waitP50Ratio, 1.4 * r.waitP50Ratio) << name;
-    }
+    });
 }
 
 // WF_SYNC follows the wakeup's mechanism, which a sched trace does not show: pipes and sockets
@@ -1033,18 +1043,15 @@ double wakeupMigrationRatio(const tracing::EventStore& store, const std::string&
 }
 
 TEST(ReplayTraces, SyncWakeupsFollowTheMechanismThatSocketsAndFutexesUse) {
-    auto topo4 = qemu4cGuest();
-    ASSERT_TRUE(topo4.ok()) << topo4.error();
-    for (const char* t : {"hackbench", "hackbench4"}) {
-        const std::string name = std::string("x86-4c-linux-6.1-") + t;
-        tracing::EventStore store = load("qemu/" + name + ".dat");
-        const double guess = wakeupMigrationRatio(store, name, *topo4, "linux-6.1", false, {});
-        const double sync = wakeupMigrationRatio(store, name, *topo4, "linux-6.1", true, {});
-        std::printf("%s (sockets): wakeup migrations x%.2f with the waker-blocks guess, x%.2f all sync\n", t, guess, sync);
+    forEachGuestHackbench([](const std::string& name, const tracing::EventStore& store, const Topology& topo) {
+        const double guess = wakeupMigrationRatio(store, name, topo, "linux-6.1", false, {});
+        const double sync = wakeupMigrationRatio(store, name, topo, "linux-6.1", true, {});
+        std::printf("%s (sockets): wakeup migrations x%.2f with the waker-blocks guess, x%.2f all sync\n", name.c_str(),
+                    guess, sync);
         EXPECT_LT(guess, 0.8);
         EXPECT_GT(sync, 0.85);
         EXPECT_LT(sync, 1.2);
-    }
+    });
     const std::string pool = "replay/threadpool.dat";
     tracing::EventStore store = load(pool);
     const double guess = wakeupMigrationRatio(store, pool, sidecar(pool), "linux-6.18", false, {"threadpool"});
@@ -1237,10 +1244,8 @@ long long periodicMoves(const ReplayMetrics& m) {
 // recording's; in the root group, where each task weighs a whole task, a few per pass: a fifth.
 TEST(ReplayTraces, AMessagingSessionsTasksWeighTogetherAsItsGroup) {
     const std::string name = "replay/messaging.dat";
-    tracing::EventStore store = load(name);
-    Topology topo = sidecar(name);
-    const auto groups = groupsSidecar(name);
-    ASSERT_TRUE(groups);
+    const GroupedRecording rec = groupedRecording(name);
+    ASSERT_TRUE(rec.groups);
     double groupedPeriodic = 0, flatPeriodic = 0, groupedMigrations = 0, flatMigrations = 0, recordedPeriodic = 0,
            recordedMigrations = 0;
     const int seeds = 4;
@@ -1251,9 +1256,9 @@ TEST(ReplayTraces, AMessagingSessionsTasksWeighTogetherAsItsGroup) {
             o.derive.commRegex = {"sched-messaging"};
             o.seed = static_cast<uint64_t>(seed);
             o.taskGroups = g;
-            return replayTrace(store, name, topo, topo, o);
+            return replayTrace(rec.store, name, rec.topo, rec.topo, o);
         };
-        auto grouped = run(groups), flat = run(std::nullopt);
+        auto grouped = run(rec.groups), flat = run(std::nullopt);
         ASSERT_TRUE(grouped.ok() && flat.ok()) << (grouped.ok() ? flat.error() : grouped.error());
         ASSERT_EQ(grouped->taskGroups.size(), 1u);
         EXPECT_EQ(grouped->taskGroups[0].tasks, 161);
@@ -1280,24 +1285,23 @@ TEST(ReplayTraces, AMessagingSessionsTasksWeighTogetherAsItsGroup) {
 // them, so the replay of the workload's tasks is the sidecar's to the last migration.
 TEST(ReplayTraces, SessionsGuessedFromForksAreTheRecordersForAForkedWorkload) {
     const std::string name = "replay/messaging.dat";
-    tracing::EventStore store = load(name);
-    Topology topo = sidecar(name);
-    const auto recorded = groupsSidecar(name);
-    ASSERT_TRUE(recorded);
-    const tracing::TaskGroupSnapshot guessed = guessSessionsFromForks(store);
+    const GroupedRecording rec = groupedRecording(name);
+    ASSERT_TRUE(rec.groups);
+    const tracing::TaskGroupSnapshot guessed = guessSessionsFromForks(rec.store);
     auto run = [&](const tracing::TaskGroupSnapshot& g, bool isGuess) {
         ReplayOptions o = onItsOwnMachine();
         o.recordedConfig.profile = o.whatIf.profile = findProfile("linux-6.18.33");
         o.derive.commRegex = {"sched-messaging"};
         o.taskGroups = g;
         o.taskGroupsGuessed = isGuess;
-        return replayTrace(store, name, topo, topo, o);
+        return replayTrace(rec.store, name, rec.topo, rec.topo, o);
     };
-    auto bySidecar = run(*recorded, false), byGuess = run(guessed, true);
+    auto bySidecar = run(*rec.groups, false), byGuess = run(guessed, true);
     ASSERT_TRUE(bySidecar.ok() && byGuess.ok()) << (bySidecar.ok() ? byGuess.error() : bySidecar.error());
     std::vector<int32_t> pids;
     for (const auto& t : byGuess->derived.tasks) pids.push_back(t.pid);
-    const auto truth = tracing::groupsOfTasks(*recorded, store, pids), guess = tracing::groupsOfTasks(guessed, store, pids);
+    const auto truth = tracing::groupsOfTasks(*rec.groups, rec.store, pids);
+    const auto guess = tracing::groupsOfTasks(guessed, rec.store, pids);
     std::set<std::string> guessedGroups;
     for (int32_t pid : pids) {
         EXPECT_EQ(truth.at(pid), "autogroup-68") << pid;
