@@ -1,6 +1,8 @@
 #include "session_guess.h"
 
+#include <map>
 #include <set>
+#include <string>
 
 #include "derive_workload.h"
 
