@@ -23,5 +23,12 @@ rec() {
 rec hackbench perf bench sched messaging -g 1 -l 20
 rec pingpong /pingpong 2000
 rec hackbench4 perf bench sched messaging -g 4 -l 20
+# a ping-pong pinned to one CPU, where each wakeup finds its waker running, and one pinned beside
+# a busy loop; taskset pins them just before it execs the program (no syscall events recorded)
+rec pingpong-shared taskset -c 0 /pingpong 2000
+(taskset -c 1 sh -c "while :; do :; done") & hog=$!
+sleep 0.2
+rec pingpong-hog taskset -c 1 /pingpong 1000
+kill $hog
 echo "=== DONE"
 poweroff -f
