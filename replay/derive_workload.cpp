@@ -381,13 +381,22 @@ Result<DerivedWorkload> deriveWorkload(const tracing::EventStore& store, const T
                 break;
             }
         if (!userRule) {
-            std::vector<uint64_t> bounds = {ws};
-            auto& moves = affinityMoves[pid];
-            bounds.insert(bounds.end(), moves.begin(), moves.end());
-            bounds.push_back(we);
+            // Stretches start at the window, at each affinity migration and at each exec
+            // migration: without syscall events, `taskset -c N CMD` moving itself just before it
+            // execs CMD reads as sched_exec()'s move, so what the task kept to after one is
+            // evidence-gated as at the window's start (an affinity move's stretch is not).
+            struct Bound {
+                uint64_t ts;
+                bool affinityMove;
+            };
+            std::vector<Bound> bounds = {{ws, false}};
+            for (uint64_t m : affinityMoves[pid]) bounds.push_back({m, true});
+            for (uint64_t m : execMoves[pid]) bounds.push_back({m, false});
+            std::stable_sort(bounds.begin() + 1, bounds.end(), [](const Bound& x, const Bound& y) { return x.ts < y.ts; });
+            bounds.push_back({we, false});
             CpuSet previous;
             for (size_t s = 0; s + 1 < bounds.size(); ++s) {
-                const uint64_t a = bounds[s], z = bounds[s + 1];
+                const uint64_t a = bounds[s].ts, z = bounds[s + 1].ts;
                 CpuSet ran;
                 for (const auto& iv : b.iv)
                     if (iv.phase == TaskPhase::Running && iv.end > a && iv.start < z && iv.cpu >= 0) ran.set(iv.cpu);
@@ -402,7 +411,9 @@ Result<DerivedWorkload> deriveWorkload(const tracing::EventStore& store, const T
                     }
                     // After an affinity migration (sched_setaffinity moved it) the CPUs it kept
                     // to are its new mask; a widened mask it did not use yet is not seen.
-                    if (evidence >= kPinEvidenceNs || s > 0) pinned = ran;
+                    if (evidence >= kPinEvidenceNs || bounds[s].affinityMove) pinned = ran;
+                    // an exec keeps the mask: a pinned task's exec move stays pinned
+                    else if (s > 0 && !previous.empty()) pinned = previous | ran;
                     // where it may have run unseen: the mask cannot leave those out
                     if (!pinned.empty()) pinned |= untraced;
                     if (pinned.count() >= ncpu) pinned = CpuSet{};
