@@ -131,6 +131,27 @@ void forEachGuestHackbench(
     }
 }
 
+// qemu/NAME.dat, recorded on that guest under kernel `release`, replayed on the guest's topology
+// under `profile`
+Result<ReplayResult> replayGuestRecording(const std::string& name, const char* release, const char* profile) {
+    tracing::EventStore store = load("qemu/" + name + ".dat");
+    EXPECT_EQ(store.kernelRelease(), release);
+    auto topo = qemu4cGuest();
+    if (!topo.ok()) return Error{topo.error()};
+    EXPECT_EQ(topo->cpus.size(), 4u);
+    ReplayOptions o = onItsOwnMachine();
+    o.recordedConfig.profile = o.whatIf.profile = findProfile(profile);
+    return replayTrace(store, name, *topo, *topo, o);
+}
+
+void printGuestFidelity(const std::string& name, const Fidelity& f) {
+    std::printf("%s: completion error %.1f%%, median wait x%.2f, migrations x%.2f, preempting %.0f%% recorded / %.0f%% replayed "
+                "(from the wakee's CPU %.0f%% / %.0f%%, from another %.0f%% / %.0f%%)\n",
+                name.c_str(), 100 * f.completionError, f.waitP50Ratio, f.migrationRatio, 100 * f.recordedPreemptShare,
+                100 * f.baselinePreemptShare, 100 * f.recordedLocalPreemptShare, 100 * f.baselineLocalPreemptShare,
+                100 * f.recordedRemotePreemptShare, 100 * f.baselineRemotePreemptShare);
+}
+
 // The ping-pong tasks replayed that way.
 ReplayOptions pingPongOnItsOwnMachine() {
     ReplayOptions o = onItsOwnMachine();
@@ -974,22 +995,11 @@ class RealCfsWakeups : public ::testing::TestWithParam<const char*> {};
 
 TEST_P(RealCfsWakeups, ReplayedUnderLinux61EachTaskRunsItsTimeAndTheRunEndsOnTime) {
     const std::string name = std::string("x86-4c-linux-6.1-") + GetParam();
-    tracing::EventStore store = load("qemu/" + name + ".dat");
-    ASSERT_EQ(store.kernelRelease(), "6.1.0-57-amd64");
-    auto topo = qemu4cGuest();
-    ASSERT_TRUE(topo.ok()) << topo.error();
-    ASSERT_EQ(topo->cpus.size(), 4u);
-    ReplayOptions o = onItsOwnMachine();
-    o.recordedConfig.profile = o.whatIf.profile = findProfile("linux-6.1");
-    auto r = replayTrace(store, name, *topo, *topo, o);
+    auto r = replayGuestRecording(name, "6.1.0-57-amd64", "linux-6.1");
     ASSERT_TRUE(r.ok()) << r.error();
     ASSERT_TRUE(r->fidelity.has_value());
     const auto& f = *r->fidelity;
-    std::printf("%s: completion error %.1f%%, median wait x%.2f, migrations x%.2f, preempting %.0f%% recorded / %.0f%% replayed "
-                "(from the wakee's CPU %.0f%% / %.0f%%, from another %.0f%% / %.0f%%)\n",
-                name.c_str(), 100 * f.completionError, f.waitP50Ratio, f.migrationRatio, 100 * f.recordedPreemptShare,
-                100 * f.baselinePreemptShare, 100 * f.recordedLocalPreemptShare, 100 * f.baselineLocalPreemptShare,
-                100 * f.recordedRemotePreemptShare, 100 * f.baselineRemotePreemptShare);
+    printGuestFidelity(name, f);
     EXPECT_LT(f.cpuTimeError, 0.01);
     EXPECT_GT(f.waitP50Ratio, 0.8);
     EXPECT_LT(f.waitP50Ratio, 1.25);
@@ -1018,25 +1028,17 @@ INSTANTIATE_TEST_SUITE_P(Traces, RealCfsWakeups, ::testing::Values("hackbench", 
 // tasks on CPU 0, one beside a busy loop on CPU 1. Replayed under linux-6.12 each task runs its
 // recorded CPU time and each run ends within 3% of the recording. The simulator, which leaves
 // RUN_TO_PARITY off (sim_features.cpp), preempts more of the wakeups onto a busy CPU than this
-// kernel did, most where many tasks share the CPUs: hackbench 49% against 35%, four groups 30%
+// kernel did, most where many tasks share the CPUs: hackbench 49% against 35%, four groups 31%
 // against 15%, the ping-pong beside a loop 84% against 52%; with it on, 29%, 9% and 44%.
 class RealEevdfWakeups : public ::testing::TestWithParam<const char*> {};
 
 TEST_P(RealEevdfWakeups, ReplayedUnderLinux612EachTaskRunsItsTimeAndTheRunEndsOnTime) {
     const std::string name = std::string("x86-4c-linux-6.12-") + GetParam();
-    tracing::EventStore store = load("qemu/" + name + ".dat");
-    ASSERT_EQ(store.kernelRelease(), "6.12.107+deb12-amd64");
-    auto topo = qemu4cGuest();
-    ASSERT_TRUE(topo.ok()) << topo.error();
-    ReplayOptions o = onItsOwnMachine();  // linux-6.12
-    auto r = replayTrace(store, name, *topo, *topo, o);
+    auto r = replayGuestRecording(name, "6.12.107+deb12-amd64", "linux-6.12");
     ASSERT_TRUE(r.ok()) << r.error();
     ASSERT_TRUE(r->fidelity.has_value());
     const auto& f = *r->fidelity;
-    std::printf("%s: completion error %.1f%%, median wait x%.2f, migrations x%.2f, preempting %.0f%% recorded / %.0f%% replayed "
-                "(from the wakee's CPU %.0f%% / %.0f%%)\n",
-                name.c_str(), 100 * f.completionError, f.waitP50Ratio, f.migrationRatio, 100 * f.recordedPreemptShare,
-                100 * f.baselinePreemptShare, 100 * f.recordedLocalPreemptShare, 100 * f.baselineLocalPreemptShare);
+    printGuestFidelity(name, f);
     EXPECT_LT(f.cpuTimeError, 0.01);
     EXPECT_LT(f.completionError, 0.03);
     EXPECT_GT(f.waitP50Ratio, 0.5);
