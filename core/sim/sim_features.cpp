@@ -34,7 +34,12 @@ SimFeatures featuresFor(const KernelProfile& p) {
     // pingpong 79%: 77% / 45%), but the replays end 1.5 points further from the recorded on
     // average with it (4.3% -> 5.8%: forkstorm 14.7% -> 26.0%, pingpong-beside-hogs 0.0% ->
     // 9.9%, job-beside-slice 2.6% -> 9.6% with its median wait x0.43 -> x121): curr keeps its
-    // slice through wakeups the recorded kernels let in.
+    // slice through wakeups the recorded kernels let in. Debian's stock 6.12 (qemu/ recordings,
+    // 2026-12-07; this VM's 6.18 is its host's own build) lies between, nearer to it on: busy-CPU
+    // wakeups preempting, recorded / off / on, hackbench 35/49/29%, four groups 15/31/9%, a
+    // ping-pong beside a busy loop 52/84/44%. Still off: in the flattened task groups curr's
+    // protection holds off wakees the kernel lets in at the top level, where a lone group entity
+    // is the average (job-beside-session.dat median wait x0.24 off, x202 on).
     f.runToParity = false;
     return f;
 }
