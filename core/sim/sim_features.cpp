@@ -39,7 +39,10 @@ SimFeatures featuresFor(const KernelProfile& p) {
     // wakeups preempting, recorded / off / on, hackbench 35/49/29%, four groups 15/31/9%, a
     // ping-pong beside a busy loop 52/84/44%. Still off: in the flattened task groups curr's
     // protection holds off wakees the kernel lets in at the top level, where a lone group entity
-    // is the average (job-beside-session.dat median wait x0.24 off, x202 on).
+    // is the average (job-beside-session.dat median wait x0.24 off, x202 on). Up to 6.16 the
+    // protection is the `vlag == deadline` stash, which reweight_entity() overwrites: a group
+    // entity's weight is recomputed at nearly every tick and enqueue below it, so there only a
+    // task entity's protection lasts (from 6.17 it has a field of its own, vprot).
     f.runToParity = false;
     return f;
 }
