@@ -294,8 +294,8 @@ Result<DerivedWorkload> deriveWorkload(const tracing::EventStore& store, const T
     }
     for (const auto& [e, n] : edgeCount) out.edges.push_back({e.first, e.second, n});
 
-    // ---- affinity: stretches between affinity migrations; pinned to the CPUs it ran on after an
-    // affinity migration, or where it waited while a CPU it never ran on was idle
+    // ---- affinity: stretches between affinity and exec migrations; pinned to the CPUs it ran on
+    // after an affinity migration, or where it waited while a CPU it never ran on was idle
     const RunqueueDepth depth(store);
     std::unordered_map<int32_t, std::vector<uint64_t>> affinityMoves;
     int seenWhereLost = 0;  // moves a lossy trace's switches show, its sched_migrate_task lost

@@ -15,7 +15,7 @@
 //   Sleep     for a sleep ended by anything else (timer or interrupt from idle, a dropped
 //             kernel thread, a task outside the filters): the recorded sleep time;
 //   Fork      where the parent executed sched_process_fork for a kept child;
-//   SetAffinity where an affinity migration starts a stretch with different pinning;
+//   SetAffinity where an affinity (or exec) migration starts a stretch with different pinning;
 //   exit      the script ends where the task's timeline ends.
 // Lives outside core/ because it reads tracing's EventStore; core/workload stays trace-free.
 #include <cstdint>
