@@ -191,6 +191,12 @@ const std::vector<KernelChange>& kernelChanges() {
              p.pkgByNodesPerPackage = true;
          },
          {{6, 19, 7}}},
+        // "sched/fair: Separate se->vlag from se->vprot" (tip sched/core in December 2025, after
+        // the 6.19 merge window) and "sched/eevdf: Update se->vprot in reweight_entity()": a
+        // reweight keeps the protection, rescaled. The latter's 6.18 stable backport reads
+        // vprot after update_entity_lag() has written the lag over it (6.18 keeps the union),
+        // so there nothing changes.
+        {{7, 0}, [](KernelProfile& p) { p.groupEntityKeepsProtection = true; }},
         // "sched/fair: More complex proportional newidle balance" (NI_RATE; tip sched/core in
         // February 2026, the 7.1 merge window's sched-core-2026-04-13)
         {{7, 1}, [](KernelProfile& p) { p.newidleRate = true; }},

@@ -91,6 +91,10 @@ struct KernelProfile {
     bool hasUtilEst = false;           // UTIL_EST exists (the simulator models it off by default), since 4.17
     bool placeRelDeadline = false;     // PLACE_REL_DEADLINE: a migration keeps the virtual deadline, since 6.12
     bool migrateEligibleFirst = false; // can_migrate_task() keeps ineligible tasks until a failure, since 6.14
+    // RUN_TO_PARITY: a group entity's slice protection outlives its reweights, since 7.0 (until
+    // 6.16 it is a copy of the deadline in se->vlag, 6.17-6.19 keep se->vprot in a union with
+    // se->vlag: reweight_entity() writes the entity's lag over it)
+    bool groupEntityKeepsProtection = false;
     bool smtNeverCacheHot = false;     // task_hot(): no task is cache hot to an SMT sibling, since 5.10
     // sd_init(): a domain's imbalance_pct where no SMT or LLC rule sets it, 125 (117 since 5.10,
     // "sched/fair: Reduce minimal imbalance threshold"), and its busy_factor, 32 (16 since 5.10,

@@ -270,6 +270,7 @@ bool updateDeadline(SimState& s, Cpu& rq) {
     Task& c = taskAt(s, rq.curr);
     if (c.vruntime < c.deadline) return false;
     c.deadline = c.vruntime + calcDeltaFair(s.baseSliceNs, c.weight);
+    c.sliceProtected = false;  // RUN_TO_PARITY's stash no longer matches
     return !rq.queued.empty();  // "if (cfs_rq->nr_running > 1) resched_curr()"
 }
 
@@ -288,6 +289,37 @@ bool checkPreemptTick(SimState& s, Cpu& rq) {
     return c.vruntime - left > ideal * groupVtimeScale(c);
 }
 
+namespace {
+
+// `g` is `h` or one of its ancestors (-1: the root group, everyone's)
+bool isAncestorOrSelf(const std::vector<TaskGroupState>& groups, int g, int h) {
+    for (int k = h; k >= 0; k = groups[static_cast<size_t>(k)].parent)
+        if (k == g) return true;
+    return g < 0;
+}
+
+// RUN_TO_PARITY where check_preempt_wakeup_fair() judges the wakeup: find_matching_se() walks
+// curr and the wakee up to the runqueue they share, and there curr is either itself (a task
+// entity, protected while its slice as picked lasts) or the entity of its group below that
+// runqueue. A group entity's protection lasts while its own slice does (counted from its pick:
+// virtual time and deadline scale alike) and, before 7.0, only until its first reweight:
+// reweight_entity() writes the entity's lag over it, and update_cfs_group() reweights it at
+// each tick and each enqueue or dequeue below it that moves its shares (nearly every one when
+// the group has load on other CPUs too). So a wakee of another group mostly finds curr's
+// entity unprotected there. The flattened queue has no group entity to compare; the wakeup is
+// judged between the tasks, with or without this protection.
+bool currProtectedAgainst(const SimState& s, const Cpu& rq, const Task& c, const Task& wakee) {
+    int entity = -1;  // curr's group entity on the shared runqueue, -1: curr's own
+    for (int g = c.group; g >= 0 && !isAncestorOrSelf(s.groups, g, wakee.group); g = s.groups[static_cast<size_t>(g)].parent)
+        entity = g;
+    if (entity < 0) return true;
+    const GroupOnCpu& here = s.groups[static_cast<size_t>(entity)].onCpu[static_cast<size_t>(rq.id)];
+    if (here.pickedAt < 0 || static_cast<double>(s.now - here.pickedAt) >= s.baseSliceNs) return false;
+    return s.feat.groupEntityKeepsProtection || here.reweightedAt < here.pickedAt;
+}
+
+}  // namespace
+
 bool checkPreemptWakeup(SimState& s, Cpu& rq, const Task& wakee) {
     if (rq.curr < 0) return true;
     const Task& c = taskAt(s, rq.curr);
@@ -298,8 +330,9 @@ bool checkPreemptWakeup(SimState& s, Cpu& rq, const Task& wakee) {
         const AvgVruntime::EligibleTest eligible = eligibleTest(s, rq);
         if (!eligible(wakee.vruntime)) return false;
         const bool currEligible = eligible(c.vruntime);
-        // RUN_TO_PARITY: an eligible curr that has not used the slice it was picked with runs on
-        if (s.feat.runToParity && currEligible && c.deadline == c.pickedDeadline) return false;
+        // RUN_TO_PARITY: an eligible curr that has not used the slice it was picked with runs on,
+        // when its entity where the wakeup is judged keeps that protection
+        if (s.feat.runToParity && currEligible && c.sliceProtected && currProtectedAgainst(s, rq, c, wakee)) return false;
         // another eligible entity with an earlier deadline is picked first: the first eligible
         // one in deadline order is then not the wakee (which is queued) and is earlier
         const int best = rq.timeline.firstEligible(s.entityNodes, eligible);

@@ -36,6 +36,10 @@ struct GroupOnCpu {
     int64_t runtimeRemaining = 0;
     bool throttled = false;
     int64_t throttledAt = 0;
+    // RUN_TO_PARITY for the group's entity here (fair_rq.h's checkPreemptWakeup()): when
+    // set_next_entity() last picked it and when reweight_entity() last changed its weight
+    int64_t pickedAt = -1;
+    int64_t reweightedAt = -1;
 };
 
 struct TaskGroupState {

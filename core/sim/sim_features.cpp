@@ -26,6 +26,7 @@ SimFeatures featuresFor(const KernelProfile& p) {
     f.newidleFailBump = p.newidleFailBump;
     f.cfsSliceFloor = p.cfsSliceFloor;
     f.asymWakeup = p.asymWakeup;
+    f.groupEntityKeepsProtection = p.groupEntityKeepsProtection;
     // RUN_TO_PARITY ("sched/eevdf: Curb wakeup-preemption", v6.6, on in the kernels) is modelled
     // but left off. Over 24 recordings (the bundled ones and two perf bench runs of this VM;
     // 2026-12-06, after the delayed requeue, the migrated lag and PLACE_REL_DEADLINE followed

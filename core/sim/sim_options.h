@@ -36,6 +36,9 @@ struct SimFeatures {
     // RUN_TO_PARITY (EEVDF, 6.6+): a woken task does not preempt curr while curr is eligible and
     // still in the slice it was picked with (off in every profile: see featuresFor())
     bool runToParity = false;
+    // a group entity's RUN_TO_PARITY protection survives its reweights (7.0: se->vprot is a field
+    // of its own, rescaled by reweight_entity()); before, the first reweight ends it
+    bool groupEntityKeepsProtection = false;
     // UTIL_EST (4.17+, on in the kernels): a CPU's and a task's utilisation, as the balancer, the
     // wakeup path and fork placement read them, is at least what the tasks' recent activations
     // used (util_est.h); off unless a what-if sets it (see featuresFor())

@@ -74,10 +74,15 @@ struct alignas(64) Task {
     // se->rel_deadline (PLACE_REL_DEADLINE): taken off its runqueue by a migration, not a sleep,
     // `deadline` holds the distance from its vruntime, which the next placement keeps
     bool relDeadline = false;
+    // RUN_TO_PARITY: the slice the task was last picked with is not used up (update_deadline()
+    // has not given it a new deadline since). Not the deadline compared with the one picked: a
+    // flattened reweight (its group's shares moving, group_shares.h) rescales that, while the
+    // kernel's task entity keeps its weight and its protection.
+    bool sliceProtected = false;
     double deadline = 0, vlag = 0;
-    // the deadline the task had when last picked (set_next_entity() stashes it, in vlag): while
-    // it is unchanged the task has not used that slice (RUN_TO_PARITY)
-    double pickedDeadline = -1;
+    // when the task was last picked (set_next_entity(), which stashes its deadline for
+    // RUN_TO_PARITY: fair_rq.h's checkPreemptWakeup())
+    int64_t pickedAt = -1;
     double prevSumExec = 0;
     int64_t lastRan = 0;      // se.exec_start when not running: cache hotness
     // its place on rq->cfs_tasks, which the balancer walks from the tail: the higher, the nearer

@@ -61,6 +61,7 @@ public:
         switched_.assign(n, 0);
         inSchedule_.assign(n, 0);
         reschedOf_.assign(n, -1);
+        lastStop_.assign(n, LastStop{});
         preemptingWakee_.assign(n, {});
         inScript_.assign(n, 0);
         exitingIdle_.assign(n, 0);
@@ -270,6 +271,12 @@ private:
     EventQueue events_;
     std::vector<char> mark_, inSchedule_, needResched_;
     std::vector<int> reschedOf_;  // per CPU, during preempt()'s schedule(): the task it interrupted
+    // per CPU: the group of the task that last stopped running there, and when (-1: none yet)
+    struct LastStop {
+        int group = -1;
+        int64_t at = -1;
+    };
+    std::vector<LastStop> lastStop_;
     // per CPU: the wakee whose wakeup asked to preempt the running task, until the next pick
     struct PreemptingWakee {
         int task = -1;
@@ -472,7 +479,9 @@ private:
             TaskGroupState& grp = s_.groups[static_cast<size_t>(k)];
             GroupOnCpu& here = grp.onCpu[static_cast<size_t>(cpu)];
             const double cfsLoad = refreshGroupLoad(grp, cpu, s_.tasks, s_.now);
-            here.shares = calcGroupShares(grp, cpu, cfsLoad);
+            const double shares = calcGroupShares(grp, cpu, cfsLoad);
+            if (shares != here.shares) here.reweightedAt = s_.now;  // (only a change reweighs, since 6.7)
+            here.shares = shares;
             if (grp.parent < 0) continue;
             GroupOnCpu& up = s_.groups[static_cast<size_t>(grp.parent)].onCpu[static_cast<size_t>(cpu)];
             const double inParent = here.queuedWeight > 0 ? here.shares : 0.0;
@@ -491,6 +500,22 @@ private:
                 if (w != t.weight) setTaskWeight(t, cpu, w, true);
             }
         }
+    }
+    // pick_next_task_fair() with task groups: set_next_entity() for each group entity on the
+    // next task's way up that the previous task's does not share; after an idle CPU (another
+    // class), for all of them. A switch picks within the instant its previous task stopped.
+    void noteGroupEntityPicks(int cpu, int group) {
+        const LastStop& prev = lastStop_[static_cast<size_t>(cpu)];
+        const bool fromFair = prev.at == s_.now;
+        for (int g = group; g >= 0; g = s_.groups[static_cast<size_t>(g)].parent) {
+            if (fromFair && isGroupOrAncestorOf(g, prev.group)) break;
+            s_.groups[static_cast<size_t>(g)].onCpu[static_cast<size_t>(cpu)].pickedAt = s_.now;
+        }
+    }
+    bool isGroupOrAncestorOf(int g, int h) const {
+        for (int k = h; k >= 0; k = s_.groups[static_cast<size_t>(k)].parent)
+            if (k == g) return true;
+        return false;
     }
     // (group_runqueues.h) where `t`'s load is counted in its group: `cpu`, or none (-1)
     void attachToGroupCpu(Task& t, int cpu) {
@@ -829,6 +854,7 @@ private:
             t.lastUpdate = s_.now;
             r.seenCurrVruntime = t.vruntime;  // set_next_entity()
         }
+        if (prev >= 0) lastStop_[static_cast<size_t>(cpu)] = {task(prev).group, s_.now};
         r.curr = next;
         running_[static_cast<size_t>(cpu)] = next;
         s_.cpuChanged(cpu);
@@ -1140,7 +1166,9 @@ private:
                 t.state = TaskState::Running;
                 if (!samePick) {
                     t.prevSumExec = t.sumExec;
-                    t.pickedDeadline = t.deadline;
+                    t.sliceProtected = true;
+                    t.pickedAt = s_.now;
+                    if (t.group >= 0 && s_.feat.runToParity) noteGroupEntityPicks(cpu, t.group);
                     if (t.enqueuedAt >= 0) s_.metrics.waitLatency.add(s_.now - t.enqueuedAt);
                 }
                 t.enqueuedAt = -1;

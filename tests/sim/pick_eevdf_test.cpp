@@ -175,8 +175,10 @@ TEST(DequeueEntity, AMigrationTakesTheLagWhileTheTaskCountsAndKeepsItsDeadlineDi
 TEST(UpdateDeadline, AUsedSliceIsRenewedAndYieldsOnlyToAQueuedTask) {
     Rq q(2);
     q.run(0, 5e6, 4e6);  // ran past its deadline, alone
+    q.task(0).sliceProtected = true;
     EXPECT_FALSE(updateDeadline(*q.s, q.rq())) << "alone: a new slice, no resched";
     EXPECT_DOUBLE_EQ(q.task(0).deadline, 5e6 + q.s->baseSliceNs);
+    EXPECT_FALSE(q.task(0).sliceProtected) << "the slice it was picked with is used: RUN_TO_PARITY's protection ends";
     EXPECT_FALSE(updateDeadline(*q.s, q.rq())) << "within the new slice";
     q.task(0).vruntime = q.task(0).deadline;
     q.queue(1, 6e6, 8e6);
@@ -187,7 +189,7 @@ TEST(CheckPreemptWakeup, PreemptsWhenPickEevdfWouldPickTheWakee) {
     {  // equal deadlines, both eligible: the queue's best wins unless curr's is strictly earlier
         Rq q(2);
         q.run(0, 10e6, 12e6);
-        q.task(0).pickedDeadline = 11e6;  // its picked slice is used: no RUN_TO_PARITY protection
+        q.task(0).sliceProtected = false;  // its picked slice is used: no RUN_TO_PARITY protection
         q.queue(1, 10e6, 12e6);
         EXPECT_TRUE(checkPreemptWakeup(*q.s, q.rq(), q.task(1)));
         q.task(0).deadline = 11.9e6;
@@ -204,18 +206,85 @@ TEST(CheckPreemptWakeup, PreemptsWhenPickEevdfWouldPickTheWakee) {
     {  // RUN_TO_PARITY: curr, eligible, in the slice it was picked with, runs on
         Rq q(2);
         q.run(0, 9e6, 12e6);
-        q.task(0).pickedDeadline = 12e6;
+        q.task(0).sliceProtected = true;
         q.queue(1, 10e6, 11e6);  // average 9.5 ms: the wakee, at 10 ms, is not eligible
         EXPECT_FALSE(checkPreemptWakeup(*q.s, q.rq(), q.task(1)));
         unqueueEntity(*q.s, q.rq(), q.task(1));
         q.queue(1, 9e6, 11e6);  // average 9 ms: both eligible, the wakee's deadline earlier
         EXPECT_FALSE(checkPreemptWakeup(*q.s, q.rq(), q.task(1))) << "protected slice";
-        q.task(0).pickedDeadline = 10e6;  // curr got a new deadline since its pick
+        q.task(0).sliceProtected = false;  // curr got a new deadline since its pick
         EXPECT_TRUE(checkPreemptWakeup(*q.s, q.rq(), q.task(1)));
-        q.task(0).pickedDeadline = 12e6;
+        q.task(0).sliceProtected = true;
         q.task(0).vruntime = 9.5e6;  // ahead of the average (9.25 ms): not eligible, not protected
         EXPECT_TRUE(checkPreemptWakeup(*q.s, q.rq(), q.task(1)));
     }
+}
+
+// RUN_TO_PARITY is judged where check_preempt_wakeup_fair()'s find_matching_se() meets: curr's
+// own slice protection when the wakee is of curr's group or one below it, else the protection of
+// curr's group entity on the shared runqueue, which its slice and (before 7.0) its first
+// reweight end. Tasks: 0 and 1 in group A, 2 in A's child A1, 3 in group B, 4 in the root.
+TEST(CheckPreemptWakeup, RunToParityIsJudgedWhereTheHierarchiesMeet) {
+    Topology topo = kunpeng920_24();
+    DomainTree tree = buildTree(topo, "linux-6.12", true, true);
+    workload::Workload wl;
+    wl.tasks.resize(5);
+    wl.groups = {{"A", 1024, -1}, {"A1", 1024, 0}, {"B", 1024, -1}};
+    for (auto [task, group] : {std::pair{0, 0}, {1, 0}, {2, 1}, {3, 2}})
+        wl.tasks[static_cast<size_t>(task)].group = group;
+    auto made = makeSimState(topo, tree, wl, SimOptions{});
+    ASSERT_TRUE(made.ok()) << made.error();
+    SimState& s = **made;
+    s.feat.runToParity = true;
+    s.now = 50'000'000;
+    Cpu& rq = s.cpus[0];
+    auto task = [&](int id) -> Task& { return s.tasks[static_cast<size_t>(id)]; };
+    GroupOnCpu& entityA = s.groups[0].onCpu[0];
+    // curr (task 0 of A) eligible in the slice it was picked with 0.1 ms ago, with A's entity
+    auto runTask0 = [&] {
+        task(0).vruntime = 9e6;
+        task(0).deadline = 12e6;
+        task(0).state = TaskState::Running;
+        task(0).sliceProtected = true;
+        task(0).pickedAt = s.now - 100'000;
+        rq.curr = 0;
+        entityA.pickedAt = s.now - 100'000;
+        entityA.reweightedAt = -1;
+    };
+    // the wakee, eligible with an earlier deadline than curr's: without protection it preempts
+    auto preempts = [&](int wakee) {
+        task(wakee).vruntime = 9e6;
+        task(wakee).deadline = 11e6;
+        queueEntity(s, rq, task(wakee));
+        const bool p = checkPreemptWakeup(s, rq, task(wakee));
+        unqueueEntity(s, rq, task(wakee));
+        return p;
+    };
+    runTask0();
+    EXPECT_FALSE(preempts(1)) << "A's runqueue: curr, a task entity, keeps its slice";
+    EXPECT_FALSE(preempts(2)) << "A1 is below A: the hierarchies meet at A's runqueue";
+    EXPECT_FALSE(preempts(3)) << "B's wakee meets curr's A at the root, picked 0.1 ms ago";
+    EXPECT_FALSE(preempts(4)) << "a root task, too";
+    entityA.reweightedAt = s.now - 50'000;  // update_cfs_group() moved A's shares since its pick
+    EXPECT_FALSE(preempts(1)) << "curr's own protection does not see its group's reweight";
+    EXPECT_TRUE(preempts(3)) << "the reweight wrote A's lag over its protection (before 7.0)";
+    EXPECT_TRUE(preempts(4));
+    s.feat.groupEntityKeepsProtection = true;  // 7.0: se->vprot apart, rescaled
+    EXPECT_FALSE(preempts(3));
+    entityA.pickedAt = s.now - static_cast<int64_t>(s.baseSliceNs);  // A's own slice is over
+    EXPECT_TRUE(preempts(3));
+    EXPECT_FALSE(preempts(1)) << "curr's slice, picked later, still runs";
+    // curr in the root group meets every wakee as itself, a task entity
+    s.feat.groupEntityKeepsProtection = false;
+    task(0).state = TaskState::Runnable;
+    task(4).vruntime = 9e6;
+    task(4).deadline = 12e6;
+    task(4).state = TaskState::Running;
+    task(4).sliceProtected = true;
+    rq.curr = 4;
+    EXPECT_FALSE(preempts(3));
+    task(4).sliceProtected = false;  // update_deadline() renewed its slice
+    EXPECT_TRUE(preempts(3));
 }
 
 }  // namespace
