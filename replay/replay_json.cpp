@@ -30,6 +30,7 @@ json runJson(const ReplayRun& run, const DerivedWorkload& d, bool timelines) {
     j["config"]["newidle_random"] = run.state->feat.newidleRandom;
     j["config"]["wake_wide"] = std::string(sim::wakeWideName(run.state->feat.wakeWide));
     j["config"]["util_est"] = run.state->feat.utilEst;
+    j["config"]["run_to_parity"] = run.state->feat.runToParity;
     if (timelines) {
         json tl = json::array();
         for (const auto& p : run.metrics.timeline) tl.push_back({{"t_s", p.timeS}, {"running", p.running}});

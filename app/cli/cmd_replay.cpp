@@ -157,17 +157,18 @@ void printReplayText(const ReplayResult& r, const std::string& trace) {
                 d.droppedTasks, d.edges.size(), d.multiWakeOps, d.execs, d.execs == 1 ? "" : "s");
     auto describe = [](const ReplayRun& run) {
         const KernelProfile& profile = run.config.profile ? *run.config.profile : defaultProfile();
-        // named only when --delay-dequeue, --ni-random, --wake-wide or --util-est changed it from the profile's
+        // named only when --delay-dequeue, --ni-random, --wake-wide, --util-est or --run-to-parity changed it from the profile's
         const sim::SimFeatures& f = run.state->feat;
         const sim::SimFeatures own = sim::featuresFor(profile);
         const char* delayNote = f.delayDequeue == own.delayDequeue ? "" : f.delayDequeue ? ", DELAY_DEQUEUE on" : ", DELAY_DEQUEUE off";
         const char* randomNote = f.newidleRandom == own.newidleRandom ? "" : f.newidleRandom ? ", NI_RANDOM on" : ", NI_RANDOM off";
         const std::string wideNote = f.wakeWide == own.wakeWide ? "" : ", wake_wide " + std::string(sim::wakeWideName(f.wakeWide));
         const char* estNote = f.utilEst == own.utilEst ? "" : f.utilEst ? ", UTIL_EST on" : ", UTIL_EST off";
-        std::printf("  %-9s %s (%zu CPUs), profile %s, CLS %s, NODE %s%s%s%s%s, seed %llu\n", run.label.c_str(),
+        const char* parityNote = f.runToParity == own.runToParity ? "" : f.runToParity ? ", RUN_TO_PARITY on" : ", RUN_TO_PARITY off";
+        std::printf("  %-9s %s (%zu CPUs), profile %s, CLS %s, NODE %s%s%s%s%s%s, seed %llu\n", run.label.c_str(),
                     run.config.topologyName.c_str(), run.topology->cpus.size(), profile.name.c_str(),
                     run.config.cls ? "on" : "off", run.config.node ? "on" : "off", delayNote, randomNote,
-                    wideNote.c_str(), estNote, static_cast<unsigned long long>(run.state->opt.seed));
+                    wideNote.c_str(), estNote, parityNote, static_cast<unsigned long long>(run.state->opt.seed));
     };
     if (r.baseline) describe(*r.baseline);
     describe(r.whatIf);
@@ -454,6 +455,8 @@ std::vector<Command> replayCommands() {
         {"wake-wide", true, "llc|cluster|off the what-if's wake_wide() factor (default llc, the kernel's)"},
         {"util-est", true, "on|off the what-if's UTIL_EST utilisation estimates (default off: modelled, not yet "
                            "calibrated against recordings)"},
+        {"run-to-parity", true, "on|off the what-if's RUN_TO_PARITY wakeup preemption guard (default off: the bundled "
+                                "recordings' waits come closer without it)"},
         {"save-workload", true, "FILE write the what-if's workload (the derived tasks on the what-if machine) as a "
                                 "workload .json file, to edit and run with simulate --workload FILE"},
         {"idle-exit-us", true, "US a task woken onto an idle CPU runs this long after the wakeup (default: the "

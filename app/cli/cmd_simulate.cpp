@@ -34,11 +34,11 @@ double processCpuSeconds() {
 }
 
 void printSummary(sim::SimState& s, const workload::Workload& wl, const sim::RunConfig& cfg) {
-    // (UTIL_EST is named when a what-if turned it on: off is every run's default)
-    std::printf("%s on %s (%d CPUs), profile %s, CLS %s, NODE %s%s, seed %llu, %.3f s simulated\n", wl.spec.c_str(),
+    // (UTIL_EST and RUN_TO_PARITY are named when a what-if turned them on: off is every run's default)
+    std::printf("%s on %s (%d CPUs), profile %s, CLS %s, NODE %s%s%s, seed %llu, %.3f s simulated\n", wl.spec.c_str(),
                 cfg.topology.c_str(), s.online.count(), cfg.profile.c_str(), cfg.cls ? "on" : "off",
-                cfg.node ? "on" : "off", s.feat.utilEst ? ", UTIL_EST on" : "", static_cast<unsigned long long>(s.opt.seed),
-                static_cast<double>(s.now) / 1e9);
+                cfg.node ? "on" : "off", s.feat.utilEst ? ", UTIL_EST on" : "", s.feat.runToParity ? ", RUN_TO_PARITY on" : "",
+                static_cast<unsigned long long>(s.opt.seed), static_cast<double>(s.now) / 1e9);
     for (const auto& [name, v] : sim::summaryMetrics(s, wl)) {
         if (std::isnan(v)) std::printf("  %-26s %12s\n", name.c_str(), "not finished");  // completion_s
         else std::printf("  %-26s %12s%s\n", name.c_str(), metricText(name, v).c_str(), name == "throughput" ? (" " + wl.unit).c_str() : "");
@@ -350,7 +350,8 @@ int runBenchSim(const Args& args) {
     // the options that would change it go with a --workload of one's own
     if (!args.has("workload")) {
         for (const char* option : {"cls", "node", "profile", "seed", "hz", "delay-dequeue", "ni-random", "wake-wide",
-                                   "smt-balance", "util-est", "idle-exit-us", "remote-resched-us", "numa-balancing"})
+                                   "smt-balance", "util-est", "run-to-parity", "idle-exit-us", "remote-resched-us",
+                                   "numa-balancing"})
             if (args.has(option))
                 return fail(std::string("bench sim: --") + option + " changes the standard run, whose figures compare "
                             "across builds: give a --workload to time another run");
@@ -479,6 +480,11 @@ std::vector<Command> simulateCommands() {
                                       "recent activations used (util_est), in the balancer's group utilisation, the "
                                       "SIS_UTIL scan depth, fork placement and capacity fits (default off: modelled, "
                                       "not yet calibrated against recordings; the kernels have it on since 4.17)"});
+    opts.push_back({"run-to-parity", true, "on|off RUN_TO_PARITY (EEVDF): a woken task does not preempt a task still "
+                                           "eligible in the slice it was picked with; against a wakee of another task "
+                                           "group, curr's group entity's protection counts, which a reweight of it "
+                                           "ends before 7.0 (default off: the bundled recordings' waits come closer "
+                                           "without it; the kernels have it on since 6.6)"});
     opts.push_back({"idle-exit-us", true, "US a task woken onto an idle CPU runs this long after the wakeup (the idle "
                                           "state's exit and the IPI; default 0: at once)"});
     opts.push_back({"remote-resched-us", true, "US a wakeup that preempts a task on another CPU than its waker's acts this "
@@ -489,7 +495,7 @@ std::vector<Command> simulateCommands() {
                                             "is taken back (or swapped with a task there) when that node has room, "
                                             "and its memory follows it to a node it has run on for a scan period, "
                                             "1 s (default on, as numa_balancing=1)"});
-    opts.push_back({"compare", true, "cls|node|delay-dequeue|ni-random|wake-wide|util-est|numa-balancing|task-groups|bandwidth run "
+    opts.push_back({"compare", true, "cls|node|delay-dequeue|ni-random|wake-wide|util-est|run-to-parity|numa-balancing|task-groups|bandwidth run "
                                      "both settings over several seeds and compare (wake-wide: off against --wake-wide's factor, "
                                      "llc by default; task-groups: every task in one group against the workload's groups; "
                                      "bandwidth: the groups unlimited against their CPU bandwidth limits)"});
@@ -503,7 +509,8 @@ std::vector<Command> simulateCommands() {
     for (const OptionSpec& o : opts)
         if (o.name == "workload" || o.name == "cls" || o.name == "node" || o.name == "profile" || o.name == "seed" ||
             o.name == "hz" || o.name == "delay-dequeue" || o.name == "ni-random" || o.name == "wake-wide" ||
-            o.name == "smt-balance" || o.name == "util-est" || o.name == "idle-exit-us" || o.name == "remote-resched-us" ||
+            o.name == "smt-balance" || o.name == "util-est" || o.name == "run-to-parity" || o.name == "idle-exit-us" ||
+            o.name == "remote-resched-us" ||
             o.name == "numa-balancing")
             benchOpts.push_back(o);
     benchOpts.push_back({"duration", true, "S simulated seconds (default 10; a workload's duration= wins)"});

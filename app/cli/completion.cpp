@@ -37,7 +37,7 @@ std::string bashCompletionScript(const std::vector<Command>& commands) {
         << "    --source) COMPREPLY=($(compgen -W \"tracefs bpf bpf-aggregate\" -- \"$cur\")); return ;;\n"
         // the trace clocks trace-cmd record -C takes (the kernel's trace_clock file lists this one's)
         << "    --clock) COMPREPLY=($(compgen -W \"local global counter uptime perf mono mono_raw boot x86-tsc\" -- \"$cur\")); return ;;\n"
-        << "    --cls|--node|--numa-balancing|--delay-dequeue|--ni-random|--smt-balance|--util-est) "
+        << "    --cls|--node|--numa-balancing|--delay-dequeue|--ni-random|--smt-balance|--util-est|--run-to-parity) "
            "COMPREPLY=($(compgen -W \"on off\" -- \"$cur\")); return ;;\n"
         << "    --sync-wakeups) COMPREPLY=($(compgen -W \"waker-blocks all\" -- \"$cur\")); return ;;\n"
         << "    --compare) COMPREPLY=($(compgen -W \"" << compares << "\" -- \"$cur\")); return ;;\n"

@@ -21,7 +21,8 @@ std::string inWorkload(const SimSetup& setup, const std::string& error) {
 Result<sim::SchedKnobs> schedKnobOptions(const Args& args) {
     sim::SchedKnobs knobs;
     for (auto [name, knob] : {std::pair{"delay-dequeue", &knobs.delayDequeue}, {"ni-random", &knobs.newidleRandom},
-                              {"smt-balance", &knobs.smtBalance}, {"util-est", &knobs.utilEst}}) {
+                              {"smt-balance", &knobs.smtBalance}, {"util-est", &knobs.utilEst},
+                              {"run-to-parity", &knobs.runToParity}}) {
         if (!args.has(name)) continue;
         auto on = args.onOff(name, true);
         if (!on) return Error{on.error()};
@@ -38,10 +39,17 @@ Result<sim::SchedKnobs> schedKnobOptions(const Args& args) {
 Result<std::optional<sim::SimFeatures>> schedFeatureOptions(const Args& args, const KernelProfile& profile) {
     auto knobs = schedKnobOptions(args);
     if (!knobs) return Error{knobs.error()};
-    if (!knobs->delayDequeue && !knobs->newidleRandom && !knobs->wakeWide && !knobs->smtBalance && !knobs->utilEst)
+    if (!knobs->delayDequeue && !knobs->newidleRandom && !knobs->wakeWide && !knobs->smtBalance && !knobs->utilEst &&
+        !knobs->runToParity)
         return std::optional<sim::SimFeatures>{};
     auto f = sim::featuresWithKnobs(profile, *knobs);
-    if (!f) return Error{(f.error().starts_with("UTIL_EST") ? "--util-est on: " : "--delay-dequeue on: ") + f.error()};
+    if (!f) {
+        const std::string& e = f.error();
+        const char* option = e.starts_with("UTIL_EST")        ? "--util-est on: "
+                             : e.starts_with("RUN_TO_PARITY") ? "--run-to-parity on: "
+                                                              : "--delay-dequeue on: ";
+        return Error{option + e};
+    }
     return std::optional<sim::SimFeatures>{*f};
 }
 

@@ -18,7 +18,9 @@ struct SimSetup {
     workload::Workload workload;
     DomainBuildOptions build;
     sim::SimOptions options;
-    sim::SchedKnobs knobs;  // --delay-dequeue / --ni-random / --wake-wide / --smt-balance / --util-est as given (options.features holds their result)
+    // --delay-dequeue / --ni-random / --wake-wide / --smt-balance / --util-est / --run-to-parity as
+    // given (options.features holds their result)
+    sim::SchedKnobs knobs;
     std::string profileName;
     // the domains `build` gives (its own --cls and --node), built once to say their warnings and
     // reused by the run with those settings; null when they could not be built
@@ -26,14 +28,16 @@ struct SimSetup {
 };
 
 // Reads --workload, --profile, --seed, --duration, --hz, --cls, --node, --idle-exit-us,
-// --delay-dequeue, --ni-random, --wake-wide, --smt-balance, --util-est; errors are one line.
+// --delay-dequeue, --ni-random, --wake-wide, --smt-balance, --util-est, --run-to-parity; errors are
+// one line.
 Result<SimSetup> simSetupFrom(const Args& args);
 
-// --delay-dequeue on|off, --ni-random on|off, --wake-wide llc|cluster|off, --smt-balance on|off
-// and --util-est on|off: `profile`'s behaviours with those set so; nullopt when none is given (the
-// profile decides: DELAY_DEQUEUE from 6.12, NI_RANDOM from 6.19 and its stable backports;
-// UTIL_EST stays off). DELAY_DEQUEUE on is an error for a CFS profile, which has no lag to delay
-// on, UTIL_EST on one for a kernel before 4.17.
+// --delay-dequeue on|off, --ni-random on|off, --wake-wide llc|cluster|off, --smt-balance on|off,
+// --util-est on|off and --run-to-parity on|off: `profile`'s behaviours with those set so;
+// nullopt when none is given (the profile decides: DELAY_DEQUEUE from 6.12, NI_RANDOM from 6.19
+// and its stable backports; UTIL_EST and RUN_TO_PARITY stay off). DELAY_DEQUEUE and
+// RUN_TO_PARITY on are errors for a CFS profile, which has no lag to delay on or slice to
+// protect, UTIL_EST on one for a kernel before 4.17.
 Result<std::optional<sim::SimFeatures>> schedFeatureOptions(const Args& args, const KernelProfile& profile);
 // the knobs those options set, unset when not given
 Result<sim::SchedKnobs> schedKnobOptions(const Args& args);

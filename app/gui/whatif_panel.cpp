@@ -68,6 +68,10 @@ QString compareHint(sim::CompareWhat what) {
         return QObject::tr("PELT's averages alone vs with util_est (UTIL_EST, in the kernels since 4.17): a CPU whose "
                            "tasks sleep between bursts reads as busy as their last bursts to the balancer, the idle "
                            "scan and fork placement");
+    case sim::CompareWhat::RunToParity:
+        return QObject::tr("EEVDF's wakeup preemption with and without RUN_TO_PARITY (in the kernels since 6.6): a "
+                           "woken task waits for a task still in the slice it was picked with, unless that task's "
+                           "group entity lost its protection to a reweight (before 7.0)");
     case sim::CompareWhat::NumaBalancing:
         return QObject::tr("numa_balancing=0 vs 1: a task away from its memory is taken back or swapped, and its "
                            "memory follows it to a node it stays on");

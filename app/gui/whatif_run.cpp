@@ -307,6 +307,8 @@ nlohmann::json WhatIfResult::toJson() const {
         else if (setup->features[0]) out["wake_wide"] = std::string(sim::wakeWideName(setup->features[0]->wakeWide));
         if (q.compare == "util-est") out["util_est"] = "compared";
         else if (setup->features[0]) out["util_est"] = setup->features[0]->utilEst;
+        if (q.compare == "run-to-parity") out["run_to_parity"] = "compared";
+        else if (setup->features[0]) out["run_to_parity"] = setup->features[0]->runToParity;
         if (q.compare == "numa-balancing") out["numa_balancing"] = "compared";
         if (q.compare == "task-groups") out["task_groups"] = "compared";
         if (q.compare == "bandwidth") out["bandwidth_limits"] = "compared";

@@ -12,6 +12,7 @@ const std::vector<CompareMode>& compareModes() {
         {CompareWhat::NewidleRandom, "ni-random", "NI_RANDOM", "NI_RANDOM: off vs on", ""},
         {CompareWhat::WakeWide, "wake-wide", "wake_wide", "wake_wide(): off vs on", ""},
         {CompareWhat::UtilEst, "util-est", "UTIL_EST", "UTIL_EST: off vs on", ""},
+        {CompareWhat::RunToParity, "run-to-parity", "RUN_TO_PARITY", "RUN_TO_PARITY: off vs on", ""},
         {CompareWhat::NumaBalancing, "numa-balancing", "NUMA balancing", "NUMA balancing: off vs on", ""},
         {CompareWhat::TaskGroups, "task-groups", "task groups", "Task groups: one for all vs the workload's", ""},
         {CompareWhat::Bandwidth, "bandwidth", "bandwidth limits", "CPU bandwidth limits: none vs the groups'", ""},

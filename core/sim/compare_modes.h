@@ -1,6 +1,6 @@
 #pragma once
 // What a what-if compares, off against on: a domain level (CLS, NODE), a sched feature
-// (DELAY_DEQUEUE, NI_RANDOM, wake_wide(), UTIL_EST), automatic NUMA balancing or the workload's task
+// (DELAY_DEQUEUE, NI_RANDOM, wake_wide(), UTIL_EST, RUN_TO_PARITY), automatic NUMA balancing or the workload's task
 // groups (every task in one group against each in its own) or their CPU bandwidth limits. One table for the CLI's --compare and
 // the GUI's what-if panel, so both accept and name the same settings.
 #include <string>
@@ -9,7 +9,7 @@
 
 namespace schedscope::sim {
 
-enum class CompareWhat { Cls, Node, DelayDequeue, NewidleRandom, WakeWide, UtilEst, NumaBalancing, TaskGroups, Bandwidth };
+enum class CompareWhat { Cls, Node, DelayDequeue, NewidleRandom, WakeWide, UtilEst, RunToParity, NumaBalancing, TaskGroups, Bandwidth };
 
 struct CompareMode {
     CompareWhat what;

@@ -18,6 +18,9 @@ struct SchedKnobs {
     std::optional<bool> smtBalance;
     // UTIL_EST (util_est.h); nullopt: off, as the simulator's runs are calibrated (see featuresFor())
     std::optional<bool> utilEst;
+    // RUN_TO_PARITY (fair_rq.h's checkPreemptWakeup()); nullopt: off, as the simulator's runs are
+    // calibrated (see featuresFor())
+    std::optional<bool> runToParity;
 };
 
 // "llc", "cluster", "off": as --wake-wide takes them and the JSON config names them
@@ -31,7 +34,8 @@ Result<WakeWide> parseWakeWide(std::string_view name);
 std::optional<SchedKnobs> knobsOfSide(const SchedKnobs& knobs, CompareWhat what, int setting);
 
 // `profile`'s behaviours with the knobs that are set; DELAY_DEQUEUE on is an error for a CFS
-// profile (featuresWithDelayDequeue()), UTIL_EST on one for a kernel before 4.17.
+// profile (featuresWithDelayDequeue()), UTIL_EST on one for a kernel before 4.17, RUN_TO_PARITY
+// on one for a CFS profile.
 Result<SimFeatures> featuresWithKnobs(const KernelProfile& profile, const SchedKnobs& knobs);
 
 }  // namespace schedscope::sim

@@ -70,6 +70,11 @@ Result<SimFeatures> featuresWithKnobs(const KernelProfile& profile, const SchedK
         if (*knobs.utilEst && !profile.hasUtilEst) return Error{"UTIL_EST needs linux-4.17 or later, not " + profile.name};
         f.utilEst = *knobs.utilEst;
     }
+    if (knobs.runToParity) {
+        if (*knobs.runToParity && profile.fairClass != FairClass::Eevdf)
+            return Error{"RUN_TO_PARITY needs an EEVDF profile (linux-6.6 or later), not " + profile.name};
+        f.runToParity = *knobs.runToParity;
+    }
     return f;
 }
 
@@ -80,6 +85,7 @@ std::optional<SchedKnobs> knobsOfSide(const SchedKnobs& knobs, CompareWhat what,
     case CompareWhat::DelayDequeue: side.delayDequeue = on; return side;
     case CompareWhat::NewidleRandom: side.newidleRandom = on; return side;
     case CompareWhat::UtilEst: side.utilEst = on; return side;
+    case CompareWhat::RunToParity: side.runToParity = on; return side;
     case CompareWhat::WakeWide:
         side.wakeWide = !on ? WakeWide::Off : knobs.wakeWide && *knobs.wakeWide != WakeWide::Off ? *knobs.wakeWide : WakeWide::Llc;
         return side;

@@ -135,6 +135,7 @@ nlohmann::json simResultToJson(SimState& s, const workload::Workload& wl, const 
                    {"wake_wide", wakeWideName(s.feat.wakeWide)},
                    {"smt_balance", s.feat.smtBalance},
                    {"util_est", s.feat.utilEst},
+                   {"run_to_parity", s.feat.runToParity},
                    {"cls", cfg.cls},
                    {"node", cfg.node},
                    {"seed", s.opt.seed},

@@ -447,7 +447,7 @@ TEST(Cli, BadInputsGiveOneLineErrorsAndExitTwo) {
               "of CPU time, when a task gets its preferred node and its memory may follow it): both runs would be the "
               "same (--duration)"},
              {"simulate --preset kunpeng920-24 --workload stream:threads=4 --compare numa",
-              "--compare must be cls, node, delay-dequeue, ni-random, wake-wide, util-est, numa-balancing, task-groups or bandwidth, "
+              "--compare must be cls, node, delay-dequeue, ni-random, wake-wide, util-est, run-to-parity, numa-balancing, task-groups or bandwidth, "
               "not 'numa'"},
              {"domains --preset kunpeng920-24 --arch sparc", "unknown architecture 'sparc' (expected x86_64, arm64, ppc64, s390x or generic)"},
              {"trace stats x.dat --bin 1e11", "--bin"},
@@ -856,6 +856,38 @@ TEST(Cli, UtilEstIsAWhatIf) {
     EXPECT_NE(old.err.find("--util-est on: UTIL_EST needs linux-4.17 or later, not linux-4.14"), std::string::npos) << old.err;
 }
 
+// RUN_TO_PARITY is modelled and off unless a what-if sets it (EEVDF profiles only): on, a wakee
+// lets curr finish the slice it was picked with, so fewer of hackbench's wakeups preempt and
+// fewer runqueue waits begin (each preempted task waits once more).
+TEST(Cli, RunToParityIsAWhatIf) {
+    auto run = [](const std::string& extra) {
+        return cliJson("simulate --synthetic \"pu:4\" --profile linux-6.12 --workload hackbench:groups=1 --duration 0.2 --json" + extra);
+    };
+    const auto deflt = run(""), on = run(" --run-to-parity on");
+    ASSERT_FALSE(deflt.is_discarded() || on.is_discarded());
+    EXPECT_FALSE(deflt["config"]["run_to_parity"].get<bool>());
+    EXPECT_TRUE(on["config"]["run_to_parity"].get<bool>());
+    EXPECT_LT(on["metrics"]["wait_latency_us"]["samples"].get<double>(), deflt["metrics"]["wait_latency_us"]["samples"].get<double>());
+    const CliRun text = cli("simulate --synthetic \"pu:4\" --profile linux-6.12 --workload hackbench:groups=1 --duration 0.1 --run-to-parity on");
+    EXPECT_EQ(text.status, 0) << text.err;
+    EXPECT_NE(text.out.find("NODE on, RUN_TO_PARITY on, seed 1"), std::string::npos) << text.out;
+    const auto c = cliJson("simulate --synthetic \"pu:4\" --profile linux-6.12 --workload hackbench:groups=1 --duration 0.1 "
+                           "--compare run-to-parity --seeds 2 --json");
+    ASSERT_FALSE(c.is_discarded());
+    EXPECT_EQ(c["compare"], "run-to-parity");
+    // replay's what-if takes it; the baseline runs as the recording's kernel would, without it
+    const std::string trace = schedscope::test::dataPath("traces/replay/pingpong.dat");
+    const auto r = cliJson("replay " + trace + " --baseline --run-to-parity on --json");
+    ASSERT_FALSE(r.is_discarded());
+    EXPECT_TRUE(r["whatif"]["config"]["run_to_parity"].get<bool>());
+    EXPECT_FALSE(r["baseline"]["config"]["run_to_parity"].get<bool>());
+    CliRun cfs = cli("simulate --synthetic \"pu:4\" --profile linux-6.1 --workload hackbench:groups=1 --run-to-parity on");
+    EXPECT_EQ(cfs.status, 2);
+    EXPECT_NE(cfs.err.find("--run-to-parity on: RUN_TO_PARITY needs an EEVDF profile (linux-6.6 or later), not linux-6.1"),
+              std::string::npos)
+        << cfs.err;
+}
+
 // wake_wide()'s factor is a what-if (seed 001): pgbench with TPC-B's row lock at 48 clients on
 // one Kunpeng 920 node goes wide with the LLC's factor, far more often with the cluster's, never
 // off; off, more wakeups are affine and move the wakee to its waker's side.
@@ -1163,9 +1195,10 @@ TEST(Cli, CompletionOffersOptionsAsTypedAndTheirValues) {
     const auto compare = c.out.find("--compare) COMPREPLY");
     ASSERT_NE(compare, std::string::npos);
     const std::string offered = c.out.substr(compare, c.out.find('\n', compare) - compare);
-    for (const char* mode : {" delay-dequeue ", " ni-random ", " wake-wide ", " util-est ", " numa-balancing ", " task-groups ", " bandwidth "})
+    for (const char* mode : {" delay-dequeue ", " ni-random ", " wake-wide ", " util-est ", " run-to-parity ", " numa-balancing ", " task-groups ",
+                             " bandwidth "})
         EXPECT_NE(offered.find(mode), std::string::npos) << mode << " in " << offered;
-    EXPECT_NE(c.out.find("|--util-est) COMPREPLY=($(compgen -W \"on off\""), std::string::npos);
+    EXPECT_NE(c.out.find("|--util-est|--run-to-parity) COMPREPLY=($(compgen -W \"on off\""), std::string::npos);
 }
 
 }  // namespace
