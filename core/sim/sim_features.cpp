@@ -28,22 +28,19 @@ SimFeatures featuresFor(const KernelProfile& p) {
     f.asymWakeup = p.asymWakeup;
     f.groupEntityKeepsProtection = p.groupEntityKeepsProtection;
     // RUN_TO_PARITY ("sched/eevdf: Curb wakeup-preemption", v6.6, on in the kernels) is modelled
-    // but left off. Over 24 recordings (the bundled ones and two perf bench runs of this VM;
-    // 2026-12-06, after the delayed requeue, the migrated lag and PLACE_REL_DEADLINE followed
-    // the kernel), the share of wakeups onto a busy CPU that preempted it is 17.0 points off the
-    // recorded on average without it and 14.0 with it (hackbench 29% recorded: 70% / 30%;
-    // pingpong 79%: 77% / 45%), but the replays end 1.5 points further from the recorded on
-    // average with it (4.3% -> 5.8%: forkstorm 14.7% -> 26.0%, pingpong-beside-hogs 0.0% ->
-    // 9.9%, job-beside-slice 2.6% -> 9.6% with its median wait x0.43 -> x121): curr keeps its
-    // slice through wakeups the recorded kernels let in. Debian's stock 6.12 (qemu/ recordings,
-    // 2026-12-07; this VM's 6.18 is its host's own build) lies between, nearer to it on: busy-CPU
-    // wakeups preempting, recorded / off / on, hackbench 35/49/29%, four groups 15/31/9%, a
-    // ping-pong beside a busy loop 52/84/44%. Still off: in the flattened task groups curr's
-    // protection holds off wakees the kernel lets in at the top level, where a lone group entity
-    // is the average (job-beside-session.dat median wait x0.24 off, x202 on). Up to 6.16 the
-    // protection is the `vlag == deadline` stash, which reweight_entity() overwrites: a group
-    // entity's weight is recomputed at nearly every tick and enqueue below it, so there only a
-    // task entity's protection lasts (from 6.17 it has a field of its own, vprot).
+    // but left off unless a what-if sets it (--run-to-parity). Judged where the kernel judges a
+    // wakeup, on the runqueue where curr's and the wakee's hierarchies meet (fair_rq.cpp), over
+    // the 25 EEVDF recordings with a median wait to compare, replayed under their own kernels
+    // (this VM's replay/*.dat but pingpong-beside-hogs and short-window, sample.dat, and the
+    // stock 6.12 guest's four; 2026-12-08), it brings the share of busy-CPU wakeups that
+    // preempt nearer the recorded (18.6 points off on average without it, 16.4 with it) but the
+    // replays end further off (mean completion error 2.5% -> 4.1%; mean |log median wait ratio|
+    // 0.84 -> 0.94): forkstorm 6.4% -> 19.8%, hackbench.dat's median
+    // wait x5.3 -> x22, the stock 6.12 guest's perf sched messaging x1.55 -> x8.8 while its
+    // preemption share goes 49% -> 29% against 35% recorded. Curr keeps its slice through
+    // wakeups the recorded kernels let in, and this VM's 6.18.44-fc kernel (its host's own
+    // build, whose features debugfs will not show) preempts as if it had it off (pingpong.dat:
+    // 79% recorded, 86% off, 34% on).
     f.runToParity = false;
     return f;
 }
