@@ -1068,7 +1068,7 @@ INSTANTIATE_TEST_SUITE_P(Traces, RealEevdfWakeups,
 // it (38% against 37%), and protection at every level kept the job waiting x202 the recorded
 // median (x0.24 without it).
 TEST(ReplayTraces, RunToParityHoldsWithinAGroupAndNotForAWakeeOfAnother) {
-    auto replayBoth = [](const std::string& name, const char* profile, std::vector<std::string> comm) {
+    auto replayBoth = [](const std::string& name, const char* profile, const std::vector<std::string>& comm) {
         const GroupedRecording rec = groupedRecording(name);
         EXPECT_TRUE(rec.groups) << name;
         std::optional<Fidelity> fidelity[2];
