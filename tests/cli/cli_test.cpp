@@ -827,8 +827,42 @@ TEST(Cli, NiRandomIsAWhatIf) {
     EXPECT_NE(bad.err.find("ni-random"), std::string::npos) << bad.err;
 }
 
-// UTIL_EST is modelled and off unless a what-if sets it: on, hackbench's CPUs read as busy as
-// their tasks' last bursts, the LLC's SIS_UTIL scan gets shorter and fewer wakeups move a task.
+// A sched_features knob modelled but off unless a what-if sets it, as every such option is
+// plumbed: `simulate ... --OPTION on` names it in its header and JSON config, --compare OPTION
+// runs both sides, replay's what-if takes it while the baseline runs as the recording's kernel
+// would, and a profile without the feature refuses it in one line. Returns --compare's JSON.
+struct KnobWhatIf {
+    std::string option;          // "util-est"
+    std::string configKey;       // "util_est"
+    std::string header;          // what simulate's header says with it on: "NODE on, UTIL_EST on, seed 1"
+    std::string simulate;        // a short run's machine, profile and workload
+    std::string compare;         // the run --compare OPTION is given
+    std::string replay;          // a recording under traces/ and the what-if's machine
+    std::string refusedProfile;  // a profile without the feature
+    std::string refusal;         // what its error says
+};
+nlohmann::json expectKnobIsAWhatIf(const KnobWhatIf& k) {
+    const CliRun text = cli("simulate " + k.simulate + " --" + k.option + " on");
+    EXPECT_EQ(text.status, 0) << text.err;
+    EXPECT_NE(text.out.find(k.header), std::string::npos) << text.out;
+    auto c = cliJson("simulate " + k.compare + " --compare " + k.option + " --seeds 2 --json");
+    EXPECT_FALSE(c.is_discarded());
+    if (c.is_discarded()) return c;
+    EXPECT_EQ(c["compare"], k.option);
+    const auto r = cliJson("replay " + schedscope::test::dataPath("traces/" + k.replay) + " --baseline --" + k.option + " on --json");
+    EXPECT_FALSE(r.is_discarded());
+    if (!r.is_discarded()) {
+        EXPECT_TRUE(r["whatif"]["config"][k.configKey].get<bool>());
+        EXPECT_FALSE(r["baseline"]["config"][k.configKey].get<bool>());
+    }
+    const CliRun refused = cli("simulate " + k.simulate + " --profile " + k.refusedProfile + " --" + k.option + " on");
+    EXPECT_EQ(refused.status, 2);
+    EXPECT_NE(refused.err.find("--" + k.option + " on: " + k.refusal), std::string::npos) << refused.err;
+    return c;
+}
+
+// UTIL_EST: on, hackbench's CPUs read as busy as their tasks' last bursts, the LLC's SIS_UTIL
+// scan gets shorter and fewer wakeups move a task.
 TEST(Cli, UtilEstIsAWhatIf) {
     const auto run = hackbench01sJson;
     const auto deflt = run(""), on = run(" --util-est on");
@@ -836,56 +870,30 @@ TEST(Cli, UtilEstIsAWhatIf) {
     EXPECT_FALSE(deflt["config"]["util_est"].get<bool>());
     EXPECT_TRUE(on["config"]["util_est"].get<bool>());
     EXPECT_NE(deflt["metrics"]["migrations_by_cause"]["wakeup"], on["metrics"]["migrations_by_cause"]["wakeup"]);
-    const CliRun text = cli("simulate --preset kunpeng920-24 --workload hackbench:groups=2 --duration 0.1 --util-est on");
-    EXPECT_EQ(text.status, 0) << text.err;
-    EXPECT_NE(text.out.find("NODE on, UTIL_EST on, seed 1"), std::string::npos) << text.out;
-
-    const auto c = cliJson("simulate --preset kunpeng920-24 --workload hackbench:groups=4 --duration 0.2 --compare util-est "
-                           "--seeds 2 --json");
+    const auto c = expectKnobIsAWhatIf({"util-est", "util_est", "NODE on, UTIL_EST on, seed 1",
+                                        "--preset kunpeng920-24 --workload hackbench:groups=2 --duration 0.1",
+                                        "--preset kunpeng920-24 --workload hackbench:groups=4 --duration 0.2",
+                                        "replay/hackbench.dat --preset kunpeng920-24", "linux-4.14",
+                                        "UTIL_EST needs linux-4.17 or later, not linux-4.14"});
     ASSERT_FALSE(c.is_discarded());
-    EXPECT_EQ(c["compare"], "util-est");
     EXPECT_LT(c["metrics"]["migrations"]["on"]["mean"].get<double>(), c["metrics"]["migrations"]["off"]["mean"].get<double>() * 0.8);
-    // replay's what-if takes it; the baseline runs as the recording's kernel would, without it
-    const std::string trace = schedscope::test::dataPath("traces/replay/hackbench.dat");
-    const auto r = cliJson("replay " + trace + " --baseline --preset kunpeng920-24 --util-est on --json");
-    ASSERT_FALSE(r.is_discarded());
-    EXPECT_TRUE(r["whatif"]["config"]["util_est"].get<bool>());
-    EXPECT_FALSE(r["baseline"]["config"]["util_est"].get<bool>());
-    CliRun old = cli("simulate --preset kunpeng920-24 --workload hackbench:groups=2 --profile linux-4.14 --util-est on");
-    EXPECT_EQ(old.status, 2);
-    EXPECT_NE(old.err.find("--util-est on: UTIL_EST needs linux-4.17 or later, not linux-4.14"), std::string::npos) << old.err;
 }
 
-// RUN_TO_PARITY is modelled and off unless a what-if sets it (EEVDF profiles only): on, a wakee
-// lets curr finish the slice it was picked with, so fewer of hackbench's wakeups preempt and
-// fewer runqueue waits begin (each preempted task waits once more).
+// RUN_TO_PARITY (EEVDF profiles only): on, a wakee lets curr finish the slice it was picked
+// with, so fewer of hackbench's wakeups preempt and fewer runqueue waits begin (each preempted
+// task waits once more).
 TEST(Cli, RunToParityIsAWhatIf) {
-    auto run = [](const std::string& extra) {
-        return cliJson("simulate --synthetic \"pu:4\" --profile linux-6.12 --workload hackbench:groups=1 --duration 0.2 --json" + extra);
-    };
-    const auto deflt = run(""), on = run(" --run-to-parity on");
+    const std::string hackbench = "--synthetic \"pu:4\" --profile linux-6.12 --workload hackbench:groups=1 --duration 0.2";
+    const auto deflt = cliJson("simulate " + hackbench + " --json"), on = cliJson("simulate " + hackbench + " --run-to-parity on --json");
     ASSERT_FALSE(deflt.is_discarded() || on.is_discarded());
     EXPECT_FALSE(deflt["config"]["run_to_parity"].get<bool>());
     EXPECT_TRUE(on["config"]["run_to_parity"].get<bool>());
     EXPECT_LT(on["metrics"]["wait_latency_us"]["samples"].get<double>(), deflt["metrics"]["wait_latency_us"]["samples"].get<double>());
-    const CliRun text = cli("simulate --synthetic \"pu:4\" --profile linux-6.12 --workload hackbench:groups=1 --duration 0.1 --run-to-parity on");
-    EXPECT_EQ(text.status, 0) << text.err;
-    EXPECT_NE(text.out.find("NODE on, RUN_TO_PARITY on, seed 1"), std::string::npos) << text.out;
-    const auto c = cliJson("simulate --synthetic \"pu:4\" --profile linux-6.12 --workload hackbench:groups=1 --duration 0.1 "
-                           "--compare run-to-parity --seeds 2 --json");
-    ASSERT_FALSE(c.is_discarded());
-    EXPECT_EQ(c["compare"], "run-to-parity");
-    // replay's what-if takes it; the baseline runs as the recording's kernel would, without it
-    const std::string trace = schedscope::test::dataPath("traces/replay/pingpong.dat");
-    const auto r = cliJson("replay " + trace + " --baseline --run-to-parity on --json");
-    ASSERT_FALSE(r.is_discarded());
-    EXPECT_TRUE(r["whatif"]["config"]["run_to_parity"].get<bool>());
-    EXPECT_FALSE(r["baseline"]["config"]["run_to_parity"].get<bool>());
-    CliRun cfs = cli("simulate --synthetic \"pu:4\" --profile linux-6.1 --workload hackbench:groups=1 --run-to-parity on");
-    EXPECT_EQ(cfs.status, 2);
-    EXPECT_NE(cfs.err.find("--run-to-parity on: RUN_TO_PARITY needs an EEVDF profile (linux-6.6 or later), not linux-6.1"),
-              std::string::npos)
-        << cfs.err;
+    expectKnobIsAWhatIf({"run-to-parity", "run_to_parity", "NODE on, RUN_TO_PARITY on, seed 1",
+                         "--synthetic \"pu:4\" --workload hackbench:groups=1 --duration 0.1",
+                         "--synthetic \"pu:4\" --profile linux-6.12 --workload hackbench:groups=1 --duration 0.1",
+                         "replay/pingpong.dat", "linux-6.1",
+                         "RUN_TO_PARITY needs an EEVDF profile (linux-6.6 or later), not linux-6.1"});
 }
 
 // wake_wide()'s factor is a what-if (seed 001): pgbench with TPC-B's row lock at 48 clients on
