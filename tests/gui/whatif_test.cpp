@@ -631,6 +631,32 @@ TEST(WhatIfRun, UtilEstOffVersusOn) {
     expectThePanelOffers("util-est");
 }
 
+// RUN_TO_PARITY off vs on: the profile's behaviours with the wakeup preemption guard off and on
+// (its effect on the runs: Cli.RunToParityIsAWhatIf and the replay tests); EEVDF profiles only,
+// and the panel offers it.
+TEST(WhatIfRun, RunToParityOffVersusOn) {
+    WhatIfRequest q = hackbenchOnAKunpeng("run-to-parity");
+    q.profile = "linux-6.12";
+    auto setup = prepareWhatIf(q);
+    ASSERT_TRUE(setup.ok()) << setup.error();
+    for (int setting = 0; setting < 2; ++setting) {
+        ASSERT_TRUE((*setup)->features[setting].has_value());
+        EXPECT_EQ((*setup)->features[setting]->runToParity, setting == 1);
+        EXPECT_TRUE((*setup)->features[setting]->delayDequeue) << "the rest is linux-6.12's";
+    }
+    const WhatIfResult r = runBothSettings(*setup);
+    EXPECT_EQ(r.settingName(0), "RUN_TO_PARITY off");
+    EXPECT_EQ(r.settingName(1), "RUN_TO_PARITY on");
+    EXPECT_EQ(r.toJson()["run_to_parity"], "compared");
+
+    q.profile = "linux-6.1";
+    auto cfs = prepareWhatIf(q);
+    ASSERT_FALSE(cfs.ok());
+    EXPECT_EQ(cfs.error(), "what-if: RUN_TO_PARITY needs an EEVDF profile (linux-6.6 or later), not linux-6.1");
+
+    expectThePanelOffers("run-to-parity");
+}
+
 // UTIL_EST for both runs of another comparison: the panel's box sets it, and the box has nothing
 // to say while UTIL_EST itself is compared.
 TEST(WhatIfRun, UtilEstSetForBothRuns) {
