@@ -315,7 +315,7 @@ bool currProtectedAgainst(const SimState& s, const Cpu& rq, const Task& c, const
     if (entity < 0) return true;
     const GroupOnCpu& here = s.groups[static_cast<size_t>(entity)].onCpu[static_cast<size_t>(rq.id)];
     if (here.pickedAt < 0 || static_cast<double>(s.now - here.pickedAt) >= s.baseSliceNs) return false;
-    return s.feat.groupEntityKeepsProtection || here.reweightedAt < here.pickedAt;
+    return s.feat.groupEntityKeepsProtection || here.reweightedStamp < here.pickedStamp;
 }
 
 }  // namespace

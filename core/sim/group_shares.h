@@ -37,9 +37,11 @@ struct GroupOnCpu {
     bool throttled = false;
     int64_t throttledAt = 0;
     // RUN_TO_PARITY for the group's entity here (fair_rq.h's checkPreemptWakeup()): when
-    // set_next_entity() last picked it and when reweight_entity() last changed its weight
+    // set_next_entity() last picked it, and which came last of that pick and reweight_entity()
+    // changing its weight (SimState::groupEntityClock's stamps: events of one instant in order)
     int64_t pickedAt = -1;
-    int64_t reweightedAt = -1;
+    uint64_t pickedStamp = 0;
+    uint64_t reweightedStamp = 0;
 };
 
 struct TaskGroupState {

@@ -33,9 +33,9 @@ SimFeatures featuresFor(const KernelProfile& p) {
     // the 25 EEVDF recordings with a median wait to compare, replayed under their own kernels
     // (this VM's replay/*.dat but pingpong-beside-hogs and short-window, sample.dat, and the
     // stock 6.12 guest's four; 2026-12-08), it brings the share of busy-CPU wakeups that
-    // preempt nearer the recorded (18.6 points off on average without it, 16.4 with it) but the
-    // replays end further off (mean completion error 2.5% -> 4.1%; mean |log median wait ratio|
-    // 0.84 -> 0.94): forkstorm 6.4% -> 19.8%, hackbench.dat's median
+    // preempt nearer the recorded (18.6 points off on average without it, 16.9 with it) but the
+    // replays end further off (mean completion error 2.5% -> 4.0%; mean |log median wait ratio|
+    // 0.84 -> 0.93): forkstorm 6.4% -> 19.8%, hackbench.dat's median
     // wait x5.3 -> x22, the stock 6.12 guest's perf sched messaging x1.55 -> x8.8 while its
     // preemption share goes 49% -> 29% against 35% recorded. Curr keeps its slice through
     // wakeups the recorded kernels let in, and this VM's 6.18.44-fc kernel (its host's own

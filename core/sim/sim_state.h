@@ -293,6 +293,8 @@ struct SimState {
     EntityTree::Pool entityNodes;  // per task: its node in the timeline of the runqueue it is queued on
     uint64_t enqueueSeq = 0;       // enqueues so far: the timelines' tie-break
     uint64_t cfsTasksClock = 0;    // the last Task::cfsTasksStamp given
+    // orders the picks and reweights of group entities (GroupOnCpu) within one instant
+    uint64_t groupEntityClock = 0;
     std::vector<Cpu> cpus;
     std::vector<CpuInfo> info;
     std::vector<LlcShared> llcShared;  // indexed by the LLC's first CPU (CpuInfo::llc)

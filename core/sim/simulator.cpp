@@ -480,7 +480,7 @@ private:
             GroupOnCpu& here = grp.onCpu[static_cast<size_t>(cpu)];
             const double cfsLoad = refreshGroupLoad(grp, cpu, s_.tasks, s_.now);
             const double shares = calcGroupShares(grp, cpu, cfsLoad);
-            if (shares != here.shares) here.reweightedAt = s_.now;  // (only a change reweighs, since 6.7)
+            if (shares != here.shares) here.reweightedStamp = ++s_.groupEntityClock;  // (only a change reweighs, since 6.7)
             here.shares = shares;
             if (grp.parent < 0) continue;
             GroupOnCpu& up = s_.groups[static_cast<size_t>(grp.parent)].onCpu[static_cast<size_t>(cpu)];
@@ -509,7 +509,9 @@ private:
         const bool fromFair = prev.at == s_.now;
         for (int g = group; g >= 0; g = s_.groups[static_cast<size_t>(g)].parent) {
             if (fromFair && isGroupOrAncestorOf(g, prev.group)) break;
-            s_.groups[static_cast<size_t>(g)].onCpu[static_cast<size_t>(cpu)].pickedAt = s_.now;
+            GroupOnCpu& entity = s_.groups[static_cast<size_t>(g)].onCpu[static_cast<size_t>(cpu)];
+            entity.pickedAt = s_.now;
+            entity.pickedStamp = ++s_.groupEntityClock;
         }
     }
     bool isGroupOrAncestorOf(int g, int h) const {

@@ -249,7 +249,7 @@ TEST(CheckPreemptWakeup, RunToParityIsJudgedWhereTheHierarchiesMeet) {
         task(0).pickedAt = s.now - 100'000;
         rq.curr = 0;
         entityA.pickedAt = s.now - 100'000;
-        entityA.reweightedAt = -1;
+        entityA.pickedStamp = ++s.groupEntityClock;
     };
     // the wakee, eligible with an earlier deadline than curr's: without protection it preempts
     auto preempts = [&](int wakee) {
@@ -265,7 +265,7 @@ TEST(CheckPreemptWakeup, RunToParityIsJudgedWhereTheHierarchiesMeet) {
     EXPECT_FALSE(preempts(2)) << "A1 is below A: the hierarchies meet at A's runqueue";
     EXPECT_FALSE(preempts(3)) << "B's wakee meets curr's A at the root, picked 0.1 ms ago";
     EXPECT_FALSE(preempts(4)) << "a root task, too";
-    entityA.reweightedAt = s.now - 50'000;  // update_cfs_group() moved A's shares since its pick
+    entityA.reweightedStamp = ++s.groupEntityClock;  // update_cfs_group() moved A's shares since its pick
     EXPECT_FALSE(preempts(1)) << "curr's own protection does not see its group's reweight";
     EXPECT_TRUE(preempts(3)) << "the reweight wrote A's lag over its protection (before 7.0)";
     EXPECT_TRUE(preempts(4));
