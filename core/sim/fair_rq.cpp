@@ -291,13 +291,6 @@ bool checkPreemptTick(SimState& s, Cpu& rq) {
 
 namespace {
 
-// `g` is `h` or one of its ancestors (-1: the root group, everyone's)
-bool isAncestorOrSelf(const std::vector<TaskGroupState>& groups, int g, int h) {
-    for (int k = h; k >= 0; k = groups[static_cast<size_t>(k)].parent)
-        if (k == g) return true;
-    return g < 0;
-}
-
 // RUN_TO_PARITY where check_preempt_wakeup_fair() judges the wakeup: find_matching_se() walks
 // curr and the wakee up to the runqueue they share, and there curr is either itself (a task
 // entity, protected while its slice as picked lasts) or the entity of its group below that
@@ -310,7 +303,7 @@ bool isAncestorOrSelf(const std::vector<TaskGroupState>& groups, int g, int h) {
 // judged between the tasks, with or without this protection.
 bool currProtectedAgainst(const SimState& s, const Cpu& rq, const Task& c, const Task& wakee) {
     int entity = -1;  // curr's group entity on the shared runqueue, -1: curr's own
-    for (int g = c.group; g >= 0 && !isAncestorOrSelf(s.groups, g, wakee.group); g = s.groups[static_cast<size_t>(g)].parent)
+    for (int g = c.group; g >= 0 && !isGroupOrAncestorOf(s.groups, g, wakee.group); g = s.groups[static_cast<size_t>(g)].parent)
         entity = g;
     if (entity < 0) return true;
     const GroupOnCpu& here = s.groups[static_cast<size_t>(entity)].onCpu[static_cast<size_t>(rq.id)];

@@ -30,6 +30,12 @@ double flattenedWeight(double niceWeight, const std::vector<TaskGroupState>& gro
     return std::max(2.0, w);
 }
 
+bool isGroupOrAncestorOf(const std::vector<TaskGroupState>& groups, int g, int h) {
+    for (int k = h; k >= 0; k = groups[static_cast<size_t>(k)].parent)
+        if (k == g) return true;
+    return g < 0;
+}
+
 bool groupThrottledOn(const std::vector<TaskGroupState>& groups, int group, int cpu) {
     for (int g = group; g >= 0; g = groups[static_cast<size_t>(g)].parent) {
         const TaskGroupState& grp = groups[static_cast<size_t>(g)];

@@ -72,6 +72,9 @@ double flattenedWeight(double niceWeight, double shares, double queuedWeight);
 // `group`'s parent chain on `cpu` gives them.
 double flattenedWeight(double niceWeight, const std::vector<TaskGroupState>& groups, int group, int cpu);
 
+// `g` is `h` or a group above it; the root group (-1) is above every group
+bool isGroupOrAncestorOf(const std::vector<TaskGroupState>& groups, int g, int h);
+
 // `group` or a group above it is throttled on `cpu` (out of CPU bandwidth there, cfs_bandwidth.h)
 bool groupThrottledOn(const std::vector<TaskGroupState>& groups, int group, int cpu);
 

@@ -508,16 +508,11 @@ private:
         const LastStop& prev = lastStop_[static_cast<size_t>(cpu)];
         const bool fromFair = prev.at == s_.now;
         for (int g = group; g >= 0; g = s_.groups[static_cast<size_t>(g)].parent) {
-            if (fromFair && isGroupOrAncestorOf(g, prev.group)) break;
+            if (fromFair && isGroupOrAncestorOf(s_.groups, g, prev.group)) break;
             GroupOnCpu& entity = s_.groups[static_cast<size_t>(g)].onCpu[static_cast<size_t>(cpu)];
             entity.pickedAt = s_.now;
             entity.pickedStamp = ++s_.groupEntityClock;
         }
-    }
-    bool isGroupOrAncestorOf(int g, int h) const {
-        for (int k = h; k >= 0; k = s_.groups[static_cast<size_t>(k)].parent)
-            if (k == g) return true;
-        return false;
     }
     // (group_runqueues.h) where `t`'s load is counted in its group: `cpu`, or none (-1)
     void attachToGroupCpu(Task& t, int cpu) {
